@@ -1,0 +1,116 @@
+# Spieltisch — make (build) · make run · make test · make bench · make fuzz · make install
+#
+# Every target that needs Debian packages installs the missing ones first
+# (deploy/deps.sh), so a fresh machine needs nothing but make.
+
+CC       ?= cc
+CXX      ?= c++
+PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen
+WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
+CFLAGS   ?= -O2 -g
+CFLAGS   += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
+CXXFLAGS ?= -O2 -g
+CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
+LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lpthread
+
+B        := build
+RULES    := $(wildcard rules/*.c)
+CGI_C    := $(filter-out cgi/main.c,$(wildcard cgi/*.c))
+CGI_CC   := $(wildcard cgi/*.cc)
+UNIT     := $(wildcard tests/unit/test_*.c)
+ITEST    := $(wildcard tests/integration/test_*.c)
+
+OBJ_R    := $(RULES:%.c=$(B)/%.o)
+OBJ_C    := $(CGI_C:%.c=$(B)/%.o) $(CGI_CC:%.cc=$(B)/%.o)
+UNIT_BIN := $(UNIT:tests/unit/%.c=$(B)/tests/%)
+IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
+
+PREFIX   ?= /usr/local
+DESTDIR  ?=
+
+.PHONY: all deps deps-test deps-bench run test unit sim-check asan sanitized-run itest browser \
+	bench fuzz fuzz-check install clean
+
+all: $(B)/spieltisch
+
+deps:
+	@sh deploy/deps.sh build run
+deps-test:
+	@sh deploy/deps.sh build run test
+deps-bench:
+	@sh deploy/deps.sh build run bench
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c $< -o $@
+$(B)/%.o: %.cc
+	@mkdir -p $(dir $@)
+	$(CXX) $(CXXFLAGS) -c $< -o $@
+
+$(B)/libst.a: $(OBJ_R) $(OBJ_C)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/spieltisch: $(B)/cgi/main.o $(B)/libst.a
+	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/tests/%: tests/unit/%.c $(B)/libst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
+
+$(B)/tests/%: tests/integration/%.c $(B)/libst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
+
+run: deps all
+	@sh deploy/run.sh
+
+# Everything, in the order a failure is cheapest to find.
+test: deps-test all unit sim-check asan itest browser fuzz-check
+	@echo "make test: all suites passed"
+
+unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+# The simulators: thousands of random parties per game and player count.
+sim-check: $(B)/spieltisch
+	@sh tests/sim-check.sh $(B)/spieltisch
+
+# The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer.
+asan:
+	@$(MAKE) --no-print-directory B=$(B)/asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		LDFLAGS="-fsanitize=address,undefined" SIM_GAMES=small \
+		sanitized-run
+
+sanitized-run: $(UNIT_BIN) $(B)/spieltisch
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		sh tests/run-unit.sh $(UNIT_BIN)
+	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		SIM_GAMES=small sh tests/sim-check.sh $(B)/spieltisch
+
+itest: $(B)/spieltisch $(IT_BIN)
+	@sh tests/run-integration.sh $(IT_BIN)
+
+browser: $(B)/spieltisch
+	@sh tests/browser/run.sh
+
+fuzz-check:
+	@if [ -f tests/fuzz/run.sh ]; then sh tests/fuzz/run.sh check; fi
+
+fuzz: deps-test
+	@sh tests/fuzz/run.sh long
+
+bench: deps-bench all
+	@sh tests/bench/bench.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/spieltisch
+	install -m 755 $(B)/spieltisch $(DESTDIR)$(PREFIX)/bin/spieltisch
+	cp -R templates static schema $(DESTDIR)$(PREFIX)/share/spieltisch/
+
+clean:
+	rm -rf $(B)
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

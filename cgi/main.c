@@ -1,0 +1,33 @@
+/* main.c — the one program: `spieltisch serve` (FastCGI), `spieltisch sim`. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *usage;
+} commands[] = {
+	{ "serve", cmd_serve, "serve [--socket PATH] [--workers N] [--db FILE] [--root DIR]" },
+	{ "games", cmd_games, "games   (one line per game: slug, fewest and most players)" },
+	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]..." },
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage:\n");
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		fprintf(stderr, "  spieltisch %s\n", commands[i].usage);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage();
+	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+		if (strcmp(argv[1], commands[i].name) == 0)
+			return commands[i].fn(argc - 1, argv + 1);
+	return usage();
+}

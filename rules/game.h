@@ -1,0 +1,161 @@
+/*
+ * game.h — the interface every game of Spieltisch implements.
+ *
+ * The rules core is pure C: no I/O, no SQLite, no HTML, no clock, no malloc.
+ * A game's whole state is one fixed-size struct (game->state_size bytes, no
+ * pointers inside) that the caller provides. Time comes in as now_ms.
+ *
+ * A move is a short line of text ("play gelb-4 on 2"). The same text is what a
+ * form submits, what the move log stores, what a replay feeds back and what a
+ * bot emits. setup() plus the logged moves and ticks, with their timestamps,
+ * rebuild the state exactly.
+ */
+#ifndef SPIELTISCH_GAME_H
+#define SPIELTISCH_GAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum {
+	GAME_MAX_SEATS = 10,       /* no game seats more */
+	GAME_MOVE_MAX = 160,       /* longest move text accepted, bytes */
+	GAME_OPT_MAX = 8,          /* options per game */
+	GAME_ERR_MAX = 200,        /* longest message for a rejected move */
+	GAME_SNAPSHOT_MAX = 32768  /* largest encoded state, bytes */
+};
+
+/* Why a move, a snapshot or a setup was rejected, in words a player can read (German). */
+struct rerr {
+	char msg[GAME_ERR_MAX];
+};
+
+/* Fills e->msg (printf-style) and returns -1, so that `return rerr_set(e, …);` rejects. */
+int rerr_set(struct rerr *e, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A table option a game offers in the lobby. The platform renders the form
+ * from this table, validates the value against min..max and passes it in
+ * struct setup.opt[] at the option's index. */
+enum opt_type { OPT_BOOL, OPT_INT, OPT_TYPE__MAX };
+
+struct game_option {
+	const char *key;    /* form field and storage key, [a-z_]+ */
+	const char *label;  /* German label for the lobby form */
+	enum opt_type type;
+	int min, max, def;  /* OPT_BOOL: 0..1 */
+	const char *unit;   /* "s", "Decks", … or NULL */
+};
+
+/* Everything a party starts from. */
+struct setup {
+	int nplayers;
+	int dealer;                /* seat that deals this party (match rotation) */
+	uint64_t seed;
+	int opt[GAME_OPT_MAX];     /* indexed like game->options */
+};
+
+/* Who may act, whether the party is over, scores. */
+struct status {
+	int over;                       /* 1 when the party has ended */
+	uint32_t to_act;                /* bit s set: seat s has a legal move now */
+	int turn;                       /* seat whose regular turn it is, -1 if none */
+	int64_t deadline;               /* next deadline (ms) tick() would apply, 0 if none */
+	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
+};
+
+/* A growable-by-caller byte buffer: the caller owns p[0..cap). Writers set
+ * `overflow` instead of writing past cap. */
+struct buf {
+	unsigned char *p;
+	size_t len, cap;
+	int overflow;
+};
+
+/*
+ * What one seat may see, as a tree of named values and repeated sections.
+ * The web layer turns it into a template dictionary (HTML) and into JSON, so
+ * both show exactly the same. Hidden information is never emitted: a game
+ * leaves it out here, not in a template.
+ *   str/num/flag: a value in the current section
+ *   begin(name):  a new item of the repeated section `name`; end() closes it
+ */
+struct view_sink {
+	void (*str)(void *ctx, const char *key, const char *val);
+	void (*num)(void *ctx, const char *key, long long val);
+	void (*flag)(void *ctx, const char *key, int on);
+	void (*begin)(void *ctx, const char *section);
+	void (*end)(void *ctx);
+	void *ctx;
+};
+
+/* Convenience wrappers (rules/view.c); vstrf formats like printf. */
+void vstr(struct view_sink *v, const char *key, const char *val);
+void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void vnum(struct view_sink *v, const char *key, long long val);
+void vflag(struct view_sink *v, const char *key, int on);
+void vbegin(struct view_sink *v, const char *section);
+void vend(struct view_sink *v);
+
+typedef void (*move_emit_fn)(void *ctx, const char *move);
+
+struct game {
+	const char *slug;           /* "drehwurm": URLs, storage, template names */
+	const char *title;          /* "Drehwurm" */
+	int min_players, max_players;
+	size_t state_size;          /* bytes the caller provides for one state */
+	const struct game_option *options;
+	int noptions;
+
+	/* Parties that make one match at this table. */
+	int (*parties)(int nplayers, const int *opt);
+
+	/* Deal a new party. 0, or -1 with e set (bad player count or options). */
+	int (*setup)(void *st, const struct setup *s, struct rerr *e);
+
+	/* Apply one move by `seat`. 0 on success; -1 with a message and the
+	 * state byte-for-byte unchanged when the move is malformed or illegal. */
+	int (*apply)(void *st, int seat, const char *move, int64_t now_ms, struct rerr *e);
+
+	/* Apply every deadline that has passed by now_ms. 1 if the state changed. */
+	int (*tick)(void *st, int64_t now_ms);
+
+	void (*status)(const void *st, struct status *out);
+
+	/* Emit every legal move of `seat` now; returns how many. */
+	int (*moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
+
+	/* Snapshot. encode: 0 or -1 (buffer too small). decode: 0, or -1 with e
+	 * set for anything malformed; a decoded state always passes check(). */
+	int (*encode)(const void *st, struct buf *out);
+	int (*decode)(void *st, const unsigned char *p, size_t n, struct rerr *e);
+
+	/* Invariants (every card in exactly one place, counts, whose turn).
+	 * 0 if they hold, else -1 with a description. */
+	int (*check)(const void *st, struct rerr *e);
+
+	/* The state as `seat` may see it; seat -1 is a spectator. */
+	void (*view)(const void *st, int seat, struct view_sink *v);
+
+	/* Re-deal, with `seed`, everything `seat` cannot see (other hands, the
+	 * deck order, face-down cards, unrevealed choices), keeping every count.
+	 * view(seat) must not change: the leak tests rely on it. */
+	void (*scramble)(void *st, int seat, uint64_t seed);
+};
+
+/* The registry: every game the platform offers, in lobby order. */
+extern const struct game *const games[];
+extern const int ngames;
+
+/* A game by slug, or NULL. */
+const struct game *game_find(const char *slug);
+
+/* Games announced in the lobby but not playable yet. */
+struct game_coming {
+	const char *slug, *title;
+	int min_players, max_players;
+};
+extern const struct game_coming games_coming[];
+extern const int ngames_coming;
+
+#endif

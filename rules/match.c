@@ -1,0 +1,67 @@
+#include "match.h"
+
+int seat_next(int seat, int n)
+{
+	return (seat + 1) % n;
+}
+
+int seat_from(int from, int k, int n)
+{
+	return (int)(((long)from + k) % n);
+}
+
+int64_t deadline_after(int64_t now_ms, int seconds)
+{
+	return seconds > 0 ? now_ms + (int64_t)seconds * 1000 : 0;
+}
+
+int deadline_passed(int64_t d, int64_t now_ms)
+{
+	return d > 0 && now_ms >= d;
+}
+
+int64_t deadline_min(int64_t a, int64_t b)
+{
+	if (a <= 0)
+		return b > 0 ? b : 0;
+	if (b <= 0)
+		return a;
+	return a < b ? a : b;
+}
+
+int match_dealer(int index, int first, int nplayers)
+{
+	return seat_from(first, index, nplayers);
+}
+
+void match_add_party(struct match_totals *m, const int *score, int nplayers)
+{
+	for (int s = 0; s < nplayers && s < GAME_MAX_SEATS; s++)
+		m->total[s] += score[s];
+	m->parties++;
+}
+
+uint32_t match_leaders(const struct match_totals *m, int nplayers)
+{
+	uint32_t mask = 0;
+	int best = 0;
+	for (int s = 0; s < nplayers; s++) {
+		if (!mask || m->total[s] > best) {
+			best = m->total[s];
+			mask = 1u << s;
+		} else if (m->total[s] == best) {
+			mask |= 1u << s;
+		}
+	}
+	return mask;
+}
+
+void match_places(const struct match_totals *m, int nplayers, int *place)
+{
+	for (int s = 0; s < nplayers; s++) {
+		place[s] = 1;
+		for (int o = 0; o < nplayers; o++)
+			if (m->total[o] > m->total[s])
+				place[s]++;
+	}
+}

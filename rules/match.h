@@ -1,0 +1,38 @@
+/* match.h — what every game shares about seats, deadlines and matches.
+ * Seats are numbered 0..n-1 clockwise: the player on seat s+1 sits left of s. */
+#ifndef SPIELTISCH_MATCH_H
+#define SPIELTISCH_MATCH_H
+
+#include <stdint.h>
+
+#include "game.h"
+
+/* The seat clockwise after `seat` (its left neighbour). */
+int seat_next(int seat, int n);
+/* The k-th seat clockwise from `from` (k may be 0 or larger than n). */
+int seat_from(int from, int k, int n);
+
+/* A deadline `seconds` after now; 0 (none) when seconds <= 0. */
+int64_t deadline_after(int64_t now_ms, int seconds);
+/* 1 when deadline d is set and has passed at now. */
+int deadline_passed(int64_t d, int64_t now_ms);
+/* The earlier of two deadlines, 0 meaning none. */
+int64_t deadline_min(int64_t a, int64_t b);
+
+/* The dealer of party `index` (0-based) of a match: one seat further
+ * clockwise every party, starting from `first`. */
+int match_dealer(int index, int first, int nplayers);
+
+/* Running totals of a match: parties played and points per seat. */
+struct match_totals {
+	int parties;
+	int total[GAME_MAX_SEATS];
+};
+
+void match_add_party(struct match_totals *m, const int *score, int nplayers);
+/* Seats with the highest total, as a bit mask: ties share the win. */
+uint32_t match_leaders(const struct match_totals *m, int nplayers);
+/* 1-based place of each seat (equal totals share a place). */
+void match_places(const struct match_totals *m, int nplayers, int *place);
+
+#endif

@@ -1,0 +1,49 @@
+/* ser.h — snapshot encoding shared by every game.
+ *
+ * A snapshot is an envelope: "STS1", the game slug, a payload length, the
+ * payload, and a CRC-32 of everything before it. Games write their payload
+ * field by field with ser_* and read it back with de_*; readers never run
+ * past the end (they set err and return 0), and decode() must still range-
+ * check every value and then run the game's check(). */
+#ifndef SPIELTISCH_SER_H
+#define SPIELTISCH_SER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+void ser_u8(struct buf *b, unsigned v);
+void ser_u16(struct buf *b, unsigned v);
+void ser_u32(struct buf *b, uint32_t v);
+void ser_u64(struct buf *b, uint64_t v);
+void ser_i64(struct buf *b, int64_t v);
+void ser_u16s(struct buf *b, const uint16_t *a, int n);   /* n (u16) then n values */
+
+struct de {
+	const unsigned char *p;
+	size_t len, off;
+	int err;
+};
+
+unsigned de_u8(struct de *d);
+unsigned de_u16(struct de *d);
+uint32_t de_u32(struct de *d);
+uint64_t de_u64(struct de *d);
+int64_t de_i64(struct de *d);
+/* Reads a count and that many values; err when the count exceeds cap. */
+int de_u16s(struct de *d, uint16_t *a, int cap);
+
+/* Envelope. snap_begin writes the header and returns the offset to finish;
+ * snap_end fills in the length and appends the CRC. 0 or -1 on overflow. */
+size_t snap_begin(struct buf *b, const char *slug);
+int snap_end(struct buf *b, size_t start);
+/* Checks the envelope for `slug`; on success *d reads the payload. */
+int snap_open(struct de *d, const char *slug, const unsigned char *p, size_t n,
+	      struct rerr *e);
+/* After reading the payload: 0 if it was consumed exactly and without error. */
+int snap_close(const struct de *d, struct rerr *e);
+
+uint32_t crc32_bytes(const unsigned char *p, size_t n);
+
+#endif
