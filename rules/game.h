@@ -60,6 +60,12 @@ struct status {
 	uint32_t to_act;                /* bit s set: seat s has a legal move now */
 	int turn;                       /* seat whose regular turn it is, -1 if none */
 	int64_t deadline;               /* next deadline (ms) tick() would apply, 0 if none */
+	uint32_t epoch;                 /* changes whenever the position changes so that a
+	                                 * decision another seat made on the old page is no
+	                                 * longer sound (a card played, a stack turned, choices
+	                                 * revealed). Passes and secret choices leave it alone:
+	                                 * the web layer refuses a move from a page older than
+	                                 * the last epoch change ("too late"), and only then. */
 	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
 };
 

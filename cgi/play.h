@@ -1,0 +1,87 @@
+/*
+ * play.h — the party engine between a request and the rules core; knows no
+ * HTTP and no HTML. Every write is one transaction (store_begin … commit):
+ * load snapshot → tick → apply → save snapshot, append to the log, bump the
+ * version → commit. A rejected move changes nothing.
+ *
+ * Staleness: a form carries `v`, the table version the player saw. A move is
+ * refused as stale when this seat has moved since v (a double click), or when
+ * the game's position epoch (struct status.epoch) changed after v (somebody
+ * else's card landed first: "too late"). Other seats' passes and secret
+ * choices do not make a page stale.
+ *
+ * Matches: when a party ends, its scores are saved and the next party starts
+ * in the same transaction (new seed, dealer one seat further clockwise),
+ * until the game's parties() are played; then the table is finished.
+ */
+#ifndef SPIELTISCH_PLAY_H
+#define SPIELTISCH_PLAY_H
+
+#include <stdint.h>
+
+#include "game.h"
+#include "match.h"
+#include "store.h"
+
+enum play_rc {
+	PLAY_OK,
+	PLAY_STALE,        /* page too old or a race lost: note + fresh page */
+	PLAY_REJECTED,     /* the rules refused the move: e->msg says why */
+	PLAY_NOT_SEATED,   /* the user has no seat at this table */
+	PLAY_NOT_FOUND,    /* no such table */
+	PLAY_NOT_PLAYING,  /* the table has not started, or is finished */
+	PLAY_FULL,         /* join: no free seat */
+	PLAY_ALREADY,      /* join: already seated */
+	PLAY_INVALID,      /* create: bad game, seat count or option (e->msg) */
+	PLAY_BUSY,         /* the database stayed locked: try again */
+	PLAY_ERR,          /* anything else: 500 */
+	PLAY__MAX
+};
+
+/* German note for a result (e->msg is more precise where set). */
+const char *play_message(enum play_rc rc);
+
+/* Everything a page needs about one table, loaded once per request. */
+struct play_table {
+	struct st_table t;
+	const struct game *g;
+	int opt[GAME_OPT_MAX];
+	struct st_seat seats[GAME_MAX_SEATS];
+	int nseated;
+	int my_seat;                 /* -1: spectator or not logged in */
+	int has_party;
+	struct st_party party;       /* the current (or, when finished, last) party */
+	void *state;                 /* g->state_size bytes, decoded; NULL without a party */
+	struct status status;
+	struct match_totals totals;  /* finished parties only */
+	int party_score[64][GAME_MAX_SEATS]; /* finished parties' scores, for the match table */
+	int nfinished;
+};
+
+/* Creates a table of `slug` with nseats seats and options from the lobby
+ * (options_parse text), and seats the creator at seat 0. */
+int play_create(struct store *s, const char *slug, const char *options, int nseats,
+		int64_t user, int64_t now_ms, int64_t *table_id, struct rerr *e);
+/* Takes a free seat; when the last seat is taken, the first party starts. */
+int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e);
+/* Gives up a seat of a table that has not started. */
+int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e);
+
+/* Loads a table for `user` (0: not logged in). Applies passed deadlines
+ * first (a write, logged as a "tick" step). Free with play_free(). */
+int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+	      struct play_table *out);
+void play_free(struct play_table *pt);
+
+/* One move, as described above. */
+int play_move(struct store *s, int64_t table, int64_t user, const char *move,
+	      int64_t seen_version, int64_t now_ms, struct rerr *e);
+
+/* Applies passed deadlines of a table: PLAY_OK whether or not one had passed. */
+int play_tick(struct store *s, int64_t table, int64_t now_ms);
+
+/* Rebuilds a party from setup + its log and compares with the stored
+ * snapshot: PLAY_OK when identical (used by tests and the crash suite). */
+int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e);
+
+#endif

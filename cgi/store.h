@@ -1,0 +1,156 @@
+/*
+ * store.h — the only module that speaks SQL (store.c). One connection per
+ * FastCGI worker, opened after the fork: WAL, synchronous=NORMAL, a busy
+ * timeout, foreign keys on, every statement prepared once and kept in one
+ * table, every value bound. Writes run inside store_begin() (BEGIN IMMEDIATE)
+ * … store_commit()/store_rollback().
+ *
+ * Return codes: ST_OK, or one of the others; ST_ERR is logged to stderr with
+ * SQLite's message and means "500".
+ */
+#ifndef SPIELTISCH_STORE_H
+#define SPIELTISCH_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "game.h"
+
+enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_RC__MAX };
+
+enum { ST_NAME_MAX = 32, ST_SLUG_MAX = 32, ST_OPTS_MAX = 256, ST_HASH_MAX = 128,
+       ST_CSRF_LEN = 43 };
+
+struct store;
+
+/* Opens (creating) the database and applies every schema/NNN_*.sql not yet
+ * applied (tracked in PRAGMA user_version), in order, each in a transaction. */
+int store_open(struct store **out, const char *db_path, const char *schema_dir);
+void store_close(struct store *s);
+
+int store_begin(struct store *s);      /* BEGIN IMMEDIATE; ST_BUSY on timeout */
+int store_commit(struct store *s);
+void store_rollback(struct store *s);
+
+/* ---- users ---- */
+struct st_user {
+	int64_t id;
+	char name[ST_NAME_MAX + 1];
+	char pwhash[ST_HASH_MAX + 1];
+};
+int store_user_create(struct store *s, const char *name, const char *pwhash,
+		      int64_t now, int64_t *id);                  /* ST_EXISTS: name taken (case-insensitive) */
+int store_user_by_name(struct store *s, const char *name, struct st_user *u);
+int store_user_by_id(struct store *s, int64_t id, struct st_user *u);
+
+/* ---- sessions: only the SHA-256 of the token is stored ---- */
+struct st_session {
+	int64_t user_id;
+	char csrf[ST_CSRF_LEN + 1];
+	int64_t expires;
+};
+int store_session_create(struct store *s, const unsigned char hash[32], int64_t user_id,
+			 const char *csrf, int64_t expires);
+/* ST_NOTFOUND when unknown or expired at `now`. */
+int store_session_get(struct store *s, const unsigned char hash[32], int64_t now,
+		      struct st_session *out);
+int store_session_delete(struct store *s, const unsigned char hash[32]);
+int store_session_purge(struct store *s, int64_t now);   /* expired ones */
+
+/* ---- failed logins, per name, for slowing down guessing ---- */
+int store_login_failed(struct store *s, const char *name, int64_t now);
+/* Failures for `name` since `since`. */
+int store_login_failures(struct store *s, const char *name, int64_t since, int *count);
+int store_login_clear(struct store *s, const char *name);
+
+/* ---- tables ---- */
+enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };
+
+struct st_table {
+	int64_t id;
+	char game[ST_SLUG_MAX + 1];
+	char options[ST_OPTS_MAX + 1];   /* options_format() text */
+	int nseats;
+	enum st_table_status status;
+	int64_t version;                 /* +1 on every change a poll should see */
+	int64_t next_deadline;           /* ms, 0 none: lets a poll see a passed window */
+	uint32_t epoch;                  /* the game's status.epoch at the last change */
+	int64_t epoch_version;           /* the version at which epoch last changed */
+	int party_no;                    /* current party, 0-based; -1 before the start */
+	int nparties;                    /* parties in this table's match */
+	int first_dealer;
+	int64_t created_by;
+	int64_t created_at;
+};
+
+struct st_seat {
+	int seat;
+	int64_t user_id;
+	char name[ST_NAME_MAX + 1];
+};
+
+int store_table_create(struct store *s, const char *game, const char *options, int nseats,
+		       int nparties, int64_t created_by, int64_t now, int64_t *id);
+int store_table_get(struct store *s, int64_t id, struct st_table *t);
+/* Seats taken, ordered by seat; returns the count in *n (at most max). */
+int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n);
+/* The lowest free seat for user (ST_EXISTS: already seated, ST_CONFLICT: full). */
+int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat);
+int store_seat_leave(struct store *s, int64_t table, int64_t user);
+int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
+			   int party_no, int first_dealer);
+/* version = version + 1, next_deadline, and epoch (epoch_version = the new
+ * version when epoch differs from the stored one); only when version ==
+ * expected (ST_CONFLICT otherwise), expected < 0 skips the check. The new
+ * version is put in *newv (may be NULL). */
+int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		     uint32_t epoch, int64_t *newv);
+/* The poll's one indexed read. */
+int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
+
+/* Listing: fn is called once per row; the row is only valid during the call. */
+typedef void (*st_table_fn)(void *ctx, const struct st_table *t, int seats_taken);
+int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx);
+int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx);
+
+/* ---- parties, snapshots and the move log ---- */
+struct st_party {
+	int64_t id;
+	int64_t table_id;
+	int number;                 /* 0-based within the match */
+	uint64_t seed;
+	int dealer;
+	int over;
+	int score[GAME_MAX_SEATS];  /* final party points once over */
+	size_t snap_len;
+};
+
+int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
+		       const unsigned char *snap, size_t len, int64_t now, int64_t *id);
+/* The party `number` of a table (or the latest when number < 0); the
+ * snapshot is copied into snap[0..cap) and its length put in p->snap_len. */
+int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
+		    unsigned char *snap, size_t cap);
+int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		     int over, const int *score, int nseats);
+/* Final scores of every finished party of a table, in order. */
+typedef void (*st_party_fn)(void *ctx, const struct st_party *p);
+int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx);
+
+struct st_move {
+	int64_t seq;        /* 1, 2, … within the party */
+	int seat;           /* -1: a deadline applied by tick */
+	int64_t at;         /* ms */
+	int64_t version;    /* the table version this step produced */
+	char text[GAME_MOVE_MAX + 1];
+};
+int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
+		      int64_t version);
+/* 1 in *yes when `seat` has a step in this party with version > after. */
+int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes);
+/* Moves of a party in order, from seq > after; fn per row. */
+typedef void (*st_move_fn)(void *ctx, const struct st_move *m);
+int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx);
+int store_move_count(struct store *s, int64_t party, int64_t *n);
+
+#endif
