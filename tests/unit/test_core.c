@@ -1,0 +1,366 @@
+/* test_core.c — the helpers every game shares: generator, piles, snapshot
+ * envelope, the move-text reader, options, seats, deadlines and matches. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "game.h"
+#include "match.h"
+#include "movetext.h"
+#include "options.h"
+#include "pile.h"
+#include "rng.h"
+#include "ser.h"
+
+static void test_rng_same_seed_same_sequence(void **unused)
+{
+	(void)unused;
+	struct rng a, b;
+	rng_seed(&a, 42);
+	rng_seed(&b, 42);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(rng_next(&a), rng_next(&b));
+	rng_seed(&b, 43);
+	rng_seed(&a, 42);
+	assert_int_not_equal(rng_next(&a), rng_next(&b));
+}
+
+/* A known answer pins the generator: a snapshot made today must replay the
+ * same way after any refactoring. */
+static void test_rng_known_answer(void **unused)
+{
+	(void)unused;
+	struct rng r;
+	rng_seed(&r, 1);
+	uint64_t first = rng_next(&r);
+	struct rng r2;
+	rng_seed(&r2, 1);
+	assert_int_equal(first, rng_next(&r2));
+	assert_int_equal(first, 0xb3f2af6d0fc710c5ULL);
+}
+
+static void test_rng_below_in_range_and_uniform(void **unused)
+{
+	(void)unused;
+	struct rng r;
+	int count[6] = { 0 };
+	rng_seed(&r, 7);
+	for (int i = 0; i < 60000; i++) {
+		int d = rng_die(&r, 6);
+		assert_in_range(d, 1, 6);
+		count[d - 1]++;
+	}
+	for (int f = 0; f < 6; f++)
+		assert_in_range(count[f], 9400, 10600);
+	for (int i = 0; i < 1000; i++)
+		assert_int_equal(rng_below(&r, 1), 0);
+}
+
+static void test_shuffle_is_a_permutation(void **unused)
+{
+	(void)unused;
+	struct rng r;
+	uint16_t a[90];
+	int seen[90] = { 0 };
+	rng_seed(&r, 3);
+	for (int i = 0; i < 90; i++)
+		a[i] = (uint16_t)i;
+	rng_shuffle(&r, a, 90);
+	int moved = 0;
+	for (int i = 0; i < 90; i++) {
+		seen[a[i]]++;
+		moved += a[i] != i;
+	}
+	for (int i = 0; i < 90; i++)
+		assert_int_equal(seen[i], 1);
+	assert_true(moved > 45);
+}
+
+static void test_pile_push_pop_capacity(void **unused)
+{
+	(void)unused;
+	uint16_t a[3];
+	int n = 0;
+	uint16_t c;
+	assert_int_equal(pile_pop(a, &n, &c), -1);
+	assert_int_equal(pile_push(a, &n, 3, 1), 0);
+	assert_int_equal(pile_push(a, &n, 3, 2), 0);
+	assert_int_equal(pile_push(a, &n, 3, 3), 0);
+	assert_int_equal(pile_push(a, &n, 3, 4), -1);
+	assert_int_equal(n, 3);
+	assert_int_equal(pile_pop(a, &n, &c), 0);
+	assert_int_equal(c, 3);
+	assert_int_equal(pile_find(a, n, 2), 1);
+	assert_int_equal(pile_find(a, n, 9), -1);
+}
+
+static void test_pile_remove_under_reverse(void **unused)
+{
+	(void)unused;
+	uint16_t a[8] = { 1, 2, 3, 4 };
+	int n = 4;
+	assert_int_equal(pile_remove_at(a, &n, 1), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(a[0], 1);
+	assert_int_equal(a[1], 3);
+	assert_int_equal(pile_remove_at(a, &n, 3), -1);
+	uint16_t under[2] = { 8, 9 };
+	assert_int_equal(pile_put_under(a, &n, 8, under, 2), 0);
+	uint16_t want[5] = { 8, 9, 1, 3, 4 };
+	assert_memory_equal(a, want, sizeof want);
+	assert_int_equal(pile_put_under(a, &n, 6, under, 2), -1);
+	pile_reverse(a, n);
+	uint16_t rev[5] = { 4, 3, 1, 9, 8 };
+	assert_memory_equal(a, rev, sizeof rev);
+}
+
+static void test_snapshot_envelope_round_trip(void **unused)
+{
+	(void)unused;
+	unsigned char mem[128];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	size_t start = snap_begin(&b, "demo");
+	ser_u8(&b, 7);
+	ser_u16(&b, 513);
+	ser_u64(&b, 0x0102030405060708ULL);
+	ser_i64(&b, -5);
+	uint16_t cards[3] = { 10, 20, 30 };
+	ser_u16s(&b, cards, 3);
+	assert_int_equal(snap_end(&b, start), 0);
+
+	struct de d;
+	struct rerr e;
+	assert_int_equal(snap_open(&d, "demo", mem, b.len, &e), 0);
+	assert_int_equal(de_u8(&d), 7);
+	assert_int_equal(de_u16(&d), 513);
+	assert_int_equal(de_u64(&d), 0x0102030405060708ULL);
+	assert_int_equal(de_i64(&d), -5);
+	uint16_t back[3];
+	assert_int_equal(de_u16s(&d, back, 3), 3);
+	assert_memory_equal(back, cards, sizeof cards);
+	assert_int_equal(snap_close(&d, &e), 0);
+}
+
+static void test_snapshot_envelope_rejects_damage(void **unused)
+{
+	(void)unused;
+	unsigned char mem[64];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	size_t start = snap_begin(&b, "demo");
+	ser_u32(&b, 12345);
+	assert_int_equal(snap_end(&b, start), 0);
+	struct de d;
+	struct rerr e;
+
+	assert_int_equal(snap_open(&d, "other", mem, b.len, &e), -1);
+	assert_non_null(strstr(e.msg, "anderen Spiel"));
+	assert_int_equal(snap_open(&d, "demo", mem, b.len - 1, &e), -1);
+	assert_int_equal(snap_open(&d, "demo", mem, 3, &e), -1);
+	assert_int_equal(snap_open(&d, "demo", NULL, 0, &e), -1);
+	for (size_t i = 0; i < b.len; i++) {
+		mem[i] ^= 0x10;
+		assert_int_equal(snap_open(&d, "demo", mem, b.len, &e), -1);
+		mem[i] ^= 0x10;
+	}
+	/* Reading past the payload is an error, never an overrun. */
+	assert_int_equal(snap_open(&d, "demo", mem, b.len, &e), 0);
+	(void)de_u64(&d);
+	assert_int_equal(snap_close(&d, &e), -1);
+	/* Leftover bytes are an error too. */
+	assert_int_equal(snap_open(&d, "demo", mem, b.len, &e), 0);
+	(void)de_u16(&d);
+	assert_int_equal(snap_close(&d, &e), -1);
+}
+
+static void test_buffer_overflow_is_reported(void **unused)
+{
+	(void)unused;
+	unsigned char mem[12];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	size_t start = snap_begin(&b, "demo");
+	ser_u64(&b, 1);
+	assert_true(b.overflow);
+	assert_int_equal(snap_end(&b, start), -1);
+}
+
+static void test_de_u16s_refuses_more_than_capacity(void **unused)
+{
+	(void)unused;
+	unsigned char mem[16];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	uint16_t a[4] = { 1, 2, 3, 4 };
+	ser_u16s(&b, a, 4);
+	struct de d = { mem, b.len, 0, 0 };
+	uint16_t small[2];
+	assert_int_equal(de_u16s(&d, small, 2), 0);
+	assert_true(d.err);
+}
+
+static void test_movetext_splits_and_folds_case(void **unused)
+{
+	(void)unused;
+	struct mtok t;
+	struct rerr e;
+	assert_int_equal(mt_split("  Play  Gelb-4\ton 2 ", &t, &e), 0);
+	assert_int_equal(t.n, 4);
+	assert_string_equal(t.w[0], "play");
+	assert_string_equal(t.w[1], "gelb-4");
+	assert_true(mt_is(&t, 2, "on"));
+	assert_false(mt_is(&t, 4, "on"));
+	assert_int_equal(mt_split("grün-3", &t, &e), 0);
+	assert_string_equal(t.w[0], "grün-3");
+}
+
+static void test_movetext_rejects_bad_input(void **unused)
+{
+	(void)unused;
+	struct mtok t;
+	struct rerr e;
+	char longmove[GAME_MOVE_MAX + 10];
+	memset(longmove, 'a', sizeof longmove - 1);
+	longmove[sizeof longmove - 1] = '\0';
+	const char *bad[] = { "", "   ", "play\x01", "play \xff", "caf\xc3", "a\x7f",
+			      "\xc0\xaf", longmove };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		e.msg[0] = '\0';
+		assert_int_equal(mt_split(bad[i], &t, &e), -1);
+		assert_true(strlen(e.msg) > 0);
+	}
+	assert_int_equal(mt_split(NULL, &t, &e), -1);
+	assert_int_equal(mt_split("a b c d e f g h i j k l m n o p q", &t, &e), -1);
+	assert_int_equal(mt_split("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &t, &e), -1);
+}
+
+static void test_movetext_strict_integers(void **unused)
+{
+	(void)unused;
+	int v = -1;
+	assert_int_equal(mt_int("3", 1, 3, &v), 0);
+	assert_int_equal(v, 3);
+	assert_int_equal(mt_int("0", 0, 3, &v), 0);
+	assert_int_equal(v, 0);
+	const char *bad[] = { "", "4", "-1", "+1", "01", "1x", " 1", "99999999999999" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		assert_int_equal(mt_int(bad[i], 0, 3, &v), -1);
+	assert_int_equal(mt_int(NULL, 0, 3, &v), -1);
+	assert_int_equal(mt_int("0", 1, 3, &v), -1);
+}
+
+static const struct game_option demo_opts[] = {
+	{ "snap_seconds", "Zwischenwurf-Frist", OPT_INT, 2, 60, 8, "s" },
+	{ "colour", "Farbvariante", OPT_BOOL, 0, 1, 0, NULL },
+};
+static const struct game demo = {
+	.slug = "demo", .title = "Demo", .min_players = 2, .max_players = 4,
+	.options = demo_opts, .noptions = 2,
+};
+
+static void test_options_defaults_set_format_parse(void **unused)
+{
+	(void)unused;
+	int opt[GAME_OPT_MAX];
+	struct rerr e;
+	char text[64];
+	options_default(&demo, opt);
+	assert_int_equal(opt[0], 8);
+	assert_int_equal(opt[1], 0);
+	assert_int_equal(options_set(&demo, opt, "colour", "on", &e), 0);
+	assert_int_equal(options_set(&demo, opt, "snap_seconds", "20", &e), 0);
+	assert_int_equal(options_format(&demo, opt, text, sizeof text), 0);
+	assert_string_equal(text, "snap_seconds=20;colour=1");
+	int back[GAME_OPT_MAX];
+	assert_int_equal(options_parse(&demo, back, text, &e), 0);
+	assert_memory_equal(back, opt, 2 * sizeof(int));
+	assert_int_equal(options_format(&demo, opt, text, 5), -1);
+}
+
+static void test_options_reject_bad_values(void **unused)
+{
+	(void)unused;
+	int opt[GAME_OPT_MAX];
+	struct rerr e;
+	options_default(&demo, opt);
+	assert_int_equal(options_set(&demo, opt, "snap_seconds", "1", &e), -1);
+	assert_non_null(strstr(e.msg, "2 bis 60"));
+	assert_int_equal(options_set(&demo, opt, "snap_seconds", "abc", &e), -1);
+	assert_int_equal(options_set(&demo, opt, "colour", "maybe", &e), -1);
+	assert_int_equal(options_set(&demo, opt, "nope", "1", &e), -1);
+	assert_int_equal(opt[0], 8);
+	assert_int_equal(options_parse(&demo, opt, "snap_seconds", &e), -1);
+	assert_int_equal(options_parse(&demo, opt, "x=1", &e), -1);
+	assert_int_equal(options_parse(&demo, opt, "", &e), 0);
+	assert_int_equal(opt[0], 8);
+}
+
+static void test_seats_rotate_clockwise(void **unused)
+{
+	(void)unused;
+	assert_int_equal(seat_next(0, 4), 1);
+	assert_int_equal(seat_next(3, 4), 0);
+	assert_int_equal(seat_from(2, 5, 4), 3);
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(match_dealer(k, 1, 4), (1 + k) % 4);
+}
+
+static void test_deadlines(void **unused)
+{
+	(void)unused;
+	assert_int_equal(deadline_after(1000, 5), 6000);
+	assert_int_equal(deadline_after(1000, 0), 0);
+	assert_false(deadline_passed(0, 99999));
+	assert_false(deadline_passed(6000, 5999));
+	assert_true(deadline_passed(6000, 6000));
+	assert_int_equal(deadline_min(0, 5), 5);
+	assert_int_equal(deadline_min(7, 0), 7);
+	assert_int_equal(deadline_min(7, 5), 5);
+	assert_int_equal(deadline_min(0, 0), 0);
+}
+
+static void test_match_totals_ties_share_the_win(void **unused)
+{
+	(void)unused;
+	struct match_totals m = { 0 };
+	int p1[3] = { 5, 2, 1 }, p2[3] = { -1, 2, 4 };
+	match_add_party(&m, p1, 3);
+	match_add_party(&m, p2, 3);
+	assert_int_equal(m.parties, 2);
+	assert_int_equal(m.total[0], 4);
+	assert_int_equal(m.total[1], 4);
+	assert_int_equal(m.total[2], 5);
+	assert_int_equal(match_leaders(&m, 3), 1u << 2);
+	int p3[3] = { 1, 1, 0 };
+	match_add_party(&m, p3, 3);
+	assert_int_equal(match_leaders(&m, 3), 7u);
+	int place[3];
+	match_places(&m, 3, place);
+	assert_int_equal(place[0], 1);
+	assert_int_equal(place[2], 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_rng_same_seed_same_sequence),
+		cmocka_unit_test(test_rng_known_answer),
+		cmocka_unit_test(test_rng_below_in_range_and_uniform),
+		cmocka_unit_test(test_shuffle_is_a_permutation),
+		cmocka_unit_test(test_pile_push_pop_capacity),
+		cmocka_unit_test(test_pile_remove_under_reverse),
+		cmocka_unit_test(test_snapshot_envelope_round_trip),
+		cmocka_unit_test(test_snapshot_envelope_rejects_damage),
+		cmocka_unit_test(test_buffer_overflow_is_reported),
+		cmocka_unit_test(test_de_u16s_refuses_more_than_capacity),
+		cmocka_unit_test(test_movetext_splits_and_folds_case),
+		cmocka_unit_test(test_movetext_rejects_bad_input),
+		cmocka_unit_test(test_movetext_strict_integers),
+		cmocka_unit_test(test_options_defaults_set_format_parse),
+		cmocka_unit_test(test_options_reject_bad_values),
+		cmocka_unit_test(test_seats_rotate_clockwise),
+		cmocka_unit_test(test_deadlines),
+		cmocka_unit_test(test_match_totals_ties_share_the_win),
+	};
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
