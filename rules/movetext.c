@@ -2,16 +2,31 @@
 
 #include "movetext.h"
 
-/* Length of the valid UTF-8 sequence starting at p, or 0. */
+/* Length of the well-formed UTF-8 sequence starting at p (RFC 3629: no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or 0. Reads no
+ * further than the first byte that is not a continuation byte, so a NUL
+ * stops it. */
 static int utf8_len(const unsigned char *p)
 {
 	if (p[0] < 0x80)
 		return 1;
-	int n = (p[0] & 0xe0) == 0xc0 ? 2 : (p[0] & 0xf0) == 0xe0 ? 3 :
-		(p[0] & 0xf8) == 0xf0 ? 4 : 0;
-	if (n == 0 || (n == 2 && p[0] < 0xc2))
+	int n;
+	unsigned lo = 0x80, hi = 0xbf;
+	if (p[0] >= 0xc2 && p[0] <= 0xdf)
+		n = 2;
+	else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 3;
+		lo = p[0] == 0xe0 ? 0xa0 : 0x80;
+		hi = p[0] == 0xed ? 0x9f : 0xbf;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 4;
+		lo = p[0] == 0xf0 ? 0x90 : 0x80;
+		hi = p[0] == 0xf4 ? 0x8f : 0xbf;
+	} else
 		return 0;
-	for (int i = 1; i < n; i++)
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (int i = 2; i < n; i++)
 		if ((p[i] & 0xc0) != 0x80)
 			return 0;
 	return n;
