@@ -1,0 +1,169 @@
+// lib.js — a small test runner around playwright-core and Debian's Chromium.
+//
+// Each test gets a `t` with t.player(name): a fresh browser context (its own
+// cookies) with one page. When a test fails, every page it opened is dumped:
+// its address, its visible text and a screenshot under tests/out/.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const { chromium } = require('playwright-core');
+
+const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
+const OUT = process.env.OUT_DIR || path.join(__dirname, '..', 'out');
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ONLY = process.env.BROWSER_ONLY || '';
+
+const ARGS = [
+	'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+	'--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+const tests = [];
+function test(name, timeoutMs, fn) {
+	tests.push({ name, timeoutMs, fn });
+}
+
+function slug(s) {
+	return s.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+}
+
+function sleep(ms) {
+	return new Promise(r => setTimeout(r, ms));
+}
+
+// Retries fn until it returns a truthy value or the time is up; exceptions
+// (a page in the middle of a navigation) count as "not yet".
+async function until(what, timeoutMs, fn, stepMs = 100) {
+	const end = Date.now() + timeoutMs;
+	let last;
+	for (;;) {
+		try {
+			const v = await fn();
+			if (v) return v;
+		} catch (e) {
+			last = e;
+		}
+		if (Date.now() > end)
+			throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}` +
+				(last ? ` (last error: ${String(last.message).split('\n')[0]})` : ''));
+		await sleep(stepMs);
+	}
+}
+
+function check(cond, msg) {
+	if (!cond) throw new Error(msg);
+}
+
+async function visibleText(page) {
+	try {
+		return await page.evaluate(() => document.body ? document.body.innerText : '');
+	} catch (e) {
+		return `(no text: ${String(e.message).split('\n')[0]})`;
+	}
+}
+
+class T {
+	constructor(browser, name) {
+		this.browser = browser;
+		this.name = name;
+		this.players = [];
+		this.notes = [];
+	}
+
+	// A user with a context of their own. Every page load is counted so a test
+	// can tell a reload the page did by itself from one the test caused.
+	async player(label, viewport = DESKTOP) {
+		const context = await this.browser.newContext({ viewport, locale: 'de-DE' });
+		context.setDefaultTimeout(10000);
+		context.setDefaultNavigationTimeout(15000);
+		const page = await context.newPage();
+		const p = { label, context, page, loads: 0, errors: [] };
+		page.on('load', () => { p.loads++; });
+		page.on('pageerror', e => p.errors.push(String(e.message)));
+		page.on('console', m => { if (m.type() === 'error') p.errors.push(m.text()); });
+		this.players.push(p);
+		return p;
+	}
+
+	note(s) {
+		this.notes.push(s);
+		console.log(`    ${s}`);
+	}
+
+	async shot(page, file, fullPage = true) {
+		fs.mkdirSync(OUT, { recursive: true });
+		const f = path.join(OUT, file);
+		await page.screenshot({ path: f, fullPage });
+		return f;
+	}
+
+	async dump() {
+		for (const p of this.players) {
+			const f = `fail-${slug(this.name)}-${slug(p.label)}.png`;
+			let saved = '';
+			try {
+				saved = await this.shot(p.page, f);
+			} catch (e) {
+				saved = `(no screenshot: ${String(e.message).split('\n')[0]})`;
+			}
+			console.log(`  --- ${p.label}: ${p.page.url()}  title: ${await p.page.title().catch(() => '?')}`);
+			console.log(`      screenshot: ${saved}`);
+			if (p.errors.length)
+				console.log(`      script errors: ${p.errors.slice(0, 5).join(' | ')}`);
+			const text = (await visibleText(p.page)).trim();
+			console.log(text.split('\n').slice(0, 60).map(l => `      | ${l}`).join('\n'));
+		}
+	}
+
+	async close() {
+		for (const p of this.players)
+			await p.context.close().catch(() => {});
+	}
+}
+
+async function main() {
+	if (!fs.existsSync(CHROMIUM)) {
+		console.log(`browser: Chromium not found at ${CHROMIUM} (Debian package "chromium")`);
+		console.log('browser: 0 passed, 1 failed');
+		process.exit(1);
+	}
+	const t0 = Date.now();
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+	let passed = 0, failed = 0;
+	for (const tc of tests) {
+		if (ONLY && !tc.name.includes(ONLY)) continue;
+		const t = new T(browser, tc.name);
+		const start = Date.now();
+		console.log(`browser: ${tc.name} ...`);
+		let timer;
+		try {
+			await Promise.race([
+				tc.fn(t),
+				new Promise((_, rej) => {
+					timer = setTimeout(() => rej(new Error(`test took longer than ${tc.timeoutMs} ms`)),
+						tc.timeoutMs);
+				}),
+			]);
+			passed++;
+			console.log(`browser: ok   ${tc.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+		} catch (e) {
+			failed++;
+			console.log(`browser: FAIL ${tc.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
+			console.log(`  ${String(e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
+			await t.dump();
+		} finally {
+			clearTimeout(timer);
+			await t.close();
+		}
+	}
+	await browser.close().catch(() => {});
+	console.log(`browser: run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	console.log(`browser: ${passed} passed, ${failed} failed`);
+	process.exit(failed || passed === 0 ? 1 : 0);
+}
+
+module.exports = { test, main, until, sleep, check, visibleText, BASE, OUT, DESKTOP, PHONE };
