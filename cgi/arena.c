@@ -1,0 +1,117 @@
+/* arena.c — bump allocation in blocks; see arena.h. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+enum { ARENA_BLOCK = 64 * 1024, ARENA_ALIGN = 16 };
+
+struct arena_block {
+	struct arena_block *next;
+	size_t used, cap;
+	_Alignas(16) unsigned char data[];
+};
+
+void arena_init(struct arena *a, size_t limit)
+{
+	a->head = NULL;
+	a->total = 0;
+	a->limit = limit;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	if (n == 0)
+		n = 1;
+	if (n > SIZE_MAX / 2)
+		return NULL;
+	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (a->limit && a->total + n > a->limit)
+		return NULL;
+	struct arena_block *b = a->head;
+	if (!b || b->cap - b->used < n) {
+		size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
+		b = malloc(sizeof *b + cap);
+		if (!b)
+			return NULL;
+		b->used = 0;
+		b->cap = cap;
+		b->next = a->head;
+		a->head = b;
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	a->total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	char *p = arena_alloc(a, n + 1);
+	if (!p)
+		return NULL;
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, strlen(s));
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return NULL;
+	char *p = arena_alloc(a, (size_t)n + 1);
+	if (!p)
+		return NULL;
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void arena_reset(struct arena *a)
+{
+	struct arena_block *b = a->head;
+	if (!b)
+		return;
+	/* Keep the oldest block (the first one allocated) if it is a normal one. */
+	struct arena_block *keep = NULL;
+	while (b) {
+		struct arena_block *next = b->next;
+		if (!next && b->cap == ARENA_BLOCK)
+			keep = b;
+		else
+			free(b);
+		b = next;
+	}
+	if (keep) {
+		keep->used = 0;
+		keep->next = NULL;
+	}
+	a->head = keep;
+	a->total = 0;
+}
+
+void arena_free(struct arena *a)
+{
+	struct arena_block *b = a->head;
+	while (b) {
+		struct arena_block *next = b->next;
+		free(b);
+		b = next;
+	}
+	a->head = NULL;
+	a->total = 0;
+}

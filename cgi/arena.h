@@ -1,0 +1,41 @@
+/* arena.h — per-request memory: everything a request allocates comes from
+ * one arena and is released at once by arena_reset() when the response is
+ * out, so nothing outlives a request in a FastCGI worker. */
+#ifndef SPIELTISCH_ARENA_H
+#define SPIELTISCH_ARENA_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;   /* newest block first */
+	size_t total;               /* bytes handed out since the last reset */
+	size_t limit;               /* 0: none; else arena_alloc fails past it */
+};
+
+/* An empty arena; `limit` caps what one request may take (0: no cap). */
+void arena_init(struct arena *a, size_t limit);
+/* n zeroed bytes, aligned for any type, valid until the next reset;
+ * NULL when out of memory or over the limit (the caller answers 500). */
+void *arena_alloc(struct arena *a, size_t n);
+/* A NUL-terminated copy of s[0..n). */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+/* printf into the arena; NULL on failure. */
+char *arena_printf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Frees every block but the first, which it keeps for the next request. */
+void arena_reset(struct arena *a);
+/* Frees everything. */
+void arena_free(struct arena *a);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
