@@ -1,0 +1,18 @@
+/* json.h — a view tree (view.h) as JSON, written by jansson. */
+#ifndef SPIELTISCH_JSON_H
+#define SPIELTISCH_JSON_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "view.h"
+
+/* The dictionary `root` as one JSON object: strings, integers, booleans
+ * (flags, false included), repeated sections as arrays of objects, included
+ * dictionaries as objects. '<', '>' and '&' are written as \u escapes so the
+ * text is inert even if a browser were to sniff it. The text is in the arena
+ * (NUL-terminated, *len bytes); NULL on failure (a string that is not UTF-8,
+ * out of memory: the caller answers 500). */
+char *json_render(struct arena *a, const struct view_node *root, size_t *len);
+
+#endif

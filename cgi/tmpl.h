@@ -1,0 +1,31 @@
+/* tmpl.h — ctemplate behind a small C interface (tmpl.cc is the only C++).
+ * Templates are loaded once per worker and frozen: no disk access while
+ * serving. Every template must begin with {{%AUTOESCAPE context="HTML"}}. */
+#ifndef SPIELTISCH_TMPL_H
+#define SPIELTISCH_TMPL_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "view.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Loads every *.tpl of dir and freezes the cache. 0, or -1 after logging
+ * each file that is missing the AUTOESCAPE pragma or fails to parse. */
+int tmpl_load(const char *dir);
+
+/* Expands template `name` (a file name in the loaded directory) with the
+ * dictionary `root`: values, flags as shown sections, repeated sections,
+ * includes with their own dictionary and file name. The text is in the
+ * arena (*len bytes, NUL-terminated); NULL when the template is unknown or
+ * expansion failed (logged; the caller answers 500). */
+char *tmpl_expand(struct arena *a, const char *name, const struct view_node *root, size_t *len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,191 @@
+/* view.c — the view tree; see view.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "game.h"
+#include "view.h"
+
+void view_init(struct view *v, struct arena *a)
+{
+	memset(v, 0, sizeof *v);
+	v->a = a;
+	v->root.kind = VIEW_INCLUDE;
+	v->root.key = "";
+	v->cur = &v->root;
+}
+
+/* Appends a node of `kind` under the current dictionary; NULL (and the tree
+ * marked failed) when the arena is exhausted. */
+static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
+{
+	struct view_node *n = arena_alloc(v->a, sizeof *n);
+	const char *k = key ? arena_strdup(v->a, key) : NULL;
+	if (!n || !k) {
+		v->failed = 1;
+		return NULL;
+	}
+	n->kind = kind;
+	n->key = k;
+	n->up = v->cur;
+	if (v->cur->last)
+		v->cur->last->next = n;
+	else
+		v->cur->first = n;
+	v->cur->last = n;
+	return n;
+}
+
+/* s with every "@N" (N a seat that has a name) replaced by that name. */
+static const char *substitute(struct view *v, const char *s)
+{
+	if (!v->nnames || !strchr(s, '@'))
+		return arena_strdup(v->a, s);
+	size_t need = 1;
+	for (const char *p = s; *p; p++) {
+		int d = p[0] == '@' && p[1] >= '0' && p[1] <= '9' ? p[1] - '0' : -1;
+		if (d >= 0 && d < v->nnames) {
+			need += v->names[d] ? strlen(v->names[d]) : 0;
+			p++;
+		} else
+			need++;
+	}
+	char *o = arena_alloc(v->a, need), *q = o;
+	if (!o)
+		return NULL;
+	for (const char *p = s; *p; p++) {
+		int d = p[0] == '@' && p[1] >= '0' && p[1] <= '9' ? p[1] - '0' : -1;
+		if (d >= 0 && d < v->nnames) {
+			const char *nm = v->names[d] ? v->names[d] : "";
+			size_t l = strlen(nm);
+			memcpy(q, nm, l);
+			q += l;
+			p++;
+		} else
+			*q++ = *p;
+	}
+	*q = '\0';
+	return o;
+}
+
+void view_str(struct view *v, const char *key, const char *val)
+{
+	struct view_node *n = add(v, VIEW_STR, key);
+	if (!n)
+		return;
+	n->str = substitute(v, val ? val : "");
+	if (!n->str)
+		v->failed = 1;
+}
+
+void view_strf(struct view *v, const char *key, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	view_str(v, key, tmp);
+}
+
+static int is_seat_key(const char *key)
+{
+	size_t n = strlen(key);
+	return strcmp(key, "seat") == 0 || (n > 5 && strcmp(key + n - 5, "_seat") == 0);
+}
+
+void view_num(struct view *v, const char *key, long long val)
+{
+	struct view_node *n = add(v, VIEW_NUM, key);
+	if (!n)
+		return;
+	n->num = val;
+	if (v->nnames && is_seat_key(key)) {
+		char *k = arena_printf(v->a, "%s_name", key);
+		const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
+		struct view_node *s = k ? add(v, VIEW_STR, k) : NULL;
+		if (!s) {
+			v->failed = 1;
+			return;
+		}
+		s->str = nm;
+	}
+}
+
+void view_flag(struct view *v, const char *key, int on)
+{
+	struct view_node *n = add(v, VIEW_FLAG, key);
+	if (n)
+		n->num = on != 0;
+}
+
+void view_begin(struct view *v, const char *key)
+{
+	struct view_node *n = add(v, VIEW_SECTION, key);
+	if (n)
+		v->cur = n;
+}
+
+void view_include(struct view *v, const char *key, const char *file)
+{
+	struct view_node *n = add(v, VIEW_INCLUDE, key);
+	if (!n)
+		return;
+	n->str = arena_strdup(v->a, file);
+	if (!n->str)
+		v->failed = 1;
+	v->cur = n;
+}
+
+void view_end(struct view *v)
+{
+	if (v->cur == &v->root || !v->cur->up) {
+		fprintf(stderr, "view: end without begin\n");
+		v->failed = 1;
+		return;
+	}
+	v->cur = v->cur->up;
+}
+
+void view_list(struct view *v, const char *key)
+{
+	add(v, VIEW_LIST, key);
+}
+
+void view_names(struct view *v, const char *const *names, int n)
+{
+	if (n < 0 || n > 10 || !names)
+		n = 0;
+	v->names = names;
+	v->nnames = n;
+}
+
+static void sink_str(void *ctx, const char *key, const char *val)
+{
+	view_str(ctx, key, val);
+}
+
+static void sink_num(void *ctx, const char *key, long long val)
+{
+	view_num(ctx, key, val);
+}
+
+static void sink_flag(void *ctx, const char *key, int on)
+{
+	view_flag(ctx, key, on);
+}
+
+static void sink_begin(void *ctx, const char *key)
+{
+	view_begin(ctx, key);
+}
+
+static void sink_end(void *ctx)
+{
+	view_end(ctx);
+}
+
+void view_sink_init(struct view *v, struct view_sink *out)
+{
+	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v };
+}

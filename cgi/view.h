@@ -1,0 +1,77 @@
+/*
+ * view.h — the view tree of one request (docs/views.md).
+ *
+ * Pages and games fill one tree of named values and repeated sections; the
+ * same tree is expanded by ctemplate (tmpl.h) and written as JSON (json.h),
+ * so both renderings show the same data. The tree lives in the request's
+ * arena: nothing here is freed on its own.
+ */
+#ifndef SPIELTISCH_VIEW_H
+#define SPIELTISCH_VIEW_H
+
+#include "arena.h"
+
+struct view_sink;   /* rules/game.h */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum view_kind {
+	VIEW_STR,       /* {{key}} / "key": "text" */
+	VIEW_NUM,       /* {{key}} / "key": 12 */
+	VIEW_FLAG,      /* section shown / "key": true|false */
+	VIEW_SECTION,   /* one item of a repeated section / one object of "key": [ … ] */
+	VIEW_INCLUDE,   /* an included template with its own dictionary / "key": { … } */
+	VIEW_LIST,      /* "key": [] even when no item follows (JSON only) */
+	VIEW_KIND__MAX
+};
+
+struct view_node {
+	enum view_kind kind;
+	const char *key;
+	const char *str;                  /* VIEW_STR: text; VIEW_INCLUDE: template file */
+	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1 */
+	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
+	struct view_node *next, *up;
+};
+
+struct view {
+	struct arena *a;
+	struct view_node root;            /* the page's dictionary */
+	struct view_node *cur;            /* where the next entry goes */
+	const char *const *names;         /* seat names for substitution */
+	int nnames;                       /* > 0: @N and *_seat_name substitution on */
+	int failed;                       /* out of memory or unbalanced: answer 500 */
+};
+
+/* An empty tree whose nodes come from arena a. */
+void view_init(struct view *v, struct arena *a);
+
+void view_str(struct view *v, const char *key, const char *val);
+void view_strf(struct view *v, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void view_num(struct view *v, const char *key, long long val);
+void view_flag(struct view *v, const char *key, int on);
+/* Opens one more item of the repeated section `key`; view_end() closes it. */
+void view_begin(struct view *v, const char *key);
+/* Opens the dictionary of template `file` included as {{>key}}. */
+void view_include(struct view *v, const char *key, const char *file);
+void view_end(struct view *v);
+/* Marks `key` as a list so that JSON shows [] when it stays empty. */
+void view_list(struct view *v, const char *key);
+
+/* Turns on name substitution for what follows (a game's view): "@N" in a
+ * string becomes names[N], and a number under "seat" or "*_seat" also sets
+ * "<key>_name". names[i] may be NULL (an empty seat: ""). n = 0 turns it off.
+ * The array and its strings must live as long as the tree. */
+void view_names(struct view *v, const char *const *names, int n);
+
+/* Sets *out to a view_sink (rules/game.h) that feeds this tree, for game->view(). */
+void view_sink_init(struct view *v, struct view_sink *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
