@@ -1,0 +1,1374 @@
+/*
+ * drehwurm.c — Drehwurm: worm cards go on two-sided stacks that turn over
+ * after every card, chickens eat a whole stack, and after every turn-over the
+ * other players may snap a card onto that stack (Zwischenwurf).
+ *
+ * The rule text is rules-de/drehwurm.txt; where it is silent the rulings of
+ * docs/rulings.md apply (deck split, ring of ranks, jokers, the snap window,
+ * the end). The move language is docs/moves-drehwurm.md.
+ *
+ * Card ids 0..104 index dw_deck[]: the 90 worm cards (85 coloured, 5 jokers),
+ * then the 15 chickens. Piles keep their top as the last element; hands are
+ * kept sorted by id, so equal cards sit next to each other and a snapshot has
+ * one spelling per position.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "game.h"
+#include "match.h"
+#include "movetext.h"
+#include "pile.h"
+#include "rng.h"
+#include "ser.h"
+
+enum dw_colour { DW_ROT, DW_GELB, DW_GRUEN, DW_BLAU, DW_LILA, DW_COLOUR__MAX };
+enum dw_kind { DW_WORM, DW_JOKER, DW_CHICKEN, DW_KIND__MAX };
+
+/* A card's face. rank 1..9 (1 is the "1/10" card), 0 for jokers and
+ * chickens; a joker's colour is DW_COLOUR__MAX (none). */
+struct dw_card {
+	uint8_t kind, colour, rank;
+};
+
+enum {
+	DW_RANKS = 9,          /* the ring 1/10, 2, …, 9 */
+	DW_WORMS = 90,
+	DW_CHICKENS = 15,
+	DW_CARDS = DW_WORMS + DW_CHICKENS,
+	DW_SEATS = 6,
+	DW_STACKS = 3,
+	DW_HAND_CAP = DW_CARDS,
+	DW_EATEN_CAP = 2,      /* two chickens each: at most two eaten stacks */
+	DW_LOG_MAX = 12,
+	DW_DEAL_CHICKENS = 2,
+	DW_DEAL_WORMS = 10,
+	DW_FORMAT = 1          /* snapshot payload version */
+};
+
+/* The deck (ruling): per colour one "1/10" and two each of 2–9, five
+ * jokers, three chickens per colour. This table is the only place the split
+ * is written down. */
+#define DW_COLOUR_WORMS(c) \
+	{ DW_WORM, c, 1 }, { DW_WORM, c, 2 }, { DW_WORM, c, 2 }, { DW_WORM, c, 3 }, \
+	{ DW_WORM, c, 3 }, { DW_WORM, c, 4 }, { DW_WORM, c, 4 }, { DW_WORM, c, 5 }, \
+	{ DW_WORM, c, 5 }, { DW_WORM, c, 6 }, { DW_WORM, c, 6 }, { DW_WORM, c, 7 }, \
+	{ DW_WORM, c, 7 }, { DW_WORM, c, 8 }, { DW_WORM, c, 8 }, { DW_WORM, c, 9 }, \
+	{ DW_WORM, c, 9 }
+#define DW_JOKER_CARD { DW_JOKER, DW_COLOUR__MAX, 0 }
+#define DW_COLOUR_CHICKENS(c) { DW_CHICKEN, c, 0 }, { DW_CHICKEN, c, 0 }, { DW_CHICKEN, c, 0 }
+
+static const struct dw_card dw_deck[] = {
+	DW_COLOUR_WORMS(DW_ROT), DW_COLOUR_WORMS(DW_GELB), DW_COLOUR_WORMS(DW_GRUEN),
+	DW_COLOUR_WORMS(DW_BLAU), DW_COLOUR_WORMS(DW_LILA),
+	DW_JOKER_CARD, DW_JOKER_CARD, DW_JOKER_CARD, DW_JOKER_CARD, DW_JOKER_CARD,
+	DW_COLOUR_CHICKENS(DW_ROT), DW_COLOUR_CHICKENS(DW_GELB), DW_COLOUR_CHICKENS(DW_GRUEN),
+	DW_COLOUR_CHICKENS(DW_BLAU), DW_COLOUR_CHICKENS(DW_LILA),
+};
+_Static_assert(sizeof dw_deck / sizeof dw_deck[0] == DW_CARDS, "deck table has 105 cards");
+_Static_assert(DW_CARDS <= 0xffff, "card ids fit uint16_t");
+
+/* Spellings: the move word (canonical first), the word on the page, the CSS class. */
+static const char *const colour_word[DW_COLOUR__MAX] = { "rot", "gelb", "grün", "blau", "lila" };
+static const char *const colour_ascii[DW_COLOUR__MAX] = { "rot", "gelb", "gruen", "blau", "lila" };
+static const char *const rank_word[DW_RANKS + 1] = { "", "1/10", "2", "3", "4", "5", "6", "7", "8", "9" };
+
+enum dw_phase { DW_PLAY, DW_SNAP, DW_OVER, DW_PHASE__MAX };
+
+enum dw_end {
+	DW_END_NONE,
+	DW_END_HAND_EMPTY,     /* a player has no hand cards left */
+	DW_END_CHICKENS_USED,  /* every player has used both chickens */
+	DW_END_PILE_EMPTY,     /* the draw pile is used up */
+	DW_END_PILE_SHORT,     /* too few cards left to lay a new stack */
+	DW_END__MAX
+};
+
+static const char *const end_text[DW_END__MAX] = {
+	[DW_END_NONE] = "",
+	[DW_END_HAND_EMPTY] = "@%d hat keine Handkarten mehr.",
+	[DW_END_CHICKENS_USED] = "Alle haben ihre Hühner eingesetzt.",
+	[DW_END_PILE_EMPTY] = "Der Nachziehstapel ist aufgebraucht.",
+	[DW_END_PILE_SHORT] = "Der Nachziehstapel reicht nicht mehr für einen neuen Drehwurm.",
+};
+
+enum dw_ev {
+	DW_EV_PLAY,      /* seat laid card on stack; card2: the new top */
+	DW_EV_SNAP,      /* seat snapped card onto stack */
+	DW_EV_CHICKEN,   /* seat's chicken (card) ate stack; arg: its size */
+	DW_EV_NEW_STACK, /* a new stack was laid; card2: its top */
+	DW_EV_DRAW_TURN, /* seat drew and turned stack; card2: the new top */
+	DW_EV_END,       /* the party ended; arg: enum dw_end, seat: whose hand is empty */
+	DW_EV__MAX
+};
+
+struct dw_event {
+	uint8_t type, seat, stack, arg;
+	uint16_t card, card2;
+};
+
+struct dw_pile {
+	int n;
+	uint16_t c[DW_WORMS];
+};
+
+struct dw_eaten {
+	uint16_t chicken;
+	int n;
+	uint16_t c[DW_WORMS];
+};
+
+/* The whole party: fixed size, no pointers (game.h). */
+struct dw_state {
+	int nplayers, dealer, snap_seconds, snap_colour;
+	struct rng rng;
+	int phase, turn, end_reason;
+	uint32_t epoch;
+	/* the snap window (phase DW_SNAP): the stack just turned, who turned
+	 * it, who may still snap, and until when */
+	int win_stack, win_opener;
+	uint32_t win_pending;
+	int64_t win_deadline;
+	int nhand[DW_SEATS];
+	uint16_t hand[DW_SEATS][DW_HAND_CAP];
+	struct dw_pile pile;
+	struct dw_pile stack[DW_STACKS];
+	int neaten[DW_SEATS];
+	struct dw_eaten eaten[DW_SEATS][DW_EATEN_CAP];
+	int nspare;
+	uint16_t spare[DW_CHICKENS];   /* chickens not dealt */
+	int nlog;
+	struct dw_event log[DW_LOG_MAX];
+};
+
+enum dw_opt { DW_OPT_SNAP_SECONDS, DW_OPT_SNAP_COLOUR, DW_OPT__MAX };
+_Static_assert((int)DW_OPT__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
+
+static const struct game_option dw_options[DW_OPT__MAX] = {
+	[DW_OPT_SNAP_SECONDS] = { "snap_seconds", "Zeit für einen Zwischenwurf", OPT_INT,
+				  2, 600, 10, "s" },
+	[DW_OPT_SNAP_COLOUR] = { "snap_colour",
+				 "Variante: Zwischenwurf nur in der Farbe des Stapels",
+				 OPT_BOOL, 0, 1, 0, NULL },
+};
+
+/* ---- cards ---------------------------------------------------------- */
+
+/* 1 when ranks a and b are next to each other on the ring of nine. */
+static int ranks_adjacent(int a, int b)
+{
+	int d = (a - b + DW_RANKS) % DW_RANKS;
+	return d == 1 || d == DW_RANKS - 1;
+}
+
+/* 1 when worm card c may go on top card t. Normally (same_colour 0) the
+ * colour must differ; in the snap-colour variant (same_colour 1) it must be
+ * the same. The number must neighbour either way; a joker on either side
+ * fits anything. */
+static int worm_fits(int c, int t, int same_colour)
+{
+	const struct dw_card *a = &dw_deck[c], *b = &dw_deck[t];
+	if (a->kind == DW_JOKER || b->kind == DW_JOKER)
+		return 1;
+	if (same_colour ? a->colour != b->colour : a->colour == b->colour)
+		return 0;
+	return ranks_adjacent(a->rank, b->rank);
+}
+
+/* 1 when a chicken card may eat a stack whose top is t. */
+static int chicken_fits(int chicken, int t)
+{
+	return dw_deck[t].kind == DW_JOKER || dw_deck[t].colour == dw_deck[chicken].colour;
+}
+
+/* 1 when cards a and b look the same (same kind, colour and rank). */
+static int same_face(int a, int b)
+{
+	return dw_deck[a].kind == dw_deck[b].kind && dw_deck[a].colour == dw_deck[b].colour &&
+	       dw_deck[a].rank == dw_deck[b].rank;
+}
+
+/* Appends s at out[*len] (the caller sized out for a move). */
+static void put_str(char *out, int *len, const char *s)
+{
+	size_t n = strlen(s);
+	memcpy(out + *len, s, n);
+	*len += (int)n;
+	out[*len] = '\0';
+}
+
+/* The canonical move word of a card: "gelb-4", "rot-1/10", "joker", and
+ * for a chicken its colour ("rot"). Writes at out[*len]. */
+static void put_card(char *out, int *len, int id)
+{
+	const struct dw_card *c = &dw_deck[id];
+	if (c->kind == DW_JOKER) {
+		put_str(out, len, "joker");
+		return;
+	}
+	put_str(out, len, colour_word[c->colour]);
+	if (c->kind == DW_CHICKEN)
+		return;
+	put_str(out, len, "-");
+	put_str(out, len, rank_word[c->rank]);
+}
+
+/* The card's name on the page: "gelb 4", "rot 1/10", "Joker", "Huhn rot". */
+static void card_label(int id, char *out, size_t cap)
+{
+	const struct dw_card *c = &dw_deck[id];
+	char tmp[40];
+	int len = 0;
+	tmp[0] = '\0';
+	if (c->kind == DW_JOKER) {
+		put_str(tmp, &len, "Joker");
+	} else if (c->kind == DW_CHICKEN) {
+		put_str(tmp, &len, "Huhn ");
+		put_str(tmp, &len, colour_word[c->colour]);
+	} else {
+		put_str(tmp, &len, colour_word[c->colour]);
+		put_str(tmp, &len, " ");
+		put_str(tmp, &len, rank_word[c->rank]);
+	}
+	if (cap == 0)
+		return;
+	size_t n = (size_t)len < cap - 1 ? (size_t)len : cap - 1;
+	memcpy(out, tmp, n);
+	out[n] = '\0';
+}
+
+/* The colour named by a move word (grün or gruen), or -1. */
+static int parse_colour(const char *w)
+{
+	for (int c = 0; c < DW_COLOUR__MAX; c++)
+		if (strcmp(w, colour_word[c]) == 0 || strcmp(w, colour_ascii[c]) == 0)
+			return c;
+	return -1;
+}
+
+/* Reads a worm card word ("gelb-4", "rot-1/10", "rot-1", "rot-10",
+ * "joker") into a face. 0, or -1 when the word names no worm card. */
+static int parse_worm(const char *w, struct dw_card *out)
+{
+	if (strcmp(w, "joker") == 0) {
+		*out = (struct dw_card){ DW_JOKER, DW_COLOUR__MAX, 0 };
+		return 0;
+	}
+	const char *dash = strchr(w, '-');
+	char col[MT_WORD_MAX];
+	int rank;
+	if (!dash || (size_t)(dash - w) >= sizeof col)
+		return -1;
+	memcpy(col, w, (size_t)(dash - w));
+	col[dash - w] = '\0';
+	int c = parse_colour(col);
+	if (c < 0)
+		return -1;
+	const char *r = dash + 1;
+	if (strcmp(r, "1/10") == 0 || strcmp(r, "1") == 0 || strcmp(r, "10") == 0)
+		rank = 1;
+	else if (mt_int(r, 2, 9, &rank) != 0)
+		return -1;
+	*out = (struct dw_card){ DW_WORM, (uint8_t)c, (uint8_t)rank };
+	return 0;
+}
+
+/* Index in seat's hand of the first card with face f, or -1. */
+static int hand_find(const struct dw_state *st, int seat, const struct dw_card *f)
+{
+	for (int i = 0; i < st->nhand[seat]; i++) {
+		const struct dw_card *c = &dw_deck[st->hand[seat][i]];
+		if (c->kind == f->kind && c->colour == f->colour && c->rank == f->rank)
+			return i;
+	}
+	return -1;
+}
+
+/* Puts card into seat's hand at its sorted place. */
+static void hand_insert(struct dw_state *st, int seat, uint16_t card)
+{
+	int i = st->nhand[seat];
+	while (i > 0 && st->hand[seat][i - 1] > card) {
+		st->hand[seat][i] = st->hand[seat][i - 1];
+		i--;
+	}
+	st->hand[seat][i] = card;
+	st->nhand[seat]++;
+}
+
+/* Chickens in seat's hand (they sort last). */
+static int hand_chickens(const struct dw_state *st, int seat)
+{
+	int n = 0;
+	for (int i = st->nhand[seat] - 1; i >= 0 && dw_deck[st->hand[seat][i]].kind == DW_CHICKEN; i--)
+		n++;
+	return n;
+}
+
+static int stack_top(const struct dw_state *st, int k)
+{
+	return st->stack[k].c[st->stack[k].n - 1];
+}
+
+/* 1 when seat holds a worm card it could snap onto the window's stack. */
+static int can_snap(const struct dw_state *st, int seat, int k)
+{
+	int top = stack_top(st, k);
+	for (int i = 0; i < st->nhand[seat]; i++) {
+		int c = st->hand[seat][i];
+		if (dw_deck[c].kind == DW_CHICKEN)
+			break;
+		if (worm_fits(c, top, st->snap_colour))
+			return 1;
+	}
+	return 0;
+}
+
+/* Points of one eaten stack: cards of the chicken's colour 3, jokers 2,
+ * other worm cards 1; the chicken itself nothing. */
+static int eaten_points(const struct dw_eaten *e)
+{
+	int colour = dw_deck[e->chicken].colour, p = 0;
+	for (int i = 0; i < e->n; i++) {
+		const struct dw_card *c = &dw_deck[e->c[i]];
+		p += c->kind == DW_JOKER ? 2 : c->colour == colour ? 3 : 1;
+	}
+	return p;
+}
+
+/* A seat's party score: its eaten stacks, minus one per hand card. */
+static int seat_score(const struct dw_state *st, int seat)
+{
+	int p = -st->nhand[seat];
+	for (int i = 0; i < st->neaten[seat]; i++)
+		p += eaten_points(&st->eaten[seat][i]);
+	return p;
+}
+
+/* ---- events and the end -------------------------------------------- */
+
+/* Appends a public event, dropping the oldest beyond DW_LOG_MAX. */
+static void log_event(struct dw_state *st, int type, int seat, int stack, int arg, int card,
+		      int card2)
+{
+	if (st->nlog == DW_LOG_MAX) {
+		memmove(st->log, st->log + 1, sizeof st->log[0] * (DW_LOG_MAX - 1));
+		st->nlog--;
+	}
+	st->log[st->nlog++] = (struct dw_event){ (uint8_t)type, (uint8_t)seat, (uint8_t)stack,
+						  (uint8_t)arg, (uint16_t)card, (uint16_t)card2 };
+}
+
+/* Ends the party for `reason`; `seat` names the empty hand, if that. */
+static void end_party(struct dw_state *st, int reason, int seat)
+{
+	st->phase = DW_OVER;
+	st->end_reason = reason;
+	st->win_stack = st->win_opener = 0;
+	st->win_pending = 0;
+	st->win_deadline = 0;
+	log_event(st, DW_EV_END, seat, 0, reason, 0, 0);
+}
+
+/* Ends the party if a rule says so now: an empty hand (checked first, so
+ * the log names it), all chickens used, or an empty draw pile. 1 if ended. */
+static int check_end(struct dw_state *st)
+{
+	int chickens = 0;
+	for (int s = 0; s < st->nplayers; s++) {
+		if (st->nhand[s] == 0) {
+			end_party(st, DW_END_HAND_EMPTY, s);
+			return 1;
+		}
+		chickens += hand_chickens(st, s);
+	}
+	if (chickens == 0) {
+		end_party(st, DW_END_CHICKENS_USED, 0);
+		return 1;
+	}
+	if (st->pile.n == 0) {
+		end_party(st, DW_END_PILE_EMPTY, 0);
+		return 1;
+	}
+	return 0;
+}
+
+/* After `opener` turned stack k: opens the snap window for every other
+ * seat that holds a fitting worm card (the others pass automatically, a
+ * ruling); with nobody left it closes at once. */
+static void open_window(struct dw_state *st, int k, int opener, int64_t now)
+{
+	uint32_t pending = 0;
+	for (int s = 0; s < st->nplayers; s++)
+		if (s != opener && can_snap(st, s, k))
+			pending |= 1u << s;
+	st->turn = seat_next(opener, st->nplayers);
+	if (!pending)
+		return;
+	st->phase = DW_SNAP;
+	st->win_stack = k;
+	st->win_opener = opener;
+	st->win_pending = pending;
+	st->win_deadline = deadline_after(now, st->snap_seconds);
+}
+
+static void close_window(struct dw_state *st)
+{
+	st->phase = DW_PLAY;
+	st->win_stack = st->win_opener = 0;
+	st->win_pending = 0;
+	st->win_deadline = 0;
+}
+
+/* ---- setup ---------------------------------------------------------- */
+
+/* Seats 3..6; parties in a match: one per player. */
+static int dw_parties(int nplayers, const int *opt)
+{
+	(void)opt;
+	return nplayers;
+}
+
+/* Deals a party: two chickens and ten worm cards each (one at a time,
+ * clockwise from the dealer's left), three stacks of a face-down and a
+ * face-up card, the rest is the draw pile. The dealer's left neighbour
+ * starts. */
+static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
+{
+	struct dw_state *st = vst;
+	if (s->nplayers < 3 || s->nplayers > DW_SEATS)
+		return rerr_set(e, "Drehwurm spielen 3 bis 6 Personen.");
+	if (s->dealer < 0 || s->dealer >= s->nplayers)
+		return rerr_set(e, "Ungültiger Geber.");
+	for (int i = 0; i < DW_OPT__MAX; i++)
+		if (s->opt[i] < dw_options[i].min || s->opt[i] > dw_options[i].max)
+			return rerr_set(e, "%s: bitte einen Wert von %d bis %d angeben.",
+					dw_options[i].label, dw_options[i].min, dw_options[i].max);
+	memset(st, 0, sizeof *st);
+	st->nplayers = s->nplayers;
+	st->dealer = s->dealer;
+	st->snap_seconds = s->opt[DW_OPT_SNAP_SECONDS];
+	st->snap_colour = s->opt[DW_OPT_SNAP_COLOUR];
+	rng_seed(&st->rng, s->seed);
+
+	uint16_t chickens[DW_CHICKENS];
+	int nch = DW_CHICKENS;
+	for (int i = 0; i < DW_CHICKENS; i++)
+		chickens[i] = (uint16_t)(DW_WORMS + i);
+	rng_shuffle(&st->rng, chickens, DW_CHICKENS);
+	st->pile.n = DW_WORMS;
+	for (int i = 0; i < DW_WORMS; i++)
+		st->pile.c[i] = (uint16_t)i;
+	rng_shuffle(&st->rng, st->pile.c, DW_WORMS);
+
+	uint16_t c;
+	for (int r = 0; r < DW_DEAL_CHICKENS; r++)
+		for (int k = 1; k <= st->nplayers; k++)
+			hand_insert(st, seat_from(st->dealer, k, st->nplayers), chickens[--nch]);
+	st->nspare = nch;
+	memcpy(st->spare, chickens, sizeof chickens[0] * (size_t)nch);
+	for (int r = 0; r < DW_DEAL_WORMS; r++)
+		for (int k = 1; k <= st->nplayers; k++) {
+			pile_pop(st->pile.c, &st->pile.n, &c);
+			hand_insert(st, seat_from(st->dealer, k, st->nplayers), c);
+		}
+	for (int k = 0; k < DW_STACKS; k++)
+		for (int j = 0; j < 2; j++) {
+			pile_pop(st->pile.c, &st->pile.n, &c);
+			pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, c);
+		}
+	st->phase = DW_PLAY;
+	st->turn = seat_next(st->dealer, st->nplayers);
+	return 0;
+}
+
+/* ---- moves ---------------------------------------------------------- */
+
+static const char usage_play[] = "So legst du eine Wurmkarte: play KARTE on STAPEL, z. B. play gelb-4 on 2.";
+static const char usage_chicken[] = "So frisst ein Huhn: chicken FARBE on STAPEL, z. B. chicken rot on 3.";
+static const char usage_draw[] = "So ziehst du und drehst einen Stapel: draw turn STAPEL, z. B. draw turn 2.";
+static const char usage_snap[] = "So wirfst du zwischen: snap KARTE, z. B. snap blau-5.";
+
+/* Reads the stack number word (1..3) into *k (0-based). */
+static int parse_stack(const char *w, int *k, struct rerr *e)
+{
+	int n;
+	if (mt_int(w, 1, DW_STACKS, &n) != 0)
+		return rerr_set(e, "Einen Stapel '%.20s' gibt es nicht: die Stapel heißen 1 bis %d.",
+				w, DW_STACKS);
+	*k = n - 1;
+	return 0;
+}
+
+/* Reads a worm card word into a face; else a message that says why. */
+static int read_worm(const char *w, struct dw_card *f, struct rerr *e)
+{
+	if (parse_worm(w, f) == 0)
+		return 0;
+	if (parse_colour(w) >= 0)
+		return rerr_set(e, "'%.20s' ist keine Wurmkarte: es fehlt die Zahl, z. B. %.20s-4. "
+				"Ein Huhn legst du mit chicken %.20s on STAPEL.", w, w, w);
+	return rerr_set(e, "Eine Karte '%.24s' gibt es nicht. Beispiele: gelb-4, rot-1/10, joker.", w);
+}
+
+/* Finds a card of face f in seat's hand: its index in *at. */
+static int in_hand(const struct dw_state *st, int seat, const struct dw_card *f, const char *w,
+		   int *at, struct rerr *e)
+{
+	*at = hand_find(st, seat, f);
+	if (*at < 0)
+		return rerr_set(e, "Du hast %.24s nicht auf der Hand.", w);
+	return 0;
+}
+
+/* Why worm card c does not fit top t (for a rejected move). */
+static int explain_misfit(int c, int t, int same_colour, struct rerr *e)
+{
+	char cn[40], tn[40];
+	card_label(c, cn, sizeof cn);
+	card_label(t, tn, sizeof tn);
+	if (!same_colour && dw_deck[c].colour == dw_deck[t].colour)
+		return rerr_set(e, "%s passt nicht auf %s: die Farbe muss eine andere sein.", cn, tn);
+	if (same_colour && dw_deck[c].colour != dw_deck[t].colour)
+		return rerr_set(e, "%s passt nicht auf %s: in dieser Variante muss ein Zwischenwurf "
+				"dieselbe Farbe haben.", cn, tn);
+	return rerr_set(e, "%s passt nicht auf %s: die Zahl muss benachbart sein.", cn, tn);
+}
+
+/* The regular turn may be taken by seat now; else the reason. */
+static int my_turn(const struct dw_state *st, int seat, struct rerr *e)
+{
+	if (st->phase == DW_SNAP)
+		return rerr_set(e, "Warte: auf Stapel %d läuft noch der Zwischenwurf.", st->win_stack + 1);
+	if (seat != st->turn)
+		return rerr_set(e, "Du bist nicht am Zug.");
+	return 0;
+}
+
+/* play CARD on N: lay a worm card, turn the stack, open the snap window. */
+static int do_play(struct dw_state *st, int seat, const struct mtok *t, int64_t now, struct rerr *e)
+{
+	int at = 0, k = 0;
+	struct dw_card f;
+	if (t->n != 4 || !mt_is(t, 2, "on"))
+		return rerr_set(e, "%s", usage_play);
+	if (read_worm(t->w[1], &f, e) || parse_stack(t->w[3], &k, e) || my_turn(st, seat, e) ||
+	    in_hand(st, seat, &f, t->w[1], &at, e))
+		return -1;
+	int card = st->hand[seat][at], top = stack_top(st, k);
+	if (!worm_fits(card, top, 0))
+		return explain_misfit(card, top, 0, e);
+	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
+	pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, (uint16_t)card);
+	pile_reverse(st->stack[k].c, st->stack[k].n);
+	st->epoch++;
+	log_event(st, DW_EV_PLAY, seat, k, 0, card, stack_top(st, k));
+	if (check_end(st))
+		return 0;
+	open_window(st, k, seat, now);
+	return 0;
+}
+
+/* chicken COLOUR on N: eat the stack, lay a new one from the draw pile. */
+static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
+{
+	int k = 0;
+	if (t->n != 4 || !mt_is(t, 2, "on"))
+		return rerr_set(e, "%s", usage_chicken);
+	int colour = parse_colour(t->w[1]);
+	if (colour < 0)
+		return rerr_set(e, "Eine Hühnerfarbe '%.20s' gibt es nicht: rot, gelb, grün, blau oder lila.",
+				t->w[1]);
+	if (parse_stack(t->w[3], &k, e) || my_turn(st, seat, e))
+		return -1;
+	struct dw_card f = { DW_CHICKEN, (uint8_t)colour, 0 };
+	int at = hand_find(st, seat, &f);
+	if (at < 0)
+		return rerr_set(e, "Du hast kein Huhn in %s auf der Hand.", colour_word[colour]);
+	int chicken = st->hand[seat][at], top = stack_top(st, k);
+	if (!chicken_fits(chicken, top)) {
+		char tn[40];
+		card_label(top, tn, sizeof tn);
+		return rerr_set(e, "Das Huhn in %s frisst nur einen Drehwurm mit %s oder einem Joker oben; "
+				"auf Stapel %d liegt %s.", colour_word[colour], colour_word[colour], k + 1, tn);
+	}
+	struct dw_eaten *ea = &st->eaten[seat][st->neaten[seat]++];
+	ea->chicken = (uint16_t)chicken;
+	ea->n = st->stack[k].n;
+	memcpy(ea->c, st->stack[k].c, sizeof ea->c[0] * (size_t)ea->n);
+	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
+	st->stack[k].n = 0;
+	st->epoch++;
+	log_event(st, DW_EV_CHICKEN, seat, k, ea->n, chicken, 0);
+	st->turn = seat_next(seat, st->nplayers);
+	if (st->pile.n >= 2) {
+		uint16_t c;
+		for (int j = 0; j < 2; j++) {
+			pile_pop(st->pile.c, &st->pile.n, &c);
+			pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, c);
+		}
+		log_event(st, DW_EV_NEW_STACK, seat, k, 0, 0, stack_top(st, k));
+	}
+	if (!check_end(st) && st->stack[k].n == 0)
+		end_party(st, DW_END_PILE_SHORT, 0);
+	return 0;
+}
+
+/* draw turn N: draw a worm card, turn any stack, open the snap window. */
+static int do_draw(struct dw_state *st, int seat, const struct mtok *t, int64_t now, struct rerr *e)
+{
+	int k = 0;
+	if (t->n != 3 || !mt_is(t, 1, "turn"))
+		return rerr_set(e, "%s", usage_draw);
+	if (parse_stack(t->w[2], &k, e) || my_turn(st, seat, e))
+		return -1;
+	if (st->pile.n == 0)
+		return rerr_set(e, "Der Nachziehstapel ist leer.");
+	uint16_t c;
+	pile_pop(st->pile.c, &st->pile.n, &c);
+	hand_insert(st, seat, c);
+	pile_reverse(st->stack[k].c, st->stack[k].n);
+	st->epoch++;
+	log_event(st, DW_EV_DRAW_TURN, seat, k, 0, 0, stack_top(st, k));
+	if (check_end(st))
+		return 0;
+	open_window(st, k, seat, now);
+	return 0;
+}
+
+/* The snap window is open for seat; else the reason. */
+static int my_window(const struct dw_state *st, int seat, struct rerr *e)
+{
+	if (st->phase != DW_SNAP)
+		return rerr_set(e, "Gerade ist kein Zwischenwurf möglich (zu spät?).");
+	if (seat == st->win_opener)
+		return rerr_set(e, "Du hast Stapel %d selbst gedreht: der Zwischenwurf ist für die anderen.",
+				st->win_stack + 1);
+	if (!(st->win_pending & (1u << seat)))
+		return rerr_set(e, "Für dich ist dieser Zwischenwurf vorbei.");
+	return 0;
+}
+
+/* snap CARD: the first fitting card on the stack just turned wins the window. */
+static int do_snap(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
+{
+	int at;
+	if (t->n != 2)
+		return rerr_set(e, "%s", usage_snap);
+	struct dw_card f;
+	if (parse_worm(t->w[1], &f) != 0 && parse_colour(t->w[1]) >= 0)
+		return rerr_set(e, "Hühner darf man nicht zwischenwerfen.");
+	if (read_worm(t->w[1], &f, e) || my_window(st, seat, e) ||
+	    in_hand(st, seat, &f, t->w[1], &at, e))
+		return -1;
+	int k = st->win_stack, card = st->hand[seat][at], top = stack_top(st, k);
+	if (!worm_fits(card, top, st->snap_colour))
+		return explain_misfit(card, top, st->snap_colour, e);
+	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
+	pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, (uint16_t)card);
+	st->epoch++;
+	close_window(st);
+	log_event(st, DW_EV_SNAP, seat, k, 0, card, card);
+	check_end(st);
+	return 0;
+}
+
+/* pass: this seat does not snap; the window closes when nobody is left. */
+static int do_pass(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
+{
+	if (t->n != 1)
+		return rerr_set(e, "pass steht allein, ohne weitere Wörter.");
+	if (st->phase != DW_SNAP)
+		return rerr_set(e, "Passen kannst du nur beim Zwischenwurf. Wer nicht legen kann "
+				"oder will, zieht: draw turn STAPEL.");
+	if (my_window(st, seat, e))
+		return -1;
+	st->win_pending &= ~(1u << seat);
+	if (!st->win_pending)
+		close_window(st);
+	return 0;
+}
+
+/* Applies one move of seat; on any error the state is untouched (every
+ * check runs before the first write). */
+static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct rerr *e)
+{
+	struct dw_state *st = vst;
+	struct mtok t;
+	if (seat < 0 || seat >= st->nplayers)
+		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
+	if (mt_split(move, &t, e) != 0)
+		return -1;
+	if (st->phase == DW_OVER)
+		return rerr_set(e, "Die Partie ist schon vorbei.");
+	if (mt_is(&t, 0, "play"))
+		return do_play(st, seat, &t, now, e);
+	if (mt_is(&t, 0, "chicken"))
+		return do_chicken(st, seat, &t, e);
+	if (mt_is(&t, 0, "draw"))
+		return do_draw(st, seat, &t, now, e);
+	if (mt_is(&t, 0, "snap"))
+		return do_snap(st, seat, &t, e);
+	if (mt_is(&t, 0, "pass"))
+		return do_pass(st, seat, &t, e);
+	return rerr_set(e, "Unbekannter Zug '%.24s'. Möglich sind play, chicken, draw turn, snap "
+			"und pass.", t.w[0]);
+}
+
+/* Closes a snap window whose deadline has passed. 1 if it did. */
+static int dw_tick(void *vst, int64_t now)
+{
+	struct dw_state *st = vst;
+	if (st->phase != DW_SNAP || !deadline_passed(st->win_deadline, now))
+		return 0;
+	close_window(st);
+	return 1;
+}
+
+static void dw_status(const void *vst, struct status *out)
+{
+	const struct dw_state *st = vst;
+	memset(out, 0, sizeof *out);
+	out->over = st->phase == DW_OVER;
+	out->turn = out->over ? -1 : st->turn;
+	out->to_act = st->phase == DW_SNAP ? st->win_pending
+		    : st->phase == DW_PLAY ? 1u << st->turn : 0;
+	out->deadline = st->phase == DW_SNAP ? st->win_deadline : 0;
+	out->epoch = st->epoch;
+	for (int s = 0; s < st->nplayers; s++)
+		out->score[s] = seat_score(st, s);
+}
+
+/* Move texts are built here; the longest is "chicken gelb on 3". */
+struct dw_mbuf {
+	char s[48];
+	int len;
+};
+
+static void mb_start(struct dw_mbuf *m, const char *verb)
+{
+	m->len = 0;
+	put_str(m->s, &m->len, verb);
+}
+
+/* Emits every legal move of seat in canonical spelling: during a window
+ * its snaps and pass, on its turn every fitting play, every chicken that
+ * may eat, and drawing with each stack to turn. */
+static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
+{
+	const struct dw_state *st = vst;
+	struct dw_mbuf m;
+	int count = 0;
+	if (seat < 0 || seat >= st->nplayers || st->phase == DW_OVER)
+		return 0;
+	const uint16_t *h = st->hand[seat];
+	int nh = st->nhand[seat];
+	if (st->phase == DW_SNAP) {
+		if (!(st->win_pending & (1u << seat)))
+			return 0;
+		int top = stack_top(st, st->win_stack);
+		for (int i = 0; i < nh && dw_deck[h[i]].kind != DW_CHICKEN; i++) {
+			if ((i > 0 && same_face(h[i], h[i - 1])) || !worm_fits(h[i], top, st->snap_colour))
+				continue;
+			mb_start(&m, "snap ");
+			put_card(m.s, &m.len, h[i]);
+			emit(ctx, m.s);
+			count++;
+		}
+		emit(ctx, "pass");
+		return count + 1;
+	}
+	if (seat != st->turn)
+		return 0;
+	int tops[DW_STACKS];
+	for (int k = 0; k < DW_STACKS; k++)
+		tops[k] = stack_top(st, k);
+	for (int i = 0; i < nh; i++) {
+		if (i > 0 && same_face(h[i], h[i - 1]))
+			continue;
+		int chicken = dw_deck[h[i]].kind == DW_CHICKEN;
+		for (int k = 0; k < DW_STACKS; k++) {
+			if (chicken ? !chicken_fits(h[i], tops[k]) : !worm_fits(h[i], tops[k], 0))
+				continue;
+			mb_start(&m, chicken ? "chicken " : "play ");
+			put_card(m.s, &m.len, h[i]);
+			put_str(m.s, &m.len, " on ");
+			m.s[m.len++] = (char)('1' + k);
+			m.s[m.len] = '\0';
+			emit(ctx, m.s);
+			count++;
+		}
+	}
+	if (st->pile.n > 0) {
+		static const char *const draw[DW_STACKS] = { "draw turn 1", "draw turn 2", "draw turn 3" };
+		for (int k = 0; k < DW_STACKS; k++)
+			emit(ctx, draw[k]);
+		count += DW_STACKS;
+	}
+	return count;
+}
+
+/* ---- snapshot and invariants ---------------------------------------- */
+
+static int dw_encode(const void *vst, struct buf *b)
+{
+	const struct dw_state *st = vst;
+	size_t start = snap_begin(b, "drehwurm");
+	ser_u8(b, DW_FORMAT);
+	ser_u8(b, (unsigned)st->nplayers);
+	ser_u8(b, (unsigned)st->dealer);
+	ser_u16(b, (unsigned)st->snap_seconds);
+	ser_u8(b, (unsigned)st->snap_colour);
+	for (int i = 0; i < 4; i++)
+		ser_u64(b, st->rng.s[i]);
+	ser_u8(b, (unsigned)st->phase);
+	ser_u8(b, (unsigned)st->turn);
+	ser_u8(b, (unsigned)st->end_reason);
+	ser_u32(b, st->epoch);
+	ser_u8(b, (unsigned)st->win_stack);
+	ser_u8(b, (unsigned)st->win_opener);
+	ser_u8(b, st->win_pending);
+	ser_i64(b, st->win_deadline);
+	for (int s = 0; s < st->nplayers; s++)
+		ser_u16s(b, st->hand[s], st->nhand[s]);
+	ser_u16s(b, st->pile.c, st->pile.n);
+	for (int k = 0; k < DW_STACKS; k++)
+		ser_u16s(b, st->stack[k].c, st->stack[k].n);
+	for (int s = 0; s < st->nplayers; s++) {
+		ser_u8(b, (unsigned)st->neaten[s]);
+		for (int i = 0; i < st->neaten[s]; i++) {
+			ser_u16(b, st->eaten[s][i].chicken);
+			ser_u16s(b, st->eaten[s][i].c, st->eaten[s][i].n);
+		}
+	}
+	ser_u16s(b, st->spare, st->nspare);
+	ser_u8(b, (unsigned)st->nlog);
+	for (int i = 0; i < st->nlog; i++) {
+		const struct dw_event *ev = &st->log[i];
+		ser_u8(b, ev->type);
+		ser_u8(b, ev->seat);
+		ser_u8(b, ev->stack);
+		ser_u8(b, ev->arg);
+		ser_u16(b, ev->card);
+		ser_u16(b, ev->card2);
+	}
+	return snap_end(b, start);
+}
+
+/* Marks every card in a[0..n) in seen[]; -1 on an unknown id, a card seen
+ * twice, or one of the wrong kind (want_chicken 1: chickens only, 0: worms). */
+static int mark(uint8_t *seen, const uint16_t *a, int n, int want_chicken)
+{
+	for (int i = 0; i < n; i++) {
+		if (a[i] >= DW_CARDS || seen[a[i]] ||
+		    (dw_deck[a[i]].kind == DW_CHICKEN) != want_chicken)
+			return -1;
+		seen[a[i]] = 1;
+	}
+	return 0;
+}
+
+/* Every invariant of a position: each of the 105 cards in exactly one
+ * place and of the right kind for it, the counts, sorted hands, whose turn,
+ * the snap window, and that the phase agrees with the end rules. */
+static int dw_check(const void *vst, struct rerr *e)
+{
+	const struct dw_state *st = vst;
+	uint8_t seen[DW_CARDS];
+	int n = st->nplayers;
+	if (n < 3 || n > DW_SEATS)
+		return rerr_set(e, "Spieleranzahl %d", n);
+	if (st->dealer < 0 || st->dealer >= n || st->turn < 0 || st->turn >= n)
+		return rerr_set(e, "Geber %d / am Zug %d", st->dealer, st->turn);
+	if (st->snap_seconds < dw_options[DW_OPT_SNAP_SECONDS].min ||
+	    st->snap_seconds > dw_options[DW_OPT_SNAP_SECONDS].max ||
+	    st->snap_colour < 0 || st->snap_colour > 1)
+		return rerr_set(e, "Optionen außerhalb des Bereichs");
+	if (st->phase < 0 || st->phase >= DW_PHASE__MAX || st->end_reason < 0 ||
+	    st->end_reason >= DW_END__MAX || (st->phase == DW_OVER) != (st->end_reason != DW_END_NONE))
+		return rerr_set(e, "Phase %d / Ende %d", st->phase, st->end_reason);
+	memset(seen, 0, sizeof seen);
+	int chickens_in_hands = 0, empty_hand = 0;
+	for (int s = 0; s < n; s++) {
+		if (st->nhand[s] < 0 || st->nhand[s] > DW_HAND_CAP)
+			return rerr_set(e, "Hand %d: %d Karten", s, st->nhand[s]);
+		for (int i = 0; i < st->nhand[s]; i++)
+			if (st->hand[s][i] >= DW_CARDS || seen[st->hand[s][i]] ||
+			    (i > 0 && st->hand[s][i] <= st->hand[s][i - 1]))
+				return rerr_set(e, "Hand %d: Karte %d doppelt oder nicht sortiert", s, i);
+			else
+				seen[st->hand[s][i]] = 1;
+		int hc = hand_chickens(st, s);
+		chickens_in_hands += hc;
+		empty_hand |= st->nhand[s] == 0;
+		if (st->neaten[s] < 0 || st->neaten[s] > DW_EATEN_CAP ||
+		    hc + st->neaten[s] != DW_DEAL_CHICKENS)
+			return rerr_set(e, "Platz %d: %d Hühner auf der Hand, %d gefressene Stapel", s, hc,
+					st->neaten[s]);
+		for (int i = 0; i < st->neaten[s]; i++) {
+			const struct dw_eaten *ea = &st->eaten[s][i];
+			if (ea->n < 2 || ea->n > DW_WORMS || mark(seen, &ea->chicken, 1, 1) ||
+			    mark(seen, ea->c, ea->n, 0))
+				return rerr_set(e, "Platz %d: gefressener Stapel %d ungültig", s, i);
+		}
+	}
+	for (int s = n; s < DW_SEATS; s++)
+		if (st->nhand[s] != 0 || st->neaten[s] != 0)
+			return rerr_set(e, "leerer Platz %d hat Karten", s);
+	if (st->pile.n < 0 || st->pile.n > DW_WORMS || mark(seen, st->pile.c, st->pile.n, 0))
+		return rerr_set(e, "Nachziehstapel ungültig");
+	int empty_stacks = 0;
+	for (int k = 0; k < DW_STACKS; k++) {
+		if (st->stack[k].n < 0 || st->stack[k].n > DW_WORMS ||
+		    mark(seen, st->stack[k].c, st->stack[k].n, 0))
+			return rerr_set(e, "Stapel %d ungültig", k + 1);
+		if (st->stack[k].n == 1)
+			return rerr_set(e, "Stapel %d hat nur eine Karte", k + 1);
+		empty_stacks += st->stack[k].n == 0;
+	}
+	if (st->nspare != DW_CHICKENS - DW_DEAL_CHICKENS * n || mark(seen, st->spare, st->nspare, 1))
+		return rerr_set(e, "übrige Hühner ungültig");
+	for (int i = 0; i < DW_CARDS; i++)
+		if (!seen[i])
+			return rerr_set(e, "Karte %d fehlt", i);
+	if (st->phase == DW_SNAP) {
+		if (st->win_stack < 0 || st->win_stack >= DW_STACKS || st->win_opener < 0 ||
+		    st->win_opener >= n || st->win_pending == 0 || (st->win_pending >> n) != 0 ||
+		    (st->win_pending & (1u << st->win_opener)) || st->win_deadline <= 0 ||
+		    st->turn != seat_next(st->win_opener, n))
+			return rerr_set(e, "Zwischenwurf-Fenster ungültig");
+	} else if (st->win_stack || st->win_opener || st->win_pending || st->win_deadline) {
+		return rerr_set(e, "Fenster offen außerhalb des Zwischenwurfs");
+	}
+	if (st->phase != DW_OVER) {
+		if (empty_hand || chickens_in_hands == 0 || st->pile.n == 0 || empty_stacks)
+			return rerr_set(e, "Partie läuft, obwohl sie vorbei sein müsste");
+	} else {
+		int why = st->end_reason;
+		if ((why == DW_END_HAND_EMPTY && !empty_hand) ||
+		    (why == DW_END_CHICKENS_USED && chickens_in_hands) ||
+		    (why == DW_END_PILE_EMPTY && st->pile.n) ||
+		    (why == DW_END_PILE_SHORT && empty_stacks != 1))
+			return rerr_set(e, "Ende %d passt nicht zur Lage", why);
+		if (empty_stacks > 1 || (empty_stacks && st->pile.n >= 2))
+			return rerr_set(e, "leerer Stapel, obwohl ein neuer hätte liegen müssen");
+	}
+	if (st->nlog < 0 || st->nlog > DW_LOG_MAX)
+		return rerr_set(e, "Protokoll: %d Einträge", st->nlog);
+	for (int i = 0; i < st->nlog; i++) {
+		const struct dw_event *ev = &st->log[i];
+		if (ev->type >= DW_EV__MAX || ev->seat >= n || ev->stack >= DW_STACKS ||
+		    ev->card >= DW_CARDS || ev->card2 >= DW_CARDS ||
+		    (ev->type == DW_EV_END && (ev->arg == DW_END_NONE || ev->arg >= DW_END__MAX)))
+			return rerr_set(e, "Protokolleintrag %d ungültig", i);
+	}
+	return 0;
+}
+
+/* Reads a snapshot into a scratch state, range-checking every field, then
+ * runs check(); *vst is written only when all of it passed. */
+static int dw_decode(void *vst, const unsigned char *p, size_t len, struct rerr *e)
+{
+	struct dw_state t;
+	struct de d;
+	if (snap_open(&d, "drehwurm", p, len, e) != 0)
+		return -1;
+	memset(&t, 0, sizeof t);
+	if (de_u8(&d) != DW_FORMAT)
+		return rerr_set(e, "Spielstand: unbekannte Fassung");
+	t.nplayers = (int)de_u8(&d);
+	t.dealer = (int)de_u8(&d);
+	t.snap_seconds = (int)de_u16(&d);
+	t.snap_colour = (int)de_u8(&d);
+	for (int i = 0; i < 4; i++)
+		t.rng.s[i] = de_u64(&d);
+	t.phase = (int)de_u8(&d);
+	t.turn = (int)de_u8(&d);
+	t.end_reason = (int)de_u8(&d);
+	t.epoch = de_u32(&d);
+	t.win_stack = (int)de_u8(&d);
+	t.win_opener = (int)de_u8(&d);
+	t.win_pending = de_u8(&d);
+	t.win_deadline = de_i64(&d);
+	if (d.err || t.nplayers < 3 || t.nplayers > DW_SEATS)
+		return rerr_set(e, "Spielstand beschädigt: Spieleranzahl");
+	for (int s = 0; s < t.nplayers; s++)
+		t.nhand[s] = de_u16s(&d, t.hand[s], DW_HAND_CAP);
+	t.pile.n = de_u16s(&d, t.pile.c, DW_WORMS);
+	for (int k = 0; k < DW_STACKS; k++)
+		t.stack[k].n = de_u16s(&d, t.stack[k].c, DW_WORMS);
+	for (int s = 0; s < t.nplayers && !d.err; s++) {
+		t.neaten[s] = (int)de_u8(&d);
+		if (t.neaten[s] > DW_EATEN_CAP)
+			return rerr_set(e, "Spielstand beschädigt: gefressene Stapel");
+		for (int i = 0; i < t.neaten[s]; i++) {
+			t.eaten[s][i].chicken = (uint16_t)de_u16(&d);
+			t.eaten[s][i].n = de_u16s(&d, t.eaten[s][i].c, DW_WORMS);
+		}
+	}
+	t.nspare = de_u16s(&d, t.spare, DW_CHICKENS);
+	t.nlog = (int)de_u8(&d);
+	if (t.nlog > DW_LOG_MAX)
+		return rerr_set(e, "Spielstand beschädigt: Protokoll");
+	for (int i = 0; i < t.nlog; i++) {
+		struct dw_event *ev = &t.log[i];
+		ev->type = (uint8_t)de_u8(&d);
+		ev->seat = (uint8_t)de_u8(&d);
+		ev->stack = (uint8_t)de_u8(&d);
+		ev->arg = (uint8_t)de_u8(&d);
+		ev->card = (uint16_t)de_u16(&d);
+		ev->card2 = (uint16_t)de_u16(&d);
+	}
+	if (snap_close(&d, e) != 0)
+		return -1;
+	struct rerr ce;
+	if (dw_check(&t, &ce) != 0)
+		return rerr_set(e, "Spielstand beschädigt: %s", ce.msg);
+	memcpy(vst, &t, sizeof t);
+	return 0;
+}
+
+/* ---- view ----------------------------------------------------------- */
+
+/* The face fields of one card in the current section. */
+static void emit_card(struct view_sink *v, int id)
+{
+	const struct dw_card *c = &dw_deck[id];
+	char name[40];
+	card_label(id, name, sizeof name);
+	vstr(v, "name", name);
+	vstr(v, "colour", c->kind == DW_JOKER ? "joker" : colour_ascii[c->colour]);
+	vstr(v, "rank", c->kind == DW_WORM ? rank_word[c->rank] : c->kind == DW_JOKER ? "J" : "");
+	vflag(v, "is_worm", c->kind == DW_WORM);
+	vflag(v, "is_joker", c->kind == DW_JOKER);
+	vflag(v, "is_chicken", c->kind == DW_CHICKEN);
+}
+
+/* One public event as a German sentence (seats as @N). */
+static void event_text(const struct dw_event *ev, char *out, size_t cap)
+{
+	char a[40], b[40];
+	card_label(ev->card, a, sizeof a);
+	card_label(ev->card2, b, sizeof b);
+	switch (ev->type) {
+	case DW_EV_PLAY:
+		snprintf(out, cap, "@%d legt %s auf Stapel %d und dreht ihn: oben liegt %s.", ev->seat, a,
+			 ev->stack + 1, b);
+		break;
+	case DW_EV_SNAP:
+		snprintf(out, cap, "@%d wirft %s auf Stapel %d zwischen.", ev->seat, a, ev->stack + 1);
+		break;
+	case DW_EV_CHICKEN:
+		snprintf(out, cap, "@%d frisst mit dem Huhn in %s Stapel %d (%d Karten).", ev->seat,
+			 colour_word[dw_deck[ev->card].colour], ev->stack + 1, ev->arg);
+		break;
+	case DW_EV_NEW_STACK:
+		snprintf(out, cap, "Neuer Drehwurm als Stapel %d: oben liegt %s.", ev->stack + 1, b);
+		break;
+	case DW_EV_DRAW_TURN:
+		snprintf(out, cap, "@%d zieht eine Karte und dreht Stapel %d: oben liegt %s.", ev->seat,
+			 ev->stack + 1, b);
+		break;
+	default:
+		snprintf(out, cap, end_text[ev->arg < DW_END__MAX ? ev->arg : 0], ev->seat);
+		break;
+	}
+}
+
+/* A move button of the current section. */
+static void emit_button(struct view_sink *v, const char *move, const char *label)
+{
+	vbegin(v, "moves");
+	vstr(v, "move", move);
+	vstr(v, "label", label);
+	vend(v);
+}
+
+/* seat's hand, each card with its legal moves as buttons. */
+static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
+{
+	const uint16_t *h = st->hand[seat];
+	for (int i = 0; i < st->nhand[seat]; i++) {
+		int id = h[i], chicken = dw_deck[id].kind == DW_CHICKEN;
+		vbegin(v, "hand");
+		emit_card(v, id);
+		struct dw_mbuf m;
+		char label[48];
+		if (st->phase == DW_PLAY && seat == st->turn) {
+			for (int k = 0; k < DW_STACKS; k++) {
+				int top = stack_top(st, k);
+				if (chicken ? !chicken_fits(id, top) : !worm_fits(id, top, 0))
+					continue;
+				mb_start(&m, chicken ? "chicken " : "play ");
+				put_card(m.s, &m.len, id);
+				put_str(m.s, &m.len, " on ");
+				m.s[m.len++] = (char)('1' + k);
+				m.s[m.len] = '\0';
+				snprintf(label, sizeof label, chicken ? "frisst Stapel %d" : "auf Stapel %d", k + 1);
+				emit_button(v, m.s, label);
+			}
+		} else if (st->phase == DW_SNAP && (st->win_pending & (1u << seat)) && !chicken &&
+			   worm_fits(id, stack_top(st, st->win_stack), st->snap_colour)) {
+			mb_start(&m, "snap ");
+			put_card(m.s, &m.len, id);
+			snprintf(label, sizeof label, "zwischenwerfen auf Stapel %d", st->win_stack + 1);
+			emit_button(v, m.s, label);
+		}
+		vend(v);
+	}
+}
+
+/* The winners' sentence for the headline of a finished party. */
+static void winners_text(const struct dw_state *st, char *out, size_t cap)
+{
+	int best = 0, nbest = 0;
+	for (int s = 0; s < st->nplayers; s++) {
+		int p = seat_score(st, s);
+		if (s == 0 || p > best) {
+			best = p;
+			nbest = 0;
+		}
+		nbest += p == best;
+	}
+	size_t len = 0;
+	int k = 0;
+	out[0] = '\0';
+	for (int s = 0; s < st->nplayers && len < cap; s++) {
+		if (seat_score(st, s) != best)
+			continue;
+		int w = snprintf(out + len, cap - len, "%s@%d", k == 0 ? "" : k == nbest - 1 ? " und " : ", ",
+				 s);
+		if (w < 0)
+			return;
+		len += (size_t)w;
+		k++;
+	}
+	if (len < cap)
+		snprintf(out + len, cap - len, " %s mit %d Punkten.",
+			 nbest > 1 ? "gewinnen gemeinsam" : "gewinnt", best);
+}
+
+/* The board as seat sees it (-1: spectator): stacks with their top card,
+ * draw pile size, every seat's counts and eaten stacks (contents once the
+ * party is over), the snap window, the recent events, and only for seat its
+ * own hand with a button per legal move. */
+static void dw_view(const void *vst, int seat, struct view_sink *v)
+{
+	const struct dw_state *st = vst;
+	char buf[256];
+	int me = seat >= 0 && seat < st->nplayers ? seat : -1;
+	int over = st->phase == DW_OVER;
+
+	if (over) {
+		char w[160];
+		winners_text(st, w, sizeof w);
+		snprintf(buf, sizeof buf, "Die Partie ist vorbei: %s", w);
+	} else if (st->phase == DW_SNAP) {
+		snprintf(buf, sizeof buf, "Zwischenwurf auf Stapel %d möglich%s", st->win_stack + 1,
+			 me >= 0 && (st->win_pending & (1u << me)) ? " — du darfst eine Karte zwischenwerfen."
+								  : ".");
+	} else if (st->turn == me) {
+		snprintf(buf, sizeof buf, "Du bist am Zug.");
+	} else {
+		snprintf(buf, sizeof buf, "@%d ist am Zug.", st->turn);
+	}
+	vstr(v, "headline", buf);
+	vflag(v, "over", over);
+	if (!over)
+		vnum(v, "turn_seat", st->turn);
+	vnum(v, "draw_count", st->pile.n);
+	vnum(v, "snap_seconds", st->snap_seconds);
+	vflag(v, "snap_colour", st->snap_colour);
+
+	for (int k = 0; k < DW_STACKS; k++) {
+		vbegin(v, "stacks");
+		vnum(v, "stack", k + 1);
+		vnum(v, "size", st->stack[k].n);
+		vflag(v, "empty", st->stack[k].n == 0);
+		if (st->stack[k].n > 0)
+			emit_card(v, stack_top(st, k));
+		vflag(v, "is_snap", st->phase == DW_SNAP && st->win_stack == k);
+		vend(v);
+	}
+
+	vflag(v, "snap", st->phase == DW_SNAP);
+	if (st->phase == DW_SNAP) {
+		vbegin(v, "window");
+		vnum(v, "stack", st->win_stack + 1);
+		vnum(v, "opener_seat", st->win_opener);
+		vnum(v, "deadline_ms", st->win_deadline);
+		vflag(v, "may_snap", me >= 0 && (st->win_pending & (1u << me)) != 0);
+		vend(v);
+	}
+
+	for (int s = 0; s < st->nplayers; s++) {
+		vbegin(v, "seats");
+		vnum(v, "seat", s);
+		vflag(v, "is_me", s == me);
+		vflag(v, "is_turn", !over && s == st->turn);
+		vflag(v, "is_dealer", s == st->dealer);
+		vnum(v, "hand_count", st->nhand[s]);
+		vnum(v, "chickens_left", hand_chickens(st, s));
+		vnum(v, "eaten_count", st->neaten[s]);
+		for (int i = 0; i < st->neaten[s]; i++) {
+			const struct dw_eaten *ea = &st->eaten[s][i];
+			vbegin(v, "eaten");
+			vstr(v, "colour", colour_ascii[dw_deck[ea->chicken].colour]);
+			vstr(v, "colour_name", colour_word[dw_deck[ea->chicken].colour]);
+			vnum(v, "size", ea->n);
+			if (over) {
+				vnum(v, "points", eaten_points(ea));
+				for (int j = 0; j < ea->n; j++) {
+					vbegin(v, "cards");
+					emit_card(v, ea->c[j]);
+					vend(v);
+				}
+			}
+			vend(v);
+		}
+		if (over) {
+			int total = seat_score(st, s);
+			vnum(v, "eaten_points", total + st->nhand[s]);
+			vnum(v, "hand_minus", -st->nhand[s]);
+			vnum(v, "score", total);
+		}
+		vend(v);
+	}
+
+	if (me >= 0) {
+		vflag(v, "has_hand", 1);
+		view_hand(st, me, v);
+		int regular = st->phase == DW_PLAY && me == st->turn && st->pile.n > 0;
+		for (int k = 0; regular && k < DW_STACKS; k++) {
+			char mv[16], label[48];
+			snprintf(mv, sizeof mv, "draw turn %d", k + 1);
+			snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", k + 1);
+			vbegin(v, "draw_moves");
+			vstr(v, "move", mv);
+			vstr(v, "label", label);
+			vend(v);
+		}
+		if (st->phase == DW_SNAP && (st->win_pending & (1u << me))) {
+			vbegin(v, "pass_move");
+			vstr(v, "move", "pass");
+			vstr(v, "label", "Nicht zwischenwerfen");
+			vend(v);
+		}
+	} else {
+		vflag(v, "has_hand", 0);
+	}
+
+	for (int i = 0; i < st->nlog; i++) {
+		event_text(&st->log[i], buf, sizeof buf);
+		vbegin(v, "log");
+		vstr(v, "text", buf);
+		vend(v);
+	}
+}
+
+/* ---- scramble ------------------------------------------------------- */
+
+/* Cards collected from hidden places (take), shuffled, and dealt back in
+ * the same order of places (give). */
+struct pool {
+	uint16_t c[DW_CARDS];
+	int n, at;
+};
+
+static void pool_take(struct pool *pl, const uint16_t *a, int n)
+{
+	memcpy(pl->c + pl->n, a, sizeof a[0] * (size_t)n);
+	pl->n += n;
+}
+
+static void pool_give(struct pool *pl, uint16_t *a, int n)
+{
+	memcpy(a, pl->c + pl->at, sizeof a[0] * (size_t)n);
+	pl->at += n;
+}
+
+/* Sorts a hand (few cards: insertion sort). */
+static void sort_hand(uint16_t *a, int n)
+{
+	for (int i = 1; i < n; i++) {
+		uint16_t x = a[i];
+		int j = i;
+		for (; j > 0 && a[j - 1] > x; j--)
+			a[j] = a[j - 1];
+		a[j] = x;
+	}
+}
+
+/* Re-deals with `seed` everything seat cannot see, keeping every count and
+ * every visible card: other hands (worms with worms, chickens with the
+ * undealt chickens), the draw pile, the cards under each stack's top, and
+ * eaten stacks' contents while the party runs. */
+static void dw_scramble(void *vst, int seat, uint64_t seed)
+{
+	struct dw_state *st = vst;
+	struct pool worms = { .n = 0 }, chick = { .n = 0 };
+	struct rng r;
+	int over = st->phase == DW_OVER, n = st->nplayers;
+	rng_seed(&r, seed);
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int s = 0; s < n; s++) {
+			if (s == seat)
+				continue;
+			int hc = hand_chickens(st, s), hw = st->nhand[s] - hc;
+			if (pass == 0) {
+				pool_take(&worms, st->hand[s], hw);
+				pool_take(&chick, st->hand[s] + hw, hc);
+			} else {
+				pool_give(&worms, st->hand[s], hw);
+				pool_give(&chick, st->hand[s] + hw, hc);
+				sort_hand(st->hand[s], st->nhand[s]);
+			}
+		}
+		for (int s = 0; s < n && !over; s++)
+			for (int i = 0; i < st->neaten[s]; i++) {
+				struct dw_eaten *ea = &st->eaten[s][i];
+				if (pass == 0)
+					pool_take(&worms, ea->c, ea->n);
+				else
+					pool_give(&worms, ea->c, ea->n);
+			}
+		for (int k = 0; k < DW_STACKS; k++) {
+			int below = st->stack[k].n > 0 ? st->stack[k].n - 1 : 0;
+			if (pass == 0)
+				pool_take(&worms, st->stack[k].c, below);
+			else
+				pool_give(&worms, st->stack[k].c, below);
+		}
+		if (pass == 0) {
+			pool_take(&worms, st->pile.c, st->pile.n);
+			pool_take(&chick, st->spare, st->nspare);
+			rng_shuffle(&r, worms.c, worms.n);
+			rng_shuffle(&r, chick.c, chick.n);
+		} else {
+			pool_give(&worms, st->pile.c, st->pile.n);
+			pool_give(&chick, st->spare, st->nspare);
+		}
+	}
+}
+
+const struct game drehwurm_game = {
+	.slug = "drehwurm",
+	.title = "Drehwurm",
+	.min_players = 3,
+	.max_players = DW_SEATS,
+	.state_size = sizeof(struct dw_state),
+	.options = dw_options,
+	.noptions = DW_OPT__MAX,
+	.parties = dw_parties,
+	.setup = dw_setup,
+	.apply = dw_apply,
+	.tick = dw_tick,
+	.status = dw_status,
+	.moves = dw_moves,
+	.encode = dw_encode,
+	.decode = dw_decode,
+	.check = dw_check,
+	.view = dw_view,
+	.scramble = dw_scramble,
+};
