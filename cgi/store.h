@@ -18,7 +18,9 @@
 
 enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_RC__MAX };
 
-enum { ST_NAME_MAX = 32, ST_SLUG_MAX = 32, ST_OPTS_MAX = 256, ST_HASH_MAX = 128,
+/* ST_NAME_MAX is in bytes: a name has at most 24 characters (auth.h), each
+ * a Latin letter of at most two bytes in UTF-8. */
+enum { ST_NAME_MAX = 48, ST_SLUG_MAX = 32, ST_OPTS_MAX = 256, ST_HASH_MAX = 128,
        ST_CSRF_LEN = 43 };
 
 struct store;
@@ -29,6 +31,9 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir);
 void store_close(struct store *s);
 
 int store_begin(struct store *s);      /* BEGIN IMMEDIATE; ST_BUSY on timeout */
+/* BEGIN (deferred): a read transaction, so that several reads see one
+ * consistent state; end it with store_commit() or store_rollback(). */
+int store_begin_read(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
 
@@ -62,6 +67,11 @@ int store_login_failed(struct store *s, const char *name, int64_t now);
 /* Failures for `name` since `since`. */
 int store_login_failures(struct store *s, const char *name, int64_t since, int *count);
 int store_login_clear(struct store *s, const char *name);
+/* Like store_login_failures, and the time of the latest one in *last (0: none). */
+int store_login_failures_last(struct store *s, const char *name, int64_t since, int *count,
+			      int64_t *last);
+/* Forgets failures older than `before` (any name). */
+int store_login_purge(struct store *s, int64_t before);
 
 /* ---- tables ---- */
 enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };
@@ -105,6 +115,12 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
  * version is put in *newv (may be NULL). */
 int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
 		     uint32_t epoch, int64_t *newv);
+/* epoch_version = version: a new party or the end of the match makes every
+ * older page stale, whatever the game's epoch counter says. */
+int store_table_new_epoch(struct store *s, int64_t id);
+/* Removes a table with its seats, parties and moves (an open table that
+ * everybody left). */
+int store_table_delete(struct store *s, int64_t id);
 /* The poll's one indexed read. */
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
 

@@ -1,0 +1,1165 @@
+/*
+ * store.c — the only file that speaks SQL.
+ *
+ * Every statement is in stmt_sql[] below, prepared once per connection (all
+ * of them at the end of store_open, so a typo fails at start, not in a
+ * request), reset and unbound after every use. Values are always bound;
+ * no SQL text is ever assembled at run time. Migration files are executed
+ * as they are, each inside BEGIN IMMEDIATE … COMMIT.
+ *
+ * Times are milliseconds; the store never reads the clock itself.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+enum { BUSY_TIMEOUT_MS = 5000, MIGRATION_MAX_BYTES = 1 << 20, MIGRATIONS_MAX = 999,
+       NAME_KEY_MAX = ST_NAME_MAX * 2, SCORES_TEXT_MAX = GAME_MAX_SEATS * 12 + 1 };
+
+enum stmt {
+	STMT_PRAGMA_WAL,
+	STMT_PRAGMA_SYNC,
+	STMT_PRAGMA_FK,
+	STMT_USER_VERSION,
+	STMT_BEGIN,
+	STMT_BEGIN_READ,
+	STMT_COMMIT,
+	STMT_ROLLBACK,
+	STMT_USER_CREATE,
+	STMT_USER_BY_NAME,
+	STMT_USER_BY_ID,
+	STMT_SESSION_CREATE,
+	STMT_SESSION_GET,
+	STMT_SESSION_DELETE,
+	STMT_SESSION_PURGE,
+	STMT_LOGIN_FAILED,
+	STMT_LOGIN_FAILURES,
+	STMT_LOGIN_CLEAR,
+	STMT_LOGIN_PURGE,
+	STMT_TABLE_CREATE,
+	STMT_TABLE_GET,
+	STMT_TABLE_SEATS,
+	STMT_SEAT_FIND,
+	STMT_SEAT_TAKE,
+	STMT_SEAT_LEAVE,
+	STMT_TABLE_SET_STATUS,
+	STMT_TABLE_BUMP,
+	STMT_TABLE_VERSION,
+	STMT_TABLE_NEW_EPOCH,
+	STMT_TABLE_DELETE,
+	STMT_TABLE_POLL,
+	STMT_TABLES_OPEN,
+	STMT_TABLES_OF_USER,
+	STMT_PARTY_CREATE,
+	STMT_PARTY_GET,
+	STMT_PARTY_LATEST,
+	STMT_PARTY_SAVE,
+	STMT_PARTIES_OF_TABLE,
+	STMT_MOVE_APPEND,
+	STMT_SEAT_MOVED_SINCE,
+	STMT_MOVES,
+	STMT_MOVE_COUNT,
+	STMT__MAX
+};
+
+/* The columns struct st_table is read from, in read_table()'s order. */
+#define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
+	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
+	"coalesce(t.created_by, 0), t.created_at"
+#define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
+#define PARTY_COLS "id, table_id, number, seed, dealer, over, scores"
+
+static const char *const stmt_sql[] = {
+	[STMT_PRAGMA_WAL] = "PRAGMA journal_mode = WAL",
+	[STMT_PRAGMA_SYNC] = "PRAGMA synchronous = NORMAL",
+	[STMT_PRAGMA_FK] = "PRAGMA foreign_keys = ON",
+	[STMT_USER_VERSION] = "PRAGMA user_version",
+	[STMT_BEGIN] = "BEGIN IMMEDIATE",
+	[STMT_BEGIN_READ] = "BEGIN",
+	[STMT_COMMIT] = "COMMIT",
+	[STMT_ROLLBACK] = "ROLLBACK",
+	[STMT_USER_CREATE] =
+		"INSERT INTO users (name, name_key, pwhash, created_at) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_USER_BY_NAME] = "SELECT id, name, pwhash FROM users WHERE name_key = ?1",
+	[STMT_USER_BY_ID] = "SELECT id, name, pwhash FROM users WHERE id = ?1",
+	[STMT_SESSION_CREATE] =
+		"INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_SESSION_GET] =
+		"SELECT user_id, csrf, expires FROM sessions WHERE token_hash = ?1 AND expires > ?2",
+	[STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
+	[STMT_SESSION_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
+	[STMT_LOGIN_FAILED] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?2)",
+	[STMT_LOGIN_FAILURES] =
+		"SELECT count(*), coalesce(max(at), 0) FROM login_failures "
+		"WHERE name_key = ?1 AND at >= ?2",
+	[STMT_LOGIN_CLEAR] = "DELETE FROM login_failures WHERE name_key = ?1",
+	[STMT_LOGIN_PURGE] = "DELETE FROM login_failures WHERE at < ?1",
+	[STMT_TABLE_CREATE] =
+		"INSERT INTO tables (game, options, nseats, nparties, created_by, created_at) "
+		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
+	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
+	[STMT_TABLE_SEATS] =
+		"SELECT s.seat, s.user_id, u.name FROM seats s JOIN users u ON u.id = s.user_id "
+		"WHERE s.table_id = ?1 ORDER BY s.seat",
+	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	/* The lowest seat number below nseats that nobody holds; no row when full. */
+	[STMT_SEAT_TAKE] =
+		"WITH RECURSIVE n(k) AS ("
+		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
+		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
+		" INSERT INTO seats (table_id, seat, user_id)"
+		" SELECT ?1, min(k), ?2 FROM n"
+		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
+		" HAVING min(k) IS NOT NULL",
+	[STMT_SEAT_LEAVE] = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	[STMT_TABLE_SET_STATUS] =
+		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4 WHERE id = ?1",
+	/* Right-hand sides see the old row: epoch_version becomes the new version
+	 * exactly when the epoch changes. */
+	[STMT_TABLE_BUMP] =
+		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
+		" epoch_version = CASE WHEN epoch <> ?3 THEN version + 1 ELSE epoch_version END,"
+		" epoch = ?3"
+		" WHERE id = ?1 AND (?4 < 0 OR version = ?4)",
+	[STMT_TABLE_VERSION] = "SELECT version FROM tables WHERE id = ?1",
+	[STMT_TABLE_NEW_EPOCH] = "UPDATE tables SET epoch_version = version WHERE id = ?1",
+	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
+	[STMT_TABLE_POLL] = "SELECT version, next_deadline FROM tables WHERE id = ?1",
+	[STMT_TABLES_OPEN] =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
+		" ORDER BY t.id DESC LIMIT ?1",
+	[STMT_TABLES_OF_USER] =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?1 ORDER BY t.status = 2, t.id DESC LIMIT ?2",
+	[STMT_PARTY_CREATE] =
+		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	[STMT_PARTY_GET] =
+		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1 AND number = ?2",
+	[STMT_PARTY_LATEST] =
+		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1"
+		" ORDER BY number DESC LIMIT 1",
+	[STMT_PARTY_SAVE] = "UPDATE parties SET snapshot = ?2, over = ?3, scores = ?4 WHERE id = ?1",
+	[STMT_PARTIES_OF_TABLE] =
+		"SELECT " PARTY_COLS ", length(snapshot) FROM parties"
+		" WHERE table_id = ?1 AND over = 1 ORDER BY number",
+	[STMT_MOVE_APPEND] =
+		"INSERT INTO moves (party, seq, seat, text, at, version)"
+		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM moves WHERE party = ?1",
+	[STMT_SEAT_MOVED_SINCE] =
+		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2 AND version > ?3)",
+	[STMT_MOVES] =
+		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
+		" ORDER BY seq",
+	[STMT_MOVE_COUNT] = "SELECT count(*) FROM moves WHERE party = ?1",
+};
+_Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
+	       "one SQL text per enum stmt");
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *st[STMT__MAX];
+};
+
+/* Logs SQLite's message for `what`; returns ST_BUSY for a lock that outlasted
+ * the busy timeout, else ST_ERR (a 500). */
+static int fail(struct store *s, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+	fprintf(stderr, "store: %s: %s\n", what, sqlite3_errmsg(s->db));
+	return (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? ST_BUSY : ST_ERR;
+}
+
+/* The prepared statement `id`, reset and unbound, ready for binding; NULL
+ * (logged) only if it cannot be prepared. */
+static sqlite3_stmt *stmt(struct store *s, enum stmt id)
+{
+	if (!s->st[id] &&
+	    sqlite3_prepare_v3(s->db, stmt_sql[id], -1, SQLITE_PREPARE_PERSISTENT, &s->st[id],
+			       NULL) != SQLITE_OK) {
+		fprintf(stderr, "store: prepare %s: %s\n", stmt_sql[id], sqlite3_errmsg(s->db));
+		s->st[id] = NULL;
+		return NULL;
+	}
+	return s->st[id];
+}
+
+/* Ends a use of a statement: reset (keeps a failed step's error code out of
+ * the next use) and unbind, so no value outlives its request. */
+static void done(sqlite3_stmt *q)
+{
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+}
+
+/* Runs a statement without result rows (or ignores them) to the end. */
+static int exec_stmt(struct store *s, sqlite3_stmt *q, const char *what)
+{
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		;
+	if (rc != SQLITE_DONE) {
+		int x = sqlite3_extended_errcode(s->db);
+		int r = (x == SQLITE_CONSTRAINT_UNIQUE || x == SQLITE_CONSTRAINT_PRIMARYKEY)
+			? ST_EXISTS : fail(s, what);
+		done(q);
+		return r;
+	}
+	done(q);
+	return ST_OK;
+}
+
+static int bind_text(sqlite3_stmt *q, int i, const char *v)
+{
+	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+static void copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+/* Case folding for name uniqueness: ASCII and the Latin-1 and Latin
+ * Extended-A letters that auth_name_valid() admits. Other bytes are kept.
+ * The key fits in NAME_KEY_MAX + 1 bytes (folding never lengthens). */
+static void name_key(const char *name, char *out, size_t cap)
+{
+	const unsigned char *p = (const unsigned char *)name;
+	size_t n = 0;
+	while (*p && n + 3 < cap) {
+		if (*p < 0x80) {
+			out[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32 : *p);
+			p++;
+			continue;
+		}
+		if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
+			unsigned cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
+			if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7)
+				cp += 0x20;
+			else if (cp == 0x178)
+				cp = 0xFF;
+			else if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177))
+				cp |= 1u;
+			else if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E))
+				cp += (cp & 1u);
+			out[n++] = (char)(0xC0 | (cp >> 6));
+			out[n++] = (char)(0x80 | (cp & 0x3F));
+			p += 2;
+			continue;
+		}
+		out[n++] = (char)*p++;
+	}
+	out[n] = '\0';
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening and migrations                                              */
+
+static int read_user_version(struct store *s, int *v)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_VERSION);
+	if (!q)
+		return ST_ERR;
+	if (sqlite3_step(q) != SQLITE_ROW) {
+		int r = fail(s, "user_version");
+		done(q);
+		return r;
+	}
+	*v = sqlite3_column_int(q, 0);
+	done(q);
+	return ST_OK;
+}
+
+/* A migration's number from its file name "NNN_something.sql", or -1. */
+static int migration_number(const char *fname)
+{
+	size_t len = strlen(fname);
+	if (len < 9 || strcmp(fname + len - 4, ".sql") != 0 || fname[3] != '_')
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (fname[i] < '0' || fname[i] > '9')
+			return -1;
+	char *end;
+	long n = strtol(fname, &end, 10);
+	if (end != fname + 3 || n < 1)
+		return -1;
+	return (int)n;
+}
+
+/* The file's whole text, NUL-terminated, in *out (caller frees). */
+static int slurp(const char *path, char **out)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	int rc = ST_ERR;
+	if (!f) {
+		fprintf(stderr, "store: %s: %s\n", path, strerror(errno));
+		return ST_ERR;
+	}
+	buf = malloc(MIGRATION_MAX_BYTES + 1);
+	if (!buf)
+		goto out;
+	size_t n = fread(buf, 1, MIGRATION_MAX_BYTES + 1, f);
+	if (ferror(f) || n > MIGRATION_MAX_BYTES) {
+		fprintf(stderr, "store: %s: unreadable or larger than %d bytes\n", path,
+			MIGRATION_MAX_BYTES);
+		goto out;
+	}
+	buf[n] = '\0';
+	*out = buf;
+	buf = NULL;
+	rc = ST_OK;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+/* Applies migration `num` from `path` unless another process already did:
+ * one transaction; the file must set PRAGMA user_version to its number. */
+static int apply_migration(struct store *s, int num, const char *path)
+{
+	char *sql = NULL, *err = NULL;
+	int v, rc = slurp(path, &sql);
+	if (rc != ST_OK)
+		return rc;
+	if ((rc = store_begin(s)) != ST_OK)
+		goto out;
+	if ((rc = read_user_version(s, &v)) != ST_OK)
+		goto rollback;
+	if (v >= num) {
+		rc = store_commit(s);
+		goto out;
+	}
+	if (sqlite3_exec(s->db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fprintf(stderr, "store: migration %s: %s\n", path, err ? err : "failed");
+		rc = ST_ERR;
+		goto rollback;
+	}
+	if ((rc = read_user_version(s, &v)) != ST_OK)
+		goto rollback;
+	if (v != num) {
+		fprintf(stderr, "store: migration %s must end with PRAGMA user_version = %d\n",
+			path, num);
+		rc = ST_ERR;
+		goto rollback;
+	}
+	rc = store_commit(s);
+	goto out;
+rollback:
+	store_rollback(s);
+out:
+	sqlite3_free(err);
+	free(sql);
+	return rc;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+	return (x > y) - (x < y);
+}
+
+/* Applies every migration in schema_dir newer than user_version, in order. */
+static int migrate(struct store *s, const char *schema_dir)
+{
+	int nums[MIGRATIONS_MAX];
+	int n = 0, have, rc;
+	char path[4096];
+	DIR *d = opendir(schema_dir);
+	struct dirent *de;
+
+	if (!d) {
+		fprintf(stderr, "store: schema directory %s: %s\n", schema_dir, strerror(errno));
+		return ST_ERR;
+	}
+	while ((de = readdir(d)) != NULL) {
+		int num = migration_number(de->d_name);
+		if (num > 0 && n < MIGRATIONS_MAX)
+			nums[n++] = num;
+	}
+	closedir(d);
+	qsort(nums, (size_t)n, sizeof nums[0], cmp_int);
+	for (int i = 1; i < n; i++)
+		if (nums[i] == nums[i - 1]) {
+			fprintf(stderr, "store: two migrations numbered %03d\n", nums[i]);
+			return ST_ERR;
+		}
+	if ((rc = read_user_version(s, &have)) != ST_OK)
+		return rc;
+	for (int i = 0; i < n; i++) {
+		if (nums[i] <= have)
+			continue;
+		/* Find the file again by its number (names are not kept). */
+		d = opendir(schema_dir);
+		if (!d)
+			return ST_ERR;
+		path[0] = '\0';
+		while ((de = readdir(d)) != NULL)
+			if (migration_number(de->d_name) == nums[i]) {
+				int w = snprintf(path, sizeof path, "%s/%s", schema_dir, de->d_name);
+				if (w < 0 || (size_t)w >= sizeof path)
+					path[0] = '\0';
+				break;
+			}
+		closedir(d);
+		if (!path[0] || (rc = apply_migration(s, nums[i], path)) != ST_OK)
+			return path[0] ? rc : ST_ERR;
+	}
+	return ST_OK;
+}
+
+/* Opens the connection with its pragmas, migrates, and prepares every
+ * statement. *out is NULL on failure; the caller closes with store_close(). */
+int store_open(struct store **out, const char *db_path, const char *schema_dir)
+{
+	struct store *s = calloc(1, sizeof *s);
+	int rc = ST_ERR;
+
+	*out = NULL;
+	if (!s)
+		return ST_ERR;
+	if (sqlite3_open_v2(db_path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+			    NULL) != SQLITE_OK) {
+		fprintf(stderr, "store: open %s: %s\n", db_path,
+			s->db ? sqlite3_errmsg(s->db) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(s->db, 0);
+	static const enum stmt pragmas[] = { STMT_PRAGMA_WAL, STMT_PRAGMA_SYNC, STMT_PRAGMA_FK };
+	for (size_t i = 0; i < sizeof pragmas / sizeof pragmas[0]; i++) {
+		sqlite3_stmt *q = stmt(s, pragmas[i]);
+		if (!q || (rc = exec_stmt(s, q, stmt_sql[pragmas[i]])) != ST_OK)
+			goto out;
+	}
+	if ((rc = migrate(s, schema_dir)) != ST_OK)
+		goto out;
+	for (int i = 0; i < STMT__MAX; i++)
+		if (!stmt(s, (enum stmt)i)) {
+			rc = ST_ERR;
+			goto out;
+		}
+	*out = s;
+	s = NULL;
+	rc = ST_OK;
+out:
+	store_close(s);
+	return rc;
+}
+
+/* Finalizes every statement and closes; NULL is fine. */
+void store_close(struct store *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < STMT__MAX; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+/* ------------------------------------------------------------------ */
+/* Transactions                                                        */
+
+static int run(struct store *s, enum stmt id)
+{
+	sqlite3_stmt *q = stmt(s, id);
+	return q ? exec_stmt(s, q, stmt_sql[id]) : ST_ERR;
+}
+
+/* BEGIN IMMEDIATE: takes the write lock now; ST_BUSY (a 503) when another
+ * writer held it past the busy timeout. */
+int store_begin(struct store *s)
+{
+	return run(s, STMT_BEGIN);
+}
+
+/* A deferred read transaction: one consistent snapshot for several reads. */
+int store_begin_read(struct store *s)
+{
+	return run(s, STMT_BEGIN_READ);
+}
+
+/* COMMIT; on failure the transaction is rolled back (nothing was written). */
+int store_commit(struct store *s)
+{
+	int rc = run(s, STMT_COMMIT);
+	if (rc != ST_OK)
+		store_rollback(s);
+	return rc;
+}
+
+/* ROLLBACK if a transaction is open; harmless otherwise. */
+void store_rollback(struct store *s)
+{
+	if (!sqlite3_get_autocommit(s->db))
+		run(s, STMT_ROLLBACK);
+}
+
+/* ------------------------------------------------------------------ */
+/* Users                                                               */
+
+/* A new account; ST_EXISTS when the folded name is taken. */
+int store_user_create(struct store *s, const char *name, const char *pwhash, int64_t now,
+		      int64_t *id)
+{
+	char key[NAME_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_USER_CREATE);
+	if (!q)
+		return ST_ERR;
+	name_key(name, key, sizeof key);
+	bind_text(q, 1, name);
+	bind_text(q, 2, key);
+	bind_text(q, 3, pwhash);
+	sqlite3_bind_int64(q, 4, now);
+	int rc = exec_stmt(s, q, "user create");
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+static int read_user(struct store *s, sqlite3_stmt *q, struct st_user *u, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		u->id = sqlite3_column_int64(q, 0);
+		copy_col(u->name, sizeof u->name, q, 1);
+		copy_col(u->pwhash, sizeof u->pwhash, q, 2);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, what);
+	}
+	done(q);
+	return rc;
+}
+
+/* The account of a name, compared case-insensitively; ST_NOTFOUND if none. */
+int store_user_by_name(struct store *s, const char *name, struct st_user *u)
+{
+	char key[NAME_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_USER_BY_NAME);
+	if (!q)
+		return ST_ERR;
+	name_key(name, key, sizeof key);
+	bind_text(q, 1, key);
+	return read_user(s, q, u, "user by name");
+}
+
+int store_user_by_id(struct store *s, int64_t id, struct st_user *u)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_BY_ID);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	return read_user(s, q, u, "user by id");
+}
+
+/* ------------------------------------------------------------------ */
+/* Sessions and failed logins                                          */
+
+int store_session_create(struct store *s, const unsigned char hash[32], int64_t user_id,
+			 const char *csrf, int64_t expires)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SESSION_CREATE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_blob(q, 1, hash, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, user_id);
+	bind_text(q, 3, csrf);
+	sqlite3_bind_int64(q, 4, expires);
+	return exec_stmt(s, q, "session create");
+}
+
+int store_session_get(struct store *s, const unsigned char hash[32], int64_t now,
+		      struct st_session *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SESSION_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_blob(q, 1, hash, 32, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, now);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->user_id = sqlite3_column_int64(q, 0);
+		copy_col(out->csrf, sizeof out->csrf, q, 1);
+		out->expires = sqlite3_column_int64(q, 2);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "session get");
+	}
+	done(q);
+	return rc;
+}
+
+/* ST_OK whether or not the session existed (logging out twice is fine). */
+int store_session_delete(struct store *s, const unsigned char hash[32])
+{
+	sqlite3_stmt *q = stmt(s, STMT_SESSION_DELETE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_blob(q, 1, hash, 32, SQLITE_TRANSIENT);
+	return exec_stmt(s, q, "session delete");
+}
+
+int store_session_purge(struct store *s, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SESSION_PURGE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, now);
+	return exec_stmt(s, q, "session purge");
+}
+
+int store_login_failed(struct store *s, const char *name, int64_t now)
+{
+	char key[NAME_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_FAILED);
+	if (!q)
+		return ST_ERR;
+	name_key(name, key, sizeof key);
+	bind_text(q, 1, key);
+	sqlite3_bind_int64(q, 2, now);
+	return exec_stmt(s, q, "login failed");
+}
+
+int store_login_failures_last(struct store *s, const char *name, int64_t since, int *count,
+			      int64_t *last)
+{
+	char key[NAME_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_FAILURES);
+	if (!q)
+		return ST_ERR;
+	name_key(name, key, sizeof key);
+	bind_text(q, 1, key);
+	sqlite3_bind_int64(q, 2, since);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*count = sqlite3_column_int(q, 0);
+		if (last)
+			*last = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "login failures");
+	}
+	done(q);
+	return rc;
+}
+
+int store_login_failures(struct store *s, const char *name, int64_t since, int *count)
+{
+	return store_login_failures_last(s, name, since, count, NULL);
+}
+
+int store_login_clear(struct store *s, const char *name)
+{
+	char key[NAME_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR);
+	if (!q)
+		return ST_ERR;
+	name_key(name, key, sizeof key);
+	bind_text(q, 1, key);
+	return exec_stmt(s, q, "login clear");
+}
+
+int store_login_purge(struct store *s, int64_t before)
+{
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_PURGE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, before);
+	return exec_stmt(s, q, "login purge");
+}
+
+/* ------------------------------------------------------------------ */
+/* Tables and seats                                                    */
+
+int store_table_create(struct store *s, const char *game, const char *options, int nseats,
+		       int nparties, int64_t created_by, int64_t now, int64_t *id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_CREATE);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, game);
+	bind_text(q, 2, options);
+	sqlite3_bind_int(q, 3, nseats);
+	sqlite3_bind_int(q, 4, nparties);
+	sqlite3_bind_int64(q, 5, created_by);
+	sqlite3_bind_int64(q, 6, now);
+	int rc = exec_stmt(s, q, "table create");
+	if (rc == ST_EXISTS) {
+		fprintf(stderr, "store: table create: %s\n", sqlite3_errmsg(s->db));
+		rc = ST_ERR;
+	}
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* One row of TABLE_COLS starting at column 0. */
+static void read_table(sqlite3_stmt *q, struct st_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(q, 0);
+	copy_col(t->game, sizeof t->game, q, 1);
+	copy_col(t->options, sizeof t->options, q, 2);
+	t->nseats = sqlite3_column_int(q, 3);
+	int st = sqlite3_column_int(q, 4);
+	t->status = (st >= 0 && st < TABLE_STATUS__MAX) ? (enum st_table_status)st : TABLE_FINISHED;
+	t->version = sqlite3_column_int64(q, 5);
+	t->next_deadline = sqlite3_column_int64(q, 6);
+	t->epoch = (uint32_t)sqlite3_column_int64(q, 7);
+	t->epoch_version = sqlite3_column_int64(q, 8);
+	t->party_no = sqlite3_column_int(q, 9);
+	t->nparties = sqlite3_column_int(q, 10);
+	t->first_dealer = sqlite3_column_int(q, 11);
+	t->created_by = sqlite3_column_int64(q, 12);
+	t->created_at = sqlite3_column_int64(q, 13);
+}
+
+int store_table_get(struct store *s, int64_t id, struct st_table *t)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_table(q, t);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table get");
+	}
+	done(q);
+	return rc;
+}
+
+int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_SEATS);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	*n = 0;
+	sqlite3_bind_int64(q, 1, id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n >= max)
+			continue;
+		struct st_seat *st = &out[(*n)++];
+		st->seat = sqlite3_column_int(q, 0);
+		st->user_id = sqlite3_column_int64(q, 1);
+		copy_col(st->name, sizeof st->name, q, 2);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
+	done(q);
+	return rc;
+}
+
+/* The seat `user` holds at `table`: ST_OK with *seat, or ST_NOTFOUND. */
+static int seat_find(struct store *s, int64_t table, int64_t user, int *seat)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_FIND);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*seat = sqlite3_column_int(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "seat find");
+	}
+	done(q);
+	return rc;
+}
+
+/* One INSERT picks the lowest free seat, so two joiners never get the same
+ * one even outside a transaction. ST_NOTFOUND: no such table. */
+int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
+{
+	struct st_table t;
+	int rc = seat_find(s, table, user, seat);
+	if (rc == ST_OK)
+		return ST_EXISTS;
+	if (rc != ST_NOTFOUND)
+		return rc;
+	if ((rc = store_table_get(s, table, &t)) != ST_OK)
+		return rc;
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_TAKE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	rc = exec_stmt(s, q, "seat take");
+	if (rc == ST_EXISTS) /* a concurrent join of the same user */
+		return ST_EXISTS;
+	if (rc != ST_OK)
+		return rc;
+	if (sqlite3_changes(s->db) == 0)
+		return ST_CONFLICT;
+	return seat_find(s, table, user, seat);
+}
+
+/* ST_NOTFOUND when the user held no seat there. */
+int store_seat_leave(struct store *s, int64_t table, int64_t user)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_LEAVE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = exec_stmt(s, q, "seat leave");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* Runs an UPDATE/DELETE of one table row: ST_NOTFOUND when no row matched. */
+static int change_table_row(struct store *s, sqlite3_stmt *q, const char *what)
+{
+	int rc = exec_stmt(s, q, what);
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
+			   int party_no, int first_dealer)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_SET_STATUS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int(q, 2, (int)st);
+	sqlite3_bind_int(q, 3, party_no);
+	sqlite3_bind_int(q, 4, first_dealer);
+	return change_table_row(s, q, "table status");
+}
+
+static int table_version(struct store *s, int64_t id, int64_t *v)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_VERSION);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int64(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table version");
+	}
+	done(q);
+	return rc;
+}
+
+/* ST_CONFLICT when the version moved on (somebody else wrote first),
+ * ST_NOTFOUND when there is no such table. */
+int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		     uint32_t epoch, int64_t *newv)
+{
+	int64_t v;
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_BUMP);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, next_deadline);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)epoch);
+	sqlite3_bind_int64(q, 4, expected);
+	int rc = change_table_row(s, q, "table bump");
+	if (rc == ST_NOTFOUND) {
+		rc = table_version(s, id, &v);
+		return rc == ST_OK ? ST_CONFLICT : rc;
+	}
+	if (rc != ST_OK)
+		return rc;
+	if (newv && (rc = table_version(s, id, newv)) != ST_OK)
+		return rc;
+	return ST_OK;
+}
+
+int store_table_new_epoch(struct store *s, int64_t id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_NEW_EPOCH);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	return change_table_row(s, q, "table new epoch");
+}
+
+int store_table_delete(struct store *s, int64_t id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_DELETE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	return change_table_row(s, q, "table delete");
+}
+
+/* One primary-key read; ST_NOTFOUND (a 404) for an unknown table. */
+int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_POLL);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(q, 0);
+		*next_deadline = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table poll");
+	}
+	done(q);
+	return rc;
+}
+
+static int list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
+		       const char *what)
+{
+	struct st_table t;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_table(q, &t);
+		fn(ctx, &t, sqlite3_column_int(q, 14));
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
+	done(q);
+	return rc;
+}
+
+/* Open tables (waiting for players), newest first. */
+int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLES_OPEN);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int(q, 1, limit);
+	return list_tables(s, q, fn, ctx, "tables open");
+}
+
+/* The tables where `user` holds a seat: unfinished first, newest first. */
+int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLES_OF_USER);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, limit);
+	return list_tables(s, q, fn, ctx, "tables of user");
+}
+
+/* ------------------------------------------------------------------ */
+/* Parties and moves                                                   */
+
+int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
+		       const unsigned char *snap, size_t len, int64_t now, int64_t *id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_PARTY_CREATE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, number);
+	sqlite3_bind_int64(q, 3, (sqlite3_int64)seed);
+	sqlite3_bind_int(q, 4, dealer);
+	sqlite3_bind_blob(q, 5, snap, (int)len, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 6, now);
+	int rc = exec_stmt(s, q, "party create");
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* "3,-1,0" into score[]; anything malformed leaves zeros. */
+static void parse_scores(const char *text, int *score)
+{
+	memset(score, 0, sizeof(int) * GAME_MAX_SEATS);
+	for (int i = 0; i < GAME_MAX_SEATS && text && *text; i++) {
+		char *end;
+		errno = 0;
+		long long v = strtoll(text, &end, 10);
+		if (end == text || errno || v < -1000000000LL || v > 1000000000LL ||
+		    (*end && *end != ',')) {
+			memset(score, 0, sizeof(int) * GAME_MAX_SEATS);
+			return;
+		}
+		score[i] = (int)v;
+		text = *end ? end + 1 : end;
+	}
+}
+
+/* One row of PARTY_COLS; column 7 is the snapshot or its length. */
+static void read_party(sqlite3_stmt *q, struct st_party *p)
+{
+	memset(p, 0, sizeof *p);
+	p->id = sqlite3_column_int64(q, 0);
+	p->table_id = sqlite3_column_int64(q, 1);
+	p->number = sqlite3_column_int(q, 2);
+	p->seed = (uint64_t)sqlite3_column_int64(q, 3);
+	p->dealer = sqlite3_column_int(q, 4);
+	p->over = sqlite3_column_int(q, 5);
+	parse_scores((const char *)sqlite3_column_text(q, 6), p->score);
+}
+
+/* ST_ERR when the stored snapshot does not fit `cap` (snap may be NULL with
+ * cap 0 to read the row only). */
+int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
+		    unsigned char *snap, size_t cap)
+{
+	sqlite3_stmt *q = stmt(s, number < 0 ? STMT_PARTY_LATEST : STMT_PARTY_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	if (number >= 0)
+		sqlite3_bind_int(q, 2, number);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_party(q, p);
+		const void *blob = sqlite3_column_blob(q, 7);
+		p->snap_len = (size_t)sqlite3_column_bytes(q, 7);
+		rc = ST_OK;
+		if (snap && p->snap_len > cap) {
+			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
+				(long long)p->id, p->snap_len, cap);
+			rc = ST_ERR;
+		} else if (snap && p->snap_len) {
+			memcpy(snap, blob, p->snap_len);
+		}
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "party get");
+	}
+	done(q);
+	return rc;
+}
+
+int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		     int over, const int *score, int nseats)
+{
+	char scores[SCORES_TEXT_MAX] = "";
+	size_t used = 0;
+	for (int i = 0; score && i < nseats && i < GAME_MAX_SEATS; i++) {
+		int w = snprintf(scores + used, sizeof scores - used, "%s%d", i ? "," : "",
+				 score[i]);
+		if (w < 0 || (size_t)w >= sizeof scores - used)
+			return ST_ERR;
+		used += (size_t)w;
+	}
+	sqlite3_stmt *q = stmt(s, STMT_PARTY_SAVE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_blob(q, 2, snap, (int)len, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 3, over ? 1 : 0);
+	bind_text(q, 4, scores);
+	int rc = exec_stmt(s, q, "party save");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* Finished parties only, by number; p->snap_len is set, no snapshot. */
+int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx)
+{
+	struct st_party p;
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_PARTIES_OF_TABLE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_party(q, &p);
+		p.snap_len = (size_t)sqlite3_column_int64(q, 7);
+		fn(ctx, &p);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "parties of table");
+	done(q);
+	return rc;
+}
+
+/* seq is the party's next number, chosen in the same statement. Call it
+ * inside store_begin() so that the step and the version bump land together. */
+int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
+		      int64_t version)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MOVE_APPEND);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int(q, 2, seat);
+	bind_text(q, 3, text);
+	sqlite3_bind_int64(q, 4, at);
+	sqlite3_bind_int64(q, 5, version);
+	int rc = exec_stmt(s, q, "move append");
+	if (rc == ST_EXISTS) {
+		fprintf(stderr, "store: move append: %s\n", sqlite3_errmsg(s->db));
+		rc = ST_ERR;
+	}
+	return rc;
+}
+
+int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_MOVED_SINCE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int64(q, 3, after);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*yes = sqlite3_column_int(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "seat moved since");
+	}
+	done(q);
+	return rc;
+}
+
+int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx)
+{
+	struct st_move m;
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_MOVES);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int64(q, 2, after);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m.seq = sqlite3_column_int64(q, 0);
+		m.seat = sqlite3_column_int(q, 1);
+		m.at = sqlite3_column_int64(q, 2);
+		m.version = sqlite3_column_int64(q, 3);
+		copy_col(m.text, sizeof m.text, q, 4);
+		fn(ctx, &m);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "moves");
+	done(q);
+	return rc;
+}
+
+int store_move_count(struct store *s, int64_t party, int64_t *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MOVE_COUNT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int64(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "move count");
+	}
+	done(q);
+	return rc;
+}

@@ -1,0 +1,539 @@
+/* test_store.c — the SQL layer against real database files. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "tmpdb.h"
+
+static int setup_db(void **state)
+{
+	struct tmpdb *t = calloc(1, sizeof *t);
+	if (!t || tmpdb_open(t) != 0) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
+}
+
+static int teardown_db(void **state)
+{
+	struct tmpdb *t = *state;
+	tmpdb_close(t);
+	free(t);
+	return 0;
+}
+
+static int64_t make_user(struct store *s, const char *name)
+{
+	int64_t id = 0;
+	assert_int_equal(store_user_create(s, name, "$argon2id$x", 1000, &id), ST_OK);
+	assert_true(id > 0);
+	return id;
+}
+
+static int64_t make_table(struct store *s, int nseats, int64_t creator)
+{
+	int64_t id = 0;
+	assert_int_equal(store_table_create(s, "drehwurm", "snap=5", nseats, nseats, creator, 2000,
+					    &id),
+			 ST_OK);
+	return id;
+}
+
+/* Reads one integer with a fresh connection of its own (not the store's). */
+static long long peek_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *q;
+	long long v = -1;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		v = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	sqlite3_close(db);
+	return v;
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	fclose(f);
+}
+
+static void copy_file(const char *from, const char *to)
+{
+	char buf[65536];
+	FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+	assert_non_null(in);
+	assert_non_null(out);
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	fclose(in);
+	fclose(out);
+}
+
+/* A fresh file gets every migration; opening again changes nothing; a new
+ * migration is applied once; a broken one is rolled back and fails the open. */
+static void test_migrations(void **state)
+{
+	struct tmpdb *t = *state;
+	char schema[600], p[700], db2[700], src[700];
+
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 1);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
+				   "('users','sessions','login_failures','tables','seats',"
+				   "'parties','moves')"), 7);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM pragma_journal_mode "
+				   "WHERE journal_mode = 'wal'"), 1);
+	long long objects = peek_int(t->path, "SELECT count(*) FROM sqlite_master");
+
+	store_close(t->s);
+	t->s = NULL;
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 1);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master"), objects);
+	make_user(t->s, "Anna");
+
+	/* A schema directory of our own with a second migration. */
+	snprintf(schema, sizeof schema, "%s/schema2", t->dir);
+	assert_int_equal(mkdir(schema, 0700), 0);
+	snprintf(src, sizeof src, "%s/001_init.sql", t->schema);
+	snprintf(p, sizeof p, "%s/001_init.sql", schema);
+	copy_file(src, p);
+	snprintf(p, sizeof p, "%s/002_extra.sql", schema);
+	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 2;\n");
+	snprintf(p, sizeof p, "%s/README", schema);
+	write_file(p, "not a migration\n");
+	store_close(t->s);
+	t->s = NULL;
+	assert_int_equal(store_open(&t->s, t->path, schema), ST_OK);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 2);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM users"), 1);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='extra'"),
+			 1);
+
+	/* A migration that forgets its user_version is refused and undone. */
+	snprintf(p, sizeof p, "%s/003_bad.sql", schema);
+	write_file(p, "CREATE TABLE bad (x INTEGER);\n");
+	store_close(t->s);
+	t->s = NULL;
+	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
+	assert_null(t->s);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 2);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
+			 0);
+	/* So is one with an SQL error half way. */
+	write_file(p, "CREATE TABLE bad (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
+		      "PRAGMA user_version = 3;\n");
+	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
+			 0);
+	unlink(p);
+
+	/* A brand-new file with the same directory gets all of them. */
+	snprintf(db2, sizeof db2, "%s/second.db", t->dir);
+	assert_int_equal(store_open(&t->s, db2, schema), ST_OK);
+	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 2);
+	store_close(t->s);
+	t->s = NULL;
+	snprintf(p, sizeof p, "%s/001_init.sql", schema);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/002_extra.sql", schema);
+	unlink(p);
+	snprintf(p, sizeof p, "%s/README", schema);
+	unlink(p);
+	rmdir(schema);
+
+	/* A missing schema directory is an error, not an empty database. */
+	snprintf(p, sizeof p, "%s/no-such-dir", t->dir);
+	assert_int_equal(store_open(&t->s, db2, p), ST_ERR);
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+}
+
+static void test_users_case_insensitive(void **state)
+{
+	struct tmpdb *t = *state;
+	struct st_user u;
+	int64_t id = 0;
+
+	int64_t anna = make_user(t->s, "Anna");
+	assert_int_equal(store_user_create(t->s, "ANNA", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_create(t->s, "anna", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_by_name(t->s, "aNNa", &u), ST_OK);
+	assert_int_equal(u.id, anna);
+	assert_string_equal(u.name, "Anna");
+	assert_string_equal(u.pwhash, "$argon2id$x");
+
+	/* German and other Latin letters fold too. */
+	int64_t joerg = make_user(t->s, "Jörg");
+	assert_int_equal(store_user_create(t->s, "JÖRG", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_by_name(t->s, "jÖrg", &u), ST_OK);
+	assert_int_equal(u.id, joerg);
+	make_user(t->s, "Łukasz");
+	assert_int_equal(store_user_create(t->s, "łukasz", "h", 1, &id), ST_EXISTS);
+	/* …but distinct letters stay distinct. */
+	make_user(t->s, "Jorg");
+	make_user(t->s, "Straße");
+	make_user(t->s, "Strasse");
+
+	assert_int_equal(store_user_by_id(t->s, anna, &u), ST_OK);
+	assert_string_equal(u.name, "Anna");
+	assert_int_equal(store_user_by_id(t->s, 999999, &u), ST_NOTFOUND);
+	assert_int_equal(store_user_by_name(t->s, "Berta", &u), ST_NOTFOUND);
+}
+
+static void test_sessions_expire(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char h1[32], h2[32];
+	struct st_session ss;
+	int64_t uid = make_user(t->s, "Carla");
+	const char *csrf = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ";
+
+	memset(h1, 1, sizeof h1);
+	memset(h2, 2, sizeof h2);
+	assert_int_equal(store_session_create(t->s, h1, uid, csrf, 5000), ST_OK);
+	assert_int_equal(store_session_create(t->s, h2, uid, csrf, 9000), ST_OK);
+	assert_int_equal(store_session_get(t->s, h1, 4999, &ss), ST_OK);
+	assert_int_equal(ss.user_id, uid);
+	assert_string_equal(ss.csrf, csrf);
+	assert_int_equal(ss.expires, 5000);
+	assert_int_equal(store_session_get(t->s, h1, 5000, &ss), ST_NOTFOUND);
+
+	assert_int_equal(store_session_purge(t->s, 6000), ST_OK);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sessions"), 1);
+	assert_int_equal(store_session_get(t->s, h2, 6000, &ss), ST_OK);
+	assert_int_equal(store_session_delete(t->s, h2), ST_OK);
+	assert_int_equal(store_session_get(t->s, h2, 6000, &ss), ST_NOTFOUND);
+	assert_int_equal(store_session_delete(t->s, h2), ST_OK);
+	/* A session needs a real user (foreign keys are on). */
+	assert_int_not_equal(store_session_create(t->s, h1, 424242, csrf, 5000), ST_OK);
+}
+
+static void test_login_failures(void **state)
+{
+	struct tmpdb *t = *state;
+	int n = -1;
+	int64_t last = -1;
+
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(store_login_failed(t->s, "Dora", 1000 + i * 100), ST_OK);
+	assert_int_equal(store_login_failed(t->s, "Emil", 1000), ST_OK);
+	assert_int_equal(store_login_failures(t->s, "DORA", 0, &n), ST_OK);
+	assert_int_equal(n, 4);
+	assert_int_equal(store_login_failures_last(t->s, "dora", 1150, &n, &last), ST_OK);
+	assert_int_equal(n, 2);
+	assert_int_equal(last, 1300);
+	assert_int_equal(store_login_failures_last(t->s, "Nobody", 0, &n, &last), ST_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(last, 0);
+	assert_int_equal(store_login_clear(t->s, "Dora"), ST_OK);
+	assert_int_equal(store_login_failures(t->s, "Dora", 0, &n), ST_OK);
+	assert_int_equal(n, 0);
+	assert_int_equal(store_login_purge(t->s, 1001), ST_OK);
+	assert_int_equal(store_login_failures(t->s, "Emil", 0, &n), ST_OK);
+	assert_int_equal(n, 0);
+}
+
+static void test_seats_until_full(void **state)
+{
+	struct tmpdb *t = *state;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int seat = -1, n = 0;
+	int64_t u[5];
+	const char *names[5] = { "Ute", "Vera", "Wim", "Xaver", "Yvonne" };
+	for (int i = 0; i < 5; i++)
+		u[i] = make_user(t->s, names[i]);
+	int64_t tab = make_table(t->s, 3, u[0]);
+
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(store_seat_take(t->s, tab, u[i], &seat), ST_OK);
+		assert_int_equal(seat, i);
+	}
+	assert_int_equal(store_seat_take(t->s, tab, u[3], &seat), ST_CONFLICT);
+	assert_int_equal(store_seat_take(t->s, tab, u[1], &seat), ST_EXISTS);
+	assert_int_equal(seat, 1);
+	assert_int_equal(store_seat_take(t->s, 99999, u[3], &seat), ST_NOTFOUND);
+
+	/* Leaving frees exactly that seat; the next joiner gets the lowest free one. */
+	assert_int_equal(store_seat_leave(t->s, tab, u[1]), ST_OK);
+	assert_int_equal(store_seat_leave(t->s, tab, u[1]), ST_NOTFOUND);
+	assert_int_equal(store_seat_take(t->s, tab, u[4], &seat), ST_OK);
+	assert_int_equal(seat, 1);
+
+	assert_int_equal(store_table_seats(t->s, tab, seats, GAME_MAX_SEATS, &n), ST_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(seats[0].user_id, u[0]);
+	assert_string_equal(seats[1].name, "Yvonne");
+	assert_int_equal(seats[2].seat, 2);
+	/* A short buffer is filled, never overrun. */
+	assert_int_equal(store_table_seats(t->s, tab, seats, 2, &n), ST_OK);
+	assert_int_equal(n, 2);
+}
+
+struct listed {
+	int n;
+	int64_t ids[8];
+	int taken[8];
+	enum st_table_status status[8];
+};
+
+static void collect(void *ctx, const struct st_table *tb, int seats_taken)
+{
+	struct listed *l = ctx;
+	if (l->n < 8) {
+		l->ids[l->n] = tb->id;
+		l->taken[l->n] = seats_taken;
+		l->status[l->n] = tb->status;
+	}
+	l->n++;
+}
+
+static void test_lobby_and_my_tables(void **state)
+{
+	struct tmpdb *t = *state;
+	struct listed l;
+	int seat;
+	int64_t a = make_user(t->s, "Alma"), b = make_user(t->s, "Bert");
+	int64_t t1 = make_table(t->s, 3, a), t2 = make_table(t->s, 4, b), t3 = make_table(t->s, 3, a);
+	assert_int_equal(store_seat_take(t->s, t1, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, t1, b, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, t2, b, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, t3, a, &seat), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, t3, TABLE_FINISHED, 0, 0), ST_OK);
+
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tables_open(t->s, 10, collect, &l), ST_OK);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ids[0], t2);   /* newest first */
+	assert_int_equal(l.taken[0], 1);
+	assert_int_equal(l.ids[1], t1);
+	assert_int_equal(l.taken[1], 2);
+
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tables_open(t->s, 1, collect, &l), ST_OK);
+	assert_int_equal(l.n, 1);
+
+	memset(&l, 0, sizeof l);
+	assert_int_equal(store_tables_of_user(t->s, a, 10, collect, &l), ST_OK);
+	assert_int_equal(l.n, 2);
+	assert_int_equal(l.ids[0], t1);   /* unfinished before finished */
+	assert_int_equal(l.ids[1], t3);
+	assert_int_equal(l.status[1], TABLE_FINISHED);
+
+	/* Deleting a table takes its seats with it. */
+	assert_int_equal(store_table_delete(t->s, t1), ST_OK);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM seats WHERE table_id = 1"), 0);
+	assert_int_equal(store_table_delete(t->s, t1), ST_NOTFOUND);
+}
+
+static void test_bump_and_poll(void **state)
+{
+	struct tmpdb *t = *state;
+	struct st_table tb;
+	int64_t v = 0, dl = -1, newv = 0;
+	int64_t a = make_user(t->s, "Hugo");
+	int64_t tab = make_table(t->s, 3, a);
+
+	assert_int_equal(store_table_poll(t->s, tab, &v, &dl), ST_OK);
+	assert_int_equal(v, 1);
+	assert_int_equal(dl, 0);
+	assert_int_equal(store_table_poll(t->s, tab + 100, &v, &dl), ST_NOTFOUND);
+
+	assert_int_equal(store_table_bump(t->s, tab, 1, 123456, 7, &newv), ST_OK);
+	assert_int_equal(newv, 2);
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	assert_int_equal(tb.epoch, 7);
+	assert_int_equal(tb.epoch_version, 2);
+	/* A writer that saw version 1 lost the race. */
+	assert_int_equal(store_table_bump(t->s, tab, 1, 0, 8, &newv), ST_CONFLICT);
+	assert_int_equal(store_table_poll(t->s, tab, &v, &dl), ST_OK);
+	assert_int_equal(v, 2);
+	assert_int_equal(dl, 123456);
+	/* Same epoch: the version moves, epoch_version stays. */
+	assert_int_equal(store_table_bump(t->s, tab, 2, 0, 7, &newv), ST_OK);
+	assert_int_equal(newv, 3);
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	assert_int_equal(tb.epoch_version, 2);
+	assert_int_equal(tb.next_deadline, 0);
+	/* No check wanted. */
+	assert_int_equal(store_table_bump(t->s, tab, -1, 0, 9, NULL), ST_OK);
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	assert_int_equal(tb.version, 4);
+	assert_int_equal(tb.epoch_version, 4);
+	assert_int_equal(store_table_bump(t->s, tab + 100, -1, 0, 9, NULL), ST_NOTFOUND);
+	/* A forced epoch change without a new epoch number. */
+	assert_int_equal(store_table_bump(t->s, tab, -1, 0, 9, NULL), ST_OK);
+	assert_int_equal(store_table_new_epoch(t->s, tab), ST_OK);
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	assert_int_equal(tb.epoch_version, 5);
+	assert_string_equal(tb.game, "drehwurm");
+	assert_string_equal(tb.options, "snap=5");
+	assert_int_equal(tb.nparties, 3);
+	assert_int_equal(tb.party_no, -1);
+	assert_int_equal(tb.status, TABLE_OPEN);
+	assert_int_equal(tb.created_by, a);
+}
+
+struct moves_seen {
+	int n;
+	struct st_move m[8];
+};
+
+static void collect_move(void *ctx, const struct st_move *m)
+{
+	struct moves_seen *ms = ctx;
+	if (ms->n < 8)
+		ms->m[ms->n] = *m;
+	ms->n++;
+}
+
+static void collect_party(void *ctx, const struct st_party *p)
+{
+	struct st_party *out = ctx;
+	out[out[0].number == -1 ? 0 : 1] = *p;
+}
+
+/* The write sequence of one move, committed; then one rolled back. */
+static void test_move_transaction(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[64], got[64];
+	struct st_party p;
+	struct moves_seen ms;
+	int64_t party = 0, n = -1, v = 0;
+	int yes = -1, score[3] = { 5, -2, 0 };
+	int64_t a = make_user(t->s, "Ida");
+	int64_t tab = make_table(t->s, 3, a);
+
+	memset(snap, 0xAB, sizeof snap);
+	assert_int_equal(store_party_create(t->s, tab, 0, UINT64_C(0xFEDCBA9876543210), 2, snap,
+					    sizeof snap, 3000, &party),
+			 ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 2), ST_OK);
+
+	assert_int_equal(store_begin(t->s), ST_OK);
+	snap[0] = 1;
+	assert_int_equal(store_party_save(t->s, party, snap, 10, 0, score, 3), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 1, "play rot-3 on 2", 4000, 2), ST_OK);
+	assert_int_equal(store_table_bump(t->s, tab, 1, 0, 1, &v), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(v, 2);
+
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.id, party);
+	assert_int_equal(p.snap_len, 10);
+	assert_memory_equal(got, snap, 10);
+	assert_true(p.seed == UINT64_C(0xFEDCBA9876543210));
+	assert_int_equal(p.dealer, 2);
+	assert_int_equal(p.over, 0);
+	/* A snapshot larger than the buffer is an error, not a short copy. */
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, 5), ST_ERR);
+	assert_int_equal(store_party_get(t->s, tab, 7, &p, got, sizeof got), ST_NOTFOUND);
+
+	/* A write that is rolled back leaves no trace. */
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 0, "pass", 5000, 3), ST_OK);
+	assert_int_equal(store_table_bump(t->s, tab, 2, 0, 2, NULL), ST_OK);
+	store_rollback(t->s);
+	assert_int_equal(store_move_count(t->s, party, &n), ST_OK);
+	assert_int_equal(n, 1);
+	assert_int_equal(store_table_poll(t->s, tab, &v, &n), ST_OK);
+	assert_int_equal(v, 2);
+	store_rollback(t->s);   /* harmless without a transaction */
+
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, -1, "tick", 6000, 3), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 0, "pass", 6000, 4), ST_OK);
+	assert_int_equal(store_party_save(t->s, party, snap, 12, 1, score, 3), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+
+	memset(&ms, 0, sizeof ms);
+	assert_int_equal(store_moves(t->s, party, 0, collect_move, &ms), ST_OK);
+	assert_int_equal(ms.n, 3);
+	assert_int_equal(ms.m[0].seq, 1);
+	assert_string_equal(ms.m[0].text, "play rot-3 on 2");
+	assert_int_equal(ms.m[0].seat, 1);
+	assert_int_equal(ms.m[0].at, 4000);
+	assert_int_equal(ms.m[1].seat, -1);
+	assert_int_equal(ms.m[2].seq, 3);
+	assert_int_equal(ms.m[2].version, 4);
+	memset(&ms, 0, sizeof ms);
+	assert_int_equal(store_moves(t->s, party, 2, collect_move, &ms), ST_OK);
+	assert_int_equal(ms.n, 1);
+
+	assert_int_equal(store_seat_moved_since(t->s, party, 1, 1, &yes), ST_OK);
+	assert_int_equal(yes, 1);
+	assert_int_equal(store_seat_moved_since(t->s, party, 1, 2, &yes), ST_OK);
+	assert_int_equal(yes, 0);
+	assert_int_equal(store_seat_moved_since(t->s, party, 0, 3, &yes), ST_OK);
+	assert_int_equal(yes, 1);
+	assert_int_equal(store_seat_moved_since(t->s, party, 2, 0, &yes), ST_OK);
+	assert_int_equal(yes, 0);
+
+	/* Finished parties with their scores, in order; the latest by number -1. */
+	int64_t party2;
+	assert_int_equal(store_party_create(t->s, tab, 1, 42, 0, snap, 3, 7000, &party2), ST_OK);
+	struct st_party fin[2];
+	memset(fin, 0, sizeof fin);
+	fin[0].number = -1;
+	assert_int_equal(store_parties_of_table(t->s, tab, collect_party, fin), ST_OK);
+	assert_int_equal(fin[0].number, 0);
+	assert_int_equal(fin[0].over, 1);
+	assert_int_equal(fin[0].score[0], 5);
+	assert_int_equal(fin[0].score[1], -2);
+	assert_int_equal(fin[0].score[2], 0);
+	assert_int_equal(fin[0].snap_len, 12);
+	assert_int_equal(fin[1].number, 0);   /* party 2 is not over: not listed */
+	assert_int_equal(store_party_get(t->s, tab, -1, &p, NULL, 0), ST_OK);
+	assert_int_equal(p.id, party2);
+	assert_int_equal(p.number, 1);
+	/* Party numbers are unique per table. */
+	assert_int_not_equal(store_party_create(t->s, tab, 1, 43, 0, snap, 3, 7000, NULL), ST_OK);
+}
+
+/* Two connections: the second writer waits for the first one's lock and
+ * then sees its commit. */
+static void test_two_connections(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	struct st_user u;
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	make_user(t->s, "Otto");
+	/* Not committed yet: the other connection does not see it. */
+	assert_int_equal(store_user_by_name(other, "Otto", &u), ST_NOTFOUND);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_user_by_name(other, "otto", &u), ST_OK);
+	assert_int_equal(store_begin(other), ST_OK);
+	assert_int_equal(store_commit(other), ST_OK);
+	store_close(other);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_migrations, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_users_case_insensitive, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_sessions_expire, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_login_failures, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_seats_until_full, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_bump_and_poll, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_move_transaction, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_two_connections, setup_db, teardown_db),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
