@@ -1,0 +1,2270 @@
+/*
+ * dna.c — DNA: branching strands of SET cards, simultaneous secret choices,
+ * resolved clockwise from the deck holder.
+ *
+ * Cards: id = copy * 81 + face; face = number + 3*colour + 9*fill + 27*shape,
+ * every attribute 0..2. Several decks give identical faces; identical cards
+ * are interchangeable, so moves name faces and the rules take the copy with
+ * the lowest id.
+ *
+ * The table is a graph: every placed card links to up to DNA_JOIN_MAX cards
+ * placed before it. An end is a (previous, last) pair; it exists exactly when
+ * `last` has one neighbour, `previous`. Strands are the connected pieces,
+ * labelled by slot 0..2. The ends a turn's choices may name are copied into
+ * the state when the turn starts (tend_*), so that a choice keeps its meaning
+ * while the table changes during the resolution.
+ *
+ * Rulings are in docs/rulings.md, the move language in docs/moves-dna.md.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "game.h"
+#include "match.h"
+#include "movetext.h"
+#include "pile.h"
+#include "rng.h"
+#include "ser.h"
+
+enum {
+	DNA_FACES = 81,
+	DNA_DECKS_MAX = 3,
+	DNA_CARDS = DNA_FACES * DNA_DECKS_MAX,
+	DNA_STRANDS = 3,
+	DNA_JOIN_MAX = 4,     /* ends one card may join at once (ruling) */
+	DNA_HAND_DEAL = 8,
+	DNA_SEATS = 9,
+	DNA_LOG = 48,
+	DNA_RACE_SECONDS = 20,
+	DNA_END_IDS = 250     /* end ids are 1..DNA_END_IDS */
+};
+_Static_assert((int)DNA_SEATS <= (int)GAME_MAX_SEATS, "seats");
+_Static_assert(DNA_CARDS <= DNA_END_IDS, "an end id per card");
+
+/* Where a card is. Hands and pending choices name their seat in own[]. */
+enum loc { L_NONE, L_DECK, L_TABLE, L_HAND, L_CHOICE, L__MAX };
+
+/* What a seat chose for this turn. */
+enum choice { CH_NONE, CH_ATTACH, CH_SET, CH_DRAW, CH__MAX };
+
+/* Where the party is. The discard step (disc_need != 0) interrupts any stage. */
+enum stage {
+	ST_RACE,     /* opening race window */
+	ST_CHOOSE,   /* secret choices */
+	ST_RESOLVE,  /* choices revealed, being resolved clockwise */
+	ST_CLEANUP,  /* clear strands with a set or without ends */
+	ST_REVEAL,   /* reveal a card for every missing strand */
+	ST_REFILL,   /* rewarded players attach a hand card to a revealed card */
+	ST_FILL,     /* revealed cards left alone take a deck card */
+	ST_NEXT,     /* pass the deck, start the next turn */
+	ST_OVER,
+	ST__MAX
+};
+
+/* Table options, in lobby order. */
+enum opt { O_DECKS, O_PLAY_ON, O_RACE, O_TURN_SECONDS, O_LAST_MUST_DRAW, O__MAX };
+_Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options");
+
+/* Public events kept for the log section. */
+enum ev {
+	EV_TURN, EV_ATTACH, EV_SET, EV_DRAW, EV_AUTODRAW, EV_FORCEDRAW, EV_MISFIT,
+	EV_FALSESET, EV_CLEAR_SET, EV_CLEAR_NOENDS, EV_REVEAL, EV_REFILL, EV_DECKCARD,
+	EV_RELAY, EV_DISCARD_STEP, EV_DISCARD, EV_AUTODISCARD, EV_OUT, EV_OPEN,
+	EV_RACE_NONE, EV_OVER, EV_RACE, EV__MAX
+};
+
+struct dna_ev {
+	uint8_t type, seat, n, strand;
+	uint16_t card, num;
+	uint8_t ends[DNA_JOIN_MAX];
+};
+
+struct dna_state {
+	uint8_t n, decks, play_on, race, last_must_draw;
+	uint16_t turn_seconds;
+	uint16_t ncards;
+	uint8_t stage, holder, dl_lazy;
+	uint16_t turn;
+	uint32_t epoch;
+	int64_t dl;
+	struct rng rng;
+
+	uint8_t loc[DNA_CARDS], own[DNA_CARDS];
+	uint16_t deck[DNA_CARDS];
+	int ndeck;
+
+	/* table cards */
+	uint8_t strand[DNA_CARDS], npar[DNA_CARDS], endid[DNA_CARDS], setm[DNA_CARDS];
+	uint16_t par[DNA_CARDS][DNA_JOIN_MAX];
+	uint16_t pseq[DNA_CARDS];
+	uint16_t nseq;
+
+	/* the ends at the start of this turn */
+	int ntend;
+	uint8_t tend_id[DNA_CARDS];
+	uint16_t tend_a[DNA_CARDS], tend_b[DNA_CARDS];
+	uint8_t took[DNA_END_IDS + 1];
+
+	/* choices */
+	uint8_t ck[DNA_SEATS], cn[DNA_SEATS], cauto[DNA_SEATS];
+	uint16_t cc[DNA_SEATS];
+	uint8_t ce[DNA_SEATS][DNA_JOIN_MAX];
+
+	/* resolution */
+	uint8_t order[DNA_SEATS], norder, resi;
+	int8_t owe_seat;
+	uint8_t owe_n;
+	uint8_t rew[DNA_SEATS], nrew;
+	int8_t rslot[DNA_SEATS];
+	uint16_t passed, disc_need;
+
+	/* finishing order */
+	uint8_t fin[DNA_SEATS], nfin;
+	uint16_t finmask;
+
+	uint8_t nlog;
+	uint16_t nev;
+	struct dna_ev log[DNA_LOG];
+};
+
+/* ---- cards ---- */
+
+static const char *const colour_name[3] = { "rot", "gruen", "lila" };
+static const char *const colour_de[3] = { "rot", "grün", "lila" };
+static const char *const fill_name[3] = { "voll", "gestreift", "leer" };
+static const char *const shape_name[3] = { "raute", "welle", "oval" };
+static const char *const shape_de[3] = { "Raute", "Welle", "Oval" };
+static const int attr_div[4] = { 1, 3, 9, 27 };
+
+/* Attribute k (0 number-1, 1 colour, 2 fill, 3 shape) of a face. */
+static int attr(int f, int k)
+{
+	return f / attr_div[k] % 3;
+}
+
+/* The face that makes a set with faces a and b. */
+static int third(int fa, int fb)
+{
+	int r = 0;
+	for (int k = 0; k < 4; k++)
+		r += (6 - attr(fa, k) - attr(fb, k)) % 3 * attr_div[k];
+	return r;
+}
+
+/* How many attributes of two faces differ. */
+static int ndiff(int fa, int fb)
+{
+	int d = 0;
+	for (int k = 0; k < 4; k++)
+		d += attr(fa, k) != attr(fb, k);
+	return d;
+}
+
+static int face(int c)
+{
+	return c % DNA_FACES;
+}
+
+/* 1 when card x fits the end (a, b): one attribute away from the set card. */
+static int fits(int x, int a, int b)
+{
+	return ndiff(face(x), third(face(a), face(b))) == 1;
+}
+
+/* 1 when card x completes a set with a and b. */
+static int makes_set(int x, int a, int b)
+{
+	return face(x) == third(face(a), face(b));
+}
+
+/* Writes the move code of a face ("2-rot-voll-welle") into out. */
+static void face_code(int f, char *out, size_t cap)
+{
+	snprintf(out, cap, "%d-%s-%s-%s", attr(f, 0) + 1, colour_name[attr(f, 1)],
+		 fill_name[attr(f, 2)], shape_name[attr(f, 3)]);
+}
+
+/* Writes the German label of a face ("2 rot · voll · Welle") into out. */
+static void face_label(int f, char *out, size_t cap)
+{
+	snprintf(out, cap, "%d %s · %s · %s", attr(f, 0) + 1, colour_de[attr(f, 1)],
+		 fill_name[attr(f, 2)], shape_de[attr(f, 3)]);
+}
+
+/* Index of word w in a table of three, or -1. */
+static int word3(const char *w, size_t len, const char *const *names, const char *alt)
+{
+	for (int i = 0; i < 3; i++)
+		if (strlen(names[i]) == len && memcmp(names[i], w, len) == 0)
+			return i;
+	if (alt && strlen(alt) == len && memcmp(alt, w, len) == 0)
+		return 1;
+	return -1;
+}
+
+/* Reads a card code into a face: 0, or -1 when it is not one. */
+static int parse_face(const char *w, int *out)
+{
+	const char *part[4];
+	size_t len[4];
+	int np = 0;
+	const char *p = w;
+	while (np < 4) {
+		const char *dash = strchr(p, '-');
+		part[np] = p;
+		len[np] = dash ? (size_t)(dash - p) : strlen(p);
+		np++;
+		if (!dash)
+			break;
+		p = dash + 1;
+	}
+	if (np != 4 || strchr(part[3], '-'))
+		return -1;
+	if (len[0] != 1 || part[0][0] < '1' || part[0][0] > '3')
+		return -1;
+	int c = word3(part[1], len[1], colour_name, "grün");
+	int fl = word3(part[2], len[2], fill_name, NULL);
+	int sh = word3(part[3], len[3], shape_name, NULL);
+	if (c < 0 || fl < 0 || sh < 0)
+		return -1;
+	*out = (part[0][0] - '1') + 3 * c + 9 * fl + 27 * sh;
+	return 0;
+}
+
+/* ---- places ---- */
+
+static int active(const struct dna_state *s, int seat)
+{
+	return !((s->finmask >> seat) & 1u);
+}
+
+static int nactive(const struct dna_state *s)
+{
+	return s->n - s->nfin;
+}
+
+/* Cards in seat's hand (pending choice cards are not in the hand). */
+static int hand_count(const struct dna_state *s, int seat)
+{
+	int k = 0;
+	for (int c = 0; c < s->ncards; c++)
+		k += s->loc[c] == L_HAND && s->own[c] == seat;
+	return k;
+}
+
+/* The hand copy of a face with the lowest id, or -1. */
+static int hand_card(const struct dna_state *s, int seat, int f)
+{
+	for (int c = f; c < s->ncards; c += DNA_FACES)
+		if (s->loc[c] == L_HAND && s->own[c] == seat)
+			return c;
+	return -1;
+}
+
+static void logev(struct dna_state *s, int type, int seat, int card, int num, int strand)
+{
+	if (s->nlog == DNA_LOG) {
+		memmove(s->log, s->log + 1, sizeof s->log[0] * (DNA_LOG - 1));
+		s->nlog--;
+	}
+	struct dna_ev *e = &s->log[s->nlog++];
+	memset(e, 0, sizeof *e);
+	e->type = (uint8_t)type;
+	e->seat = (uint8_t)(seat < 0 ? 0xff : seat);
+	e->card = (uint16_t)(card < 0 ? 0xffff : card);
+	e->num = (uint16_t)num;
+	e->strand = (uint8_t)strand;
+	s->nev++;
+}
+
+/* ---- the table graph ---- */
+
+/* Neighbour counts of every table card into deg[]. */
+static void degrees(const struct dna_state *s, uint8_t *deg)
+{
+	memset(deg, 0, DNA_CARDS);
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] != L_TABLE)
+			continue;
+		deg[c] = (uint8_t)(deg[c] + s->npar[c]);
+		for (int k = 0; k < s->npar[c]; k++)
+			deg[s->par[c][k]]++;
+	}
+}
+
+/* 1 when table cards a and b are linked. */
+static int linked(const struct dna_state *s, int a, int b)
+{
+	for (int k = 0; k < s->npar[a]; k++)
+		if (s->par[a][k] == b)
+			return 1;
+	for (int k = 0; k < s->npar[b]; k++)
+		if (s->par[b][k] == a)
+			return 1;
+	return 0;
+}
+
+/* The one neighbour of an end card b. */
+static int end_prev(const struct dna_state *s, int b)
+{
+	if (s->npar[b] == 1)
+		return s->par[b][0];
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE)
+			for (int k = 0; k < s->npar[c]; k++)
+				if (s->par[c][k] == b)
+					return c;
+	return -1;
+}
+
+/* Cards per strand slot. */
+static void strand_sizes(const struct dna_state *s, int *size)
+{
+	for (int i = 0; i < DNA_STRANDS; i++)
+		size[i] = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE)
+			size[s->strand[c]]++;
+}
+
+static void place(struct dna_state *s, int c, int slot)
+{
+	s->loc[c] = L_TABLE;
+	s->own[c] = 0;
+	s->strand[c] = (uint8_t)slot;
+	s->npar[c] = 0;
+	s->endid[c] = 0;
+	s->setm[c] = 0;
+	s->pseq[c] = s->nseq++;
+}
+
+/* Links c to table card p and merges p's strand into c's (lower slot wins). */
+static void link_to(struct dna_state *s, int c, int p)
+{
+	s->par[c][s->npar[c]++] = (uint16_t)p;
+	int from = s->strand[p], to = s->strand[c];
+	if (from == to)
+		return;
+	if (from < to) {
+		int t = from;
+		from = to;
+		to = t;
+	}
+	for (int x = 0; x < s->ncards; x++)
+		if (s->loc[x] == L_TABLE && s->strand[x] == from)
+			s->strand[x] = (uint8_t)to;
+}
+
+/* Takes every card of strand `slot` off the table, shuffles them and puts
+ * them under the deck. */
+static void clear_strand(struct dna_state *s, int slot)
+{
+	uint16_t tmp[DNA_CARDS];
+	int m = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE && s->strand[c] == slot) {
+			tmp[m++] = (uint16_t)c;
+			s->loc[c] = L_DECK;
+			s->strand[c] = 0;
+			s->npar[c] = 0;
+			s->endid[c] = 0;
+			s->setm[c] = 0;
+			s->pseq[c] = 0;
+		}
+	rng_shuffle(&s->rng, tmp, m);
+	pile_put_under(s->deck, &s->ndeck, DNA_CARDS, tmp, m);
+}
+
+static int pop_deck(struct dna_state *s)
+{
+	uint16_t c;
+	if (pile_pop(s->deck, &s->ndeck, &c) != 0)
+		return -1;
+	return c;
+}
+
+static void deck_empty(struct dna_state *s, int64_t now);
+static void finish_seat(struct dna_state *s, int seat);
+
+/* Deals the top deck card to a new strand in `slot`, or -1 if the deck is empty. */
+static int reveal_into(struct dna_state *s, int slot)
+{
+	int c = pop_deck(s);
+	if (c < 0)
+		return -1;
+	place(s, c, slot);
+	return c;
+}
+
+/* Draws one card into seat's hand; runs the empty-deck rule when the deck
+ * runs out. -1 when there was no card. */
+static int draw_one(struct dna_state *s, int seat, int64_t now)
+{
+	int c = pop_deck(s);
+	if (c < 0)
+		return -1;
+	s->loc[c] = L_HAND;
+	s->own[c] = (uint8_t)seat;
+	if (s->ndeck == 0)
+		deck_empty(s, now);
+	return 0;
+}
+
+static int64_t timer(const struct dna_state *s, int64_t now)
+{
+	return deadline_after(now, s->turn_seconds);
+}
+
+/* The deck ran out: the longest strand (at least three cards; the lowest
+ * slot among equals) goes into the deck and is laid anew from two deck
+ * cards; if every strand is that short, everyone discards one card. */
+static void deck_empty(struct dna_state *s, int64_t now)
+{
+	if (s->stage == ST_OVER || s->ndeck > 0)
+		return;
+	int size[DNA_STRANDS], best = -1;
+	strand_sizes(s, size);
+	for (int i = 0; i < DNA_STRANDS; i++)
+		if (size[i] >= 3 && (best < 0 || size[i] > size[best]))
+			best = i;
+	if (best >= 0) {
+		clear_strand(s, best);
+		logev(s, EV_RELAY, -1, -1, size[best], best);
+		int a = reveal_into(s, best);
+		int b = reveal_into(s, best);
+		link_to(s, b, a);
+		return;
+	}
+	uint16_t need = 0;
+	for (int p = 0; p < s->n; p++)
+		if (active(s, p) && hand_count(s, p) > 0)
+			need |= (uint16_t)(1u << p);
+	if (!need)
+		return;
+	s->disc_need = need;
+	s->dl = timer(s, now);
+	logev(s, EV_DISCARD_STEP, -1, -1, 0, 0);
+}
+
+/* Returns every pending choice card to its owner's hand. */
+static void return_choices(struct dna_state *s)
+{
+	for (int p = 0; p < s->n; p++) {
+		if ((s->ck[p] == CH_ATTACH || s->ck[p] == CH_SET) && s->loc[s->cc[p]] == L_CHOICE) {
+			s->loc[s->cc[p]] = L_HAND;
+			s->own[s->cc[p]] = (uint8_t)p;
+		}
+		s->ck[p] = CH_NONE;
+		s->cn[p] = 0;
+		s->cc[p] = 0;
+		s->cauto[p] = 0;
+		memset(s->ce[p], 0, sizeof s->ce[p]);
+	}
+}
+
+static void game_over(struct dna_state *s)
+{
+	return_choices(s);
+	s->stage = ST_OVER;
+	s->disc_need = 0;
+	s->dl = 0;
+	s->owe_n = 0;
+	s->owe_seat = -1;
+	for (int p = 0; p < s->n; p++)
+		s->rslot[p] = -1;
+	s->epoch++;
+	logev(s, EV_OVER, -1, -1, 0, 0);
+}
+
+/* Seat has no cards left: it takes the next place; the party ends unless
+ * the table plays on and two players are still in. */
+static void finish_seat(struct dna_state *s, int seat)
+{
+	if (!active(s, seat) || s->stage == ST_OVER)
+		return;
+	s->fin[s->nfin++] = (uint8_t)seat;
+	s->finmask |= (uint16_t)(1u << seat);
+	s->disc_need &= (uint16_t)~(1u << seat);
+	s->rslot[seat] = -1;
+	logev(s, EV_OUT, seat, -1, s->nfin, 0);
+	if (!s->play_on || nactive(s) <= 1) {
+		if (s->play_on)
+			for (int p = 0; p < s->n; p++)
+				if (active(s, p)) {
+					s->fin[s->nfin++] = (uint8_t)p;
+					s->finmask |= (uint16_t)(1u << p);
+				}
+		game_over(s);
+	}
+}
+
+/* Seat's hand and pending choice are both empty. */
+static int out_of_cards(const struct dna_state *s, int seat)
+{
+	if (hand_count(s, seat) > 0)
+		return 0;
+	return !(s->ck[seat] == CH_ATTACH || s->ck[seat] == CH_SET) ||
+	       s->loc[s->cc[seat]] != L_CHOICE;
+}
+
+/* Index of end id in this turn's ends, or -1. */
+static int tend_index(const struct dna_state *s, int id)
+{
+	for (int i = 0; i < s->ntend; i++)
+		if (s->tend_id[i] == id)
+			return i;
+	return -1;
+}
+
+/* 1 when this turn's end i is still on the table. */
+static int tend_present(const struct dna_state *s, int i)
+{
+	int a = s->tend_a[i], b = s->tend_b[i];
+	return s->loc[a] == L_TABLE && s->loc[b] == L_TABLE && linked(s, a, b);
+}
+
+/* Gives every end card an id (kept where it has one), builds this turn's
+ * end table and forgets set marks. */
+static void number_ends(struct dna_state *s)
+{
+	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
+	degrees(s, deg);
+	memset(used, 0, sizeof used);
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] != L_TABLE || deg[c] != 1 || s->endid[c] == 0 ||
+		    used[s->endid[c]])
+			s->endid[c] = 0;
+		else
+			used[s->endid[c]] = 1;
+	}
+	/* new ends in placing order, so the numbers read along the strands */
+	for (;;) {
+		int best = -1;
+		for (int c = 0; c < s->ncards; c++)
+			if (s->loc[c] == L_TABLE && deg[c] == 1 && s->endid[c] == 0 &&
+			    (best < 0 || s->pseq[c] < s->pseq[best]))
+				best = c;
+		if (best < 0)
+			break;
+		int id = 1;
+		while (used[id])
+			id++;
+		used[id] = 1;
+		s->endid[best] = (uint8_t)id;
+	}
+	s->ntend = 0;
+	for (int id = 1; id <= DNA_END_IDS; id++) {
+		if (!used[id])
+			continue;
+		for (int c = 0; c < s->ncards; c++)
+			if (s->loc[c] == L_TABLE && s->endid[c] == id) {
+				s->tend_id[s->ntend] = (uint8_t)id;
+				s->tend_b[s->ntend] = (uint16_t)c;
+				s->tend_a[s->ntend] = (uint16_t)end_prev(s, c);
+				s->ntend++;
+				break;
+			}
+	}
+	for (int c = 0; c < s->ncards; c++)
+		s->setm[c] = 0;
+	memset(s->took, 0, sizeof s->took);
+}
+
+/* Starts a turn: choices cleared, ends numbered, the deadline set. */
+static void start_turn(struct dna_state *s, int64_t now)
+{
+	return_choices(s);
+	number_ends(s);
+	s->turn++;
+	s->stage = ST_CHOOSE;
+	s->nrew = 0;
+	s->resi = s->norder = 0;
+	s->owe_n = 0;
+	s->owe_seat = -1;
+	s->dl = timer(s, now);
+	s->epoch++;
+	logev(s, EV_TURN, s->holder, -1, s->turn, 0);
+}
+
+/* The seat among those still in, first at or after `from` clockwise. */
+static int next_active(const struct dna_state *s, int from)
+{
+	for (int k = 0; k < s->n; k++) {
+		int p = seat_from(from, k, s->n);
+		if (active(s, p))
+			return p;
+	}
+	return from;
+}
+
+static void add_reward(struct dna_state *s, int seat)
+{
+	s->rew[s->nrew++] = (uint8_t)seat;
+}
+
+/* Resolves seat's revealed choice. */
+static void resolve(struct dna_state *s, int seat)
+{
+	int k = s->ck[seat], x = s->cc[seat], cn = s->cn[seat], au = s->cauto[seat];
+	uint8_t ce[DNA_JOIN_MAX];
+	memcpy(ce, s->ce[seat], sizeof ce);
+	s->ck[seat] = CH_NONE;
+	s->cn[seat] = 0;
+	s->cc[seat] = 0;
+	s->cauto[seat] = 0;
+	memset(s->ce[seat], 0, sizeof s->ce[seat]);
+	if (k == CH_DRAW) {
+		logev(s, au == 1 ? EV_AUTODRAW :
+			 au == 2 ? EV_FORCEDRAW : EV_DRAW, seat, -1, 0, 0);
+		s->owe_seat = (int8_t)seat;
+		s->owe_n = 1;
+		return;
+	}
+	if (k == CH_NONE)
+		return;
+	int present[DNA_JOIN_MAX], np = 0;
+	for (int i = 0; i < cn; i++) {
+		int t = tend_index(s, ce[i]);
+		if (t >= 0 && tend_present(s, t))
+			present[np++] = t;
+	}
+	struct dna_ev *e;
+	if (np == 0) {
+		s->loc[x] = L_HAND;
+		s->own[x] = (uint8_t)seat;
+		logev(s, k == CH_SET ? EV_FALSESET : EV_MISFIT, seat, x, 0, 0);
+		e = &s->log[s->nlog - 1];
+		e->n = (uint8_t)cn;
+		memcpy(e->ends, ce, sizeof e->ends);
+		s->owe_seat = (int8_t)seat;
+		s->owe_n = k == CH_SET ? 3 : 2;
+		return;
+	}
+	int slot = s->strand[s->tend_b[present[0]]];
+	place(s, x, slot);
+	for (int i = 0; i < np; i++) {
+		link_to(s, x, s->tend_b[present[i]]);
+		s->endid[s->tend_b[present[i]]] = 0;
+	}
+	if (np == 1) {
+		int id = s->tend_id[present[0]];
+		if (!s->took[id])
+			s->endid[x] = (uint8_t)id;
+		s->took[id] = 1;
+	} else {
+		for (int i = 0; i < np; i++)
+			s->took[s->tend_id[present[i]]] = 1;
+	}
+	if (k == CH_SET)
+		s->setm[x] = 1;
+	logev(s, k == CH_SET ? EV_SET : EV_ATTACH, seat, x, 0, s->strand[x]);
+	e = &s->log[s->nlog - 1];
+	e->n = (uint8_t)np;
+	for (int i = 0; i < np; i++)
+		e->ends[i] = s->tend_id[present[i]];
+	if (k == CH_SET || np > 1)
+		add_reward(s, seat);
+	if (out_of_cards(s, seat))
+		finish_seat(s, seat);
+}
+
+/* Strands with a set or without ends leave the table. */
+static void cleanup(struct dna_state *s)
+{
+	uint8_t deg[DNA_CARDS];
+	degrees(s, deg);
+	int hasset[DNA_STRANDS] = { 0 }, hasend[DNA_STRANDS] = { 0 }, size[DNA_STRANDS];
+	strand_sizes(s, size);
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] != L_TABLE)
+			continue;
+		hasset[s->strand[c]] |= s->setm[c];
+		hasend[s->strand[c]] |= deg[c] == 1;
+	}
+	for (int i = 0; i < DNA_STRANDS; i++) {
+		if (size[i] == 0)
+			continue;
+		if (hasset[i]) {
+			logev(s, EV_CLEAR_SET, -1, -1, size[i], i);
+			clear_strand(s, i);
+		} else if (!hasend[i] && size[i] > 1) {
+			logev(s, EV_CLEAR_NOENDS, -1, -1, size[i], i);
+			clear_strand(s, i);
+		}
+	}
+}
+
+/* Runs the party forward until someone has to decide. */
+static void advance(struct dna_state *s, int64_t now)
+{
+	for (;;) {
+		if (s->stage == ST_OVER || s->disc_need)
+			return;
+		switch (s->stage) {
+		case ST_RACE:
+		case ST_OVER:
+		case ST__MAX:
+			return;
+		case ST_CHOOSE: {
+			int waiting = 0;
+			for (int p = 0; p < s->n; p++)
+				if (active(s, p) && s->ck[p] == CH_NONE)
+					waiting++;
+			if (waiting)
+				return;
+			s->norder = 0;
+			for (int k = 0; k < s->n; k++) {
+				int p = seat_from(s->holder, k, s->n);
+				if (active(s, p))
+					s->order[s->norder++] = (uint8_t)p;
+			}
+			s->resi = 0;
+			s->stage = ST_RESOLVE;
+			s->dl = 0;
+			s->epoch++;
+			break;
+		}
+		case ST_RESOLVE:
+			if (s->owe_n > 0) {
+				s->owe_n--;
+				if (draw_one(s, s->owe_seat, now) != 0)
+					s->owe_n = 0;
+				break;
+			}
+			if (s->resi == s->norder) {
+				s->stage = ST_CLEANUP;
+				break;
+			}
+			resolve(s, s->order[s->resi++]);
+			break;
+		case ST_CLEANUP:
+			cleanup(s);
+			s->stage = ST_REVEAL;
+			break;
+		case ST_REVEAL: {
+			int size[DNA_STRANDS], slot = -1;
+			strand_sizes(s, size);
+			for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
+				if (size[i] == 0)
+					slot = i;
+			if (slot >= 0) {
+				int c = reveal_into(s, slot);
+				if (c < 0) {
+					s->stage = ST_FILL;
+					break;
+				}
+				logev(s, EV_REVEAL, -1, c, 0, slot);
+				if (s->ndeck == 0)
+					deck_empty(s, now);
+				break;
+			}
+			int got = 0, r = 0;
+			for (int i = 0; i < DNA_STRANDS; i++) {
+				if (size[i] != 1)
+					continue;
+				while (r < s->nrew && (!active(s, s->rew[r]) ||
+						       hand_count(s, s->rew[r]) == 0 ||
+						       s->rslot[s->rew[r]] >= 0))
+					r++;
+				if (r == s->nrew)
+					break;
+				s->rslot[s->rew[r]] = (int8_t)i;
+				got++;
+			}
+			s->nrew = 0;
+			s->stage = got ? ST_REFILL : ST_FILL;
+			if (got) {
+				s->dl = timer(s, now);
+				s->epoch++;
+				return;
+			}
+			break;
+		}
+		case ST_REFILL:
+			for (int p = 0; p < s->n; p++)
+				if (s->rslot[p] >= 0)
+					return;
+			s->stage = ST_FILL;
+			s->dl = 0;
+			break;
+		case ST_FILL: {
+			int size[DNA_STRANDS], slot = -1;
+			strand_sizes(s, size);
+			for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
+				if (size[i] == 1)
+					slot = i;
+			if (slot < 0) {
+				s->stage = ST_NEXT;
+				break;
+			}
+			int a = -1;
+			for (int c = 0; c < s->ncards && a < 0; c++)
+				if (s->loc[c] == L_TABLE && s->strand[c] == slot)
+					a = c;
+			int c = pop_deck(s);
+			if (c < 0) {
+				s->stage = ST_NEXT;
+				break;
+			}
+			place(s, c, slot);
+			link_to(s, c, a);
+			logev(s, EV_DECKCARD, -1, c, 0, slot);
+			if (s->ndeck == 0)
+				deck_empty(s, now);
+			break;
+		}
+		case ST_NEXT:
+			s->holder = (uint8_t)next_active(s, seat_next(s->holder, s->n));
+			start_turn(s, now);
+			return;
+		}
+	}
+}
+
+/* ---- setup ---- */
+
+static const struct game_option dna_options[] = {
+	[O_DECKS] = { "decks", "SET-Decks", OPT_INT, 1, DNA_DECKS_MAX, 1, "Decks" },
+	[O_PLAY_ON] = { "play_on", "Um die weiteren Plätze weiterspielen", OPT_BOOL, 0, 1, 0, NULL },
+	[O_RACE] = { "opening_race", "Eröffnungsrennen (20 s: wer zuerst ein Set findet, beginnt)",
+		     OPT_BOOL, 0, 1, 0, NULL },
+	[O_TURN_SECONDS] = { "turn_seconds", "Zeitlimit pro Zug (0 = keins; danach wird gezogen)",
+			     OPT_INT, 0, 600, 0, "s" },
+	[O_LAST_MUST_DRAW] = { "last_must_draw", "Wer als Letzter wählt, muss ziehen",
+			       OPT_BOOL, 0, 1, 0, NULL },
+};
+_Static_assert(sizeof dna_options / sizeof dna_options[0] == O__MAX, "option table");
+
+/* Hand size for n players and d decks: 8, fewer when the deck would run
+ * short (30 cards per deck stay for the strands and the draw pile). */
+int dna_hand_size(int n, int decks);
+int dna_hand_size(int n, int decks)
+{
+	int h = (DNA_FACES * decks - 30) / n;
+	return h < DNA_HAND_DEAL ? h : DNA_HAND_DEAL;
+}
+
+static int dna_parties(int nplayers, const int *opt)
+{
+	(void)nplayers;
+	(void)opt;
+	return 1;
+}
+
+static int dna_setup(void *st, const struct setup *su, struct rerr *e)
+{
+	struct dna_state *s = st;
+	if (su->nplayers < 2 || su->nplayers > DNA_SEATS)
+		return rerr_set(e, "DNA braucht 2 bis %d Spieler.", DNA_SEATS);
+	if (su->dealer < 0 || su->dealer >= su->nplayers)
+		return rerr_set(e, "Ungültiger Geber.");
+	for (int i = 0; i < O__MAX; i++)
+		if (su->opt[i] < dna_options[i].min || su->opt[i] > dna_options[i].max)
+			return rerr_set(e, "%s: Wert außerhalb von %d bis %d.", dna_options[i].label,
+					dna_options[i].min, dna_options[i].max);
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)su->nplayers;
+	s->decks = (uint8_t)su->opt[O_DECKS];
+	s->play_on = (uint8_t)su->opt[O_PLAY_ON];
+	s->race = (uint8_t)su->opt[O_RACE];
+	s->turn_seconds = (uint16_t)su->opt[O_TURN_SECONDS];
+	s->last_must_draw = (uint8_t)su->opt[O_LAST_MUST_DRAW];
+	s->ncards = (uint16_t)(DNA_FACES * s->decks);
+	s->holder = (uint8_t)su->dealer;
+	s->owe_seat = -1;
+	for (int p = 0; p < DNA_SEATS; p++)
+		s->rslot[p] = -1;
+	rng_seed(&s->rng, su->seed);
+	for (int c = 0; c < s->ncards; c++) {
+		s->deck[c] = (uint16_t)c;
+		s->loc[c] = L_DECK;
+	}
+	s->ndeck = s->ncards;
+	rng_shuffle(&s->rng, s->deck, s->ndeck);
+	int h = dna_hand_size(s->n, s->decks);
+	for (int k = 0; k < h; k++)
+		for (int i = 0; i < s->n; i++) {
+			int p = seat_from(s->holder, i + 1, s->n);
+			int c = pop_deck(s);
+			s->loc[c] = L_HAND;
+			s->own[c] = (uint8_t)p;
+		}
+	for (int i = 0; i < DNA_STRANDS; i++) {
+		int a = reveal_into(s, i);
+		int b = reveal_into(s, i);
+		link_to(s, b, a);
+	}
+	s->dl_lazy = 1;
+	if (s->race) {
+		number_ends(s);
+		s->stage = ST_RACE;
+		logev(s, EV_RACE, -1, -1, DNA_RACE_SECONDS, 0);
+		return 0;
+	}
+	s->turn = 0;
+	start_turn(s, 0);
+	s->dl = 0;
+	return 0;
+}
+
+/* ---- moves ---- */
+
+enum cmd { C_ATTACH, C_SET, C_DRAW, C_OPEN, C_PASS, C_REFILL, C_DISCARD, C__MAX };
+
+struct dna_cmd {
+	int kind, face, card, n, strand;
+	int ends[DNA_JOIN_MAX];
+};
+
+static const char *const cmd_word[C__MAX] = {
+	"attach", "set", "draw", "open", "pass", "refill", "discard"
+};
+
+/* Reads "e<id>" or "s<n>": 0 with *out, or -1. */
+static int parse_ref(const char *w, char tag, int max, int *out)
+{
+	if (w[0] != tag)
+		return -1;
+	return mt_int(w + 1, 1, max, out);
+}
+
+/* The strand slot of a two-card strand both of whose ends are in ids[], or -1. */
+static int two_card_both(const struct dna_state *s, const int *idx, int n)
+{
+	int size[DNA_STRANDS];
+	strand_sizes(s, size);
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++) {
+			int si = s->strand[s->tend_b[idx[i]]];
+			if (size[si] == 2 && si == s->strand[s->tend_b[idx[j]]])
+				return si;
+		}
+	return -1;
+}
+
+/* Parses and checks a move against the state; nothing changes. */
+static int parse_move(const struct dna_state *s, int seat, const char *move,
+		      struct dna_cmd *m, struct rerr *e)
+{
+	struct mtok t;
+	char code[40];
+	if (mt_split(move, &t, e) != 0)
+		return -1;
+	memset(m, 0, sizeof *m);
+	m->card = -1;
+	m->kind = -1;
+	for (int k = 0; k < C__MAX; k++)
+		if (strcmp(t.w[0], cmd_word[k]) == 0)
+			m->kind = k;
+	if (m->kind < 0)
+		return rerr_set(e, "Unbekannter Zug '%.30s'. Möglich sind attach, set, draw, "
+				"open, pass, refill und discard.", t.w[0]);
+	if (seat < 0 || seat >= s->n)
+		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
+	if (s->stage == ST_OVER)
+		return rerr_set(e, "Die Partie ist vorbei.");
+	if (!active(s, seat))
+		return rerr_set(e, "Du hast schon alle Karten abgelegt.");
+
+	int want;
+	switch (m->kind) {
+	case C_DRAW:
+	case C_PASS:
+		want = 1;
+		break;
+	case C_DISCARD:
+		want = 2;
+		break;
+	case C_ATTACH:
+		want = -1;
+		break;
+	default:
+		want = 4;
+		break;
+	}
+	if (want > 0 && t.n != want)
+		return rerr_set(e, "So geht der Zug nicht: %s.",
+				m->kind == C_DRAW ? "draw" : m->kind == C_PASS ? "pass" :
+				m->kind == C_DISCARD ? "discard 2-rot-voll-welle" :
+				m->kind == C_SET ? "set 2-rot-voll-welle on e3" :
+				m->kind == C_OPEN ? "open 2-rot-voll-welle on s1" :
+				"refill 2-rot-voll-welle to s1");
+	if (m->kind == C_ATTACH && (t.n < 4 || !mt_is(&t, 2, "to")))
+		return rerr_set(e, "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4.");
+	if ((m->kind == C_SET || m->kind == C_OPEN) && !mt_is(&t, 2, "on"))
+		return rerr_set(e, "So geht der Zug nicht: %s 2-rot-voll-welle on %s.",
+				cmd_word[m->kind], m->kind == C_SET ? "e3" : "s1");
+	if (m->kind == C_REFILL && !mt_is(&t, 2, "to"))
+		return rerr_set(e, "So geht der Zug nicht: refill 2-rot-voll-welle to s1.");
+	if (t.n >= 2 && m->kind != C_DRAW && m->kind != C_PASS) {
+		if (parse_face(t.w[1], &m->face) != 0)
+			return rerr_set(e, "Unbekannte Karte '%.30s' (so: 2-rot-voll-welle; "
+					"Anzahl-Farbe-Füllung-Form).", t.w[1]);
+		face_code(m->face, code, sizeof code);
+		m->card = hand_card(s, seat, m->face);
+		if (m->card < 0)
+			return rerr_set(e, "Du hast %s nicht auf der Hand.", code);
+	}
+
+	/* the stage */
+	if (s->disc_need) {
+		if (m->kind != C_DISCARD)
+			return rerr_set(e, "Das Deck ist leer: erst wirft jeder eine Handkarte ab.");
+		if (!((s->disc_need >> seat) & 1u))
+			return rerr_set(e, "Du hast schon abgeworfen.");
+		return 0;
+	}
+	if (m->kind == C_DISCARD)
+		return rerr_set(e, "Abwerfen gibt es nur, wenn das Deck leer ist.");
+	if (s->stage == ST_RACE) {
+		if (m->kind != C_OPEN && m->kind != C_PASS)
+			return rerr_set(e, "Erst läuft das Eröffnungsrennen: open … oder pass.");
+		if ((s->passed >> seat) & 1u)
+			return rerr_set(e, "Du hast beim Eröffnungsrennen schon gepasst.");
+		if (m->kind == C_PASS)
+			return 0;
+		if (parse_ref(t.w[3], 's', DNA_STRANDS, &m->strand) != 0)
+			return rerr_set(e, "Strang '%.20s' gibt es nicht (s1 bis s3).", t.w[3]);
+		m->strand--;
+		for (int i = 0; i < s->ntend; i++)
+			if (s->strand[s->tend_b[i]] == m->strand) {
+				if (!makes_set(m->card, s->tend_a[i], s->tend_b[i]))
+					return rerr_set(e, "%s bildet mit Strang %d kein Set.", code,
+							m->strand + 1);
+				m->ends[0] = i;
+				m->n = 1;
+				return 0;
+			}
+		return rerr_set(e, "Strang %d gibt es nicht.", m->strand + 1);
+	}
+	if (m->kind == C_OPEN || m->kind == C_PASS)
+		return rerr_set(e, "Das Eröffnungsrennen ist vorbei.");
+	if (s->stage == ST_REFILL) {
+		if (m->kind != C_REFILL)
+			return rerr_set(e, "Jetzt werden nur die aufgedeckten Karten ergänzt.");
+		if (s->rslot[seat] < 0)
+			return rerr_set(e, "Du legst in diesem Zug keine Karte an eine aufgedeckte an.");
+		if (parse_ref(t.w[3], 's', DNA_STRANDS, &m->strand) != 0 ||
+		    m->strand - 1 != s->rslot[seat])
+			return rerr_set(e, "Deine Karte gehört an Strang s%d.", s->rslot[seat] + 1);
+		m->strand--;
+		return 0;
+	}
+	if (m->kind == C_REFILL)
+		return rerr_set(e, "Ergänzen gibt es nur nach dem Wegräumen.");
+	if (s->stage != ST_CHOOSE)
+		return rerr_set(e, "Gerade wird nicht gewählt.");
+	if (s->ck[seat] != CH_NONE)
+		return rerr_set(e, "Du hast für diesen Zug schon gewählt.");
+	if (m->kind == C_DRAW)
+		return 0;
+	int nref = m->kind == C_SET ? 1 : t.n - 3;
+	if (nref > DNA_JOIN_MAX)
+		return rerr_set(e, "Eine Karte geht an höchstens %d Enden.", DNA_JOIN_MAX);
+	for (int i = 0; i < nref; i++) {
+		int id, ti;
+		if (parse_ref(t.w[3 + i], 'e', DNA_END_IDS, &id) != 0 ||
+		    (ti = tend_index(s, id)) < 0)
+			return rerr_set(e, "Ende '%.20s' gibt es nicht.", t.w[3 + i]);
+		for (int j = 0; j < i; j++)
+			if (m->ends[j] == ti)
+				return rerr_set(e, "Ende e%d ist doppelt genannt.", id);
+		if (m->kind == C_SET && !makes_set(m->card, s->tend_a[ti], s->tend_b[ti]))
+			return rerr_set(e, "%s bildet an e%d kein Set.", code, id);
+		if (m->kind == C_ATTACH && !fits(m->card, s->tend_a[ti], s->tend_b[ti]))
+			return rerr_set(e, "%s passt nicht an e%d.", code, id);
+		m->ends[i] = ti;
+	}
+	m->n = nref;
+	int two = two_card_both(s, m->ends, m->n);
+	if (two >= 0)
+		return rerr_set(e, "Eine Karte darf nicht an beide Enden des Zwei-Karten-Strangs "
+				"s%d.", two + 1);
+	return 0;
+}
+
+static void start_lazy(struct dna_state *s, int64_t now)
+{
+	if (!s->dl_lazy)
+		return;
+	s->dl_lazy = 0;
+	if (s->stage == ST_RACE)
+		s->dl = deadline_after(now, DNA_RACE_SECONDS);
+	else if (s->stage == ST_CHOOSE)
+		s->dl = timer(s, now);
+}
+
+/* Ends the opening race: nobody opened, so the first turn starts. */
+static void race_over(struct dna_state *s, int64_t now)
+{
+	logev(s, EV_RACE_NONE, -1, -1, 0, 0);
+	s->turn = 0;
+	start_turn(s, now);
+}
+
+/* Completes the discard step once everyone has discarded. */
+static void discard_done(struct dna_state *s, int64_t now)
+{
+	if (s->disc_need || s->stage == ST_OVER)
+		return;
+	rng_shuffle(&s->rng, s->deck, s->ndeck);
+	s->dl = s->stage == ST_REFILL || s->stage == ST_CHOOSE ? timer(s, now) : 0;
+	s->epoch++;
+	advance(s, now);
+}
+
+static void do_discard(struct dna_state *s, int seat, int c, int autom, int64_t now)
+{
+	s->loc[c] = L_DECK;
+	s->own[c] = 0;
+	s->deck[s->ndeck++] = (uint16_t)c;
+	s->disc_need &= (uint16_t)~(1u << seat);
+	logev(s, autom ? EV_AUTODISCARD : EV_DISCARD, seat, -1, 0, 0);
+	if (out_of_cards(s, seat))
+		finish_seat(s, seat);
+	discard_done(s, now);
+}
+
+/* Forced draw for the last undecided seat (variant "last must draw"). */
+static void last_draws(struct dna_state *s)
+{
+	if (!s->last_must_draw || nactive(s) < 2)
+		return;
+	int last = -1, waiting = 0;
+	for (int p = 0; p < s->n; p++)
+		if (active(s, p) && s->ck[p] == CH_NONE) {
+			waiting++;
+			last = p;
+		}
+	if (waiting == 1) {
+		s->ck[last] = CH_DRAW;
+		s->cauto[last] = 2;
+	}
+}
+
+static int dna_apply(void *st, int seat, const char *move, int64_t now, struct rerr *e)
+{
+	struct dna_state *s = st;
+	struct dna_cmd m;
+	if (parse_move(s, seat, move, &m, e) != 0)
+		return -1;
+	start_lazy(s, now);
+	switch (m.kind) {
+	case C_DISCARD:
+		do_discard(s, seat, m.card, 0, now);
+		return 0;
+	case C_PASS:
+		s->passed |= (uint16_t)(1u << seat);
+		if (s->passed == (1u << s->n) - 1)
+			race_over(s, now);
+		return 0;
+	case C_OPEN: {
+		int i = m.ends[0];
+		place(s, m.card, m.strand);
+		link_to(s, m.card, s->tend_b[i]);
+		s->setm[m.card] = 1;
+		logev(s, EV_OPEN, seat, m.card, 0, m.strand);
+		s->nrew = 0;
+		add_reward(s, seat);
+		s->stage = ST_CLEANUP;
+		s->epoch++;
+		if (out_of_cards(s, seat))
+			finish_seat(s, seat);
+		advance(s, now);
+		return 0;
+	}
+	case C_REFILL: {
+		int a = -1;
+		for (int c = 0; c < s->ncards && a < 0; c++)
+			if (s->loc[c] == L_TABLE && s->strand[c] == m.strand)
+				a = c;
+		place(s, m.card, m.strand);
+		link_to(s, m.card, a);
+		s->rslot[seat] = -1;
+		logev(s, EV_REFILL, seat, m.card, 0, m.strand);
+		if (out_of_cards(s, seat))
+			finish_seat(s, seat);
+		advance(s, now);
+		return 0;
+	}
+	case C_DRAW:
+		s->ck[seat] = CH_DRAW;
+		break;
+	default:
+		s->ck[seat] = m.kind == C_SET ? CH_SET : CH_ATTACH;
+		s->cc[seat] = (uint16_t)m.card;
+		s->cn[seat] = (uint8_t)m.n;
+		memset(s->ce[seat], 0, sizeof s->ce[seat]);
+		for (int i = 0; i < m.n; i++)
+			s->ce[seat][i] = s->tend_id[m.ends[i]];
+		s->loc[m.card] = L_CHOICE;
+		s->own[m.card] = (uint8_t)seat;
+		break;
+	}
+	last_draws(s);
+	advance(s, now);
+	return 0;
+}
+
+static int dna_tick(void *st, int64_t now)
+{
+	struct dna_state *s = st;
+	if (s->stage == ST_OVER)
+		return 0;
+	if (s->dl_lazy) {
+		start_lazy(s, now);
+		return 1;
+	}
+	if (!deadline_passed(s->dl, now))
+		return 0;
+	s->dl = 0;
+	if (s->disc_need) {
+		for (int p = 0; p < s->n && s->stage != ST_OVER; p++)
+			if ((s->disc_need >> p) & 1u) {
+				int c = -1;
+				for (int x = 0; x < s->ncards && c < 0; x++)
+					if (s->loc[x] == L_HAND && s->own[x] == p)
+						c = x;
+				s->loc[c] = L_DECK;
+				s->own[c] = 0;
+				s->deck[s->ndeck++] = (uint16_t)c;
+				s->disc_need &= (uint16_t)~(1u << p);
+				logev(s, EV_AUTODISCARD, p, -1, 0, 0);
+				if (out_of_cards(s, p))
+					finish_seat(s, p);
+			}
+		s->disc_need = 0;
+		discard_done(s, now);
+		return 1;
+	}
+	switch (s->stage) {
+	case ST_RACE:
+		race_over(s, now);
+		return 1;
+	case ST_CHOOSE:
+		for (int p = 0; p < s->n; p++)
+			if (active(s, p) && s->ck[p] == CH_NONE) {
+				s->ck[p] = CH_DRAW;
+				s->cauto[p] = 1;
+			}
+		advance(s, now);
+		return 1;
+	case ST_REFILL:
+		for (int p = 0; p < s->n; p++)
+			s->rslot[p] = -1;
+		advance(s, now);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* Seats that must decide now. */
+static uint32_t to_act(const struct dna_state *s)
+{
+	uint32_t m = 0;
+	if (s->stage == ST_OVER)
+		return 0;
+	if (s->disc_need)
+		return s->disc_need;
+	for (int p = 0; p < s->n; p++) {
+		if (!active(s, p))
+			continue;
+		if ((s->stage == ST_RACE && !((s->passed >> p) & 1u)) ||
+		    (s->stage == ST_CHOOSE && s->ck[p] == CH_NONE) ||
+		    (s->stage == ST_REFILL && s->rslot[p] >= 0))
+			m |= 1u << p;
+	}
+	return m;
+}
+
+/* Place points when playing on; otherwise minus the cards in hand. */
+static void dna_status(const void *st, struct status *o)
+{
+	const struct dna_state *s = st;
+	memset(o, 0, sizeof *o);
+	o->over = s->stage == ST_OVER;
+	o->to_act = to_act(s);
+	o->turn = o->over ? -1 : s->holder;
+	o->deadline = s->dl;
+	o->epoch = s->epoch;
+	for (int p = 0; p < s->n; p++) {
+		if (s->play_on) {
+			o->score[p] = 0;
+			for (int i = 0; i < s->nfin; i++)
+				if (s->fin[i] == p)
+					o->score[p] = s->n - 1 - i;
+		} else {
+			int h = hand_count(s, p);
+			for (int c = 0; c < s->ncards; c++)
+				h += s->loc[c] == L_CHOICE && s->own[c] == p;
+			o->score[p] = -h;
+		}
+	}
+}
+
+struct emitter {
+	move_emit_fn emit;
+	void *ctx;
+	int count;
+};
+
+static void put(struct emitter *em, const char *m)
+{
+	em->emit(em->ctx, m);
+	em->count++;
+}
+
+/* Emits "attach X to …" for every subset of the fitting ends fit[] of size
+ * 1..DNA_JOIN_MAX that does not hold both ends of a two-card strand. */
+static void emit_subsets(const struct dna_state *s, struct emitter *em, const char *code,
+			 const int *fit, int nfit, const int *size, int from, int *pick, int np)
+{
+	if (np > 0) {
+		char m[GAME_MOVE_MAX + 1];
+		int len = snprintf(m, sizeof m, "attach %s to", code);
+		for (int i = 0; i < np && len < (int)sizeof m; i++)
+			len += snprintf(m + len, sizeof m - (size_t)len, " e%d", s->tend_id[pick[i]]);
+		put(em, m);
+	}
+	if (np == DNA_JOIN_MAX)
+		return;
+	for (int i = from; i < nfit; i++) {
+		int si = s->strand[s->tend_b[fit[i]]], bad = 0;
+		if (size[si] == 2)
+			for (int j = 0; j < np; j++)
+				bad |= s->strand[s->tend_b[pick[j]]] == si;
+		if (bad)
+			continue;
+		pick[np] = fit[i];
+		emit_subsets(s, em, code, fit, nfit, size, i + 1, pick, np + 1);
+	}
+}
+
+/* The faces in seat's hand, each once, ascending. */
+static int hand_faces(const struct dna_state *s, int seat, int *faces)
+{
+	int n = 0;
+	for (int f = 0; f < DNA_FACES; f++)
+		if (hand_card(s, seat, f) >= 0)
+			faces[n++] = f;
+	return n;
+}
+
+/* Every legal move of seat that plays face f (-1: the moves without a card). */
+static void moves_for(const struct dna_state *s, int seat, int f, struct emitter *em)
+{
+	char code[40], m[GAME_MOVE_MAX + 1];
+	if (f >= 0)
+		face_code(f, code, sizeof code);
+	if (s->disc_need) {
+		if (f >= 0 && ((s->disc_need >> seat) & 1u)) {
+			snprintf(m, sizeof m, "discard %s", code);
+			put(em, m);
+		}
+		return;
+	}
+	switch (s->stage) {
+	case ST_RACE:
+		if ((s->passed >> seat) & 1u)
+			return;
+		if (f < 0) {
+			put(em, "pass");
+			return;
+		}
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int i = 0; i < s->ntend; i++)
+				if (s->strand[s->tend_b[i]] == slot) {
+					if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
+						snprintf(m, sizeof m, "open %s on s%d", code, slot + 1);
+						put(em, m);
+					}
+					break;
+				}
+		return;
+	case ST_REFILL:
+		if (f >= 0 && s->rslot[seat] >= 0) {
+			snprintf(m, sizeof m, "refill %s to s%d", code, s->rslot[seat] + 1);
+			put(em, m);
+		}
+		return;
+	case ST_CHOOSE: {
+		if (s->ck[seat] != CH_NONE)
+			return;
+		if (f < 0) {
+			put(em, "draw");
+			return;
+		}
+		int fit[DNA_CARDS], nfit = 0, size[DNA_STRANDS], pick[DNA_JOIN_MAX];
+		for (int i = 0; i < s->ntend; i++) {
+			if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
+				snprintf(m, sizeof m, "set %s on e%d", code, s->tend_id[i]);
+				put(em, m);
+			} else if (fits(f, s->tend_a[i], s->tend_b[i])) {
+				fit[nfit++] = i;
+			}
+		}
+		strand_sizes(s, size);
+		emit_subsets(s, em, code, fit, nfit, size, 0, pick, 0);
+		return;
+	}
+	default:
+		return;
+	}
+}
+
+static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
+{
+	const struct dna_state *s = st;
+	struct emitter em = { emit, ctx, 0 };
+	int faces[DNA_FACES];
+	if (seat < 0 || seat >= s->n || s->stage == ST_OVER || !active(s, seat))
+		return 0;
+	moves_for(s, seat, -1, &em);
+	int nf = hand_faces(s, seat, faces);
+	for (int i = 0; i < nf; i++)
+		moves_for(s, seat, faces[i], &em);
+	return em.count;
+}
+
+/* ---- snapshot ---- */
+
+static int dna_encode(const void *st, struct buf *b)
+{
+	const struct dna_state *s = st;
+	size_t start = snap_begin(b, "dna");
+	ser_u8(b, s->n);
+	ser_u8(b, s->decks);
+	ser_u8(b, s->play_on);
+	ser_u8(b, s->race);
+	ser_u8(b, s->last_must_draw);
+	ser_u16(b, s->turn_seconds);
+	ser_u8(b, s->stage);
+	ser_u8(b, s->holder);
+	ser_u8(b, s->dl_lazy);
+	ser_u16(b, s->turn);
+	ser_u32(b, s->epoch);
+	ser_i64(b, s->dl);
+	for (int i = 0; i < 4; i++)
+		ser_u64(b, s->rng.s[i]);
+	for (int c = 0; c < s->ncards; c++) {
+		ser_u8(b, s->loc[c]);
+		ser_u8(b, s->own[c]);
+		if (s->loc[c] != L_TABLE)
+			continue;
+		ser_u8(b, s->strand[c]);
+		ser_u8(b, s->endid[c]);
+		ser_u8(b, s->setm[c]);
+		ser_u16(b, s->pseq[c]);
+		ser_u16s(b, s->par[c], s->npar[c]);
+	}
+	ser_u16s(b, s->deck, s->ndeck);
+	ser_u16(b, s->nseq);
+	ser_u16(b, (unsigned)s->ntend);
+	for (int i = 0; i < s->ntend; i++) {
+		ser_u8(b, s->tend_id[i]);
+		ser_u16(b, s->tend_a[i]);
+		ser_u16(b, s->tend_b[i]);
+	}
+	for (int i = 1; i <= DNA_END_IDS; i++)
+		ser_u8(b, s->took[i]);
+	for (int p = 0; p < s->n; p++) {
+		ser_u8(b, s->ck[p]);
+		ser_u8(b, s->cauto[p]);
+		ser_u16(b, s->cc[p]);
+		ser_u8(b, s->cn[p]);
+		for (int i = 0; i < DNA_JOIN_MAX; i++)
+			ser_u8(b, s->ce[p][i]);
+		ser_u8(b, (unsigned)(s->rslot[p] + 1));
+	}
+	ser_u8(b, s->norder);
+	for (int i = 0; i < s->norder; i++)
+		ser_u8(b, s->order[i]);
+	ser_u8(b, s->resi);
+	ser_u8(b, (unsigned)(s->owe_seat + 1));
+	ser_u8(b, s->owe_n);
+	ser_u8(b, s->nrew);
+	for (int i = 0; i < s->nrew; i++)
+		ser_u8(b, s->rew[i]);
+	ser_u16(b, s->passed);
+	ser_u16(b, s->disc_need);
+	ser_u8(b, s->nfin);
+	for (int i = 0; i < s->nfin; i++)
+		ser_u8(b, s->fin[i]);
+	ser_u16(b, s->nev);
+	ser_u8(b, s->nlog);
+	for (int i = 0; i < s->nlog; i++) {
+		const struct dna_ev *v = &s->log[i];
+		ser_u8(b, v->type);
+		ser_u8(b, v->seat);
+		ser_u8(b, v->n);
+		ser_u8(b, v->strand);
+		ser_u16(b, v->card);
+		ser_u16(b, v->num);
+		for (int k = 0; k < DNA_JOIN_MAX; k++)
+			ser_u8(b, v->ends[k]);
+	}
+	return snap_end(b, start);
+}
+
+static int dna_check(const void *st, struct rerr *e);
+
+/* Reads one byte that must lie in lo..hi. */
+static unsigned rd8(struct de *d, unsigned lo, unsigned hi, int *bad)
+{
+	unsigned v = de_u8(d);
+	if (v < lo || v > hi)
+		*bad = 1;
+	return v;
+}
+
+static unsigned rd16(struct de *d, unsigned lo, unsigned hi, int *bad)
+{
+	unsigned v = de_u16(d);
+	if (v < lo || v > hi)
+		*bad = 1;
+	return v;
+}
+
+static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e)
+{
+	struct dna_state *s = st;
+	struct de d;
+	int bad = 0;
+	if (snap_open(&d, "dna", p, n, e) != 0)
+		return -1;
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)rd8(&d, 2, DNA_SEATS, &bad);
+	s->decks = (uint8_t)rd8(&d, 1, DNA_DECKS_MAX, &bad);
+	if (bad || d.err)
+		return rerr_set(e, "Spielstand beschädigt: Spieler- oder Deckzahl");
+	s->ncards = (uint16_t)(DNA_FACES * s->decks);
+	s->play_on = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->race = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->last_must_draw = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->turn_seconds = (uint16_t)rd16(&d, 0, 600, &bad);
+	s->stage = (uint8_t)rd8(&d, 0, ST_OVER, &bad);
+	s->holder = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+	s->dl_lazy = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->turn = (uint16_t)de_u16(&d);
+	s->epoch = de_u32(&d);
+	s->dl = de_i64(&d);
+	if (s->dl < 0)
+		bad = 1;
+	for (int i = 0; i < 4; i++)
+		s->rng.s[i] = de_u64(&d);
+	for (int c = 0; c < s->ncards && !bad && !d.err; c++) {
+		s->loc[c] = (uint8_t)rd8(&d, L_DECK, L__MAX - 1, &bad);
+		s->own[c] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+		if (s->loc[c] != L_TABLE)
+			continue;
+		s->strand[c] = (uint8_t)rd8(&d, 0, DNA_STRANDS - 1, &bad);
+		s->endid[c] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
+		s->setm[c] = (uint8_t)rd8(&d, 0, 1, &bad);
+		s->pseq[c] = (uint16_t)de_u16(&d);
+		s->npar[c] = (uint8_t)de_u16s(&d, s->par[c], DNA_JOIN_MAX);
+		for (int k = 0; k < s->npar[c]; k++)
+			if (s->par[c][k] >= s->ncards)
+				bad = 1;
+	}
+	s->ndeck = de_u16s(&d, s->deck, DNA_CARDS);
+	for (int i = 0; i < s->ndeck; i++)
+		if (s->deck[i] >= s->ncards)
+			bad = 1;
+	s->nseq = (uint16_t)de_u16(&d);
+	s->ntend = (int)rd16(&d, 0, s->ncards, &bad);
+	for (int i = 0; i < s->ntend && !bad && !d.err; i++) {
+		s->tend_id[i] = (uint8_t)rd8(&d, 1, DNA_END_IDS, &bad);
+		s->tend_a[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
+		s->tend_b[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
+	}
+	for (int i = 1; i <= DNA_END_IDS; i++)
+		s->took[i] = (uint8_t)rd8(&d, 0, 1, &bad);
+	for (int q = 0; q < s->n; q++) {
+		s->ck[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
+		s->cauto[q] = (uint8_t)rd8(&d, 0, 2, &bad);
+		s->cc[q] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
+		s->cn[q] = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
+		for (int i = 0; i < DNA_JOIN_MAX; i++)
+			s->ce[q][i] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
+		s->rslot[q] = (int8_t)((int)rd8(&d, 0, DNA_STRANDS, &bad) - 1);
+	}
+	for (int q = s->n; q < DNA_SEATS; q++)
+		s->rslot[q] = -1;
+	s->norder = (uint8_t)rd8(&d, 0, s->n, &bad);
+	for (int i = 0; i < s->norder; i++)
+		s->order[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+	s->resi = (uint8_t)rd8(&d, 0, s->norder, &bad);
+	s->owe_seat = (int8_t)((int)rd8(&d, 0, s->n, &bad) - 1);
+	s->owe_n = (uint8_t)rd8(&d, 0, 3, &bad);
+	s->nrew = (uint8_t)rd8(&d, 0, s->n, &bad);
+	for (int i = 0; i < s->nrew; i++)
+		s->rew[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+	s->passed = (uint16_t)rd16(&d, 0, (1u << s->n) - 1, &bad);
+	s->disc_need = (uint16_t)rd16(&d, 0, (1u << s->n) - 1, &bad);
+	s->nfin = (uint8_t)rd8(&d, 0, s->n, &bad);
+	for (int i = 0; i < s->nfin; i++) {
+		s->fin[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+		if ((s->finmask >> s->fin[i]) & 1u)
+			bad = 1;
+		s->finmask |= (uint16_t)(1u << s->fin[i]);
+	}
+	s->nev = (uint16_t)de_u16(&d);
+	s->nlog = (uint8_t)rd8(&d, 0, DNA_LOG, &bad);
+	for (int i = 0; i < s->nlog; i++) {
+		struct dna_ev *v = &s->log[i];
+		v->type = (uint8_t)rd8(&d, 0, EV__MAX - 1, &bad);
+		v->seat = (uint8_t)de_u8(&d);
+		if (v->seat != 0xff && v->seat >= s->n)
+			bad = 1;
+		v->n = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
+		v->strand = (uint8_t)rd8(&d, 0, DNA_STRANDS - 1, &bad);
+		v->card = (uint16_t)de_u16(&d);
+		if (v->card != 0xffff && v->card >= s->ncards)
+			bad = 1;
+		v->num = (uint16_t)de_u16(&d);
+		for (int k = 0; k < DNA_JOIN_MAX; k++)
+			v->ends[k] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
+	}
+	if (d.err || snap_close(&d, e) != 0) {
+		memset(s, 0, sizeof *s);
+		return d.err ? rerr_set(e, "Spielstand beschädigt: zu kurz") : -1;
+	}
+	if (bad) {
+		memset(s, 0, sizeof *s);
+		return rerr_set(e, "Spielstand beschädigt: Wert außerhalb des Bereichs");
+	}
+	if (dna_check(s, e) != 0) {
+		memset(s, 0, sizeof *s);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- invariants ---- */
+
+static int dna_check(const void *st, struct rerr *e)
+{
+	const struct dna_state *s = st;
+	uint8_t seen[DNA_CARDS], deg[DNA_CARDS];
+	if (s->n < 2 || s->n > DNA_SEATS || s->decks < 1 || s->decks > DNA_DECKS_MAX ||
+	    s->ncards != DNA_FACES * s->decks)
+		return rerr_set(e, "DNA: Spieler- oder Kartenzahl falsch");
+	if (s->stage >= ST__MAX || s->holder >= s->n)
+		return rerr_set(e, "DNA: Phase oder Deckhalter falsch");
+	memset(seen, 0, sizeof seen);
+	if (s->ndeck < 0 || s->ndeck > s->ncards)
+		return rerr_set(e, "DNA: Deckgröße falsch");
+	for (int i = 0; i < s->ndeck; i++) {
+		int c = s->deck[i];
+		if (c >= s->ncards || seen[c] || s->loc[c] != L_DECK)
+			return rerr_set(e, "DNA: Deckkarte %d doppelt oder nicht im Deck", c);
+		seen[c] = 1;
+	}
+	int nchoice = 0;
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] == L_DECK && !seen[c])
+			return rerr_set(e, "DNA: Karte %d gilt als Deckkarte, liegt aber nicht im Deck", c);
+		if (s->loc[c] <= L_NONE || s->loc[c] >= L__MAX || s->own[c] >= s->n)
+			return rerr_set(e, "DNA: Karte %d hat keinen Ort", c);
+		if (s->loc[c] == L_CHOICE) {
+			int p = s->own[c];
+			if ((s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET) || s->cc[p] != c)
+				return rerr_set(e, "DNA: gewählte Karte %d ohne Wahl", c);
+			nchoice++;
+		}
+		if (s->loc[c] == L_HAND && !active(s, s->own[c]))
+			return rerr_set(e, "DNA: fertiger Spieler hat noch Karte %d", c);
+		if (s->loc[c] != L_TABLE)
+			continue;
+		if (s->strand[c] >= DNA_STRANDS || s->npar[c] > DNA_JOIN_MAX)
+			return rerr_set(e, "DNA: Strangkarte %d falsch", c);
+		for (int k = 0; k < s->npar[c]; k++) {
+			int q = s->par[c][k];
+			if (q >= s->ncards || s->loc[q] != L_TABLE || s->strand[q] != s->strand[c] ||
+			    q == c)
+				return rerr_set(e, "DNA: Verbindung %d–%d falsch", c, q);
+			if (s->pseq[q] >= s->pseq[c])
+				return rerr_set(e, "DNA: Karte %d hängt an später gelegter Karte", c);
+			for (int j = 0; j < k; j++)
+				if (s->par[c][j] == q)
+					return rerr_set(e, "DNA: doppelte Verbindung an Karte %d", c);
+		}
+	}
+	int pending = 0;
+	for (int p = 0; p < s->n; p++) {
+		if (s->ck[p] >= CH__MAX || s->cn[p] > DNA_JOIN_MAX)
+			return rerr_set(e, "DNA: Wahl von Platz %d falsch", p);
+		if (s->ck[p] == CH_ATTACH || s->ck[p] == CH_SET) {
+			if (s->cc[p] >= s->ncards || s->loc[s->cc[p]] != L_CHOICE || s->own[s->cc[p]] != p)
+				return rerr_set(e, "DNA: gewählte Karte von Platz %d fehlt", p);
+			if (s->cn[p] < 1 || (s->ck[p] == CH_SET && s->cn[p] != 1))
+				return rerr_set(e, "DNA: Wahl von Platz %d ohne Enden", p);
+			for (int i = 0; i < s->cn[p]; i++)
+				if (tend_index(s, s->ce[p][i]) < 0)
+					return rerr_set(e, "DNA: Wahl von Platz %d nennt ein unbekanntes Ende", p);
+			pending++;
+		}
+		if (s->ck[p] != CH_NONE && s->stage != ST_CHOOSE && s->stage != ST_RESOLVE)
+			return rerr_set(e, "DNA: Wahl außerhalb des Zuges");
+		if (s->rslot[p] >= DNA_STRANDS || (s->rslot[p] >= 0 && s->stage != ST_REFILL))
+			return rerr_set(e, "DNA: Ergänzung von Platz %d falsch", p);
+	}
+	if (pending != nchoice)
+		return rerr_set(e, "DNA: gewählte Karten und Wahlen passen nicht zusammen");
+	/* strands: connected, at most three, ends numbered uniquely */
+	degrees(s, deg);
+	int size[DNA_STRANDS];
+	strand_sizes(s, size);
+	for (int i = 0; i < DNA_STRANDS; i++) {
+		if (size[i] == 0)
+			continue;
+		uint16_t q[DNA_CARDS];
+		uint8_t vis[DNA_CARDS];
+		memset(vis, 0, sizeof vis);
+		int head = 0, tail = 0;
+		for (int c = 0; c < s->ncards && tail == 0; c++)
+			if (s->loc[c] == L_TABLE && s->strand[c] == i) {
+				q[tail++] = (uint16_t)c;
+				vis[c] = 1;
+			}
+		while (head < tail) {
+			int c = q[head++];
+			for (int k = 0; k < s->npar[c]; k++)
+				if (!vis[s->par[c][k]]) {
+					vis[s->par[c][k]] = 1;
+					q[tail++] = s->par[c][k];
+				}
+			for (int x = 0; x < s->ncards; x++)
+				if (s->loc[x] == L_TABLE && !vis[x])
+					for (int k = 0; k < s->npar[x]; k++)
+						if (s->par[x][k] == c) {
+							vis[x] = 1;
+							q[tail++] = (uint16_t)x;
+						}
+		}
+		if (tail != size[i])
+			return rerr_set(e, "DNA: Strang %d ist nicht zusammenhängend", i + 1);
+	}
+	uint8_t used[DNA_END_IDS + 1];
+	memset(used, 0, sizeof used);
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE && s->endid[c]) {
+			if (used[s->endid[c]] || s->endid[c] > DNA_END_IDS)
+				return rerr_set(e, "DNA: Ende e%d doppelt", s->endid[c]);
+			used[s->endid[c]] = 1;
+		}
+	for (int i = 0; i < s->ntend; i++)
+		for (int j = 0; j < i; j++)
+			if (s->tend_id[i] == s->tend_id[j])
+				return rerr_set(e, "DNA: Ende e%d doppelt in der Zugliste", s->tend_id[i]);
+	if (s->stage == ST_CHOOSE || s->stage == ST_RACE) {
+		for (int i = 0; i < s->ntend; i++) {
+			int a = s->tend_a[i], b = s->tend_b[i];
+			if (s->loc[a] != L_TABLE || s->loc[b] != L_TABLE || !linked(s, a, b) ||
+			    deg[b] != 1 || s->endid[b] != s->tend_id[i])
+				return rerr_set(e, "DNA: Ende e%d liegt nicht auf dem Tisch", s->tend_id[i]);
+		}
+		int ends = 0;
+		for (int c = 0; c < s->ncards; c++)
+			ends += s->loc[c] == L_TABLE && deg[c] == 1;
+		if (ends != s->ntend)
+			return rerr_set(e, "DNA: Zahl der Enden stimmt nicht");
+		for (int i = 0; i < DNA_STRANDS; i++)
+			if (size[i] == 1)
+				return rerr_set(e, "DNA: Strang %d hat zu Zugbeginn nur eine Karte", i + 1);
+		if (s->ndeck == 0 && !s->disc_need)
+			return rerr_set(e, "DNA: leeres Deck ohne Abwurf");
+	}
+	if (s->owe_seat >= s->n || s->owe_n > 3 || s->resi > s->norder || s->nrew > s->n)
+		return rerr_set(e, "DNA: Auflösung falsch");
+	if (s->stage == ST_OVER && (s->disc_need || s->dl))
+		return rerr_set(e, "DNA: vorbei, aber noch eine Frist offen");
+	if (s->stage != ST_OVER && nactive(s) < (s->play_on ? 2 : s->n))
+		return rerr_set(e, "DNA: Partie müsste vorbei sein");
+	if ((s->disc_need & s->finmask) || (s->stage == ST_RACE && (s->passed & s->finmask)))
+		return rerr_set(e, "DNA: fertiger Spieler soll handeln");
+	for (int i = 0; i < s->nfin; i++)
+		if (!((s->finmask >> s->fin[i]) & 1u))
+			return rerr_set(e, "DNA: Platzliste falsch");
+	if (s->stage != ST_OVER && s->stage != ST_RESOLVE && s->stage != ST_REFILL &&
+	    s->stage != ST_FILL && s->stage != ST_REVEAL && s->stage != ST_CLEANUP &&
+	    s->stage != ST_NEXT && to_act(s) == 0 && s->dl == 0 && !s->dl_lazy)
+		return rerr_set(e, "DNA: niemand kann handeln");
+	if ((s->stage == ST_RESOLVE || s->stage == ST_CLEANUP || s->stage == ST_REVEAL ||
+	     s->stage == ST_FILL || s->stage == ST_NEXT) && !s->disc_need)
+		return rerr_set(e, "DNA: Auflösung steht still");
+	if (s->stage == ST_REFILL && to_act(s) == 0)
+		return rerr_set(e, "DNA: Ergänzung ohne Spieler");
+	return 0;
+}
+
+/* ---- view ---- */
+
+enum { CARD_W = 40, CARD_H = 60, COL_W = 56, ROW_H = 72 };
+
+/* Emits the fields every drawn card has. */
+static void view_card_fields(struct view_sink *v, int c)
+{
+	char code[40], label[64];
+	int f = face(c), num = attr(f, 0) + 1;
+	face_code(f, code, sizeof code);
+	face_label(f, label, sizeof label);
+	vstr(v, "code", code);
+	vstr(v, "label", label);
+	vnum(v, "num", num);
+	vstr(v, "colour", colour_name[attr(f, 1)]);
+	vstr(v, "fill", fill_name[attr(f, 2)]);
+	vstr(v, "shape", shape_name[attr(f, 3)]);
+	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
+	for (int i = 0; i < num; i++) {
+		vbegin(v, "sym");
+		vnum(v, "sy", ys[num - 1][i]);
+		vstr(v, "shape", shape_name[attr(f, 3)]);
+		vstr(v, "colour", colour_name[attr(f, 1)]);
+		vstr(v, "fill", fill_name[attr(f, 2)]);
+		vend(v);
+	}
+}
+
+/* Strand `slot` as a layered drawing: column = distance from its oldest
+ * card, row = order of placing within the column. */
+static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
+			struct view_sink *v)
+{
+	uint16_t q[DNA_CARDS];
+	int16_t col[DNA_CARDS], row[DNA_CARDS];
+	int ncol[DNA_CARDS];
+	int head = 0, tail = 0, root = -1, maxcol = 0, maxrow = 0;
+	for (int c = 0; c < s->ncards; c++) {
+		col[c] = -1;
+		if (s->loc[c] == L_TABLE && s->strand[c] == slot &&
+		    (root < 0 || s->pseq[c] < s->pseq[root]))
+			root = c;
+	}
+	if (root < 0)
+		return;
+	col[root] = 0;
+	q[tail++] = (uint16_t)root;
+	while (head < tail) {
+		int c = q[head++];
+		for (int x = 0; x < s->ncards; x++) {
+			if (s->loc[x] != L_TABLE || col[x] >= 0 || s->strand[x] != slot ||
+			    !linked(s, c, x))
+				continue;
+			col[x] = (int16_t)(col[c] + 1);
+			q[tail++] = (uint16_t)x;
+		}
+	}
+	for (int i = 0; i < DNA_CARDS; i++)
+		ncol[i] = 0;
+	uint16_t byseq[DNA_CARDS];
+	int m = tail;
+	memcpy(byseq, q, sizeof q[0] * (size_t)m);
+	for (int i = 1; i < m; i++)
+		for (int j = i; j > 0 && s->pseq[byseq[j]] < s->pseq[byseq[j - 1]]; j--) {
+			uint16_t t = byseq[j];
+			byseq[j] = byseq[j - 1];
+			byseq[j - 1] = t;
+		}
+	for (int i = 0; i < m; i++) {
+		int c = byseq[i];
+		row[c] = (int16_t)ncol[col[c]]++;
+		if (col[c] > maxcol)
+			maxcol = col[c];
+		if (row[c] > maxrow)
+			maxrow = row[c];
+	}
+	vbegin(v, "strands");
+	vnum(v, "number", slot + 1);
+	vnum(v, "cards_count", m);
+	vnum(v, "w", (maxcol + 1) * COL_W);
+	vnum(v, "h", (maxrow + 1) * ROW_H);
+	vflag(v, "single", m == 1);
+	for (int i = 0; i < m; i++) {
+		int c = byseq[i];
+		for (int k = 0; k < s->npar[c]; k++) {
+			int p = s->par[c][k];
+			vbegin(v, "links");
+			vnum(v, "x1", col[p] * COL_W + CARD_W / 2);
+			vnum(v, "y1", row[p] * ROW_H + CARD_H / 2);
+			vnum(v, "x2", col[c] * COL_W + CARD_W / 2);
+			vnum(v, "y2", row[c] * ROW_H + CARD_H / 2);
+			vend(v);
+		}
+	}
+	for (int i = 0; i < m; i++) {
+		int c = byseq[i];
+		vbegin(v, "cards");
+		vnum(v, "x", col[c] * COL_W);
+		vnum(v, "y", row[c] * ROW_H);
+		view_card_fields(v, c);
+		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
+		vflag(v, "is_end", deg[c] == 1 && id > 0);
+		vnum(v, "end_id", id);
+		vend(v);
+	}
+	vend(v);
+}
+
+struct collect {
+	struct view_sink *v;
+	char lbl[GAME_MOVE_MAX + 40];
+};
+
+/* One button per move, labelled in German. */
+static void emit_button(void *ctx, const char *move)
+{
+	struct collect *cl = ctx;
+	const char *p = strchr(move, ' ');
+	vbegin(cl->v, "moves");
+	vstr(cl->v, "move", move);
+	if (strncmp(move, "attach", 6) == 0 && p && (p = strstr(p, " to ")))
+		vstrf(cl->v, "label", "anlegen an%s", p + 3);
+	else if (strncmp(move, "set", 3) == 0 && p && (p = strstr(p, " on ")))
+		vstrf(cl->v, "label", "Set an%s", p + 3);
+	else if (strncmp(move, "open", 4) == 0 && p && (p = strstr(p, " on ")))
+		vstrf(cl->v, "label", "Set! Eröffnen an Strang%s", p + 5);
+	else if (strncmp(move, "refill", 6) == 0)
+		vstr(cl->v, "label", "hier anlegen");
+	else if (strncmp(move, "discard", 7) == 0)
+		vstr(cl->v, "label", "abwerfen");
+	else
+		vstr(cl->v, "label", move);
+	vend(cl->v);
+}
+
+static void ends_text(const struct dna_ev *ev, char *out, size_t cap)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (int i = 0; i < ev->n && len < cap; i++) {
+		int w = snprintf(out + len, cap - len, "%se%d",
+				 i == 0 ? "" : i + 1 == ev->n ? " und " : ", ", ev->ends[i]);
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+}
+
+/* One log line in German. */
+static void event_text(const struct dna_ev *ev, char *out, size_t cap)
+{
+	char lbl[64] = "", ends[64];
+	if (ev->card != 0xffff)
+		face_label(face(ev->card), lbl, sizeof lbl);
+	ends_text(ev, ends, sizeof ends);
+	int st = ev->strand + 1, seat = ev->seat;
+	switch (ev->type) {
+	case EV_TURN:
+		snprintf(out, cap, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num, seat);
+		break;
+	case EV_ATTACH:
+		if (ev->n > 1)
+			snprintf(out, cap, "@%d legt %s an %s an und verbindet sie.", seat, lbl, ends);
+		else
+			snprintf(out, cap, "@%d legt %s an %s an.", seat, lbl, ends);
+		break;
+	case EV_SET:
+		snprintf(out, cap, "@%d sagt Set an und legt %s an %s.", seat, lbl, ends);
+		break;
+	case EV_DRAW:
+		snprintf(out, cap, "@%d zieht eine Karte.", seat);
+		break;
+	case EV_AUTODRAW:
+		snprintf(out, cap, "@%d hat nicht rechtzeitig gewählt und zieht.", seat);
+		break;
+	case EV_FORCEDRAW:
+		snprintf(out, cap, "@%d hat als Letzter gewählt und muss ziehen.", seat);
+		break;
+	case EV_MISFIT:
+		snprintf(out, cap, "@%d deckt %s für %s auf: passt nirgends mehr. Zurück auf die "
+			 "Hand und 2 Strafkarten.", seat, lbl, ends);
+		break;
+	case EV_FALSESET:
+		snprintf(out, cap, "@%d sagt Set an %s an, aber %s bildet dort kein Set mehr: zurück "
+			 "auf die Hand und 3 Strafkarten.", seat, ends, lbl);
+		break;
+	case EV_CLEAR_SET:
+		snprintf(out, cap, "Strang %d hatte ein Set und wird weggeräumt (%d Karten unter das "
+			 "Deck).", st, ev->num);
+		break;
+	case EV_CLEAR_NOENDS:
+		snprintf(out, cap, "Strang %d hat keine Enden mehr und wird weggeräumt (%d Karten "
+			 "unter das Deck).", st, ev->num);
+		break;
+	case EV_REVEAL:
+		snprintf(out, cap, "Für Strang %d wird %s aufgedeckt.", st, lbl);
+		break;
+	case EV_REFILL:
+		snprintf(out, cap, "@%d legt %s an die aufgedeckte Karte von Strang %d.", seat, lbl, st);
+		break;
+	case EV_DECKCARD:
+		snprintf(out, cap, "Strang %d bekommt %s vom Deck.", st, lbl);
+		break;
+	case EV_RELAY:
+		snprintf(out, cap, "Das Deck ist leer: der längste Strang %d (%d Karten) wird ins Deck "
+			 "gemischt und aus zwei Karten neu gelegt.", st, ev->num);
+		break;
+	case EV_DISCARD_STEP:
+		snprintf(out, cap, "Das Deck ist leer und kein Strang ist länger als zwei Karten: alle "
+			 "werfen eine Handkarte verdeckt ab.");
+		break;
+	case EV_DISCARD:
+		snprintf(out, cap, "@%d wirft eine Karte verdeckt ab.", seat);
+		break;
+	case EV_AUTODISCARD:
+		snprintf(out, cap, "@%d hat nicht rechtzeitig abgeworfen; eine Karte geht ins Deck.",
+			 seat);
+		break;
+	case EV_OUT:
+		snprintf(out, cap, "@%d hat keine Handkarten mehr: Platz %d!", seat, ev->num);
+		break;
+	case EV_OPEN:
+		snprintf(out, cap, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die Partie.",
+			 seat, lbl, st);
+		break;
+	case EV_RACE_NONE:
+		snprintf(out, cap, "Niemand hat ein Eröffnungsset gefunden: die Partie beginnt normal.");
+		break;
+	case EV_RACE:
+		snprintf(out, cap, "Eröffnungsrennen: %d s, um mit einem Strang und einer Handkarte "
+			 "ein Set zu bilden.", ev->num);
+		break;
+	default:
+		snprintf(out, cap, "Die Partie ist zu Ende.");
+		break;
+	}
+}
+
+/* Final places: finishing order, then fewer hand cards first. */
+static void places(const struct dna_state *s, int *place)
+{
+	for (int p = 0; p < s->n; p++)
+		place[p] = 0;
+	for (int i = 0; i < s->nfin; i++)
+		place[s->fin[i]] = i + 1;
+	for (int p = 0; p < s->n; p++) {
+		if (place[p])
+			continue;
+		int better = s->nfin, h = hand_count(s, p);
+		for (int o = 0; o < s->n; o++)
+			if (o != p && !((s->finmask >> o) & 1u) && hand_count(s, o) < h)
+				better++;
+		place[p] = better + 1;
+	}
+}
+
+static void dna_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct dna_state *s = st;
+	uint8_t deg[DNA_CARDS];
+	char txt[400];
+	uint32_t act = to_act(s);
+	int me = seat >= 0 && seat < s->n ? seat : -1;
+
+	if (s->stage == ST_OVER) {
+		if (s->nfin > 0 && !s->play_on)
+			vstrf(v, "headline", "@%d hat keine Handkarten mehr und gewinnt.", s->fin[0]);
+		else if (s->nfin > 0)
+			vstrf(v, "headline", "Die Partie ist zu Ende: @%d gewinnt.", s->fin[0]);
+		else
+			vstr(v, "headline", "Die Partie ist zu Ende.");
+	} else if (s->disc_need) {
+		vstr(v, "headline", "Das Deck ist leer: alle werfen eine Handkarte verdeckt ab.");
+	} else if (s->stage == ST_RACE) {
+		vstr(v, "headline", "Eröffnungsrennen: wer zuerst mit einem Strang und einer "
+			"Handkarte ein Set bildet, beginnt.");
+	} else if (s->stage == ST_REFILL) {
+		vstr(v, "headline", "Wer verbunden oder ein Set gespielt hat, legt eine Handkarte "
+			"an eine aufgedeckte Karte.");
+	} else {
+		int waiting = 0;
+		for (int p = 0; p < s->n; p++)
+			waiting += (act >> p) & 1u;
+		vstrf(v, "headline", "Zug %d: alle wählen verdeckt (noch %d). @%d hat das Deck.",
+		      s->turn, waiting, s->holder);
+	}
+	vnum(v, "turn", s->turn);
+	vnum(v, "holder_seat", s->holder);
+	vnum(v, "deck_count", s->ndeck);
+	vnum(v, "deadline", s->dl);
+	vflag(v, "race", s->stage == ST_RACE && !s->disc_need);
+	vflag(v, "choosing", s->stage == ST_CHOOSE && !s->disc_need);
+	vflag(v, "refilling", s->stage == ST_REFILL && !s->disc_need);
+	vflag(v, "discarding", s->disc_need != 0);
+	vflag(v, "over", s->stage == ST_OVER);
+	vflag(v, "play_on", s->play_on);
+	vnum(v, "decks", s->decks);
+
+	int place[DNA_SEATS];
+	places(s, place);
+	struct status stt;
+	dna_status(s, &stt);
+	for (int p = 0; p < s->n; p++) {
+		vbegin(v, "seats");
+		vnum(v, "seat", p);
+		vnum(v, "hand_count", hand_count(s, p));
+		vflag(v, "holder", p == s->holder);
+		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) && s->ck[p] != CH_NONE);
+		vflag(v, "waiting", (act >> p) & 1u);
+		vflag(v, "finished", !active(s, p) && s->stage != ST_OVER);
+		vflag(v, "me", p == me);
+		vnum(v, "place", (!active(s, p) || s->stage == ST_OVER) ? place[p] : 0);
+		vnum(v, "score", stt.score[p]);
+		vend(v);
+	}
+	degrees(s, deg);
+	for (int i = 0; i < DNA_STRANDS; i++)
+		view_strand(s, i, deg, v);
+	if (s->stage == ST_CHOOSE)
+		for (int i = 0; i < s->ntend; i++) {
+			vbegin(v, "ends");
+			vnum(v, "id", s->tend_id[i]);
+			vnum(v, "strand", s->strand[s->tend_b[i]] + 1);
+			vend(v);
+		}
+	if (me >= 0) {
+		int faces[DNA_FACES];
+		int nf = hand_faces(s, me, faces);
+		vflag(v, "has_hand", nf > 0);
+		struct collect cl = { v, "" };
+		struct emitter em = { emit_button, &cl, 0 };
+		for (int i = 0; i < nf; i++) {
+			int f = faces[i], copies = 0;
+			for (int c = f; c < s->ncards; c += DNA_FACES)
+				copies += s->loc[c] == L_HAND && s->own[c] == me;
+			vbegin(v, "hand");
+			view_card_fields(v, f);
+			vnum(v, "copies", copies);
+			moves_for(s, me, f, &em);
+			vend(v);
+		}
+		em.count = 0;
+		vbegin(v, "plain");
+		moves_for(s, me, -1, &em);
+		vend(v);
+		if (s->ck[me] != CH_NONE && s->stage == ST_CHOOSE) {
+			char code[40];
+			if (s->ck[me] == CH_DRAW) {
+				vstr(v, "my_choice", s->cauto[me] == 2 ?
+				     "Du bist als Letzter dran und ziehst eine Karte." :
+				     "Du ziehst eine Karte.");
+			} else {
+				face_label(face(s->cc[me]), code, sizeof code);
+				size_t len = (size_t)snprintf(txt, sizeof txt, "%s %s an",
+							  s->ck[me] == CH_SET ? "Set:" : "Du legst",
+							  code);
+				for (int i = 0; i < s->cn[me] && len < sizeof txt; i++)
+					len += (size_t)snprintf(txt + len, sizeof txt - len, " e%d",
+								s->ce[me][i]);
+				vstr(v, "my_choice", txt);
+			}
+		}
+		if (s->stage == ST_REFILL && s->rslot[me] >= 0)
+			vnum(v, "refill_strand", s->rslot[me] + 1);
+	}
+	int from = s->nlog > 16 ? s->nlog - 16 : 0;
+	for (int i = from; i < s->nlog; i++) {
+		event_text(&s->log[i], txt, sizeof txt);
+		vbegin(v, "log");
+		vstr(v, "text", txt);
+		vend(v);
+	}
+	if (s->stage == ST_OVER)
+		for (int k = 1; k <= s->n; k++)
+			for (int p = 0; p < s->n; p++)
+				if (place[p] == k) {
+					vbegin(v, "places");
+					vnum(v, "place", k);
+					vnum(v, "seat", p);
+					vnum(v, "cards", hand_count(s, p));
+					vend(v);
+				}
+}
+
+/* ---- scramble ---- */
+
+static void dna_scramble(void *st, int seat, uint64_t seed)
+{
+	struct dna_state *s = st;
+	struct rng r;
+	uint16_t pool[DNA_CARDS];
+	int np = 0;
+	rng_seed(&r, seed);
+	/* hidden cards: the deck, other hands, other seats' pending cards */
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_DECK || (s->loc[c] == L_HAND && s->own[c] != seat))
+			pool[np++] = (uint16_t)c;
+	/* a pending card may become any hidden card that makes the same choice */
+	for (int p = 0; p < s->n; p++) {
+		if (p == seat || (s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET))
+			continue;
+		int x = s->cc[p], cand[DNA_CARDS], nc = 0;
+		for (int i = 0; i < np; i++) {
+			int y = pool[i], ok = 1;
+			for (int k = 0; k < s->cn[p] && ok; k++) {
+				int t = tend_index(s, s->ce[p][k]);
+				ok = s->ck[p] == CH_SET ? makes_set(y, s->tend_a[t], s->tend_b[t]) :
+							  fits(y, s->tend_a[t], s->tend_b[t]);
+			}
+			if (ok)
+				cand[nc++] = i;
+		}
+		if (nc == 0)
+			continue;
+		int i = cand[rng_below(&r, (uint32_t)nc)];
+		int y = pool[i];
+		/* y takes x's place as the choice; x goes where y was */
+		uint8_t yl = s->loc[y], yo = s->own[y];
+		int di = yl == L_DECK ? pile_find(s->deck, s->ndeck, (uint16_t)y) : -1;
+		s->loc[y] = L_CHOICE;
+		s->own[y] = (uint8_t)p;
+		s->loc[x] = yl;
+		s->own[x] = yo;
+		if (di >= 0)
+			s->deck[di] = (uint16_t)x;
+		s->cc[p] = (uint16_t)y;
+		pool[i] = (uint16_t)x;
+	}
+	/* the rest: deal the pool anew over the same places */
+	int want[DNA_SEATS] = { 0 };
+	for (int p = 0; p < s->n; p++)
+		if (p != seat)
+			want[p] = hand_count(s, p);
+	rng_shuffle(&r, pool, np);
+	int k = 0;
+	for (int i = 0; i < s->ndeck; i++) {
+		s->deck[i] = pool[k];
+		s->loc[pool[k]] = L_DECK;
+		s->own[pool[k]] = 0;
+		k++;
+	}
+	for (int p = 0; p < s->n; p++)
+		for (int j = 0; j < want[p]; j++) {
+			s->loc[pool[k]] = L_HAND;
+			s->own[pool[k]] = (uint8_t)p;
+			k++;
+		}
+}
+
+const struct game dna_game = {
+	.slug = "dna",
+	.title = "DNA",
+	.min_players = 2,
+	.max_players = DNA_SEATS,
+	.state_size = sizeof(struct dna_state),
+	.options = dna_options,
+	.noptions = O__MAX,
+	.parties = dna_parties,
+	.setup = dna_setup,
+	.apply = dna_apply,
+	.tick = dna_tick,
+	.status = dna_status,
+	.moves = dna_moves,
+	.encode = dna_encode,
+	.decode = dna_decode,
+	.check = dna_check,
+	.view = dna_view,
+	.scramble = dna_scramble,
+};
