@@ -102,8 +102,17 @@ fuzz-check:
 fuzz: deps-test
 	@sh tests/fuzz/run.sh long
 
-bench: deps-bench all
-	@sh tests/bench/bench.sh
+# Not part of `make test`: minutes of load through nginx (docs/benchmarks.md).
+bench: deps-bench all $(B)/bench/hello $(B)/bench/gen
+	@B=$(B) sh tests/bench/bench.sh
+
+$(B)/bench/hello: tests/bench/hello.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lfcgi
+
+$(B)/bench/gen: tests/bench/gen.c $(B)/libst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libst.a $(LDLIBS) -lstdc++
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/spieltisch

@@ -1,0 +1,341 @@
+#!/bin/sh
+# bench.sh — `make bench`: what Spieltisch serves through real nginx on
+# 127.0.0.1, measured with wrk, next to the limit a hello-world FastCGI
+# responder reaches with the same workers behind the same nginx config.
+#
+# Prints one table and writes it, with the machine, the versions and the
+# command, into docs/benchmarks.md between the "bench:begin/end" markers
+# (the text around them is kept).
+#
+# Knobs (environment): BENCH_DURATION seconds per run (5), BENCH_CONNECTIONS
+# (16), BENCH_THREADS wrk threads (2), BENCH_WORKERS FastCGI workers (the
+# number of cores), BENCH_HISTORY the large history (1000000 finished
+# parties), BENCH_PORT (18517), BENCH_KEEP=1 keeps the scratch directory.
+#
+# Everything it starts listens on 127.0.0.1 or a unix socket in a scratch
+# directory and is stopped on exit; every wait is bounded.
+set -eu
+
+B=${B:-build}
+BIN=$B/spieltisch
+HELLO=$B/bench/hello
+GEN=$B/bench/gen
+LUA=tests/bench/wrk.lua
+TEMPLATE=deploy/nginx.conf.in
+DOC=docs/benchmarks.md
+
+DUR=${BENCH_DURATION:-5}
+CONN=${BENCH_CONNECTIONS:-16}
+THREADS=${BENCH_THREADS:-2}
+WORKERS=${BENCH_WORKERS:-$(nproc)}
+HIST_SMALL=1000
+HIST_LARGE=${BENCH_HISTORY:-1000000}
+PORT=${BENCH_PORT:-18517}
+SIM_GAMES=${BENCH_SIM_GAMES:-3000}
+
+# Goals (docs/benchmarks.md explains them).
+GOAL_PAGE=0.60
+GOAL_POLL=0.85
+GOAL_MOVE=0.35
+GOAL_P99_MS=5
+GOAL_RSS_MIB=8
+GOAL_SCALE=0.90
+GOAL_RULES=5000
+
+for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
+	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
+done
+for c in wrk nginx sqlite3; do
+	command -v "$c" >/dev/null 2>&1 || { echo "bench: $c is not installed" >&2; exit 1; }
+done
+
+ROOT=$(pwd)
+W=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-bench.XXXXXX")
+mkdir -p "$W/var" "$W/tuples"
+SOCK=$W/var/spieltisch.sock
+RES=$W/results
+: > "$RES"
+SERVER_PID=
+NGINX_PID=
+
+stop_server() {
+	if [ -n "$SERVER_PID" ]; then
+		kill "$SERVER_PID" 2>/dev/null || true
+		wait_gone "$SERVER_PID"
+		SERVER_PID=
+	fi
+}
+
+stop_nginx() {
+	if [ -n "$NGINX_PID" ]; then
+		kill -QUIT "$NGINX_PID" 2>/dev/null || true
+		wait_gone "$NGINX_PID"
+		NGINX_PID=
+	fi
+}
+
+# Waits up to 10 s for a process to end, then kills it.
+wait_gone() {
+	n=0
+	while kill -0 "$1" 2>/dev/null && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	kill -KILL "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
+cleanup() {
+	stop_server
+	stop_nginx
+	if [ "${BENCH_KEEP:-0}" = 1 ]; then
+		echo "bench: scratch kept in $W" >&2
+	else
+		rm -rf "$W"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+now_s() { date +%s; }
+log() { echo "bench: $*" >&2; }
+
+# ---- nginx: the project's own config template, filled in ----
+
+start_nginx() {
+	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
+		"$TEMPLATE" > "$W/nginx.conf"
+	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
+		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" &
+	else
+		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" -g 'daemon off;' &
+	fi
+	NGINX_PID=$!
+	n=0
+	until port_open; do
+		n=$((n + 1))
+		if [ "$n" -gt 100 ] || ! kill -0 "$NGINX_PID" 2>/dev/null; then
+			log "nginx did not start:"
+			cat "$W/var/nginx-error.log" >&2 2>/dev/null || true
+			exit 1
+		fi
+		sleep 0.1
+	done
+}
+
+# 1 when something listens on 127.0.0.1:PORT (state 0A in /proc/net/tcp).
+port_open() {
+	hex=$(printf '%04X' "$PORT")
+	awk -v a="0100007F:$hex" '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp
+}
+
+# ---- the FastCGI side: hello-world or spieltisch serve ----
+
+wait_socket() {
+	n=0
+	until [ -S "$SOCK" ]; do
+		n=$((n + 1))
+		if [ "$n" -gt 200 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+			log "the FastCGI server did not start"
+			exit 1
+		fi
+		sleep 0.05
+	done
+	sleep 0.3
+}
+
+start_hello() {
+	rm -f "$SOCK"
+	"$HELLO" --socket "$SOCK" --workers "$WORKERS" &
+	SERVER_PID=$!
+	wait_socket
+}
+
+start_app() {
+	rm -f "$SOCK"
+	"$BIN" serve --socket "$SOCK" --workers "$WORKERS" --db "$1" --root "$ROOT" \
+		2>> "$W/serve.log" &
+	SERVER_PID=$!
+	wait_socket
+}
+
+# Largest resident set of the server's worker processes, in KiB.
+worker_rss_kib() {
+	max=0
+	for d in /proc/[0-9]*; do
+		[ -r "$d/stat" ] || continue
+		ppid=$(sed -e 's/^.*) [A-Za-z] \([0-9]*\) .*$/\1/' "$d/stat" 2>/dev/null) || continue
+		[ "$ppid" = "$SERVER_PID" ] || continue
+		r=$(awk '/^VmRSS:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		[ -n "$r" ] && [ "$r" -gt "$max" ] && max=$r
+	done
+	echo "$max"
+}
+
+# ---- one wrk run ----
+# measure KEY LABEL EXPECT PATH COOKIE [TUPLES]: appends one result line
+# KEY|LABEL|rps|p50_us|p99_us|errors|codes|exhausted
+measure() {
+	key=$1 label=$2 expect=$3 path=$4 cookie=$5 tuples=${6:-}
+	if [ -n "$tuples" ]; then
+		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$THREADS \
+			timeout $((DUR + 60)) wrk -t"$THREADS" -c"$CONN" -d"${DUR}s" --latency \
+			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
+	else
+		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$THREADS \
+			timeout $((DUR + 60)) wrk -t"$THREADS" -c"$CONN" -d"${DUR}s" --latency \
+			-s "$LUA" -H "Cookie: $cookie" "http://127.0.0.1:$PORT$path" 2>&1) || true
+	fi
+	line=$(printf '%s\n' "$out" | grep '^BENCH ' || true)
+	if [ -z "$line" ]; then
+		log "$label: wrk gave no result:"
+		printf '%s\n' "$out" >&2
+		echo "$key|$label|0|0|0|-1|none|0" >> "$RES"
+		return 0
+	fi
+	printf '%s\n' "$line" | awk -v key="$key" -v label="$label" '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "%s|%s|%.1f|%d|%d|%d|%s|%d\n", key, label, v["rps"], v["p50_us"],
+			v["p99_us"], v["socket_errors"] + v["status_errors"], v["codes"], v["exhausted"]
+	}' >> "$RES"
+	log "$(tail -n 1 "$RES")"
+}
+
+note() { echo "note|$*" >> "$RES"; }
+
+# ---- 1. rules cores: random complete parties, one core ----
+
+pin=""
+command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
+"$BIN" games > "$W/games"
+while read -r slug min max; do
+	p=4
+	[ "$p" -lt "$min" ] && p=$min
+	[ "$p" -gt "$max" ] && p=$max
+	worst=""
+	worst_p=""
+	at4=""
+	q=$min
+	while [ "$q" -le "$max" ]; do
+		# shellcheck disable=SC2086
+		r=$($pin "$BIN" sim "$slug" --games "$SIM_GAMES" --players "$q" --seed 1 --quiet |
+			sed -n 's/.*games_per_sec=\([0-9.]*\).*/\1/p')
+		[ -z "$r" ] && r=0
+		[ "$q" = "$p" ] && at4=$r
+		if [ -z "$worst" ] || awk -v a="$r" -v b="$worst" 'BEGIN { exit !(a < b) }'; then
+			worst=$r
+			worst_p=$q
+		fi
+		q=$((q + 1))
+	done
+	echo "rules|$slug|$p|$at4|$worst_p|$worst" >> "$RES"
+	log "rules $slug: $at4 parties/s at $p players, slowest $worst at $worst_p"
+done < "$W/games"
+
+# ---- 2. the limit: hello-world behind the same nginx ----
+
+start_nginx
+start_hello
+measure hello "hello-world (libfcgi)" 200 / ""
+hello_rss=$(worker_rss_kib)
+echo "rss|hello|$hello_rss" >> "$RES"
+stop_server
+hello_rps=$(awk -F'|' '$1 == "hello" { printf "%d", $3 }' "$RES")
+[ "${hello_rps:-0}" -gt 0 ] || { log "hello-world gave no result"; exit 1; }
+
+# ---- 3. databases ----
+
+# Enough prepared moves for a run at hello-world speed, and a quarter more.
+need=$((hello_rps * DUR * 5 / 4))
+[ "$need" -lt 2000 ] && need=2000
+
+copy_db() { # FROM TO
+	cp "$1" "$2"
+	[ -f "$1-wal" ] && cp "$1-wal" "$2-wal"
+	return 0
+}
+
+t0=$(now_s)
+"$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --move-need "$need" \
+	--opt drehwurm:snap_seconds=600 2> "$W/gen-setup.log" || { cat "$W/gen-setup.log" >&2; exit 1; }
+log "setup: $(($(now_s) - t0)) s"
+copy_db "$W/base.db" "$W/small.db"
+copy_db "$W/base.db" "$W/large.db"
+"$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
+t0=$(now_s)
+"$GEN" history --db "$W/large.db" --schema schema --parties "$HIST_LARGE" > "$W/hist-large"
+hist_s=$(($(now_s) - t0))
+hist_size=$(du -m "$W/large.db" | awk '{ print $1 }')
+log "history: $(cat "$W/hist-large"), $hist_size MiB, $hist_s s"
+echo "hist|$HIST_LARGE|$hist_s|$hist_size|$(cat "$W/hist-large")" >> "$RES"
+
+# The moves are worked out on a copy, so the measured database is untouched.
+copy_db "$W/small.db" "$W/presim.db"
+t0=$(now_s)
+"$GEN" moves --db "$W/presim.db" --schema schema --list "$W/list" --need "$need" \
+	--out-dir "$W/tuples" > "$W/moves" 2> "$W/gen-moves.log" || {
+	cat "$W/gen-moves.log" >&2; exit 1; }
+log "moves prepared in $(($(now_s) - t0)) s: $(tr '\n' ' ' < "$W/moves")"
+rm -f "$W/presim.db" "$W/presim.db-wal" "$W/presim.db-shm"
+
+cookie_of() { # USER_IDX
+	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
+}
+
+# ---- 4. the app, 10^3 finished parties ----
+
+start_app "$W/small.db"
+while read -r kind slug tid version uidx; do
+	[ "$kind" = page ] || continue
+	c=$(cookie_of "$uidx")
+	measure "page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+	measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
+	measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+done < "$W/list"
+while read -r slug made tables secs; do
+	measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+done < "$W/moves"
+echo "rss|app|$(worker_rss_kib)" >> "$RES"
+stop_server
+
+# ---- 5. the same pages with the large history ----
+
+start_app "$W/large.db"
+while read -r kind slug tid version uidx; do
+	[ "$kind" = page ] || continue
+	c=$(cookie_of "$uidx")
+	measure "page6:$slug" "$slug table page, $HIST_LARGE parties" 200 "/t/$tid" "$c"
+	measure "poll6:$slug" "$slug poll, $HIST_LARGE parties" 204 "/t/$tid/poll?v=$version" "$c"
+done < "$W/list"
+echo "rss|app6|$(worker_rss_kib)" >> "$RES"
+stop_server
+
+# The limit once more: how much the machine drifted during the runs.
+start_hello
+measure hello2 "hello-world again, at the end" 200 / ""
+stop_server
+stop_nginx
+
+# ---- 6. the table ----
+
+sh tests/bench/report.sh "$RES" "$DUR" "$CONN" "$THREADS" "$WORKERS" "$HIST_SMALL" "$HIST_LARGE" \
+	> "$W/table.md"
+cat "$W/table.md"
+sh tests/bench/machine.sh "$DUR" "$CONN" "$THREADS" "$WORKERS" > "$W/machine.md"
+{
+	echo "<!-- bench:begin (written by make bench; edit outside the markers) -->"
+	cat "$W/machine.md"
+	echo
+	cat "$W/table.md"
+	echo "<!-- bench:end -->"
+} > "$W/block.md"
+if [ -f "$DOC" ] && grep -q '<!-- bench:begin' "$DOC" && grep -q '<!-- bench:end' "$DOC"; then
+	awk -v block="$W/block.md" '
+		/<!-- bench:begin/ { while ((getline l < block) > 0) print l; skip = 1; next }
+		/<!-- bench:end/ { skip = 0; next }
+		!skip { print }' "$DOC" > "$W/doc.md"
+else
+	{ echo "# Benchmarks"; echo; cat "$W/block.md"; } > "$W/doc.md"
+fi
+cp "$W/doc.md" "$DOC"
+log "written to $DOC"

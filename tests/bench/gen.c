@@ -1,0 +1,832 @@
+/*
+ * gen.c — prepares the databases that `make bench` measures.
+ *
+ *   gen setup   --db FILE --schema DIR --list OUT [--move-need N] [--opt SLUG:KEY=VALUE]...
+ *   gen moves   --db FILE --schema DIR --list FILE --need N --out-dir DIR
+ *   gen history --db FILE --schema DIR --parties N
+ *
+ * setup: ten users with one session each; for every registered game one
+ * "page" table played by random legal moves to the middle of a party (about
+ * half the moves of an average party, then on until no window is open, so
+ * that nothing changes by itself while the page and the poll are measured),
+ * and enough "move" tables, just dealt, for N moves per game (a table gives
+ * about a third of an average party before its end comes near). Everything goes through the party engine
+ * (play.c) as a browser's requests would. OUT lists what the bench needs:
+ *   user IDX USER_ID TOKEN CSRF
+ *   page SLUG TABLE_ID VERSION USER_IDX
+ *   mtable SLUG TABLE_ID
+ *
+ * moves: run on a copy of the setup database. Plays the move tables forward,
+ * one step per table in turn, through play_move() exactly as the server
+ * will, and writes each step as a request for wrk.lua into
+ * DIR/moves-SLUG.tsv (slot, table, path, cookie, body), at least N per game
+ * when the tables have room. Each step is a legal move of a seat that may
+ * act, sent with the version it was made at; a step that would end the party
+ * is never chosen (the next party's seed is random, so its moves could not be
+ * known in advance), and tables stop before that. On the server the same
+ * steps arrive in the same order per table, so they are legal there too: the
+ * rules are deterministic, no window is left to expire (the tables use the
+ * longest window the options allow) and wrk.lua keeps every table on one
+ * wrk thread, sending its steps many requests apart.
+ *
+ * history: adds N finished parties to the database directly with SQLite
+ * (one transaction, no journal), on finished tables of 1000 extra users:
+ * the real final snapshots, scores and complete move logs of random parties
+ * played by the rules core, reused round-robin.
+ *
+ * Exit status 0, or 1 with a message on stderr.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sqlite3.h>
+
+#include "auth.h"
+#include "game.h"
+#include "match.h"
+#include "options.h"
+#include "play.h"
+#include "rng.h"
+#include "sim.h"
+#include "store.h"
+
+extern const struct game *const games[];
+extern const int ngames;
+
+enum {
+	GEN_USERS = GAME_MAX_SEATS,
+	GEN_MAX_OPTS = 32,
+	GEN_MAX_TABLES = 100000,
+	GEN_SIM_PARTIES = 20,         /* parties that measure a game's average length */
+	GEN_SIM_STEPS = 20000,
+	GEN_PICK_TRIES = 24,
+	GEN_SETTLE_MAX = 400,         /* extra moves to close an open window */
+	GEN_STEPS_MAX = 100000,       /* steps per table, at most */
+	GEN_HIST_USERS = 1000,
+	GEN_HIST_PER_P = 8            /* sample parties per game and player count */
+};
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("gen: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	return 1;
+}
+
+static int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	long long v = strtoll(s, &end, 10);
+	if (errno || *end != '\0' || v < min || v > max)
+		return -1;
+	*out = (long)v;
+	return 0;
+}
+
+/* ---- options given as SLUG:KEY=VALUE ---- */
+
+struct gen_opts {
+	const char *arg[GEN_MAX_OPTS];
+	int n;
+};
+
+/* The option text for game g: its defaults with every SLUG:KEY=VALUE for it. */
+static int options_for(const struct game *g, const struct gen_opts *o, char *out, size_t cap)
+{
+	int opt[GAME_OPT_MAX];
+	struct rerr e;
+	size_t sl = strlen(g->slug);
+	options_default(g, opt);
+	for (int i = 0; i < o->n; i++) {
+		const char *a = o->arg[i];
+		if (strncmp(a, g->slug, sl) != 0 || a[sl] != ':')
+			continue;
+		char kv[128];
+		snprintf(kv, sizeof kv, "%s", a + sl + 1);
+		char *eq = strchr(kv, '=');
+		if (!eq)
+			return fail("option %s: want SLUG:KEY=VALUE", a);
+		*eq = '\0';
+		if (options_set(g, opt, kv, eq + 1, &e) != 0)
+			return fail("option %s: %s", a, e.msg);
+	}
+	if (options_format(g, opt, out, cap) != 0)
+		return fail("options of %s do not fit", g->slug);
+	return 0;
+}
+
+/* ---- choosing a legal move that does not end the party ---- */
+
+struct pick {
+	struct rng *rng;
+	int seen;
+	char chosen[GAME_MOVE_MAX + 1];
+};
+
+static void pick_emit(void *ctx, const char *move)
+{
+	struct pick *p = ctx;
+	p->seen++;
+	if (rng_below(p->rng, (uint32_t)p->seen) == 0)
+		snprintf(p->chosen, sizeof p->chosen, "%s", move);
+}
+
+static int nth_bit(uint32_t x, uint32_t k)
+{
+	for (int b = 0; b < 32; b++)
+		if ((x >> b) & 1u) {
+			if (k == 0)
+				return b;
+			k--;
+		}
+	return -1;
+}
+
+static int popcount32(uint32_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+/* A random seat that may act and a random legal move of it, such that the
+ * party goes on after it (tried on a copy in tmp). 0, or -1 when none found. */
+static int choose(const struct game *g, const void *st, const struct status *stt,
+		  struct rng *rng, void *tmp, int64_t now, int *seat, char *move)
+{
+	if (!stt->to_act || stt->over)
+		return -1;
+	for (int t = 0; t < GEN_PICK_TRIES; t++) {
+		int s = nth_bit(stt->to_act, rng_below(rng, (uint32_t)popcount32(stt->to_act)));
+		struct pick p = { .rng = rng };
+		g->moves(st, s, pick_emit, &p);
+		if (!p.seen)
+			continue;
+		struct rerr e;
+		struct status after;
+		memcpy(tmp, st, g->state_size);
+		if (g->apply(tmp, s, p.chosen, now, &e) != 0)
+			continue;
+		g->status(tmp, &after);
+		if (after.over)
+			continue;
+		*seat = s;
+		snprintf(move, GAME_MOVE_MAX + 1, "%s", p.chosen);
+		return 0;
+	}
+	return -1;
+}
+
+/* ---- setup ---- */
+
+struct user {
+	int64_t id;
+	char token[AUTH_TOKEN_LEN + 1];
+	char csrf[AUTH_TOKEN_LEN + 1];
+};
+
+static int user_index(const struct user *u, int n, int64_t id)
+{
+	for (int i = 0; i < n; i++)
+		if (u[i].id == id)
+			return i;
+	return -1;
+}
+
+/* Average moves of a random party of g with p players (rules core only). */
+static long average_moves(const struct game *g, int p, const int *opt)
+{
+	struct sim_mem mem = {
+		.state = calloc(1, g->state_size),
+		.replay = calloc(1, g->state_size),
+		.log = calloc(GEN_SIM_STEPS, sizeof(struct sim_step)),
+		.max_steps = GEN_SIM_STEPS,
+		.snap_a = malloc(GAME_SNAPSHOT_MAX),
+		.snap_b = malloc(GAME_SNAPSHOT_MAX),
+	};
+	long total = 0;
+	if (mem.state && mem.replay && mem.log && mem.snap_a && mem.snap_b) {
+		for (int i = 0; i < GEN_SIM_PARTIES; i++) {
+			struct setup s = { .nplayers = p, .dealer = 0, .seed = 7000u + (uint64_t)i };
+			memcpy(s.opt, opt, sizeof s.opt);
+			struct sim_result r;
+			sim_party(g, &s, s.seed ^ 0xbe9cULL, &mem, &r);
+			total += r.moves;
+		}
+	}
+	free(mem.state);
+	free(mem.replay);
+	free(mem.log);
+	free(mem.snap_a);
+	free(mem.snap_b);
+	return total / GEN_SIM_PARTIES;
+}
+
+/* One step on table tid: load, choose, move. 0 done, 1 nothing left, -1 error.
+ * The version the move was made at goes to *v, the acting user to *uidx. */
+static int step(struct store *s, const struct user *u, int64_t tid, struct rng *rng,
+		void **tmp, size_t *tmpsz, int64_t *v, int *uidx, char *move, int need_calm)
+{
+	struct play_table pt;
+	int64_t now = now_ms();
+	if (play_load(s, tid, u[0].id, now, &pt) != PLAY_OK)
+		return -1;
+	int rc = 1;
+	if (!pt.has_party || !pt.state || pt.t.status != TABLE_PLAYING)
+		goto out;
+	if (need_calm && pt.status.deadline == 0) {
+		rc = 2;
+		goto out;
+	}
+	if (*tmpsz < pt.g->state_size) {
+		free(*tmp);
+		*tmp = malloc(pt.g->state_size);
+		*tmpsz = *tmp ? pt.g->state_size : 0;
+		if (!*tmp) {
+			rc = -1;
+			goto out;
+		}
+	}
+	int seat;
+	if (choose(pt.g, pt.state, &pt.status, rng, *tmp, now, &seat, move) != 0)
+		goto out;
+	int64_t who = -1;
+	for (int i = 0; i < pt.nseated; i++)
+		if (pt.seats[i].seat == seat)
+			who = pt.seats[i].user_id;
+	*uidx = user_index(u, GEN_USERS, who);
+	if (*uidx < 0) {
+		rc = -1;
+		goto out;
+	}
+	*v = pt.t.version;
+	struct rerr e;
+	int prc = play_move(s, tid, who, move, pt.t.version, now, &e);
+	if (prc != PLAY_OK) {
+		fprintf(stderr, "gen: table %lld seat %d '%s': %s %s\n", (long long)tid, seat,
+			move, play_message(prc), e.msg);
+		rc = -1;
+		goto out;
+	}
+	rc = 0;
+out:
+	play_free(&pt);
+	return rc;
+}
+
+/* Moves on tid until `moves` are made and no window is open. */
+static int advance(struct store *s, const struct user *u, int64_t tid, long moves,
+		   struct rng *rng, void **tmp, size_t *tmpsz)
+{
+	int64_t v;
+	int uidx;
+	char move[GAME_MOVE_MAX + 1];
+	for (long i = 0; i < moves + GEN_SETTLE_MAX; i++) {
+		int rc = step(s, u, tid, rng, tmp, tmpsz, &v, &uidx, move, i >= moves);
+		if (rc == 2)
+			return 0;
+		if (rc != 0)
+			return rc < 0 ? -1 : 0;
+	}
+	fprintf(stderr, "gen: table %lld still has a window open\n", (long long)tid);
+	return 0;
+}
+
+static int new_table(struct store *s, const struct game *g, const char *opts, int p,
+		     const struct user *u, int64_t *tid)
+{
+	struct rerr e;
+	int64_t now = now_ms();
+	if (play_create(s, g->slug, opts, p, u[0].id, now, tid, &e) != PLAY_OK)
+		return fail("create %s (%s): %s", g->slug, opts, e.msg);
+	for (int i = 1; i < p; i++)
+		if (play_join(s, *tid, u[i].id, now, &e) != PLAY_OK)
+			return fail("join %s table %lld: %s", g->slug, (long long)*tid, e.msg);
+	return 0;
+}
+
+static int bench_players(const struct game *g)
+{
+	int p = 4;
+	if (p < g->min_players)
+		p = g->min_players;
+	if (p > g->max_players)
+		p = g->max_players;
+	return p;
+}
+
+static int cmd_setup(struct store *s, const char *list, long need, const struct gen_opts *o)
+{
+	struct user u[GEN_USERS];
+	int64_t now = now_ms();
+	FILE *f = fopen(list, "w");
+	if (!f)
+		return fail("cannot write %s", list);
+	for (int i = 0; i < GEN_USERS; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "bench-%d", i);
+		if (auth_register(s, name, "bench-password-1", now, &u[i].id) != AUTH_OK)
+			return fail("register %s", name);
+		if (auth_session_new(s, u[i].id, now, u[i].token, u[i].csrf) != AUTH_OK)
+			return fail("session for %s", name);
+		fprintf(f, "user %d %lld %s %s\n", i, (long long)u[i].id, u[i].token, u[i].csrf);
+	}
+	struct rng rng;
+	rng_seed(&rng, 20260101);
+	void *tmp = NULL;
+	size_t tmpsz = 0;
+	for (int gi = 0; gi < ngames; gi++) {
+		const struct game *g = games[gi];
+		char opts[ST_OPTS_MAX + 1];
+		int opt[GAME_OPT_MAX];
+		struct rerr e;
+		if (options_for(g, o, opts, sizeof opts) != 0)
+			return 1;
+		options_default(g, opt);
+		options_parse(g, opt, opts, &e);
+		int p = bench_players(g);
+		long avg = average_moves(g, p, opt), mid = avg / 2;
+		long per = avg / 3 > 3 ? avg / 3 : 3;
+		long mtables = (need + per - 1) / per;
+		if (mtables > GEN_MAX_TABLES / ngames)
+			mtables = GEN_MAX_TABLES / ngames;
+		int64_t tid;
+		if (new_table(s, g, opts, p, u, &tid) != 0)
+			return 1;
+		if (advance(s, u, tid, mid, &rng, &tmp, &tmpsz) != 0)
+			return fail("%s: cannot reach the middle of a party", g->slug);
+		struct play_table pt;
+		if (play_load(s, tid, u[0].id, now_ms(), &pt) != PLAY_OK)
+			return fail("%s: cannot load table %lld", g->slug, (long long)tid);
+		fprintf(f, "page %s %lld %lld 0\n", g->slug, (long long)tid, (long long)pt.t.version);
+		fprintf(stderr, "gen: %s page table %lld: %d players, %ld moves in, version %lld;"
+			" %ld move tables\n", g->slug, (long long)tid, p, mid,
+			(long long)pt.t.version, mtables);
+		play_free(&pt);
+		for (long k = 0; k < mtables; k++) {
+			if (new_table(s, g, opts, p, u, &tid) != 0)
+				return 1;
+			if (advance(s, u, tid, 0, &rng, &tmp, &tmpsz) != 0)
+				return fail("%s: move table %lld", g->slug, (long long)tid);
+			fprintf(f, "mtable %s %lld\n", g->slug, (long long)tid);
+		}
+	}
+	free(tmp);
+	if (fclose(f) != 0)
+		return fail("cannot write %s", list);
+	return 0;
+}
+
+/* ---- moves ---- */
+
+static void urlencode(const char *in, char *out, size_t cap)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)in; *p && n + 4 < cap; p++) {
+		unsigned char c = *p;
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '-' || c == '_' || c == '.' || c == '~') {
+			out[n++] = (char)c;
+		} else {
+			out[n++] = '%';
+			out[n++] = hex[c >> 4];
+			out[n++] = hex[c & 15];
+		}
+	}
+	out[n] = '\0';
+}
+
+struct mtab {
+	char slug[ST_SLUG_MAX + 1];
+	int64_t id;
+	int done;
+};
+
+static int cmd_moves(struct store *s, const char *list, long need, const char *dir)
+{
+	static struct mtab t[GEN_MAX_TABLES];
+	struct user u[GEN_USERS];
+	int nt = 0, nu = 0;
+	char line[512];
+	FILE *f = fopen(list, "r");
+	if (!f)
+		return fail("cannot read %s", list);
+	while (fgets(line, sizeof line, f)) {
+		int idx;
+		long long id;
+		char a[64], b[64], slug[ST_SLUG_MAX + 1];
+		if (sscanf(line, "user %d %lld %63s %63s", &idx, &id, a, b) == 4 && idx >= 0 &&
+		    idx < GEN_USERS && nu == idx) {
+			u[nu].id = id;
+			snprintf(u[nu].token, sizeof u[nu].token, "%.43s", a);
+			snprintf(u[nu].csrf, sizeof u[nu].csrf, "%.43s", b);
+			nu++;
+		} else if (sscanf(line, "mtable %32s %lld", slug, &id) == 2 && nt < GEN_MAX_TABLES) {
+			snprintf(t[nt].slug, sizeof t[nt].slug, "%s", slug);
+			t[nt].id = id;
+			t[nt].done = 0;
+			nt++;
+		}
+	}
+	fclose(f);
+	if (nu != GEN_USERS)
+		return fail("%s: want %d users, found %d", list, GEN_USERS, nu);
+
+	struct rng rng;
+	rng_seed(&rng, 4711);
+	void *tmp = NULL;
+	size_t tmpsz = 0;
+	for (int gi = 0; gi < ngames; gi++) {
+		const char *slug = games[gi]->slug;
+		char path[1024];
+		snprintf(path, sizeof path, "%s/moves-%s.tsv", dir, slug);
+		FILE *out = fopen(path, "w");
+		if (!out)
+			return fail("cannot write %s", path);
+		long made = 0, tables = 0;
+		double t0 = mono_s();
+		for (long stepno = 0; stepno < GEN_STEPS_MAX && made < need; stepno++) {
+			int live = 0;
+			for (int i = 0, slot = 0; i < nt && made < need; i++) {
+				if (strcmp(t[i].slug, slug) != 0)
+					continue;
+				int my_slot = slot++;
+				if (stepno == 0)
+					tables++;
+				if (t[i].done)
+					continue;
+				int64_t v;
+				int uidx;
+				char move[GAME_MOVE_MAX + 1], enc[3 * GAME_MOVE_MAX + 1];
+				int rc = step(s, u, t[i].id, &rng, &tmp, &tmpsz, &v, &uidx, move, 0);
+				if (rc < 0)
+					return fail("%s: table %lld: step %ld failed", slug,
+						    (long long)t[i].id, stepno);
+				if (rc > 0) {
+					t[i].done = 1;
+					continue;
+				}
+				live++;
+				urlencode(move, enc, sizeof enc);
+				fprintf(out, "%d\t%lld\t/t/%lld/move\tst=%s\tmove=%s&v=%lld&csrf=%s\n",
+					my_slot, (long long)t[i].id, (long long)t[i].id, u[uidx].token,
+					enc, (long long)v, u[uidx].csrf);
+				made++;
+			}
+			if (!live)
+				break;
+		}
+		if (fclose(out) != 0)
+			return fail("cannot write %s", path);
+		printf("moves %s %ld %ld %.1f\n", slug, made, tables, mono_s() - t0);
+	}
+	free(tmp);
+	return 0;
+}
+
+/* ---- history ---- */
+
+struct sample {
+	int p, dealer;
+	uint64_t seed;
+	unsigned char *snap;
+	size_t snap_len;
+	char scores[GAME_MAX_SEATS * 12];
+	struct sim_step *steps;
+	int nsteps;
+};
+
+static int exec(sqlite3 *db, const char *sql)
+{
+	char *err = NULL;
+	if (sqlite3_exec(db, sql, NULL, NULL, &err) != SQLITE_OK) {
+		fail("%s: %s", sql, err ? err : "?");
+		sqlite3_free(err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Sample parties of g: GEN_HIST_PER_P for each player count. */
+static struct sample *make_samples(const struct game *g, int *count)
+{
+	int np = g->max_players - g->min_players + 1;
+	int n = np * GEN_HIST_PER_P;
+	struct sample *smp = calloc((size_t)n, sizeof *smp);
+	struct sim_mem mem = {
+		.state = calloc(1, g->state_size),
+		.replay = calloc(1, g->state_size),
+		.log = calloc(GEN_SIM_STEPS, sizeof(struct sim_step)),
+		.max_steps = GEN_SIM_STEPS,
+		.snap_a = malloc(GAME_SNAPSHOT_MAX),
+		.snap_b = malloc(GAME_SNAPSHOT_MAX),
+	};
+	if (!smp || !mem.state || !mem.replay || !mem.log || !mem.snap_a || !mem.snap_b)
+		goto fail;
+	for (int i = 0; i < n; i++) {
+		struct sample *x = &smp[i];
+		struct setup su = { .nplayers = g->min_players + i / GEN_HIST_PER_P };
+		su.dealer = i % su.nplayers;
+		su.seed = 900000u + (uint64_t)i;
+		options_default(g, su.opt);
+		struct sim_result r;
+		sim_party(g, &su, su.seed ^ 0x4157ULL, &mem, &r);
+		if (!r.ended)
+			goto fail;
+		struct status st;
+		g->status(mem.state, &st);
+		struct buf b = { .p = mem.snap_a, .cap = GAME_SNAPSHOT_MAX };
+		if (g->encode(mem.state, &b) != 0 || b.overflow)
+			goto fail;
+		x->p = su.nplayers;
+		x->dealer = su.dealer;
+		x->seed = su.seed;
+		x->snap = malloc(b.len);
+		x->steps = malloc((size_t)r.steps * sizeof *x->steps + 1);
+		if (!x->snap || !x->steps)
+			goto fail;
+		memcpy(x->snap, b.p, b.len);
+		x->snap_len = b.len;
+		memcpy(x->steps, mem.log, (size_t)r.steps * sizeof *x->steps);
+		x->nsteps = r.steps;
+		size_t k = 0;
+		for (int j = 0; j < x->p; j++)
+			k += (size_t)snprintf(x->scores + k, sizeof x->scores - k, "%s%d",
+					      j ? "," : "", st.score[j]);
+	}
+	free(mem.state);
+	free(mem.replay);
+	free(mem.log);
+	free(mem.snap_a);
+	free(mem.snap_b);
+	*count = n;
+	return smp;
+fail:
+	fail("%s: cannot make sample parties", g->slug);
+	free(mem.state);
+	free(mem.replay);
+	free(mem.log);
+	free(mem.snap_a);
+	free(mem.snap_b);
+	if (smp)
+		for (int i = 0; i < n; i++) {
+			free(smp[i].snap);
+			free(smp[i].steps);
+		}
+	free(smp);
+	return NULL;
+}
+
+static const char *const hist_sql[] = {
+	"INSERT INTO users(name, name_key, pwhash, created_at) VALUES (?1, ?1, '!', ?2)",
+	"INSERT INTO tables(game, options, nseats, status, version, next_deadline, epoch,"
+	" epoch_version, party_no, nparties, first_dealer, created_by, created_at)"
+	" VALUES (?1, ?2, ?3, 2, ?4, 0, 0, ?4, ?5, ?6, 0, ?7, ?8)",
+	"INSERT INTO seats(table_id, seat, user_id) VALUES (?1, ?2, ?3)",
+	"INSERT INTO parties(table_id, number, seed, dealer, snapshot, over, scores, created_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7)",
+	"INSERT INTO moves(party, seq, seat, text, at, version) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+};
+enum { H_USER, H_TABLE, H_SEAT, H_PARTY, H_MOVE, H__MAX };
+_Static_assert(sizeof hist_sql / sizeof hist_sql[0] == H__MAX, "one statement per name");
+
+static int run(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int cmd_history(const char *dbpath, long n)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st[H__MAX] = { 0 };
+	struct sample *smp[64] = { 0 };
+	int nsmp[64] = { 0 };
+	int rc = 1;
+	long moves = 0;
+	double t0 = mono_s();
+	int64_t now = now_ms();
+	int64_t hist_user0 = 0;
+
+	if (ngames > 64)
+		return fail("too many games");
+	for (int gi = 0; gi < ngames; gi++)
+		if (!(smp[gi] = make_samples(games[gi], &nsmp[gi])))
+			goto out;
+	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		fail("cannot open %s", dbpath);
+		goto out;
+	}
+	/* A scratch database that nobody else has open: no journal while filling. */
+	if (exec(db, "PRAGMA journal_mode=DELETE; PRAGMA journal_mode=OFF;"
+		     " PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;"
+		     " PRAGMA locking_mode=EXCLUSIVE; BEGIN") != 0)
+		goto out;
+	for (int i = 0; i < H__MAX; i++)
+		if (sqlite3_prepare_v2(db, hist_sql[i], -1, &st[i], NULL) != SQLITE_OK) {
+			fail("prepare: %s", sqlite3_errmsg(db));
+			goto out;
+		}
+	for (int i = 0; i < GEN_HIST_USERS; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "hist-%d", i);
+		sqlite3_bind_text(st[H_USER], 1, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st[H_USER], 2, now);
+		if (run(st[H_USER]) != 0)
+			goto sqlfail;
+		if (i == 0)
+			hist_user0 = sqlite3_last_insert_rowid(db);
+	}
+
+	struct rng rng;
+	rng_seed(&rng, 1000003);
+	long made = 0;
+	for (long tno = 0; made < n; tno++) {
+		int gi = (int)(tno % ngames);
+		const struct game *g = games[gi];
+		int opt[GAME_OPT_MAX];
+		char opts[ST_OPTS_MAX + 1];
+		options_default(g, opt);
+		options_format(g, opt, opts, sizeof opts);
+		int p = g->min_players + (int)rng_below(&rng,
+			(uint32_t)(g->max_players - g->min_players + 1));
+		int np = g->parties(p, opt);
+		if (np < 1)
+			np = 1;
+		if (np > n - made)
+			np = (int)(n - made);
+		const struct sample *base = &smp[gi][(p - g->min_players) * GEN_HIST_PER_P];
+		int64_t at = now - 86400000LL * 30 + tno;
+		int64_t steps = 0;
+		for (int k = 0; k < np; k++)
+			steps += base[(tno + k) % GEN_HIST_PER_P].nsteps;
+		int64_t uoff = rng_below(&rng, GEN_HIST_USERS);
+
+		sqlite3_bind_text(st[H_TABLE], 1, g->slug, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st[H_TABLE], 2, opts, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st[H_TABLE], 3, p);
+		sqlite3_bind_int64(st[H_TABLE], 4, steps + p + 1);
+		sqlite3_bind_int(st[H_TABLE], 5, np - 1);
+		sqlite3_bind_int(st[H_TABLE], 6, np);
+		sqlite3_bind_int64(st[H_TABLE], 7, hist_user0 + uoff);
+		sqlite3_bind_int64(st[H_TABLE], 8, at);
+		if (run(st[H_TABLE]) != 0)
+			goto sqlfail;
+		int64_t tid = sqlite3_last_insert_rowid(db);
+		for (int k = 0; k < p; k++) {
+			sqlite3_bind_int64(st[H_SEAT], 1, tid);
+			sqlite3_bind_int(st[H_SEAT], 2, k);
+			sqlite3_bind_int64(st[H_SEAT], 3, hist_user0 + (uoff + k) % GEN_HIST_USERS);
+			if (run(st[H_SEAT]) != 0)
+				goto sqlfail;
+		}
+		int64_t version = p + 1;
+		for (int k = 0; k < np; k++) {
+			const struct sample *x = &base[(tno + k) % GEN_HIST_PER_P];
+			sqlite3_bind_int64(st[H_PARTY], 1, tid);
+			sqlite3_bind_int(st[H_PARTY], 2, k);
+			sqlite3_bind_int64(st[H_PARTY], 3, (sqlite3_int64)(x->seed & 0x7fffffffffffffffULL));
+			sqlite3_bind_int(st[H_PARTY], 4, x->dealer);
+			sqlite3_bind_blob(st[H_PARTY], 5, x->snap, (int)x->snap_len, SQLITE_STATIC);
+			sqlite3_bind_text(st[H_PARTY], 6, x->scores, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st[H_PARTY], 7, at);
+			if (run(st[H_PARTY]) != 0)
+				goto sqlfail;
+			int64_t pid = sqlite3_last_insert_rowid(db);
+			for (int j = 0; j < x->nsteps; j++) {
+				sqlite3_bind_int64(st[H_MOVE], 1, pid);
+				sqlite3_bind_int(st[H_MOVE], 2, j + 1);
+				sqlite3_bind_int(st[H_MOVE], 3, x->steps[j].seat);
+				sqlite3_bind_text(st[H_MOVE], 4, x->steps[j].text, -1, SQLITE_STATIC);
+				sqlite3_bind_int64(st[H_MOVE], 5, at + x->steps[j].at % 100000000);
+				sqlite3_bind_int64(st[H_MOVE], 6, ++version);
+				if (run(st[H_MOVE]) != 0)
+					goto sqlfail;
+			}
+			moves += x->nsteps;
+		}
+		made += np;
+	}
+	if (exec(db, "COMMIT") != 0)
+		goto out;
+	for (int i = 0; i < H__MAX; i++) {
+		sqlite3_finalize(st[i]);
+		st[i] = NULL;
+	}
+	if (exec(db, "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL") != 0)
+		goto out;
+	printf("history %ld parties %ld moves %.1f s\n", made, moves, mono_s() - t0);
+	rc = 0;
+	goto out;
+sqlfail:
+	fail("insert: %s", sqlite3_errmsg(db));
+out:
+	for (int i = 0; i < H__MAX; i++)
+		sqlite3_finalize(st[i]);
+	if (db)
+		sqlite3_close(db);
+	for (int gi = 0; gi < ngames; gi++) {
+		for (int i = 0; smp[gi] && i < nsmp[gi]; i++) {
+			free(smp[gi][i].snap);
+			free(smp[gi][i].steps);
+		}
+		free(smp[gi]);
+	}
+	return rc;
+}
+
+/* ---- main ---- */
+
+static int usage(void)
+{
+	fprintf(stderr,
+		"usage: gen setup   --db FILE --schema DIR --list OUT [--move-need N] [--opt SLUG:KEY=VALUE]...\n"
+		"       gen moves   --db FILE --schema DIR --list FILE --need N --out-dir DIR\n"
+		"       gen history --db FILE --schema DIR --parties N\n");
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	const char *db = NULL, *schema = NULL, *list = NULL, *dir = NULL;
+	long need = 0, parties = 0;
+	struct gen_opts o = { .n = 0 };
+	if (argc < 2)
+		return usage();
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!v)
+			return usage();
+		i++;
+		if (strcmp(a, "--db") == 0)
+			db = v;
+		else if (strcmp(a, "--schema") == 0)
+			schema = v;
+		else if (strcmp(a, "--list") == 0)
+			list = v;
+		else if (strcmp(a, "--out-dir") == 0)
+			dir = v;
+		else if (strcmp(a, "--move-need") == 0 && parse_long(v, 0, 100000000, &need) == 0)
+			;
+		else if (strcmp(a, "--need") == 0 && parse_long(v, 1, 100000000, &need) == 0)
+			;
+		else if (strcmp(a, "--parties") == 0 && parse_long(v, 1, 100000000, &parties) == 0)
+			;
+		else if (strcmp(a, "--opt") == 0 && o.n < GEN_MAX_OPTS)
+			o.arg[o.n++] = v;
+		else
+			return usage();
+	}
+	if (!db || !schema)
+		return usage();
+
+	struct store *s;
+	if (auth_init() != 0)
+		return fail("auth_init failed");
+	if (store_open(&s, db, schema) != ST_OK)
+		return fail("cannot open %s", db);
+	int rc;
+	if (strcmp(argv[1], "setup") == 0 && list) {
+		rc = cmd_setup(s, list, need, &o);
+		store_close(s);
+	} else if (strcmp(argv[1], "moves") == 0 && list && dir && need > 0) {
+		rc = cmd_moves(s, list, need, dir);
+		store_close(s);
+	} else if (strcmp(argv[1], "history") == 0 && parties > 0) {
+		store_close(s);
+		rc = cmd_history(db, parties);
+	} else {
+		store_close(s);
+		return usage();
+	}
+	return rc;
+}

@@ -1,0 +1,111 @@
+#!/bin/sh
+# report.sh RESULTS DUR CONN THREADS WORKERS HIST_SMALL HIST_LARGE — prints the
+# benchmark table (Markdown) from the result lines bench.sh collected:
+#   KEY|LABEL|rps|p50_us|p99_us|errors|codes|exhausted   one wrk run
+#   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate         spieltisch sim
+#   rss|WHAT|KiB                                          largest worker RSS
+#   hist|N|seconds|MiB|generator line                     the large history
+set -eu
+res=$1
+awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
+	-v small="$6" -v large="$7" \
+	-v g_page=0.60 -v g_poll=0.85 -v g_move=0.35 -v g_p99=5 -v g_rss=8 \
+	-v g_scale=0.90 -v g_rules=5000 '
+function ms(us) { return sprintf("%.2f", us / 1000) }
+function pow10(n,   k) { k = 0; while (n >= 10 && n % 10 == 0) { n /= 10; k++ } return n == 1 ? "10^" k : n }
+function row(label, rps, ratio, goal, p50, p99, err, codes, met) {
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, rps, ratio, goal,
+		p50, p99, err, codes, met
+}
+# met: "yes", or "no (why)"
+function verdict(ok_ratio, why_ratio, p99, err, exh,   w) {
+	w = ""
+	if (!ok_ratio) w = w why_ratio "; "
+	if (p99 / 1000 > g_p99) w = w "p99 > " g_p99 " ms; "
+	if (err != 0) w = w "errors; "
+	if (exh) w = w "ran out of prepared moves; "
+	if (w == "") return "yes"
+	sub(/; $/, "", w)
+	return "**no**: " w
+}
+{ n++; line[n] = $0 }
+$1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = $5; err[$1] = $6; codes[$1] = $7; exh[$1] = $8 }
+$1 == "rss" { rss[$2] = $3 }
+$1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
+END {
+	h = rps["hello"]
+	print "| measurement | req/s | ratio | goal | p50 ms | p99 ms | errors | status codes | goal met |"
+	print "|---|---:|---:|---|---:|---:|---:|---|---|"
+	# Rows in this order: HTTP at the small history, the large history, the
+	# limit again, memory, the history generator, the rules cores.
+	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules note", order, " ")
+	for (pass = 1; pass <= npass; pass++)
+	for (i = 1; i <= n; i++) {
+		split(line[i], f, "|")
+		k = f[1]
+		split(k, kk, ":")
+		if (kk[1] != order[pass])
+			continue
+		if (k == "hello") {
+			row("hello-world FastCGI (limit)", sprintf("%.0f", rps[k]), "1.00", "—",
+			    ms(p50[k]), ms(p99[k]), err[k], codes[k], "—")
+			continue
+		}
+		if (k == "hello2") {
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × first", h > 0 ? rps[k] / h : 0),
+			    "—", ms(p50[k]), ms(p99[k]), err[k], codes[k], "—")
+			continue
+		}
+		split(k, kk, ":")
+		kind = kk[1]; slug = kk[2]
+		if (kind == "page" || kind == "poll" || kind == "move" || kind == "json") {
+			r = h > 0 ? rps[k] / h : 0
+			if (kind == "page") { goal = "≥ " g_page " × hello"; ok = r >= g_page }
+			else if (kind == "poll") { goal = "≥ " g_poll " × hello"; ok = r >= g_poll }
+			else if (kind == "move") { goal = "≥ " g_move " × hello, 0 errors"; ok = r >= g_move }
+			else { goal = "p99 ≤ " g_p99 " ms"; ok = 1 }
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello", r), goal,
+			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
+			    verdict(ok, sprintf("%.2f < %s", r, (kind == "page" ? g_page : kind == "poll" ? g_poll : g_move)),
+				    p99[k], err[k], exh[k]))
+			continue
+		}
+		if (kind == "page6" || kind == "poll6") {
+			base = (kind == "page6" ? "page:" : "poll:") slug
+			r = rps[base] > 0 ? rps[k] / rps[base] : 0
+			row(slug (kind == "page6" ? " table page" : " poll, unchanged (204)") ", " pow10(large) " finished parties",
+			    sprintf("%.0f", rps[k]), sprintf("%.2f × %s parties", r, pow10(small)),
+			    "≥ " g_scale " × " pow10(small), ms(p50[k]), ms(p99[k]), err[k], codes[k],
+			    verdict(r >= g_scale, sprintf("%.2f < %s", r, g_scale), p99[k], err[k], 0))
+			continue
+		}
+		if (k == "rss") {
+			mib = f[3] / 1024
+			if (f[2] == "hello") { what = "hello-world worker RSS after its run"; goal = "—"; met = "—" }
+			else {
+				what = "spieltisch worker RSS after the runs (" (f[2] == "app6" ? pow10(large) : pow10(small)) " parties)"
+				goal = "≤ " g_rss " MiB"
+				met = mib <= g_rss ? "yes" : "**no**: " sprintf("%.1f", mib) " MiB"
+			}
+			row(what, sprintf("%.1f MiB", mib), "", goal, "", "", "", "", met)
+			continue
+		}
+		if (k == "rules") {
+			row("rules " f[2] ": random parties/s, one core, " f[3] " players (slowest: " f[5] " players)",
+			    sprintf("%.0f (%.0f)", f[4], f[6]), "", "≥ " g_rules " every count",
+			    "", "", "", "", f[6] >= g_rules ? "yes" : "**no**: " sprintf("%.0f", f[6]) " at " f[5] " players")
+			continue
+		}
+		if (k == "hist") {
+			row("history: " pow10(f[2]) " finished parties generated", f[3] " s", "", "a few minutes",
+			    "", "", "", "", f[4] " MiB database")
+			continue
+		}
+		if (k == "note") {
+			print "| " f[2] " | | | | | | | | |"
+		}
+	}
+	printf "\n%d s per run, %d connections, %d wrk threads, %d FastCGI workers; ", dur, conn, threads, workers
+	printf "rows without a history size: %s finished parties in the database; ", pow10(small)
+	printf "errors = socket errors + responses with another status than the one expected.\n"
+}' "$res"
