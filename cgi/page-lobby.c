@@ -1,0 +1,270 @@
+/* page-lobby.c — the lobby (games, open tables, the create form, my
+ * tables), "Meine Tische" and creating a table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "page.h"
+#include "play.h"
+
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, CREATE_FIELDS = 3 + GAME_OPT_MAX };
+
+static const char *const status_names[] = {
+	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
+};
+_Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX, "status_names");
+
+struct rows {
+	struct page *p;
+	struct st_table *t;
+	int *taken;
+	int n, cap;
+};
+
+static void collect(void *ctx, const struct st_table *t, int seats_taken)
+{
+	struct rows *r = ctx;
+	if (r->n >= r->cap)
+		return;
+	r->t[r->n] = *t;
+	r->taken[r->n] = seats_taken;
+	r->n++;
+}
+
+static int rows_init(struct rows *r, struct page *p, int cap)
+{
+	r->p = p;
+	r->n = 0;
+	r->cap = cap;
+	r->t = arena_alloc(p->a, sizeof *r->t * (size_t)cap);
+	r->taken = arena_alloc(p->a, sizeof *r->taken * (size_t)cap);
+	return r->t && r->taken ? 0 : -1;
+}
+
+static const char *game_title(const char *slug)
+{
+	const struct game *g = game_find(slug);
+	return g ? g->title : slug;
+}
+
+/* The options of a table as label/value/unit items of section `opts`. */
+static void options_view(struct view *v, const struct game *g, const char *text)
+{
+	int opt[GAME_OPT_MAX];
+	struct rerr e;
+	if (!g || options_parse(g, opt, text, &e) != 0)
+		return;
+	for (int i = 0; i < g->noptions; i++) {
+		view_begin(v, "opts");
+		view_str(v, "label", g->options[i].label);
+		if (g->options[i].type == OPT_BOOL)
+			view_flag(v, opt[i] ? "yes" : "no", 1);
+		else {
+			view_num(v, "value", opt[i]);
+			view_str(v, "unit", g->options[i].unit ? g->options[i].unit : "");
+		}
+		view_end(v);
+	}
+}
+
+/* Section `mine`: the user's tables, each with markers my_turn (a regular
+ * turn) and window (another chance to act, e.g. a snap window). Reading a
+ * running table applies its passed deadlines first (play_load). 0, or -1
+ * on a store error (the caller answers 500). */
+static int mine_view(struct page *p, struct view *v)
+{
+	struct rows r;
+	if (rows_init(&r, p, MINE_LIMIT) != 0 ||
+	    store_tables_of_user(p->store, p->user_id, MINE_LIMIT, collect, &r) != ST_OK)
+		return -1;
+	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
+	if (!pt)
+		return -1;
+	view_list(v, "mine");
+	int waiting = 0;
+	for (int i = 0; i < r.n; i++) {
+		const struct st_table *t = &r.t[i];
+		int my_turn = 0, window = 0;
+		if (t->status == TABLE_PLAYING && play_load(p->store, t->id, p->user_id, p->now_ms, pt) == PLAY_OK) {
+			int s = pt->my_seat;
+			if (s >= 0 && !pt->status.over && (pt->status.to_act >> s & 1u)) {
+				my_turn = pt->status.turn == s;
+				window = !my_turn;
+			}
+			play_free(pt);
+		}
+		waiting += my_turn || window;
+		view_begin(v, "mine");
+		view_num(v, "id", t->id);
+		view_str(v, "game_title", game_title(t->game));
+		view_str(v, "status", status_names[t->status]);
+		view_flag(v, t->status == TABLE_OPEN ? "is_open" :
+			     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
+		view_num(v, "seats_taken", r.taken[i]);
+		view_num(v, "nseats", t->nseats);
+		view_flag(v, "my_turn", my_turn);
+		view_flag(v, "window", window);
+		view_end(v);
+	}
+	view_num(v, "mine_count", r.n);
+	view_num(v, "waiting_count", waiting);
+	view_flag(v, r.n > 0 ? "has_mine" : "no_mine", 1);
+	return 0;
+}
+
+/* The create form of every playable game, from its option table. */
+static void games_view(struct view *v)
+{
+	for (int i = 0; i < ngames; i++) {
+		const struct game *g = games[i];
+		view_begin(v, "games");
+		view_str(v, "slug", g->slug);
+		view_str(v, "title", g->title);
+		view_num(v, "min_players", g->min_players);
+		view_num(v, "max_players", g->max_players);
+		for (int n = g->min_players; n <= g->max_players; n++) {
+			view_begin(v, "seat_choices");
+			view_num(v, "n", n);
+			view_flag(v, "selected", n == g->min_players);
+			view_end(v);
+		}
+		for (int k = 0; k < g->noptions; k++) {
+			const struct game_option *o = &g->options[k];
+			view_begin(v, "options");
+			view_str(v, "key", o->key);
+			view_str(v, "label", o->label);
+			view_flag(v, o->type == OPT_BOOL ? "is_bool" : "is_int", 1);
+			view_num(v, "min", o->min);
+			view_num(v, "max", o->max);
+			view_num(v, "def", o->def);
+			view_flag(v, "checked", o->type == OPT_BOOL && o->def);
+			view_str(v, "unit", o->unit ? o->unit : "");
+			view_end(v);
+		}
+		view_end(v);
+	}
+	for (int i = 0; i < ngames_coming; i++) {
+		view_begin(v, "coming");
+		view_str(v, "slug", games_coming[i].slug);
+		view_str(v, "title", games_coming[i].title);
+		view_num(v, "min_players", games_coming[i].min_players);
+		view_num(v, "max_players", games_coming[i].max_players);
+		view_end(v);
+	}
+}
+
+/* The lobby with an optional note; `status` 200, or 422 after a refused
+ * create; 500 on a store error. */
+static void lobby(struct page *p, enum http_status status, const char *note)
+{
+	struct view v;
+	page_view(p, &v);
+	games_view(&v);
+	struct rows r;
+	if (rows_init(&r, p, OPEN_LIMIT) != 0 ||
+	    store_tables_open(p->store, OPEN_LIMIT, collect, &r) != ST_OK) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	view_list(&v, "open_tables");
+	for (int i = 0; i < r.n; i++) {
+		view_begin(&v, "open_tables");
+		view_num(&v, "id", r.t[i].id);
+		view_str(&v, "game_title", game_title(r.t[i].game));
+		view_num(&v, "seats_taken", r.taken[i]);
+		view_num(&v, "nseats", r.t[i].nseats);
+		options_view(&v, game_find(r.t[i].game), r.t[i].options);
+		view_end(&v);
+	}
+	view_flag(&v, r.n > 0 ? "has_open" : "no_open", 1);
+	if (p->user_id && mine_view(p, &v) != 0) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	if (note) {
+		view_begin(&v, "note");
+		view_str(&v, "text", note);
+		view_end(&v);
+	}
+	if (p->req->wants_json) {
+		page_json(p, status, &v);
+		return;
+	}
+	struct page_head h = { .title = "Lobby" };
+	page_html(p, status, "lobby.tpl", &v, &h);
+}
+
+/* GET /: the lobby (200; 500 on a store error). */
+void page_lobby(struct page *p)
+{
+	lobby(p, HTTP_200, NULL);
+}
+
+/* GET /me: my tables with markers (200; 500). */
+void page_me(struct page *p)
+{
+	struct view v;
+	page_view(p, &v);
+	if (mine_view(p, &v) != 0) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	if (p->req->wants_json) {
+		page_json(p, HTTP_200, &v);
+		return;
+	}
+	struct page_head h = { .title = "Meine Tische" };
+	page_html(p, HTTP_200, "me.tpl", &v, &h);
+}
+
+/* POST /tables (game, seats, the game's options): 303 to the new table;
+ * 400 for a malformed form or an unknown game, 422 (lobby with the note)
+ * when the rules refuse the combination, 503, 500. */
+void page_table_create(struct page *p)
+{
+	const struct game *g = game_find(http_get(&p->req->form, "game"));
+	if (!g) {
+		page_error(p, HTTP_400, "invalid_field");
+		return;
+	}
+	struct http_rule rules[CREATE_FIELDS] = {
+		{ "csrf", HTTP_V_TEXT, 1, 1, 64 },
+		{ "game", HTTP_V_TEXT, 1, 1, ST_SLUG_MAX },
+		{ "seats", HTTP_V_INT, 1, g->min_players, g->max_players },
+	};
+	int n = 3;
+	for (int k = 0; k < g->noptions && k < GAME_OPT_MAX; k++) {
+		const struct game_option *o = &g->options[k];
+		rules[n++] = (struct http_rule){ o->key, o->type == OPT_BOOL ? HTTP_V_BOOL : HTTP_V_INT,
+						 0, o->min, o->max };
+	}
+	struct http_value f[CREATE_FIELDS];
+	enum http_err err = http_validate(&p->req->form, rules, n, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	int opt[GAME_OPT_MAX];
+	options_default(g, opt);
+	for (int k = 0; k < g->noptions && k < GAME_OPT_MAX; k++)
+		if (f[3 + k].present || g->options[k].type == OPT_BOOL)
+			opt[k] = (int)f[3 + k].n;
+	char text[ST_OPTS_MAX + 1];
+	if (options_format(g, opt, text, sizeof text) != 0) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	int64_t id = 0;
+	struct rerr e = { "" };
+	int rc = play_create(p->store, g->slug, text, (int)f[2].n, p->user_id, p->now_ms, &id, &e);
+	if (rc == PLAY_OK) {
+		char *to = arena_printf(p->a, "/t/%lld", (long long)id);
+		page_redirect(p, to ? to : "/");
+	} else if (rc == PLAY_INVALID)
+		lobby(p, HTTP_422, e.msg[0] ? e.msg : play_message(rc));
+	else if (rc == PLAY_BUSY)
+		page_error(p, HTTP_503, "busy");
+	else
+		page_error(p, HTTP_500, "internal");
+}

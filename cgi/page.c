@@ -1,0 +1,162 @@
+/* page.c — the helpers every page shares; see page.h. */
+#include <stdio.h>
+#include <string.h>
+
+#include <sodium.h>
+
+#include "json.h"
+#include "page.h"
+#include "tmpl.h"
+
+static const char html_type[] = "text/html; charset=utf-8";
+
+/* A last resort when even the error page cannot be expanded. */
+static void plain_500(struct page *p)
+{
+	static const char msg[] = "500 Interner Fehler\n";
+	p->resp = (struct http_resp){ .status = HTTP_500, .content_type = "text/plain; charset=utf-8",
+				      .body = msg, .len = sizeof msg - 1 };
+}
+
+void page_view(struct page *p, struct view *v)
+{
+	view_init(v, p->a);
+	view_str(v, "csrf", p->csrf);
+	view_flag(v, "logged_in", p->user_id != 0);
+	if (p->user_id)
+		view_str(v, "user_name", p->user_name);
+}
+
+/* Adds the header and footer includes (their own dictionaries). */
+static void frame(struct page *p, struct view *v, const struct page_head *h)
+{
+	view_include(v, "header", "header.tpl");
+	view_str(v, "title", h && h->title ? h->title : "Spieltisch");
+	view_str(v, "csrf", p->csrf);
+	if (p->user_id) {
+		view_flag(v, "logged_in", 1);
+		view_str(v, "user_name", p->user_name);
+	} else
+		view_flag(v, "logged_out", 1);
+	if (h && h->game_slug) {
+		view_begin(v, "game_css");
+		view_str(v, "slug", h->game_slug);
+		view_end(v);
+	}
+	if (h && h->poll_url) {
+		view_begin(v, "poll");
+		view_str(v, "poll_url", h->poll_url);
+		view_num(v, "version", h->version);
+		view_num(v, "my_turn", h->my_turn ? 1 : 0);
+		view_end(v);
+	}
+	view_flag(v, "refresh", h && h->refresh);
+	view_end(v);
+	view_include(v, "footer", "footer.tpl");
+	view_end(v);
+}
+
+void page_html(struct page *p, enum http_status status, const char *tpl, struct view *v,
+	       const struct page_head *head)
+{
+	while (v->cur != &v->root && !v->failed)
+		view_end(v);
+	frame(p, v, head);
+	size_t len = 0;
+	char *html = v->failed ? NULL : tmpl_expand(p->a, tpl, &v->root, &len);
+	if (!html) {
+		if (strcmp(tpl, "error.tpl") == 0)
+			plain_500(p);
+		else
+			page_error(p, HTTP_500, "internal");
+		return;
+	}
+	p->resp.status = status;
+	p->resp.content_type = html_type;
+	p->resp.body = html;
+	p->resp.len = len;
+}
+
+void page_json(struct page *p, enum http_status status, struct view *v)
+{
+	size_t len = 0;
+	char *text = v->failed ? NULL : json_render(p->a, &v->root, &len);
+	if (!text) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	p->resp.status = status;
+	p->resp.content_type = "application/json";
+	p->resp.body = text;
+	p->resp.len = len;
+}
+
+void page_redirect(struct page *p, const char *location)
+{
+	p->resp.status = HTTP_303;
+	p->resp.location = location;
+	p->resp.content_type = NULL;
+}
+
+void page_error(struct page *p, enum http_status status, const char *why)
+{
+	struct view v;
+	page_view(p, &v);
+	int code = http_status_code(status);
+	view_num(&v, "code", code);
+	char key[16];
+	snprintf(key, sizeof key, "e%d", code);
+	view_flag(&v, key, 1);
+	if (why) {
+		char *k = arena_printf(p->a, "why_%s", why);
+		if (k)
+			view_flag(&v, k, 1);
+		view_str(&v, "why", why);
+	}
+	if (p->req && p->req->wants_json) {
+		page_json(p, status, &v);
+		if (p->resp.status == status)
+			return;
+	}
+	struct page_head h = { .title = "Fehler" };
+	page_html(p, status, "error.tpl", &v, &h);
+}
+
+void page_status(struct page *p, enum http_status status, const char *text)
+{
+	p->resp.status = status;
+	if (text) {
+		p->resp.content_type = "text/plain; charset=utf-8";
+		p->resp.body = text;
+		p->resp.len = strlen(text);
+	}
+}
+
+int page_token_ok(const char *s)
+{
+	if (!s || strlen(s) != AUTH_TOKEN_LEN)
+		return 0;
+	for (const char *c = s; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
+			return 0;
+	return 1;
+}
+
+void page_presession(struct page *p)
+{
+	if (p->user_id || p->csrf[0])
+		return;
+	const char *c = http_get(&p->req->cookies, PAGE_COOKIE_PRESESSION);
+	if (page_token_ok(c)) {
+		memcpy(p->csrf, c, AUTH_TOKEN_LEN + 1);
+		return;
+	}
+	unsigned char raw[32];
+	randombytes_buf(raw, sizeof raw);
+	sodium_bin2base64(p->csrf, sizeof p->csrf, raw, sizeof raw,
+			  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	char *val = arena_strdup(p->a, p->csrf);
+	if (val)
+		http_set_cookie(&p->resp, PAGE_COOKIE_PRESESSION, val, 24L * 3600);
+}

@@ -1,0 +1,90 @@
+/*
+ * page.h — what every page handler gets and the helpers they share.
+ *
+ * A handler reads p->req (already decoded and CSRF-checked by route.c),
+ * talks to the store through store.h/auth.h/play.h, fills a view tree and
+ * ends with exactly one of page_html, page_json, page_redirect, page_error,
+ * page_status. Everything it allocates comes from p->a.
+ */
+#ifndef SPIELTISCH_PAGE_H
+#define SPIELTISCH_PAGE_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "auth.h"
+#include "http.h"
+#include "store.h"
+#include "view.h"
+
+struct page {
+	struct arena *a;
+	struct store *store;
+	const struct http_conf *conf;
+	struct http_req *req;
+	struct http_resp resp;
+	int64_t now_ms;
+	int64_t user_id;                      /* 0: not logged in */
+	char user_name[ST_NAME_MAX + 1];
+	const char *token;                    /* the session cookie, NULL without one */
+	char csrf[AUTH_TOKEN_LEN + 1];        /* the session's, or the pre-session cookie's */
+	int64_t id;                           /* the <id> of /t/<id>…, 0 otherwise */
+	int head_only;                        /* HEAD: the body is not sent */
+};
+
+/* The frame around a page: title and, on a table page, what poll.js reads. */
+struct page_head {
+	const char *title;
+	const char *game_slug;                /* links static/game-<slug>.css; NULL none */
+	const char *poll_url;                 /* NULL: no polling */
+	long long version;
+	int my_turn;
+	int refresh;                          /* <noscript> meta refresh while a party runs */
+};
+
+/* Expands `tpl` with v plus the frame (header.tpl, footer.tpl) as the
+ * response with `status`; 500 (error page) when expansion fails. */
+void page_html(struct page *p, enum http_status status, const char *tpl, struct view *v,
+	       const struct page_head *head);
+/* The tree as JSON with `status`; 500 when it cannot be written. */
+void page_json(struct page *p, enum http_status status, struct view *v);
+/* 303 to a path of this site. */
+void page_redirect(struct page *p, const char *location);
+/* The error page for `status`; `why` names a reason section of error.tpl
+ * (an http_err key, "csrf", "login", …) or is NULL. */
+void page_error(struct page *p, enum http_status status, const char *why);
+/* A bodiless answer (204) or a tiny text/plain one. */
+void page_status(struct page *p, enum http_status status, const char *text);
+
+/* Makes sure a logged-out visitor has a pre-session CSRF token: reuses the
+ * cookie "stc" or sets a new one; afterwards p->csrf is filled. */
+void page_presession(struct page *p);
+
+/* 1 when s has the shape of one of our tokens (43 base64url characters). */
+int page_token_ok(const char *s);
+
+/* A fresh view tree in the request's arena with the keys every page has
+ * (csrf, logged_in, user_name). */
+void page_view(struct page *p, struct view *v);
+
+/* The handlers (route.c's table). */
+void page_lobby(struct page *p);
+void page_me(struct page *p);
+void page_table_create(struct page *p);
+void page_register_form(struct page *p);
+void page_register(struct page *p);
+void page_login_form(struct page *p);
+void page_login(struct page *p);
+void page_logout(struct page *p);
+void page_table(struct page *p);
+void page_table_json(struct page *p);
+void page_table_join(struct page *p);
+void page_table_leave(struct page *p);
+void page_table_move(struct page *p);
+void page_poll(struct page *p);
+
+/* Names of the session cookies. */
+#define PAGE_COOKIE_SESSION "st"
+#define PAGE_COOKIE_PRESESSION "stc"
+
+#endif

@@ -1,0 +1,140 @@
+/* route.c — the dispatch table and what happens before every handler. */
+#include <stdio.h>
+#include <string.h>
+
+#include "auth.h"
+#include "route.h"
+
+enum route_flag {
+	R_PUBLIC = 0,
+	R_LOGIN = 1,        /* only for a logged-in user */
+	R_NO_SESSION = 2,   /* skip the session lookup (the poll: one read only) */
+};
+
+enum route_id {
+	RT_LOBBY, RT_ME, RT_CREATE,
+	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
+	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_MOVE, RT_POLL,
+	RT__MAX
+};
+
+/* In a pattern, '#' stands for a table id: 1 to 18 digits, no leading 0. */
+static const struct route {
+	enum http_method method;
+	const char *pattern;
+	void (*fn)(struct page *);
+	unsigned flags;
+} routes[] = {
+	[RT_LOBBY] = { HTTP_GET, "/", page_lobby, R_PUBLIC },
+	[RT_ME] = { HTTP_GET, "/me", page_me, R_LOGIN },
+	[RT_CREATE] = { HTTP_POST, "/tables", page_table_create, R_LOGIN },
+	[RT_REGISTER_FORM] = { HTTP_GET, "/register", page_register_form, R_PUBLIC },
+	[RT_REGISTER] = { HTTP_POST, "/register", page_register, R_PUBLIC },
+	[RT_LOGIN_FORM] = { HTTP_GET, "/login", page_login_form, R_PUBLIC },
+	[RT_LOGIN] = { HTTP_POST, "/login", page_login, R_PUBLIC },
+	[RT_LOGOUT] = { HTTP_POST, "/logout", page_logout, R_LOGIN },
+	[RT_TABLE] = { HTTP_GET, "/t/#", page_table, R_PUBLIC },
+	[RT_TABLE_JSON] = { HTTP_GET, "/t/#.json", page_table_json, R_PUBLIC },
+	[RT_JOIN] = { HTTP_POST, "/t/#/join", page_table_join, R_LOGIN },
+	[RT_LEAVE] = { HTTP_POST, "/t/#/leave", page_table_leave, R_LOGIN },
+	[RT_MOVE] = { HTTP_POST, "/t/#/move", page_table_move, R_LOGIN },
+	[RT_POLL] = { HTTP_GET, "/t/#/poll", page_poll, R_NO_SESSION },
+};
+_Static_assert(sizeof routes / sizeof routes[0] == RT__MAX, "one row per route");
+
+/* 1 when path matches pattern; the id '#' stands for goes to *id. */
+static int match(const char *pattern, const char *path, int64_t *id)
+{
+	const char *q = path;
+	for (const char *c = pattern; *c; c++) {
+		if (*c != '#') {
+			if (*q++ != *c)
+				return 0;
+			continue;
+		}
+		if (*q < '1' || *q > '9')
+			return 0;
+		int64_t v = 0;
+		int digits = 0;
+		while (*q >= '0' && *q <= '9') {
+			if (++digits > 18)
+				return 0;
+			v = v * 10 + (*q++ - '0');
+		}
+		*id = v;
+	}
+	return *q == '\0';
+}
+
+/* Looks up the session of the cookie; fills user and CSRF token, or the
+ * pre-session token for a visitor. A stale session cookie is cleared. */
+static void session(struct page *p)
+{
+	const char *tok = http_get(&p->req->cookies, PAGE_COOKIE_SESSION);
+	if (tok && *tok) {
+		int64_t uid = 0;
+		char csrf[AUTH_TOKEN_LEN + 1];
+		if (auth_session_get(p->store, tok, p->now_ms, &uid, csrf) == AUTH_OK) {
+			struct st_user u;
+			if (store_user_by_id(p->store, uid, &u) == ST_OK) {
+				p->user_id = uid;
+				p->token = tok;
+				memcpy(p->user_name, u.name, sizeof p->user_name);
+				memcpy(p->csrf, csrf, sizeof p->csrf);
+				return;
+			}
+		}
+		http_set_cookie(&p->resp, PAGE_COOKIE_SESSION, "", 0);
+	}
+	const char *pre = http_get(&p->req->cookies, PAGE_COOKIE_PRESESSION);
+	if (page_token_ok(pre))
+		memcpy(p->csrf, pre, AUTH_TOKEN_LEN + 1);
+}
+
+void route_dispatch(struct page *p)
+{
+	enum http_method m = p->req->method == HTTP_HEAD ? HTTP_GET : p->req->method;
+	p->head_only = p->req->method == HTTP_HEAD;
+	const struct route *hit = NULL;
+	char allow[32] = "";
+	for (int i = 0; i < RT__MAX; i++) {
+		int64_t id = 0;
+		if (!match(routes[i].pattern, p->req->path, &id))
+			continue;
+		if (routes[i].method == m) {
+			hit = &routes[i];
+			p->id = id;
+			break;
+		}
+		const char *name = routes[i].method == HTTP_GET ? "GET, HEAD" : "POST";
+		if (!strstr(allow, name))
+			snprintf(allow + strlen(allow), sizeof allow - strlen(allow), "%s%s",
+				 allow[0] ? ", " : "", name);
+	}
+	if (!hit) {
+		if (allow[0]) {
+			page_error(p, HTTP_405, "method");
+			p->resp.allow = arena_strdup(p->a, allow);
+		} else
+			page_error(p, HTTP_404, "notfound");
+		return;
+	}
+	if (!(hit->flags & R_NO_SESSION))
+		session(p);
+	if (m == HTTP_POST) {
+		const char *sent = http_get(&p->req->form, "csrf");
+		if (!p->csrf[0] || !sent || !auth_csrf_ok(p->csrf, sent)) {
+			page_error(p, HTTP_403, "csrf");
+			return;
+		}
+	}
+	if ((hit->flags & R_LOGIN) && !p->user_id) {
+		if (m == HTTP_GET) {
+			char *to = arena_printf(p->a, "/login?next=%s", p->req->path);
+			page_redirect(p, to ? to : "/login");
+		} else
+			page_error(p, HTTP_403, "login");
+		return;
+	}
+	hit->fn(p);
+}

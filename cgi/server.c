@@ -1,0 +1,351 @@
+/*
+ * server.c — `spieltisch serve`: the FastCGI socket, pre-forked workers and
+ * their accept loop.
+ *
+ * The master opens the socket (or inherits it as fd 0 from a spawner),
+ * applies the schema once, forks N workers and restarts any that dies.
+ * SIGTERM or SIGINT stops everything: the master passes SIGTERM on, a worker
+ * finishes the request it is in and leaves its accept loop.
+ * Each worker opens its own store and loads the templates after the fork;
+ * per request it uses one arena that is reset when the answer is out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <fcgiapp.h>
+
+#include "auth.h"
+#include "cmd.h"
+#include "http.h"
+#include "page.h"
+#include "route.h"
+#include "store.h"
+#include "tmpl.h"
+
+enum {
+	WORKERS_MAX = 64,
+	EXIT_CONFIG = 78,                 /* a worker cannot start: do not restart it */
+	REQUEST_ARENA_MAX = 16 << 20,     /* bytes one request may allocate */
+	BACKLOG = 128
+};
+
+struct serve_opts {
+	const char *socket, *db, *root;
+	int workers;
+	struct http_conf http;
+};
+
+static volatile sig_atomic_t stopping;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stopping = 1;
+}
+
+static void on_stop_worker(int sig)
+{
+	(void)sig;
+	stopping = 1;
+	FCGX_ShutdownPending();
+}
+
+static void set_signal(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = 0;   /* no SA_RESTART: accept() and wait() return EINTR */
+	sigaction(sig, &sa, NULL);
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int fcgi_write(void *ctx, const char *p, size_t n)
+{
+	if (n > INT_MAX)
+		return -1;
+	return FCGX_PutStr(p, (int)n, ctx) == (int)n ? 0 : -1;
+}
+
+/* Reads exactly `want` body bytes into the arena; fewer means a short body. */
+static char *read_body(FCGX_Request *rq, struct arena *a, size_t want, size_t *got)
+{
+	char *buf = arena_alloc(a, want + 1);
+	*got = 0;
+	if (!buf)
+		return NULL;
+	while (*got < want) {
+		int n = FCGX_GetStr(buf + *got, (int)(want - *got), rq->in);
+		if (n <= 0)
+			break;
+		*got += (size_t)n;
+	}
+	return buf;
+}
+
+/* One request from accept to the written answer. Answers 400/413/415 for
+ * what the edge refuses, else whatever the route and handler decide. */
+static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
+		   const struct serve_opts *o)
+{
+	struct http_req req;
+	struct page p;
+	memset(&p, 0, sizeof p);
+	p.a = a;
+	p.store = store;
+	p.conf = &o->http;
+	p.req = &req;
+	p.now_ms = now_ms();
+
+	struct http_raw raw = {
+		.method = FCGX_GetParam("REQUEST_METHOD", rq->envp),
+		.uri = FCGX_GetParam("REQUEST_URI", rq->envp),
+		.content_type = FCGX_GetParam("CONTENT_TYPE", rq->envp),
+		.cookie = FCGX_GetParam("HTTP_COOKIE", rq->envp),
+		.accept = FCGX_GetParam("HTTP_ACCEPT", rq->envp),
+		.remote_addr = FCGX_GetParam("REMOTE_ADDR", rq->envp),
+	};
+	enum http_err err = HTTP_E_NONE;
+	const char *cl = FCGX_GetParam("CONTENT_LENGTH", rq->envp);
+	long long clen = 0;
+	if (cl && *cl && http_int(cl, 0, LLONG_MAX, &clen) != 0)
+		err = HTTP_E_INVALID;
+	else if (clen > HTTP_BODY_MAX)
+		err = HTTP_E_TOO_LARGE;
+	else if (clen > 0) {
+		size_t got = 0;
+		raw.body = read_body(rq, a, (size_t)clen, &got);
+		raw.body_len = got;
+		if (!raw.body || got != (size_t)clen)
+			err = HTTP_E_BODY_SHORT;
+	}
+	if (err == HTTP_E_NONE)
+		err = http_req_parse(a, &raw, &req);
+	else
+		memset(&req, 0, sizeof req);
+	if (err != HTTP_E_NONE) {
+		if (!req.path)
+			req.path = "/";
+		page_error(&p, http_err_status(err), http_err_key(err));
+	} else
+		route_dispatch(&p);
+	if (p.resp.status >= HTTP_500)
+		fprintf(stderr, "serve: %s %s -> %d\n", raw.method ? raw.method : "?",
+			raw.uri ? raw.uri : "?", http_status_code(p.resp.status));
+	if (http_respond(a, &o->http, &p.resp, p.head_only, fcgi_write, rq->out) != 0)
+		fprintf(stderr, "serve: could not write the answer to %s\n", raw.uri ? raw.uri : "?");
+}
+
+/* A worker: its own store and templates, then requests until told to stop. */
+static int worker(int fd, const struct serve_opts *o)
+{
+	set_signal(SIGTERM, on_stop_worker);
+	set_signal(SIGINT, on_stop_worker);
+	signal(SIGPIPE, SIG_IGN);
+	char path[PATH_MAX];
+	struct store *store = NULL;
+	struct arena a;
+	arena_init(&a, REQUEST_ARENA_MAX);
+	int rc = EXIT_CONFIG;
+
+	snprintf(path, sizeof path, "%s/templates", o->root);
+	if (tmpl_load(path) != 0) {
+		fprintf(stderr, "serve: templates in %s do not load\n", path);
+		goto out;
+	}
+	snprintf(path, sizeof path, "%s/schema", o->root);
+	if (store_open(&store, o->db, path) != ST_OK) {
+		fprintf(stderr, "serve: cannot open %s\n", o->db);
+		goto out;
+	}
+	FCGX_Request rq;
+	if (FCGX_InitRequest(&rq, fd, 0) != 0)
+		goto out;
+	rc = 0;
+	while (!stopping) {
+		if (FCGX_Accept_r(&rq) < 0)
+			break;
+		handle(&rq, store, &a, o);
+		FCGX_Finish_r(&rq);
+		arena_reset(&a);
+	}
+	FCGX_Free(&rq, 1);
+out:
+	arena_free(&a);
+	if (store)
+		store_close(store);
+	return rc;
+}
+
+static int parse_opts(int argc, char **argv, struct serve_opts *o)
+{
+	*o = (struct serve_opts){ .db = "spieltisch.db", .root = ".", .workers = 2 };
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *next = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(a, "--secure-cookies") == 0) {
+			o->http.secure_cookies = 1;
+			continue;
+		}
+		if (!next)
+			return -1;
+		if (strcmp(a, "--socket") == 0)
+			o->socket = next;
+		else if (strcmp(a, "--db") == 0)
+			o->db = next;
+		else if (strcmp(a, "--root") == 0)
+			o->root = next;
+		else if (strcmp(a, "--workers") == 0) {
+			long long n;
+			if (http_int(next, 1, WORKERS_MAX, &n) != 0)
+				return -1;
+			o->workers = (int)n;
+		} else
+			return -1;
+		i++;
+	}
+	return 0;
+}
+
+/* The listening socket: --socket PATH (a stale socket file is replaced), or
+ * fd 0 when a spawner passed one; -1 otherwise. */
+static int listen_socket(const struct serve_opts *o)
+{
+	if (!o->socket) {
+		struct stat st;
+		if (fstat(0, &st) == 0 && S_ISSOCK(st.st_mode))
+			return 0;
+		fprintf(stderr, "serve: no --socket and fd 0 is not a socket\n");
+		return -1;
+	}
+	struct stat st;
+	if (lstat(o->socket, &st) == 0 && S_ISSOCK(st.st_mode))
+		unlink(o->socket);
+	int fd = FCGX_OpenSocket(o->socket, BACKLOG);
+	if (fd < 0)
+		fprintf(stderr, "serve: cannot listen on %s: %s\n", o->socket, strerror(errno));
+	return fd;
+}
+
+static pid_t spawn(int fd, const struct serve_opts *o)
+{
+	pid_t pid = fork();
+	if (pid == 0)
+		_exit(worker(fd, o));
+	if (pid < 0)
+		fprintf(stderr, "serve: fork: %s\n", strerror(errno));
+	return pid;
+}
+
+/* Stops every worker: SIGTERM, then SIGKILL after 5 s. */
+static void stop_all(pid_t *pids, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (pids[i] > 0)
+			kill(pids[i], SIGTERM);
+	for (int tries = 0; tries < 50; tries++) {
+		int alive = 0;
+		for (int i = 0; i < n; i++) {
+			if (pids[i] > 0 && waitpid(pids[i], NULL, WNOHANG) == pids[i])
+				pids[i] = 0;
+			alive += pids[i] > 0;
+		}
+		if (!alive)
+			return;
+		struct timespec ts = { 0, 100 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < n; i++)
+		if (pids[i] > 0) {
+			kill(pids[i], SIGKILL);
+			waitpid(pids[i], NULL, 0);
+		}
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	struct serve_opts o;
+	if (parse_opts(argc, argv, &o) != 0) {
+		fprintf(stderr, "usage: spieltisch serve [--socket PATH] [--workers N] [--db FILE] "
+				"[--root DIR] [--secure-cookies]\n");
+		return 2;
+	}
+	if (auth_init() != 0 || FCGX_Init() != 0) {
+		fprintf(stderr, "serve: cannot initialise libsodium or libfcgi\n");
+		return 1;
+	}
+	char schema[PATH_MAX];
+	snprintf(schema, sizeof schema, "%s/schema", o.root);
+	struct store *s = NULL;
+	if (store_open(&s, o.db, schema) != ST_OK) {   /* migrations run once, here */
+		fprintf(stderr, "serve: cannot open %s with %s\n", o.db, schema);
+		return 1;
+	}
+	store_close(s);
+	int fd = listen_socket(&o);
+	if (fd < 0)
+		return 1;
+
+	set_signal(SIGTERM, on_stop);
+	set_signal(SIGINT, on_stop);
+	signal(SIGPIPE, SIG_IGN);
+	pid_t pids[WORKERS_MAX] = { 0 };
+	time_t started[WORKERS_MAX] = { 0 };
+	for (int i = 0; i < o.workers; i++) {
+		pids[i] = spawn(fd, &o);
+		started[i] = time(NULL);
+	}
+	fprintf(stderr, "serve: %d workers on %s\n", o.workers, o.socket ? o.socket : "fd 0");
+	int rc = 0;
+	while (!stopping) {
+		int status;
+		pid_t dead = waitpid(-1, &status, 0);
+		if (dead < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (int i = 0; i < o.workers; i++) {
+			if (pids[i] != dead)
+				continue;
+			pids[i] = 0;
+			if (stopping)
+				break;
+			if (WIFEXITED(status) && WEXITSTATUS(status) == EXIT_CONFIG) {
+				fprintf(stderr, "serve: a worker could not start; stopping\n");
+				stopping = 1;
+				rc = 1;
+				break;
+			}
+			fprintf(stderr, "serve: worker %d ended (%s %d); restarting\n", (int)dead,
+				WIFSIGNALED(status) ? "signal" : "exit",
+				WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
+			if (time(NULL) - started[i] < 1)
+				sleep(1);   /* no busy loop of a worker that dies at once */
+			pids[i] = spawn(fd, &o);
+			started[i] = time(NULL);
+		}
+	}
+	stop_all(pids, o.workers);
+	if (o.socket)
+		unlink(o.socket);
+	fprintf(stderr, "serve: stopped\n");
+	return rc;
+}

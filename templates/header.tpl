@@ -1,0 +1,32 @@
+{{%AUTOESCAPE context="HTML"}}
+<!DOCTYPE html>
+<html lang="de">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{title}} · Spieltisch</title>
+<link rel="stylesheet" href="/static/site.css">
+{{#game_css}}<link rel="stylesheet" href="/static/game-{{slug}}.css">{{/game_css}}
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+{{#refresh}}<noscript><meta http-equiv="refresh" content="5"></noscript>{{/refresh}}
+<script src="/static/poll.js" defer></script>
+</head>
+<body{{#poll}} data-poll="{{poll_url}}" data-version="{{version}}" data-my-turn="{{my_turn}}"{{/poll}}>
+<header class="top">
+<a class="brand" href="/">Spieltisch</a>
+<nav>
+{{#logged_in}}
+<a href="/me">Meine Tische</a>
+<span class="who">{{user_name}}</span>
+<form method="post" action="/logout" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="link">Abmelden</button>
+</form>
+{{/logged_in}}
+{{#logged_out}}
+<a href="/login">Anmelden</a>
+<a href="/register">Registrieren</a>
+{{/logged_out}}
+</nav>
+</header>
+<main>

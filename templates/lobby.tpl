@@ -1,0 +1,72 @@
+{{%AUTOESCAPE context="HTML"}}
+{{>header}}
+<h1>Lobby</h1>
+{{#note}}<p class="note rejected" role="alert">{{text}}</p>{{/note}}
+
+{{#logged_in}}
+<section class="card">
+<h2>Meine Tische</h2>
+{{#has_mine}}
+<ul class="tables">
+{{#mine}}
+<li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}">
+<a href="/t/{{id}}">Tisch {{id}} · {{game_title}}</a>
+{{#my_turn}}<span class="badge turn">Du bist dran!</span>{{/my_turn}}
+{{#window}}<span class="badge window">Fenster offen</span>{{/window}}
+{{#is_open}}<span class="badge">wartet ({{seats_taken}}/{{nseats}})</span>{{/is_open}}
+{{#is_finished}}<span class="badge done">beendet</span>{{/is_finished}}
+</li>
+{{/mine}}
+</ul>
+{{/has_mine}}
+{{#no_mine}}<p>Du sitzt noch an keinem Tisch. Eröffne unten einen oder setz dich zu einem offenen.</p>{{/no_mine}}
+</section>
+{{/logged_in}}
+
+<section class="card">
+<h2>Offene Tische</h2>
+{{#has_open}}
+<ul class="tables">
+{{#open_tables}}
+<li><a href="/t/{{id}}">Tisch {{id}} · {{game_title}}</a>
+<span class="badge">{{seats_taken}}/{{nseats}} Plätze</span>
+<span class="opts">{{#opts}}<span>{{label}}: {{value}}{{unit}}{{#yes}}ja{{/yes}}{{#no}}nein{{/no}}</span> {{/opts}}</span></li>
+{{/open_tables}}
+</ul>
+{{/has_open}}
+{{#no_open}}<p>Gerade wartet kein Tisch auf Mitspieler.</p>{{/no_open}}
+</section>
+
+<section class="card">
+<h2>Die Spiele</h2>
+<div class="games">
+{{#games}}
+<article class="game">
+<h3>{{title}}</h3>
+<p>{{min_players}}–{{max_players}} Personen</p>
+{{#logged_out}}<p><a href="/login">Anmelden</a>, um einen Tisch zu eröffnen.</p>{{/logged_out}}
+{{#logged_in}}
+<form method="post" action="/tables" class="stack">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="game" value="{{slug}}">
+<label>Plätze
+<select name="seats">{{#seat_choices}}<option value="{{n}}"{{#selected}} selected{{/selected}}>{{n}}</option>{{/seat_choices}}</select>
+</label>
+{{#options}}
+{{#is_int}}<label>{{label}}<input type="number" name="{{key}}" value="{{def}}" min="{{min}}" max="{{max}}" required> {{unit}}</label>{{/is_int}}
+{{#is_bool}}<label class="check"><input type="checkbox" name="{{key}}" value="1"{{#checked}} checked{{/checked}}> {{label}}</label>{{/is_bool}}
+{{/options}}
+<button type="submit" class="primary">Tisch eröffnen</button>
+</form>
+{{/logged_in}}
+</article>
+{{/games}}
+{{#coming}}
+<article class="game coming">
+<h3>{{title}} <span class="badge">bald</span></h3>
+<p>{{min_players}}–{{max_players}} Personen</p>
+</article>
+{{/coming}}
+</div>
+</section>
+{{>footer}}

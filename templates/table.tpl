@@ -1,0 +1,103 @@
+{{%AUTOESCAPE context="HTML"}}
+{{>header}}
+<section class="table-head">
+<h1>{{game_title}} <small>Tisch {{table_id}}</small></h1>
+<p class="meta">
+{{#is_open}}Wartet auf Mitspieler: {{seats_taken}} von {{nseats}} Plätzen besetzt.{{/is_open}}
+{{#is_playing}}Partie {{party_number}} von {{nparties}}.{{/is_playing}}
+{{#is_finished}}Das Match ist beendet.{{/is_finished}}
+</p>
+{{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>Nicht übernommen:</strong> {{/stale}}{{#rejected}}<strong>Nicht erlaubt:</strong> {{/rejected}}{{#refused}}<strong>Abgelehnt:</strong> {{/refused}}{{text}}</p>{{/note}}
+{{#my_turn}}<p class="banner turn" id="your-turn">Du bist dran!</p>{{/my_turn}}
+{{#window}}<p class="banner window" id="your-turn">Du kannst jetzt eingreifen.</p>{{/window}}
+</section>
+
+<section class="card seats">
+<h2>Plätze</h2>
+<ol class="seats">
+{{#seats}}<li class="seat{{#me}} me{{/me}}{{#turn}} turn{{/turn}}{{#acting}} acting{{/acting}}{{#empty}} empty{{/empty}}">
+<span class="seat-no">{{number}}</span>
+<span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
+{{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
+{{#acting}}<span class="badge window">kann handeln</span>{{/acting}}
+<span class="score">{{score}}</span>
+</li>{{/seats}}
+</ol>
+{{#is_open}}
+<p class="invite">Einladungslink: <a href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.</p>
+<div class="actions">
+{{#can_join}}<form method="post" action="/t/{{table_id}}/join" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="primary">Mitspielen</button>
+</form>{{/can_join}}
+{{#can_leave}}<form method="post" action="/t/{{table_id}}/leave" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">Platz freigeben</button>
+</form>{{/can_leave}}
+{{#login_needed}}<a class="button primary" href="/login?next=/t/{{table_id}}">Anmelden, um mitzuspielen</a>
+<a class="button" href="/register?next=/t/{{table_id}}">Neu hier? Registrieren</a>{{/login_needed}}
+</div>
+{{/is_open}}
+</section>
+
+<section class="board">
+{{>game}}
+</section>
+
+{{#seated}}{{#is_playing}}
+<section class="card moves" id="moves">
+<h2>Deine Züge</h2>
+{{#can_act}}
+<div class="movelist">
+{{#moves}}<form method="post" action="{{move_url}}" class="mv">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<button type="submit" name="move" value="{{move}}">{{move}}</button>
+</form>{{/moves}}
+</div>
+{{/can_act}}
+<form method="post" action="{{move_url}}" class="typed">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<label for="move-text">Zug eintippen</label>
+<input id="move-text" name="move" value="{{typed}}" maxlength="160" autocomplete="off" autocapitalize="off" spellcheck="false">
+<button type="submit">Senden</button>
+</form>
+</section>
+{{/is_playing}}{{/seated}}
+
+{{#has_parties}}
+<section class="card match">
+<h2>Match</h2>
+<div class="scroll">
+<table class="scores">
+<thead><tr><th>Partie</th>{{#seats}}<th>{{name}}</th>{{/seats}}</tr></thead>
+<tbody>
+{{#parties}}<tr><td>{{number}}</td>{{#scores}}<td>{{score}}</td>{{/scores}}</tr>{{/parties}}
+</tbody>
+<tfoot><tr><th>Summe</th>{{#seats}}<td>{{total}}</td>{{/seats}}</tr></tfoot>
+</table>
+</div>
+{{#is_finished}}
+<h3>Endstand</h3>
+<ol class="standings">
+{{#standings}}<li{{#winner}} class="winner"{{/winner}}><span class="place">{{place}}.</span> {{name}} – {{total}} Punkte{{#winner}} <span class="badge win">Sieg</span>{{/winner}}</li>{{/standings}}
+</ol>
+{{/is_finished}}
+</section>
+{{/has_parties}}
+
+{{#has_logs}}
+<section class="card logs">
+<h2>Zugprotokoll beendeter Partien</h2>
+{{#party_logs}}
+<details>
+<summary>Partie {{number}}</summary>
+<ol class="steps">
+{{#steps}}<li>{{#tick}}<em>Frist abgelaufen</em>{{/tick}}{{seat_name}}: <code>{{text}}</code></li>{{/steps}}
+</ol>
+</details>
+{{/party_logs}}
+</section>
+{{/has_logs}}
+{{>footer}}
