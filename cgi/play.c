@@ -1,0 +1,669 @@
+/*
+ * play.c — the party engine: tables, seats, parties and moves, each write
+ * one transaction. The game's state lives on the heap only while a request
+ * handles it; what lasts is the snapshot and the move log in the store.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "auth.h"
+#include "options.h"
+#include "play.h"
+#include "sim.h"
+
+static const char *const messages[] = {
+	[PLAY_OK] = "Erledigt.",
+	[PLAY_STALE] = "Die Seite war nicht mehr aktuell: hier ist der neue Stand.",
+	[PLAY_REJECTED] = "Dieser Zug ist nicht erlaubt.",
+	[PLAY_NOT_SEATED] = "Du sitzt nicht an diesem Tisch.",
+	[PLAY_NOT_FOUND] = "Diesen Tisch gibt es nicht.",
+	[PLAY_NOT_PLAYING] = "An diesem Tisch wird gerade nicht gespielt.",
+	[PLAY_FULL] = "An diesem Tisch ist kein Platz mehr frei.",
+	[PLAY_ALREADY] = "Du sitzt schon an diesem Tisch.",
+	[PLAY_INVALID] = "Diese Angaben passen nicht für einen neuen Tisch.",
+	[PLAY_BUSY] = "Gerade ist viel los: bitte gleich noch einmal versuchen.",
+	[PLAY_ERR] = "Interner Fehler, bitte später noch einmal versuchen.",
+};
+_Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
+
+/* A static German sentence for rc; never NULL. */
+const char *play_message(enum play_rc rc)
+{
+	if ((int)rc < 0 || rc >= PLAY__MAX)
+		return messages[PLAY_ERR];
+	return messages[rc];
+}
+
+/* A store result as a play result; `missing` is what ST_NOTFOUND means here. */
+static int from_store(int st, int missing)
+{
+	switch (st) {
+	case ST_OK: return PLAY_OK;
+	case ST_NOTFOUND: return missing;
+	case ST_BUSY: return PLAY_BUSY;
+	default: return PLAY_ERR;
+	}
+}
+
+/* Fills e (when given) and returns rc. */
+static int fail_msg(struct rerr *e, int rc, const char *msg)
+{
+	if (e)
+		snprintf(e->msg, sizeof e->msg, "%s", msg);
+	return rc;
+}
+
+/* The game and options of a stored table; PLAY_ERR (logged) when the game
+ * is gone or the stored options no longer parse. */
+static int table_game(const struct st_table *t, const struct game **g, int *opt)
+{
+	struct rerr e;
+	*g = game_find(t->game);
+	if (!*g) {
+		fprintf(stderr, "play: table %lld: unknown game '%s'\n", (long long)t->id, t->game);
+		return PLAY_ERR;
+	}
+	if (options_parse(*g, opt, t->options, &e) != 0) {
+		fprintf(stderr, "play: table %lld: options '%s': %s\n", (long long)t->id,
+			t->options, e.msg);
+		return PLAY_ERR;
+	}
+	return PLAY_OK;
+}
+
+/* Encodes st into snap (GAME_SNAPSHOT_MAX bytes); the length in *len. */
+static int encode_state(const struct game *g, const void *st, unsigned char *snap, size_t *len)
+{
+	struct buf b = { snap, 0, GAME_SNAPSHOT_MAX, 0 };
+	if (g->encode(st, &b) != 0 || b.overflow) {
+		fprintf(stderr, "play: %s: snapshot larger than %d bytes\n", g->slug,
+			GAME_SNAPSHOT_MAX);
+		return PLAY_ERR;
+	}
+	*len = b.len;
+	return PLAY_OK;
+}
+
+/* Deals party `number` of table t with `dealer` and stores it; the new
+ * party's deadline and epoch go to *deadline and *epoch. Inside the
+ * caller's transaction. */
+static int start_party(struct store *s, const struct st_table *t, int number, int dealer,
+		       int64_t now, int64_t *deadline, uint32_t *epoch)
+{
+	const struct game *g;
+	int opt[GAME_OPT_MAX];
+	struct setup su;
+	struct status st;
+	struct rerr e;
+	size_t len;
+	void *state = NULL;
+	unsigned char *snap = NULL;
+	int rc = table_game(t, &g, opt);
+	if (rc != PLAY_OK)
+		return rc;
+	rc = PLAY_ERR;
+	state = calloc(1, g->state_size);
+	snap = malloc(GAME_SNAPSHOT_MAX);
+	if (!state || !snap)
+		goto out;
+	memset(&su, 0, sizeof su);
+	su.nplayers = t->nseats;
+	su.dealer = dealer;
+	su.seed = auth_random_seed();
+	memcpy(su.opt, opt, sizeof su.opt);
+	if (g->setup(state, &su, &e) != 0) {
+		fprintf(stderr, "play: table %lld: setup: %s\n", (long long)t->id, e.msg);
+		goto out;
+	}
+	if ((rc = encode_state(g, state, snap, &len)) != PLAY_OK)
+		goto out;
+	rc = from_store(store_party_create(s, t->id, number, su.seed, dealer, snap, len, now, NULL),
+			PLAY_ERR);
+	if (rc != PLAY_OK)
+		goto out;
+	g->status(state, &st);
+	*deadline = st.deadline;
+	*epoch = st.epoch;
+out:
+	free(snap);
+	free(state);
+	return rc;
+}
+
+/* Starts the match of a full table: random first dealer, party 0, status
+ * PLAYING, a new version that makes every open page stale. */
+static int start_match(struct store *s, const struct st_table *t, int64_t now)
+{
+	int64_t deadline = 0;
+	uint32_t epoch = 0;
+	int first = (int)(auth_random_seed() % (uint64_t)t->nseats);
+	int rc = start_party(s, t, 0, match_dealer(0, first, t->nseats), now, &deadline, &epoch);
+	if (rc != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_set_status(s, t->id, TABLE_PLAYING, 0, first),
+			     PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, epoch, NULL),
+			     PLAY_NOT_FOUND)) != PLAY_OK)
+		return rc;
+	return from_store(store_table_new_epoch(s, t->id), PLAY_NOT_FOUND);
+}
+
+/* Commits (or, on failure, rolls back) a transaction that produced rc. */
+static int finish(struct store *s, int rc)
+{
+	if (rc != PLAY_OK) {
+		store_rollback(s);
+		return rc;
+	}
+	return from_store(store_commit(s), PLAY_ERR);
+}
+
+/* The seat of `user` among the table's seats, or -1. */
+static int seat_of(struct store *s, int64_t table, int64_t user, int *seat)
+{
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n, rc = store_table_seats(s, table, seats, GAME_MAX_SEATS, &n);
+	*seat = -1;
+	for (int i = 0; rc == ST_OK && user > 0 && i < n; i++)
+		if (seats[i].user_id == user)
+			*seat = seats[i].seat;
+	return from_store(rc, PLAY_ERR);
+}
+
+/* A new open table with the creator on seat 0. PLAY_INVALID with e->msg for
+ * an unknown game, a seat count outside the game's range or a bad option
+ * (a 200 with the form and the note); PLAY_BUSY (503), PLAY_ERR (500). */
+int play_create(struct store *s, const char *slug, const char *options, int nseats,
+		int64_t user, int64_t now_ms, int64_t *table_id, struct rerr *e)
+{
+	int opt[GAME_OPT_MAX];
+	char canon[ST_OPTS_MAX + 1];
+	struct st_table t;
+	int64_t id;
+	int seat, n, rc;
+	const struct game *g = game_find(slug);
+	if (!g)
+		return fail_msg(e, PLAY_INVALID, "Dieses Spiel gibt es hier nicht.");
+	if (nseats < g->min_players || nseats > g->max_players || nseats > GAME_MAX_SEATS) {
+		if (e)
+			snprintf(e->msg, sizeof e->msg, "%s spielt man zu %d bis %d.", g->title,
+				 g->min_players, g->max_players);
+		return PLAY_INVALID;
+	}
+	struct rerr pe;
+	if (options_parse(g, opt, options ? options : "", &pe) != 0) {
+		if (e)
+			*e = pe;
+		return PLAY_INVALID;
+	}
+	if (options_format(g, opt, canon, sizeof canon) != 0) {
+		fprintf(stderr, "play: %s: options longer than %d bytes\n", slug, ST_OPTS_MAX);
+		return PLAY_ERR;
+	}
+	n = g->parties ? g->parties(nseats, opt) : 1;
+	if (n < 1)
+		n = 1;
+
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	rc = from_store(store_table_create(s, slug, canon, nseats, n, user, now_ms, &id), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_seat_take(s, id, user, &seat), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_get(s, id, &t), PLAY_ERR);
+	if (rc == PLAY_OK && t.nseats == 1)
+		rc = start_match(s, &t, now_ms);
+	rc = finish(s, rc);
+	if (rc == PLAY_OK && table_id)
+		*table_id = id;
+	return rc;
+}
+
+/* Takes the lowest free seat and, with the last one, starts party 0.
+ * PLAY_NOT_FOUND (404), PLAY_ALREADY / PLAY_FULL / PLAY_NOT_PLAYING (a note
+ * on the table page), PLAY_BUSY (503), PLAY_ERR (500). */
+int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e)
+{
+	struct st_table t;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int seat, n, rc;
+
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK)
+		goto out;
+	if (t.status != TABLE_OPEN) {
+		if ((rc = seat_of(s, table, user, &seat)) == PLAY_OK)
+			rc = seat >= 0 ? PLAY_ALREADY
+			     : t.status == TABLE_PLAYING ? PLAY_FULL : PLAY_NOT_PLAYING;
+		goto out;
+	}
+	switch (store_seat_take(s, table, user, &seat)) {
+	case ST_OK: break;
+	case ST_EXISTS: rc = PLAY_ALREADY; goto out;
+	case ST_CONFLICT: rc = PLAY_FULL; goto out;
+	case ST_NOTFOUND: rc = PLAY_NOT_FOUND; goto out;
+	case ST_BUSY: rc = PLAY_BUSY; goto out;
+	default: rc = PLAY_ERR; goto out;
+	}
+	if ((rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
+	    PLAY_OK)
+		goto out;
+	if (n >= t.nseats)
+		rc = start_match(s, &t, now_ms);
+	else
+		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+out:
+	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_ERR)
+		fail_msg(e, rc, play_message(rc));
+	return finish(s, rc);
+}
+
+/* Gives up a seat at an open table; the table goes away with its last
+ * player. PLAY_NOT_SEATED / PLAY_NOT_PLAYING (a note), PLAY_NOT_FOUND (404). */
+int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e)
+{
+	struct st_table t;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n, rc;
+	(void)now_ms;
+
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK)
+		goto out;
+	if (t.status != TABLE_OPEN) {
+		rc = PLAY_NOT_PLAYING;
+		goto out;
+	}
+	if ((rc = from_store(store_seat_leave(s, table, user), PLAY_NOT_SEATED)) != PLAY_OK ||
+	    (rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
+		    PLAY_OK)
+		goto out;
+	if (n == 0)
+		rc = from_store(store_table_delete(s, table), PLAY_NOT_FOUND);
+	else
+		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+out:
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
+		fail_msg(e, rc, rc == PLAY_NOT_PLAYING
+					? "Das Spiel läuft schon: der Platz bleibt besetzt."
+					: play_message(rc));
+	return finish(s, rc);
+}
+
+/* ------------------------------------------------------------------ */
+/* One party's state inside a write transaction                        */
+
+struct live {
+	struct st_table t;
+	const struct game *g;
+	int opt[GAME_OPT_MAX];
+	struct st_party party;
+	void *state;
+	unsigned char *snap;       /* GAME_SNAPSHOT_MAX bytes, scratch */
+};
+
+static void live_free(struct live *l)
+{
+	free(l->state);
+	free(l->snap);
+	l->state = NULL;
+	l->snap = NULL;
+}
+
+/* Reads table `id` and, when it is being played, its current party,
+ * decoded. PLAY_NOT_FOUND, PLAY_NOT_PLAYING, PLAY_BUSY, PLAY_ERR. The
+ * caller frees with live_free() whatever the result. */
+static int live_load(struct store *s, int64_t id, struct live *l)
+{
+	struct rerr e;
+	int rc;
+	memset(l, 0, sizeof *l);
+	if ((rc = from_store(store_table_get(s, id, &l->t), PLAY_NOT_FOUND)) != PLAY_OK)
+		return rc;
+	if (l->t.status != TABLE_PLAYING || l->t.party_no < 0)
+		return PLAY_NOT_PLAYING;
+	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK)
+		return rc;
+	l->state = calloc(1, l->g->state_size);
+	l->snap = malloc(GAME_SNAPSHOT_MAX);
+	if (!l->state || !l->snap)
+		return PLAY_ERR;
+	rc = from_store(store_party_get(s, id, l->t.party_no, &l->party, l->snap, GAME_SNAPSHOT_MAX),
+			PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
+	if (l->g->decode(l->state, l->snap, l->party.snap_len, &e) != 0) {
+		fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)id,
+			l->party.number, e.msg);
+		return PLAY_ERR;
+	}
+	return PLAY_OK;
+}
+
+/* Stores the state after one step by `seat` (-1: "tick"): snapshot, log
+ * entry with the version it produces, the version bump with the game's
+ * deadline and epoch. When the party is over, its scores stay with it and
+ * the next party starts (dealer one seat on), or the table is finished.
+ * Re-reads l->t afterwards. Inside the caller's transaction. */
+static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now)
+{
+	struct status st;
+	size_t len;
+	int64_t deadline;
+	uint32_t epoch;
+	int new_epoch = 0, rc;
+
+	l->g->status(l->state, &st);
+	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_party_save(s, l->party.id, l->snap, len, st.over, st.score,
+					      l->t.nseats), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1),
+			     PLAY_ERR)) != PLAY_OK)
+		return rc;
+	deadline = st.deadline;
+	epoch = st.epoch;
+	if (st.over) {
+		int next = l->t.party_no + 1;
+		new_epoch = 1;
+		if (next < l->t.nparties) {
+			rc = start_party(s, &l->t, next,
+					 match_dealer(next, l->t.first_dealer, l->t.nseats), now,
+					 &deadline, &epoch);
+			if (rc == PLAY_OK)
+				rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
+								       l->t.first_dealer),
+						PLAY_ERR);
+		} else {
+			deadline = 0;
+			rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
+							       l->t.party_no, l->t.first_dealer),
+					PLAY_ERR);
+		}
+		if (rc != PLAY_OK)
+			return rc;
+	}
+	switch (store_table_bump(s, l->t.id, l->t.version, deadline, epoch, NULL)) {
+	case ST_OK: break;
+	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
+	case ST_BUSY: return PLAY_BUSY;
+	default: return PLAY_ERR;
+	}
+	if (new_epoch && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	return from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
+}
+
+/* Applies passed deadlines to a loaded party and logs them as one "tick"
+ * step. When the game has nothing to apply although the table's deadline
+ * passed, the table's deadline is corrected (so that polls stop firing). */
+static int live_tick(struct store *s, struct live *l, int64_t now)
+{
+	struct status st;
+	if (l->g->tick(l->state, now))
+		return save_step(s, l, -1, "tick", now);
+	if (!deadline_passed(l->t.next_deadline, now))
+		return PLAY_OK;
+	l->g->status(l->state, &st);
+	if (deadline_passed(st.deadline, now)) {
+		fprintf(stderr, "play: table %lld: deadline %lld passed but tick changed nothing\n",
+			(long long)l->t.id, (long long)st.deadline);
+		st.deadline = 0;
+	}
+	int rc = from_store(store_table_bump(s, l->t.id, l->t.version, st.deadline, l->t.epoch,
+					     NULL), PLAY_ERR);
+	return rc == PLAY_OK ? from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR) : rc;
+}
+
+/* PLAY_OK whether or not a deadline had passed; PLAY_NOT_FOUND (404),
+ * PLAY_BUSY (503), PLAY_ERR (500). Cheap when nothing is due: one read. */
+int play_tick(struct store *s, int64_t table, int64_t now_ms)
+{
+	struct live l;
+	int64_t v, dl;
+	int rc = from_store(store_table_poll(s, table, &v, &dl), PLAY_NOT_FOUND);
+	if (rc != PLAY_OK || !deadline_passed(dl, now_ms))
+		return rc;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	rc = live_load(s, table, &l);
+	if (rc == PLAY_OK && deadline_passed(l.t.next_deadline, now_ms))
+		rc = live_tick(s, &l, now_ms);
+	else if (rc == PLAY_NOT_PLAYING)
+		rc = PLAY_OK;   /* a finished table has no deadlines to apply */
+	live_free(&l);
+	return finish(s, rc);
+}
+
+/* The whole transaction of one move (see play.h). PLAY_STALE with e->msg
+ * (the fresh page with the note), PLAY_REJECTED with the game's reason
+ * (the page with the note, the move kept in the form), PLAY_NOT_SEATED
+ * (403), PLAY_NOT_FOUND (404), PLAY_NOT_PLAYING (a note), PLAY_BUSY (503),
+ * PLAY_ERR (500). Anything but PLAY_OK leaves the database as it was. */
+int play_move(struct store *s, int64_t table, int64_t user, const char *move,
+	      int64_t seen_version, int64_t now_ms, struct rerr *e)
+{
+	struct live l;
+	int seat, moved, rc;
+	int64_t party_before;
+	struct rerr ge;
+
+	memset(&l, 0, sizeof l);
+	if (!move || !*move)
+		return fail_msg(e, PLAY_REJECTED, "Kein Zug angegeben.");
+	if (strlen(move) > GAME_MOVE_MAX)
+		return fail_msg(e, PLAY_REJECTED, "Dieser Zug ist zu lang.");
+	for (const unsigned char *p = (const unsigned char *)move; *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			return fail_msg(e, PLAY_REJECTED, "Der Zug enthält unerlaubte Zeichen.");
+
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = live_load(s, table, &l)) != PLAY_OK)
+		goto out;
+	if ((rc = seat_of(s, table, user, &seat)) != PLAY_OK)
+		goto out;
+	if (seat < 0) {
+		rc = PLAY_NOT_SEATED;
+		goto out;
+	}
+	if (seen_version < 0 || seen_version > l.t.version) {
+		rc = fail_msg(e, PLAY_STALE, "Die Seite passt nicht zu diesem Tisch: hier ist der "
+					     "aktuelle Stand.");
+		goto out;
+	}
+	party_before = l.party.id;
+	if ((rc = live_tick(s, &l, now_ms)) != PLAY_OK)
+		goto out;
+	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen_version, &moved),
+			     PLAY_ERR)) != PLAY_OK)
+		goto out;
+	if (moved) {
+		rc = fail_msg(e, PLAY_STALE, "Doppelt gesendet: dein Zug ist schon angekommen.");
+		goto out;
+	}
+	if (l.t.epoch_version > seen_version || l.t.status != TABLE_PLAYING ||
+	    l.t.party_no != l.party.number) {
+		rc = fail_msg(e, PLAY_STALE, "Zu spät: inzwischen hat sich am Tisch etwas "
+					     "geändert. Hier ist der neue Stand.");
+		goto out;
+	}
+	if (l.g->apply(l.state, seat, move, now_ms, &ge) != 0) {
+		if (e)
+			*e = ge;
+		rc = PLAY_REJECTED;
+		goto out;
+	}
+	rc = save_step(s, &l, seat, move, now_ms);
+out:
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_NOT_FOUND)
+		fail_msg(e, rc, play_message(rc));
+	live_free(&l);
+	return finish(s, rc);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading a table for a page                                          */
+
+static void add_party(void *ctx, const struct st_party *p)
+{
+	struct play_table *pt = ctx;
+	match_add_party(&pt->totals, p->score, pt->t.nseats);
+	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0]))
+		memcpy(pt->party_score[pt->nfinished++], p->score, sizeof p->score);
+}
+
+/* Everything a table page shows, read in one read transaction after the
+ * passed deadlines were applied. PLAY_NOT_FOUND (404), PLAY_BUSY (503),
+ * PLAY_ERR (500). The caller calls play_free() whatever the result. */
+int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+	      struct play_table *out)
+{
+	unsigned char *snap = NULL;
+	struct rerr e;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	out->my_seat = -1;
+	if ((rc = play_tick(s, table, now_ms)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = table_game(&out->t, &out->g, out->opt)) != PLAY_OK ||
+	    (rc = from_store(store_table_seats(s, table, out->seats, GAME_MAX_SEATS, &out->nseated),
+			     PLAY_ERR)) != PLAY_OK)
+		goto out;
+	for (int i = 0; user > 0 && i < out->nseated; i++)
+		if (out->seats[i].user_id == user)
+			out->my_seat = out->seats[i].seat;
+	if (out->t.party_no >= 0) {
+		rc = PLAY_ERR;
+		snap = malloc(GAME_SNAPSHOT_MAX);
+		out->state = calloc(1, out->g->state_size);
+		if (!snap || !out->state)
+			goto out;
+		if ((rc = from_store(store_party_get(s, table, out->t.party_no, &out->party, snap,
+						     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
+			goto out;
+		if (out->g->decode(out->state, snap, out->party.snap_len, &e) != 0) {
+			fprintf(stderr, "play: table %lld: snapshot: %s\n", (long long)table, e.msg);
+			rc = PLAY_ERR;
+			goto out;
+		}
+		out->g->status(out->state, &out->status);
+		out->has_party = 1;
+	}
+	rc = from_store(store_parties_of_table(s, table, add_party, out), PLAY_ERR);
+out:
+	free(snap);
+	if (rc == PLAY_OK)
+		rc = from_store(store_commit(s), PLAY_ERR);
+	else
+		store_rollback(s);
+	if (rc != PLAY_OK) {
+		free(out->state);
+		out->state = NULL;
+		out->has_party = 0;
+	}
+	return rc;
+}
+
+/* Frees the decoded state; the struct itself is the caller's. */
+void play_free(struct play_table *pt)
+{
+	if (!pt)
+		return;
+	free(pt->state);
+	pt->state = NULL;
+	pt->has_party = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replay check                                                        */
+
+struct steps {
+	struct sim_step *log;
+	int n, cap;
+};
+
+static void add_step(void *ctx, const struct st_move *m)
+{
+	struct steps *st = ctx;
+	if (st->n >= st->cap)
+		return;
+	struct sim_step *x = &st->log[st->n++];
+	x->seat = m->seat;
+	x->at = m->at;
+	memcpy(x->text, m->text, sizeof x->text);
+}
+
+/* Rebuilds party `number` from its seed, dealer and log, and compares the
+ * encoding with the stored snapshot. PLAY_OK when equal; PLAY_ERR with
+ * e->msg when the replay fails or differs; PLAY_NOT_FOUND without such a
+ * table or party. Reads only. */
+int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e)
+{
+	struct st_table t;
+	struct st_party p;
+	struct setup su;
+	struct steps steps = { NULL, 0, 0 };
+	const struct game *g;
+	int64_t count;
+	size_t len;
+	void *state = NULL;
+	unsigned char *stored = NULL, *replayed = NULL;
+	struct rerr re;
+	int rc;
+
+	memset(&su, 0, sizeof su);
+	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = table_game(&t, &g, su.opt)) != PLAY_OK)
+		goto out;
+	rc = PLAY_ERR;
+	stored = malloc(GAME_SNAPSHOT_MAX);
+	replayed = malloc(GAME_SNAPSHOT_MAX);
+	state = calloc(1, g->state_size);
+	if (!stored || !replayed || !state)
+		goto out;
+	if ((rc = from_store(store_party_get(s, table, number, &p, stored, GAME_SNAPSHOT_MAX),
+			     PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = from_store(store_move_count(s, p.id, &count), PLAY_ERR)) != PLAY_OK)
+		goto out;
+	rc = PLAY_ERR;
+	steps.cap = (int)count;
+	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
+	if (!steps.log)
+		goto out;
+	if ((rc = from_store(store_moves(s, p.id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK)
+		goto out;
+	su.nplayers = t.nseats;
+	su.dealer = p.dealer;
+	su.seed = p.seed;
+	if (sim_replay(g, &su, steps.log, steps.n, state, &re) != 0) {
+		if (e)
+			*e = re;
+		rc = PLAY_ERR;
+		goto out;
+	}
+	if ((rc = encode_state(g, state, replayed, &len)) != PLAY_OK)
+		goto out;
+	if (len != p.snap_len || memcmp(stored, replayed, len) != 0) {
+		rc = fail_msg(e, PLAY_ERR, "Die Wiederholung aus dem Protokoll ergibt einen "
+					   "anderen Stand als gespeichert.");
+		goto out;
+	}
+	rc = PLAY_OK;
+out:
+	store_rollback(s);
+	free(steps.log);
+	free(state);
+	free(replayed);
+	free(stored);
+	return rc;
+}

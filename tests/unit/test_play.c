@@ -1,0 +1,693 @@
+/* test_play.c — the party engine with Drehwurm: tables, seats, moves,
+ * staleness, races, deadlines, whole matches and the replay check. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "auth.h"
+#include "play.h"
+#include "tmpdb.h"
+
+enum { NUSERS = 6, MAXMOVES = 256 };
+
+struct fx {
+	struct tmpdb db;
+	struct store *s;
+	int64_t user[NUSERS];
+	int64_t now;
+};
+
+static int setup_fx(void **state)
+{
+	struct fx *f = calloc(1, sizeof *f);
+	static const char *const names[NUSERS] = { "Anna", "Bert", "Carla", "Dora", "Emil",
+						   "Frieda" };
+	setenv("SPIELTISCH_FAST_HASH", "1", 1);
+	if (!f || auth_init() != 0 || tmpdb_open(&f->db) != 0) {
+		free(f);
+		return -1;
+	}
+	f->s = f->db.s;
+	for (int i = 0; i < NUSERS; i++)
+		if (store_user_create(f->s, names[i], "$argon2id$test", 1, &f->user[i]) != ST_OK)
+			return -1;
+	f->now = 1700000000000;
+	*state = f;
+	return 0;
+}
+
+static int teardown_fx(void **state)
+{
+	struct fx *f = *state;
+	tmpdb_close(&f->db);
+	free(f);
+	return 0;
+}
+
+/* A Drehwurm table of n seats, every seat taken (users 0..n-1): playing. */
+static int64_t full_table(struct fx *f, int n, const char *opts)
+{
+	int64_t tid = 0;
+	struct rerr e;
+	assert_int_equal(play_create(f->s, "drehwurm", opts, n, f->user[0], f->now, &tid, &e),
+			 PLAY_OK);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(play_join(f->s, tid, f->user[i], f->now, &e), PLAY_OK);
+	return tid;
+}
+
+/* What a test compares to prove that nothing changed. */
+struct sig {
+	unsigned char snap[GAME_SNAPSHOT_MAX];
+	size_t len;
+	int64_t version, deadline, moves;
+	int party_no;
+};
+
+static void take_sig(struct fx *f, int64_t tid, struct sig *g)
+{
+	struct st_party p;
+	struct st_table t;
+	assert_int_equal(store_table_get(f->s, tid, &t), ST_OK);
+	assert_int_equal(store_party_get(f->s, tid, t.party_no, &p, g->snap, sizeof g->snap), ST_OK);
+	g->len = p.snap_len;
+	g->version = t.version;
+	g->deadline = t.next_deadline;
+	g->party_no = t.party_no;
+	assert_int_equal(store_move_count(f->s, p.id, &g->moves), ST_OK);
+}
+
+static void assert_unchanged(struct fx *f, int64_t tid, const struct sig *before)
+{
+	struct sig *now = malloc(sizeof *now);
+	assert_non_null(now);
+	take_sig(f, tid, now);
+	assert_int_equal(now->version, before->version);
+	assert_int_equal(now->deadline, before->deadline);
+	assert_int_equal(now->moves, before->moves);
+	assert_int_equal(now->party_no, before->party_no);
+	assert_int_equal(now->len, before->len);
+	assert_memory_equal(now->snap, before->snap, before->len);
+	free(now);
+}
+
+struct movelist {
+	int n;
+	char m[MAXMOVES][GAME_MOVE_MAX + 1];
+};
+
+static void add_move(void *ctx, const char *move)
+{
+	struct movelist *l = ctx;
+	if (l->n < MAXMOVES)
+		snprintf(l->m[l->n++], sizeof l->m[0], "%s", move);
+}
+
+/* The legal moves of `seat` in a loaded table. */
+static void moves_of(const struct play_table *pt, int seat, struct movelist *l)
+{
+	l->n = 0;
+	pt->g->moves(pt->state, seat, add_move, l);
+}
+
+/* The first legal move of seat that starts with prefix, or NULL. */
+static const char *move_like(const struct movelist *l, const char *prefix)
+{
+	for (int i = 0; i < l->n; i++)
+		if (strncmp(l->m[i], prefix, strlen(prefix)) == 0)
+			return l->m[i];
+	return NULL;
+}
+
+static int64_t user_of(const struct play_table *pt, int seat)
+{
+	for (int i = 0; i < pt->nseated; i++)
+		if (pt->seats[i].seat == seat)
+			return pt->seats[i].user_id;
+	return 0;
+}
+
+static int lowest_bit(uint32_t x)
+{
+	for (int b = 0; b < 32; b++)
+		if (x & (1u << b))
+			return b;
+	return -1;
+}
+
+static int bits(uint32_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+struct step_seen {
+	struct st_move last;
+	int n;
+};
+
+static void keep_last(void *ctx, const struct st_move *m)
+{
+	struct step_seen *s = ctx;
+	s->last = *m;
+	s->n++;
+}
+
+static struct st_move last_step(struct fx *f, int64_t tid)
+{
+	struct st_party p;
+	struct step_seen s;
+	memset(&s, 0, sizeof s);
+	assert_int_equal(store_party_get(f->s, tid, -1, &p, NULL, 0), ST_OK);
+	assert_int_equal(store_moves(f->s, p.id, 0, keep_last, &s), ST_OK);
+	assert_true(s.n > 0);
+	return s.last;
+}
+
+/* Plays one move chosen by `rnd` for the lowest seat that may act (a
+ * window with nobody able to act lets the clock run past its deadline).
+ * Returns 0 once the table is finished. */
+static int play_one(struct fx *f, int64_t tid, uint32_t *rnd)
+{
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct rerr e;
+	assert_non_null(l);
+	f->now += 700;
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	if (pt.t.status == TABLE_FINISHED) {
+		play_free(&pt);
+		free(l);
+		return 0;
+	}
+	assert_int_equal(pt.t.status, TABLE_PLAYING);
+	assert_int_equal(pt.status.over, 0);
+	if (pt.status.to_act == 0) {
+		assert_true(pt.status.deadline > 0);
+		f->now = pt.status.deadline;
+		play_free(&pt);
+		free(l);
+		return 1;
+	}
+	int seat = lowest_bit(pt.status.to_act);
+	moves_of(&pt, seat, l);
+	assert_true(l->n > 0);
+	*rnd = *rnd * 1103515245u + 12345u;
+	const char *m = l->m[(*rnd >> 8) % (uint32_t)l->n];
+	int rc = play_move(f->s, tid, user_of(&pt, seat), m, pt.t.version, f->now, &e);
+	if (rc != PLAY_OK)
+		fail_msg("move '%s' by seat %d refused (%d): %s", m, seat, rc, e.msg);
+	play_free(&pt);
+	free(l);
+	return 1;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_create_join_start(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct rerr e;
+	int64_t tid = 0, other = 0;
+
+	/* What the lobby may get wrong. */
+	assert_int_equal(play_create(f->s, "schach", "", 3, f->user[0], f->now, &tid, &e),
+			 PLAY_INVALID);
+	assert_true(strlen(e.msg) > 0);
+	assert_int_equal(play_create(f->s, "drehwurm", "", 2, f->user[0], f->now, &tid, &e),
+			 PLAY_INVALID);
+	assert_non_null(strstr(e.msg, "3 bis 6"));
+	assert_int_equal(play_create(f->s, "drehwurm", "", 7, f->user[0], f->now, &tid, &e),
+			 PLAY_INVALID);
+	assert_int_equal(play_create(f->s, "drehwurm", "snap_seconds=1", 3, f->user[0], f->now,
+				     &tid, &e), PLAY_INVALID);
+	assert_int_equal(play_create(f->s, "drehwurm", "farbe=rot", 3, f->user[0], f->now, &tid,
+				     &e), PLAY_INVALID);
+
+	assert_int_equal(play_create(f->s, "drehwurm", "snap_seconds=7", 3, f->user[0], f->now,
+				     &tid, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_OPEN);
+	assert_string_equal(pt.t.options, "snap_seconds=7;snap_colour=0");
+	assert_int_equal(pt.opt[0], 7);
+	assert_int_equal(pt.t.nparties, 3);
+	assert_int_equal(pt.nseated, 1);
+	assert_int_equal(pt.my_seat, 0);
+	assert_int_equal(pt.has_party, 0);
+	assert_null(pt.state);
+	int64_t v0 = pt.t.version;
+	play_free(&pt);
+
+	/* Joining and leaving an open table. */
+	assert_int_equal(play_join(f->s, tid, f->user[1], f->now, &e), PLAY_OK);
+	assert_int_equal(play_join(f->s, tid, f->user[1], f->now, &e), PLAY_ALREADY);
+	assert_int_equal(play_leave(f->s, tid, f->user[1], f->now, &e), PLAY_OK);
+	assert_int_equal(play_leave(f->s, tid, f->user[1], f->now, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_join(f->s, tid, f->user[3], f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, f->user[3], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.my_seat, 1);
+	assert_true(pt.t.version > v0);        /* every seat change is seen by polls */
+	play_free(&pt);
+	assert_int_equal(play_join(f->s, tid + 99, f->user[1], f->now, &e), PLAY_NOT_FOUND);
+
+	/* The last seat starts party 0. */
+	assert_int_equal(play_join(f->s, tid, f->user[2], f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, f->user[2], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_PLAYING);
+	assert_int_equal(pt.t.party_no, 0);
+	assert_int_equal(pt.has_party, 1);
+	assert_non_null(pt.state);
+	assert_int_equal(pt.my_seat, 2);
+	assert_true(pt.t.first_dealer >= 0 && pt.t.first_dealer < 3);
+	assert_int_equal(pt.party.dealer, pt.t.first_dealer);
+	assert_int_equal(pt.status.over, 0);
+	assert_int_equal(pt.status.turn, (pt.t.first_dealer + 1) % 3);
+	assert_int_equal(pt.status.to_act, 1u << pt.status.turn);
+	assert_int_equal(pt.t.epoch_version, pt.t.version);
+	assert_int_equal(pt.nfinished, 0);
+	play_free(&pt);
+
+	/* Full now; a seat at a running table cannot be given up. */
+	assert_int_equal(play_join(f->s, tid, f->user[4], f->now, &e), PLAY_FULL);
+	assert_int_equal(play_join(f->s, tid, f->user[0], f->now, &e), PLAY_ALREADY);
+	assert_int_equal(play_leave(f->s, tid, f->user[0], f->now, &e), PLAY_NOT_PLAYING);
+
+	/* A table everybody left goes away. */
+	assert_int_equal(play_create(f->s, "drehwurm", "", 4, f->user[5], f->now, &other, &e),
+			 PLAY_OK);
+	assert_int_equal(play_leave(f->s, other, f->user[5], f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, other, 0, f->now, &pt), PLAY_NOT_FOUND);
+	play_free(&pt);
+
+	for (int rc = 0; rc < PLAY__MAX; rc++)
+		assert_true(strlen(play_message((enum play_rc)rc)) > 5);
+}
+
+static void test_legal_and_illegal_moves(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	assert_non_null(l);
+	assert_non_null(before);
+	int64_t tid = full_table(f, 3, "snap_seconds=10");
+
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int turn = pt.status.turn, other = (turn + 1) % 3;
+	int64_t v = pt.t.version, me = user_of(&pt, turn), them = user_of(&pt, other);
+	moves_of(&pt, turn, l);
+	assert_true(l->n > 0);
+	play_free(&pt);
+
+	/* Illegal in many ways: nothing changes. */
+	take_sig(f, tid, before);
+	static const char *const bad[] = { "play lila-99 on 1", "dance", "draw turn 4",
+					   "snap rot-3", "pass" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		memset(&e, 0, sizeof e);
+		assert_int_equal(play_move(f->s, tid, me, bad[i], v, f->now, &e), PLAY_REJECTED);
+		assert_true(strlen(e.msg) > 0);
+		assert_unchanged(f, tid, before);
+	}
+	/* A legal move of the seat on turn, sent by another seat. */
+	assert_int_equal(play_move(f->s, tid, them, l->m[0], v, f->now, &e), PLAY_REJECTED);
+	assert_non_null(strstr(e.msg, "nicht am Zug"));
+	assert_unchanged(f, tid, before);
+	/* Malformed text never reaches the rules. */
+	assert_int_equal(play_move(f->s, tid, me, "", v, f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_move(f->s, tid, me, "draw\nturn 1", v, f->now, &e), PLAY_REJECTED);
+	char longmove[GAME_MOVE_MAX + 10];
+	memset(longmove, 'a', sizeof longmove - 1);
+	longmove[sizeof longmove - 1] = '\0';
+	assert_int_equal(play_move(f->s, tid, me, longmove, v, f->now, &e), PLAY_REJECTED);
+	/* People and tables that are not there. */
+	assert_int_equal(play_move(f->s, tid, f->user[5], l->m[0], v, f->now, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_move(f->s, tid, 0, l->m[0], v, f->now, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_move(f->s, tid + 50, me, l->m[0], v, f->now, &e), PLAY_NOT_FOUND);
+	/* A version from the future or below zero is no page we served. */
+	assert_int_equal(play_move(f->s, tid, me, l->m[0], v + 1, f->now, &e), PLAY_STALE);
+	assert_int_equal(play_move(f->s, tid, me, l->m[0], -1, f->now, &e), PLAY_STALE);
+	assert_unchanged(f, tid, before);
+
+	/* The legal one: applied, logged with version v + 1. */
+	const char *m = move_like(l, "draw turn");
+	assert_non_null(m);
+	f->now += 1000;
+	assert_int_equal(play_move(f->s, tid, me, m, v, f->now, &e), PLAY_OK);
+	struct st_move last = last_step(f, tid);
+	assert_string_equal(last.text, m);
+	assert_int_equal(last.seat, turn);
+	assert_int_equal(last.version, v + 1);
+	assert_int_equal(last.at, f->now);
+	assert_int_equal(last.seq, before->moves + 1);
+	assert_int_equal(play_load(f->s, tid, me, f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.version, v + 1);
+	assert_int_equal(pt.t.epoch_version, v + 1);   /* a stack turned: the position changed */
+	assert_int_equal(pt.t.next_deadline, pt.status.deadline);
+	play_free(&pt);
+
+	struct sig *after = malloc(sizeof *after);
+	assert_non_null(after);
+	take_sig(f, tid, after);
+	assert_true(after->len != before->len || memcmp(after->snap, before->snap, after->len) != 0);
+	assert_int_equal(after->moves, before->moves + 1);
+	free(after);
+
+	/* Double submit: the same form again is stale, and changes nothing. */
+	take_sig(f, tid, before);
+	assert_int_equal(play_move(f->s, tid, me, m, v, f->now + 10, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Doppelt"));
+	assert_unchanged(f, tid, before);
+	/* Another seat's page from before the stack turned is too late. */
+	assert_int_equal(play_move(f->s, tid, them, "pass", v, f->now + 10, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Zu spät"));
+	assert_unchanged(f, tid, before);
+
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+	free(l);
+	free(before);
+}
+
+/* Plays until a snap window is open in which at least `need` seats hold a
+ * snap move and at least `pending` seats may act; 1 when found (the table
+ * is loaded into pt), 0 when the match ended first. Turns always draw, and
+ * windows close by passing, so the hands stay full of cards. */
+static int find_window(struct fx *f, int64_t tid, int need, int pending, struct play_table *pt,
+		       struct movelist *l)
+{
+	struct rerr e;
+	for (int step = 0; step < 3000; step++) {
+		f->now += 500;
+		assert_int_equal(play_load(f->s, tid, 0, f->now, pt), PLAY_OK);
+		if (pt->t.status != TABLE_PLAYING) {
+			play_free(pt);
+			return 0;
+		}
+		uint32_t act = pt->status.to_act;
+		if (pt->status.deadline > 0) {
+			int snappers = 0;
+			for (int s = 0; s < pt->t.nseats; s++)
+				if (act & (1u << s)) {
+					moves_of(pt, s, l);
+					snappers += move_like(l, "snap ") != NULL;
+				}
+			if (snappers >= need && bits(act) >= pending)
+				return 1;
+			int s = lowest_bit(act);
+			assert_int_equal(play_move(f->s, tid, user_of(pt, s), "pass", pt->t.version,
+						   f->now, &e), PLAY_OK);
+		} else {
+			int s = pt->status.turn;
+			moves_of(pt, s, l);
+			const char *m = move_like(l, "draw turn");
+			if (!m)
+				m = l->m[0];
+			assert_int_equal(play_move(f->s, tid, user_of(pt, s), m, pt->t.version, f->now,
+						   &e), PLAY_OK);
+		}
+		play_free(pt);
+	}
+	fail_msg("no snap window for %d seats in 3000 steps", need);
+	return 0;
+}
+
+/* Two seats snap on the same page: the first commit wins, the second is
+ * told it came too late, and keeps its card. A pass by a third seat in
+ * between does not make anyone's page stale. */
+static void test_snap_race(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	char snap_a[GAME_MOVE_MAX + 1], snap_b[GAME_MOVE_MAX + 1];
+	assert_non_null(l);
+	assert_non_null(before);
+	int64_t tid = full_table(f, 5, "snap_seconds=60");
+
+	assert_int_equal(find_window(f, tid, 2, 2, &pt, l), 1);
+	int64_t v = pt.t.version;
+	int a = -1, b = -1;
+	for (int s = 0; s < pt.t.nseats; s++) {
+		if (!(pt.status.to_act & (1u << s)))
+			continue;
+		moves_of(&pt, s, l);
+		if (!move_like(l, "snap "))
+			continue;
+		if (a < 0) {
+			a = s;
+			snprintf(snap_a, sizeof snap_a, "%s", move_like(l, "snap "));
+		} else if (b < 0) {
+			b = s;
+			snprintf(snap_b, sizeof snap_b, "%s", move_like(l, "snap "));
+		}
+	}
+	assert_true(a >= 0 && b >= 0);
+	int64_t ua = user_of(&pt, a), ub = user_of(&pt, b);
+	/* A third pending seat passes first, if there is one. */
+	uint32_t rest = pt.status.to_act & ~(1u << a) & ~(1u << b);
+	int64_t upass = rest ? user_of(&pt, lowest_bit(rest)) : 0;
+	play_free(&pt);
+	if (upass) {
+		assert_int_equal(play_move(f->s, tid, upass, "pass", v, f->now, &e), PLAY_OK);
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		assert_int_equal(pt.t.version, v + 1);
+		assert_true(pt.t.epoch_version <= v);
+		play_free(&pt);
+	}
+
+	/* Both snap from the page at version v. */
+	assert_int_equal(play_move(f->s, tid, ua, snap_a, v, f->now + 1, &e), PLAY_OK);
+	take_sig(f, tid, before);
+	memset(&e, 0, sizeof e);
+	assert_int_equal(play_move(f->s, tid, ub, snap_b, v, f->now + 2, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Zu spät"));
+	assert_unchanged(f, tid, before);   /* b keeps its card */
+	/* Exactly one snap is in the log. */
+	struct st_move last = last_step(f, tid);
+	assert_string_equal(last.text, snap_a);
+	assert_int_equal(last.seat, a);
+
+	assert_int_equal(play_verify_party(f->s, tid, before->party_no, &e), PLAY_OK);
+	free(l);
+	free(before);
+}
+
+/* A pass does not change the position: the other seat's snap from the
+ * same page still counts. */
+static void test_pass_keeps_page_fresh(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct rerr e;
+	char snap[GAME_MOVE_MAX + 1];
+	assert_non_null(l);
+	int64_t tid = full_table(f, 4, "snap_seconds=60");
+
+	assert_int_equal(find_window(f, tid, 1, 2, &pt, l), 1);
+	int64_t v = pt.t.version;
+	int snapper = -1, passer = -1;
+	for (int s = 0; s < pt.t.nseats; s++) {
+		if (!(pt.status.to_act & (1u << s)))
+			continue;
+		moves_of(&pt, s, l);
+		if (snapper < 0 && move_like(l, "snap ")) {
+			snapper = s;
+			snprintf(snap, sizeof snap, "%s", move_like(l, "snap "));
+		} else if (passer < 0) {
+			passer = s;
+		}
+	}
+	assert_true(snapper >= 0 && passer >= 0);
+	int64_t us = user_of(&pt, snapper), up = user_of(&pt, passer);
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, tid, up, "pass", v, f->now, &e), PLAY_OK);
+	assert_int_equal(play_move(f->s, tid, us, snap, v, f->now + 1, &e), PLAY_OK);
+	struct st_move last = last_step(f, tid);
+	assert_string_equal(last.text, snap);
+	assert_int_equal(last.version, v + 2);
+	free(l);
+}
+
+/* A window whose deadline passed is closed by the next page load, logged
+ * as a tick step; a move sent from before is too late. */
+static void test_deadline_tick(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	int64_t v, dl, pv, pdl;
+	assert_non_null(l);
+	assert_non_null(before);
+	int64_t tid = full_table(f, 3, "snap_seconds=5");
+
+	assert_int_equal(find_window(f, tid, 1, 1, &pt, l), 1);
+	v = pt.t.version;
+	dl = pt.status.deadline;
+	int s = lowest_bit(pt.status.to_act);
+	int64_t u = user_of(&pt, s);
+	assert_int_equal(pt.t.next_deadline, dl);
+	play_free(&pt);
+
+	/* The poll's read sees the deadline; before it, loading changes nothing. */
+	assert_int_equal(store_table_poll(f->s, tid, &pv, &pdl), ST_OK);
+	assert_int_equal(pv, v);
+	assert_int_equal(pdl, dl);
+	take_sig(f, tid, before);
+	assert_int_equal(play_load(f->s, tid, 0, dl - 1, &pt), PLAY_OK);
+	play_free(&pt);
+	assert_unchanged(f, tid, before);
+
+	assert_int_equal(play_load(f->s, tid, 0, dl, &pt), PLAY_OK);
+	assert_int_equal(pt.t.version, v + 1);
+	assert_int_equal(pt.t.next_deadline, 0);
+	assert_int_equal(pt.status.deadline, 0);
+	assert_int_equal(bits(pt.status.to_act), 1);
+	play_free(&pt);
+	struct st_move last = last_step(f, tid);
+	assert_int_equal(last.seat, -1);
+	assert_string_equal(last.text, "tick");
+	assert_int_equal(last.at, dl);
+	assert_int_equal(last.version, v + 1);
+	/* Loading again applies nothing more. */
+	take_sig(f, tid, before);
+	assert_int_equal(play_tick(f->s, tid, dl + 5000), PLAY_OK);
+	assert_unchanged(f, tid, before);
+
+	/* A pass from the page before the tick: the window is gone. */
+	assert_int_equal(play_move(f->s, tid, u, "pass", v, dl + 10, &e), PLAY_REJECTED);
+	assert_unchanged(f, tid, before);
+	assert_int_equal(play_verify_party(f->s, tid, before->party_no, &e), PLAY_OK);
+	free(l);
+	free(before);
+}
+
+/* A move that arrives after the deadline: the tick runs first inside the
+ * move's transaction, and the move is judged on the ticked state. */
+static void test_move_after_deadline(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	assert_non_null(l);
+	assert_non_null(before);
+	int64_t tid = full_table(f, 3, "snap_seconds=5");
+
+	assert_int_equal(find_window(f, tid, 1, 1, &pt, l), 1);
+	int64_t v = pt.t.version, dl = pt.status.deadline;
+	int s = lowest_bit(pt.status.to_act);
+	moves_of(&pt, s, l);
+	const char *snap = move_like(l, "snap ");
+	assert_non_null(snap);
+	int64_t u = user_of(&pt, s);
+	play_free(&pt);
+	take_sig(f, tid, before);
+	/* Too late for the snap: refused, and the tick is not kept either. */
+	assert_int_not_equal(play_move(f->s, tid, u, snap, v, dl + 1, &e), PLAY_OK);
+	assert_unchanged(f, tid, before);
+	free(l);
+	free(before);
+}
+
+/* A whole match of three parties: each party's end starts the next with
+ * the dealer one seat on; the last one finishes the table with totals;
+ * every party replays to its stored snapshot. */
+static void test_whole_match(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct st_party p;
+	struct rerr e;
+	uint32_t rnd = 12345;
+	int steps = 0, first_dealer;
+	int64_t tid = full_table(f, 3, "snap_seconds=3");
+
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	first_dealer = pt.t.first_dealer;
+	play_free(&pt);
+
+	int seen_party = 0;
+	while (play_one(f, tid, &rnd)) {
+		assert_true(++steps < 20000);
+		struct st_table t;
+		assert_int_equal(store_table_get(f->s, tid, &t), ST_OK);
+		if (t.status == TABLE_PLAYING && t.party_no != seen_party) {
+			/* A new party: the previous one is over with its scores. */
+			assert_int_equal(t.party_no, seen_party + 1);
+			assert_int_equal(store_party_get(f->s, tid, seen_party, &p, NULL, 0), ST_OK);
+			assert_int_equal(p.over, 1);
+			assert_int_equal(store_party_get(f->s, tid, t.party_no, &p, NULL, 0), ST_OK);
+			assert_int_equal(p.over, 0);
+			assert_int_equal(p.dealer, (first_dealer + t.party_no) % 3);
+			assert_int_equal(t.epoch_version, t.version);
+			seen_party = t.party_no;
+		}
+	}
+	assert_int_equal(seen_party, 2);
+	print_message("whole match: %d steps over three parties\n", steps);
+
+	assert_int_equal(play_load(f->s, tid, f->user[1], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_FINISHED);
+	assert_int_equal(pt.t.party_no, 2);
+	assert_int_equal(pt.t.next_deadline, 0);
+	assert_int_equal(pt.has_party, 1);
+	assert_int_equal(pt.status.over, 1);
+	assert_int_equal(pt.nfinished, 3);
+	assert_int_equal(pt.totals.parties, 3);
+	for (int s = 0; s < 3; s++) {
+		int sum = 0;
+		for (int k = 0; k < 3; k++)
+			sum += pt.party_score[k][s];
+		assert_int_equal(pt.totals.total[s], sum);
+		assert_int_equal(pt.party_score[2][s], pt.status.score[s]);
+	}
+	int64_t v = pt.t.version;
+	play_free(&pt);
+
+	/* A finished table takes no more moves. */
+	assert_int_equal(play_move(f->s, tid, f->user[0], "pass", v, f->now, &e), PLAY_NOT_PLAYING);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(play_verify_party(f->s, tid, k, &e), PLAY_OK);
+	assert_int_equal(play_verify_party(f->s, tid, 3, &e), PLAY_NOT_FOUND);
+
+	/* The check is real: a party whose last step went missing is caught. */
+	sqlite3 *db;
+	char *err = NULL;
+	assert_int_equal(sqlite3_open(f->db.path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "DELETE FROM moves WHERE party = (SELECT min(id) FROM "
+				      "parties) AND seq = (SELECT max(seq) FROM moves WHERE party = "
+				      "(SELECT min(id) FROM parties))", NULL, NULL, &err), SQLITE_OK);
+	sqlite3_close(db);
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_ERR);
+	assert_true(strlen(e.msg) > 0);
+	assert_int_equal(play_verify_party(f->s, tid, 1, &e), PLAY_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_create_join_start, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_legal_and_illegal_moves, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_snap_race, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_pass_keeps_page_fresh, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
