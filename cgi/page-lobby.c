@@ -114,7 +114,7 @@ static int mine_view(struct page *p, struct view *v)
 }
 
 /* The create form of every playable game, from its option table. */
-static void games_view(struct view *v)
+static void games_view(struct view *v, int logged_in)
 {
 	for (int i = 0; i < ngames; i++) {
 		const struct game *g = games[i];
@@ -123,6 +123,7 @@ static void games_view(struct view *v)
 		view_str(v, "title", g->title);
 		view_num(v, "min_players", g->min_players);
 		view_num(v, "max_players", g->max_players);
+		view_flag(v, logged_in ? "can_create" : "login_to_create", 1);
 		for (int n = g->min_players; n <= g->max_players; n++) {
 			view_begin(v, "seat_choices");
 			view_num(v, "n", n);
@@ -160,7 +161,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 {
 	struct view v;
 	page_view(p, &v);
-	games_view(&v);
+	games_view(&v, p->user_id != 0);
 	struct rows r;
 	if (rows_init(&r, p, OPEN_LIMIT) != 0 ||
 	    store_tables_open(p->store, OPEN_LIMIT, collect, &r) != ST_OK) {

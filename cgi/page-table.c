@@ -7,6 +7,7 @@
 #include "match.h"
 #include "page.h"
 #include "play.h"
+#include "tmpl.h"
 
 static const char *const status_names[] = {
 	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
@@ -208,6 +209,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		char *file = arena_printf(p->a, "game-%s.tpl", g->slug);
 		if (!file)
 			return -1;
+		if (!tmpl_exists(file))
+			file = "game-generic.tpl";   /* a game whose board is not drawn yet */
 		view_include(v, "game", file);
 		view_num(v, "table_id", t->id);
 		view_num(v, "v", t->version);

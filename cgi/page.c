@@ -22,7 +22,7 @@ void page_view(struct page *p, struct view *v)
 {
 	view_init(v, p->a);
 	view_str(v, "csrf", p->csrf);
-	view_flag(v, "logged_in", p->user_id != 0);
+	view_flag(v, p->user_id ? "logged_in" : "logged_out", 1);
 	if (p->user_id)
 		view_str(v, "user_name", p->user_name);
 }

@@ -239,8 +239,14 @@ static int listen_socket(const struct serve_opts *o)
 	if (lstat(o->socket, &st) == 0 && S_ISSOCK(st.st_mode))
 		unlink(o->socket);
 	int fd = FCGX_OpenSocket(o->socket, BACKLOG);
-	if (fd < 0)
+	if (fd < 0) {
 		fprintf(stderr, "serve: cannot listen on %s: %s\n", o->socket, strerror(errno));
+		return -1;
+	}
+	/* nginx's workers run as another user; who may reach the socket is
+	 * decided by the directory it is in. */
+	if (chmod(o->socket, 0666) != 0)
+		fprintf(stderr, "serve: chmod %s: %s\n", o->socket, strerror(errno));
 	return fd;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include <new>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,8 @@
 namespace {
 
 const char pragma[] = "{{%AUTOESCAPE context=\"HTML\"}}";
+
+std::set<std::string> *loaded;   // names that loaded; per process, set once
 
 // 1 when the file starts with the AUTOESCAPE pragma.
 bool has_pragma(const std::string &path)
@@ -93,7 +96,11 @@ extern "C" int tmpl_load(const char *dir)
 			if (!cache->LoadTemplate(name, ctemplate::STRIP_BLANK_LINES)) {
 				fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
 				bad++;
+				continue;
 			}
+			if (!loaded)
+				loaded = new std::set<std::string>;
+			loaded->insert(name);
 		}
 		if (names.empty()) {
 			fprintf(stderr, "tmpl: no templates in %s\n", dir);
@@ -104,6 +111,15 @@ extern "C" int tmpl_load(const char *dir)
 	} catch (const std::exception &ex) {
 		fprintf(stderr, "tmpl: %s\n", ex.what());
 		return -1;
+	}
+}
+
+extern "C" int tmpl_exists(const char *name)
+{
+	try {
+		return loaded && loaded->count(name) ? 1 : 0;
+	} catch (const std::exception &) {
+		return 0;
 	}
 }
 

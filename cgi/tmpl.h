@@ -17,6 +17,9 @@ extern "C" {
  * each file that is missing the AUTOESCAPE pragma or fails to parse. */
 int tmpl_load(const char *dir);
 
+/* 1 when template `name` was loaded by tmpl_load. */
+int tmpl_exists(const char *name);
+
 /* Expands template `name` (a file name in the loaded directory) with the
  * dictionary `root`: values, flags as shown sections, repeated sections,
  * includes with their own dictionary and file name. The text is in the

@@ -44,8 +44,8 @@
 <article class="game">
 <h3>{{title}}</h3>
 <p>{{min_players}}–{{max_players}} Personen</p>
-{{#logged_out}}<p><a href="/login">Anmelden</a>, um einen Tisch zu eröffnen.</p>{{/logged_out}}
-{{#logged_in}}
+{{#login_to_create}}<p><a href="/login">Anmelden</a>, um einen Tisch zu eröffnen.</p>{{/login_to_create}}
+{{#can_create}}
 <form method="post" action="/tables" class="stack">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <input type="hidden" name="game" value="{{slug}}">
@@ -53,12 +53,12 @@
 <select name="seats">{{#seat_choices}}<option value="{{n}}"{{#selected}} selected{{/selected}}>{{n}}</option>{{/seat_choices}}</select>
 </label>
 {{#options}}
-{{#is_int}}<label>{{label}}<input type="number" name="{{key}}" value="{{def}}" min="{{min}}" max="{{max}}" required> {{unit}}</label>{{/is_int}}
+{{#is_int}}<label>{{label}} <input type="number" name="{{key}}" value="{{def}}" min="{{min}}" max="{{max}}" required> {{unit}}</label>{{/is_int}}
 {{#is_bool}}<label class="check"><input type="checkbox" name="{{key}}" value="1"{{#checked}} checked{{/checked}}> {{label}}</label>{{/is_bool}}
 {{/options}}
 <button type="submit" class="primary">Tisch eröffnen</button>
 </form>
-{{/logged_in}}
+{{/can_create}}
 </article>
 {{/games}}
 {{#coming}}
