@@ -1240,7 +1240,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		view_hand(st, me, v);
 		int regular = st->phase == DW_PLAY && me == st->turn && st->pile.n > 0;
 		for (int k = 0; regular && k < DW_STACKS; k++) {
-			char mv[16], label[48];
+			char mv[24], label[48];
 			snprintf(mv, sizeof mv, "draw turn %d", k + 1);
 			snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", k + 1);
 			vbegin(v, "draw_moves");
