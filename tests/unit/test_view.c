@@ -158,6 +158,9 @@ static void test_html(void **state)
 {
 	(void)state;
 	assert_int_equal(tmpl_load(dir), -1);  /* nopragma.tpl is refused */
+	assert_true(tmpl_exists("page.tpl"));
+	assert_true(tmpl_exists("game-test.tpl"));
+	assert_false(tmpl_exists("nopragma.tpl"));
 	struct view v;
 	build(&v);
 	size_t len = 0;
