@@ -725,6 +725,9 @@ static int dw_tick(void *vst, int64_t now)
 	return 1;
 }
 
+/* Who may act, the window's deadline, the epoch, and the scores: final once
+ * the party is over; while it runs only the public part (minus one per hand
+ * card), since the eaten stacks' contents are hidden until the end. */
 static void dw_status(const void *vst, struct status *out)
 {
 	const struct dw_state *st = vst;
@@ -736,7 +739,7 @@ static void dw_status(const void *vst, struct status *out)
 	out->deadline = st->phase == DW_SNAP ? st->win_deadline : 0;
 	out->epoch = st->epoch;
 	for (int s = 0; s < st->nplayers; s++)
-		out->score[s] = seat_score(st, s);
+		out->score[s] = out->over ? seat_score(st, s) : -st->nhand[s];
 }
 
 /* Move texts are built here; the longest is "chicken gelb on 3". */

@@ -1030,8 +1030,10 @@ static void test_scoring_each_stack_separately(void **u)
 	/* one stack scored together would be all blau or all rot: 3+3+3+3 */
 	sp.eaten[1] = "blau: blau-2 rot-6 | rot: blau-4 rot-9";
 	build(&st, &sp);
+	assert_int_equal(seat_score(&st, 1), (3 + 1) + (1 + 3) - 2);
+	end_party(&st, DW_END_PILE_EMPTY, 0);   /* as if: only the score matters here */
 	G->status(&st, &s);
-	assert_int_equal(s.score[1], (3 + 1) + (1 + 3) - 2);
+	assert_int_equal(s.score[1], 6);
 }
 
 static void test_scoring_colour_three_joker_two_other_one(void **u)
@@ -1043,6 +1045,7 @@ static void test_scoring_colour_three_joker_two_other_one(void **u)
 	sp.hand[2] = "grün-2 grün-9 huhn-grün";
 	sp.eaten[2] = "rot: rot-2 rot-1/10 joker gelb-4 lila-5";
 	build(&st, &sp);
+	end_party(&st, DW_END_PILE_EMPTY, 0);
 	G->status(&st, &s);
 	assert_int_equal(s.score[2], 3 + 3 + 2 + 1 + 1 - 3);
 	assert_int_equal(eaten_points(&st.eaten[2][0]), 10);
@@ -1057,9 +1060,30 @@ static void test_scoring_minus_one_per_hand_card(void **u)
 	struct spec sp = base;
 	sp.hand[0] = "joker gelb-3 rot-4 blau-9 huhn-rot huhn-gelb";
 	build(&st, &sp);
+	end_party(&st, DW_END_PILE_EMPTY, 0);
 	G->status(&st, &s);
 	assert_int_equal(s.score[0], -6);
 	assert_int_equal(s.score[1], -4);
+}
+
+/* While the party runs, status shows only the public part of the score
+ * (the hand penalty): the eaten stacks' contents are hidden until the end. */
+static void test_running_score_is_public(void **u)
+{
+	(void)u;
+	struct dw_state st, sc;
+	struct status s, s2;
+	struct spec sp = base;
+	sp.hand[1] = "blau-7 lila-8";
+	sp.eaten[1] = "blau: blau-2 rot-6 | rot: blau-4 rot-9";
+	build(&st, &sp);
+	G->status(&st, &s);
+	assert_int_equal(s.score[0], -4);
+	assert_int_equal(s.score[1], -2);
+	memcpy(&sc, &st, sizeof sc);
+	G->scramble(&sc, 0, 5);
+	G->status(&sc, &s2);
+	assert_memory_equal(&s, &s2, sizeof s);
 }
 
 /* The final breakdown shows each stack's points and the hand penalty. */
@@ -1726,6 +1750,7 @@ int main(void)
 		cmocka_unit_test(test_scoring_each_stack_separately),
 		cmocka_unit_test(test_scoring_colour_three_joker_two_other_one),
 		cmocka_unit_test(test_scoring_minus_one_per_hand_card),
+		cmocka_unit_test(test_running_score_is_public),
 		cmocka_unit_test(test_final_scoring_in_view),
 		cmocka_unit_test(test_epoch_changes_on_card_not_on_pass),
 		cmocka_unit_test(test_card_spellings),
