@@ -46,7 +46,7 @@ static void emit_step(void *ctx, const struct st_move *m)
 	view_num(l->v, "seat", m->seat);
 	view_str(l->v, "seat_name", m->seat >= 0 && m->seat < GAME_MAX_SEATS && l->nm->name[m->seat] ?
 				   l->nm->name[m->seat] : "");
-	view_flag(l->v, "tick", m->seat < 0);
+	view_flag(l->v, m->seat < 0 ? "tick" : "by_seat", 1);
 	view_str(l->v, "text", m->text);
 	view_num(l->v, "at", m->at);
 	view_end(l->v);

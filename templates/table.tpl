@@ -94,7 +94,7 @@
 <details>
 <summary>Partie {{number}}</summary>
 <ol class="steps">
-{{#steps}}<li>{{#tick}}<em>Frist abgelaufen</em>{{/tick}}{{seat_name}}: <code>{{text}}</code></li>{{/steps}}
+{{#steps}}<li>{{#tick}}<em>Frist abgelaufen</em>{{/tick}}{{#by_seat}}{{seat_name}}: <code>{{text}}</code>{{/by_seat}}</li>{{/steps}}
 </ol>
 </details>
 {{/party_logs}}
