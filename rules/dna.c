@@ -1513,16 +1513,20 @@ static int dna_check(const void *st, struct rerr *e);
 static unsigned rd8(struct de *d, unsigned lo, unsigned hi, int *bad)
 {
 	unsigned v = de_u8(d);
-	if (v < lo || v > hi)
+	if (v < lo || v > hi) {
 		*bad = 1;
+		return lo;   /* never an out-of-range count or index, even on the way to failing */
+	}
 	return v;
 }
 
 static unsigned rd16(struct de *d, unsigned lo, unsigned hi, int *bad)
 {
 	unsigned v = de_u16(d);
-	if (v < lo || v > hi)
+	if (v < lo || v > hi) {
 		*bad = 1;
+		return lo;
+	}
 	return v;
 }
 
