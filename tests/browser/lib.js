@@ -83,8 +83,21 @@ class T {
 		const page = await context.newPage();
 		const p = { label, context, page, loads: 0, errors: [] };
 		page.on('load', () => { p.loads++; });
+		// Script errors and CSP violations; a failed sub-resource by its address.
 		page.on('pageerror', e => p.errors.push(String(e.message)));
-		page.on('console', m => { if (m.type() === 'error') p.errors.push(m.text()); });
+		page.on('console', m => {
+			if (m.type() === 'error' && !/^Failed to load resource/.test(m.text()))
+				p.errors.push(m.text());
+		});
+		page.on('response', r => {
+			if (r.status() >= 400 && r.request().resourceType() !== 'document')
+				p.errors.push(`${r.status()} ${r.url().replace(BASE, '')}`);
+		});
+		page.on('requestfailed', r => {
+			// A poll cut short by a reload is normal.
+			const why = (r.failure() || {}).errorText || '';
+			if (!/ERR_ABORTED/.test(why)) p.errors.push(`${why} ${r.url().replace(BASE, '')}`);
+		});
 		this.players.push(p);
 		return p;
 	}
@@ -113,7 +126,7 @@ class T {
 			console.log(`  --- ${p.label}: ${p.page.url()}  title: ${await p.page.title().catch(() => '?')}`);
 			console.log(`      screenshot: ${saved}`);
 			if (p.errors.length)
-				console.log(`      script errors: ${p.errors.slice(0, 5).join(' | ')}`);
+				console.log(`      page errors: ${[...new Set(p.errors)].slice(0, 8).join(' | ')}`);
 			const text = (await visibleText(p.page)).trim();
 			console.log(text.split('\n').slice(0, 60).map(l => `      | ${l}`).join('\n'));
 		}

@@ -8,7 +8,8 @@
 # Prints "browser: N passed, M failed"; exits non-zero on any failure.
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), BROWSER_ONLY (run only
-# tests whose name contains this text), KEEP=1 (keep the temporary directory).
+# tests whose name contains this text), KEEP=1 (keep the temporary directory),
+# NGINX_CONF_IN (default deploy/nginx.conf.in).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,7 +32,8 @@ command -v node >/dev/null 2>&1 || die "node not found (sh deploy/deps.sh test i
 command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || die "nginx not found (sh deploy/deps.sh run)"
 NGINX=$(command -v nginx 2>/dev/null || echo /usr/sbin/nginx)
 [ -x build/spieltisch ] || die "build/spieltisch is missing: run make first"
-[ -f deploy/nginx.conf.in ] || die "deploy/nginx.conf.in is missing"
+NGINX_CONF_IN=${NGINX_CONF_IN:-deploy/nginx.conf.in}
+[ -f "$NGINX_CONF_IN" ] || die "$NGINX_CONF_IN is missing"
 
 # playwright-core only (the browser is Debian's): installed once per checkout.
 if [ ! -d "$here/node_modules/playwright-core" ]; then
@@ -82,6 +84,8 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 mkdir -p "$tmp/var" "$tmp/home" tests/out
+# nginx workers may run as another user (nobody): they must reach the socket.
+chmod 0755 "$tmp" "$tmp/var"
 
 # A free port on 127.0.0.1 (the kernel picks; nginx binds it a moment later).
 port=$(node -e '
@@ -90,7 +94,7 @@ s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 [ -n "$port" ] || die "could not find a free port"
 
 sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$tmp/var|g" -e "s|@ROOT@|$root|g" \
-	deploy/nginx.conf.in >"$tmp/nginx.conf"
+	"$NGINX_CONF_IN" >"$tmp/nginx.conf"
 sock="$tmp/var/spieltisch.sock"
 grep -q "$sock" "$tmp/nginx.conf" || {
 	# The config names the socket itself; use whatever path it gives.
