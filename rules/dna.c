@@ -1677,7 +1677,10 @@ static int dna_check(const void *st, struct rerr *e)
 				return rerr_set(e, "DNA: gewählte Karte %d ohne Wahl", c);
 			nchoice++;
 		}
-		if (s->loc[c] == L_HAND && !active(s, s->own[c]))
+		/* with play_on, the party's end places the last one still in,
+		 * who keeps the cards in hand */
+		if (s->loc[c] == L_HAND && !active(s, s->own[c]) &&
+		    !(s->stage == ST_OVER && s->play_on && s->own[c] == s->fin[s->nfin - 1]))
 			return rerr_set(e, "DNA: fertiger Spieler hat noch Karte %d", c);
 		if (s->loc[c] != L_TABLE)
 			continue;
