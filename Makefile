@@ -58,9 +58,12 @@ $(B)/tests/%: tests/unit/%.c $(B)/libst.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
 
-$(B)/tests/%: tests/integration/%.c $(B)/libst.a
+# Integration tests share the harness (tests/integration/harness.[ch]).
+$(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integration/harness.h \
+		$(B)/libst.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
+	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< tests/integration/harness.c $(B)/libst.a \
+		$(LDLIBS) -lcmocka -lstdc++ -lcurl
 
 run: deps all
 	@sh deploy/run.sh
