@@ -1045,6 +1045,7 @@ static void emit_card(struct view_sink *v, int id)
 	vflag(v, "is_worm", c->kind == DW_WORM);
 	vflag(v, "is_joker", c->kind == DW_JOKER);
 	vflag(v, "is_chicken", c->kind == DW_CHICKEN);
+	vflag(v, "wide_rank", c->kind == DW_WORM && c->rank == 1);
 }
 
 /* One public event as a German sentence (seats as @N). */
@@ -1114,7 +1115,7 @@ static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 			   worm_fits(id, stack_top(st, st->win_stack), st->snap_colour)) {
 			mb_start(&m, "snap ");
 			put_card(m.s, &m.len, id);
-			snprintf(label, sizeof label, "zwischenwerfen auf Stapel %d", st->win_stack + 1);
+			snprintf(label, sizeof label, "Zwischenwurf auf %d", st->win_stack + 1);
 			emit_button(v, m.s, label);
 		}
 		vend(v);
@@ -1188,6 +1189,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vnum(v, "stack", k + 1);
 		vnum(v, "size", st->stack[k].n);
 		vflag(v, "empty", st->stack[k].n == 0);
+		vflag(v, "has_top", st->stack[k].n > 0);
 		if (st->stack[k].n > 0)
 			emit_card(v, stack_top(st, k));
 		vflag(v, "is_snap", st->phase == DW_SNAP && st->win_stack == k);
@@ -1219,6 +1221,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 			vstr(v, "colour", colour_ascii[dw_deck[ea->chicken].colour]);
 			vstr(v, "colour_name", colour_word[dw_deck[ea->chicken].colour]);
 			vnum(v, "size", ea->n);
+			vflag(v, "open", over);
 			if (over) {
 				vnum(v, "points", eaten_points(ea));
 				for (int j = 0; j < ea->n; j++) {
@@ -1229,6 +1232,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 			}
 			vend(v);
 		}
+		vflag(v, "final", over);
 		if (over) {
 			int total = seat_score(st, s);
 			vnum(v, "eaten_points", total + st->nhand[s]);

@@ -1,0 +1,81 @@
+{{%AUTOESCAPE context="HTML"}}
+<div class="dw">
+<p class="dw-headline">{{headline}}</p>
+
+{{#window}}<p class="dw-window" role="status"><strong>Zwischenwurf</strong> auf Stapel {{stack}}, gedreht von {{opener_seat_name}}.
+{{#may_snap}}Du darfst eine passende Karte dazwischenwerfen.{{/may_snap}}</p>{{/window}}
+
+<div class="dw-middle">
+{{#stacks}}<div class="dw-stack{{#is_snap}} dw-snap{{/is_snap}}">
+<span class="dw-label">Stapel {{stack}}</span>
+{{#has_top}}<span class="dw-pile" title="{{size}} Karten">
+<span class="dw-card dw-{{colour}}{{#is_joker}} dw-joker{{/is_joker}}" title="{{name}}"><span class="dw-rank{{#wide_rank}} dw-wide{{/wide_rank}}">{{rank}}</span><span class="dw-corner">{{name}}</span></span>
+</span>{{/has_top}}
+{{#empty}}<span class="dw-card dw-gone">leer</span>{{/empty}}
+<span class="dw-size">{{size}} Karten</span>
+</div>{{/stacks}}
+<div class="dw-stack dw-drawpile">
+<span class="dw-label">Nachziehen</span>
+<span class="dw-card dw-back"><span class="dw-rank">{{draw_count}}</span></span>
+<span class="dw-size">{{draw_count}} Karten</span>
+</div>
+</div>
+
+{{#has_hand}}<section class="dw-mine">
+<h3>Deine Hand</h3>
+<ul class="dw-hand">
+{{#hand}}<li class="dw-slot">
+{{#is_chicken}}<span class="dw-card dw-chicken dw-{{colour}}" title="{{name}}"><svg class="dw-hen" viewBox="0 0 32 32" aria-hidden="true"><path d="M9 7c1-3 4-3 5-1 1-2 4-2 4 1" class="dw-comb"/><circle cx="13" cy="12" r="5"/><path d="M8 12l-4 2 4 1z" class="dw-beak"/><path d="M9 17c0 6 4 10 10 10s9-5 9-10c-3 2-7 2-10 0-3-2-6-2-9 0z"/></svg><span class="dw-corner">{{name}}</span></span>{{/is_chicken}}
+{{#is_worm}}<span class="dw-card dw-{{colour}}" title="{{name}}"><span class="dw-rank{{#wide_rank}} dw-wide{{/wide_rank}}">{{rank}}</span><span class="dw-corner">{{name}}</span></span>{{/is_worm}}
+{{#is_joker}}<span class="dw-card dw-joker" title="{{name}}"><span class="dw-rank">J</span><span class="dw-corner">Joker</span></span>{{/is_joker}}
+{{#moves}}<form method="post" action="{{move_url}}" class="mv">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<button name="move" value="{{move}}">{{label}}</button>
+</form>{{/moves}}
+</li>{{/hand}}
+</ul>
+<div class="dw-actions">
+{{#draw_moves}}<form method="post" action="{{move_url}}" class="mv">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<button name="move" value="{{move}}">{{label}}</button>
+</form>{{/draw_moves}}
+{{#pass_move}}<form method="post" action="{{move_url}}" class="mv">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<button name="move" value="{{move}}">{{label}}</button>
+</form>{{/pass_move}}
+</div>
+</section>{{/has_hand}}
+
+<section class="dw-players">
+<h3>Mitspieler</h3>
+<ul class="dw-seats">
+{{#seats}}<li class="dw-seat{{#is_me}} dw-me{{/is_me}}{{#is_turn}} dw-turn{{/is_turn}}">
+<span class="dw-who">{{seat_name}}{{#is_me}} (du){{/is_me}}{{#is_dealer}} <span class="dw-badge">gibt</span>{{/is_dealer}}{{#is_turn}} <span class="dw-badge dw-now">am Zug</span>{{/is_turn}}</span>
+<span class="dw-counts">Handkarten: {{hand_count}} · Hühner: {{chickens_left}} · gefressen: {{eaten_count}}</span>
+{{#eaten}}<span class="dw-eaten dw-{{colour}}">Huhn {{colour_name}}: {{size}} Karten{{#open}}, {{points}} Punkte{{/open}}
+{{#open}}<span class="dw-eaten-cards">{{#cards}}<span class="dw-mini dw-{{colour}}" title="{{name}}">{{rank}}</span>{{/cards}}</span>{{/open}}</span>{{/eaten}}
+{{#final}}<span class="dw-final">Gefressen {{eaten_points}} · Hand {{hand_minus}} · <strong>{{score}} Punkte</strong></span>{{/final}}
+</li>{{/seats}}
+</ul>
+</section>
+
+<section class="dw-log">
+<h3>Zuletzt</h3>
+<ol>{{#log}}<li>{{text}}</li>{{/log}}</ol>
+</section>
+
+<details class="dw-rules">
+<summary>Kurzregeln</summary>
+<ul>
+<li>Eine Wurmkarte muss eine <strong>andere Farbe</strong> als die oberste Karte des Stapels haben und eine <strong>Nachbarzahl</strong> (1/10 liegt neben 2 und 9). Der Joker passt immer, und auf ihn passt alles.</li>
+<li>Nach dem Legen wird der Stapel gedreht: die unterste Karte liegt nun oben.</li>
+<li>Ein Huhn frisst einen Stapel, dessen oberste Karte seine Farbe hat oder ein Joker ist; dann kommt ein neuer Stapel vom Nachziehstapel.</li>
+<li>Wer nicht legen kann oder will, zieht eine Karte und dreht einen beliebigen Stapel.</li>
+<li>Nach jedem Drehen dürfen alle anderen eine passende Wurmkarte auf diesen Stapel werfen (Zwischenwurf, {{snap_seconds}} s); der schnellste gewinnt{{#snap_colour}} — an diesem Tisch muss die Karte die <strong>Farbe</strong> der obersten Karte haben{{/snap_colour}}. Wer nichts Passendes hat, passt automatisch.</li>
+<li>Ende: eine Hand ist leer, alle Hühner sind gespielt oder der Nachziehstapel ist aufgebraucht. Gefressene Karten in der Farbe des Huhns 3, Joker 2, andere 1 Punkt; jede Handkarte −1.</li>
+</ul>
+</details>
+</div>
