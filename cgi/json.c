@@ -80,7 +80,7 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 	char *q = out;
 	for (const char *p = text; *p; p++) {
 		if (*p == '<' || *p == '>' || *p == '&') {
-			snprintf(q, 7, "\\u%04x", (unsigned)*p);
+			memcpy(q, *p == '<' ? "\\u003c" : *p == '>' ? "\\u003e" : "\\u0026", 6);
 			q += 6;
 		} else
 			*q++ = *p;

@@ -254,7 +254,7 @@ static pid_t spawn(int fd, const struct serve_opts *o)
 {
 	pid_t pid = fork();
 	if (pid == 0)
-		_exit(worker(fd, o));
+		exit(worker(fd, o));   /* exit, not _exit: leak checkers run at exit */
 	if (pid < 0)
 		fprintf(stderr, "serve: fork: %s\n", strerror(errno));
 	return pid;
