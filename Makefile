@@ -8,9 +8,9 @@ CXX      ?= c++
 PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
-CFLAGS   += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
+override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
 CXXFLAGS ?= -O2 -g
-CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
+override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
 LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lpthread
 
 B        := build
