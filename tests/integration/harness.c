@@ -553,8 +553,8 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	memset(r, 0, sizeof *r);
 	if (snprintf(url, sizeof url, "%s%s", H.base, path) >= (int)sizeof url)
 		return -1;
-	curl_easy_reset(k);   /* keeps the cookies and the connection */
-	curl_easy_setopt(k, CURLOPT_COOKIEFILE, "");
+	/* Every option a request sets is set here each time (no
+	 * curl_easy_reset: the handle keeps its cookie jar and connection). */
 	curl_easy_setopt(k, CURLOPT_URL, url);
 	curl_easy_setopt(k, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(k, CURLOPT_TIMEOUT_MS, (long)H_REQUEST_TIMEOUT_MS);
@@ -565,6 +565,9 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	curl_easy_setopt(k, CURLOPT_WRITEDATA, &bb);
 	curl_easy_setopt(k, CURLOPT_HEADERFUNCTION, on_header);
 	curl_easy_setopt(k, CURLOPT_HEADERDATA, &hb);
+	curl_easy_setopt(k, CURLOPT_CUSTOMREQUEST, NULL);
+	curl_easy_setopt(k, CURLOPT_NOBODY, 0L);
+	curl_easy_setopt(k, CURLOPT_HTTPGET, 1L);
 	hdr = curl_slist_append(hdr, "Expect:");
 	if (content_type) {
 		snprintf(ct, sizeof ct, "Content-Type: %s", content_type);
@@ -572,7 +575,7 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	}
 	curl_easy_setopt(k, CURLOPT_HTTPHEADER, hdr);
 	if (strcmp(method, "GET") == 0) {
-		curl_easy_setopt(k, CURLOPT_HTTPGET, 1L);
+		/* HTTPGET is set above */
 	} else if (strcmp(method, "HEAD") == 0) {
 		curl_easy_setopt(k, CURLOPT_NOBODY, 1L);
 	} else {
@@ -592,6 +595,8 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	} else if (!H.quiet) {
 		fprintf(stderr, "harness: %s %s: %s\n", method, path, curl_easy_strerror(cc));
 	}
+	curl_easy_setopt(k, CURLOPT_HTTPHEADER, NULL);
+	curl_easy_setopt(k, CURLOPT_POSTFIELDS, NULL);
 	curl_slist_free_all(hdr);
 	r->headers = hb.p ? hb.p : strdup("");
 	r->body = bb.p ? bb.p : strdup("");
