@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sys/wait.h>
+
 #include <cmocka.h>
 #include <sqlite3.h>
 
@@ -483,6 +485,82 @@ static void test_snap_race(void **state)
 	free(before);
 }
 
+/* The same race with real processes, each with its own connection, all
+ * released at once: BEGIN IMMEDIATE lets exactly one snap land. */
+static void test_snap_race_processes(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct sig *before = malloc(sizeof *before);
+	char snaps[GAME_MAX_SEATS][GAME_MOVE_MAX + 1];
+	int64_t users[GAME_MAX_SEATS];
+	pid_t pids[GAME_MAX_SEATS];
+	int gate[2], n = 0;
+	assert_non_null(l);
+	assert_non_null(before);
+	int64_t tid = full_table(f, 6, "snap_seconds=60");
+
+	assert_int_equal(find_window(f, tid, 3, 3, &pt, l), 1);
+	int64_t v = pt.t.version;
+	for (int s = 0; s < pt.t.nseats; s++) {
+		if (!(pt.status.to_act & (1u << s)))
+			continue;
+		moves_of(&pt, s, l);
+		const char *m = move_like(l, "snap ");
+		if (!m)
+			continue;
+		snprintf(snaps[n], sizeof snaps[n], "%s", m);
+		users[n++] = user_of(&pt, s);
+	}
+	play_free(&pt);
+	assert_true(n >= 3);
+	take_sig(f, tid, before);
+
+	assert_int_equal(pipe(gate), 0);
+	for (int i = 0; i < n; i++) {
+		pids[i] = fork();
+		assert_true(pids[i] >= 0);
+		if (pids[i] == 0) {
+			struct store *own = NULL;
+			struct rerr e;
+			char go;
+			close(gate[1]);
+			if (store_open(&own, f->db.path, f->db.schema) != ST_OK)
+				_exit(100);
+			if (read(gate[0], &go, 1) != 0)   /* EOF: all released together */
+				_exit(101);
+			int rc = play_move(own, tid, users[i], snaps[i], v, f->now + 1, &e);
+			store_close(own);
+			_exit(rc);
+		}
+	}
+	close(gate[0]);
+	close(gate[1]);
+	int ok = 0, stale = 0;
+	for (int i = 0; i < n; i++) {
+		int st;
+		assert_int_equal(waitpid(pids[i], &st, 0), pids[i]);
+		assert_true(WIFEXITED(st));
+		ok += WEXITSTATUS(st) == PLAY_OK;
+		stale += WEXITSTATUS(st) == PLAY_STALE;
+	}
+	assert_int_equal(ok, 1);
+	assert_int_equal(stale, n - 1);
+
+	struct sig *after = malloc(sizeof *after);
+	assert_non_null(after);
+	take_sig(f, tid, after);
+	assert_int_equal(after->version, before->version + 1);
+	assert_int_equal(after->moves, before->moves + 1);
+	struct st_move last = last_step(f, tid);
+	assert_int_equal(strncmp(last.text, "snap ", 5), 0);
+	assert_int_equal(play_verify_party(f->s, tid, after->party_no, NULL), PLAY_OK);
+	free(after);
+	free(l);
+	free(before);
+}
+
 /* A pass does not change the position: the other seat's snap from the
  * same page still counts. */
 static void test_pass_keeps_page_fresh(void **state)
@@ -684,6 +762,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_create_join_start, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_legal_and_illegal_moves, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_snap_race, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_snap_race_processes, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_pass_keeps_page_fresh, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
