@@ -462,15 +462,18 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 		fprintf(stderr, "http: refusing a header with control characters\n");
 		return -1;
 	}
+	char length[48] = "";   /* none on a 204 (RFC 9110, 8.6) */
+	if (st != HTTP_204)
+		snprintf(length, sizeof length, "Content-Length: %zu\r\n", blen);
 	char *head = arena_printf(a,
 				  "Status: %d %s\r\n%s%s%s%s%s%s%s%s%s%s%s"
-				  "Content-Length: %zu\r\n\r\n",
+				  "%s\r\n",
 				  statuses[st].code, statuses[st].reason, security_headers, cookies,
 				  ct ? "Content-Type: " : "", ct ? ct : "", ct ? "\r\n" : "",
 				  r->location ? "Location: " : "", r->location ? r->location : "",
 				  r->location ? "\r\n" : "",
 				  r->allow ? "Allow: " : "", r->allow ? r->allow : "",
-				  r->allow ? "\r\n" : "", blen);
+				  r->allow ? "\r\n" : "", length);
 	if (!head)
 		return -1;
 	size_t hl = strlen(head);

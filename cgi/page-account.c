@@ -53,7 +53,7 @@ static void form(struct page *p, enum http_status status, int reg, const char *n
 		view_flag(&v, flag, 1);
 	if (retry_s > 0)
 		view_num(&v, "retry_s", retry_s);
-	struct page_head h = { .title = reg ? "Registrieren" : "Anmelden" };
+	struct page_head h = { .page = reg ? "register" : "login" };
 	page_html(p, status, reg ? "register.tpl" : "login.tpl", &v, &h);
 }
 

@@ -192,7 +192,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		page_json(p, status, &v);
 		return;
 	}
-	struct page_head h = { .title = "Lobby" };
+	struct page_head h = { .page = "lobby" };
 	page_html(p, status, "lobby.tpl", &v, &h);
 }
 
@@ -215,7 +215,7 @@ void page_me(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
-	struct page_head h = { .title = "Meine Tische" };
+	struct page_head h = { .page = "me" };
 	page_html(p, HTTP_200, "me.tpl", &v, &h);
 }
 

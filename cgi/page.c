@@ -31,7 +31,13 @@ void page_view(struct page *p, struct view *v)
 static void frame(struct page *p, struct view *v, const struct page_head *h)
 {
 	view_include(v, "header", "header.tpl");
-	view_str(v, "title", h && h->title ? h->title : "Spieltisch");
+	if (h && h->title)
+		view_str(v, "title", h->title);
+	if (h && h->page) {
+		char *k = arena_printf(p->a, "p_%s", h->page);
+		if (k)
+			view_flag(v, k, 1);
+	}
 	view_str(v, "csrf", p->csrf);
 	if (p->user_id) {
 		view_flag(v, "logged_in", 1);
@@ -118,7 +124,7 @@ void page_error(struct page *p, enum http_status status, const char *why)
 		if (p->resp.status == status)
 			return;
 	}
-	struct page_head h = { .title = "Fehler" };
+	struct page_head h = { .page = "error" };
 	page_html(p, status, "error.tpl", &v, &h);
 }
 

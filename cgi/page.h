@@ -34,7 +34,8 @@ struct page {
 
 /* The frame around a page: title and, on a table page, what poll.js reads. */
 struct page_head {
-	const char *title;
+	const char *page;                     /* "lobby", …: header.tpl names it in German */
+	const char *title;                    /* a title from data (a game's), or NULL */
 	const char *game_slug;                /* links static/game-<slug>.css; NULL none */
 	const char *poll_url;                 /* NULL: no polling */
 	long long version;

@@ -354,7 +354,7 @@ static void test_refusals(void **state)
 {
 	(void)state;
 	char move[200], csrf[128];
-	int64_t v;
+	int64_t v = -1;
 	int t = turn_player(move, sizeof move, &v, csrf, sizeof csrf);
 	assert_true(t >= 0);
 	char path[96], vs[32];

@@ -307,6 +307,16 @@ static void test_response(void **state)
 	assert_null(strstr(c.p, "hallo"));
 	free(c.p);
 
+	/* a 204 has no body and no Content-Length */
+	struct http_resp nc = { .status = HTTP_204 };
+	c = (struct capture){ 0 };
+	assert_int_equal(http_respond(&A, &conf, &nc, 0, capture_write, &c), 0);
+	assert_non_null(strstr(c.p, "Status: 204 No Content\r\n"));
+	assert_null(strstr(c.p, "Content-Length"));
+	assert_non_null(strstr(c.p, "Cache-Control: no-store\r\n\r\n"));
+	assert_int_equal(strcmp(c.p + c.n - 4, "\r\n\r\n"), 0);
+	free(c.p);
+
 	/* header injection is refused, nothing is written */
 	struct http_resp bad = { .status = HTTP_303, .location = "/x\r\nSet-Cookie: a=b" };
 	c = (struct capture){ 0 };
