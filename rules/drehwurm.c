@@ -125,7 +125,7 @@ struct dw_state {
 	int phase, turn, end_reason;
 	uint32_t epoch;
 	/* the snap window (phase DW_SNAP): the stack just turned, who turned
-	 * it, who may still snap, and until when */
+	 * it, who has neither snapped nor passed yet, and until when */
 	int win_stack, win_opener;
 	uint32_t win_pending;
 	int64_t win_deadline;
@@ -394,21 +394,22 @@ static int check_end(struct dw_state *st)
 }
 
 /* After `opener` turned stack k: opens the snap window for every other
- * seat that holds a fitting worm card (the others pass automatically, a
- * ruling); with nobody left it closes at once. */
+ * seat, if any of them holds a fitting worm card; if none does, no window
+ * opens (the automatic pass, a ruling). Inside the window every other seat
+ * may act, with or without a card, so the public list of who may act does
+ * not tell who holds one. */
 static void open_window(struct dw_state *st, int k, int opener, int64_t now)
 {
-	uint32_t pending = 0;
-	for (int s = 0; s < st->nplayers; s++)
-		if (s != opener && can_snap(st, s, k))
-			pending |= 1u << s;
+	int any = 0;
+	for (int s = 0; s < st->nplayers && !any; s++)
+		any = s != opener && can_snap(st, s, k);
 	st->turn = seat_next(opener, st->nplayers);
-	if (!pending)
+	if (!any)
 		return;
 	st->phase = DW_SNAP;
 	st->win_stack = k;
 	st->win_opener = opener;
-	st->win_pending = pending;
+	st->win_pending = ((1u << st->nplayers) - 1) & ~(1u << opener);
 	st->win_deadline = deadline_after(now, st->snap_seconds);
 }
 
@@ -1168,9 +1169,11 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		winners_text(st, w, sizeof w);
 		snprintf(buf, sizeof buf, "Die Partie ist vorbei: %s", w);
 	} else if (st->phase == DW_SNAP) {
+		int mine = me >= 0 && (st->win_pending & (1u << me));
 		snprintf(buf, sizeof buf, "Zwischenwurf auf Stapel %d möglich%s", st->win_stack + 1,
-			 me >= 0 && (st->win_pending & (1u << me)) ? " — du darfst eine Karte zwischenwerfen."
-								  : ".");
+			 !mine ? "." : can_snap(st, me, st->win_stack)
+				       ? " — du darfst eine Karte zwischenwerfen."
+				       : " — du hast keine passende Karte.");
 	} else if (st->turn == me) {
 		snprintf(buf, sizeof buf, "Du bist am Zug.");
 	} else {
@@ -1202,7 +1205,9 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vnum(v, "stack", st->win_stack + 1);
 		vnum(v, "opener_seat", st->win_opener);
 		vnum(v, "deadline_ms", st->win_deadline);
-		vflag(v, "may_snap", me >= 0 && (st->win_pending & (1u << me)) != 0);
+		int mine = me >= 0 && (st->win_pending & (1u << me)) != 0;
+		vflag(v, "in_window", mine);
+		vflag(v, "may_snap", mine && can_snap(st, me, st->win_stack));
 		vend(v);
 	}
 

@@ -709,7 +709,7 @@ static void test_snap_window_after_play(void **u)
 	assert_int_equal(st.phase, DW_SNAP);
 	assert_int_equal(st.win_stack, 0);
 	G->status(&st, &s);
-	assert_int_equal(s.to_act, (1u << 1) | (1u << 2));
+	assert_int_equal(s.to_act, (1u << 1) | (1u << 2) | (1u << 3));
 	assert_int_equal(s.deadline, T0 + 10 * 1000);
 	assert_true(has_move(&st, 1, "snap gelb-5"));
 	assert_true(has_move(&st, 2, "snap rot-7"));
@@ -723,7 +723,7 @@ static void test_snap_window_after_draw_turn(void **u)
 	build(&st, &snap_spec);
 	ok(&st, 0, "draw turn 1");   /* the stack turns: lila-6 on top */
 	assert_int_equal(st.phase, DW_SNAP);
-	assert_int_equal(st.win_pending, (1u << 1) | (1u << 2));
+	assert_int_equal(st.win_pending, (1u << 1) | (1u << 2) | (1u << 3));
 	ok(&st, 2, "snap rot-7");
 	assert_true(top_is(&st, 0, "rot-7"));
 }
@@ -829,6 +829,8 @@ static void test_window_closes_when_all_passed(void **u)
 	bad(&st, 1, "pass", "vorbei");
 	bad(&st, 1, "snap gelb-5", "vorbei");
 	ok(&st, 2, "pass");
+	assert_int_equal(st.phase, DW_SNAP);
+	ok(&st, 3, "pass");
 	G->status(&st, &s);
 	assert_int_equal(st.phase, DW_PLAY);
 	assert_int_equal(s.to_act, 1u << 1);
@@ -865,31 +867,50 @@ static void test_regular_move_waits_for_window(void **u)
 	assert_false(has_move(&st, 1, "draw turn 2"));
 }
 
-/* Ruling: seats without a fitting card pass automatically, and the view
- * does not tell who did. */
-static void test_seats_without_snap_card_pass_automatically(void **u)
+/* Ruling: inside a window every other seat may act, whether or not it holds
+ * a fitting card, so the public list of who may act (status.to_act) tells
+ * nobody who holds one; a seat without a card can only pass. */
+static void test_window_does_not_tell_who_can_snap(void **u)
 {
 	(void)u;
-	struct dw_state st;
-	struct vtext t;
+	struct dw_state st, other;
+	struct status s1, s2;
+	struct vtext t, t1;
 	build(&st, &snap_spec);
 	ok(&st, 0, "play rot-4 on 1");
-	assert_false(st.win_pending & (1u << 3));   /* blau-2 grün-3: nothing fits lila-6 */
-	assert_false(has_move(&st, 3, "pass"));
-	assert_int_equal(G->moves(&st, 3, collect, &(struct mlist){ .len = 0 }), 0);
-	view_text(&st, 0, &t);
-	assert_null(strstr(t.s, "pass"));
-	assert_null(strstr(t.s, "gepasst"));
-	/* seat 3's own page says only that it may not snap, like any passed seat */
-	view_text(&st, 3, &t);
-	assert_non_null(strstr(t.s, "may_snap?0"));
-	ok(&st, 1, "pass");
-	struct vtext t1;
-	view_text(&st, 3, &t1);
+	assert_true(st.win_pending & (1u << 3));   /* blau-2 grün-3: nothing fits lila-6 */
+	static struct mlist m;
+	list_moves(&st, 3, &m);
+	assert_int_equal(m.n, 1);
+	assert_true(listed(&m, "pass"));
+	/* the same position with a fitting card in seat 3's hand: same status */
+	struct spec sp = snap_spec;
+	sp.hand[3] = "blau-5 grün-3 huhn-gelb huhn-blau";
+	build(&other, &sp);
+	ok(&other, 0, "play rot-4 on 1");
+	G->status(&st, &s1);
+	G->status(&other, &s2);
+	assert_int_equal(s1.to_act, s2.to_act);
+	assert_int_equal(s1.deadline, s2.deadline);
+	/* and another seat's page is the same in both */
+	view_text(&st, 1, &t);
+	view_text(&other, 1, &t1);
 	assert_string_equal(t.s, t1.s);
+	/* seat 3's own page says it has no card, and offers only the pass */
+	view_text(&st, 3, &t);
+	assert_non_null(strstr(t.s, "in_window?1"));
+	assert_non_null(strstr(t.s, "may_snap?0"));
+	assert_non_null(strstr(t.s, "keine passende Karte"));
+	assert_non_null(strstr(t.s, "move=pass\n"));
+	/* a pass is not announced: seat 1's page is the same before and after */
+	view_text(&st, 1, &t);
+	ok(&st, 3, "pass");
+	view_text(&st, 1, &t1);
+	assert_string_equal(t.s, t1.s);
+	assert_null(strstr(t1.s, "gepasst"));
 }
 
-/* With nobody able to snap there is no window at all. */
+/* Ruling (automatic pass): with nobody able to snap, no window opens. */
 static void test_no_window_when_nobody_can_snap(void **u)
 {
 	(void)u;
@@ -1739,7 +1760,7 @@ int main(void)
 		cmocka_unit_test(test_window_closes_when_all_passed),
 		cmocka_unit_test(test_window_closes_at_deadline),
 		cmocka_unit_test(test_regular_move_waits_for_window),
-		cmocka_unit_test(test_seats_without_snap_card_pass_automatically),
+		cmocka_unit_test(test_window_does_not_tell_who_can_snap),
 		cmocka_unit_test(test_no_window_when_nobody_can_snap),
 		cmocka_unit_test(test_variant_snap_same_colour),
 		cmocka_unit_test(test_party_ends_when_hand_empty),
