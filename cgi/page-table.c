@@ -187,6 +187,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_flag(v, "me", s == me);
 		view_flag(v, "turn", s == turn);
 		view_flag(v, "acting", playing && (pt->status.to_act >> s & 1u));
+		view_flag(v, "acting_out_of_turn", playing && s != turn && (pt->status.to_act >> s & 1u));
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
 		view_end(v);

@@ -19,7 +19,7 @@
 <span class="seat-no">{{number}}</span>
 <span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
 {{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
-{{#acting}}<span class="badge window">kann handeln</span>{{/acting}}
+{{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
 <span class="score">{{score}}</span>
 </li>{{/seats}}
 </ol>
