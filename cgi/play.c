@@ -159,7 +159,7 @@ static int finish(struct store *s, int rc)
 	return from_store(store_commit(s), PLAY_ERR);
 }
 
-/* The seat of `user` among the table's seats, or -1. */
+/* The seat `user` holds at the table in *seat (-1: none, or user 0). */
 static int seat_of(struct store *s, int64_t table, int64_t user, int *seat)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
