@@ -756,6 +756,39 @@ static void test_whole_match(void **state)
 	assert_int_equal(play_verify_party(f->s, tid, 1, &e), PLAY_OK);
 }
 
+/* Every registered game, at its smallest and largest table: a whole match
+ * through the engine, each party replayed from its log. */
+static void test_every_game(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct rerr e;
+	for (int gi = 0; gi < ngames; gi++) {
+		const struct game *g = games[gi];
+		int sizes[2] = { g->min_players, g->max_players < NUSERS ? g->max_players : NUSERS };
+		for (int k = 0; k < 2; k++) {
+			int n = sizes[k], steps = 0;
+			uint32_t rnd = (uint32_t)(gi * 31 + n);
+			int64_t tid = 0;
+			assert_int_equal(play_create(f->s, g->slug, "", n, f->user[0], f->now, &tid, &e),
+					 PLAY_OK);
+			for (int i = 1; i < n; i++)
+				assert_int_equal(play_join(f->s, tid, f->user[i], f->now, &e), PLAY_OK);
+			while (play_one(f, tid, &rnd))
+				assert_true(++steps < 50000);
+			assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+			assert_int_equal(pt.t.status, TABLE_FINISHED);
+			assert_int_equal(pt.nfinished, pt.t.nparties);
+			int parties = pt.t.nparties;
+			play_free(&pt);
+			for (int p = 0; p < parties; p++)
+				if (play_verify_party(f->s, tid, p, &e) != PLAY_OK)
+					fail_msg("%s, %d players, party %d: %s", g->slug, n, p, e.msg);
+			print_message("%s with %d: %d steps, %d parties\n", g->slug, n, steps, parties);
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -767,6 +800,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_every_game, setup_fx, teardown_fx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
