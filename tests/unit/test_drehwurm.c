@@ -345,6 +345,28 @@ static void test_setup_two_chickens_each_rest_unused(void **u)
 	}
 }
 
+/* The chickens are shuffled: over many deals every colour reaches the
+ * first seat, and which chickens stay out differs. */
+static void test_setup_chickens_shuffled(void **u)
+{
+	(void)u;
+	struct dw_state st;
+	int seen[DW_COLOUR__MAX] = { 0 }, spare_first[DW_CHICKENS] = { 0 };
+	for (unsigned seed = 1; seed <= 200; seed++) {
+		std_setup(&st, 3, 0, seed);
+		for (int i = 0; i < st.nhand[1]; i++)
+			if (dw_deck[st.hand[1][i]].kind == DW_CHICKEN)
+				seen[dw_deck[st.hand[1][i]].colour]++;
+		spare_first[st.spare[0] - DW_WORMS]++;
+	}
+	for (int c = 0; c < DW_COLOUR__MAX; c++)
+		assert_in_range(seen[c], 40, 120);
+	int distinct = 0;
+	for (int i = 0; i < DW_CHICKENS; i++)
+		distinct += spare_first[i] > 0;
+	assert_true(distinct >= 10);
+}
+
 static void test_setup_ten_worms_each(void **u)
 {
 	(void)u;
@@ -1130,6 +1152,23 @@ static void test_final_scoring_in_view(void **u)
 	assert_non_null(strstr(t.s, "headline=Die Partie ist vorbei: @0 gewinnt mit 6 Punkten."));
 }
 
+/* Equal party scores share the win in the headline. */
+static void test_party_tie_shares_the_win(void **u)
+{
+	(void)u;
+	struct dw_state st;
+	struct vtext t;
+	struct spec sp = base;
+	sp.hand[0] = "rot-4";
+	sp.eaten[0] = "rot: rot-3 gelb-7 | gelb: blau-1/10 lila-2";   /* 4 + 2 */
+	sp.hand[2] = "grün-2";
+	sp.eaten[2] = "grün: grün-3 lila-4 gelb-4 | rot: lila-3 blau-4";   /* 5 + 2 - 1 */
+	build(&st, &sp);
+	ok(&st, 0, "play rot-4 on 1");
+	view_text(&st, -1, &t);
+	assert_non_null(strstr(t.s, "headline=Die Partie ist vorbei: @0 und @2 gewinnen gemeinsam mit 6 Punkten.\n"));
+}
+
 /* ---- status and epoch ------------------------------------------------- */
 
 /* The epoch moves when a card lands, a stack is eaten or turned, or a
@@ -1504,6 +1543,8 @@ static void test_view_hides_other_hands(void **u)
 	assert_null(strstr(t.s, "name=Huhn blau"));
 	assert_non_null(strstr(t.s, "move=play rot-4 on 1"));
 	assert_non_null(strstr(t.s, "hand_count=5"));
+	assert_non_null(strstr(t.s, "chickens_left=2"));
+	assert_non_null(strstr(t.s, "draw_count="));
 	view_text(&st, -1, &t);
 	assert_null(strstr(t.s, "[hand"));
 	assert_null(strstr(t.s, "move="));
@@ -1726,6 +1767,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_deck_split),
 		cmocka_unit_test(test_setup_two_chickens_each_rest_unused),
+		cmocka_unit_test(test_setup_chickens_shuffled),
 		cmocka_unit_test(test_setup_ten_worms_each),
 		cmocka_unit_test(test_setup_three_stacks_of_two),
 		cmocka_unit_test(test_setup_rest_is_draw_pile),
@@ -1773,6 +1815,7 @@ int main(void)
 		cmocka_unit_test(test_scoring_minus_one_per_hand_card),
 		cmocka_unit_test(test_running_score_is_public),
 		cmocka_unit_test(test_final_scoring_in_view),
+		cmocka_unit_test(test_party_tie_shares_the_win),
 		cmocka_unit_test(test_epoch_changes_on_card_not_on_pass),
 		cmocka_unit_test(test_card_spellings),
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
