@@ -69,9 +69,12 @@ _Static_assert(sizeof dw_deck / sizeof dw_deck[0] == DW_CARDS, "deck table has 1
 _Static_assert(DW_CARDS <= 0xffff, "card ids fit uint16_t");
 
 /* Spellings: the move word (canonical first), the word on the page, the CSS class. */
-static const char *const colour_word[DW_COLOUR__MAX] = { "rot", "gelb", "grün", "blau", "lila" };
-static const char *const colour_ascii[DW_COLOUR__MAX] = { "rot", "gelb", "gruen", "blau", "lila" };
-static const char *const rank_word[DW_RANKS + 1] = { "", "1/10", "2", "3", "4", "5", "6", "7", "8", "9" };
+static const char *const colour_word[] = { "rot", "gelb", "grün", "blau", "lila" };
+static const char *const colour_ascii[] = { "rot", "gelb", "gruen", "blau", "lila" };
+static const char *const rank_word[] = { "", "1/10", "2", "3", "4", "5", "6", "7", "8", "9" };
+_Static_assert(sizeof colour_word / sizeof colour_word[0] == DW_COLOUR__MAX, "a word per colour");
+_Static_assert(sizeof colour_ascii / sizeof colour_ascii[0] == DW_COLOUR__MAX, "a class per colour");
+_Static_assert(sizeof rank_word / sizeof rank_word[0] == DW_RANKS + 1, "a word per rank");
 
 enum dw_phase { DW_PLAY, DW_SNAP, DW_OVER, DW_PHASE__MAX };
 
@@ -84,13 +87,14 @@ enum dw_end {
 	DW_END__MAX
 };
 
-static const char *const end_text[DW_END__MAX] = {
+static const char *const end_text[] = {
 	[DW_END_NONE] = "",
 	[DW_END_HAND_EMPTY] = "@%d hat keine Handkarten mehr.",
 	[DW_END_CHICKENS_USED] = "Alle haben ihre Hühner eingesetzt.",
 	[DW_END_PILE_EMPTY] = "Der Nachziehstapel ist aufgebraucht.",
 	[DW_END_PILE_SHORT] = "Der Nachziehstapel reicht nicht mehr für einen neuen Drehwurm.",
 };
+_Static_assert(sizeof end_text / sizeof end_text[0] == DW_END__MAX, "a text per end");
 
 enum dw_ev {
 	DW_EV_PLAY,      /* seat laid card on stack; card2: the new top */
@@ -144,13 +148,14 @@ struct dw_state {
 enum dw_opt { DW_OPT_SNAP_SECONDS, DW_OPT_SNAP_COLOUR, DW_OPT__MAX };
 _Static_assert((int)DW_OPT__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
 
-static const struct game_option dw_options[DW_OPT__MAX] = {
+static const struct game_option dw_options[] = {
 	[DW_OPT_SNAP_SECONDS] = { "snap_seconds", "Zeit für einen Zwischenwurf", OPT_INT,
 				  2, 600, 10, "s" },
 	[DW_OPT_SNAP_COLOUR] = { "snap_colour",
 				 "Variante: Zwischenwurf nur in der Farbe des Stapels",
 				 OPT_BOOL, 0, 1, 0, NULL },
 };
+_Static_assert(sizeof dw_options / sizeof dw_options[0] == DW_OPT__MAX, "an entry per option");
 
 /* ---- cards ---------------------------------------------------------- */
 
@@ -305,6 +310,7 @@ static int hand_chickens(const struct dw_state *st, int seat)
 	return n;
 }
 
+/* The visible top card of stack k (the caller knows it is not empty). */
 static int stack_top(const struct dw_state *st, int k)
 {
 	return st->stack[k].c[st->stack[k].n - 1];
@@ -413,6 +419,7 @@ static void open_window(struct dw_state *st, int k, int opener, int64_t now)
 	st->win_deadline = deadline_after(now, st->snap_seconds);
 }
 
+/* Ends the snap window; the regular turn (already set) goes on. */
 static void close_window(struct dw_state *st)
 {
 	st->phase = DW_PLAY;
@@ -749,6 +756,7 @@ struct dw_mbuf {
 	int len;
 };
 
+/* Starts a move text with its verb (and the blank after it). */
 static void mb_start(struct dw_mbuf *m, const char *verb)
 {
 	m->len = 0;
@@ -814,6 +822,9 @@ static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
 
 /* ---- snapshot and invariants ---------------------------------------- */
 
+/* The snapshot: every field of the state in a fixed order, counted arrays
+ * only up to their counts, so equal positions encode to equal bytes.
+ * 0, or -1 when the buffer is too small. */
 static int dw_encode(const void *vst, struct buf *b)
 {
 	const struct dw_state *st = vst;
@@ -1287,12 +1298,14 @@ struct pool {
 	int n, at;
 };
 
+/* Appends a[0..n) to the pool. */
 static void pool_take(struct pool *pl, const uint16_t *a, int n)
 {
 	memcpy(pl->c + pl->n, a, sizeof a[0] * (size_t)n);
 	pl->n += n;
 }
 
+/* Refills a[0..n) from the pool, in the pool's order. */
 static void pool_give(struct pool *pl, uint16_t *a, int n)
 {
 	memcpy(a, pl->c + pl->at, sizeof a[0] * (size_t)n);
