@@ -24,8 +24,8 @@ _Static_assert(crypto_pwhash_STRBYTES <= ST_HASH_MAX + 1, "a hash fits the store
 
 static const char *const messages[] = {
 	[AUTH_OK] = "Angemeldet.",
-	[AUTH_BAD_NAME] = "Der Name muss 3 bis 24 Zeichen lang sein: Buchstaben, Ziffern, "
-			  "'-', '_' oder '.'.",
+	[AUTH_BAD_NAME] = ("Der Name muss 3 bis 24 Zeichen lang sein: Buchstaben, Ziffern, "
+			   "'-', '_' oder '.'."),
 	[AUTH_BAD_PASSWORD] = "Das Passwort muss 8 bis 128 Zeichen lang sein.",
 	[AUTH_NAME_TAKEN] = "Dieser Name ist schon vergeben.",
 	[AUTH_WRONG] = "Name oder Passwort stimmt nicht.",

@@ -103,7 +103,7 @@ static void test_name_validation(void **state)
 		"\xc3", "ab\xc3", "ab\xc3\x28", "\xe2\x82\xac\xe2\x82\xac\xe2\x82\xac", /* €€€ */
 		"\xf0\x9f\x98\x80xy",                                 /* emoji */
 		"\xd0\x90\xd0\xbd\xd0\xbd\xd0\xb0",                   /* Cyrillic look-alike */
-		"\xc0\xbc" "ab",                                      /* overlong '<' */
+		"\300\274ab",                                        /* overlong '<' */
 	};
 	for (size_t i = 0; i < sizeof good / sizeof good[0]; i++)
 		assert_int_equal(auth_name_valid(good[i]), 1);
