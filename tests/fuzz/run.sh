@@ -52,9 +52,10 @@ mkdir -p "$out/obj" "$out/artifacts"
 # Compiles one library source with coverage for the fuzzer (cached by mtime).
 obj() {
 	o=$out/obj/$(echo "$1" | tr / _ | sed 's/\.c$/.o/')
-	if [ ! -f "$o" ] || [ "$1" -nt "$o" ] || find rules cgi tests/fuzz tests/walk.h -name '*.h' -newer "$o" | grep -q .; then
+	if [ ! -f "$o" ] || [ "$1" -nt "$o" ] || [ "$here/coverage-ignore.txt" -nt "$o" ] || find rules cgi tests/fuzz tests/walk.h -name '*.h' -newer "$o" | grep -q .; then
 		# shellcheck disable=SC2086
-		"$CLANG" $cflags -fsanitize=fuzzer-no-link -c "$1" -o "$o"
+		"$CLANG" $cflags -fsanitize=fuzzer-no-link \
+			-fsanitize-coverage-ignorelist="$here/coverage-ignore.txt" -c "$1" -o "$o"
 	fi
 	echo "$o"
 }

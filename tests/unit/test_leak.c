@@ -1,0 +1,310 @@
+/*
+ * test_leak.c — hidden information never reaches a seat's page or JSON.
+ *
+ * For every registered game (no per-game code: a game joins by being in
+ * games[]) and every player count, many random positions are reached by
+ * random legal moves. For each position and each viewer (every seat and the
+ * spectator, -1) the table as that viewer sees it is rendered through the
+ * real renderers — the view tree (cgi/view.c), JSON (cgi/json.c) and the
+ * table page with the game's board template (templates/table.tpl,
+ * templates/game-<slug>.tpl, or game-generic.tpl as the page falls back to,
+ * via cgi/tmpl.cc) — together with a canonical
+ * dump of the tree and the viewer's legal moves. Then game->scramble()
+ * re-deals everything that viewer cannot see (other hands, deck order,
+ * face-down cards, unrevealed choices) and the same is rendered again:
+ * every byte must be identical. If a renderer showed anything hidden, the
+ * scrambled position would (with overwhelming probability) render
+ * differently.
+ *
+ * So that the test cannot pass vacuously, it also asserts that scramble
+ * really changes the hidden part of the state in most positions, keeps
+ * check() passing, and that the public status stays the same.
+ *
+ * LEAK_POSITIONS (environment) sets the positions per game (default 1500).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "game.h"
+#include "json.h"
+#include "tmpl.h"
+#include "view.h"
+#include "walk.h"
+
+/* Seat names with markup in them: the page must escape them everywhere. */
+static const char *const seat_names[GAME_MAX_SEATS] = {
+	"<b>null</b>", "eins&zwei", "\"zwei\"", "<script>x</script>", "v'ier",
+	"fünf<", "sechs>", "sieben", "acht", "neun"
+};
+
+static int have_templates;
+
+/* Loads the real templates once (from $SPIELTISCH_ROOT/templates or ./templates). */
+static int setup_templates(void **unused)
+{
+	(void)unused;
+	const char *root = getenv("SPIELTISCH_ROOT");
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
+	have_templates = tmpl_load(dir) == 0;
+	if (!have_templates)
+		fprintf(stderr, "test_leak: templates in %s did not load\n", dir);
+	return have_templates ? 0 : -1;
+}
+
+/* A growing text the canonical dump is written to. */
+struct text {
+	char *p;
+	size_t len, cap;
+};
+
+static void text_add(struct text *t, const char *s, size_t n)
+{
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = (t->cap ? t->cap * 2 : 4096) + n;
+		t->p = realloc(t->p, cap);
+		assert_non_null(t->p);
+		t->cap = cap;
+	}
+	memcpy(t->p + t->len, s, n);
+	t->len += n;
+	t->p[t->len] = '\0';
+}
+
+static void text_printf(struct text *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void text_printf(struct text *t, const char *fmt, ...)
+{
+	char tmp[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
+	va_end(ap);
+	assert_true(n >= 0 && (size_t)n < sizeof tmp);
+	text_add(t, tmp, (size_t)n);
+}
+
+/* A canonical dump of a view subtree: one line per node, nesting by depth. */
+static void dump(struct text *t, const struct view_node *d, int depth)
+{
+	for (const struct view_node *n = d->first; n; n = n->next) {
+		text_printf(t, "%d %d %s", depth, (int)n->kind, n->key ? n->key : "");
+		if (n->kind == VIEW_STR || n->kind == VIEW_INCLUDE) {
+			text_add(t, " = ", 3);
+			text_add(t, n->str, strlen(n->str));
+		} else if (n->kind == VIEW_NUM || n->kind == VIEW_FLAG)
+			text_printf(t, " = %lld", n->num);
+		text_add(t, "\n", 1);
+		if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
+			dump(t, n, depth + 1);
+	}
+}
+
+/* moves() callback: one item of the section "moves", as the table page has. */
+static void emit_move(void *ctx, const char *move)
+{
+	struct view *v = ctx;
+	view_begin(v, "moves");
+	view_str(v, "move", move);
+	view_end(v);
+}
+
+/* Everything `seat` is shown of state st, rendered three ways and appended
+ * to out: the canonical tree, the JSON twin, the table page HTML. */
+static void render(const struct game *g, const void *st, int nplayers, int seat,
+		   struct arena *a, struct text *out)
+{
+	struct view v;
+	view_init(&v, a);
+	struct status s;
+	g->status(st, &s);
+	int can_act = seat >= 0 && !s.over && (s.to_act >> seat & 1u);
+	view_num(&v, "table_id", 7);
+	view_num(&v, "v", 42);
+	view_str(&v, "game_slug", g->slug);
+	view_str(&v, "game_title", g->title);
+	view_flag(&v, "is_playing", 1);
+	view_flag(&v, "seated", seat >= 0);
+	view_flag(&v, "can_act", can_act);
+	view_str(&v, "move_url", "/t/7/move");
+	view_num(&v, "my_seat", seat);
+	view_num(&v, "turn_seat", s.turn);
+	view_num(&v, "deadline", s.deadline);
+	for (int i = 0; i < nplayers; i++) {
+		view_begin(&v, "seats");
+		view_num(&v, "number", i + 1);
+		view_str(&v, "name", seat_names[i]);
+		view_flag(&v, "me", i == seat);
+		view_flag(&v, "acting", s.to_act >> i & 1u);
+		view_num(&v, "score", s.score[i]);
+		view_end(&v);
+	}
+	view_list(&v, "moves");
+	if (seat >= 0)
+		g->moves(st, seat, emit_move, &v);
+	char file[64];
+	snprintf(file, sizeof file, "game-%s.tpl", g->slug);
+	/* as the table page does: a game without its own board uses the generic one */
+	view_include(&v, "game", tmpl_exists(file) ? file : "game-generic.tpl");
+	view_num(&v, "table_id", 7);
+	view_num(&v, "v", 42);
+	view_str(&v, "csrf", seat >= 0 ? "TOKEN" : "");
+	view_str(&v, "move_url", "/t/7/move");
+	view_num(&v, "my_seat", seat);
+	view_flag(&v, "can_act", can_act);
+	view_names(&v, seat_names, nplayers);
+	struct view_sink sink;
+	view_sink_init(&v, &sink);
+	g->view(st, seat, &sink);
+	view_names(&v, NULL, 0);
+	view_end(&v);
+	assert_false(v.failed);
+
+	dump(out, &v.root, 0);
+	size_t len = 0;
+	char *json = json_render(a, &v.root, &len);
+	if (!json)
+		fail_msg("%s: view of seat %d does not render as JSON", g->slug, seat);
+	text_add(out, json, len);
+	char *html = tmpl_expand(a, "table.tpl", &v.root, &len);
+	if (!html)
+		fail_msg("%s: table page of seat %d does not expand", g->slug, seat);
+	/* the names carry markup: it must never come out raw */
+	for (int i = 0; i < nplayers; i++)
+		if (strstr(html, seat_names[i]) && strpbrk(seat_names[i], "<>&\"'"))
+			fail_msg("%s: seat name %d appears unescaped in the page", g->slug, i);
+	text_add(out, html, len);
+}
+
+static long positions_per_game(void)
+{
+	const char *e = getenv("LEAK_POSITIONS");
+	char *end;
+	long n = e ? strtol(e, &end, 10) : 1500;
+	if (!e || *end || n < 1 || n > 1000000)
+		n = 1500;
+	return n;
+}
+
+/* The leak check for one game (see the file comment). */
+static void leak_check_game(const struct game *g)
+{
+	long npos = positions_per_game();
+	void *st = malloc(g->state_size), *sc = malloc(g->state_size);
+	unsigned char *enc_a = malloc(GAME_SNAPSHOT_MAX), *enc_b = malloc(GAME_SNAPSHOT_MAX);
+	assert_non_null(st);
+	assert_non_null(sc);
+	assert_non_null(enc_a);
+	assert_non_null(enc_b);
+	struct arena a;
+	arena_init(&a, 64u << 20);
+	struct text before = { 0 }, after = { 0 };
+	long viewers = 0, changed = 0, renders = 0;
+	struct rng rng;
+	rng_seed(&rng, 0x1eaca5e);
+	int span = g->max_players - g->min_players + 1;
+
+	for (long pos = 0; pos < npos; pos++) {
+		struct setup s;
+		unsigned char optb[GAME_OPT_MAX];
+		for (int i = 0; i < GAME_OPT_MAX; i++)
+			optb[i] = (unsigned char)rng_below(&rng, 256);
+		/* half the positions with default options, half with random ones */
+		walk_setup_from(g, &s, (unsigned)(pos % span), (unsigned)rng_below(&rng, 16),
+				rng_next(&rng), optb, (pos / span) % 2 ? GAME_OPT_MAX : 0);
+		struct rerr e;
+		if (g->setup(st, &s, &e) != 0)
+			continue; /* an option combination the game refuses */
+		int64_t now = 1000000;
+		int steps = (int)rng_below(&rng, 400);
+		if (walk_random(g, st, &rng, &now, steps, NULL, NULL, 0, &e) < 0)
+			fail_msg("%s: random walk failed: %s", g->slug, e.msg);
+		struct status s0, s1;
+		g->status(st, &s0);
+		struct buf ba = { enc_a, 0, GAME_SNAPSHOT_MAX, 0 };
+		assert_int_equal(g->encode(st, &ba), 0);
+
+		for (int seat = -1; seat < s.nplayers; seat++) {
+			before.len = after.len = 0;
+			render(g, st, s.nplayers, seat, &a, &before);
+			memcpy(sc, st, g->state_size);
+			g->scramble(sc, seat, rng_next(&rng));
+			if (g->check(sc, &e) != 0)
+				fail_msg("%s: scramble for seat %d broke an invariant: %s", g->slug,
+					 seat, e.msg);
+			g->status(sc, &s1);
+			if (memcmp(&s0, &s1, sizeof s0) != 0) {
+				int d = -1;
+				for (int i = 0; i < GAME_MAX_SEATS; i++)
+					if (s0.score[i] != s1.score[i])
+						d = i;
+				fail_msg("%s: scramble for seat %d changed the public status: over "
+					 "%d/%d to_act %x/%x turn %d/%d deadline %lld/%lld epoch "
+					 "%u/%u score[%d] %d/%d", g->slug, seat, s0.over, s1.over,
+					 s0.to_act, s1.to_act, s0.turn, s1.turn,
+					 (long long)s0.deadline, (long long)s1.deadline, s0.epoch,
+					 s1.epoch, d, d >= 0 ? s0.score[d] : 0,
+					 d >= 0 ? s1.score[d] : 0);
+			}
+			struct buf bb = { enc_b, 0, GAME_SNAPSHOT_MAX, 0 };
+			assert_int_equal(g->encode(sc, &bb), 0);
+			changed += ba.len != bb.len || memcmp(ba.p, bb.p, ba.len) != 0;
+			viewers++;
+			render(g, sc, s.nplayers, seat, &a, &after);
+			renders += 2;
+			if (before.len != after.len || memcmp(before.p, after.p, before.len) != 0) {
+				size_t k = 0;
+				while (k < before.len && k < after.len && before.p[k] == after.p[k])
+					k++;
+				size_t from = k > 200 ? k - 200 : 0;
+				fail_msg("%s, %d players, position %ld after %d steps: seat %d sees "
+					 "hidden information. First difference at byte %zu:\n"
+					 "--- before ...%.300s\n--- after ...%.300s",
+					 g->slug, s.nplayers, pos, steps, seat, k, before.p + from,
+					 after.p + from);
+			}
+			arena_reset(&a);
+		}
+	}
+	/* Scramble must really re-deal: otherwise the comparison proves nothing. */
+	fprintf(stderr, "test_leak: %s: %ld positions, %ld viewers, %ld renderings, "
+		"scramble changed the state for %ld viewers\n", g->slug, npos, viewers, renders,
+		changed);
+	if (changed * 10 < viewers * 9)
+		fail_msg("%s: scramble changed the hidden state for only %ld of %ld viewers",
+			 g->slug, changed, viewers);
+	free(before.p);
+	free(after.p);
+	arena_free(&a);
+	free(st);
+	free(sc);
+	free(enc_a);
+	free(enc_b);
+}
+
+/* One cmocka test per registered game, so a failure names the game. */
+static void test_game(void **state)
+{
+	leak_check_game(*state);
+}
+
+int main(void)
+{
+	struct CMUnitTest *tests = calloc((size_t)ngames, sizeof *tests);
+	assert_non_null(tests);
+	for (int i = 0; i < ngames; i++) {
+		tests[i].name = games[i]->slug;
+		tests[i].test_func = test_game;
+		tests[i].initial_state = (void *)games[i];
+	}
+	int rc = _cmocka_run_group_tests("leak", tests, (size_t)ngames, setup_templates, NULL);
+	free(tests);
+	return rc;
+}
