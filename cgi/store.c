@@ -19,7 +19,7 @@
 
 #include "store.h"
 
-enum { BUSY_TIMEOUT_MS = 5000, MIGRATION_MAX_BYTES = 1 << 20, MIGRATIONS_MAX = 999,
+enum { BUSY_TIMEOUT_MS = 5000, MIGRATION_MAX_BYTES = 1 << 20,
        NAME_KEY_MAX = ST_NAME_MAX * 2, SCORES_TEXT_MAX = GAME_MAX_SEATS * 12 + 1 };
 
 enum stmt {
@@ -361,59 +361,44 @@ out:
 	return rc;
 }
 
-static int cmp_int(const void *a, const void *b)
+static int is_migration(const struct dirent *de)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
+	return migration_number(de->d_name) > 0;
 }
 
-/* Applies every migration in schema_dir newer than user_version, in order. */
+/* Applies every migration in schema_dir newer than user_version, in order
+ * (three-digit numbers: the names sort as the numbers do). */
 static int migrate(struct store *s, const char *schema_dir)
 {
-	int nums[MIGRATIONS_MAX];
-	int n = 0, have, rc;
+	struct dirent **list = NULL;
 	char path[4096];
-	DIR *d = opendir(schema_dir);
-	struct dirent *de;
+	int have, rc = ST_ERR;
+	int n = scandir(schema_dir, &list, is_migration, alphasort);
 
-	if (!d) {
+	if (n < 0) {
 		fprintf(stderr, "store: schema directory %s: %s\n", schema_dir, strerror(errno));
 		return ST_ERR;
 	}
-	while ((de = readdir(d)) != NULL) {
-		int num = migration_number(de->d_name);
-		if (num > 0 && n < MIGRATIONS_MAX)
-			nums[n++] = num;
-	}
-	closedir(d);
-	qsort(nums, (size_t)n, sizeof nums[0], cmp_int);
 	for (int i = 1; i < n; i++)
-		if (nums[i] == nums[i - 1]) {
-			fprintf(stderr, "store: two migrations numbered %03d\n", nums[i]);
-			return ST_ERR;
+		if (migration_number(list[i]->d_name) == migration_number(list[i - 1]->d_name)) {
+			fprintf(stderr, "store: %s and %s have the same number\n",
+				list[i - 1]->d_name, list[i]->d_name);
+			goto out;
 		}
 	if ((rc = read_user_version(s, &have)) != ST_OK)
-		return rc;
-	for (int i = 0; i < n; i++) {
-		if (nums[i] <= have)
+		goto out;
+	for (int i = 0; i < n && rc == ST_OK; i++) {
+		int num = migration_number(list[i]->d_name);
+		if (num <= have)
 			continue;
-		/* Find the file again by its number (names are not kept). */
-		d = opendir(schema_dir);
-		if (!d)
-			return ST_ERR;
-		path[0] = '\0';
-		while ((de = readdir(d)) != NULL)
-			if (migration_number(de->d_name) == nums[i]) {
-				int w = snprintf(path, sizeof path, "%s/%s", schema_dir, de->d_name);
-				if (w < 0 || (size_t)w >= sizeof path)
-					path[0] = '\0';
-				break;
-			}
-		closedir(d);
-		if (!path[0] || (rc = apply_migration(s, nums[i], path)) != ST_OK)
-			return path[0] ? rc : ST_ERR;
+		int w = snprintf(path, sizeof path, "%s/%s", schema_dir, list[i]->d_name);
+		rc = (w < 0 || (size_t)w >= sizeof path) ? ST_ERR : apply_migration(s, num, path);
 	}
-	return ST_OK;
+out:
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return rc;
 }
 
 /* Opens the connection with its pragmas, migrates, and prepares every
@@ -433,7 +418,6 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
-	sqlite3_extended_result_codes(s->db, 0);
 	static const enum stmt pragmas[] = { STMT_PRAGMA_WAL, STMT_PRAGMA_SYNC, STMT_PRAGMA_FK };
 	for (size_t i = 0; i < sizeof pragmas / sizeof pragmas[0]; i++) {
 		sqlite3_stmt *q = stmt(s, pragmas[i]);

@@ -140,6 +140,11 @@ static void test_migrations(void **state)
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	unlink(p);
+	/* Two files with one number are ambiguous: refused. */
+	snprintf(p, sizeof p, "%s/002_twin.sql", schema);
+	write_file(p, "PRAGMA user_version = 2;\n");
+	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
+	unlink(p);
 
 	/* A brand-new file with the same directory gets all of them. */
 	snprintf(db2, sizeof db2, "%s/second.db", t->dir);
