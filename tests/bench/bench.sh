@@ -8,7 +8,7 @@
 # (the text around them is kept).
 #
 # Knobs (environment): BENCH_DURATION seconds per run (5), BENCH_CONNECTIONS
-# (16), BENCH_THREADS wrk threads (2), BENCH_WORKERS FastCGI workers (the
+# (16), BENCH_THREADS wrk threads (= connections), BENCH_WORKERS FastCGI workers (the
 # number of cores), BENCH_HISTORY the large history (1000000 finished
 # parties), BENCH_PORT (18517), BENCH_KEEP=1 keeps the scratch directory.
 #
@@ -26,7 +26,9 @@ DOC=docs/benchmarks.md
 
 DUR=${BENCH_DURATION:-5}
 CONN=${BENCH_CONNECTIONS:-16}
-THREADS=${BENCH_THREADS:-2}
+# One connection per wrk thread: a thread sends its requests strictly one
+# after the other, so each table's prepared moves arrive in order.
+THREADS=${BENCH_THREADS:-$CONN}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 HIST_SMALL=1000
 HIST_LARGE=${BENCH_HISTORY:-1000000}
@@ -52,6 +54,8 @@ done
 ROOT=$(pwd)
 W=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-bench.XXXXXX")
 mkdir -p "$W/var" "$W/tuples"
+# nginx's workers may run as another user: they must reach the socket.
+chmod 755 "$W" "$W/var"
 SOCK=$W/var/spieltisch.sock
 RES=$W/results
 : > "$RES"
@@ -103,6 +107,12 @@ log() { echo "bench: $*" >&2; }
 # ---- nginx: the project's own config template, filled in ----
 
 start_nginx() {
+	# Another server may hold the port: take the next free one.
+	n=0
+	while port_open && [ "$n" -lt 50 ]; do
+		PORT=$((PORT + 1))
+		n=$((n + 1))
+	done
 	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
 		"$TEMPLATE" > "$W/nginx.conf"
 	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
@@ -123,10 +133,11 @@ start_nginx() {
 	done
 }
 
-# 1 when something listens on 127.0.0.1:PORT (state 0A in /proc/net/tcp).
+# 1 when something listens on PORT (state 0A in /proc/net/tcp, tcp6).
 port_open() {
 	hex=$(printf '%04X' "$PORT")
-	awk -v a="0100007F:$hex" '$2 == a && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp
+	cat /proc/net/tcp /proc/net/tcp6 2>/dev/null |
+		awk -v p=":$hex" 'substr($2, length($2) - 4) == p && $4 == "0A" { f = 1 } END { exit !f }'
 }
 
 # ---- the FastCGI side: hello-world or spieltisch serve ----
@@ -178,8 +189,9 @@ worker_rss_kib() {
 measure() {
 	key=$1 label=$2 expect=$3 path=$4 cookie=$5 tuples=${6:-}
 	if [ -n "$tuples" ]; then
-		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$THREADS \
-			timeout $((DUR + 60)) wrk -t"$THREADS" -c"$CONN" -d"${DUR}s" --latency \
+		# Always one connection per thread here (see wrk.lua).
+		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$CONN \
+			timeout $((DUR + 60)) wrk -t"$CONN" -c"$CONN" -d"${DUR}s" --latency \
 			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
 	else
 		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$THREADS \
@@ -292,7 +304,7 @@ while read -r kind slug tid version uidx; do
 	measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
 	measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
 done < "$W/list"
-while read -r slug made tables secs; do
+while read -r _ slug made tables secs; do
 	measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 done < "$W/moves"
 echo "rss|app|$(worker_rss_kib)" >> "$RES"

@@ -12,7 +12,9 @@
 --
 -- Moves: line k of the file is "slot<TAB>table<TAB>path<TAB>cookie<TAB>body".
 -- Thread i of n takes the lines whose slot % n == i - 1 and sends them in
--- file order; each line is sent once. When a thread runs out it stops and
+-- file order; each line is sent once. Run it with one connection per
+-- thread (-t N -c N): a thread then sends a request only after the answer to
+-- the previous one, so a table's moves arrive strictly in order. When a thread runs out it stops and
 -- done() reports "exhausted" so that a short file cannot pass unnoticed.
 
 local threads = {}
@@ -55,23 +57,29 @@ function init(args)
    end
 end
 
+-- The next move goes out only after the answer to the previous one (one
+-- connection per thread), so the index moves on in response(): wrk calls
+-- request() once more before the threads start (to check the script), and
+-- that call must not use up a move.
 if os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" then
    request = function()
       local r = tuples[next_tuple]
       if r == nil then
          exhausted = 1
          wrk.thread:stop()
-         -- A harmless request for the connections still asking.
+         -- A harmless request for the connection still asking.
          return wrk.format("GET", "/bench-exhausted")
       end
-      next_tuple = next_tuple + 1
-      sent = sent + 1
       return r
    end
 end
 
 function response(status, headers, body)
    codes[status] = (codes[status] or 0) + 1
+   if tuples and tuples[next_tuple] then
+      next_tuple = next_tuple + 1
+      sent = sent + 1
+   end
 end
 
 -- One line: BENCH key=value ... (times in microseconds).
