@@ -264,10 +264,13 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		return;
 	}
 	int me = pt->my_seat;
+	/* The game's stylesheet comes with its board template. */
+	char *file = arena_printf(p->a, "game-%s.tpl", pt->g->slug);
+	int board = file && tmpl_exists(file);
 	int running = pt->t.status == TABLE_PLAYING || pt->t.status == TABLE_OPEN;
 	struct page_head h = {
 		.title = pt->g->title,
-		.game_slug = pt->g->slug,
+		.game_slug = board ? pt->g->slug : NULL,
 		.poll_url = running ? arena_printf(p->a, "/t/%lld/poll", (long long)pt->t.id) : NULL,
 		.version = pt->t.version,
 		.my_turn = pt->has_party && !pt->status.over && me >= 0 && (pt->status.to_act >> me & 1u),
