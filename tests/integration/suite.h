@@ -1,0 +1,340 @@
+/*
+ * suite.h — what the reliability suite's integration tests share (race,
+ * crash, abuse): accounts, tables, the JSON twin, moves, a raw HTTP client
+ * for requests libcurl will not send, and readers of the database file.
+ * Header-only (static inline), included once per test binary, on top of
+ * the harness (harness.h). Nothing here asserts: the functions return
+ * codes, so they may run in worker threads (cmocka's asserts may not).
+ */
+#ifndef SPIELTISCH_SUITE_H
+#define SPIELTISCH_SUITE_H
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <jansson.h>
+#include <sqlite3.h>
+
+#include "integration/harness.h"
+#include "play.h"
+#include "store.h"
+
+enum { IT_PASSWORD_LEN = 9 };
+static const char it_password[] = "geheim123";
+
+/* Monotonic seconds. */
+static inline double it_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The CSRF token of page `path` as client c sees it; 0 or -1. */
+static inline int it_csrf(struct h_client *c, const char *path, char *out, size_t cap)
+{
+	struct h_resp r;
+	if (h_get(c, path, &r) != 0 || r.status != 200 || h_csrf(&r, out, cap) != 0) {
+		h_resp_free(&r);
+		return -1;
+	}
+	h_resp_free(&r);
+	return 0;
+}
+
+/* A new client registered (and so logged in) as `name`; NULL on failure. */
+static inline struct h_client *it_register(const char *name)
+{
+	struct h_client *c = h_client_new();
+	char csrf[128];
+	struct h_resp r;
+	if (!c || it_csrf(c, "/register", csrf, sizeof csrf) != 0)
+		goto fail;
+	if (h_post_form(c, "/register", &r, "csrf", csrf, "name", name, "password", it_password,
+			"password2", it_password, NULL) != 0 || r.status != 303) {
+		fprintf(stderr, "suite: register %s: status %ld\n", name, r.status);
+		h_resp_free(&r);
+		goto fail;
+	}
+	h_resp_free(&r);
+	return c;
+fail:
+	h_client_free(c);
+	return NULL;
+}
+
+/* A new client logged in as `name` (a session of its own); NULL on failure. */
+static inline struct h_client *it_login(const char *name)
+{
+	struct h_client *c = h_client_new();
+	char csrf[128];
+	struct h_resp r;
+	if (!c || it_csrf(c, "/login", csrf, sizeof csrf) != 0)
+		goto fail;
+	if (h_post_form(c, "/login", &r, "csrf", csrf, "name", name, "password", it_password,
+			NULL) != 0 || r.status != 303) {
+		fprintf(stderr, "suite: login %s: status %ld\n", name, r.status);
+		h_resp_free(&r);
+		goto fail;
+	}
+	h_resp_free(&r);
+	return c;
+fail:
+	h_client_free(c);
+	return NULL;
+}
+
+/* Creates a table of `slug` with `seats` seats (options: NULL-terminated
+ * key, value pairs after seats, at most 6 pairs); its id, or -1. */
+static inline int64_t it_create_table(struct h_client *c, const char *slug, int seats, ...)
+{
+	char csrf[128], ns[16], loc[128];
+	const char *kv[12] = { 0 };
+	va_list ap;
+	va_start(ap, seats);
+	for (int i = 0; i < 12; i++) {
+		kv[i] = va_arg(ap, const char *);
+		if (!kv[i])
+			break;
+	}
+	va_end(ap);
+	if (it_csrf(c, "/", csrf, sizeof csrf) != 0)
+		return -1;
+	snprintf(ns, sizeof ns, "%d", seats);
+	struct h_resp r;
+	if (h_post_form(c, "/tables", &r, "csrf", csrf, "game", slug, "seats", ns, kv[0], kv[1],
+			kv[2], kv[3], kv[4], kv[5], kv[6], kv[7], kv[8], kv[9], kv[10], kv[11],
+			NULL) != 0 ||
+	    r.status != 303 || h_header(&r, "Location", loc, sizeof loc) != 0 ||
+	    strncmp(loc, "/t/", 3) != 0) {
+		fprintf(stderr, "suite: create %s: status %ld\n", slug, r.status);
+		h_resp_free(&r);
+		return -1;
+	}
+	h_resp_free(&r);
+	return strtoll(loc + 3, NULL, 10);
+}
+
+/* Client c takes a seat at table id; 0 or -1. */
+static inline int it_join(struct h_client *c, int64_t id)
+{
+	char path[64], csrf[128];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	if (it_csrf(c, path, csrf, sizeof csrf) != 0)
+		return -1;
+	snprintf(path, sizeof path, "/t/%lld/join", (long long)id);
+	struct h_resp r;
+	int ok = h_post_form(c, path, &r, "csrf", csrf, NULL) == 0 && r.status == 303;
+	h_resp_free(&r);
+	return ok ? 0 : -1;
+}
+
+/* The JSON twin of table id as c sees it (the caller json_decref()s), or
+ * NULL; *status gets the HTTP status (0 on a transport error). */
+static inline json_t *it_table_json(struct h_client *c, int64_t id, long *status)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld.json", (long long)id);
+	struct h_resp r;
+	int rc = h_get(c, path, &r);
+	*status = r.status;
+	json_t *o = NULL;
+	if (rc == 0 && r.status == 200)
+		o = json_loads(r.body, 0, NULL);
+	h_resp_free(&r);
+	return o;
+}
+
+/* Integer member of a JSON object, or def. */
+static inline long long it_jint(json_t *o, const char *key, long long def)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : def;
+}
+
+/* String member of a JSON object, or "". */
+static inline const char *it_jstr(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* Posts one move; the HTTP status (0 on a transport error). */
+static inline long it_move(struct h_client *c, int64_t id, const char *csrf, long long v,
+			   const char *move)
+{
+	char path[64], vs[32];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)id);
+	snprintf(vs, sizeof vs, "%lld", v);
+	struct h_resp r;
+	h_post_form(c, path, &r, "csrf", csrf, "v", vs, "move", move, NULL);
+	long st = r.status;
+	h_resp_free(&r);
+	return st;
+}
+
+/* ---- a raw HTTP/1.1 client, for what libcurl would not send ---- */
+
+/* The port of the harness' nginx. */
+static inline int it_port(void)
+{
+	const char *b = strrchr(h_base(), ':');
+	return b ? (int)strtol(b + 1, NULL, 10) : -1;
+}
+
+/* Sends req[0..n) as it is to nginx on 127.0.0.1 and reads the answer
+ * (until the server closes, at most cap-1 bytes, at most 10 s) into out.
+ * Returns the status of the answer's first line, 0 when none came. */
+static inline long it_raw(const char *req, size_t n, char *out, size_t cap)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return 0;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	size_t got = 0;
+	long status = 0;
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
+		goto out;
+	for (size_t sent = 0; sent < n;) {
+		ssize_t w = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
+		if (w <= 0)
+			break;   /* the server may close early (413): read what it said */
+		sent += (size_t)w;
+	}
+	double end = it_now() + 10;
+	while (got + 1 < cap && it_now() < end) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, 200) <= 0)
+			continue;
+		ssize_t r = recv(fd, out + got, cap - 1 - got, 0);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	out[got] = '\0';
+	if (got > 12 && strncmp(out, "HTTP/1.", 7) == 0)
+		status = strtol(out + 9, NULL, 10);
+out:
+	close(fd);
+	if (cap)
+		out[got < cap ? got : cap - 1] = '\0';
+	return status;
+}
+
+/* ---- the database file ---- */
+
+/* PRAGMA integrity_check of the file: 0 when it answers exactly "ok". */
+static inline int it_db_integrity(const char *path, char *why, size_t cap)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	snprintf(why, cap, "cannot open");
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_busy_timeout(db, 10000);
+	if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		const char *t = (const char *)sqlite3_column_text(st, 0);
+		snprintf(why, cap, "%s", t ? t : "(null)");
+		rc = t && strcmp(t, "ok") == 0 && sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* One logged step of a table, as read from the database. */
+struct it_step {
+	int party;            /* party number within the table */
+	int seat;
+	char text[GAME_MOVE_MAX + 1];
+};
+
+/* Every step of every party of table id, in order, into a malloc'd array
+ * (*out, *n); 0 or -1. */
+static inline int it_db_steps(const char *path, int64_t id, struct it_step **out, int *n)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1, cap = 0;
+	*out = NULL;
+	*n = 0;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_busy_timeout(db, 10000);
+	if (sqlite3_prepare_v2(db, "SELECT p.number, m.seat, m.text FROM moves m "
+				   "JOIN parties p ON p.id = m.party WHERE p.table_id = ? "
+				   "ORDER BY p.number, m.seq", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, id);
+	int s;
+	while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			struct it_step *p = realloc(*out, sizeof **out * (size_t)cap);
+			if (!p)
+				goto out;
+			*out = p;
+		}
+		struct it_step *x = &(*out)[(*n)++];
+		x->party = sqlite3_column_int(st, 0);
+		x->seat = sqlite3_column_int(st, 1);
+		snprintf(x->text, sizeof x->text, "%s", (const char *)sqlite3_column_text(st, 2));
+	}
+	rc = s == SQLITE_DONE ? 0 : -1;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Opens the database as the program does (store_open) and rebuilds every
+ * party of table id from setup + log, comparing with the stored snapshot
+ * (play_verify_party). Returns the parties verified, or -1 with why. */
+static inline int it_verify_table(int64_t id, char *why, size_t cap)
+{
+	struct store *s = NULL;
+	char schema[600];
+	snprintf(schema, sizeof schema, "%s/schema", h_root());
+	if (store_open(&s, h_db_path(), schema) != ST_OK) {
+		snprintf(why, cap, "store_open failed");
+		return -1;
+	}
+	struct st_table t;
+	int n = -1;
+	if (store_table_get(s, id, &t) != ST_OK) {
+		snprintf(why, cap, "table %lld not found", (long long)id);
+		goto out;
+	}
+	n = 0;
+	for (int k = 0; k <= t.party_no; k++) {
+		struct rerr e = { "" };
+		int rc = play_verify_party(s, id, k, &e);
+		if (rc != PLAY_OK) {
+			snprintf(why, cap, "table %lld party %d: %s (%s)", (long long)id, k,
+				 play_message(rc), e.msg);
+			n = -1;
+			goto out;
+		}
+		n++;
+	}
+out:
+	store_close(s);
+	return n;
+}
+
+#endif
