@@ -423,6 +423,62 @@ static void test_refusals(void **state)
 	assert_int_equal(post_move(player[t], csrf, v, move), 409);
 }
 
+/* A passed deadline shows in the poll without anybody moving: 204 while
+ * the snap window is open, 200 once its deadline passed (same version), and
+ * the reload that follows applies it (a new version). */
+static void test_poll_deadline(void **state)
+{
+	(void)state;
+	double t0 = now_s();
+	for (int step = 0; step < 300 && now_s() - t0 < 60; step++) {
+		json_t *o = table_json(player[0]);
+		if (strcmp(jstr(o, "status"), "playing") != 0) {
+			json_decref(o);
+			skip();
+		}
+		int64_t v = jint(o, "version"), deadline = jint(o, "deadline");
+		json_decref(o);
+		if (deadline > 0) {
+			char ppath[128];
+			snprintf(ppath, sizeof ppath, "%s/poll?v=%lld", table_path, (long long)v);
+			struct h_resp r;
+			struct timespec ts;
+			clock_gettime(CLOCK_REALTIME, &ts);
+			int64_t now = (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+			if (deadline - now > 300) {
+				assert_int_equal(h_get(outsider, ppath, &r), 0);
+				assert_int_equal(r.status, 204);
+				h_resp_free(&r);
+			}
+			long wait_ms = (long)(deadline - now) + 250;
+			assert_true(wait_ms < 10000);
+			if (wait_ms > 0) {
+				ts = (struct timespec){ wait_ms / 1000, (wait_ms % 1000) * 1000000L };
+				nanosleep(&ts, NULL);
+			}
+			assert_int_equal(h_get(outsider, ppath, &r), 0);
+			assert_int_equal(r.status, 200);
+			assert_int_equal(strtoll(r.body, NULL, 10), v);
+			h_resp_free(&r);
+			assert_true(version_of(outsider) > v);
+			return;
+		}
+		/* no window open: the turn player moves on */
+		for (int i = 0; i < PLAYERS; i++) {
+			o = table_json(player[i]);
+			json_t *mv = json_object_get(o, "moves");
+			int mine = jbool(o, "my_turn") && json_array_size(mv) > 0;
+			if (mine)
+				post_move(player[i], jstr(o, "csrf"), jint(o, "version"),
+					  jstr(json_array_get(mv, 0), "move"));
+			json_decref(o);
+			if (mine)
+				break;
+		}
+	}
+	fail_msg("no deadline came up within the bounds");
+}
+
 struct racer {
 	struct h_client *c;
 	char csrf[128], move[200];
@@ -593,6 +649,7 @@ int main(void)
 		cmocka_unit_test(test_accounts),
 		cmocka_unit_test(test_create_and_join),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_poll_deadline),
 		cmocka_unit_test(test_snap_race),
 		cmocka_unit_test(test_play_to_end),
 	};
