@@ -16,7 +16,6 @@ static const char *const status_names[] = {
 _Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX, "status_names");
 
 struct rows {
-	struct page *p;
 	struct st_table *t;
 	int *taken;
 	int n, cap;
@@ -34,7 +33,6 @@ static void collect(void *ctx, const struct st_table *t, int seats_taken)
 
 static int rows_init(struct rows *r, struct page *p, int cap)
 {
-	r->p = p;
 	r->n = 0;
 	r->cap = cap;
 	r->t = arena_alloc(p->a, sizeof *r->t * (size_t)cap);
