@@ -82,12 +82,14 @@ int auth_name_valid(const char *name)
 	return chars >= AUTH_NAME_MIN;
 }
 
+/* 1 for AUTH_PASS_MIN..AUTH_PASS_MAX bytes (any bytes: the hash does not care). */
 static int password_valid(const char *pw)
 {
 	size_t n = pw ? strlen(pw) : 0;
 	return n >= AUTH_PASS_MIN && n <= AUTH_PASS_MAX;
 }
 
+/* 1 when SPIELTISCH_FAST_HASH=1 (tests): minimum argon2 limits. */
 static int fast_hash(void)
 {
 	const char *v = getenv("SPIELTISCH_FAST_HASH");
@@ -128,6 +130,7 @@ int auth_register(struct store *s, const char *name, const char *password, int64
 	return rc == ST_OK ? AUTH_OK : AUTH_ERR;
 }
 
+/* Sleeps ms, resuming after signals. */
 static void sleep_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -290,6 +293,7 @@ int auth_csrf_ok(const char *expected, const char *submitted)
 	return sodium_memcmp(expected, submitted, n) == 0;
 }
 
+/* 64 bits from the system's random source, for dealing a party. */
 uint64_t auth_random_seed(void)
 {
 	uint64_t seed;

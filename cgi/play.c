@@ -305,6 +305,7 @@ struct live {
 	unsigned char *snap;       /* GAME_SNAPSHOT_MAX bytes, scratch */
 };
 
+/* Frees what live_load() allocated; safe on a zeroed struct. */
 static void live_free(struct live *l)
 {
 	free(l->state);
@@ -517,8 +518,8 @@ static void add_party(void *ctx, const struct st_party *p)
 }
 
 /* Everything a table page shows, read in one read transaction after the
- * passed deadlines were applied. PLAY_NOT_FOUND (404), PLAY_BUSY (503),
- * PLAY_ERR (500). The caller calls play_free() whatever the result. */
+ * passed deadlines were applied. PLAY_NOT_FOUND (404), PLAY_ERR (500). The
+ * caller calls play_free() whatever the result. */
 int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 	      struct play_table *out)
 {
@@ -528,7 +529,11 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 
 	memset(out, 0, sizeof *out);
 	out->my_seat = -1;
-	if ((rc = play_tick(s, table, now_ms)) != PLAY_OK)
+	/* A writer holding the lock past the busy timeout does not keep the page
+	 * from showing: it shows the state before the deadline, and the next
+	 * load applies it. */
+	rc = play_tick(s, table, now_ms);
+	if (rc != PLAY_OK && rc != PLAY_BUSY)
 		return rc;
 	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
@@ -590,6 +595,7 @@ struct steps {
 	int n, cap;
 };
 
+/* store_moves() callback: one logged step into the replay log (bounded by cap). */
 static void add_step(void *ctx, const struct st_move *m)
 {
 	struct steps *st = ctx;

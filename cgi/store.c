@@ -215,11 +215,13 @@ static int exec_stmt(struct store *s, sqlite3_stmt *q, const char *what)
 	return ST_OK;
 }
 
+/* Binds a copy of v (NULL as the empty string). */
 static int bind_text(sqlite3_stmt *q, int i, const char *v)
 {
 	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
 }
 
+/* A text column into dst, truncated to cap and always NUL-terminated. */
 static void copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
 {
 	const unsigned char *t = sqlite3_column_text(q, col);
@@ -361,6 +363,7 @@ out:
 	return rc;
 }
 
+/* scandir filter: NNN_name.sql files only. */
 static int is_migration(const struct dirent *de)
 {
 	return migration_number(de->d_name) > 0;
@@ -510,6 +513,7 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 	return rc;
 }
 
+/* Steps a bound user query once: ST_OK with *u, ST_NOTFOUND, or an error. */
 static int read_user(struct store *s, sqlite3_stmt *q, struct st_user *u, const char *what)
 {
 	int rc = sqlite3_step(q);
@@ -537,6 +541,7 @@ int store_user_by_name(struct store *s, const char *name, struct st_user *u)
 	return read_user(s, q, u, "user by name");
 }
 
+/* The account with this id; ST_NOTFOUND (a stale session: treat as logged out). */
 int store_user_by_id(struct store *s, int64_t id, struct st_user *u)
 {
 	sqlite3_stmt *q = stmt(s, STMT_USER_BY_ID);
@@ -562,6 +567,7 @@ int store_session_create(struct store *s, const unsigned char hash[32], int64_t 
 	return exec_stmt(s, q, "session create");
 }
 
+/* The session of a token hash that has not expired at `now`, else ST_NOTFOUND. */
 int store_session_get(struct store *s, const unsigned char hash[32], int64_t now,
 		      struct st_session *out)
 {
@@ -593,6 +599,7 @@ int store_session_delete(struct store *s, const unsigned char hash[32])
 	return exec_stmt(s, q, "session delete");
 }
 
+/* Deletes every session expired at `now`. */
 int store_session_purge(struct store *s, int64_t now)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SESSION_PURGE);
@@ -602,6 +609,7 @@ int store_session_purge(struct store *s, int64_t now)
 	return exec_stmt(s, q, "session purge");
 }
 
+/* Records one failed login for the folded name (known or not). */
 int store_login_failed(struct store *s, const char *name, int64_t now)
 {
 	char key[NAME_KEY_MAX + 1];
@@ -614,6 +622,7 @@ int store_login_failed(struct store *s, const char *name, int64_t now)
 	return exec_stmt(s, q, "login failed");
 }
 
+/* Failures of the folded name at or after `since`, and the latest one's time. */
 int store_login_failures_last(struct store *s, const char *name, int64_t since, int *count,
 			      int64_t *last)
 {
@@ -637,11 +646,13 @@ int store_login_failures_last(struct store *s, const char *name, int64_t since, 
 	return rc;
 }
 
+/* Failures of the folded name at or after `since`. */
 int store_login_failures(struct store *s, const char *name, int64_t since, int *count)
 {
 	return store_login_failures_last(s, name, since, count, NULL);
 }
 
+/* Forgets the name's failures (after a successful login). */
 int store_login_clear(struct store *s, const char *name)
 {
 	char key[NAME_KEY_MAX + 1];
@@ -653,6 +664,7 @@ int store_login_clear(struct store *s, const char *name)
 	return exec_stmt(s, q, "login clear");
 }
 
+/* Forgets every failure older than `before`. */
 int store_login_purge(struct store *s, int64_t before)
 {
 	sqlite3_stmt *q = stmt(s, STMT_LOGIN_PURGE);
@@ -708,6 +720,7 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->created_at = sqlite3_column_int64(q, 13);
 }
 
+/* One table by id; ST_NOTFOUND (a 404). */
 int store_table_get(struct store *s, int64_t id, struct st_table *t)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_GET);
@@ -725,6 +738,7 @@ int store_table_get(struct store *s, int64_t id, struct st_table *t)
 	return rc;
 }
 
+/* The taken seats with their users' names, by seat; at most max are written. */
 int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_SEATS);
@@ -815,6 +829,7 @@ static int change_table_row(struct store *s, sqlite3_stmt *q, const char *what)
 	return rc;
 }
 
+/* Sets status, current party and first dealer; ST_NOTFOUND without the table. */
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 			   int party_no, int first_dealer)
 {
@@ -828,6 +843,7 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 	return change_table_row(s, q, "table status");
 }
 
+/* The table's current version; ST_NOTFOUND without the table. */
 static int table_version(struct store *s, int64_t id, int64_t *v)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_VERSION);
@@ -870,6 +886,7 @@ int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next
 	return ST_OK;
 }
 
+/* Makes every page older than the current version stale (epoch_version = version). */
 int store_table_new_epoch(struct store *s, int64_t id)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_NEW_EPOCH);
@@ -879,6 +896,7 @@ int store_table_new_epoch(struct store *s, int64_t id)
 	return change_table_row(s, q, "table new epoch");
 }
 
+/* Deletes the table; seats, parties and moves go with it (ON DELETE CASCADE). */
 int store_table_delete(struct store *s, int64_t id)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_DELETE);
@@ -907,6 +925,7 @@ int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *nex
 	return rc;
 }
 
+/* Calls fn per row of a bound listing (TABLE_COLS plus the seats taken). */
 static int list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 		       const char *what)
 {
@@ -1025,6 +1044,7 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 	return rc;
 }
 
+/* Replaces the snapshot, the over flag and the scores of one party. */
 int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
 		     int over, const int *score, int nseats)
 {
@@ -1090,6 +1110,7 @@ int store_move_append(struct store *s, int64_t party, int seat, const char *text
 	return rc;
 }
 
+/* *yes = 1 when the seat logged a step with a version above `after` (one index probe). */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEAT_MOVED_SINCE);
@@ -1109,6 +1130,7 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
 	return rc;
 }
 
+/* The party's steps with seq > after, in order; each row valid during fn only. */
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx)
 {
 	struct st_move m;
@@ -1131,6 +1153,7 @@ int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, vo
 	return rc;
 }
 
+/* How many steps the party has logged. */
 int store_move_count(struct store *s, int64_t party, int64_t *n)
 {
 	sqlite3_stmt *q = stmt(s, STMT_MOVE_COUNT);

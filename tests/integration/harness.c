@@ -5,6 +5,8 @@
  * The two servers run in process groups of their own, so that stopping a
  * group also stops its workers; on Linux they also receive SIGTERM when the
  * test process dies without cleaning up.
+ *
+ * The public functions are documented in harness.h.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -49,6 +51,7 @@ struct h_client {
 	CURL *curl;
 };
 
+/* Sleeps ms, resuming after signals. */
 static void msleep(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -56,6 +59,7 @@ static void msleep(long ms)
 		;
 }
 
+/* Monotonic milliseconds, for timeouts. */
 static long long now_ms(void)
 {
 	struct timespec ts;
@@ -234,6 +238,7 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
+/* nftw callback: removes one file or (emptied) directory. */
 static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -243,6 +248,7 @@ static int rm_one(const char *path, const struct stat *sb, int flag, struct FTW 
 	return 0;
 }
 
+/* Prints the last LOG_TAIL_BYTES of a file in the directory to stderr. */
 static void tail_file(const char *name)
 {
 	char path[PATH_MAX + 64], buf[LOG_TAIL_BYTES + 1];
@@ -504,6 +510,7 @@ struct sink {
 	int over;
 };
 
+/* Appends to a growing buffer, kept NUL-terminated; -1 beyond H_BODY_MAX. */
 static int sink_add(struct sink *s, const char *data, size_t n)
 {
 	if (s->len + n + 1 > H_BODY_MAX) {
@@ -526,6 +533,7 @@ static int sink_add(struct sink *s, const char *data, size_t n)
 	return 0;
 }
 
+/* curl write callback: the body into a sink. */
 static size_t on_body(char *data, size_t size, size_t n, void *ud)
 {
 	return sink_add(ud, data, size * n) == 0 ? size * n : 0;
