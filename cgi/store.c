@@ -289,7 +289,7 @@ static int migration_number(const char *fname)
 		if (fname[i] < '0' || fname[i] > '9')
 			return -1;
 	char *end;
-	long n = strtol(fname, &end, 10);
+	long long n = strtoll(fname, &end, 10);
 	if (end != fname + 3 || n < 1)
 		return -1;
 	return (int)n;
