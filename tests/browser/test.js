@@ -124,9 +124,12 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 	// 60 s snap windows: the test closes every window by clicking, never by waiting.
 	const url = await createTable(anna, 'drehwurm', 3, { snap_seconds: 60 });
 	t.note(`table ${url}`);
+	// The others come in by the invite link the page shows anna.
+	const invite = await anna.page.locator('.invite a').first().evaluate(a => a.href);
+	check(invite === url, `the invite link is ${invite}, the table is ${url}`);
 	const s0 = await state(anna);
-	await join(bernd, url);
-	await join(clara, url);
+	await join(bernd, invite);
+	await join(clara, invite);
 
 	// The last join starts the party; anna's page, untouched since she opened
 	// the table, must notice by itself.
