@@ -37,7 +37,8 @@ int auth_name_valid(const char *name);
 int auth_register(struct store *s, const char *name, const char *password, int64_t now_ms,
 		  int64_t *user_id);
 /* AUTH_THROTTLED when this name failed too often lately: the caller says
- * "wait N seconds" (*retry_s); failures also cost a growing delay inside. */
+ * "wait N seconds" (*retry_s, growing with the failures); every failure
+ * also costs a small fixed delay inside (docs/storage.md). */
 int auth_login(struct store *s, const char *name, const char *password, int64_t now_ms,
 	       int64_t *user_id, int *retry_s);
 
