@@ -257,6 +257,55 @@ out:
 	return rc;
 }
 
+/* The table's version and the number of steps in its log, from the
+ * database file: what "nothing changed" is measured by. 0 or -1. */
+static inline int it_db_table_state(const char *path, int64_t id, long long *version,
+				    long long *steps)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_busy_timeout(db, 10000);
+	if (sqlite3_prepare_v2(db, "SELECT t.version, (SELECT count(*) FROM moves m JOIN parties p "
+				   "ON p.id = m.party WHERE p.table_id = t.id) FROM tables t "
+				   "WHERE t.id = ?", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*version = sqlite3_column_int64(st, 0);
+		*steps = sqlite3_column_int64(st, 1);
+		rc = 0;
+	}
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* Runs one SQL statement with an integer parameter on the database file
+ * (a test reaching behind the program, e.g. to expire a session); 0 or -1. */
+static inline int it_db_exec(const char *path, const char *sql, long long arg)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_busy_timeout(db, 10000);
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_bind_parameter_count(st) > 0)
+		sqlite3_bind_int64(st, 1, arg);
+	int s = sqlite3_step(st);
+	rc = s == SQLITE_DONE || s == SQLITE_ROW ? 0 : -1;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return rc;
+}
+
 /* One logged step of a table, as read from the database. */
 struct it_step {
 	int party;            /* party number within the table */

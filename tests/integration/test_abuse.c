@@ -1,0 +1,629 @@
+/*
+ * test_abuse.c — hostile requests through real nginx: each gets the right
+ * status and changes nothing. "Nothing" is measured in the database file:
+ * the table's version and the number of steps in its move log are the
+ * same before and after (tables of two games, so a game's own handling is
+ * not what is tested).
+ *
+ * Covered: oversized bodies (413 from the program, and from nginx), many,
+ * deep, long and repeated form keys, invalid UTF-8 and NUL, bad numbers,
+ * wrong content types; header and cookie garbage sent byte for byte;
+ * CSRF missing, wrong, or from another session (403); session fixation (a
+ * cookie value the attacker chose never becomes a session, login issues a
+ * fresh token); expired sessions; a user moving for another seat or at a
+ * table where they have no seat; login guessing slowed down (429, even
+ * for the right password); markup in names and move texts refused or
+ * escaped in the lobby, the table page and the JSON twin.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "integration/suite.h"
+
+enum { RAW_MAX = 1 << 20 };
+
+static struct h_client *ca, *cb, *cc, *cd, *ce, *co;   /* T1: a b c; T2: d e; outsider o */
+static int64_t t1, t2;
+static char raw_out[RAW_MAX];
+
+struct tstate {
+	long long v, n;
+};
+
+/* The state of table id now. */
+static struct tstate state_of(int64_t id)
+{
+	struct tstate s = { -1, -1 };
+	assert_int_equal(it_db_table_state(h_db_path(), id, &s.v, &s.n), 0);
+	return s;
+}
+
+/* Fails when table id is not in state s any more. */
+static void unchanged(int64_t id, struct tstate s, const char *what)
+{
+	struct tstate now = state_of(id);
+	if (now.v != s.v || now.n != s.n)
+		fail_msg("%s changed table %lld: version %lld → %lld, steps %lld → %lld", what,
+			 (long long)id, s.v, now.v, s.n, now.n);
+}
+
+/* The seat of T1 that may move now: its client, CSRF token, version and a
+ * legal move; *idle gets a seated client that has no move. */
+static struct h_client *turn(char *csrf, long long *v, char *move, struct h_client **idle)
+{
+	struct h_client *all[3] = { ca, cb, cc }, *who = NULL;
+	*idle = NULL;
+	for (int i = 0; i < 3; i++) {
+		long st;
+		json_t *o = it_table_json(all[i], t1, &st);
+		assert_non_null(o);
+		json_t *m = json_object_get(o, "moves");
+		if (json_array_size(m) > 0 && !who) {
+			who = all[i];
+			snprintf(csrf, 128, "%s", it_jstr(o, "csrf"));
+			*v = it_jint(o, "version", -1);
+			snprintf(move, GAME_MOVE_MAX + 1, "%s", it_jstr(json_array_get(m, 0), "move"));
+		} else if (json_array_size(m) == 0)
+			*idle = all[i];
+		json_decref(o);
+	}
+	assert_non_null(who);
+	return who;
+}
+
+/* A raw request (cookie, accept, content type may be NULL); its status,
+ * the whole answer in raw_out. */
+static long raw(const char *method, const char *path, const char *cookie, const char *accept,
+		const char *ctype, const char *body)
+{
+	size_t bl = body ? strlen(body) : 0;
+	size_t cap = bl + 4096 + (cookie ? strlen(cookie) : 0);
+	char *req = malloc(cap);
+	assert_non_null(req);
+	int n = snprintf(req, cap, "%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+			 "%s%s%s%s%s%s%s%s%s"
+			 "Content-Length: %zu\r\n\r\n",
+			 method, path, cookie ? "Cookie: " : "", cookie ? cookie : "", cookie ? "\r\n" : "",
+			 accept ? "Accept: " : "", accept ? accept : "", accept ? "\r\n" : "",
+			 ctype ? "Content-Type: " : "", ctype ? ctype : "", ctype ? "\r\n" : "", bl);
+	assert_true(n > 0 && (size_t)n + bl < cap);
+	memcpy(req + n, body ? body : "", bl);
+	long st = it_raw(req, (size_t)n + bl, raw_out, sizeof raw_out);
+	free(req);
+	return st;
+}
+
+/* The value of cookie `name` set by the raw answer in raw_out, or "". */
+static void set_cookie_of(const char *name, char *out, size_t cap)
+{
+	out[0] = '\0';
+	char pat[64];
+	snprintf(pat, sizeof pat, "\nSet-Cookie: %s=", name);
+	const char *p = strstr(raw_out, pat);
+	if (!p)
+		return;
+	p += strlen(pat);
+	size_t n = strcspn(p, ";\r\n");
+	snprintf(out, cap, "%.*s", (int)n, p);
+}
+
+/* The body of the raw answer in raw_out. */
+static const char *raw_body(void)
+{
+	const char *b = strstr(raw_out, "\r\n\r\n");
+	return b ? b + 4 : "";
+}
+
+static int start(void **state)
+{
+	(void)state;
+	if (h_start() != 0)
+		return -1;
+	ca = it_register("abuse_a");
+	cb = it_register("abuse_b");
+	cc = it_register("abuse_c");
+	cd = it_register("abuse_d");
+	ce = it_register("abuse_e");
+	co = it_register("abuse_o");
+	if (!ca || !cb || !cc || !cd || !ce || !co)
+		return -1;
+	t1 = it_create_table(ca, "drehwurm", 3, NULL);
+	if (t1 <= 0 || it_join(cb, t1) != 0 || it_join(cc, t1) != 0)
+		return -1;
+	t2 = it_create_table(cd, "dna", 2, NULL);
+	if (t2 <= 0 || it_join(ce, t2) != 0)
+		return -1;
+	return 0;
+}
+
+static int stop(void **state)
+{
+	(void)state;
+	struct h_client *all[] = { ca, cb, cc, cd, ce, co };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		h_client_free(all[i]);
+	h_stop();
+	return 0;
+}
+
+/* POSTs body to /t/<t1>/move as client c; the status. */
+static long post_body(struct h_client *c, const char *ctype, const char *body, size_t len)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)t1);
+	struct h_resp r;
+	h_request(c, "POST", path, ctype, body, len, &r);
+	long st = r.status;
+	h_resp_free(&r);
+	return st;
+}
+
+static void test_bodies_and_fields(void **state)
+{
+	(void)state;
+	char csrf[128], move[GAME_MOVE_MAX + 1];
+	long long v;
+	struct h_client *idle;
+	struct h_client *c = turn(csrf, &v, move, &idle);
+	struct tstate s0 = state_of(t1);
+	const char *form = "application/x-www-form-urlencoded";
+	static char body[200000];
+
+	struct {
+		const char *what;
+		long want;
+		size_t pad;             /* bytes of padding value, 0 none */
+		const char *fmt;        /* printf with csrf, v, then the padding */
+	} cases[] = {
+		{ "a body over the program's 16 KiB", 413, 20000, "csrf=%s&v=%lld&move=pass&pad=%s" },
+		{ "a body over nginx's limit", 413, 150000, "csrf=%s&v=%lld&move=pass&pad=%s" },
+		{ "a repeated key", 400, 0, "csrf=%s&v=%lld&move=pass&move=pass%s" },
+		{ "a deep key", 400, 0, "csrf=%s&v=%lld&move=pass&a[b][c][d]=1%s" },
+		{ "a key of 41 bytes", 400, 0,
+		  "csrf=%s&v=%lld&move=pass&kkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkkk=1%s" },
+		{ "an unknown key", 400, 0, "csrf=%s&v=%lld&move=pass&admin=1%s" },
+		{ "invalid UTF-8 (lone continuation)", 400, 0, "csrf=%s&v=%lld&move=%%80%s" },
+		{ "invalid UTF-8 (surrogate)", 400, 0, "csrf=%s&v=%lld&move=%%ED%%A0%%80%s" },
+		{ "invalid UTF-8 (overlong)", 400, 0, "csrf=%s&v=%lld&move=%%C0%%AF%s" },
+		{ "a NUL byte", 400, 0, "csrf=%s&v=%lld&move=pa%%00ss%s" },
+		{ "a broken escape", 400, 0, "csrf=%s&v=%lld&move=%%G1%s" },
+		{ "a version that is no number", 400, 0, "csrf=%s&v=%lld0x1&move=pass%s" },
+		{ "a version past 64 bits", 400, 0, "csrf=%s&v=%lld99999999999999999999&move=pass%s" },
+		{ "a move of 161 bytes", 400, 161, "csrf=%s&v=%lld&move=%s" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		static char pad[160001];
+		size_t pn = cases[i].pad < sizeof pad - 1 ? cases[i].pad : sizeof pad - 1;
+		memset(pad, 'a', pn);
+		pad[pn] = '\0';
+		int n = snprintf(body, sizeof body, cases[i].fmt, csrf, v, pad);
+		assert_true(n > 0 && (size_t)n < sizeof body);
+		long st = post_body(c, form, body, (size_t)n);
+		if (st != cases[i].want)
+			fail_msg("%s: status %ld, expected %ld", cases[i].what, st, cases[i].want);
+		unchanged(t1, s0, cases[i].what);
+	}
+	/* 40 fields */
+	int n = snprintf(body, sizeof body, "csrf=%s&v=%lld&move=pass", csrf, v);
+	for (int k = 0; k < 40; k++)
+		n += snprintf(body + n, sizeof body - (size_t)n, "&f%d=1", k);
+	assert_int_equal(post_body(c, form, body, (size_t)n), 413);
+	unchanged(t1, s0, "40 fields");
+	/* not a urlencoded form */
+	n = snprintf(body, sizeof body, "csrf=%s&v=%lld&move=pass", csrf, v);
+	assert_int_equal(post_body(c, "multipart/form-data; boundary=x", body, (size_t)n), 415);
+	assert_int_equal(post_body(c, "text/plain", body, (size_t)n), 415);
+	/* no content type at all (libcurl would add one: sent raw) */
+	char cookie[256], st[128], path[64];
+	assert_int_equal(h_cookie(c, "st", st, sizeof st), 0);
+	snprintf(cookie, sizeof cookie, "st=%s", st);
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)t1);
+	assert_int_equal(raw("POST", path, cookie, NULL, NULL, body), 415);
+	unchanged(t1, s0, "a wrong content type");
+	/* and the same move, well-formed, is taken: the refusals were about form */
+	assert_int_equal(it_move(c, t1, csrf, v, move), 303);
+}
+
+static void test_header_and_cookie_garbage(void **state)
+{
+	(void)state;
+	struct tstate s0 = state_of(t1);
+	static char big[20000];
+	memset(big, 'x', sizeof big - 1);
+	big[sizeof big - 1] = '\0';
+	static char huge[70000];
+	struct {
+		const char *what;
+		const char *req;
+	} bad[] = {
+		{ "a garbage request line", "GARBAGE\r\n\r\n" },
+		{ "a Content-Length that is no number",
+		  "POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n" },
+		{ "a negative Content-Length",
+		  "POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n" },
+		{ "two Content-Lengths",
+		  "POST /login HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\nContent-Length: 5\r\n\r\nabc" },
+		{ "a broken chunk", "POST /login HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+				    "Content-Type: application/x-www-form-urlencoded\r\n\r\nzz\r\nabc\r\n0\r\n\r\n" },
+		{ "no Host in HTTP/1.1", "GET / HTTP/1.1\r\n\r\n" },
+		{ "a path with ..", "GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		long st = it_raw(bad[i].req, strlen(bad[i].req), raw_out, sizeof raw_out);
+		if (st < 400 || st > 499)
+			fail_msg("%s: status %ld, expected 4xx", bad[i].what, st);
+	}
+	/* an HTTP version nobody speaks: 505 from nginx, nothing reaches the program */
+	const char *v9 = "GET / HTTP/9.0\r\nHost: x\r\n\r\n";
+	assert_int_equal(it_raw(v9, strlen(v9), raw_out, sizeof raw_out), 505);
+	/* headers nginx drops as invalid (ignore_invalid_headers): harmless */
+	const char *ignored[] = {
+		"GET / HTTP/1.1\r\nHost: x\r\nNoColonHere\r\nConnection: close\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: x\r\nX-A\001: b\r\nConnection: close\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: x\r\nX-B: a\001b\r\nConnection: close\r\n\r\n",
+	};
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++) {
+		long st = it_raw(ignored[i], strlen(ignored[i]), raw_out, sizeof raw_out);
+		if (st != 200 && st != 400)
+			fail_msg("invalid header %zu: status %ld", i, st);
+	}
+	/* a header of 70 KB: nginx refuses it */
+	int n = snprintf(huge, sizeof huge, "GET / HTTP/1.1\r\nHost: x\r\nX-Big: ");
+	memset(huge + n, 'y', sizeof huge - (size_t)n - 5);
+	memcpy(huge + sizeof huge - 5, "\r\n\r\n", 5);
+	long st = it_raw(huge, sizeof huge - 1, raw_out, sizeof raw_out);
+	if (st < 400 || st > 499)
+		fail_msg("a 70 KB header: status %ld", st);
+
+	/* cookie garbage is read leniently: the page comes, logged out */
+	static char cookie[16384];
+	const char *garbage[] = {
+		"st=%%%; ;;; =; st=\x7f; =====; stc",
+		"st=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",      /* right shape, no session */
+		"st=\"quoted\"; stc=<script>alert(1)</script>",
+		"st=\xc3\x28\xed\xa0\x80; stc=\xff\xfe",
+	};
+	for (size_t i = 0; i < sizeof garbage / sizeof garbage[0]; i++) {
+		st = raw("GET", "/", garbage[i], NULL, NULL, NULL);
+		if (st != 200)
+			fail_msg("cookie garbage %zu: status %ld", i, st);
+		if (strstr(raw_body(), "<script>alert"))
+			fail_msg("cookie garbage %zu is echoed unescaped", i);
+		st = raw("GET", "/me", garbage[i], NULL, NULL, NULL);
+		if (st != 303)
+			fail_msg("cookie garbage %zu logged somebody in: /me gave %ld", i, st);
+	}
+	n = 0;
+	for (int k = 0; k < 400 && n < (int)sizeof cookie - 64; k++)
+		n += snprintf(cookie + n, sizeof cookie - (size_t)n, "c%d=%d; ", k, k);
+	st = raw("GET", "/", cookie, NULL, NULL, NULL);
+	if (st != 200)
+		fail_msg("400 cookies: status %ld", st);
+	/* a move with a garbage session cookie and somebody's real CSRF token */
+	char csrf[128], move[GAME_MOVE_MAX + 1], body[512];
+	long long v;
+	struct h_client *idle;
+	turn(csrf, &v, move, &idle);
+	snprintf(body, sizeof body, "csrf=%s&v=%lld&move=%s", csrf, v, "pass");
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)t1);
+	st = raw("POST", path, "st=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", NULL,
+		 "application/x-www-form-urlencoded", body);
+	assert_int_equal(st, 403);
+	unchanged(t1, s0, "header and cookie garbage");
+}
+
+static void test_csrf(void **state)
+{
+	(void)state;
+	char csrf[128], move[GAME_MOVE_MAX + 1], other[128];
+	long long v;
+	struct h_client *idle;
+	struct h_client *c = turn(csrf, &v, move, &idle);
+	struct tstate s0 = state_of(t1);
+	char path[64], vs[32];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)t1);
+	snprintf(vs, sizeof vs, "%lld", v);
+	struct h_resp r;
+	/* missing */
+	h_post_form(c, path, &r, "v", vs, "move", move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	/* wrong: right shape, and one character off */
+	h_post_form(c, path, &r, "csrf", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "v", vs, "move",
+		    move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	char off[128];
+	snprintf(off, sizeof off, "%s", csrf);
+	off[0] = off[0] == 'A' ? 'B' : 'A';
+	h_post_form(c, path, &r, "csrf", off, "v", vs, "move", move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	/* another session's token (the outsider's), and a logged-out visitor's */
+	assert_int_equal(it_csrf(co, "/", other, sizeof other), 0);
+	h_post_form(c, path, &r, "csrf", other, "v", vs, "move", move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	struct h_client *anon = h_client_new();
+	assert_int_equal(it_csrf(anon, "/login", other, sizeof other), 0);
+	h_post_form(c, path, &r, "csrf", other, "v", vs, "move", move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	/* the visitor with its own valid pre-session token: not logged in */
+	h_post_form(anon, path, &r, "csrf", other, "v", vs, "move", move, NULL);
+	assert_int_equal(r.status, 403);
+	h_resp_free(&r);
+	h_client_free(anon);
+	unchanged(t1, s0, "a move without the right CSRF token");
+
+	/* the other state-changing forms too */
+	const char *posts[] = { "/t/%lld/leave", "/t/%lld/join", "/tables", "/logout" };
+	for (size_t i = 0; i < sizeof posts / sizeof posts[0]; i++) {
+		snprintf(path, sizeof path, posts[i], (long long)t2);
+		h_post_form(co, path, &r, "game", "dna", "seats", "2", NULL);
+		if (r.status != 403)
+			fail_msg("POST %s without CSRF: %ld", path, r.status);
+		h_resp_free(&r);
+	}
+	struct tstate s2 = state_of(t2);
+	unchanged(t2, s2, "forms without CSRF");
+	/* the outsider is still logged in (logout was refused) */
+	h_get(co, "/me", &r);
+	assert_int_equal(r.status, 200);
+	h_resp_free(&r);
+}
+
+static void test_session_fixation(void **state)
+{
+	(void)state;
+	const char *chosen = "FixFixFixFixFixFixFixFixFixFixFixFixFixFixF";   /* 43 chars */
+	assert_int_equal(strlen(chosen), 43);
+	char cookie[512], stc[128], st[128], csrf[128], body[512];
+	/* the planted cookie is no session: /me sends to the login, the cookie is cleared */
+	snprintf(cookie, sizeof cookie, "st=%s", chosen);
+	assert_int_equal(raw("GET", "/me", cookie, NULL, NULL, NULL), 303);
+	/* the login form, with the planted cookie: a pre-session token comes */
+	assert_int_equal(raw("GET", "/login", cookie, NULL, NULL, NULL), 200);
+	set_cookie_of("stc", stc, sizeof stc);
+	assert_true(strlen(stc) == 43);
+	const char *in = strstr(raw_body(), "name=\"csrf\" value=\"");
+	assert_non_null(in);
+	snprintf(csrf, sizeof csrf, "%.43s", in + strlen("name=\"csrf\" value=\""));
+	/* the victim logs in carrying the attacker's cookie */
+	snprintf(cookie, sizeof cookie, "st=%s; stc=%s", chosen, stc);
+	snprintf(body, sizeof body, "csrf=%s&name=abuse_o&password=%s", csrf, it_password);
+	assert_int_equal(raw("POST", "/login", cookie, NULL, "application/x-www-form-urlencoded",
+			     body), 303);
+	set_cookie_of("st", st, sizeof st);
+	assert_int_equal(strlen(st), 43);
+	assert_string_not_equal(st, chosen);
+	/* the fresh token is a session, the planted one still is not */
+	snprintf(cookie, sizeof cookie, "st=%s", st);
+	assert_int_equal(raw("GET", "/me", cookie, NULL, NULL, NULL), 200);
+	snprintf(cookie, sizeof cookie, "st=%s", chosen);
+	assert_int_equal(raw("GET", "/me", cookie, NULL, NULL, NULL), 303);
+	/* the same user logging in again elsewhere gets yet another token */
+	snprintf(cookie, sizeof cookie, "stc=%s", stc);
+	assert_int_equal(raw("POST", "/login", cookie, NULL, "application/x-www-form-urlencoded",
+			     body), 303);
+	char st2[128];
+	set_cookie_of("st", st2, sizeof st2);
+	assert_int_equal(strlen(st2), 43);
+	assert_string_not_equal(st2, st);
+	assert_string_not_equal(st2, chosen);
+}
+
+static void test_other_seat_and_table(void **state)
+{
+	(void)state;
+	char csrf[128], move[GAME_MOVE_MAX + 1], icsrf[128];
+	long long v;
+	struct h_client *idle;
+	turn(csrf, &v, move, &idle);
+	struct tstate s1 = state_of(t1), s2 = state_of(t2);
+	/* a seated player plays the move of the seat whose turn it is */
+	if (idle) {
+		long st;
+		json_t *o = it_table_json(idle, t1, &st);
+		assert_non_null(o);
+		snprintf(icsrf, sizeof icsrf, "%s", it_jstr(o, "csrf"));
+		json_decref(o);
+		long r = it_move(idle, t1, icsrf, v, move);
+		if (r != 422 && r != 409)
+			fail_msg("a move for another seat: status %ld", r);
+	}
+	/* somebody without a seat at this table */
+	char ocsrf[128];
+	assert_int_equal(it_csrf(co, "/", ocsrf, sizeof ocsrf), 0);
+	assert_int_equal(it_move(co, t1, ocsrf, v, move), 403);
+	/* a player of T1 at T2, with a move legal there */
+	long st;
+	json_t *o = it_table_json(cd, t2, &st);
+	assert_non_null(o);
+	json_t *m = json_object_get(o, "moves");
+	char m2[GAME_MOVE_MAX + 1] = "draw";
+	if (json_array_size(m) > 0)
+		snprintf(m2, sizeof m2, "%s", it_jstr(json_array_get(m, 0), "move"));
+	long long v2 = it_jint(o, "version", -1);
+	json_decref(o);
+	char acsrf[128];
+	assert_int_equal(it_csrf(ca, "/", acsrf, sizeof acsrf), 0);
+	assert_int_equal(it_move(ca, t2, acsrf, v2, m2), 403);
+	/* leaving a running table, joining a full one */
+	char path[64];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld/leave", (long long)t2);
+	h_post_form(cd, path, &r, "csrf", acsrf, NULL);
+	assert_int_equal(r.status, 403);            /* cd with ca's token */
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/t/%lld/join", (long long)t2);
+	h_post_form(ca, path, &r, "csrf", acsrf, NULL);
+	assert_int_equal(r.status, 409);
+	h_resp_free(&r);
+	/* a table that does not exist */
+	assert_int_equal(it_move(ca, 999999, acsrf, 1, "pass"), 404);
+	unchanged(t1, s1, "a move for another seat");
+	unchanged(t2, s2, "a move at another table");
+}
+
+static void test_markup_is_inert(void **state)
+{
+	(void)state;
+	struct h_client *c = h_client_new();
+	char csrf[128];
+	struct h_resp r;
+	/* a name with markup cannot be registered */
+	assert_int_equal(it_csrf(c, "/register", csrf, sizeof csrf), 0);
+	h_post_form(c, "/register", &r, "csrf", csrf, "name", "<b>x</b>", "password", it_password,
+		    "password2", it_password, NULL);
+	assert_true(r.status >= 400 && r.status < 500);
+	assert_false(h_has(&r, "<b>x</b>"));
+	h_resp_free(&r);
+	char tok[128];
+	assert_int_equal(h_cookie(c, "st", tok, sizeof tok), -1);
+	/* typed into the login form, it comes back escaped */
+	assert_int_equal(it_csrf(c, "/login", csrf, sizeof csrf), 0);
+	h_post_form(c, "/login", &r, "csrf", csrf, "name", "<script>x</script>", "password",
+		    "whatever1", NULL);
+	assert_true(r.status == 422 || r.status == 429);
+	assert_false(h_has(&r, "<script>x"));
+	h_resp_free(&r);
+	h_client_free(c);
+
+	/* a move text with markup: refused, escaped in the page and in the JSON */
+	char move[GAME_MOVE_MAX + 1], tcsrf[128];
+	long long v;
+	struct h_client *idle;
+	struct h_client *who = turn(tcsrf, &v, move, &idle);
+	struct tstate s0 = state_of(t1);
+	const char *evil = "<img src=x onerror=alert(1)>";
+	char path[64], vs[32];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)t1);
+	snprintf(vs, sizeof vs, "%lld", v);
+	h_post_form(who, path, &r, "csrf", tcsrf, "v", vs, "move", evil, NULL);
+	assert_int_equal(r.status, 422);
+	assert_false(h_has(&r, "<img src=x"));
+	assert_true(h_has(&r, "&lt;img src=x"));
+	h_resp_free(&r);
+	char cookie[256], st[128], body[512];
+	assert_int_equal(h_cookie(who, "st", st, sizeof st), 0);
+	snprintf(cookie, sizeof cookie, "st=%s", st);
+	snprintf(body, sizeof body, "csrf=%s&v=%s&move=%%3Cimg%%20src%%3Dx%%20onerror%%3Dalert(1)%%3E",
+		 tcsrf, vs);
+	assert_int_equal(raw("POST", path, cookie, "application/json",
+			     "application/x-www-form-urlencoded", body), 422);
+	assert_non_null(strstr(raw_out, "application/json"));
+	assert_null(strstr(raw_body(), "<img"));
+	unchanged(t1, s0, "a move text with markup");
+	/* the lobby, the table page and its JSON carry no raw markup at all */
+	const char *pages[] = { "/", "/t/%lld", "/t/%lld.json", "/me" };
+	for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++) {
+		snprintf(path, sizeof path, pages[i], (long long)t1);
+		assert_int_equal(h_get(who, path, &r), 0);
+		assert_int_equal(r.status, 200);
+		if (h_has(&r, "<script>x") || h_has(&r, "<img src=x") || h_has(&r, "<b>x</b>"))
+			fail_msg("%s carries user markup unescaped", path);
+		h_resp_free(&r);
+	}
+}
+
+static void test_login_guessing_slowed(void **state)
+{
+	(void)state;
+	struct h_client *v = it_register("abuse_bf");
+	assert_non_null(v);
+	h_client_free(v);
+	struct h_client *c = h_client_new();
+	char csrf[128];
+	struct h_resp r;
+	assert_int_equal(it_csrf(c, "/login", csrf, sizeof csrf), 0);
+	double t0 = it_now();
+	int wrong = 0;
+	for (int i = 0; i < 5; i++) {
+		h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", "falsch123",
+			    NULL);
+		assert_int_equal(r.status, 422);
+		h_resp_free(&r);
+		wrong++;
+	}
+	double per = (it_now() - t0) / wrong;
+	/* now even the right password is refused for a while, without a session */
+	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", it_password, NULL);
+	assert_int_equal(r.status, 429);
+	h_resp_free(&r);
+	char tok[128];
+	assert_int_equal(h_cookie(c, "st", tok, sizeof tok), -1);
+	/* more guesses keep being refused, and the wait grows */
+	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", "falsch124", NULL);
+	assert_int_equal(r.status, 429);
+	h_resp_free(&r);
+	/* after the penalty, the right password works (the lock is not permanent) */
+	int ok = 0;
+	for (int i = 0; i < 40 && !ok; i++) {
+		struct timespec ts = { 0, 250000000L };
+		nanosleep(&ts, NULL);
+		h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password",
+			    it_password, NULL);
+		assert_true(r.status == 429 || r.status == 303);
+		ok = r.status == 303;
+		h_resp_free(&r);
+	}
+	assert_true(ok);
+	fprintf(stderr, "abuse: a wrong password costs %.0f ms; the sixth try is refused (429)\n",
+		per * 1000);
+	h_client_free(c);
+}
+
+static void test_expired_session(void **state)
+{
+	(void)state;
+	char csrf[128], move[GAME_MOVE_MAX + 1];
+	long long v;
+	struct h_client *idle;
+	struct h_client *who = turn(csrf, &v, move, &idle);
+	struct tstate s0 = state_of(t1);
+	long st;
+	json_t *o = it_table_json(who, t1, &st);
+	assert_non_null(o);
+	int seat = (int)it_jint(o, "my_seat", -1);
+	json_decref(o);
+	assert_true(seat >= 0);
+	/* every session of the user on that seat runs out */
+	char sql[256];
+	snprintf(sql, sizeof sql, "UPDATE sessions SET expires = 1 WHERE user_id = "
+		 "(SELECT user_id FROM seats WHERE table_id = ? AND seat = %d)", seat);
+	assert_int_equal(it_db_exec(h_db_path(), sql, t1), 0);
+	struct h_resp r;
+	h_get(who, "/me", &r);
+	assert_int_equal(r.status, 303);      /* logged out */
+	h_resp_free(&r);
+	o = it_table_json(who, t1, &st);
+	assert_non_null(o);
+	assert_int_equal(it_jint(o, "my_seat", 0), -1);
+	json_decref(o);
+	/* the move that was legal a moment ago, with the old session: refused */
+	assert_int_equal(it_move(who, t1, csrf, v, move), 403);
+	unchanged(t1, s0, "a move with an expired session");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bodies_and_fields),
+		cmocka_unit_test(test_header_and_cookie_garbage),
+		cmocka_unit_test(test_csrf),
+		cmocka_unit_test(test_session_fixation),
+		cmocka_unit_test(test_other_seat_and_table),
+		cmocka_unit_test(test_markup_is_inert),
+		cmocka_unit_test(test_login_guessing_slowed),
+		cmocka_unit_test(test_expired_session),
+	};
+	return cmocka_run_group_tests(tests, start, stop);
+}
