@@ -162,7 +162,7 @@ _Static_assert(sizeof dw_options / sizeof dw_options[0] == DW_OPT__MAX, "an entr
 /* 1 when ranks a and b are next to each other on the ring of nine. */
 static int ranks_adjacent(int a, int b)
 {
-	int d = (a - b + DW_RANKS) % DW_RANKS;
+	int d = a > b ? a - b : b - a;
 	return d == 1 || d == DW_RANKS - 1;
 }
 
@@ -870,16 +870,25 @@ static int dw_encode(const void *vst, struct buf *b)
 	return snap_end(b, start);
 }
 
-/* Marks every card in a[0..n) in seen[]; -1 on an unknown id, a card seen
- * twice, or one of the wrong kind (want_chicken 1: chickens only, 0: worms). */
-static int mark(uint8_t *seen, const uint16_t *a, int n, int want_chicken)
+/* The cards check() has found: which ids, how many, and whether one came twice. */
+struct seen {
+	uint8_t at[DW_CARDS];
+	int count, twice;
+};
+
+/* Records every card of a[0..n); -1 on an id outside the kind's range
+ * (want_chicken 1: the chickens, 0: the worm cards; dw_deck lists the worm
+ * cards first). */
+static int mark(struct seen *sn, const uint16_t *a, int n, int want_chicken)
 {
+	unsigned lo = want_chicken ? DW_WORMS : 0, hi = want_chicken ? DW_CARDS : DW_WORMS;
 	for (int i = 0; i < n; i++) {
-		if (a[i] >= DW_CARDS || seen[a[i]] ||
-		    (dw_deck[a[i]].kind == DW_CHICKEN) != want_chicken)
+		if (a[i] < lo || a[i] >= hi)
 			return -1;
-		seen[a[i]] = 1;
+		sn->twice |= sn->at[a[i]];
+		sn->at[a[i]] = 1;
 	}
+	sn->count += n;
 	return 0;
 }
 
@@ -889,7 +898,7 @@ static int mark(uint8_t *seen, const uint16_t *a, int n, int want_chicken)
 static int dw_check(const void *vst, struct rerr *e)
 {
 	const struct dw_state *st = vst;
-	uint8_t seen[DW_CARDS];
+	struct seen seen;
 	int n = st->nplayers;
 	if (n < 3 || n > DW_SEATS)
 		return rerr_set(e, "Spieleranzahl %d", n);
@@ -902,18 +911,19 @@ static int dw_check(const void *vst, struct rerr *e)
 	if (st->phase < 0 || st->phase >= DW_PHASE__MAX || st->end_reason < 0 ||
 	    st->end_reason >= DW_END__MAX || (st->phase == DW_OVER) != (st->end_reason != DW_END_NONE))
 		return rerr_set(e, "Phase %d / Ende %d", st->phase, st->end_reason);
-	memset(seen, 0, sizeof seen);
 	int chickens_in_hands = 0, empty_hand = 0;
+	memset(&seen, 0, sizeof seen);
 	for (int s = 0; s < n; s++) {
 		if (st->nhand[s] < 0 || st->nhand[s] > DW_HAND_CAP)
 			return rerr_set(e, "Hand %d: %d Karten", s, st->nhand[s]);
-		for (int i = 0; i < st->nhand[s]; i++)
-			if (st->hand[s][i] >= DW_CARDS || seen[st->hand[s][i]] ||
-			    (i > 0 && st->hand[s][i] <= st->hand[s][i - 1]))
-				return rerr_set(e, "Hand %d: Karte %d doppelt oder nicht sortiert", s, i);
-			else
-				seen[st->hand[s][i]] = 1;
-		int hc = hand_chickens(st, s);
+		for (int i = 1; i < st->nhand[s]; i++)
+			if (st->hand[s][i] <= st->hand[s][i - 1])
+				return rerr_set(e, "Hand %d: nicht sortiert", s);
+		if (st->nhand[s] > 0 && st->hand[s][st->nhand[s] - 1] >= DW_CARDS)
+			return rerr_set(e, "Hand %d: unbekannte Karte", s);
+		int hc = hand_chickens(st, s), hw = st->nhand[s] - hc;
+		if (mark(&seen, st->hand[s], hw, 0) || mark(&seen, st->hand[s] + hw, hc, 1))
+			return rerr_set(e, "Hand %d: ungültige oder doppelte Karte", s);
 		chickens_in_hands += hc;
 		empty_hand |= st->nhand[s] == 0;
 		if (st->neaten[s] < 0 || st->neaten[s] > DW_EATEN_CAP ||
@@ -922,30 +932,29 @@ static int dw_check(const void *vst, struct rerr *e)
 					st->neaten[s]);
 		for (int i = 0; i < st->neaten[s]; i++) {
 			const struct dw_eaten *ea = &st->eaten[s][i];
-			if (ea->n < 2 || ea->n > DW_WORMS || mark(seen, &ea->chicken, 1, 1) ||
-			    mark(seen, ea->c, ea->n, 0))
+			if (ea->n < 2 || ea->n > DW_WORMS || mark(&seen, &ea->chicken, 1, 1) ||
+			    mark(&seen, ea->c, ea->n, 0))
 				return rerr_set(e, "Platz %d: gefressener Stapel %d ungültig", s, i);
 		}
 	}
 	for (int s = n; s < DW_SEATS; s++)
 		if (st->nhand[s] != 0 || st->neaten[s] != 0)
 			return rerr_set(e, "leerer Platz %d hat Karten", s);
-	if (st->pile.n < 0 || st->pile.n > DW_WORMS || mark(seen, st->pile.c, st->pile.n, 0))
+	if (st->pile.n < 0 || st->pile.n > DW_WORMS || mark(&seen, st->pile.c, st->pile.n, 0))
 		return rerr_set(e, "Nachziehstapel ungültig");
 	int empty_stacks = 0;
 	for (int k = 0; k < DW_STACKS; k++) {
 		if (st->stack[k].n < 0 || st->stack[k].n > DW_WORMS ||
-		    mark(seen, st->stack[k].c, st->stack[k].n, 0))
+		    mark(&seen, st->stack[k].c, st->stack[k].n, 0))
 			return rerr_set(e, "Stapel %d ungültig", k + 1);
 		if (st->stack[k].n == 1)
 			return rerr_set(e, "Stapel %d hat nur eine Karte", k + 1);
 		empty_stacks += st->stack[k].n == 0;
 	}
-	if (st->nspare != DW_CHICKENS - DW_DEAL_CHICKENS * n || mark(seen, st->spare, st->nspare, 1))
+	if (st->nspare != DW_CHICKENS - DW_DEAL_CHICKENS * n || mark(&seen, st->spare, st->nspare, 1))
 		return rerr_set(e, "übrige Hühner ungültig");
-	for (int i = 0; i < DW_CARDS; i++)
-		if (!seen[i])
-			return rerr_set(e, "Karte %d fehlt", i);
+	if (seen.twice || seen.count != DW_CARDS)
+		return rerr_set(e, "%d Karten statt %d, oder eine doppelt", seen.count, DW_CARDS);
 	if (st->phase == DW_SNAP) {
 		if (st->win_stack < 0 || st->win_stack >= DW_STACKS || st->win_opener < 0 ||
 		    st->win_opener >= n || st->win_pending == 0 || (st->win_pending >> n) != 0 ||
