@@ -133,6 +133,15 @@ static void build(struct dw_state *st, const struct spec *sp)
 		fail_msg("test position breaks an invariant: %s", e.msg);
 }
 
+/* The lowest seat in a non-empty mask. */
+static int lowest_seat(uint32_t mask)
+{
+	int s = 0;
+	while (!(mask >> s & 1u))
+		s++;
+	return s;
+}
+
 /* Applies a move that must be legal, and checks the invariants after it. */
 static void ok(struct dw_state *st, int seat, const char *move)
 {
@@ -474,7 +483,7 @@ static void test_one_card_per_move(void **u)
 	ok(&st, 0, "play rot-4 on 1");
 	assert_int_equal(st.nhand[0], 3);
 	while (st.phase == DW_SNAP)
-		ok(&st, (int)__builtin_ctz(st.win_pending), "pass");
+		ok(&st, lowest_seat(st.win_pending), "pass");
 	bad(&st, 0, "play gelb-3 on 1", "nicht am Zug");
 }
 
@@ -644,10 +653,10 @@ static void test_second_eaten_stack_kept_apart(void **u)
 	ok(&st, 0, "chicken gelb on 1");
 	ok(&st, 1, "draw turn 3");
 	while (st.phase == DW_SNAP)
-		ok(&st, (int)__builtin_ctz(st.win_pending), "pass");
+		ok(&st, lowest_seat(st.win_pending), "pass");
 	ok(&st, 2, "draw turn 3");
 	while (st.phase == DW_SNAP)
-		ok(&st, (int)__builtin_ctz(st.win_pending), "pass");
+		ok(&st, lowest_seat(st.win_pending), "pass");
 	ok(&st, 0, "chicken rot on 2");
 	assert_int_equal(st.neaten[0], 2);
 	assert_int_equal(st.eaten[0][0].n, 2);
