@@ -597,8 +597,9 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	if (!chicken_fits(chicken, top)) {
 		char tn[40];
 		card_label(top, tn, sizeof tn);
-		return rerr_set(e, "Das Huhn in %s frisst nur einen Drehwurm mit %s oder einem Joker oben; "
-				"auf Stapel %d liegt %s.", colour_word[colour], colour_word[colour], k + 1, tn);
+		return rerr_set(e, "Das Huhn in %s frisst nur einen Drehwurm, dessen oberste Karte %s "
+				"oder ein Joker ist; auf Stapel %d liegt %s.", colour_word[colour],
+				colour_word[colour], k + 1, tn);
 	}
 	struct dw_eaten *ea = &st->eaten[seat][st->neaten[seat]++];
 	ea->chicken = (uint16_t)chicken;
