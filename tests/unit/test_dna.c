@@ -542,6 +542,7 @@ static void test_join_unless_another_card_on_end(void **st)
 	build(s, &p);
 	to_hand(s, LR2, 0);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
+	to_hand(s, F(1, ROT, STREIF, OVAL), 0);
 	to_hand(s, LR3, 1);
 	to_hand(s, F(2, ROT, LEER, OVAL), 1);
 	begin(s);
