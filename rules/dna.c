@@ -34,7 +34,7 @@ enum {
 	DNA_JOIN_MAX = 4,     /* ends one card may join at once (ruling) */
 	DNA_HAND_DEAL = 8,
 	DNA_SEATS = 9,
-	DNA_LOG = 48,
+	DNA_LOG = 32,
 	DNA_RACE_SECONDS = 20,
 	DNA_END_IDS = 250     /* end ids are 1..DNA_END_IDS */
 };
@@ -304,19 +304,6 @@ static int linked(const struct dna_state *s, int a, int b)
 	return 0;
 }
 
-/* The one neighbour of an end card b. */
-static int end_prev(const struct dna_state *s, int b)
-{
-	if (s->npar[b] == 1)
-		return s->par[b][0];
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE)
-			for (int k = 0; k < s->npar[c]; k++)
-				if (s->par[c][k] == b)
-					return c;
-	return -1;
-}
-
 /* Cards per strand slot. */
 static void strand_sizes(const struct dna_state *s, int *size)
 {
@@ -538,33 +525,47 @@ static void number_ends(struct dna_state *s)
 			used[s->endid[c]] = 1;
 	}
 	/* new ends in placing order, so the numbers read along the strands */
-	for (;;) {
-		int best = -1;
-		for (int c = 0; c < s->ncards; c++)
-			if (s->loc[c] == L_TABLE && deg[c] == 1 && s->endid[c] == 0 &&
-			    (best < 0 || s->pseq[c] < s->pseq[best]))
-				best = c;
-		if (best < 0)
-			break;
-		int id = 1;
+	uint16_t fresh[DNA_CARDS];
+	int nf = 0, id = 1;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE && deg[c] == 1 && s->endid[c] == 0)
+			fresh[nf++] = (uint16_t)c;
+	for (int i = 1; i < nf; i++)
+		for (int j = i; j > 0 && s->pseq[fresh[j]] < s->pseq[fresh[j - 1]]; j--) {
+			uint16_t t = fresh[j];
+			fresh[j] = fresh[j - 1];
+			fresh[j - 1] = t;
+		}
+	for (int i = 0; i < nf; i++) {
 		while (used[id])
 			id++;
 		used[id] = 1;
-		s->endid[best] = (uint8_t)id;
+		s->endid[fresh[i]] = (uint8_t)id;
 	}
-	s->ntend = 0;
-	for (int id = 1; id <= DNA_END_IDS; id++) {
-		if (!used[id])
-			continue;
-		for (int c = 0; c < s->ncards; c++)
-			if (s->loc[c] == L_TABLE && s->endid[c] == id) {
-				s->tend_id[s->ntend] = (uint8_t)id;
-				s->tend_b[s->ntend] = (uint16_t)c;
-				s->tend_a[s->ntend] = (uint16_t)end_prev(s, c);
-				s->ntend++;
-				break;
+	int16_t prev[DNA_CARDS];
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE)
+			for (int k = 0; k < s->npar[c]; k++) {
+				int q = s->par[c][k];
+				if (deg[c] == 1)
+					prev[c] = (int16_t)q;
+				if (deg[q] == 1)
+					prev[q] = (int16_t)c;
 			}
-	}
+	s->ntend = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE && deg[c] == 1) {
+			int j = s->ntend++;
+			while (j > 0 && s->tend_id[j - 1] > s->endid[c]) {
+				s->tend_id[j] = s->tend_id[j - 1];
+				s->tend_a[j] = s->tend_a[j - 1];
+				s->tend_b[j] = s->tend_b[j - 1];
+				j--;
+			}
+			s->tend_id[j] = s->endid[c];
+			s->tend_b[j] = (uint16_t)c;
+			s->tend_a[j] = (uint16_t)prev[c];
+		}
 	for (int c = 0; c < s->ncards; c++)
 		s->setm[c] = 0;
 	memset(s->took, 0, sizeof s->took);
@@ -725,6 +726,8 @@ static void advance(struct dna_state *s, int64_t now)
 			break;
 		}
 		case ST_RESOLVE:
+			if (s->owe_n > 0 && !active(s, s->owe_seat))
+				s->owe_n = 0;
 			if (s->owe_n > 0) {
 				s->owe_n--;
 				if (draw_one(s, s->owe_seat, now) != 0)
@@ -1125,10 +1128,12 @@ static void do_discard(struct dna_state *s, int seat, int c, int autom, int64_t 
 	discard_done(s, now);
 }
 
-/* Forced draw for the last undecided seat (variant "last must draw"). */
+/* Forced draw for the last undecided seat (variant "last must draw"). It
+ * applies while four or more players are in: with fewer, one forced draw
+ * per turn outweighs what the others lay and the party stalls. */
 static void last_draws(struct dna_state *s)
 {
-	if (!s->last_must_draw || nactive(s) < 2)
+	if (!s->last_must_draw || nactive(s) < 4)
 		return;
 	int last = -1, waiting = 0;
 	for (int p = 0; p < s->n; p++)
@@ -1278,7 +1283,8 @@ static uint32_t to_act(const struct dna_state *s)
 	return m;
 }
 
-/* Place points when playing on; otherwise minus the cards in hand. */
+/* Place points when playing on; otherwise minus the cards in hand
+ * (a pending choice card still counts as in hand). */
 static void dna_status(const void *st, struct status *o)
 {
 	const struct dna_state *s = st;
@@ -1288,19 +1294,14 @@ static void dna_status(const void *st, struct status *o)
 	o->turn = o->over ? -1 : s->holder;
 	o->deadline = s->dl;
 	o->epoch = s->epoch;
-	for (int p = 0; p < s->n; p++) {
-		if (s->play_on) {
-			o->score[p] = 0;
-			for (int i = 0; i < s->nfin; i++)
-				if (s->fin[i] == p)
-					o->score[p] = s->n - 1 - i;
-		} else {
-			int h = hand_count(s, p);
-			for (int c = 0; c < s->ncards; c++)
-				h += s->loc[c] == L_CHOICE && s->own[c] == p;
-			o->score[p] = -h;
-		}
+	if (s->play_on) {
+		for (int i = 0; i < s->nfin; i++)
+			o->score[s->fin[i]] = s->n - 1 - i;
+		return;
 	}
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
+			o->score[s->own[c]]--;
 }
 
 struct emitter {
@@ -1315,18 +1316,31 @@ static void put(struct emitter *em, const char *m)
 	em->count++;
 }
 
+/* Appends " e<id>" at m + len; returns the new length. */
+static int put_end(char *m, int len, int id)
+{
+	char d[4];
+	int k = 0;
+	m[len++] = ' ';
+	m[len++] = 'e';
+	do {
+		d[k++] = (char)('0' + id % 10);
+		id /= 10;
+	} while (id);
+	while (k)
+		m[len++] = d[--k];
+	m[len] = '\0';
+	return len;
+}
+
 /* Emits "attach X to …" for every subset of the fitting ends fit[] of size
- * 1..DNA_JOIN_MAX that does not hold both ends of a two-card strand. */
-static void emit_subsets(const struct dna_state *s, struct emitter *em, const char *code,
+ * 1..DNA_JOIN_MAX that does not hold both ends of a two-card strand; m holds
+ * the text so far (len bytes). */
+static void emit_subsets(const struct dna_state *s, struct emitter *em, char *m, int len,
 			 const int *fit, int nfit, const int *size, int from, int *pick, int np)
 {
-	if (np > 0) {
-		char m[GAME_MOVE_MAX + 1];
-		int len = snprintf(m, sizeof m, "attach %s to", code);
-		for (int i = 0; i < np && len < (int)sizeof m; i++)
-			len += snprintf(m + len, sizeof m - (size_t)len, " e%d", s->tend_id[pick[i]]);
+	if (np > 0)
 		put(em, m);
-	}
 	if (np == DNA_JOIN_MAX)
 		return;
 	for (int i = from; i < nfit; i++) {
@@ -1337,22 +1351,43 @@ static void emit_subsets(const struct dna_state *s, struct emitter *em, const ch
 		if (bad)
 			continue;
 		pick[np] = fit[i];
-		emit_subsets(s, em, code, fit, nfit, size, i + 1, pick, np + 1);
+		int l2 = put_end(m, len, s->tend_id[fit[i]]);
+		emit_subsets(s, em, m, l2, fit, nfit, size, i + 1, pick, np + 1);
+		m[len] = '\0';
 	}
 }
 
 /* The faces in seat's hand, each once, ascending. */
 static int hand_faces(const struct dna_state *s, int seat, int *faces)
 {
+	uint8_t has[DNA_FACES];
 	int n = 0;
+	memset(has, 0, sizeof has);
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_HAND && s->own[c] == seat)
+			has[face(c)] = 1;
 	for (int f = 0; f < DNA_FACES; f++)
-		if (hand_card(s, seat, f) >= 0)
+		if (has[f])
 			faces[n++] = f;
 	return n;
 }
 
+/* What every move of one turn is checked against, computed once. */
+struct mctx {
+	int size[DNA_STRANDS];
+	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn */
+};
+
+static void mctx_init(const struct dna_state *s, struct mctx *mc)
+{
+	strand_sizes(s, mc->size);
+	for (int i = 0; i < s->ntend; i++)
+		mc->tf[i] = (uint8_t)third(face(s->tend_a[i]), face(s->tend_b[i]));
+}
+
 /* Every legal move of seat that plays face f (-1: the moves without a card). */
-static void moves_for(const struct dna_state *s, int seat, int f, struct emitter *em)
+static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
+		      struct emitter *em)
 {
 	char code[40], m[GAME_MOVE_MAX + 1];
 	if (f >= 0)
@@ -1395,17 +1430,21 @@ static void moves_for(const struct dna_state *s, int seat, int f, struct emitter
 			put(em, "draw");
 			return;
 		}
-		int fit[DNA_CARDS], nfit = 0, size[DNA_STRANDS], pick[DNA_JOIN_MAX];
+		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
 		for (int i = 0; i < s->ntend; i++) {
-			if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
-				snprintf(m, sizeof m, "set %s on e%d", code, s->tend_id[i]);
+			int d = ndiff(f, mc->tf[i]);
+			if (d == 0) {
+				int len = snprintf(m, sizeof m, "set %s on", code);
+				put_end(m, len, s->tend_id[i]);
 				put(em, m);
-			} else if (fits(f, s->tend_a[i], s->tend_b[i])) {
+			} else if (d == 1) {
 				fit[nfit++] = i;
 			}
 		}
-		strand_sizes(s, size);
-		emit_subsets(s, em, code, fit, nfit, size, 0, pick, 0);
+		if (nfit) {
+			int len = snprintf(m, sizeof m, "attach %s to", code);
+			emit_subsets(s, em, m, len, fit, nfit, mc->size, 0, pick, 0);
+		}
 		return;
 	}
 	default:
@@ -1417,13 +1456,15 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct dna_state *s = st;
 	struct emitter em = { emit, ctx, 0 };
+	struct mctx mc;
 	int faces[DNA_FACES];
 	if (seat < 0 || seat >= s->n || s->stage == ST_OVER || !active(s, seat))
 		return 0;
-	moves_for(s, seat, -1, &em);
+	mctx_init(s, &mc);
+	moves_for(s, &mc, seat, -1, &em);
 	int nf = hand_faces(s, seat, faces);
 	for (int i = 0; i < nf; i++)
-		moves_for(s, seat, faces[i], &em);
+		moves_for(s, &mc, seat, faces[i], &em);
 	return em.count;
 }
 
@@ -1466,8 +1507,13 @@ static int dna_encode(const void *st, struct buf *b)
 		ser_u16(b, s->tend_a[i]);
 		ser_u16(b, s->tend_b[i]);
 	}
+	int ntook = 0;
 	for (int i = 1; i <= DNA_END_IDS; i++)
-		ser_u8(b, s->took[i]);
+		ntook += s->took[i];
+	ser_u8(b, (unsigned)ntook);
+	for (int i = 1; i <= DNA_END_IDS; i++)
+		if (s->took[i])
+			ser_u8(b, (unsigned)i);
 	for (int p = 0; p < s->n; p++) {
 		ser_u8(b, s->ck[p]);
 		ser_u8(b, s->cauto[p]);
@@ -1501,7 +1547,7 @@ static int dna_encode(const void *st, struct buf *b)
 		ser_u8(b, v->strand);
 		ser_u16(b, v->card);
 		ser_u16(b, v->num);
-		for (int k = 0; k < DNA_JOIN_MAX; k++)
+		for (int k = 0; k < v->n; k++)
 			ser_u8(b, v->ends[k]);
 	}
 	return snap_end(b, start);
@@ -1582,8 +1628,13 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 		s->tend_a[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
 		s->tend_b[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
 	}
-	for (int i = 1; i <= DNA_END_IDS; i++)
-		s->took[i] = (uint8_t)rd8(&d, 0, 1, &bad);
+	unsigned ntook = rd8(&d, 0, DNA_END_IDS, &bad);
+	for (unsigned i = 0; i < ntook && !bad; i++) {
+		unsigned id = rd8(&d, 1, DNA_END_IDS, &bad);
+		if (s->took[id])
+			bad = 1;
+		s->took[id] = 1;
+	}
 	for (int q = 0; q < s->n; q++) {
 		s->ck[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
 		s->cauto[q] = (uint8_t)rd8(&d, 0, 2, &bad);
@@ -1627,8 +1678,8 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 		if (v->card != 0xffff && v->card >= s->ncards)
 			bad = 1;
 		v->num = (uint16_t)de_u16(&d);
-		for (int k = 0; k < DNA_JOIN_MAX; k++)
-			v->ends[k] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
+		for (int k = 0; k < v->n; k++)
+			v->ends[k] = (uint8_t)rd8(&d, 1, DNA_END_IDS, &bad);
 	}
 	if (d.err || snap_close(&d, e) != 0) {
 		memset(s, 0, sizeof *s);
@@ -1723,35 +1774,31 @@ static int dna_check(const void *st, struct rerr *e)
 	degrees(s, deg);
 	int size[DNA_STRANDS];
 	strand_sizes(s, size);
-	for (int i = 0; i < DNA_STRANDS; i++) {
-		if (size[i] == 0)
-			continue;
-		uint16_t q[DNA_CARDS];
-		uint8_t vis[DNA_CARDS];
-		memset(vis, 0, sizeof vis);
-		int head = 0, tail = 0;
-		for (int c = 0; c < s->ncards && tail == 0; c++)
-			if (s->loc[c] == L_TABLE && s->strand[c] == i) {
-				q[tail++] = (uint16_t)c;
-				vis[c] = 1;
+	uint16_t up[DNA_CARDS];
+	for (int c = 0; c < s->ncards; c++)
+		up[c] = (uint16_t)c;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE)
+			for (int k = 0; k < s->npar[c]; k++) {
+				int x = c, y = s->par[c][k];
+				while (up[x] != x)
+					x = up[x];
+				while (up[y] != y)
+					y = up[y];
+				if (x != y)
+					up[x < y ? y : x] = (uint16_t)(x < y ? x : y);
 			}
-		while (head < tail) {
-			int c = q[head++];
-			for (int k = 0; k < s->npar[c]; k++)
-				if (!vis[s->par[c][k]]) {
-					vis[s->par[c][k]] = 1;
-					q[tail++] = s->par[c][k];
-				}
-			for (int x = 0; x < s->ncards; x++)
-				if (s->loc[x] == L_TABLE && !vis[x])
-					for (int k = 0; k < s->npar[x]; k++)
-						if (s->par[x][k] == c) {
-							vis[x] = 1;
-							q[tail++] = (uint16_t)x;
-						}
-		}
-		if (tail != size[i])
-			return rerr_set(e, "DNA: Strang %d ist nicht zusammenhängend", i + 1);
+	int rootof[DNA_STRANDS] = { -1, -1, -1 };
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] != L_TABLE)
+			continue;
+		int x = c;
+		while (up[x] != x)
+			x = up[x];
+		if (rootof[s->strand[c]] < 0)
+			rootof[s->strand[c]] = x;
+		else if (rootof[s->strand[c]] != x)
+			return rerr_set(e, "DNA: Strang %d ist nicht zusammenhängend", s->strand[c] + 1);
 	}
 	uint8_t used[DNA_END_IDS + 1];
 	memset(used, 0, sizeof used);
@@ -2137,6 +2184,8 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "has_hand", nf > 0);
 		struct collect cl = { v, "" };
 		struct emitter em = { emit_button, &cl, 0 };
+		struct mctx mc;
+		mctx_init(s, &mc);
 		for (int i = 0; i < nf; i++) {
 			int f = faces[i], copies = 0;
 			for (int c = f; c < s->ncards; c += DNA_FACES)
@@ -2144,12 +2193,12 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 			vbegin(v, "hand");
 			view_card_fields(v, f);
 			vnum(v, "copies", copies);
-			moves_for(s, me, f, &em);
+			moves_for(s, &mc, me, f, &em);
 			vend(v);
 		}
 		em.count = 0;
 		vbegin(v, "plain");
-		moves_for(s, me, -1, &em);
+		moves_for(s, &mc, me, -1, &em);
 		vend(v);
 		if (s->ck[me] != CH_NONE && s->stage == ST_CHOOSE) {
 			char code[40];
