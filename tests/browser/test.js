@@ -213,6 +213,8 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 	await who.page.waitForTimeout(200);
 	await t.shot(who.page, 'drehwurm-phone.png');
 	await t.shot(who.page, 'drehwurm-phone-top.png', false);
+	const wide = await who.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the page is ${wide} px wide: it scrolls sideways`);
 	await who.page.setViewportSize(DESKTOP);
 	t.note(`screenshots of ${who.label}'s page: tests/out/drehwurm-{desktop,phone,phone-top}.png`);
 
