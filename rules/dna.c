@@ -1934,6 +1934,8 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 	vnum(v, "cards_count", m);
 	vnum(v, "w", (maxcol + 1) * COL_W);
 	vnum(v, "h", (maxrow + 1) * ROW_H);
+	vnum(v, "pw", (maxcol + 1) * COL_W * 5 / 4);
+	vnum(v, "ph", (maxrow + 1) * ROW_H * 5 / 4);
 	vflag(v, "single", m == 1);
 	for (int i = 0; i < m; i++) {
 		int c = byseq[i];
@@ -1963,7 +1965,6 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 
 struct collect {
 	struct view_sink *v;
-	char lbl[GAME_MOVE_MAX + 40];
 };
 
 /* One button per move, labelled in German. */
@@ -1979,10 +1980,14 @@ static void emit_button(void *ctx, const char *move)
 		vstrf(cl->v, "label", "Set an%s", p + 3);
 	else if (strncmp(move, "open", 4) == 0 && p && (p = strstr(p, " on ")))
 		vstrf(cl->v, "label", "Set! Eröffnen an Strang%s", p + 5);
-	else if (strncmp(move, "refill", 6) == 0)
-		vstr(cl->v, "label", "hier anlegen");
+	else if (strncmp(move, "refill", 6) == 0 && p && (p = strstr(p, " to s")))
+		vstrf(cl->v, "label", "an Strang %s anlegen", p + 5);
 	else if (strncmp(move, "discard", 7) == 0)
-		vstr(cl->v, "label", "abwerfen");
+		vstr(cl->v, "label", "verdeckt abwerfen");
+	else if (strcmp(move, "draw") == 0)
+		vstr(cl->v, "label", "Karte ziehen");
+	else if (strcmp(move, "pass") == 0)
+		vstr(cl->v, "label", "Kein Set gefunden — passen");
 	else
 		vstr(cl->v, "label", move);
 	vend(cl->v);
@@ -2165,6 +2170,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "finished", !active(s, p) && s->stage != ST_OVER);
 		vflag(v, "me", p == me);
 		vnum(v, "place", (!active(s, p) || s->stage == ST_OVER) ? place[p] : 0);
+		vflag(v, "has_place", !active(s, p) || s->stage == ST_OVER);
 		vnum(v, "score", stt.score[p]);
 		vend(v);
 	}
@@ -2182,7 +2188,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		int faces[DNA_FACES];
 		int nf = hand_faces(s, me, faces);
 		vflag(v, "has_hand", nf > 0);
-		struct collect cl = { v, "" };
+		struct collect cl = { v };
 		struct emitter em = { emit_button, &cl, 0 };
 		struct mctx mc;
 		mctx_init(s, &mc);
@@ -2193,6 +2199,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 			vbegin(v, "hand");
 			view_card_fields(v, f);
 			vnum(v, "copies", copies);
+			vflag(v, "several", copies > 1);
 			moves_for(s, &mc, me, f, &em);
 			vend(v);
 		}
@@ -2200,6 +2207,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vbegin(v, "plain");
 		moves_for(s, &mc, me, -1, &em);
 		vend(v);
+		vflag(v, "has_choice", s->ck[me] != CH_NONE && s->stage == ST_CHOOSE);
 		if (s->ck[me] != CH_NONE && s->stage == ST_CHOOSE) {
 			char code[40];
 			if (s->ck[me] == CH_DRAW) {
@@ -2217,6 +2225,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 				vstr(v, "my_choice", txt);
 			}
 		}
+		vflag(v, "has_refill", s->stage == ST_REFILL && s->rslot[me] >= 0);
 		if (s->stage == ST_REFILL && s->rslot[me] >= 0)
 			vnum(v, "refill_strand", s->rslot[me] + 1);
 	}
