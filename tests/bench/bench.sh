@@ -10,7 +10,8 @@
 # Knobs (environment): BENCH_DURATION seconds per run (5), BENCH_CONNECTIONS
 # (16), BENCH_THREADS wrk threads (= connections), BENCH_WORKERS FastCGI workers (the
 # number of cores), BENCH_HISTORY the large history (1000000 finished
-# parties), BENCH_PORT (18517), BENCH_KEEP=1 keeps the scratch directory.
+# parties), BENCH_PORT (18517), BENCH_PROFILE=0 skips the instruction counts
+# (callgrind), BENCH_KEEP=1 keeps the scratch directory.
 #
 # Everything it starts listens on 127.0.0.1 or a unix socket in a scratch
 # directory and is stopped on exit; every wait is bounded.
@@ -52,6 +53,7 @@ for c in wrk nginx sqlite3; do
 done
 
 ROOT=$(pwd)
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 W=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-bench.XXXXXX")
 mkdir -p "$W/var" "$W/tuples"
 # nginx's workers may run as another user: they must reach the socket.
@@ -168,6 +170,16 @@ start_app() {
 		2>> "$W/serve.log" &
 	SERVER_PID=$!
 	wait_socket
+}
+
+# The server's worker processes (its children), one pid a line.
+worker_pids() {
+	for d in /proc/[0-9]*; do
+		[ -r "$d/stat" ] || continue
+		ppid=$(sed -e 's/^.*) [A-Za-z] \([0-9]*\) .*$/\1/' "$d/stat" 2>/dev/null) || continue
+		[ "$ppid" = "$SERVER_PID" ] && echo "${d#/proc/}"
+	done
+	return 0
 }
 
 # Largest resident set of the server's worker processes, in KiB.
@@ -322,18 +334,43 @@ done < "$W/list"
 echo "rss|app6|$(worker_rss_kib)" >> "$RES"
 stop_server
 
+# ---- 6. instructions per request (callgrind, one worker) ----
+# The large database: its move tables are still where the prepared moves
+# start, and the page tables are the same as in the small one.
+
+if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
+	command -v callgrind_control >/dev/null 2>&1; then
+	. tests/bench/profile.sh
+	mkdir -p "$W/cg"
+	if profile_start "$HELLO" --socket "$SOCK" --workers 1; then
+		profile_run hello / "" 200
+	fi
+	profile_stop
+	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/large.db" --root "$ROOT"; then
+		while read -r kind slug tid version uidx; do
+			[ "$kind" = page ] || continue
+			c=$(cookie_of "$uidx")
+			profile_run "page:$slug" "/t/$tid" "$c" 200
+			profile_run "poll:$slug" "/t/$tid/poll?v=$version" "$c" 204
+			profile_run "json:$slug" "/t/$tid.json" "$c" 200
+			profile_run "move:$slug" "/" "" 303 "$W/tuples/moves-$slug.tsv"
+		done < "$W/list"
+	fi
+	profile_stop
+fi
+
 # The limit once more: how much the machine drifted during the runs.
 start_hello
 measure hello2 "hello-world again, at the end" 200 / ""
 stop_server
 stop_nginx
 
-# ---- 6. the table ----
+# ---- 7. the table ----
 
 sh tests/bench/report.sh "$RES" "$DUR" "$CONN" "$THREADS" "$WORKERS" "$HIST_SMALL" "$HIST_LARGE" \
 	> "$W/table.md"
 cat "$W/table.md"
-sh tests/bench/machine.sh "$DUR" "$CONN" "$THREADS" "$WORKERS" > "$W/machine.md"
+sh tests/bench/machine.sh "$DUR" "$CONN" "$THREADS" "$WORKERS" "$LOAD_BEFORE" > "$W/machine.md"
 {
 	echo "<!-- bench:begin (written by make bench; edit outside the markers) -->"
 	cat "$W/machine.md"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# machine.sh DUR CONN THREADS WORKERS — the machine, the versions and the
+# machine.sh DUR CONN THREADS WORKERS LOAD — the machine, the versions and the
 # command of a benchmark run, as Markdown.
 set -eu
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
@@ -12,6 +12,8 @@ dirty=""
 echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') at commit $commit$dirty."
 echo
 echo "- machine: $(nproc) cores (${cpu:-unknown CPU}), $mem memory, $(uname -sr)"
+echo "- load average (1, 5, 15 min) before the run: ${5:-?}; after: $(cut -d' ' -f1-3 /proc/loadavg)" \
+	"(other work on the machine makes every rate lower and p99 longer; the instruction counts do not move)"
 echo "- nginx $(nginx -v 2>&1 | sed 's/^nginx version: nginx\///'), SQLite $(sqlite3 --version | awk '{ print $1 }')," \
 	"$(gcc --version | head -n 1), libfcgi $(ver libfcgi0ldbl), wrk $(ver wrk)"
 echo "- command: \`make bench\` (= \`sh tests/bench/bench.sh\`): wrk -t$3 -c$2 -d${1}s --latency -s tests/bench/wrk.lua," \

@@ -5,6 +5,7 @@
 #   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate         spieltisch sim
 #   rss|WHAT|KiB                                          largest worker RSS
 #   hist|N|seconds|MiB|generator line                     the large history
+#   ir|KEY|instructions per request|requests|unexpected    callgrind, one worker
 set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
@@ -13,9 +14,12 @@ awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
 	-v g_scale=0.90 -v g_rules=5000 '
 function ms(us) { return sprintf("%.2f", us / 1000) }
 function pow10(n,   k) { k = 0; while (n >= 10 && n % 10 == 0) { n /= 10; k++ } return n == 1 ? "10^" k : n }
-function row(label, rps, ratio, goal, p50, p99, err, codes, met) {
-	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, rps, ratio, goal,
-		p50, p99, err, codes, met
+function row(label, rps, ratio, goal, p50, p99, err, codes, met, key,   i) {
+	i = (key in ir) ? sprintf("%.0fk", ir[key] / 1000) : ""
+	if (key in ir && "hello" in ir && key != "hello")
+		i = i sprintf(" (%.1f ×)", ir[key] / ir["hello"])
+	printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", label, rps, ratio, goal,
+		p50, p99, err, codes, i, met
 }
 # met: "yes", or "no (why)"
 function verdict(ok_ratio, why_ratio, p99, err, exh,   w) {
@@ -31,14 +35,15 @@ function verdict(ok_ratio, why_ratio, p99, err, exh,   w) {
 { n++; line[n] = $0 }
 $1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = $5; err[$1] = $6; codes[$1] = $7; exh[$1] = $8 }
 $1 == "rss" { rss[$2] = $3 }
+$1 == "ir" { ir[$2] = $3 }
 $1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
 END {
 	h = rps["hello"]
-	print "| measurement | req/s | ratio | goal | p50 ms | p99 ms | errors | status codes | goal met |"
-	print "|---|---:|---:|---|---:|---:|---:|---|---|"
+	print "| measurement | req/s | ratio | goal | p50 ms | p99 ms | errors | status codes | instructions/request | goal met |"
+	print "|---|---:|---:|---|---:|---:|---:|---|---:|---|"
 	# Rows in this order: HTTP at the small history, the large history, the
 	# limit again, memory, the history generator, the rules cores.
-	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules note", order, " ")
+	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -48,7 +53,7 @@ END {
 			continue
 		if (k == "hello") {
 			row("hello-world FastCGI (limit)", sprintf("%.0f", rps[k]), "1.00", "—",
-			    ms(p50[k]), ms(p99[k]), err[k], codes[k], "—")
+			    ms(p50[k]), ms(p99[k]), err[k], codes[k], "—", k)
 			continue
 		}
 		if (k == "hello2") {
@@ -67,7 +72,7 @@ END {
 			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello", r), goal,
 			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
 			    verdict(ok, sprintf("%.2f < %s", r, (kind == "page" ? g_page : kind == "poll" ? g_poll : g_move)),
-				    p99[k], err[k], exh[k]))
+				    p99[k], err[k], exh[k]), k)
 			continue
 		}
 		if (kind == "page6" || kind == "poll6") {
@@ -100,9 +105,6 @@ END {
 			row("history: " pow10(f[2]) " finished parties generated", f[3] " s", "", "a few minutes",
 			    "", "", "", "", f[4] " MiB database")
 			continue
-		}
-		if (k == "note") {
-			print "| " f[2] " | | | | | | | | |"
 		}
 	}
 	printf "\n%d s per run, %d connections, %d wrk threads, %d FastCGI workers; ", dur, conn, threads, workers

@@ -1,0 +1,85 @@
+#!/bin/sh
+# profile.sh — instructions per request, counted by callgrind: a figure that
+# does not depend on what else the machine is doing, next to the wrk rates
+# that do. Sourced by bench.sh (uses its SOCK, SERVER_PID, PORT, W, LUA,
+# worker_pids, wait_socket); one FastCGI worker runs under valgrind.
+#
+# profile_start CMD...   start a server under callgrind (one worker)
+# profile_run KEY PATH COOKIE EXPECT [TUPLES]
+#                        warm up, zero the counters, run wrk with one
+#                        connection for a few seconds, dump, and append
+#                        "ir|KEY|instructions per request|requests" to $RES
+# profile_stop
+
+profile_start() {
+	rm -f "$SOCK"
+	valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$W/cg/cg.%p" \
+		"$@" 2>> "$W/valgrind.log" &
+	SERVER_PID=$!
+	n=0
+	until [ -S "$SOCK" ]; do
+		n=$((n + 1))
+		if [ "$n" -gt 600 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+			log "the server did not start under valgrind (see $W/valgrind.log)"
+			return 1
+		fi
+		sleep 0.1
+	done
+	# The worker forks after the socket exists; give it time to load.
+	n=0
+	PROF_WORKER=
+	while [ -z "$PROF_WORKER" ] && [ "$n" -lt 100 ]; do
+		sleep 0.2
+		PROF_WORKER=$(worker_pids | head -n 1)
+		n=$((n + 1))
+	done
+	[ -n "$PROF_WORKER" ] || { log "no worker under valgrind"; return 1; }
+	sleep 2
+}
+
+profile_stop() {
+	stop_server
+}
+
+# wrk with one connection; prints the request count.
+profile_wrk() { # SECONDS EXPECT PATH COOKIE TUPLES
+	if [ -n "$5" ]; then
+		BENCH_EXPECT=$2 BENCH_TUPLES=$5 BENCH_THREADS=1 timeout $(($1 + 60)) \
+			wrk -t1 -c1 -d"$1s" -s "$LUA" "http://127.0.0.1:$PORT$3" 2>&1
+	else
+		BENCH_EXPECT=$2 BENCH_THREADS=1 timeout $(($1 + 60)) \
+			wrk -t1 -c1 -d"$1s" -s "$LUA" -H "Cookie: $4" "http://127.0.0.1:$PORT$3" 2>&1
+	fi | sed -n 's/^BENCH requests=\([0-9]*\).*status_errors=\([0-9]*\).*/\1 \2/p'
+}
+
+profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
+	key=$1 path=$2 cookie=$3 expect=$4 tuples=${5:-}
+	warm="" meas=""
+	if [ -n "$tuples" ]; then
+		# Two disjoint sets of tables, each table's first prepared move.
+		awk -F'\t' '!seen[$2]++' "$tuples" > "$W/cg/first.tsv"
+		total=$(wc -l < "$W/cg/first.tsv")
+		half=$((total / 4))
+		head -n "$half" "$W/cg/first.tsv" > "$W/cg/warm.tsv"
+		tail -n +"$((half + 1))" "$W/cg/first.tsv" > "$W/cg/meas.tsv"
+		warm=$W/cg/warm.tsv
+		meas=$W/cg/meas.tsv
+	fi
+	profile_wrk 1 "$expect" "$path" "$cookie" "$warm" > /dev/null
+	callgrind_control -z "$PROF_WORKER" > /dev/null 2>&1
+	set -- $(profile_wrk 3 "$expect" "$path" "$cookie" "$meas")
+	reqs=${1:-0} bad=${2:-0}
+	before=$(ls "$W/cg" | grep -c '^cg\.' || true)
+	callgrind_control -d "$key" "$PROF_WORKER" > /dev/null 2>&1
+	n=0
+	while [ "$(ls "$W/cg" | grep -c '^cg\.' || true)" -le "$before" ] && [ "$n" -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	f=$(ls -t "$W/cg"/cg.* | head -n 1)
+	ir=$(awk '/^summary:/ { print $2; exit }' "$f")
+	if [ "${reqs:-0}" -gt 0 ] && [ -n "$ir" ]; then
+		echo "ir|$key|$((ir / reqs))|$reqs|$bad" >> "$RES"
+		log "profile $key: $((ir / reqs)) instructions per request ($reqs requests, $bad unexpected)"
+	fi
+}
