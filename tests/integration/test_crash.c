@@ -4,9 +4,11 @@
  *
  * Tables of every registered game (no per-game code: the games come from
  * games[]) are played by several clients through nginx with legal moves
- * from the JSON twin. Meanwhile the test sends SIGKILL to a random FastCGI
- * worker every 150–600 ms (the master starts a new one), and at the end to
- * the whole program at once, master included, while moves are in flight.
+ * from the JSON twin (new tables are opened whenever the matches run out,
+ * so the load never stops). Meanwhile the test sends SIGKILL to a random
+ * FastCGI worker every 150–600 ms (the master starts a new one), and at the
+ * end to the whole program at once, master included, while moves are in
+ * flight.
  * Then, as a restart would:
  *   - the database file opens (SQLite recovers its WAL) and
  *     PRAGMA integrity_check says ok;
@@ -39,7 +41,7 @@
 #include "integration/suite.h"
 
 enum { USERS = 3, SESSIONS = 2, CLIENTS = USERS * SESSIONS, TABLES_PER_GAME = 2,
-       TABLES_MAX = 32, ACKS_MAX = 40000, REQUESTS_MAX = 20000 };
+       TABLES_MAX = 64, ACKS_MAX = 40000, REQUESTS_MAX = 40000 };
 
 struct ack {
 	int table;            /* index into tables[] */
@@ -58,9 +60,18 @@ struct client {
 	int nacks;
 };
 
+/* Tables are only appended (by the main thread, entry first, then the
+ * count), so clients may read them while more are added. */
 static int64_t tables[TABLES_MAX];
 static int ntables;
+static int finished[TABLES_MAX];     /* set by a client that saw the match end */
 static struct client clients[CLIENTS];
+static struct h_client *owners[USERS];
+
+static int tables_now(void)
+{
+	return __atomic_load_n(&ntables, __ATOMIC_ACQUIRE);
+}
 
 static double crash_seconds(void)
 {
@@ -110,9 +121,11 @@ static void count(struct client *k, long st)
 static void *play(void *arg)
 {
 	struct client *k = arg;
-	int t = (int)(next_rand(&k->rng) % (unsigned)ntables);
+	int t = (int)(next_rand(&k->rng) % (unsigned)tables_now());
 	while (!k->stop && k->requests < REQUESTS_MAX) {
-		t = (t + 1) % ntables;
+		t = (t + 1) % tables_now();
+		if (__atomic_load_n(&finished[t], __ATOMIC_RELAXED))
+			continue;
 		long st;
 		json_t *o = it_table_json(k->c, tables[t], &st);
 		count(k, st);
@@ -123,6 +136,8 @@ static void *play(void *arg)
 		long long v = it_jint(o, "version", -1);
 		if (v > k->seen_v[t])
 			k->seen_v[t] = v;
+		if (strcmp(it_jstr(o, "status"), "finished") == 0)
+			__atomic_store_n(&finished[t], 1, __ATOMIC_RELAXED);
 		json_t *moves = json_object_get(o, "moves");
 		size_t nm = json_array_size(moves);
 		int seat = (int)it_jint(o, "my_seat", -1);
@@ -211,6 +226,63 @@ static pid_t find_master(void)
 	return -1;
 }
 
+/* Repeats a set-up request while workers are being killed: at most 10
+ * tries. A lost answer may hide a success, so join accepts 409 (seated). */
+static int join_retry(struct h_client *c, int64_t id)
+{
+	char path[64], csrf[128];
+	for (int i = 0; i < 10; i++) {
+		snprintf(path, sizeof path, "/t/%lld", (long long)id);
+		if (it_csrf(c, path, csrf, sizeof csrf) != 0) {
+			msleep(100);
+			continue;
+		}
+		snprintf(path, sizeof path, "/t/%lld/join", (long long)id);
+		struct h_resp r;
+		h_post_form(c, path, &r, "csrf", csrf, NULL);
+		long st = r.status;
+		h_resp_free(&r);
+		if (st == 303 || st == 409)
+			return 0;
+		msleep(100);
+	}
+	return -1;
+}
+
+/* A new table of game g with every seat taken, added to tables[]; 0, or
+ * -1 when the kills kept it from being set up (then it is left out). */
+static int add_table(int g)
+{
+	int seats = games[g]->min_players > USERS ? -1 :
+		    games[g]->max_players < USERS ? games[g]->max_players : USERS;
+	if (seats < 0 || tables_now() >= TABLES_MAX)
+		return -1;
+	int64_t id = -1;
+	for (int i = 0; i < 10 && id <= 0; i++) {
+		id = it_create_table(owners[0], games[g]->slug, seats, NULL);
+		if (id <= 0)
+			msleep(100);
+	}
+	if (id <= 0)
+		return -1;
+	for (int u = 1; u < seats; u++)
+		if (join_retry(owners[u], id) != 0)
+			return -1;
+	int n = tables_now();
+	tables[n] = id;
+	__atomic_store_n(&ntables, n + 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Tables whose match has not ended (as far as the clients saw). */
+static int tables_running(void)
+{
+	int n = tables_now(), r = 0;
+	for (int t = 0; t < n; t++)
+		r += !__atomic_load_n(&finished[t], __ATOMIC_RELAXED);
+	return r;
+}
+
 static int start(void **state)
 {
 	(void)state;
@@ -224,6 +296,8 @@ static int stop(void **state)
 		h_client_free(clients[i].c);
 		free(clients[i].acks);
 	}
+	for (int u = 0; u < USERS; u++)
+		h_client_free(owners[u]);
 	h_stop();
 	return 0;
 }
@@ -283,31 +357,18 @@ static void test_crash(void **state)
 {
 	(void)state;
 	char name[32];
-	struct h_client *owner[USERS];
 	for (int u = 0; u < USERS; u++) {
 		snprintf(name, sizeof name, "crash%d", u);
-		owner[u] = it_register(name);
-		assert_non_null(owner[u]);
+		owners[u] = it_register(name);
+		assert_non_null(owners[u]);
 	}
 	/* every registered game, at a player count our users can fill */
 	for (int g = 0; g < ngames; g++) {
-		int seats = games[g]->min_players > USERS ? -1 :
-			    games[g]->max_players < USERS ? games[g]->max_players : USERS;
-		if (seats < 0) {
-			fprintf(stderr, "crash: %s needs more than %d players, not covered\n",
-				games[g]->slug, USERS);
+		if (games[g]->min_players > USERS)
 			fail_msg("%s needs more players than the test has", games[g]->slug);
-		}
-		for (int k = 0; k < TABLES_PER_GAME && ntables < TABLES_MAX; k++) {
-			int64_t id = it_create_table(owner[0], games[g]->slug, seats, NULL);
-			assert_true(id > 0);
-			for (int u = 1; u < seats; u++)
-				assert_int_equal(it_join(owner[u], id), 0);
-			tables[ntables++] = id;
-		}
+		for (int k = 0; k < TABLES_PER_GAME; k++)
+			assert_int_equal(add_table(g), 0);
 	}
-	for (int u = 0; u < USERS; u++)
-		h_client_free(owner[u]);
 	for (int i = 0; i < CLIENTS; i++) {
 		snprintf(name, sizeof name, "crash%d", i % USERS);
 		clients[i].c = it_login(name);
@@ -324,7 +385,12 @@ static void test_crash(void **state)
 	double t0 = it_now(), until = t0 + crash_seconds();
 	unsigned rng = 77;
 	int kills = 0;
+	int added = 0;
 	while (it_now() < until) {
+		/* keep the load going: new tables when the matches run out */
+		if (tables_running() < 2 * ngames && tables_now() + ngames <= TABLES_MAX)
+			for (int g = 0; g < ngames; g++)
+				added += add_table(g) == 0;
 		msleep(150 + next_rand(&rng) % 450);
 		pid_t w[8];
 		int n = children_of(master, w, 8);
@@ -358,10 +424,10 @@ static void test_crash(void **state)
 		if (k->other)
 			fprintf(stderr, "crash: client %d saw status %ld\n", i, k->last_other);
 	}
-	fprintf(stderr, "crash: %.1f s, %d tables of %d games, %d workers killed with SIGKILL and "
+	fprintf(stderr, "crash: %.1f s, %d tables of %d games (%d opened during the kills), %d workers killed with SIGKILL and "
 		"then the whole program; %ld requests: %ld moves acknowledged, %ld 409, %ld 422, "
 		"%ld 502-504 (a worker lost), %ld transport errors, %ld 500, %ld other\n", took,
-		ntables, ngames, kills, req, a303, a409, a422, a502, tr, a500, oth);
+		ntables, ngames, added, kills, req, a303, a409, a422, a502, tr, a500, oth);
 	if (a500 || oth)
 		h_dump_logs();
 	assert_int_equal(a500, 0);
