@@ -78,10 +78,11 @@ END {
 		if (kind == "page6" || kind == "poll6") {
 			base = (kind == "page6" ? "page:" : "poll:") slug
 			r = rps[base] > 0 ? rps[k] / rps[base] : 0
+			ri = (k in ir && ir[base] > 0) ? sprintf("; instructions %.2f ×", ir[k] / ir[base]) : ""
 			row(slug (kind == "page6" ? " table page" : " poll, unchanged (204)") ", " pow10(large) " finished parties",
-			    sprintf("%.0f", rps[k]), sprintf("%.2f × %s parties", r, pow10(small)),
+			    sprintf("%.0f", rps[k]), sprintf("%.2f × %s parties%s", r, pow10(small), ri),
 			    "≥ " g_scale " × " pow10(small), ms(p50[k]), ms(p99[k]), err[k], codes[k],
-			    verdict(r >= g_scale, sprintf("%.2f < %s", r, g_scale), p99[k], err[k], 0))
+			    verdict(r >= g_scale, sprintf("%.2f < %s", r, g_scale), p99[k], err[k], 0), k)
 			continue
 		}
 		if (k == "rss") {
