@@ -471,6 +471,8 @@ static void finish_seat(struct dna_state *s, int seat)
 		return;
 	s->fin[s->nfin++] = (uint8_t)seat;
 	s->finmask |= (uint16_t)(1u << seat);
+	if (s->ck[seat] == CH_DRAW)   /* out by a discard before its draw came */
+		s->ck[seat] = CH_NONE;
 	s->disc_need &= (uint16_t)~(1u << seat);
 	s->rslot[seat] = -1;
 	logev(s, EV_OUT, seat, -1, s->nfin, 0);
@@ -1770,6 +1772,27 @@ static int dna_check(const void *st, struct rerr *e)
 	}
 	if (pending != nchoice)
 		return rerr_set(e, "DNA: gewählte Karten und Wahlen passen nicht zusammen");
+	int hc[DNA_SEATS] = { 0 };
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
+			hc[s->own[c]]++;
+		if (s->loc[c] == L_TABLE && s->pseq[c] >= s->nseq)
+			return rerr_set(e, "DNA: Legefolge von Karte %d zu groß", c);
+	}
+	for (int p = 0; p < s->n; p++) {
+		if (!active(s, p) && s->ck[p] != CH_NONE)
+			return rerr_set(e, "DNA: fertiger Platz %d hat gewählt", p);
+		if (active(s, p) && s->stage != ST_OVER && hc[p] == 0)
+			return rerr_set(e, "DNA: Platz %d hat keine Karten, ist aber noch dabei", p);
+		if (((s->disc_need >> p) & 1u) && hand_count(s, p) == 0)
+			return rerr_set(e, "DNA: Platz %d soll abwerfen, hat aber keine Handkarte", p);
+	}
+	if ((s->stage == ST_CHOOSE || s->stage == ST_RACE) && !active(s, s->holder))
+		return rerr_set(e, "DNA: der Deckhalter ist schon fertig");
+	if (s->stage == ST_RACE && s->passed == (1u << s->n) - 1)
+		return rerr_set(e, "DNA: alle haben gepasst, das Rennen läuft aber noch");
+	if (s->owe_n > 0 && s->owe_seat < 0)
+		return rerr_set(e, "DNA: Strafkarten ohne Spieler");
 	/* strands: connected, at most three, ends numbered uniquely */
 	degrees(s, deg);
 	int size[DNA_STRANDS];
@@ -1850,6 +1873,14 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: Auflösung steht still");
 	if (s->stage == ST_REFILL && to_act(s) == 0)
 		return rerr_set(e, "DNA: Ergänzung ohne Spieler");
+	int slotuse[DNA_STRANDS] = { 0 };
+	for (int p = 0; p < s->n; p++) {
+		if (s->rslot[p] < 0)
+			continue;
+		if (!active(s, p) || hand_count(s, p) == 0 || size[s->rslot[p]] != 1 ||
+		    slotuse[s->rslot[p]]++)
+			return rerr_set(e, "DNA: Ergänzung von Platz %d ist nicht möglich", p);
+	}
 	return 0;
 }
 
