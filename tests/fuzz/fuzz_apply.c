@@ -35,6 +35,8 @@
 #include "movetext.h"
 #include "walk.h"
 
+/* One fuzz input: deals the party, walks to a position, applies the lines
+ * (see the file comment) and replays; aborts on any broken promise. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 enum { LOG_CAP = 8192, LINE_MAX_BYTES = 400 };

@@ -85,6 +85,7 @@ struct fz_vcheck {
 	int depth, items;
 };
 
+/* Checks one key of the view tree and counts the items. */
 static inline void fz_vkey(struct fz_vcheck *c, const char *key)
 {
 	if (!key || !*key)
@@ -96,6 +97,7 @@ static inline void fz_vkey(struct fz_vcheck *c, const char *key)
 		fz_fail(c->g, "view emitted more than 200000 items");
 }
 
+/* view_sink.str: a checked key and a value that must be valid UTF-8. */
 static inline void fz_vstr(void *ctx, const char *key, const char *val)
 {
 	struct fz_vcheck *c = ctx;
@@ -104,18 +106,21 @@ static inline void fz_vstr(void *ctx, const char *key, const char *val)
 		fz_fail(c->g, "view value of '%s' is not valid UTF-8", key);
 }
 
+/* view_sink.num: a checked key. */
 static inline void fz_vnum(void *ctx, const char *key, long long val)
 {
 	(void)val;
 	fz_vkey(ctx, key);
 }
 
+/* view_sink.flag: a checked key. */
 static inline void fz_vflag(void *ctx, const char *key, int on)
 {
 	(void)on;
 	fz_vkey(ctx, key);
 }
 
+/* view_sink.begin: a checked section name, nesting at most 16 deep. */
 static inline void fz_vbegin(void *ctx, const char *section)
 {
 	struct fz_vcheck *c = ctx;
@@ -124,6 +129,7 @@ static inline void fz_vbegin(void *ctx, const char *section)
 		fz_fail(c->g, "view sections nested deeper than 16");
 }
 
+/* view_sink.end: never closes more sections than were opened. */
 static inline void fz_vend(void *ctx)
 {
 	struct fz_vcheck *c = ctx;

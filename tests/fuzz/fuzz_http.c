@@ -31,6 +31,8 @@
 #include "fuzz_common.h"
 #include "http.h"
 
+/* One fuzz input: byte 0 picks the decoder, the rest is its input; the
+ * arena is reset afterwards. Aborts on any broken promise. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static struct arena arena;

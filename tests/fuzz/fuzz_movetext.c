@@ -23,6 +23,7 @@
 
 #include "movetext.h"
 
+/* One fuzz input read as a move text; aborts on any broken promise. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The reference: canonical decimal (no sign, no leading zero but "0") in

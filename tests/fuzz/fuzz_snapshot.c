@@ -30,6 +30,8 @@
 #include "ser.h"
 #include "walk.h"
 
+/* One fuzz input: builds the bytes of the chosen mode, decodes them with
+ * the chosen game and, when accepted, checks the state. */
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static unsigned char snap_a[GAME_SNAPSHOT_MAX], snap_b[GAME_SNAPSHOT_MAX];

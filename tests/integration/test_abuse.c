@@ -120,6 +120,8 @@ static const char *raw_body(void)
 	return b ? b + 4 : "";
 }
 
+/* Group set-up: the servers, six users, a Drehwurm table of three (a, b, c)
+ * and a DNA table of two (d, e); o has no seat. */
 static int start(void **state)
 {
 	(void)state;
@@ -142,6 +144,7 @@ static int start(void **state)
 	return 0;
 }
 
+/* Group tear-down: the clients, then the servers. */
 static int stop(void **state)
 {
 	(void)state;
@@ -164,6 +167,7 @@ static long post_body(struct h_client *c, const char *ctype, const char *body, s
 	return st;
 }
 
+/* Bodies and form fields the edge must refuse (413, 400, 415). */
 static void test_bodies_and_fields(void **state)
 {
 	(void)state;
@@ -230,6 +234,7 @@ static void test_bodies_and_fields(void **state)
 	assert_int_equal(it_move(c, t1, csrf, v, move), 303);
 }
 
+/* Raw header and cookie garbage: 4xx or harmless, never a session. */
 static void test_header_and_cookie_garbage(void **state)
 {
 	(void)state;
@@ -319,6 +324,7 @@ static void test_header_and_cookie_garbage(void **state)
 	unchanged(t1, s0, "header and cookie garbage");
 }
 
+/* Every state-changing POST needs the session's own CSRF token (403). */
 static void test_csrf(void **state)
 {
 	(void)state;
@@ -380,6 +386,7 @@ static void test_csrf(void **state)
 	h_resp_free(&r);
 }
 
+/* A cookie value chosen by an attacker never becomes a session. */
 static void test_session_fixation(void **state)
 {
 	(void)state;
@@ -420,6 +427,7 @@ static void test_session_fixation(void **state)
 	assert_string_not_equal(st2, chosen);
 }
 
+/* Nobody moves for another seat or at a table where they have no seat. */
 static void test_other_seat_and_table(void **state)
 {
 	(void)state;
@@ -473,6 +481,7 @@ static void test_other_seat_and_table(void **state)
 	unchanged(t2, s2, "a move at another table");
 }
 
+/* Markup in names and move texts is refused or escaped everywhere. */
 static void test_markup_is_inert(void **state)
 {
 	(void)state;
@@ -534,6 +543,7 @@ static void test_markup_is_inert(void **state)
 	}
 }
 
+/* Password guessing is slowed down, and not into a permanent lock-out. */
 static void test_login_guessing_slowed(void **state)
 {
 	(void)state;
@@ -581,6 +591,7 @@ static void test_login_guessing_slowed(void **state)
 	h_client_free(c);
 }
 
+/* An expired session acts for nobody. */
 static void test_expired_session(void **state)
 {
 	(void)state;
@@ -613,6 +624,7 @@ static void test_expired_session(void **state)
 	unchanged(t1, s0, "a move with an expired session");
 }
 
+/* The abuse cases, in this order (the expired session comes last). */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -68,11 +68,13 @@ static int finished[TABLES_MAX];     /* set by a client that saw the match end *
 static struct client clients[CLIENTS];
 static struct h_client *owners[USERS];
 
+/* How many tables are in tables[] now (safe while the main thread adds). */
 static int tables_now(void)
 {
 	return __atomic_load_n(&ntables, __ATOMIC_ACQUIRE);
 }
 
+/* The load time: CRASH_SECONDS when it is within 2..600, else 20. */
 static double crash_seconds(void)
 {
 	const char *e = getenv("CRASH_SECONDS");
@@ -83,12 +85,14 @@ static double crash_seconds(void)
 	return s;
 }
 
+/* A small generator per thread (rand() is not thread-safe). */
 static unsigned next_rand(unsigned *s)
 {
 	*s = *s * 1103515245u + 12345u;
 	return *s >> 8;
 }
 
+/* Sleeps ms milliseconds. */
 static void msleep(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
@@ -283,12 +287,15 @@ static int tables_running(void)
 	return r;
 }
 
+/* Group set-up: the program and nginx (harness). */
 static int start(void **state)
 {
 	(void)state;
 	return h_start();
 }
 
+/* Group tear-down: the clients, then the servers (the harness stops what
+ * is left of the killed program). */
 static int stop(void **state)
 {
 	(void)state;
@@ -302,6 +309,7 @@ static int stop(void **state)
 	return 0;
 }
 
+/* qsort order of moves: table, seat, text. */
 static int ack_cmp(const void *a, const void *b)
 {
 	const struct ack *x = a, *y = b;
@@ -353,6 +361,7 @@ static void stop_app(pid_t pid)
 	waitpid(pid, &st, 0);
 }
 
+/* The whole crash run: load, kills, the checks after the crash, the restart. */
 static void test_crash(void **state)
 {
 	(void)state;
@@ -543,6 +552,7 @@ static void test_crash(void **state)
 		moved ? " and took a move" : " (all matches had ended)");
 }
 
+/* One test: the crash run. */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -55,6 +55,7 @@ struct racer {
 static int64_t table_id;
 static struct racer racers[CLIENTS];
 
+/* The load time: RACE_SECONDS when it is within 1..600, else 20. */
 static double race_seconds(void)
 {
 	const char *e = getenv("RACE_SECONDS");
@@ -163,12 +164,14 @@ static void *race(void *arg)
 	return NULL;
 }
 
+/* Group set-up: the program and nginx (harness). */
 static int start(void **state)
 {
 	(void)state;
 	return h_start();
 }
 
+/* Group tear-down: the clients, then the servers. */
 static int stop(void **state)
 {
 	(void)state;
@@ -198,6 +201,7 @@ static int ack_cmp(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
+/* The whole race: set-up, the load, then every assertion of the file comment. */
 static void test_race(void **state)
 {
 	(void)state;
@@ -321,6 +325,7 @@ static void test_race(void **state)
 	free(logged);
 }
 
+/* One test: the race. */
 int main(void)
 {
 	const struct CMUnitTest tests[] = {

@@ -65,6 +65,7 @@ struct text {
 	size_t len, cap;
 };
 
+/* Appends s[0..n) to t, growing it (the test fails without memory). */
 static void text_add(struct text *t, const char *s, size_t n)
 {
 	if (t->len + n + 1 > t->cap) {
@@ -78,6 +79,7 @@ static void text_add(struct text *t, const char *s, size_t n)
 	t->p[t->len] = '\0';
 }
 
+/* Appends printf output (at most 1023 bytes) to t. */
 static void text_printf(struct text *t, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 static void text_printf(struct text *t, const char *fmt, ...)
@@ -183,6 +185,7 @@ static void render(const struct game *g, const void *st, int nplayers, int seat,
 	text_add(out, html, len);
 }
 
+/* Positions per game: LEAK_POSITIONS when it is a sane number, else 1500. */
 static long positions_per_game(void)
 {
 	const char *e = getenv("LEAK_POSITIONS");
@@ -295,6 +298,7 @@ static void test_game(void **state)
 	leak_check_game(*state);
 }
 
+/* Runs the leak check once per registered game, after loading the templates. */
 int main(void)
 {
 	struct CMUnitTest *tests = calloc((size_t)ngames, sizeof *tests);
