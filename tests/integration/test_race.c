@@ -17,7 +17,9 @@
  *   - every party's snapshot equals the replay of its log
  *     (play_verify_party on the database file), integrity_check is ok;
  *   - no client ever saw the table's version go backwards.
- * Bounded: RACE_SECONDS (default 20) and RACE_REQUESTS per client.
+ * A match at one table ends within seconds, so the race is run in rounds,
+ * one fresh table at a time, until RACE_SECONDS (default 20) have passed;
+ * each round is checked on its own. Bounded also by RACE_REQUESTS per client.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,6 +49,7 @@ struct racer {
 	double until;
 	/* results, read by the main thread after the join */
 	long requests, posts, s303, s409, s422, s5xx, transport, other, backwards;
+	long snaps, snaps_taken;     /* snap posts, and those that won the window */
 	long last_other;
 	struct ack *acks;
 	int nacks;
@@ -78,6 +81,10 @@ static void count_post(struct racer *r, long st, int seat, long long v, const ch
 {
 	r->posts++;
 	r->requests++;
+	if (strncmp(move, "snap ", 5) == 0) {
+		r->snaps++;
+		r->snaps_taken += st == 303;
+	}
 	if (st == 303) {
 		r->s303++;
 		if (r->nacks < ACKS_MAX) {
@@ -141,6 +148,18 @@ static void *race(void *arg)
 		}
 		char move[GAME_MOVE_MAX + 1];
 		json_t *m = json_array_get(moves, next_rand(&r->rng) % nm);
+		/* in a snap window, snap rather than pass three times in four: the
+		 * other seats are racing for the same window */
+		size_t nsnap = 0;
+		for (size_t i = 0; i < nm; i++)
+			nsnap += strncmp(it_jstr(json_array_get(moves, i), "move"), "snap ", 5) == 0;
+		if (nsnap > 0 && next_rand(&r->rng) % 4 != 0) {
+			size_t want = next_rand(&r->rng) % nsnap;
+			for (size_t i = 0; i < nm; i++)
+				if (strncmp(it_jstr(json_array_get(moves, i), "move"), "snap ", 5) == 0 &&
+				    want-- == 0)
+					m = json_array_get(moves, i);
+		}
 		snprintf(move, sizeof move, "%s", it_jstr(m, "move"));
 		json_decref(o);
 
@@ -201,78 +220,13 @@ static int ack_cmp(const void *a, const void *b)
 	return strcmp(x->text, y->text);
 }
 
-/* The whole race: set-up, the load, then every assertion of the file comment. */
-static void test_race(void **state)
+/* After one round: the acknowledged moves of this round against table id's
+ * log, every party against its replay. Returns the parties checked. */
+static int check_round(int64_t id)
 {
-	(void)state;
-	char name[32];
-	struct h_client *seated[SEATS];
-	for (int i = 0; i < SEATS; i++) {
-		snprintf(name, sizeof name, "racer%d", i);
-		seated[i] = it_register(name);
-		assert_non_null(seated[i]);
-	}
-	/* long snap windows: they close when all five others have passed or
-	 * snapped, so the snap races are many and real */
-	table_id = it_create_table(seated[0], "drehwurm", SEATS, "snap_seconds", "30", NULL);
-	assert_true(table_id > 0);
-	for (int i = 1; i < SEATS; i++)
-		assert_int_equal(it_join(seated[i], table_id), 0);
-	for (int i = 0; i < SEATS; i++)
-		h_client_free(seated[i]);
-
-	double secs = race_seconds();
-	double t0 = it_now();
-	for (int i = 0; i < CLIENTS; i++) {
-		struct racer *r = &racers[i];
-		snprintf(name, sizeof name, "racer%d", i % SEATS);
-		r->idx = i;
-		r->c = it_login(name);
-		assert_non_null(r->c);
-		r->rng = 0x9e3779b9u * (unsigned)(i + 1);
-		r->acks = calloc(ACKS_MAX, sizeof *r->acks);
-		assert_non_null(r->acks);
-	}
-	double start_t = it_now();
-	for (int i = 0; i < CLIENTS; i++) {
-		racers[i].until = start_t + secs;
-		assert_int_equal(pthread_create(&racers[i].th, NULL, race, &racers[i]), 0);
-	}
-	for (int i = 0; i < CLIENTS; i++)
-		pthread_join(racers[i].th, NULL);
-	double took = it_now() - start_t;
-
-	long req = 0, posts = 0, a303 = 0, a409 = 0, a422 = 0, a5xx = 0, tr = 0, oth = 0, back = 0;
 	int nacks = 0;
-	for (int i = 0; i < CLIENTS; i++) {
-		struct racer *r = &racers[i];
-		req += r->requests;
-		posts += r->posts;
-		a303 += r->s303;
-		a409 += r->s409;
-		a422 += r->s422;
-		a5xx += r->s5xx;
-		tr += r->transport;
-		oth += r->other;
-		back += r->backwards;
-		nacks += r->nacks;
-		if (r->other)
-			fprintf(stderr, "race: client %d saw status %ld\n", i, r->last_other);
-	}
-	fprintf(stderr, "race: %d clients, %.1f s (set-up %.1f s): %ld requests (%.0f/s), %ld move "
-		"posts: %ld taken (303), %ld stale or lost (409), %ld refused (422), %ld 5xx, "
-		"%ld transport errors, %ld other\n", CLIENTS, took, start_t - t0, req,
-		(double)req / took, posts, a303, a409, a422, a5xx, tr, oth);
-	if (a5xx || tr || oth)
-		h_dump_logs();
-	assert_int_equal(a5xx, 0);
-	assert_int_equal(tr, 0);
-	assert_int_equal(oth, 0);
-	assert_int_equal(back, 0);
-	assert_true(a303 >= 30);        /* the table really moved */
-	assert_true(a409 >= 10);        /* and the races really happened */
-	assert_true(nacks == a303);     /* every 303 was recorded */
-
+	for (int i = 0; i < CLIENTS; i++)
+		nacks += racers[i].nacks;
 	/* nothing lost, nothing doubled */
 	struct ack *acked = malloc(sizeof *acked * (size_t)(nacks ? nacks : 1));
 	assert_non_null(acked);
@@ -280,9 +234,15 @@ static void test_race(void **state)
 	for (int i = 0; i < CLIENTS; i++)
 		for (int j = 0; j < racers[i].nacks; j++)
 			acked[k++] = racers[i].acks[j];
+	qsort(acked, (size_t)nacks, sizeof *acked, ack_v_cmp);
+	for (int i = 1; i < nacks; i++)
+		if (ack_v_cmp(&acked[i - 1], &acked[i]) == 0)
+			fail_msg("seat %d moved twice from the page of version %lld: '%s' and '%s'",
+				 acked[i].seat, acked[i].v, acked[i - 1].text, acked[i].text);
+	qsort(acked, (size_t)nacks, sizeof *acked, ack_cmp);
 	struct it_step *steps;
 	int nsteps;
-	assert_int_equal(it_db_steps(h_db_path(), table_id, &steps, &nsteps), 0);
+	assert_int_equal(it_db_steps(h_db_path(), id, &steps, &nsteps), 0);
 	struct ack *logged = malloc(sizeof *logged * (size_t)(nsteps ? nsteps : 1));
 	assert_non_null(logged);
 	int nlogged = 0, ticks = 0;
@@ -295,16 +255,10 @@ static void test_race(void **state)
 		snprintf(logged[nlogged].text, sizeof logged[0].text, "%s", steps[i].text);
 		nlogged++;
 	}
-	qsort(acked, (size_t)nacks, sizeof *acked, ack_v_cmp);
-	for (int i = 1; i < nacks; i++)
-		if (ack_v_cmp(&acked[i - 1], &acked[i]) == 0)
-			fail_msg("seat %d moved twice from the page of version %lld: '%s' and '%s'",
-				 acked[i].seat, acked[i].v, acked[i - 1].text, acked[i].text);
-	qsort(acked, (size_t)nacks, sizeof *acked, ack_cmp);
 	qsort(logged, (size_t)nlogged, sizeof *logged, ack_cmp);
 	int parties = nsteps ? steps[nsteps - 1].party + 1 : 0;
-	fprintf(stderr, "race: the log holds %d moves and %d ticks over %d parties; %d moves "
-		"acknowledged\n", nlogged, ticks, parties, nacks);
+	fprintf(stderr, "race: table %lld: the log holds %d moves and %d ticks over %d parties; "
+		"%d moves acknowledged\n", (long long)id, nlogged, ticks, parties, nacks);
 	for (int i = 0; i < nacks && i < nlogged; i++)
 		if (ack_cmp(&acked[i], &logged[i]) != 0)
 			fail_msg("acknowledged and logged moves differ at %d: seat %d '%s' / seat %d "
@@ -313,16 +267,103 @@ static void test_race(void **state)
 	assert_int_equal(nacks, nlogged);
 
 	char why[512];
-	int verified = it_verify_table(table_id, why, sizeof why);
+	int verified = it_verify_table(id, why, sizeof why);
 	if (verified < 0)
 		fail_msg("replay: %s", why);
 	assert_int_equal(verified, parties);
-	if (it_db_integrity(h_db_path(), why, sizeof why) != 0)
-		fail_msg("integrity_check: %s", why);
-	fprintf(stderr, "race: %d parties replayed identically, integrity_check ok\n", verified);
 	free(steps);
 	free(acked);
 	free(logged);
+	return verified;
+}
+
+/* The whole race: set-up, rounds of load on one fresh table each (a match
+ * ends within seconds) until the time is up, then every assertion of the
+ * file comment. */
+static void test_race(void **state)
+{
+	(void)state;
+	char name[32];
+	struct h_client *seated[SEATS];
+	for (int i = 0; i < SEATS; i++) {
+		snprintf(name, sizeof name, "racer%d", i);
+		seated[i] = it_register(name);
+		assert_non_null(seated[i]);
+	}
+	for (int i = 0; i < CLIENTS; i++) {
+		struct racer *r = &racers[i];
+		snprintf(name, sizeof name, "racer%d", i % SEATS);
+		r->idx = i;
+		r->c = it_login(name);
+		assert_non_null(r->c);
+		r->rng = 0x9e3779b9u * (unsigned)(i + 1);
+		r->acks = calloc(ACKS_MAX, sizeof *r->acks);
+		assert_non_null(r->acks);
+	}
+	double start_t = it_now(), deadline = start_t + race_seconds();
+	int rounds = 0, parties = 0, acked_total = 0;
+	do {
+		/* long snap windows: they close when all five others have passed
+		 * or snapped, so the snap races are many and real */
+		table_id = it_create_table(seated[0], "drehwurm", SEATS, "snap_seconds", "30", NULL);
+		assert_true(table_id > 0);
+		for (int i = 1; i < SEATS; i++)
+			assert_int_equal(it_join(seated[i], table_id), 0);
+		for (int i = 0; i < CLIENTS; i++) {
+			racers[i].until = deadline;
+			racers[i].nacks = 0;
+			assert_int_equal(pthread_create(&racers[i].th, NULL, race, &racers[i]), 0);
+		}
+		for (int i = 0; i < CLIENTS; i++) {
+			pthread_join(racers[i].th, NULL);
+			acked_total += racers[i].nacks;
+		}
+		parties += check_round(table_id);
+		rounds++;
+	} while (it_now() < deadline - 1 && rounds < 50);
+	for (int i = 0; i < SEATS; i++)
+		h_client_free(seated[i]);
+	double took = it_now() - start_t;
+
+	long req = 0, posts = 0, a303 = 0, a409 = 0, a422 = 0, a5xx = 0, tr = 0, oth = 0, back = 0;
+	long snaps = 0, snaps_taken = 0;
+	for (int i = 0; i < CLIENTS; i++) {
+		struct racer *r = &racers[i];
+		req += r->requests;
+		posts += r->posts;
+		a303 += r->s303;
+		a409 += r->s409;
+		a422 += r->s422;
+		a5xx += r->s5xx;
+		tr += r->transport;
+		oth += r->other;
+		back += r->backwards;
+		snaps += r->snaps;
+		snaps_taken += r->snaps_taken;
+		if (r->other)
+			fprintf(stderr, "race: client %d saw status %ld\n", i, r->last_other);
+	}
+	fprintf(stderr, "race: %d clients, %d tables one after the other, %.1f s: %ld requests "
+		"(%.0f/s), %ld move posts: %ld taken (303), %ld stale or lost (409), %ld refused "
+		"(422), %ld 5xx, %ld transport errors, %ld other\n", CLIENTS, rounds, took, req,
+		(double)req / took, posts, a303, a409, a422, a5xx, tr, oth);
+	fprintf(stderr, "race: %ld snap posts, %ld won their window, %ld too late or stale\n",
+		snaps, snaps_taken, snaps - snaps_taken);
+	if (a5xx || tr || oth)
+		h_dump_logs();
+	assert_int_equal(a5xx, 0);
+	assert_int_equal(tr, 0);
+	assert_int_equal(oth, 0);
+	assert_int_equal(back, 0);
+	assert_true(a303 >= 30);        /* the tables really moved */
+	assert_true(a409 >= 10);        /* and the races really happened */
+	assert_true(snaps - snaps_taken >= 1);   /* a snap race lost */
+	assert_true(acked_total == a303);        /* every 303 was recorded */
+
+	char why[512];
+	if (it_db_integrity(h_db_path(), why, sizeof why) != 0)
+		fail_msg("integrity_check: %s", why);
+	fprintf(stderr, "race: %d parties replayed identically, integrity_check ok\n", parties);
 }
 
 /* One test: the race. */
