@@ -114,6 +114,13 @@ class T {
 		return f;
 	}
 
+	async shotOf(locator, file) {
+		fs.mkdirSync(OUT, { recursive: true });
+		const f = path.join(OUT, file);
+		await locator.screenshot({ path: f });
+		return f;
+	}
+
 	async dump() {
 		for (const p of this.players) {
 			const f = `fail-${slug(this.name)}-${slug(p.label)}.png`;

@@ -84,6 +84,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 mkdir -p "$tmp/var" "$tmp/home" tests/out
+rm -f tests/out/fail-*.png   # only this run's failures
 # nginx workers may run as another user (nobody): they must reach the socket.
 chmod 0755 "$tmp" "$tmp/var"
 

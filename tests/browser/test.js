@@ -256,13 +256,22 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	await allAt([emil, fritz], v2, "after dora's choice");
 	check(emil.loads > loads[0] && fritz.loads > loads[1], 'a page did not reload by itself');
 	const code = choice.split(' ')[1];
+	// The card's German name, as dora's page shows her choice ("Du legst 1 lila · voll · Raute an e1").
+	const m = /(?:Du legst|Set:)\s+(.+?)\s+an\b/.exec(doraText);
+	const label = m ? m[1] : '';
+	if (choice !== 'draw') check(label, `dora's page does not name her card: ${doraText.slice(0, 200)}`);
 	for (const p of [emil, fritz]) {
 		const text = await visibleText(p.page);
-		check(/dora[^\n]*gewählt|gewählt[^\n]*dora/i.test(text),
-			`${p.label}'s page does not say that dora has chosen`);
+		// dora's line among the players says so.
+		const line = await p.page.evaluate(() => [...document.querySelectorAll('.dna-seat')]
+			.map(li => li.innerText.replace(/\s+/g, ' ').trim())
+			.find(l => /^dora\b/.test(l)) || '');
+		check(/hat gewählt/.test(line), `${p.label}'s page does not say that dora has chosen: "${line}"`);
 		const html = await p.page.content();
-		if (choice !== 'draw')
+		if (choice !== 'draw') {
 			check(!html.includes(code), `${p.label}'s page shows dora's card ${code}`);
+			check(!html.includes(label), `${p.label}'s page shows dora's card ${label}`);
+		}
 		check(!/Du legst|Set:/.test(text), `${p.label}'s page shows a choice it did not make`);
 		const json = await p.page.evaluate(async u => (await fetch(u)).text(), `${url}.json`);
 		if (choice !== 'draw')
@@ -270,8 +279,10 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	}
 
 	await t.shot(emil.page, 'dna-desktop.png');
-	const strands = emil.page.locator('.strands, #strands, [class*="strand"]').first();
-	if (await strands.count()) await strands.screenshot({ path: require('path').join(process.env.OUT_DIR || 'tests/out', 'dna-strands.png') });
+	// The strands (all of them, with the deck line) as emil sees them.
+	const strands = emil.page.locator('.dna-table').first();
+	check(await strands.count(), "emil's page has no strands (.dna-table)");
+	await t.shotOf(strands, 'dna-strands.png');
 
 	// The others choose as well: then the turn is resolved for everyone.
 	for (const p of [emil, fritz]) {
