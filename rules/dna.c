@@ -98,6 +98,10 @@ struct dna_state {
 	uint16_t par[DNA_CARDS][DNA_JOIN_MAX];
 	uint16_t pseq[DNA_CARDS];
 	uint16_t nseq;
+	/* the table cards by ascending id: derived from loc[] (not in the
+	 * snapshot), so that loops over the table skip the rest of the deck */
+	int ntab;
+	uint16_t tab[DNA_CARDS];
 
 	/* the ends at the start of this turn */
 	int ntend;
@@ -283,9 +287,7 @@ static void logev(struct dna_state *s, int type, int seat, int card, int num, in
 static void degrees(const struct dna_state *s, uint8_t *deg)
 {
 	memset(deg, 0, DNA_CARDS);
-	for (int c = 0; c < s->ncards; c++) {
-		if (s->loc[c] != L_TABLE)
-			continue;
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
 		deg[c] = (uint8_t)(deg[c] + s->npar[c]);
 		for (int k = 0; k < s->npar[c]; k++)
 			deg[s->par[c][k]]++;
@@ -309,13 +311,19 @@ static void strand_sizes(const struct dna_state *s, int *size)
 {
 	for (int i = 0; i < DNA_STRANDS; i++)
 		size[i] = 0;
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE)
-			size[s->strand[c]]++;
+	for (int ti = 0; ti < s->ntab; ti++)
+		size[s->strand[s->tab[ti]]]++;
 }
 
+/* Puts card c (already taken from where it was) on the table in `slot`. */
 static void place(struct dna_state *s, int c, int slot)
 {
+	int i = s->ntab++;
+	while (i > 0 && s->tab[i - 1] > c) {
+		s->tab[i] = s->tab[i - 1];
+		i--;
+	}
+	s->tab[i] = (uint16_t)c;
 	s->loc[c] = L_TABLE;
 	s->own[c] = 0;
 	s->strand[c] = (uint8_t)slot;
@@ -337,9 +345,9 @@ static void link_to(struct dna_state *s, int c, int p)
 		from = to;
 		to = t;
 	}
-	for (int x = 0; x < s->ncards; x++)
-		if (s->loc[x] == L_TABLE && s->strand[x] == from)
-			s->strand[x] = (uint8_t)to;
+	for (int ti = 0; ti < s->ntab; ti++)
+		if (s->strand[s->tab[ti]] == from)
+			s->strand[s->tab[ti]] = (uint8_t)to;
 }
 
 /* Takes every card of strand `slot` off the table, shuffles them and puts
@@ -347,9 +355,14 @@ static void link_to(struct dna_state *s, int c, int p)
 static void clear_strand(struct dna_state *s, int slot)
 {
 	uint16_t tmp[DNA_CARDS];
-	int m = 0;
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE && s->strand[c] == slot) {
+	int m = 0, keep = 0;
+	for (int ti = 0; ti < s->ntab; ti++) {
+		int c = s->tab[ti];
+		if (s->strand[c] != slot) {
+			s->tab[keep++] = (uint16_t)c;
+			continue;
+		}
+		{
 			tmp[m++] = (uint16_t)c;
 			s->loc[c] = L_DECK;
 			s->strand[c] = 0;
@@ -358,6 +371,8 @@ static void clear_strand(struct dna_state *s, int slot)
 			s->setm[c] = 0;
 			s->pseq[c] = 0;
 		}
+	}
+	s->ntab = keep;
 	rng_shuffle(&s->rng, tmp, m);
 	pile_put_under(s->deck, &s->ndeck, DNA_CARDS, tmp, m);
 }
@@ -519,7 +534,7 @@ static void number_ends(struct dna_state *s)
 	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
 	degrees(s, deg);
 	memset(used, 0, sizeof used);
-	for (int c = 0; c < s->ncards; c++) {
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
 		if (s->loc[c] != L_TABLE || deg[c] != 1 || s->endid[c] == 0 ||
 		    used[s->endid[c]])
 			s->endid[c] = 0;
@@ -529,7 +544,7 @@ static void number_ends(struct dna_state *s)
 	/* new ends in placing order, so the numbers read along the strands */
 	uint16_t fresh[DNA_CARDS];
 	int nf = 0, id = 1;
-	for (int c = 0; c < s->ncards; c++)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		if (s->loc[c] == L_TABLE && deg[c] == 1 && s->endid[c] == 0)
 			fresh[nf++] = (uint16_t)c;
 	for (int i = 1; i < nf; i++)
@@ -545,7 +560,7 @@ static void number_ends(struct dna_state *s)
 		s->endid[fresh[i]] = (uint8_t)id;
 	}
 	int16_t prev[DNA_CARDS];
-	for (int c = 0; c < s->ncards; c++)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		if (s->loc[c] == L_TABLE)
 			for (int k = 0; k < s->npar[c]; k++) {
 				int q = s->par[c][k];
@@ -555,7 +570,7 @@ static void number_ends(struct dna_state *s)
 					prev[q] = (int16_t)c;
 			}
 	s->ntend = 0;
-	for (int c = 0; c < s->ncards; c++)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		if (s->loc[c] == L_TABLE && deg[c] == 1) {
 			int j = s->ntend++;
 			while (j > 0 && s->tend_id[j - 1] > s->endid[c]) {
@@ -568,7 +583,7 @@ static void number_ends(struct dna_state *s)
 			s->tend_b[j] = (uint16_t)c;
 			s->tend_a[j] = (uint16_t)prev[c];
 		}
-	for (int c = 0; c < s->ncards; c++)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		s->setm[c] = 0;
 	memset(s->took, 0, sizeof s->took);
 }
@@ -678,7 +693,7 @@ static void cleanup(struct dna_state *s)
 	degrees(s, deg);
 	int hasset[DNA_STRANDS] = { 0 }, hasend[DNA_STRANDS] = { 0 }, size[DNA_STRANDS];
 	strand_sizes(s, size);
-	for (int c = 0; c < s->ncards; c++) {
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
 		if (s->loc[c] != L_TABLE)
 			continue;
 		hasset[s->strand[c]] |= s->setm[c];
@@ -803,9 +818,9 @@ static void advance(struct dna_state *s, int64_t now)
 				break;
 			}
 			int a = -1;
-			for (int c = 0; c < s->ncards && a < 0; c++)
-				if (s->loc[c] == L_TABLE && s->strand[c] == slot)
-					a = c;
+			for (int ti = 0; ti < s->ntab && a < 0; ti++)
+				if (s->strand[s->tab[ti]] == slot)
+					a = s->tab[ti];
 			int c = pop_deck(s);
 			if (c < 0) {
 				s->stage = ST_NEXT;
@@ -1182,9 +1197,9 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 	}
 	case C_REFILL: {
 		int a = -1;
-		for (int c = 0; c < s->ncards && a < 0; c++)
-			if (s->loc[c] == L_TABLE && s->strand[c] == m.strand)
-				a = c;
+		for (int ti = 0; ti < s->ntab && a < 0; ti++)
+			if (s->strand[s->tab[ti]] == m.strand)
+				a = s->tab[ti];
 		place(s, m.card, m.strand);
 		link_to(s, m.card, a);
 		s->rslot[seat] = -1;
@@ -1619,6 +1634,9 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 			if (s->par[c][k] >= s->ncards)
 				bad = 1;
 	}
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE)
+			s->tab[s->ntab++] = (uint16_t)c;
 	s->ndeck = de_u16s(&d, s->deck, DNA_CARDS);
 	for (int i = 0; i < s->ndeck; i++)
 		if (s->deck[i] >= s->ncards)
@@ -1718,6 +1736,15 @@ static int dna_check(const void *st, struct rerr *e)
 			return rerr_set(e, "DNA: Deckkarte %d doppelt oder nicht im Deck", c);
 		seen[c] = 1;
 	}
+	int nt = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_TABLE) {
+			if (nt >= s->ntab || s->tab[nt] != c)
+				return rerr_set(e, "DNA: Liste der Tischkarten falsch");
+			nt++;
+		}
+	if (nt != s->ntab)
+		return rerr_set(e, "DNA: Liste der Tischkarten falsch");
 	int nchoice = 0;
 	for (int c = 0; c < s->ncards; c++) {
 		if (s->loc[c] == L_DECK && !seen[c])
@@ -1798,10 +1825,9 @@ static int dna_check(const void *st, struct rerr *e)
 	int size[DNA_STRANDS];
 	strand_sizes(s, size);
 	uint16_t up[DNA_CARDS];
-	for (int c = 0; c < s->ncards; c++)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		up[c] = (uint16_t)c;
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE)
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 			for (int k = 0; k < s->npar[c]; k++) {
 				int x = c, y = s->par[c][k];
 				while (up[x] != x)
@@ -1812,9 +1838,7 @@ static int dna_check(const void *st, struct rerr *e)
 					up[x < y ? y : x] = (uint16_t)(x < y ? x : y);
 			}
 	int rootof[DNA_STRANDS] = { -1, -1, -1 };
-	for (int c = 0; c < s->ncards; c++) {
-		if (s->loc[c] != L_TABLE)
-			continue;
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
 		int x = c;
 		while (up[x] != x)
 			x = up[x];
@@ -1825,8 +1849,8 @@ static int dna_check(const void *st, struct rerr *e)
 	}
 	uint8_t used[DNA_END_IDS + 1];
 	memset(used, 0, sizeof used);
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE && s->endid[c]) {
+	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
+		if (s->endid[c]) {
 			if (used[s->endid[c]] || s->endid[c] > DNA_END_IDS)
 				return rerr_set(e, "DNA: Ende e%d doppelt", s->endid[c]);
 			used[s->endid[c]] = 1;
@@ -1843,8 +1867,8 @@ static int dna_check(const void *st, struct rerr *e)
 				return rerr_set(e, "DNA: Ende e%d liegt nicht auf dem Tisch", s->tend_id[i]);
 		}
 		int ends = 0;
-		for (int c = 0; c < s->ncards; c++)
-			ends += s->loc[c] == L_TABLE && deg[c] == 1;
+		for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
+			ends += deg[c] == 1;
 		if (ends != s->ntend)
 			return rerr_set(e, "DNA: Zahl der Enden stimmt nicht");
 		for (int i = 0; i < DNA_STRANDS; i++)

@@ -117,13 +117,11 @@ static void to_hand(struct dna_state *s, int c, int seat)
 /* Every table card and every hand card goes to the deck. */
 static void clear_all(struct dna_state *s)
 {
+	for (int i = 0; i < DNA_STRANDS; i++)
+		clear_strand(s, i);
 	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_TABLE || s->loc[c] == L_HAND) {
-			s->npar[c] = 0;
-			s->endid[c] = 0;
-			s->strand[c] = 0;
+		if (s->loc[c] == L_HAND)
 			to_deck_top(s, c);
-		}
 }
 
 /* Lays cards[0..k) as a chain in `slot`. */
@@ -881,6 +879,49 @@ static void test_deck_empty_everyone_discards(void **st)
 	assert_int_equal(hand(s, 1), h1 - 1 + 1);
 	assert_int_equal(hand(s, 2), h2 - 1 + 1);
 	assert_int_equal(s->stage, ST_CHOOSE);
+	free(s);
+}
+
+/* "Wenn ein Spieler zu irgendeinem Zeitpunkt keine Handkarten mehr hat" —
+ * also by the discard of the empty-deck rule; a draw it chose then lapses. */
+static void test_out_by_discard_wins(void **st)
+{
+	(void)st;
+	faces_init();
+	struct dna_state *s = new_state();
+	deal(s, 3, 5, "play_on=1");
+	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
+			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
+	build(s, &p);
+	to_hand(s, F(3, ROT, LEER, OVAL), 0);
+	to_hand(s, F(2, ROT, LEER, OVAL), 0);
+	to_hand(s, F(1, ROT, LEER, OVAL), 1);
+	while (s->ndeck > 1)
+		to_hand(s, s->deck[0], 2);
+	begin(s);
+	int h2 = hand(s, 2);
+	do_move(s, 0, "draw");
+	do_move(s, 1, "draw");
+	do_move(s, 2, "draw");
+	assert_int_equal(s->disc_need, 7u);
+	do_move(s, 1, "discard 1-rot-leer-oval");
+	assert_int_equal(s->nfin, 1);
+	assert_int_equal(s->fin[0], 1);
+	movef(s, 0, "discard %s", code(F(3, ROT, LEER, OVAL)));
+	int c2 = -1;
+	for (int c = 0; c < s->ncards && c2 < 0; c++)
+		if (s->loc[c] == L_HAND && s->own[c] == 2)
+			c2 = c;
+	movef(s, 2, "discard %s", code(c2));
+	/* three discards in the deck; seat 1's draw lapsed, seat 2 drew one */
+	assert_int_equal(s->stage, ST_CHOOSE);
+	assert_int_equal(s->ndeck, 2);
+	assert_int_equal(hand(s, 1), 0);
+	assert_int_equal(hand(s, 2), h2 - 1 + 1);
+	struct status o;
+	G->status(s, &o);
+	assert_int_equal(o.to_act, 5u);
+	assert_int_equal(o.score[1], 2);
 	free(s);
 }
 
@@ -1751,6 +1792,7 @@ int main(void)
 		cmocka_unit_test(test_false_set_penalty_three_cards),
 		cmocka_unit_test(test_deck_empty_longest_strand_relaid),
 		cmocka_unit_test(test_deck_empty_everyone_discards),
+		cmocka_unit_test(test_out_by_discard_wins),
 		cmocka_unit_test(test_revealed_card_without_partner_takes_deck_card),
 		cmocka_unit_test(test_empty_hand_wins_at_once),
 		cmocka_unit_test(test_play_on_for_places),
