@@ -2284,8 +2284,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		if (s->stage == ST_REFILL && s->rslot[me] >= 0)
 			vnum(v, "refill_strand", s->rslot[me] + 1);
 	}
-	int from = s->nlog > 16 ? s->nlog - 16 : 0;
-	for (int i = from; i < s->nlog; i++) {
+	for (int i = 0; i < s->nlog; i++) {
 		event_text(&s->log[i], txt, sizeof txt);
 		vbegin(v, "log");
 		vstr(v, "text", txt);
