@@ -184,8 +184,33 @@ static int makes_set(int x, int a, int b)
 /* Writes the move code of a face ("2-rot-voll-welle") into out. */
 static void face_code(int f, char *out, size_t cap)
 {
-	snprintf(out, cap, "%d-%s-%s-%s", attr(f, 0) + 1, colour_name[attr(f, 1)],
-		 fill_name[attr(f, 2)], shape_name[attr(f, 3)]);
+	const char *part[3] = { colour_name[attr(f, 1)], fill_name[attr(f, 2)],
+				shape_name[attr(f, 3)] };
+	size_t len = 0;
+	if (cap < 32)
+		return;
+	out[len++] = (char)('1' + attr(f, 0));
+	for (int i = 0; i < 3; i++) {
+		size_t n = strlen(part[i]);
+		out[len++] = '-';
+		memcpy(out + len, part[i], n);
+		len += n;
+	}
+	out[len] = '\0';
+}
+
+/* A face packed two bits per attribute, for counting differences fast. */
+static unsigned packed(int f)
+{
+	return (unsigned)(attr(f, 0) | attr(f, 1) << 2 | attr(f, 2) << 4 | attr(f, 3) << 6);
+}
+
+/* Attributes that differ between two packed faces. */
+static int pdiff(unsigned a, unsigned b)
+{
+	unsigned x = a ^ b;
+	x = (x | x >> 1) & 0x55u;
+	return (int)((x & 1u) + (x >> 2 & 1u) + (x >> 4 & 1u) + (x >> 6 & 1u));
 }
 
 /* Writes the German label of a face ("2 rot · voll · Welle") into out. */
@@ -1392,14 +1417,14 @@ static int hand_faces(const struct dna_state *s, int seat, int *faces)
 /* What every move of one turn is checked against, computed once. */
 struct mctx {
 	int size[DNA_STRANDS];
-	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn */
+	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn, packed */
 };
 
 static void mctx_init(const struct dna_state *s, struct mctx *mc)
 {
 	strand_sizes(s, mc->size);
 	for (int i = 0; i < s->ntend; i++)
-		mc->tf[i] = (uint8_t)third(face(s->tend_a[i]), face(s->tend_b[i]));
+		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
 }
 
 /* Every legal move of seat that plays face f (-1: the moves without a card). */
@@ -1448,8 +1473,9 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 			return;
 		}
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
+		unsigned pf = packed(f);
 		for (int i = 0; i < s->ntend; i++) {
-			int d = ndiff(f, mc->tf[i]);
+			int d = pdiff(pf, mc->tf[i]);
 			if (d == 0) {
 				int len = snprintf(m, sizeof m, "set %s on", code);
 				put_end(m, len, s->tend_id[i]);
