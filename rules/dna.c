@@ -164,6 +164,7 @@ static int ndiff(int fa, int fb)
 	return d;
 }
 
+/* The face (0..80) of card id c. */
 static int face(int c)
 {
 	return c % DNA_FACES;
@@ -262,11 +263,13 @@ static int parse_face(const char *w, int *out)
 
 /* ---- places ---- */
 
+/* 1 while seat still holds cards (has not finished). */
 static int active(const struct dna_state *s, int seat)
 {
 	return !((s->finmask >> seat) & 1u);
 }
 
+/* Players still in. */
 static int nactive(const struct dna_state *s)
 {
 	return s->n - s->nfin;
@@ -290,6 +293,7 @@ static int hand_card(const struct dna_state *s, int seat, int f)
 	return -1;
 }
 
+/* Appends a public event; the oldest one goes when the log is full. */
 static void logev(struct dna_state *s, int type, int seat, int card, int num, int strand)
 {
 	if (s->nlog == DNA_LOG) {
@@ -402,6 +406,7 @@ static void clear_strand(struct dna_state *s, int slot)
 	pile_put_under(s->deck, &s->ndeck, DNA_CARDS, tmp, m);
 }
 
+/* The deck's top card, taken off it; -1 when the deck is empty. */
 static int pop_deck(struct dna_state *s)
 {
 	uint16_t c;
@@ -437,6 +442,7 @@ static int draw_one(struct dna_state *s, int seat, int64_t now)
 	return 0;
 }
 
+/* The deadline of a step starting now: the table's turn time, or none. */
 static int64_t timer(const struct dna_state *s, int64_t now)
 {
 	return deadline_after(now, s->turn_seconds);
@@ -489,6 +495,7 @@ static void return_choices(struct dna_state *s)
 	}
 }
 
+/* Ends the party: pending cards back to the hands, nothing left to do. */
 static void game_over(struct dna_state *s)
 {
 	return_choices(s);
@@ -640,6 +647,7 @@ static int next_active(const struct dna_state *s, int from)
 	return from;
 }
 
+/* Seat will lay a hand card at a revealed card (in resolution order). */
 static void add_reward(struct dna_state *s, int seat)
 {
 	s->rew[s->nrew++] = (uint8_t)seat;
@@ -882,13 +890,13 @@ _Static_assert(sizeof dna_options / sizeof dna_options[0] == O__MAX, "option tab
 
 /* Hand size for n players and d decks: 8, fewer when the deck would run
  * short (30 cards per deck stay for the strands and the draw pile). */
-int dna_hand_size(int n, int decks);
-int dna_hand_size(int n, int decks)
+static int hand_size(int n, int decks)
 {
 	int h = (DNA_FACES * decks - 30) / n;
 	return h < DNA_HAND_DEAL ? h : DNA_HAND_DEAL;
 }
 
+/* One party per match. */
 static int dna_parties(int nplayers, const int *opt)
 {
 	(void)nplayers;
@@ -896,6 +904,8 @@ static int dna_parties(int nplayers, const int *opt)
 	return 1;
 }
 
+/* Shuffles, deals the hands clockwise from the dealer's left, lays three
+ * strands of two cards; the first turn (or the opening race) begins. */
 static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 {
 	struct dna_state *s = st;
@@ -926,7 +936,7 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 	}
 	s->ndeck = s->ncards;
 	rng_shuffle(&s->rng, s->deck, s->ndeck);
-	int h = dna_hand_size(s->n, s->decks);
+	int h = hand_size(s->n, s->decks);
 	for (int k = 0; k < h; k++)
 		for (int i = 0; i < s->n; i++) {
 			int p = seat_from(s->holder, i + 1, s->n);
@@ -1128,6 +1138,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 	return 0;
 }
 
+/* Starts the first deadline at the first action: setup has no clock. */
 static void start_lazy(struct dna_state *s, int64_t now)
 {
 	if (!s->dl_lazy)
@@ -1158,6 +1169,7 @@ static void discard_done(struct dna_state *s, int64_t now)
 	advance(s, now);
 }
 
+/* Seat puts card c face down into the deck; the step ends with the last. */
 static void do_discard(struct dna_state *s, int seat, int c, int autom, int64_t now)
 {
 	s->loc[c] = L_DECK;
@@ -1189,6 +1201,8 @@ static void last_draws(struct dna_state *s)
 	}
 }
 
+/* Checks the move fully, then applies it and runs the party forward; a
+ * refused move leaves the state untouched. */
 static int dna_apply(void *st, int seat, const char *move, int64_t now, struct rerr *e)
 {
 	struct dna_state *s = st;
@@ -1253,6 +1267,8 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 	return 0;
 }
 
+/* Applies a passed deadline: undecided seats draw, unclaimed revealed cards
+ * take deck cards, missing discards are made, the race ends. */
 static int dna_tick(void *st, int64_t now)
 {
 	struct dna_state *s = st;
@@ -1352,6 +1368,7 @@ struct emitter {
 	int count;
 };
 
+/* Hands one move to the caller and counts it. */
 static void put(struct emitter *em, const char *m)
 {
 	em->emit(em->ctx, m);
@@ -1420,6 +1437,7 @@ struct mctx {
 	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn, packed */
 };
 
+/* Fills mc for the current table. */
 static void mctx_init(const struct dna_state *s, struct mctx *mc)
 {
 	strand_sizes(s, mc->size);
@@ -1495,6 +1513,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	}
 }
 
+/* Every legal move of seat: those without a card first, then per face. */
 static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct dna_state *s = st;
@@ -1513,6 +1532,7 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 
 /* ---- snapshot ---- */
 
+/* Writes the whole state (the table list is derived and left out). */
 static int dna_encode(const void *st, struct buf *b)
 {
 	const struct dna_state *s = st;
@@ -1609,6 +1629,7 @@ static unsigned rd8(struct de *d, unsigned lo, unsigned hi, int *bad)
 	return v;
 }
 
+/* Reads two bytes that must lie in lo..hi. */
 static unsigned rd16(struct de *d, unsigned lo, unsigned hi, int *bad)
 {
 	unsigned v = de_u16(d);
@@ -1619,6 +1640,8 @@ static unsigned rd16(struct de *d, unsigned lo, unsigned hi, int *bad)
 	return v;
 }
 
+/* Reads a snapshot: envelope, every field range-checked, then check(); on
+ * failure the state is zeroed. */
 static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e)
 {
 	struct dna_state *s = st;
@@ -1744,6 +1767,8 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 
 /* ---- invariants ---- */
 
+/* Invariants: every card in exactly one place, strands connected and at
+ * most three, ends numbered once, choices consistent, somebody can act. */
 static int dna_check(const void *st, struct rerr *e)
 {
 	const struct dna_state *s = st;
@@ -2074,6 +2099,7 @@ static void emit_button(void *ctx, const char *move)
 	vend(cl->v);
 }
 
+/* "e1, e3 und e4" for the ends of an event. */
 static void ends_text(const struct dna_ev *ev, char *out, size_t cap)
 {
 	size_t len = 0;
@@ -2195,6 +2221,8 @@ static void places(const struct dna_state *s, int *place)
 	}
 }
 
+/* What seat may see: strands, own hand with its moves, who has chosen,
+ * the log, places; seat -1 sees no hand. */
 static void dna_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct dna_state *s = st;
@@ -2330,6 +2358,8 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 
 /* ---- scramble ---- */
 
+/* Re-deals what seat cannot see: other hands, the deck order, other seats'
+ * pending cards (each among the cards that make the same choice). */
 static void dna_scramble(void *st, int seat, uint64_t seed)
 {
 	struct dna_state *s = st;
