@@ -173,6 +173,13 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_str(v, "turn_seat_name", turn >= 0 && turn < GAME_MAX_SEATS && nm.name[turn] ?
 					   nm.name[turn] : "");
 	view_num(v, "deadline", playing ? pt->status.deadline : 0);
+	/* Seconds left in the open window, counted from the server's clock so
+	 * that a wrong clock on the phone does not matter; poll.js counts down. */
+	if (playing && pt->status.deadline > p->now_ms) {
+		view_begin(v, "countdown");
+		view_num(v, "seconds", (pt->status.deadline - p->now_ms + 999) / 1000);
+		view_end(v);
+	}
 	view_flag(v, "can_join", p->user_id && me < 0 && t->status == TABLE_OPEN &&
 				       pt->nseated < t->nseats);
 	view_flag(v, "can_leave", me >= 0 && t->status == TABLE_OPEN);

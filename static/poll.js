@@ -69,6 +69,20 @@
 		xhr.send();
 	}
 
+	// A window's deadline counts down on the page; at zero the next poll
+	// notices that the deadline has passed and the page reloads.
+	var counters = document.querySelectorAll('[data-countdown]');
+	if (counters.length) {
+		var started = Date.now();
+		setInterval(function () {
+			var gone = Math.floor((Date.now() - started) / 1000);
+			for (var i = 0; i < counters.length; i++) {
+				var left = parseInt(counters[i].getAttribute('data-countdown'), 10) - gone;
+				counters[i].textContent = String(Math.max(0, left));
+			}
+		}, 250);
+	}
+
 	document.addEventListener('visibilitychange', function () {
 		if (!document.hidden) poll();
 		else schedule();

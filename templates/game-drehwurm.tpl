@@ -74,7 +74,7 @@
 <li>Nach dem Legen wird der Stapel gedreht: die unterste Karte liegt nun oben.</li>
 <li>Ein Huhn frisst einen Stapel, dessen oberste Karte seine Farbe hat oder ein Joker ist; dann kommt ein neuer Stapel vom Nachziehstapel.</li>
 <li>Wer nicht legen kann oder will, zieht eine Karte und dreht einen beliebigen Stapel.</li>
-<li>Nach jedem Drehen dürfen alle anderen eine passende Wurmkarte auf diesen Stapel werfen (Zwischenwurf, {{snap_seconds}} s); der schnellste gewinnt{{#snap_colour}} — an diesem Tisch muss die Karte die <strong>Farbe</strong> der obersten Karte haben{{/snap_colour}}. Wer nichts Passendes hat, passt automatisch.</li>
+<li>Nach jedem Drehen dürfen alle anderen eine passende Wurmkarte auf diesen Stapel werfen (Zwischenwurf, {{snap_seconds}} s); der schnellste gewinnt{{#snap_colour}} — an diesem Tisch muss die Karte die <strong>Farbe</strong> der obersten Karte haben{{/snap_colour}}. Hat niemand eine passende Karte, entfällt der Zwischenwurf; sonst muss jeder andere werfen oder passen, bis die Frist abläuft.</li>
 <li>Ende: eine Hand ist leer, alle Hühner sind gespielt oder der Nachziehstapel ist aufgebraucht. Gefressene Karten in der Farbe des Huhns 3, Joker 2, andere 1 Punkt; jede Handkarte −1.</li>
 </ul>
 </details>

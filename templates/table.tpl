@@ -41,6 +41,7 @@
 </section>
 
 <section class="board">
+{{#countdown}}<p class="countdown" role="timer">Frist: noch <span data-countdown="{{seconds}}">{{seconds}}</span> s</p>{{/countdown}}
 {{>game}}
 </section>
 

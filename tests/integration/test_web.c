@@ -533,6 +533,13 @@ static void test_snap_race(void **state)
 			json_decref(o);
 		}
 		if (nsnap >= 2) {
+			/* An open window shows how long it has left. */
+			json_t *w = table_json(x[0].c);
+			json_t *cd = json_object_get(w, "countdown");
+			assert_int_equal(json_array_size(cd), 1);
+			json_int_t left = json_integer_value(json_object_get(json_array_get(cd, 0), "seconds"));
+			assert_true(left >= 1 && left <= 600);
+			json_decref(w);
 			pthread_barrier_t go;
 			pthread_barrier_init(&go, NULL, 2);
 			pthread_t th[2];
