@@ -5,13 +5,13 @@
 
 CC       ?= cc
 CXX      ?= c++
-PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen
+PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
 override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
-LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lpthread
+LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -lpthread
 
 B        := build
 RULES    := $(wildcard rules/*.c)
