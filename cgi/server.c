@@ -29,6 +29,7 @@
 #include "http.h"
 #include "page.h"
 #include "route.h"
+#include "sandbox.h"
 #include "store.h"
 #include "tmpl.h"
 
@@ -177,6 +178,9 @@ static int worker(int fd, const struct serve_opts *o)
 	}
 	FCGX_Request rq;
 	if (FCGX_InitRequest(&rq, fd, 0) != 0)
+		goto out;
+	/* start-up is done: from here on no exec, no new process, no socket */
+	if (sandbox_wanted() && sandbox_enter() != 0)
 		goto out;
 	rc = 0;
 	while (!stopping) {

@@ -18,7 +18,8 @@
  *   - a new `spieltisch serve` on the same socket answers through the same
  *     nginx, shows every table at a version no lower than any client saw,
  *     and takes a move again.
- * During the kills a client may see 502 (nginx lost its worker) or a
+ * Before the load, every worker must run behind its seccomp filter
+ * (unless SPIELTISCH_SANDBOX=off). During the kills a client may see 502 (nginx lost its worker) or a
  * transport error: that move was not acknowledged. A 500 from the program
  * itself fails the test.
  * Bounded: CRASH_SECONDS (default 20) of load, every loop bounded in count.
@@ -219,6 +220,22 @@ static int children_of(pid_t parent, pid_t *out, int max)
 	return n;
 }
 
+/* The Seccomp field of /proc/<pid>/status (2: a filter is on), or -1. */
+static int seccomp_mode(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	int mode = -1;
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "Seccomp:", 8) == 0)
+			mode = (int)strtol(line + 8, NULL, 10);
+	fclose(f);
+	return mode;
+}
+
 /* The app's master: the child of this process that runs `serve`. */
 static pid_t find_master(void)
 {
@@ -388,6 +405,16 @@ static void test_crash(void **state)
 	}
 	pid_t master = find_master();
 	assert_true(master > 0);
+	/* the workers run behind their seccomp filter (cgi/sandbox.h) */
+	const char *sb = getenv("SPIELTISCH_SANDBOX");
+	if (!sb || (strcmp(sb, "off") != 0 && strcmp(sb, "0") != 0)) {
+		pid_t w[8];
+		int n = children_of(master, w, 8);
+		assert_true(n > 0);
+		for (int i = 0; i < n; i++)
+			if (seccomp_mode(w[i]) != 2)
+				fail_msg("worker %d runs without its seccomp filter", (int)w[i]);
+	}
 
 	for (int i = 0; i < CLIENTS; i++)
 		assert_int_equal(pthread_create(&clients[i].th, NULL, play, &clients[i]), 0);
