@@ -297,6 +297,11 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(/dora (legt|zieht|sagt|deckt)/.test(text),
 		"after everyone chose, dora's page does not show her choice revealed in the log");
 	await t.shot(dora.page, 'dna-resolved.png');
+	await dora.page.setViewportSize(PHONE);
+	await dora.page.waitForTimeout(200);
+	await t.shot(dora.page, 'dna-phone.png');
+	const wide = await dora.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 });
 
 main();
