@@ -71,8 +71,8 @@ stop() {
 		i=$((i + 1))
 	done
 	# Whatever is left of either process group (setsid made each its own).
-	[ -n "$nginx_pid" ] && kill -KILL -- "-$nginx_pid" 2>/dev/null || true
-	[ -n "$app_pid" ] && kill -KILL -- "-$app_pid" 2>/dev/null || true
+	[ -n "$nginx_pid" ] && kill -KILL "-$nginx_pid" 2>/dev/null || true
+	[ -n "$app_pid" ] && kill -KILL "-$app_pid" 2>/dev/null || true
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "browser: kept $tmp"
 	else
