@@ -73,7 +73,7 @@
 
 {{#over}}<section class="dna-final">
 <h3>Ergebnis</h3>
-<ol class="dna-places">{{#places}}<li>Platz {{place}}: {{seat_name}} — {{cards}} Handkarten</li>{{/places}}</ol>
+<ul class="dna-places">{{#places}}<li>Platz {{place}}: {{seat_name}} — {{cards}} Handkarten</li>{{/places}}</ul>
 </section>{{/over}}
 
 <section class="dna-log">
