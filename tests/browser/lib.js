@@ -152,6 +152,9 @@ async function main() {
 		process.exit(1);
 	}
 	const t0 = Date.now();
+	// launch() gives Chromium a fresh --user-data-dir of its own under TMPDIR
+	// (run.sh points that into its temporary directory) and refuses one in
+	// ARGS; it is removed when the browser closes.
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 	let passed = 0, failed = 0;
 	for (const tc of tests) {
