@@ -32,7 +32,8 @@
  * history: adds N finished parties to the database directly with SQLite
  * (one transaction, no journal), on finished tables of 1000 extra users:
  * the real final snapshots, scores and complete move logs of random parties
- * played by the rules core, reused round-robin.
+ * played by the rules core, reused round-robin. The sample logs go into a
+ * temporary table once; each party's log is then one INSERT … SELECT.
  *
  * Exit status 0, or 1 with a message on stderr.
  */
@@ -67,7 +68,8 @@ enum {
 	GEN_SETTLE_MAX = 400,         /* extra moves to close an open window */
 	GEN_STEPS_MAX = 100000,       /* steps per table, at most */
 	GEN_HIST_USERS = 1000,
-	GEN_HIST_PER_P = 8            /* sample parties per game and player count */
+	GEN_HIST_PER_P = 8,           /* sample parties per game and player count */
+	GEN_SAMPLE_IDS = 1000         /* sample ids per game */
 };
 
 static int64_t now_ms(void)
@@ -613,9 +615,14 @@ static const char *const hist_sql[] = {
 	"INSERT INTO seats(table_id, seat, user_id) VALUES (?1, ?2, ?3)",
 	"INSERT INTO parties(table_id, number, seed, dealer, snapshot, over, scores, created_at)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7)",
-	"INSERT INTO moves(party, seq, seat, text, at, version) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	/* A party's log is copied inside SQLite from its sample: one statement
+	 * per party instead of one per move. */
+	"INSERT INTO temp.sample_moves(sample, seq, seat, text, at) VALUES (?1, ?2, ?3, ?4, ?5)",
+	"INSERT INTO moves(party, seq, seat, text, at, version)"
+	" SELECT ?1, seq, seat, text, ?2 + at, ?3 + seq FROM temp.sample_moves"
+	" WHERE sample = ?4 ORDER BY seq",
 };
-enum { H_USER, H_TABLE, H_SEAT, H_PARTY, H_MOVE, H__MAX };
+enum { H_USER, H_TABLE, H_SEAT, H_PARTY, H_SAMPLE, H_MOVES, H__MAX };
 _Static_assert(sizeof hist_sql / sizeof hist_sql[0] == H__MAX, "one statement per name");
 
 static int run(sqlite3_stmt *st)
@@ -649,7 +656,9 @@ static int cmd_history(const char *dbpath, long n)
 	/* A scratch database that nobody else has open: no journal while filling. */
 	if (exec(db, "PRAGMA journal_mode=DELETE; PRAGMA journal_mode=OFF;"
 		     " PRAGMA synchronous=OFF; PRAGMA cache_size=-262144;"
-		     " PRAGMA locking_mode=EXCLUSIVE; BEGIN") != 0)
+		     " PRAGMA locking_mode=EXCLUSIVE; PRAGMA temp_store=MEMORY;"
+		     " CREATE TEMP TABLE sample_moves(sample INTEGER, seq INTEGER, seat INTEGER,"
+		     " text TEXT, at INTEGER, PRIMARY KEY (sample, seq)) WITHOUT ROWID; BEGIN") != 0)
 		goto out;
 	for (int i = 0; i < H__MAX; i++)
 		if (sqlite3_prepare_v2(db, hist_sql[i], -1, &st[i], NULL) != SQLITE_OK) {
@@ -666,6 +675,20 @@ static int cmd_history(const char *dbpath, long n)
 		if (i == 0)
 			hist_user0 = sqlite3_last_insert_rowid(db);
 	}
+
+	for (int gi = 0; gi < ngames; gi++)
+		for (int i = 0; i < nsmp[gi]; i++) {
+			const struct sample *x = &smp[gi][i];
+			for (int j = 0; j < x->nsteps; j++) {
+				sqlite3_bind_int(st[H_SAMPLE], 1, gi * GEN_SAMPLE_IDS + i);
+				sqlite3_bind_int(st[H_SAMPLE], 2, j + 1);
+				sqlite3_bind_int(st[H_SAMPLE], 3, x->steps[j].seat);
+				sqlite3_bind_text(st[H_SAMPLE], 4, x->steps[j].text, -1, SQLITE_STATIC);
+				sqlite3_bind_int64(st[H_SAMPLE], 5, x->steps[j].at % 100000000);
+				if (run(st[H_SAMPLE]) != 0)
+					goto sqlfail;
+			}
+		}
 
 	struct rng rng;
 	rng_seed(&rng, 1000003);
@@ -711,7 +734,8 @@ static int cmd_history(const char *dbpath, long n)
 		}
 		int64_t version = p + 1;
 		for (int k = 0; k < np; k++) {
-			const struct sample *x = &base[(tno + k) % GEN_HIST_PER_P];
+			int si = (int)((tno + k) % GEN_HIST_PER_P);
+			const struct sample *x = &base[si];
 			sqlite3_bind_int64(st[H_PARTY], 1, tid);
 			sqlite3_bind_int(st[H_PARTY], 2, k);
 			sqlite3_bind_int64(st[H_PARTY], 3, (sqlite3_int64)(x->seed & 0x7fffffffffffffffULL));
@@ -721,17 +745,14 @@ static int cmd_history(const char *dbpath, long n)
 			sqlite3_bind_int64(st[H_PARTY], 7, at);
 			if (run(st[H_PARTY]) != 0)
 				goto sqlfail;
-			int64_t pid = sqlite3_last_insert_rowid(db);
-			for (int j = 0; j < x->nsteps; j++) {
-				sqlite3_bind_int64(st[H_MOVE], 1, pid);
-				sqlite3_bind_int(st[H_MOVE], 2, j + 1);
-				sqlite3_bind_int(st[H_MOVE], 3, x->steps[j].seat);
-				sqlite3_bind_text(st[H_MOVE], 4, x->steps[j].text, -1, SQLITE_STATIC);
-				sqlite3_bind_int64(st[H_MOVE], 5, at + x->steps[j].at % 100000000);
-				sqlite3_bind_int64(st[H_MOVE], 6, ++version);
-				if (run(st[H_MOVE]) != 0)
-					goto sqlfail;
-			}
+			sqlite3_bind_int64(st[H_MOVES], 1, sqlite3_last_insert_rowid(db));
+			sqlite3_bind_int64(st[H_MOVES], 2, at);
+			sqlite3_bind_int64(st[H_MOVES], 3, version);
+			sqlite3_bind_int(st[H_MOVES], 4, gi * GEN_SAMPLE_IDS +
+					 (p - g->min_players) * GEN_HIST_PER_P + si);
+			if (run(st[H_MOVES]) != 0)
+				goto sqlfail;
+			version += x->nsteps;
 			moves += x->nsteps;
 		}
 		made += np;

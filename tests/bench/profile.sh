@@ -41,15 +41,18 @@ profile_stop() {
 	stop_server
 }
 
-# wrk with one connection; prints the request count.
+# wrk with one connection; its output goes to $W/cg/wrk.out, and the
+# request count and the unexpected answers are printed.
 profile_wrk() { # SECONDS EXPECT PATH COOKIE TUPLES
 	if [ -n "$5" ]; then
 		BENCH_EXPECT=$2 BENCH_TUPLES=$5 BENCH_THREADS=1 timeout $(($1 + 60)) \
-			wrk -t1 -c1 -d"$1s" -s "$LUA" "http://127.0.0.1:$PORT$3" 2>&1
+			wrk -t1 -c1 -d"$1s" -s "$LUA" "http://127.0.0.1:$PORT$3" > "$W/cg/wrk.out" 2>&1
 	else
 		BENCH_EXPECT=$2 BENCH_THREADS=1 timeout $(($1 + 60)) \
-			wrk -t1 -c1 -d"$1s" -s "$LUA" -H "Cookie: $4" "http://127.0.0.1:$PORT$3" 2>&1
-	fi | sed -n 's/^BENCH requests=\([0-9]*\).*status_errors=\([0-9]*\).*/\1 \2/p'
+			wrk -t1 -c1 -d"$1s" -s "$LUA" -H "Cookie: $4" "http://127.0.0.1:$PORT$3" \
+			> "$W/cg/wrk.out" 2>&1
+	fi
+	sed -n 's/^BENCH requests=\([0-9]*\).*status_errors=\([0-9]*\).*/\1 \2/p' "$W/cg/wrk.out"
 }
 
 profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
@@ -81,5 +84,8 @@ profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
 	if [ "${reqs:-0}" -gt 0 ] && [ -n "$ir" ]; then
 		echo "ir|$key|$((ir / reqs))|$reqs|$bad" >> "$RES"
 		log "profile $key: $((ir / reqs)) instructions per request ($reqs requests, $bad unexpected)"
+	else
+		log "profile $key: no result (dump ${f:-none}, wrk said:)"
+		tail -n 3 "$W/cg/wrk.out" >&2
 	fi
 }
