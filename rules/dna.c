@@ -1787,17 +1787,17 @@ static int dna_check(const void *st, struct rerr *e)
 			return rerr_set(e, "DNA: Deckkarte %d doppelt oder nicht im Deck", c);
 		seen[c] = 1;
 	}
-	int nt = 0;
-	for (int c = 0; c < s->ncards; c++)
+	int nt = 0, nchoice = 0, hc[DNA_SEATS] = { 0 };
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
+			hc[s->own[c] < DNA_SEATS ? s->own[c] : 0]++;
 		if (s->loc[c] == L_TABLE) {
 			if (nt >= s->ntab || s->tab[nt] != c)
 				return rerr_set(e, "DNA: Liste der Tischkarten falsch");
+			if (s->pseq[c] >= s->nseq)
+				return rerr_set(e, "DNA: Legefolge von Karte %d zu groß", c);
 			nt++;
 		}
-	if (nt != s->ntab)
-		return rerr_set(e, "DNA: Liste der Tischkarten falsch");
-	int nchoice = 0;
-	for (int c = 0; c < s->ncards; c++) {
 		if (s->loc[c] == L_DECK && !seen[c])
 			return rerr_set(e, "DNA: Karte %d gilt als Deckkarte, liegt aber nicht im Deck", c);
 		if (s->loc[c] <= L_NONE || s->loc[c] >= L__MAX || s->own[c] >= s->n)
@@ -1829,6 +1829,8 @@ static int dna_check(const void *st, struct rerr *e)
 					return rerr_set(e, "DNA: doppelte Verbindung an Karte %d", c);
 		}
 	}
+	if (nt != s->ntab)
+		return rerr_set(e, "DNA: Liste der Tischkarten falsch");
 	int pending = 0;
 	for (int p = 0; p < s->n; p++) {
 		if (s->ck[p] >= CH__MAX || s->cn[p] > DNA_JOIN_MAX)
@@ -1850,13 +1852,6 @@ static int dna_check(const void *st, struct rerr *e)
 	}
 	if (pending != nchoice)
 		return rerr_set(e, "DNA: gewählte Karten und Wahlen passen nicht zusammen");
-	int hc[DNA_SEATS] = { 0 };
-	for (int c = 0; c < s->ncards; c++) {
-		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
-			hc[s->own[c]]++;
-		if (s->loc[c] == L_TABLE && s->pseq[c] >= s->nseq)
-			return rerr_set(e, "DNA: Legefolge von Karte %d zu groß", c);
-	}
 	for (int p = 0; p < s->n; p++) {
 		if (!active(s, p) && s->ck[p] != CH_NONE)
 			return rerr_set(e, "DNA: fertiger Platz %d hat gewählt", p);
