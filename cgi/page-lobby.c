@@ -87,7 +87,7 @@ static int mine_view(struct page *p, struct view *v)
 		if (t->status == TABLE_PLAYING && play_load(p->store, t->id, p->user_id, p->now_ms, pt) == PLAY_OK) {
 			int s = pt->my_seat;
 			if (s >= 0 && !pt->status.over && (pt->status.to_act >> s & 1u)) {
-				my_turn = pt->status.turn == s;
+				my_turn = pt->status.turn == s || pt->status.turn < 0;
 				window = !my_turn;
 			}
 			play_free(pt);

@@ -167,8 +167,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_str(v, "my_seat_name", me >= 0 ? nm.name[me] : "");
 	view_flag(v, "seated", me >= 0);
 	view_flag(v, "can_act", can_act);
-	view_flag(v, "my_turn", can_act && turn == me);
-	view_flag(v, "window", can_act && turn != me);
+	view_flag(v, "my_turn", can_act && (turn == me || turn < 0));
+	view_flag(v, "window", can_act && turn >= 0 && turn != me);
 	view_num(v, "turn_seat", turn);
 	view_str(v, "turn_seat_name", turn >= 0 && turn < GAME_MAX_SEATS && nm.name[turn] ?
 					   nm.name[turn] : "");
@@ -192,9 +192,11 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_str(v, "name", nm.name[s] ? nm.name[s] : "");
 		view_flag(v, "empty", !nm.name[s]);
 		view_flag(v, "me", s == me);
-		view_flag(v, "turn", s == turn);
-		view_flag(v, "acting", playing && (pt->status.to_act >> s & 1u));
-		view_flag(v, "acting_out_of_turn", playing && s != turn && (pt->status.to_act >> s & 1u));
+		int acting = playing && (pt->status.to_act >> s & 1u);
+		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
+		view_flag(v, "turn", s == turn || (turn < 0 && acting));
+		view_flag(v, "acting", acting);
+		view_flag(v, "acting_out_of_turn", acting && turn >= 0 && s != turn);
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
 		view_end(v);

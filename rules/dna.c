@@ -1349,7 +1349,8 @@ static void dna_status(const void *st, struct status *o)
 	memset(o, 0, sizeof *o);
 	o->over = s->stage == ST_OVER;
 	o->to_act = to_act(s);
-	o->turn = o->over ? -1 : s->holder;
+	/* Everyone chooses at once: nobody's turn in particular (see game.h). */
+	o->turn = -1;
 	o->deadline = s->dl;
 	o->epoch = s->epoch;
 	if (s->play_on) {

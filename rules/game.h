@@ -58,7 +58,9 @@ struct setup {
 struct status {
 	int over;                       /* 1 when the party has ended */
 	uint32_t to_act;                /* bit s set: seat s has a legal move now */
-	int turn;                       /* seat whose regular turn it is, -1 if none */
+	int turn;                       /* seat whose regular turn it is; -1 when nobody's
+	                                 * in particular: then every seat in to_act is on
+	                                 * turn (simultaneous choices) */
 	int64_t deadline;               /* next deadline (ms) tick() would apply, 0 if none */
 	uint32_t epoch;                 /* changes whenever the position changes so that a
 	                                 * decision another seat made on the old page is no
