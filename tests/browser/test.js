@@ -255,6 +255,13 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 
 	await allAt([emil, fritz], v2, "after dora's choice");
 	check(emil.loads > loads[0] && fritz.loads > loads[1], 'a page did not reload by itself');
+	// The tab titles: dora has chosen, the others still must.
+	for (const p of all) {
+		const s = await state(p);
+		const must = p !== dora;
+		check(titleMarked(s.title) === must,
+			`${p.label}'s title "${s.title}" ${must ? 'lacks' : 'has'} the turn marker after dora chose`);
+	}
 	const code = choice.split(' ')[1];
 	// The card's German name, as dora's page shows her choice ("Du legst 1 lila · voll · Raute an e1").
 	const m = /(?:Du legst|Set:)\s+(.+?)\s+an\b/.exec(doraText);
