@@ -21,7 +21,7 @@
 
 #include <fcgiapp.h>
 
-enum { HELLO_MAX_WORKERS = 64, HELLO_BACKLOG = 256 };
+enum { HELLO_MAX_WORKERS = 64, HELLO_BACKLOG = 256, HELLO_ACCEPT_RETRIES = 100 };
 
 static const char reply[] =
 	"Status: 200 OK\r\n"
@@ -37,13 +37,20 @@ static void on_stop(int sig)
 	stopping = 1;
 }
 
-/* One worker: answers requests until the socket fails or it is killed. */
+/* One worker: answers requests until it is killed. A failed accept (a
+ * signal, as under valgrind's control) is retried, but not forever. */
 static void worker(int fd)
 {
 	FCGX_Request req;
+	int failures = 0;
 	if (FCGX_InitRequest(&req, fd, 0) != 0)
 		_exit(1);
-	while (FCGX_Accept_r(&req) >= 0) {
+	while (failures < HELLO_ACCEPT_RETRIES) {
+		if (FCGX_Accept_r(&req) < 0) {
+			failures++;
+			continue;
+		}
+		failures = 0;
 		FCGX_PutStr(reply, (int)(sizeof reply - 1), req.out);
 		FCGX_Finish_r(&req);
 	}

@@ -72,15 +72,17 @@ profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
 	callgrind_control -z "$PROF_WORKER" > /dev/null 2>&1
 	set -- $(profile_wrk 3 "$expect" "$path" "$cookie" "$meas")
 	reqs=${1:-0} bad=${2:-0}
-	before=$(ls "$W/cg" | grep -c '^cg\.' || true)
 	callgrind_control -d "$key" "$PROF_WORKER" > /dev/null 2>&1
+	# The dump that this key triggered (its header names the trigger).
 	n=0
-	while [ "$(ls "$W/cg" | grep -c '^cg\.' || true)" -le "$before" ] && [ "$n" -lt 100 ]; do
+	f=""
+	while [ -z "$f" ] && [ "$n" -lt 100 ]; do
 		sleep 0.1
+		f=$(grep -l -x "desc: Trigger: dump $key" "$W/cg"/cg.* 2>/dev/null | head -n 1 || true)
 		n=$((n + 1))
 	done
-	f=$(ls -t "$W/cg"/cg.* | head -n 1)
-	ir=$(awk '/^summary:/ { print $2; exit }' "$f")
+	ir=""
+	[ -n "$f" ] && ir=$(awk '/^summary:/ { print $2; exit }' "$f")
 	if [ "${reqs:-0}" -gt 0 ] && [ -n "$ir" ]; then
 		echo "ir|$key|$((ir / reqs))|$reqs|$bad" >> "$RES"
 		log "profile $key: $((ir / reqs)) instructions per request ($reqs requests, $bad unexpected)"
