@@ -984,6 +984,7 @@ static int dw_check(const void *vst, struct rerr *e)
 		const struct dw_event *ev = &st->log[i];
 		if (ev->type >= DW_EV__MAX || ev->seat >= n || ev->stack >= DW_STACKS ||
 		    ev->card >= DW_CARDS || ev->card2 >= DW_CARDS ||
+		    (ev->type == DW_EV_CHICKEN && dw_deck[ev->card].kind != DW_CHICKEN) ||
 		    (ev->type == DW_EV_END && (ev->arg == DW_END_NONE || ev->arg >= DW_END__MAX)))
 			return rerr_set(e, "Protokolleintrag %d ungültig", i);
 	}
