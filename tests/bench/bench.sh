@@ -177,17 +177,22 @@ worker_pids() {
 	return 0
 }
 
-# Largest resident set of the server's worker processes, in KiB.
+# Largest resident set of the server's worker processes, and the largest
+# private part of it (RssAnon: heap, stacks; the rest is mostly shared
+# library pages), in KiB: "rss|anon".
 worker_rss_kib() {
 	max=0
+	anon=0
 	for d in /proc/[0-9]*; do
 		[ -r "$d/stat" ] || continue
 		ppid=$(sed -e 's/^.*) [A-Za-z] \([0-9]*\) .*$/\1/' "$d/stat" 2>/dev/null) || continue
 		[ "$ppid" = "$SERVER_PID" ] || continue
 		r=$(awk '/^VmRSS:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		a=$(awk '/^RssAnon:/ { print $2 }' "$d/status" 2>/dev/null) || continue
 		[ -n "$r" ] && [ "$r" -gt "$max" ] && max=$r
+		[ -n "$a" ] && [ "$a" -gt "$anon" ] && anon=$a
 	done
-	echo "$max"
+	echo "$max|$anon"
 }
 
 # ---- one wrk run ----
@@ -247,8 +252,18 @@ while read -r slug min max; do
 		fi
 		q=$((q + 1))
 	done
-	echo "rules|$slug|$p|$at4|$worst_p|$worst" >> "$RES"
-	log "rules $slug: $at4 parties/s at $p players, slowest $worst at $worst_p"
+	# Instructions per party at the slowest count (callgrind; like the rate,
+	# with sim's invariant checks and replay).
+	irp=""
+	if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1; then
+		valgrind --tool=callgrind --callgrind-out-file="$W/cg-sim-$slug" \
+			"$BIN" sim "$slug" --games 20 --players "$worst_p" --seed 1 --quiet \
+			> /dev/null 2>&1 || true
+		t=$(awk '/^(summary|totals):/ { print $2; exit }' "$W/cg-sim-$slug" 2>/dev/null || true)
+		[ -n "$t" ] && irp=$((t / 20))
+	fi
+	echo "rules|$slug|$p|$at4|$worst_p|$worst|$irp" >> "$RES"
+	log "rules $slug: $at4 parties/s at $p players, slowest $worst at $worst_p ($irp instructions a party)"
 done < "$W/games"
 
 # ---- 2. the limit: hello-world behind the same nginx ----
@@ -256,8 +271,7 @@ done < "$W/games"
 start_nginx
 start_hello
 measure hello "hello-world (libfcgi)" 200 / ""
-hello_rss=$(worker_rss_kib)
-echo "rss|hello|$hello_rss" >> "$RES"
+echo "rss|hello|$(worker_rss_kib)" >> "$RES"
 stop_server
 hello_rps=$(awk -F'|' '$1 == "hello" { printf "%d", $3 }' "$RES")
 [ "${hello_rps:-0}" -gt 0 ] || { log "hello-world gave no result"; exit 1; }

@@ -2,8 +2,8 @@
 # report.sh RESULTS DUR CONN THREADS WORKERS HIST_SMALL HIST_LARGE — prints the
 # benchmark table (Markdown) from the result lines bench.sh collected:
 #   KEY|LABEL|rps|p50_us|p99_us|errors|codes|exhausted   one wrk run
-#   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate         spieltisch sim
-#   rss|WHAT|KiB                                          largest worker RSS
+#   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate|instructions a party
+#   rss|WHAT|KiB|private KiB                              largest worker RSS
 #   hist|N|seconds|MiB|generator line                     the large history
 #   ir|KEY|instructions per request|requests|unexpected    callgrind, one worker
 set -eu
@@ -91,19 +91,22 @@ END {
 		}
 		if (k == "rss") {
 			mib = f[3] / 1024
+			priv = (f[4] != "") ? sprintf(" (private %.1f MiB)", f[4] / 1024) : ""
 			if (f[2] == "hello") { what = "hello-world worker RSS after its run"; goal = "—"; met = "—" }
 			else {
 				what = "spieltisch worker RSS after the runs (" (f[2] == "app6" ? pow10(large) : pow10(small)) " parties)"
 				goal = "≤ " g_rss " MiB"
 				met = mib <= g_rss ? "yes" : "**no**: " sprintf("%.1f", mib) " MiB"
 			}
-			row(what, sprintf("%.1f MiB", mib), "", goal, "", "", "", "", met)
+			row(what, sprintf("%.1f MiB%s", mib, priv), "", goal, "", "", "", "", met)
 			continue
 		}
 		if (k == "rules") {
-			row("rules " f[2] ": random parties/s, one core, " f[3] " players (slowest: " f[5] " players)",
-			    sprintf("%.0f (%.0f)", f[4], f[6]), "", "≥ " g_rules " every count",
-			    "", "", "", "", f[6] >= g_rules ? "yes" : "**no**: " sprintf("%.0f", f[6]) " at " f[5] " players")
+			irp = (f[7] != "") ? sprintf("%.2fM a party", f[7] / 1e6) : ""
+			printf "| %s | %s | | %s | | | | | %s | %s |\n",
+			    "rules " f[2] ": random parties/s, one core, " f[3] " players (slowest: " f[5] " players)",
+			    sprintf("%.0f (%.0f)", f[4], f[6]), "≥ " g_rules " every count", irp,
+			    ((f[6] >= g_rules) ? "yes" : "**no**: " sprintf("%.0f", f[6]) " at " f[5] " players")
 			continue
 		}
 		if (k == "hist") {
