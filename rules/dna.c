@@ -1952,6 +1952,26 @@ static int dna_check(const void *st, struct rerr *e)
 		    slotuse[s->rslot[p]]++)
 			return rerr_set(e, "DNA: Ergänzung von Platz %d ist nicht möglich", p);
 	}
+	/* a pending choice names distinct ends of this turn that its card fits
+	 * (attach) or completes a set with (set), as when it was chosen */
+	for (int p = 0; p < s->n; p++) {
+		if ((s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET) || s->loc[s->cc[p]] != L_CHOICE)
+			continue;
+		if (s->cn[p] < 1 || s->cn[p] > DNA_JOIN_MAX)
+			return rerr_set(e, "DNA: Wahl von Platz %d ohne Enden", p);
+		for (int i = 0; i < s->cn[p]; i++) {
+			int t = tend_index(s, s->ce[p][i]);
+			if (t < 0)
+				return rerr_set(e, "DNA: Wahl von Platz %d nennt ein fremdes Ende", p);
+			for (int k = 0; k < i; k++)
+				if (s->ce[p][k] == s->ce[p][i])
+					return rerr_set(e, "DNA: Wahl von Platz %d nennt ein Ende doppelt", p);
+			int ok = s->ck[p] == CH_SET ? makes_set(s->cc[p], s->tend_a[t], s->tend_b[t]) :
+						      fits(s->cc[p], s->tend_a[t], s->tend_b[t]);
+			if (!ok)
+				return rerr_set(e, "DNA: gewählte Karte von Platz %d passt nicht", p);
+		}
+	}
 	return 0;
 }
 
