@@ -242,7 +242,7 @@ while read -r slug min max; do
 	q=$min
 	while [ "$q" -le "$max" ]; do
 		# shellcheck disable=SC2086
-		r=$($pin "$BIN" sim "$slug" --games "$SIM_GAMES" --players "$q" --seed 1 --quiet |
+		r=$(timeout 300 $pin "$BIN" sim "$slug" --games "$SIM_GAMES" --players "$q" --seed 1 --quiet |
 			sed -n 's/.*games_per_sec=\([0-9.]*\).*/\1/p')
 		[ -z "$r" ] && r=0
 		[ "$q" = "$p" ] && at4=$r
@@ -256,7 +256,7 @@ while read -r slug min max; do
 	# with sim's invariant checks and replay).
 	irp=""
 	if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1; then
-		valgrind --tool=callgrind --callgrind-out-file="$W/cg-sim-$slug" \
+		timeout 300 valgrind --tool=callgrind --callgrind-out-file="$W/cg-sim-$slug" \
 			"$BIN" sim "$slug" --games 20 --players "$worst_p" --seed 1 --quiet \
 			> /dev/null 2>&1 || true
 		t=$(awk '/^(summary|totals):/ { print $2; exit }' "$W/cg-sim-$slug" 2>/dev/null || true)
@@ -289,14 +289,14 @@ copy_db() { # FROM TO
 }
 
 t0=$(now_s)
-"$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --move-need "$need" \
+timeout 600 "$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --move-need "$need" \
 	--opt drehwurm:snap_seconds=600 2> "$W/gen-setup.log" || { cat "$W/gen-setup.log" >&2; exit 1; }
 log "setup: $(($(now_s) - t0)) s"
 copy_db "$W/base.db" "$W/small.db"
 copy_db "$W/base.db" "$W/large.db"
-"$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
+timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
 t0=$(now_s)
-"$GEN" history --db "$W/large.db" --schema schema --parties "$HIST_LARGE" > "$W/hist-large"
+timeout 1800 "$GEN" history --db "$W/large.db" --schema schema --parties "$HIST_LARGE" > "$W/hist-large"
 hist_s=$(($(now_s) - t0))
 hist_size=$(du -m "$W/large.db" | awk '{ print $1 }')
 log "history: $(cat "$W/hist-large"), $hist_size MiB, $hist_s s"
@@ -305,7 +305,7 @@ echo "hist|$HIST_LARGE|$hist_s|$hist_size|$(cat "$W/hist-large")" >> "$RES"
 # The moves are worked out on a copy, so the measured database is untouched.
 copy_db "$W/small.db" "$W/presim.db"
 t0=$(now_s)
-"$GEN" moves --db "$W/presim.db" --schema schema --list "$W/list" --need "$need" \
+timeout 600 "$GEN" moves --db "$W/presim.db" --schema schema --list "$W/list" --need "$need" \
 	--out-dir "$W/tuples" > "$W/moves" 2> "$W/gen-moves.log" || {
 	cat "$W/gen-moves.log" >&2; exit 1; }
 log "moves prepared in $(($(now_s) - t0)) s: $(tr '\n' ' ' < "$W/moves")"
