@@ -24,6 +24,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "auth.h"
 #include "integration/suite.h"
 
 enum { RAW_MAX = 1 << 20 };
@@ -556,7 +557,7 @@ static void test_login_guessing_slowed(void **state)
 	assert_int_equal(it_csrf(c, "/login", csrf, sizeof csrf), 0);
 	double t0 = it_now();
 	int wrong = 0;
-	for (int i = 0; i < 5; i++) {
+	for (int i = 0; i < AUTH_FAIL_FREE; i++) {
 		h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", "falsch123",
 			    NULL);
 		assert_int_equal(r.status, 422);
@@ -586,8 +587,8 @@ static void test_login_guessing_slowed(void **state)
 		h_resp_free(&r);
 	}
 	assert_true(ok);
-	fprintf(stderr, "abuse: a wrong password costs %.0f ms; the sixth try is refused (429)\n",
-		per * 1000);
+	fprintf(stderr, "abuse: a wrong password costs %.0f ms; try %d is refused (429)\n",
+		per * 1000, AUTH_FAIL_FREE + 1);
 	h_client_free(c);
 }
 
