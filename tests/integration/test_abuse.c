@@ -571,7 +571,7 @@ static void test_login_guessing_slowed(void **state)
 	h_resp_free(&r);
 	char tok[128];
 	assert_int_equal(h_cookie(c, "st", tok, sizeof tok), -1);
-	/* more guesses keep being refused, and the wait grows */
+	/* a further guess is refused too, without looking at the password */
 	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", "falsch124", NULL);
 	assert_int_equal(r.status, 429);
 	h_resp_free(&r);
