@@ -30,12 +30,21 @@ struct store;
 int store_open(struct store **out, const char *db_path, const char *schema_dir);
 void store_close(struct store *s);
 
-int store_begin(struct store *s);      /* BEGIN IMMEDIATE; ST_BUSY on timeout */
+/* BEGIN IMMEDIATE, after taking the lock file "<db>-writer" (flock) that
+ * serialises the writers of all processes; store_commit()/store_rollback()
+ * release it. ST_BUSY on timeout. */
+int store_begin(struct store *s);
 /* BEGIN (deferred): a read transaction, so that several reads see one
  * consistent state; end it with store_commit() or store_rollback(). */
 int store_begin_read(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
+
+/* WAL checkpoints. The workers turn the one on commit off (pages = 0) or
+ * raise it to a backstop, and the checkpointer process calls
+ * store_checkpoint() periodically (server.c); see those functions. */
+void store_autocheckpoint(struct store *s, int pages);
+int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_pages);
 
 /* ---- users ---- */
 struct st_user {
