@@ -1,7 +1,9 @@
 // tmpl.cc — the only C++ in the program: fills a ctemplate dictionary from a
 // view tree and expands a template; see tmpl.h.
 #include <dirent.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <new>
@@ -31,33 +33,93 @@ bool has_pragma(const std::string &path)
 	return n == sizeof pragma - 1 && memcmp(head, pragma, n) == 0;
 }
 
-// Copies the entries of view dictionary `d` into `dict`.
-void fill(ctemplate::TemplateDictionary *dict, const view_node *d, int depth)
+// Keys as ctemplate sees them, once per process. A key that reaches
+// ctemplate as a plain string (the view's are arena copies) is hashed, looked
+// up in ctemplate's global id table under its lock, and copied again, for
+// every value; a StaticTemplateString carries its id and is used as it is.
+// The set of keys is that of the views (a few hundred); past KEY_SLOTS / 2
+// further keys are passed as plain strings. Never freed: per process.
+enum { KEY_SLOTS = 4096 };
+struct key_slot {
+	const char *name;
+	ctemplate::StaticTemplateString *sts;
+};
+key_slot keys[KEY_SLOTS];
+int nkeys;
+
+// `k` as a TemplateString whose global id is already known.
+ctemplate::TemplateString key_of(const char *k)
+{
+	uint64_t h = 14695981039346656037ULL;   // FNV-1a
+	size_t len = 0;
+	for (; k[len]; len++)
+		h = (h ^ (unsigned char)k[len]) * 1099511628211ULL;
+	size_t i = (size_t)h & (KEY_SLOTS - 1);
+	for (; keys[i].name; i = (i + 1) & (KEY_SLOTS - 1))
+		if (strcmp(keys[i].name, k) == 0)
+			return ctemplate::TemplateString(*keys[i].sts);
+	char *copy = nkeys < KEY_SLOTS / 2 ? strdup(k) : NULL;
+	ctemplate::StaticTemplateString *sts =
+		copy ? new (std::nothrow) ctemplate::StaticTemplateString{ { copy, len, 0 } } : NULL;
+	if (!sts) {
+		free(copy);
+		return ctemplate::TemplateString(k, len);
+	}
+	ctemplate::StaticTemplateStringInitializer init(sts);   // computes and registers the id
+	keys[i].name = copy;
+	keys[i].sts = sts;
+	nkeys++;
+	return ctemplate::TemplateString(*sts);
+}
+
+// The decimal digits of v in the arena, or NULL.
+const char *num_text(struct arena *a, long long v, size_t *len)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	*len = (size_t)(e - p);
+	return arena_strndup(a, p, *len);
+}
+
+// Copies the entries of view dictionary `d` into `dict`. Values are not
+// copied: they live in the request's arena, which outlives the expansion
+// (numbers are written there, too). false when the arena is exhausted.
+bool fill(struct arena *a, ctemplate::TemplateDictionary *dict, const view_node *d, int depth)
 {
 	if (depth > 32)
-		return;
+		return true;
 	for (const view_node *n = d->first; n; n = n->next) {
 		switch (n->kind) {
 		case VIEW_STR:
-			dict->SetValue(n->key, ctemplate::TemplateString(n->str, strlen(n->str)));
+			dict->SetValueWithoutCopy(key_of(n->key),
+						  ctemplate::TemplateString(n->str, strlen(n->str)));
 			break;
 		case VIEW_NUM: {
-			char tmp[32];
-			snprintf(tmp, sizeof tmp, "%lld", n->num);
-			dict->SetValue(n->key, tmp);
+			size_t len;
+			const char *t = num_text(a, n->num, &len);
+			if (!t)
+				return false;
+			dict->SetValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(t, len));
 			break;
 		}
 		case VIEW_FLAG:
 			if (n->num)
-				dict->ShowSection(n->key);
+				dict->ShowSection(key_of(n->key));
 			break;
 		case VIEW_SECTION:
-			fill(dict->AddSectionDictionary(n->key), n, depth + 1);
+			if (!fill(a, dict->AddSectionDictionary(key_of(n->key)), n, depth + 1))
+				return false;
 			break;
 		case VIEW_INCLUDE: {
-			ctemplate::TemplateDictionary *inc = dict->AddIncludeDictionary(n->key);
+			ctemplate::TemplateDictionary *inc = dict->AddIncludeDictionary(key_of(n->key));
 			inc->SetFilename(n->str);
-			fill(inc, n, depth + 1);
+			if (!fill(a, inc, n, depth + 1))
+				return false;
 			break;
 		}
 		case VIEW_LIST:
@@ -65,6 +127,7 @@ void fill(ctemplate::TemplateDictionary *dict, const view_node *d, int depth)
 			break;
 		}
 	}
+	return true;
 }
 
 } // namespace
@@ -128,7 +191,10 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct vie
 {
 	try {
 		ctemplate::TemplateDictionary dict(name);
-		fill(&dict, root, 0);
+		if (!fill(a, &dict, root, 0)) {
+			fprintf(stderr, "tmpl: %s: out of memory\n", name);
+			return NULL;
+		}
 		std::string out;
 		if (!ctemplate::ExpandTemplate(name, ctemplate::STRIP_BLANK_LINES, &dict, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
