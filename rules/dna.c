@@ -182,22 +182,70 @@ static int makes_set(int x, int a, int b)
 	return face(x) == third(face(a), face(b));
 }
 
+/* The move code ("2-rot-voll-welle") and the German label ("2 rot · voll ·
+ * Welle") of every face, written once per process on first use: moves and
+ * views copy them instead of formatting them per card. */
+struct face_text {
+	char code[32], label[48];
+	uint8_t code_len;
+};
+static struct face_text face_texts[DNA_FACES];
+static int face_texts_ready;
+
+/* Appends the n bytes at p to out at *len. */
+static void put_bytes(char *out, size_t *len, const char *p, size_t n)
+{
+	memcpy(out + *len, p, n);
+	*len += n;
+}
+
+static void face_texts_init(void)
+{
+	for (int f = 0; f < DNA_FACES; f++) {
+		struct face_text *t = &face_texts[f];
+		const char *part[3] = { colour_name[attr(f, 1)], fill_name[attr(f, 2)],
+					shape_name[attr(f, 3)] };
+		size_t len = 0;
+		t->code[len++] = (char)('1' + attr(f, 0));
+		for (int i = 0; i < 3; i++) {
+			t->code[len++] = '-';
+			put_bytes(t->code, &len, part[i], strlen(part[i]));
+		}
+		t->code[len] = '\0';
+		t->code_len = (uint8_t)len;
+		snprintf(t->label, sizeof t->label, "%d %s · %s · %s", attr(f, 0) + 1,
+			 colour_de[attr(f, 1)], fill_name[attr(f, 2)], shape_de[attr(f, 3)]);
+	}
+	face_texts_ready = 1;
+}
+
+/* The texts of face f; valid for the life of the process. */
+static const struct face_text *face_text(int f)
+{
+	if (!face_texts_ready)
+		face_texts_init();
+	return &face_texts[f];
+}
+
 /* Writes the move code of a face ("2-rot-voll-welle") into out. */
 static void face_code(int f, char *out, size_t cap)
 {
-	const char *part[3] = { colour_name[attr(f, 1)], fill_name[attr(f, 2)],
-				shape_name[attr(f, 3)] };
-	size_t len = 0;
-	if (cap < 32)
-		return;
-	out[len++] = (char)('1' + attr(f, 0));
-	for (int i = 0; i < 3; i++) {
-		size_t n = strlen(part[i]);
-		out[len++] = '-';
-		memcpy(out + len, part[i], n);
-		len += n;
-	}
-	out[len] = '\0';
+	const struct face_text *t = face_text(f);
+	if (cap > t->code_len)
+		memcpy(out, t->code, (size_t)t->code_len + 1);
+	else if (cap)
+		out[0] = '\0';
+}
+
+/* Writes the German label of a face ("2 rot · voll · Welle") into out. */
+static void face_label(int f, char *out, size_t cap)
+{
+	const char *l = face_text(f)->label;
+	size_t n = strlen(l);
+	if (cap > n)
+		memcpy(out, l, n + 1);
+	else if (cap)
+		out[0] = '\0';
 }
 
 /* A face packed two bits per attribute, for counting differences fast. */
@@ -214,12 +262,6 @@ static int pdiff(unsigned a, unsigned b)
 	return (int)((x & 1u) + (x >> 2 & 1u) + (x >> 4 & 1u) + (x >> 6 & 1u));
 }
 
-/* Writes the German label of a face ("2 rot · voll · Welle") into out. */
-static void face_label(int f, char *out, size_t cap)
-{
-	snprintf(out, cap, "%d %s · %s · %s", attr(f, 0) + 1, colour_de[attr(f, 1)],
-		 fill_name[attr(f, 2)], shape_de[attr(f, 3)]);
-}
 
 /* Index of word w in a table of three, or -1. */
 static int word3(const char *w, size_t len, const char *const *names, const char *alt)
@@ -1055,10 +1097,11 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		if (parse_face(t.w[1], &m->face) != 0)
 			return rerr_set(e, "Unbekannte Karte '%.30s' (so: 2-rot-voll-welle; "
 					"Anzahl-Farbe-Füllung-Form).", t.w[1]);
-		face_code(m->face, code, sizeof code);
 		m->card = hand_card(s, seat, m->face);
-		if (m->card < 0)
+		if (m->card < 0) {
+			face_code(m->face, code, sizeof code);
 			return rerr_set(e, "Du hast %s nicht auf der Hand.", code);
+		}
 	}
 
 	/* the stage */
@@ -1451,8 +1494,11 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		      struct emitter *em)
 {
 	char code[40], m[GAME_MOVE_MAX + 1];
-	if (f >= 0)
+	size_t clen = 0;
+	if (f >= 0) {
 		face_code(f, code, sizeof code);
+		clen = face_text(f)->code_len;
+	}
 	if (s->disc_need) {
 		if (f >= 0 && ((s->disc_need >> seat) & 1u)) {
 			snprintf(m, sizeof m, "discard %s", code);
@@ -1496,16 +1542,23 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		for (int i = 0; i < s->ntend; i++) {
 			int d = pdiff(pf, mc->tf[i]);
 			if (d == 0) {
-				int len = snprintf(m, sizeof m, "set %s on", code);
-				put_end(m, len, s->tend_id[i]);
+				size_t len = 0;
+				put_bytes(m, &len, "set ", 4);
+				put_bytes(m, &len, code, clen);
+				put_bytes(m, &len, " on", 3);
+				put_end(m, (int)len, s->tend_id[i]);
 				put(em, m);
 			} else if (d == 1) {
 				fit[nfit++] = i;
 			}
 		}
 		if (nfit) {
-			int len = snprintf(m, sizeof m, "attach %s to", code);
-			emit_subsets(s, em, m, len, fit, nfit, mc->size, 0, pick, 0);
+			size_t len = 0;
+			put_bytes(m, &len, "attach ", 7);
+			put_bytes(m, &len, code, clen);
+			put_bytes(m, &len, " to", 3);
+			m[len] = '\0';
+			emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
 		}
 		return;
 	}
@@ -1982,12 +2035,10 @@ enum { CARD_W = 40, CARD_H = 60, COL_W = 56, ROW_H = 72 };
 /* Emits the fields every drawn card has. */
 static void view_card_fields(struct view_sink *v, int c)
 {
-	char code[40], label[64];
 	int f = face(c), num = attr(f, 0) + 1;
-	face_code(f, code, sizeof code);
-	face_label(f, label, sizeof label);
-	vstr(v, "code", code);
-	vstr(v, "label", label);
+	const struct face_text *t = face_text(f);
+	vstr(v, "code", t->code);
+	vstr(v, "label", t->label);
 	vnum(v, "num", num);
 	vstr(v, "colour", colour_name[attr(f, 1)]);
 	vstr(v, "fill", fill_name[attr(f, 2)]);
