@@ -1,4 +1,10 @@
-/* json.c — view tree → JSON with jansson; see json.h. */
+/* json.c — view tree → JSON with jansson; see json.h.
+ *
+ * While json_render() runs, jansson allocates from the request's arena (its
+ * allocator functions are swapped in and restored before it returns): the
+ * tree is a few thousand small nodes, and a malloc and a free for each cost
+ * more than building and writing them. Nothing jansson allocated in that
+ * time is freed on its own: the arena's reset frees it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +13,23 @@
 
 #include "json.h"
 
-/* The entries of dictionary `d` as a new JSON object, or NULL. */
+enum { JSON_OUT_FIRST = 16 * 1024 };   /* first size of the text buffer */
+
+/* The arena jansson allocates from; set only inside json_render(). */
+static struct arena *json_arena;
+
+static void *arena_malloc(size_t n)
+{
+	return arena_alloc(json_arena, n);
+}
+
+static void arena_nofree(void *p)
+{
+	(void)p;
+}
+
+/* The entries of dictionary `d` as a new JSON object, or NULL. Keys are the
+ * views' own ASCII names, so they skip jansson's UTF-8 check; values do not. */
 static json_t *dict_to_json(const struct view_node *d, int depth)
 {
 	if (depth > 32)
@@ -35,61 +57,82 @@ static json_t *dict_to_json(const struct view_node *d, int depth)
 			json_t *arr = json_object_get(o, n->key);
 			if (!arr) {
 				arr = json_array();
-				if (!arr || json_object_set_new(o, n->key, arr) != 0)
-					goto fail;
+				if (!arr || json_object_set_new_nocheck(o, n->key, arr) != 0)
+					return NULL;
 			} else if (!json_is_array(arr)) {
 				fprintf(stderr, "json: '%s' is both a value and a section\n", n->key);
-				goto fail;
+				return NULL;
 			}
 			if (n->kind == VIEW_SECTION) {
 				json_t *item = dict_to_json(n, depth + 1);
 				if (!item || json_array_append_new(arr, item) != 0)
-					goto fail;
+					return NULL;
 			}
 			continue;
 		}
 		case VIEW_KIND__MAX:
 			abort();
 		}
-		if (!val || json_object_set_new(o, n->key, val) != 0)
-			goto fail;
+		if (!val || json_object_set_new_nocheck(o, n->key, val) != 0)
+			return NULL;
 	}
 	return o;
-fail:
-	json_decref(o);
-	return NULL;
+}
+
+/* The text as jansson writes it, '<', '>' and '&' escaped on the way. */
+struct out {
+	struct arena *a;
+	char *p;
+	size_t len, cap;
+};
+
+/* json_dump_callback's sink: appends a chunk; -1 when the arena is out. */
+static int put_chunk(const char *buf, size_t n, void *ctx)
+{
+	struct out *o = ctx;
+	if (o->cap - o->len < n * 6 + 2) {
+		size_t cap = o->cap * 2 > o->len + n * 6 + 2 ? o->cap * 2 : o->len + n * 6 + 2;
+		char *p = arena_alloc(o->a, cap);
+		if (!p)
+			return -1;
+		memcpy(p, o->p, o->len);
+		o->p = p;
+		o->cap = cap;
+	}
+	char *q = o->p + o->len;
+	for (size_t i = 0; i < n; i++) {
+		char c = buf[i];
+		if (c == '<' || c == '>' || c == '&') {
+			memcpy(q, c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026", 6);
+			q += 6;
+		} else
+			*q++ = c;
+	}
+	o->len = (size_t)(q - o->p);
+	return 0;
 }
 
 char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 {
-	char *out = NULL, *text = NULL;
-	json_t *o = dict_to_json(root, 0);
-	if (!o)
+	json_malloc_t saved_malloc;
+	json_free_t saved_free;
+	struct out o = { a, NULL, 0, JSON_OUT_FIRST };
+	char *text = NULL;
+
+	json_get_alloc_funcs(&saved_malloc, &saved_free);
+	json_arena = a;
+	json_set_alloc_funcs(arena_malloc, arena_nofree);
+	o.p = arena_alloc(a, o.cap);
+	json_t *tree = o.p ? dict_to_json(root, 0) : NULL;
+	if (!tree || json_dump_callback(tree, put_chunk, &o, JSON_COMPACT) != 0)
 		goto out;
-	text = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
-	if (!text)
-		goto out;
-	size_t extra = 0;
-	for (const char *p = text; *p; p++)
-		if (*p == '<' || *p == '>' || *p == '&')
-			extra += 5;
-	size_t n = strlen(text) + extra;
-	out = arena_alloc(a, n + 2);
-	if (!out)
-		goto out;
-	char *q = out;
-	for (const char *p = text; *p; p++) {
-		if (*p == '<' || *p == '>' || *p == '&') {
-			memcpy(q, *p == '<' ? "\\u003c" : *p == '>' ? "\\u003e" : "\\u0026", 6);
-			q += 6;
-		} else
-			*q++ = *p;
-	}
-	*q++ = '\n';
-	*q = '\0';
-	*len = n + 1;
+	o.p[o.len++] = '\n';   /* put_chunk always leaves room for two more */
+	o.p[o.len] = '\0';
+	*len = o.len;
+	text = o.p;
 out:
-	free(text);
-	json_decref(o);
-	return out;
+	/* no json_decref(): the tree is in the arena */
+	json_set_alloc_funcs(saved_malloc, saved_free);
+	json_arena = NULL;
+	return text;
 }
