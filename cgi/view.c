@@ -15,16 +15,19 @@ void view_init(struct view *v, struct arena *a)
 	v->cur = &v->root;
 }
 
-/* Appends a node of `kind` under the current dictionary; NULL (and the tree
- * marked failed) when the arena is exhausted. */
+/* Appends a node of `kind` under the current dictionary, with a copy of
+ * `key` in the same allocation; NULL (and the tree marked failed) when the
+ * arena is exhausted. */
 static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
 {
-	struct view_node *n = arena_alloc(v->a, sizeof *n);
-	const char *k = key ? arena_strdup(v->a, key) : NULL;
-	if (!n || !k) {
+	size_t kl = key ? strlen(key) : 0;
+	struct view_node *n = key ? arena_alloc(v->a, sizeof *n + kl + 1) : NULL;
+	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
+	char *k = (char *)(n + 1);
+	memcpy(k, key, kl + 1);
 	n->kind = kind;
 	n->key = k;
 	n->up = v->cur;
