@@ -18,11 +18,13 @@ enum { JSON_OUT_FIRST = 16 * 1024 };   /* first size of the text buffer */
 /* The arena jansson allocates from; set only inside json_render(). */
 static struct arena *json_arena;
 
+/* jansson's malloc during json_render(): zeroed memory from json_arena. */
 static void *arena_malloc(size_t n)
 {
 	return arena_alloc(json_arena, n);
 }
 
+/* jansson's free during json_render(): nothing, the arena's reset frees. */
 static void arena_nofree(void *p)
 {
 	(void)p;

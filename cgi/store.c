@@ -554,7 +554,8 @@ void store_rollback(struct store *s)
 	writer_unlock(s);
 }
 
-/* Sets SQLite's automatic checkpoint on commit (pages; 0 = never). */
+/* Sets SQLite's automatic checkpoint on commit: past `pages` WAL pages
+ * (0 = never). */
 void store_autocheckpoint(struct store *s, int pages)
 {
 	sqlite3_wal_autocheckpoint(s->db, pages);

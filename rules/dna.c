@@ -199,6 +199,7 @@ static void put_bytes(char *out, size_t *len, const char *p, size_t n)
 	*len += n;
 }
 
+/* Writes face_texts[] (once; the rules run single-threaded). */
 static void face_texts_init(void)
 {
 	for (int f = 0; f < DNA_FACES; f++) {
