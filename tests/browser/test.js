@@ -12,22 +12,24 @@ const POLL_WAIT = 15000;   // a page must catch up with a move within this
 
 // ---- reading a page ----------------------------------------------------------
 
-// What the test needs to know about a page, read in one go. Throws while the
-// page is between two documents (until() retries then).
+// What the test needs to know about a page, read in one go; a page that its
+// poll is reloading right now is read again once the new document is there.
 async function state(p) {
-	await p.page.waitForLoadState('load');
-	return p.page.evaluate(() => {
-		const b = document.body;
-		const moves = [...document.querySelectorAll('button[name="move"]')]
-			.map(x => x.value).filter(Boolean);
-		return {
-			path: location.pathname,
-			version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
-			myTurn: b && b.dataset.myTurn === '1',
-			title: document.title,
-			moves,
-		};
-	});
+	return until(`${p.label}'s page to settle`, 5000, async () => {
+		await p.page.waitForLoadState('load');
+		return p.page.evaluate(() => {
+			const b = document.body;
+			const moves = [...document.querySelectorAll('button[name="move"]')]
+				.map(x => x.value).filter(Boolean);
+			return {
+				path: location.pathname,
+				version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
+				myTurn: b && b.dataset.myTurn === '1',
+				title: document.title,
+				moves,
+			};
+		});
+	}, 50);
 }
 
 // Clicks a move button (by its move text) and waits for the page that the
@@ -158,25 +160,18 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 		if (regular >= 5 && !inWindow.some(Boolean)) break;
 		if (inWindow.some(Boolean)) {
 			// A snap window: the first player who can snaps once in the test,
-			// everybody else passes.
-			let last = null;
-			for (let i = 0; i < all.length; i++) {
-				if (!inWindow[i]) continue;
-				last = all[i];
-				const snap = ss[i].moves.find(m => m.startsWith('snap '));
-				if (snap && snaps === 0) {
-					t.note(`${all[i].label}: ${snap}`);
-					await clickMove(all[i], snap);
-					snaps++;
-					break;   // the window is over for everyone
-				}
-				t.note(`${all[i].label}: pass`);
-				await clickMove(all[i], 'pass');
-				passes++;
-			}
-			const after = (await state(last)).version;
+			// everybody else passes. One click, then every page catches up
+			// before the next player acts (a page is never clicked while its
+			// poll reloads it).
+			const w = inWindow.indexOf(true);
+			const snap = ss[w].moves.find(m => m.startsWith('snap '));
+			const mv = snap && snaps === 0 ? snap : 'pass';
+			t.note(`${all[w].label}: ${mv}`);
+			await clickMove(all[w], mv);
+			if (mv === 'pass') passes++; else snaps++;
+			const after = (await state(all[w])).version;
 			check(after > v, `the version did not grow in the snap window (${v} → ${after})`);
-			await allAt(all, after, 'the snap window');
+			await allAt(all, after, `after ${all[w].label}'s "${mv}" in the snap window`);
 			continue;
 		}
 
@@ -297,6 +292,7 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 		const m = s.moves.find(x => x === 'draw') || s.moves[0];
 		check(m, `${p.label} has no choice to make`);
 		await clickMove(p, m);
+		await allAt(all, (await state(p)).version, `after ${p.label}'s choice`);
 	}
 	const v3 = (await state(fritz)).version;
 	await allAt(all, v3, 'the turn is resolved');
