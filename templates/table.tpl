@@ -20,7 +20,7 @@
 <span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
 {{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
 {{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
-<span class="score">{{score}}</span>
+<span class="score" title="Punkte in dieser Partie">{{score}} P.</span>
 </li>{{/seats}}
 </ol>
 {{#is_open}}
@@ -47,15 +47,16 @@
 
 {{#seated}}{{#is_playing}}
 <section class="card moves" id="moves">
-<h2>Deine Züge</h2>
+<h2>Zug als Text</h2>
 {{#can_act}}
-<div class="movelist">
+<details class="movelist">
+<summary>Alle erlaubten Züge in der Zugsprache</summary>
 {{#moves}}<form method="post" action="{{move_url}}" class="mv">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <input type="hidden" name="v" value="{{v}}">
 <button type="submit" name="move" value="{{move}}">{{move}}</button>
 </form>{{/moves}}
-</div>
+</details>
 {{/can_act}}
 <form method="post" action="{{move_url}}" class="typed">
 <input type="hidden" name="csrf" value="{{csrf}}">
