@@ -22,7 +22,9 @@ void arena_init(struct arena *a, size_t limit)
 	a->limit = limit;
 }
 
-void *arena_alloc(struct arena *a, size_t n)
+/* n bytes (rounded up for alignment) from the newest block, or a new one;
+ * not zeroed. */
+static void *take(struct arena *a, size_t n)
 {
 	if (n == 0)
 		n = 1;
@@ -45,13 +47,25 @@ void *arena_alloc(struct arena *a, size_t n)
 	void *p = b->data + b->used;
 	b->used += n;
 	a->total += n;
-	memset(p, 0, n);
 	return p;
+}
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	void *p = take(a, n);
+	if (p)
+		memset(p, 0, n ? n : 1);
+	return p;
+}
+
+void *arena_alloc_raw(struct arena *a, size_t n)
+{
+	return take(a, n);
 }
 
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = arena_alloc(a, n + 1);
+	char *p = take(a, n + 1);
 	if (!p)
 		return NULL;
 	memcpy(p, s, n);
@@ -72,7 +86,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	char *p = arena_alloc(a, (size_t)n + 1);
+	char *p = take(a, (size_t)n + 1);
 	if (!p)
 		return NULL;
 	va_start(ap, fmt);

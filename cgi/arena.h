@@ -23,6 +23,8 @@ void arena_init(struct arena *a, size_t limit);
 /* n zeroed bytes, aligned for any type, valid until the next reset;
  * NULL when out of memory or over the limit (the caller answers 500). */
 void *arena_alloc(struct arena *a, size_t n);
+/* The same, not zeroed: for a buffer the caller writes completely. */
+void *arena_alloc_raw(struct arena *a, size_t n);
 /* A NUL-terminated copy of s[0..n). */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);

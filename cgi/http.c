@@ -487,7 +487,7 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 	size_t alwl = r->allow ? strlen(r->allow) : 0, rsl = strlen(statuses[st].reason);
 	size_t cap = 32 + rsl + sizeof security_headers + cl + 16 + ctl + 12 + locl + 9 + alwl +
 		     48 + (head_only ? 0 : blen);
-	char *all = arena_alloc(a, cap);
+	char *all = arena_alloc_raw(a, cap);   /* only its first n bytes are written */
 	if (!all)
 		return -1;
 	size_t n = 0;

@@ -18,10 +18,10 @@ enum { JSON_OUT_FIRST = 16 * 1024 };   /* first size of the text buffer */
 /* The arena jansson allocates from; set only inside json_render(). */
 static struct arena *json_arena;
 
-/* jansson's malloc during json_render(): zeroed memory from json_arena. */
+/* jansson's malloc during json_render(): memory from json_arena. */
 static void *arena_malloc(size_t n)
 {
-	return arena_alloc(json_arena, n);
+	return arena_alloc_raw(json_arena, n);
 }
 
 /* jansson's free during json_render(): nothing, the arena's reset frees. */
@@ -94,7 +94,7 @@ static int put_chunk(const char *buf, size_t n, void *ctx)
 	struct out *o = ctx;
 	if (o->cap - o->len < n * 6 + 2) {
 		size_t cap = o->cap * 2 > o->len + n * 6 + 2 ? o->cap * 2 : o->len + n * 6 + 2;
-		char *p = arena_alloc(o->a, cap);
+		char *p = arena_alloc_raw(o->a, cap);
 		if (!p)
 			return -1;
 		memcpy(p, o->p, o->len);
@@ -124,7 +124,7 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 	json_get_alloc_funcs(&saved_malloc, &saved_free);
 	json_arena = a;
 	json_set_alloc_funcs(arena_malloc, arena_nofree);
-	o.p = arena_alloc(a, o.cap);
+	o.p = arena_alloc_raw(a, o.cap);
 	json_t *tree = o.p ? dict_to_json(root, 0) : NULL;
 	if (!tree || json_dump_callback(tree, put_chunk, &o, JSON_COMPACT) != 0)
 		goto out;

@@ -104,7 +104,12 @@ void view_num(struct view *v, const char *key, long long val)
 		return;
 	n->num = val;
 	if (v->nnames && is_seat_key(key)) {
-		char *k = arena_printf(v->a, "%s_name", key);
+		size_t kl = strlen(key);
+		char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
+		if (k) {
+			memcpy(k, key, kl);
+			memcpy(k + kl, "_name", sizeof "_name");
+		}
 		const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
 		struct view_node *s = k ? add(v, VIEW_STR, k) : NULL;
 		if (!s) {
