@@ -1,10 +1,11 @@
 /*
- * test_race.c — many browsers racing at one Drehwurm table through real
- * nginx: 16 clients (the six seated players, each logged in with two or
- * three sessions of their own) fetch the JSON twin and post moves as fast
- * as they can — legal moves, the same move twice (a double click, and the
- * same seat from two sessions at once), moves with a stale version, moves
- * from an old page — while snap windows open to five seats at once.
+ * test_race.c — many browsers racing at one table through real nginx, for
+ * every registered game in turn: 16 clients (the six seated players, each
+ * logged in with two or three sessions of their own) fetch the JSON twin
+ * and post moves as fast as they can — legal moves, the same move twice (a
+ * double click, and the same seat from two sessions at once), moves with a
+ * stale version, moves from an old page — while Drehwurm's snap windows
+ * open to five seats at once and DNA's six players choose at the same time.
  *
  * Afterwards:
  *   - no 5xx and no transport error at all; a move post answers only 303
@@ -17,9 +18,10 @@
  *   - every party's snapshot equals the replay of its log
  *     (play_verify_party on the database file), integrity_check is ok;
  *   - no client ever saw the table's version go backwards.
- * A match at one table ends within seconds, so the race is run in rounds,
- * one fresh table at a time, until RACE_SECONDS (default 20) have passed;
- * each round is checked on its own. Bounded also by RACE_REQUESTS per client.
+ * RACE_SECONDS (default 30) are shared equally by the registered games; a
+ * match at one table ends within seconds, so each game's share is run in
+ * rounds, one fresh table at a time, each round checked on its own. Bounded
+ * also by RACE_REQUESTS per client.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -63,9 +65,9 @@ static double race_seconds(void)
 {
 	const char *e = getenv("RACE_SECONDS");
 	char *end;
-	double s = e ? strtod(e, &end) : 20;
+	double s = e ? strtod(e, &end) : 30;
 	if (!e || *end || s < 1 || s > 600)
-		s = 20;
+		s = 30;
 	return s;
 }
 
@@ -300,27 +302,36 @@ static void test_race(void **state)
 		r->acks = calloc(ACKS_MAX, sizeof *r->acks);
 		assert_non_null(r->acks);
 	}
-	double start_t = it_now(), deadline = start_t + race_seconds();
+	double start_t = it_now(), total = race_seconds();
 	int rounds = 0, parties = 0, acked_total = 0;
-	do {
-		/* long snap windows: they close when all five others have passed
-		 * or snapped, so the snap races are many and real */
-		table_id = it_create_table(seated[0], "drehwurm", SEATS, "snap_seconds", "30", NULL);
-		assert_true(table_id > 0);
-		for (int i = 1; i < SEATS; i++)
-			assert_int_equal(it_join(seated[i], table_id), 0);
-		for (int i = 0; i < CLIENTS; i++) {
-			racers[i].until = deadline;
-			racers[i].nacks = 0;
-			assert_int_equal(pthread_create(&racers[i].th, NULL, race, &racers[i]), 0);
-		}
-		for (int i = 0; i < CLIENTS; i++) {
-			pthread_join(racers[i].th, NULL);
-			acked_total += racers[i].nacks;
-		}
-		parties += check_round(table_id);
-		rounds++;
-	} while (it_now() < deadline - 1 && rounds < 50);
+	for (int gi = 0; gi < ngames; gi++) {
+		const struct game *g = games[gi];
+		int nseats = SEATS < g->min_players ? g->min_players :
+			     SEATS > g->max_players ? g->max_players : SEATS;
+		double until = start_t + total * (gi + 1) / ngames;
+		int game_rounds = 0;
+		do {
+			/* Default options: a snap window closes when all five others
+			 * have passed or snapped, long before its deadline. */
+			table_id = it_create_table(seated[0], g->slug, nseats, NULL);
+			assert_true(table_id > 0);
+			for (int i = 1; i < nseats; i++)
+				assert_int_equal(it_join(seated[i], table_id), 0);
+			for (int i = 0; i < CLIENTS; i++) {
+				racers[i].until = until;
+				racers[i].nacks = 0;
+				assert_int_equal(pthread_create(&racers[i].th, NULL, race, &racers[i]), 0);
+			}
+			for (int i = 0; i < CLIENTS; i++) {
+				pthread_join(racers[i].th, NULL);
+				acked_total += racers[i].nacks;
+			}
+			fprintf(stderr, "race: %s round %d\n", g->slug, game_rounds + 1);
+			parties += check_round(table_id);
+			rounds++;
+			game_rounds++;
+		} while (it_now() < until - 1 && game_rounds < 50);
+	}
 	for (int i = 0; i < SEATS; i++)
 		h_client_free(seated[i]);
 	double took = it_now() - start_t;
