@@ -1,44 +1,46 @@
 #include <string.h>
 
-#include "rng.h"
 #include "sim.h"
 
-enum { SIM_MAX_CHOICES = 2048 };
-
-struct pick {
-	struct rng *rng;
-	int seen;
-	char chosen[GAME_MOVE_MAX + 1];
-};
-
-/* Reservoir sampling over the emitted moves: one pass, no list kept. */
-static void pick_move(void *ctx, const char *move)
+static uint32_t popcount32(uint32_t x)
 {
-	struct pick *p = ctx;
-	p->seen++;
-	if (rng_below(p->rng, (uint32_t)p->seen) == 0) {
-		strncpy(p->chosen, move, GAME_MOVE_MAX);
-		p->chosen[GAME_MOVE_MAX] = '\0';
-	}
-}
-
-static int popcount32(uint32_t x)
-{
-	int n = 0;
+	uint32_t n = 0;
 	for (; x; x &= x - 1)
 		n++;
 	return n;
 }
 
-static int nth_bit(uint32_t x, int k)
+int sim_nth_seat(uint32_t mask, uint32_t k)
 {
+	uint32_t n = popcount32(mask);
+	if (n == 0)
+		return -1;
+	k %= n;
 	for (int b = 0; b < 32; b++)
-		if ((x >> b) & 1u) {
+		if ((mask >> b) & 1u) {
 			if (k == 0)
 				return b;
 			k--;
 		}
 	return -1;
+}
+
+int sim_random_seat(struct rng *r, uint32_t mask)
+{
+	uint32_t n = popcount32(mask);
+	return n ? sim_nth_seat(mask, rng_below(r, n)) : -1;
+}
+
+void sim_pick_emit(void *ctx, const char *move)
+{
+	struct sim_pick *p = ctx;
+	int take = p->rng ? rng_below(p->rng, (uint32_t)p->seen + 1) == 0 : p->seen == p->want;
+	p->seen++;
+	if (take) {
+		size_t n = strnlen(move, GAME_MOVE_MAX);
+		memcpy(p->chosen, move, n);
+		p->chosen[n] = '\0';
+	}
 }
 
 static void log_step(struct sim_mem *mem, struct sim_result *r, int seat,
@@ -104,10 +106,9 @@ void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 			rerr_set(&r->err, "niemand kann ziehen, keine Frist offen");
 			return;
 		}
-		int seat = nth_bit(stt.to_act,
-				   (int)rng_below(&rng, (uint32_t)popcount32(stt.to_act)));
-		struct pick p = { .rng = &rng };
-		g->moves(mem->state, seat, pick_move, &p);
+		int seat = sim_random_seat(&rng, stt.to_act);
+		struct sim_pick p = { .rng = &rng };
+		g->moves(mem->state, seat, sim_pick_emit, &p);
 		if (p.seen == 0) {
 			r->stuck = 1;
 			rerr_set(&r->err, "Platz %d soll ziehen, hat aber keinen Zug", seat);

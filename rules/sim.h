@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "rng.h"
 
 /* One logged step: a move by a seat, or a tick (seat -1, text "tick"). */
 struct sim_step {
@@ -32,6 +33,26 @@ struct sim_result {
 	int stuck;          /* nobody could act and no deadline was pending */
 	struct rerr err;    /* first failure, for the report */
 };
+
+/* Choosing at random: shared by the simulator, the tests' random walks and
+ * the benchmark's data generator, so that all of them play alike. */
+
+/* Seat number k (k taken modulo their count) among the bits of mask, or -1
+ * when mask is empty. */
+int sim_nth_seat(uint32_t mask, uint32_t k);
+/* A uniformly random seat among the bits of a non-empty mask (-1 if empty). */
+int sim_random_seat(struct rng *r, uint32_t mask);
+
+/* A moves() callback keeping one move in `chosen`: with rng, every emitted
+ * move equally likely (reservoir sampling, one pass, no list kept);
+ * without, the want-th one (0-based). `seen` counts the moves emitted. */
+struct sim_pick {
+	struct rng *rng;
+	int want;
+	int seen;
+	char chosen[GAME_MOVE_MAX + 1];
+};
+void sim_pick_emit(void *ctx, const char *move);
 
 /* Plays one party from `s` with random legal moves chosen by `seed`: a
  * random seat among those who may act, a random move of theirs; now and then

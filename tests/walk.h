@@ -20,44 +20,6 @@
 #include "rng.h"
 #include "sim.h"
 
-struct walk_pick {
-	struct rng *rng;       /* NULL: take move number `want` instead */
-	int want;
-	int seen;
-	char chosen[GAME_MOVE_MAX + 1];
-};
-
-/* moves() callback: reservoir-samples one move, or keeps the want-th one. */
-static inline void walk_pick_emit(void *ctx, const char *move)
-{
-	struct walk_pick *p = ctx;
-	int take = p->rng ? rng_below(p->rng, (uint32_t)p->seen + 1) == 0 : p->seen == p->want;
-	p->seen++;
-	if (take) {
-		size_t n = strnlen(move, GAME_MOVE_MAX);
-		memcpy(p->chosen, move, n);
-		p->chosen[n] = '\0';
-	}
-}
-
-/* Seat number k (mod the count) among the bits of mask, or -1 if none. */
-static inline int walk_nth_seat(uint32_t mask, unsigned k)
-{
-	int n = 0;
-	for (uint32_t x = mask; x; x &= x - 1)
-		n++;
-	if (n == 0)
-		return -1;
-	k %= (unsigned)n;
-	for (int b = 0; b < 32; b++)
-		if ((mask >> b) & 1u) {
-			if (k == 0)
-				return b;
-			k--;
-		}
-	return -1;
-}
-
 /* Fills s for game g from small numbers: a player count chosen by psel
  * within the game's range, dealer by dsel, the seed, and each option chosen
  * by optb[i] within its min..max (defaults where optb runs out). */
@@ -110,11 +72,11 @@ static inline int walk_step(const struct game *g, void *st, struct rng *rng, int
 			walk_log(log, nlog, cap, -1, *now, "tick");
 		return g->check(st, err) == 0 ? 1 : -1;
 	}
-	int seat = walk_nth_seat(stt.to_act, rng_below(rng, 32));
+	int seat = sim_nth_seat(stt.to_act, rng_below(rng, 32));
 	if (seat < 0)
 		return rerr_set(err, "nobody can act and no deadline is pending");
-	struct walk_pick p = { .rng = rng };
-	g->moves(st, seat, walk_pick_emit, &p);
+	struct sim_pick p = { .rng = rng };
+	g->moves(st, seat, sim_pick_emit, &p);
 	if (p.seen == 0)
 		return rerr_set(err, "seat %d may act but has no move", seat);
 	if (g->apply(st, seat, p.chosen, *now, err) != 0)

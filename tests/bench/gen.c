@@ -145,39 +145,6 @@ static int options_for(const struct game *g, const struct gen_opts *o, char *out
 
 /* ---- choosing a legal move that does not end the party ---- */
 
-struct pick {
-	struct rng *rng;
-	int seen;
-	char chosen[GAME_MOVE_MAX + 1];
-};
-
-static void pick_emit(void *ctx, const char *move)
-{
-	struct pick *p = ctx;
-	p->seen++;
-	if (rng_below(p->rng, (uint32_t)p->seen) == 0)
-		snprintf(p->chosen, sizeof p->chosen, "%s", move);
-}
-
-static int nth_bit(uint32_t x, uint32_t k)
-{
-	for (int b = 0; b < 32; b++)
-		if ((x >> b) & 1u) {
-			if (k == 0)
-				return b;
-			k--;
-		}
-	return -1;
-}
-
-static int popcount32(uint32_t x)
-{
-	int n = 0;
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
 /* A random seat that may act and a random legal move of it, such that the
  * party goes on after it (tried on a copy in tmp). 0, or -1 when none found. */
 static int choose(const struct game *g, const void *st, const struct status *stt,
@@ -186,9 +153,9 @@ static int choose(const struct game *g, const void *st, const struct status *stt
 	if (!stt->to_act || stt->over)
 		return -1;
 	for (int t = 0; t < GEN_PICK_TRIES; t++) {
-		int s = nth_bit(stt->to_act, rng_below(rng, (uint32_t)popcount32(stt->to_act)));
-		struct pick p = { .rng = rng };
-		g->moves(st, s, pick_emit, &p);
+		int s = sim_random_seat(rng, stt->to_act);
+		struct sim_pick p = { .rng = rng };
+		g->moves(st, s, sim_pick_emit, &p);
 		if (!p.seen)
 			continue;
 		struct rerr e;

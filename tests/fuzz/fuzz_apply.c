@@ -170,17 +170,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			try_move(gi, st, seat, text, now, 0, &nlog);
 			continue;
 		}
-		int seat = walk_nth_seat(stt.to_act, c & 7);
+		int seat = sim_nth_seat(stt.to_act, c & 7);
 		if (seat < 0)
 			continue;
-		struct walk_pick p = { .rng = NULL, .want = ll > 1 ? line[1] : 0 };
-		g->moves(st, seat, walk_pick_emit, &p);
+		struct sim_pick p = { .rng = NULL, .want = ll > 1 ? line[1] : 0 };
+		g->moves(st, seat, sim_pick_emit, &p);
 		if (p.seen == 0)
 			continue;
 		if (p.want >= p.seen) {
 			p.want %= p.seen;
 			p.seen = 0;
-			g->moves(st, seat, walk_pick_emit, &p);
+			g->moves(st, seat, sim_pick_emit, &p);
 		}
 		const uint8_t *arg = ll > 2 ? line + 2 : line + ll;
 		size_t argn = ll > 2 ? ll - 2 : 0;

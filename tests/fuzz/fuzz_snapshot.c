@@ -104,11 +104,11 @@ static void accepted(int gi, void *st)
 		fz_view_ok(g, st, seat);
 		g->moves(st, seat, fz_move_ok, (void *)g);
 	}
-	int seat = walk_nth_seat(stt.to_act, 0);
+	int seat = sim_nth_seat(stt.to_act, 0);
 	if (seat < 0 || stt.over)
 		return;
-	struct walk_pick p = { .rng = NULL, .want = 0 };
-	g->moves(st, seat, walk_pick_emit, &p);
+	struct sim_pick p = { .rng = NULL, .want = 0 };
+	g->moves(st, seat, sim_pick_emit, &p);
 	if (p.seen == 0)
 		return;
 	if (g->apply(st, seat, p.chosen, stt.deadline > 0 ? stt.deadline - 1 : 1, &e) != 0)

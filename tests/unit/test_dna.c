@@ -33,18 +33,9 @@ static const struct game *const G = &dna_game;
 /* The k-th seat (mod their number) of a non-empty mask. */
 static int walk_seat(uint32_t mask, unsigned k)
 {
-	int n = 0;
-	for (uint32_t x = mask; x; x &= x - 1)
-		n++;
-	assert_true(n > 0);
-	k %= (unsigned)n;
-	for (int b = 0; b < 32; b++)
-		if ((mask >> b) & 1u) {
-			if (k == 0)
-				return b;
-			k--;
-		}
-	return -1;
+	int s = sim_nth_seat(mask, k);
+	assert_true(s >= 0);
+	return s;
 }
 
 /* Face from number 1..3 and the indices of colour, fill and shape. */
