@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_common.h"
 #include "movetext.h"
 
 /* One fuzz input read as a move text; aborts on any broken promise. */
@@ -43,46 +44,6 @@ static int ref_int(const char *w, int min, int max, int *out)
 		return -1;
 	*out = (int)v;
 	return 0;
-}
-
-/* 1 when p[0..n) is well-formed UTF-8 (RFC 3629, Table 3-7 of Unicode). */
-static int utf8_strict(const unsigned char *p, size_t n)
-{
-	size_t i = 0;
-	while (i < n) {
-		unsigned c = p[i];
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		size_t len;
-		unsigned lo = 0x80, hi = 0xbf;
-		if (c >= 0xc2 && c <= 0xdf)
-			len = 2;
-		else if (c >= 0xe0 && c <= 0xef) {
-			len = 3;
-			if (c == 0xe0)
-				lo = 0xa0;
-			if (c == 0xed)
-				hi = 0x9f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			len = 4;
-			if (c == 0xf0)
-				lo = 0x90;
-			if (c == 0xf4)
-				hi = 0x8f;
-		} else
-			return 0;
-		if (n - i < len)
-			return 0;
-		if (p[i + 1] < lo || p[i + 1] > hi)
-			return 0;
-		for (size_t k = 2; k < len; k++)
-			if (p[i + k] < 0x80 || p[i + k] > 0xbf)
-				return 0;
-		i += len;
-	}
-	return 1;
 }
 
 /* Checks mt_int on one word against the reference for a few ranges. */
@@ -125,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (t.n < 1 || t.n > MT_MAX_WORDS)
 		abort();
-	if (!utf8_strict((const unsigned char *)move, strlen(move)))
+	if (!fz_utf8_ok((const unsigned char *)move, strlen(move)))
 		abort();                         /* accepted a malformed sequence */
 	char joined[MT_MAX_WORDS * MT_WORD_MAX + MT_MAX_WORDS + 1];
 	size_t jl = 0;
