@@ -97,3 +97,22 @@ int mt_is(const struct mtok *t, int i, const char *s)
 {
 	return i >= 0 && i < t->n && strcmp(t->w[i], s) == 0;
 }
+
+const char *mt_clip(char *buf, size_t cap, const char *s, int chars)
+{
+	size_t o = 0;
+	if (cap == 0)
+		return buf;
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	while (*p && chars > 0) {
+		int ul = utf8_len(p);
+		if (ul == 0 || o + (size_t)ul >= cap)
+			break;
+		memcpy(buf + o, p, (size_t)ul);
+		o += (size_t)ul;
+		p += ul;
+		chars--;
+	}
+	buf[o] = '\0';
+	return buf;
+}

@@ -26,4 +26,10 @@ int mt_int(const char *word, int min, int max, int *out);
 /* 1 when word i exists and equals s. */
 int mt_is(const struct mtok *t, int i, const char *s);
 
+/* Copies at most `chars` characters of s into buf (cap bytes), never cutting
+ * a UTF-8 sequence and stopping at a byte that is not well-formed UTF-8, so
+ * that a message quoting what a player typed stays valid UTF-8. Returns buf.
+ * Use it instead of "%.Ns", which cuts by bytes. */
+const char *mt_clip(char *buf, size_t cap, const char *s, int chars);
+
 #endif

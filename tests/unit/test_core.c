@@ -249,6 +249,19 @@ static void test_movetext_strict_integers(void **unused)
 	assert_int_equal(mt_int("0", 1, 3, &v), -1);
 }
 
+/* A quoted word is cut by characters, never inside a UTF-8 sequence. */
+static void test_movetext_clip_keeps_utf8_whole(void **unused)
+{
+	(void)unused;
+	char b[64];
+	assert_string_equal(mt_clip(b, sizeof b, "grün", 3), "grü");
+	assert_string_equal(mt_clip(b, sizeof b, "ääääää", 4), "ääää");
+	assert_string_equal(mt_clip(b, 4, "ääää", 10), "ä");   /* 2 bytes + room for NUL */
+	assert_string_equal(mt_clip(b, sizeof b, "ab\xc3", 10), "ab");
+	assert_string_equal(mt_clip(b, sizeof b, NULL, 10), "");
+	assert_string_equal(mt_clip(b, sizeof b, "\xf0\x9f\x90\x89x", 1), "\xf0\x9f\x90\x89");
+}
+
 static const struct game_option demo_opts[] = {
 	{ "snap_seconds", "Zwischenwurf-Frist", OPT_INT, 2, 60, 8, "s" },
 	{ "colour", "Farbvariante", OPT_BOOL, 0, 1, 0, NULL },
@@ -356,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_movetext_splits_and_folds_case),
 		cmocka_unit_test(test_movetext_rejects_bad_input),
 		cmocka_unit_test(test_movetext_strict_integers),
+		cmocka_unit_test(test_movetext_clip_keeps_utf8_whole),
 		cmocka_unit_test(test_options_defaults_set_format_parse),
 		cmocka_unit_test(test_options_reject_bad_values),
 		cmocka_unit_test(test_seats_rotate_clockwise),
