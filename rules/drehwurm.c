@@ -43,7 +43,9 @@ enum {
 	DW_LOG_MAX = 12,
 	DW_DEAL_CHICKENS = 2,
 	DW_DEAL_WORMS = 10,
-	DW_FORMAT = 1          /* snapshot payload version */
+	DW_FORMAT = 1,         /* snapshot payload version */
+	DW_QUOTE_CHARS = 20,   /* characters of a typed word quoted in a message */
+	DW_QUOTE_CAP = 4 * DW_QUOTE_CHARS + 1
 };
 
 /* The deck (ruling): per colour one "1/10" and two each of 2–9, five
@@ -501,9 +503,10 @@ static const char usage_snap[] = "So wirfst du zwischen: snap KARTE, z. B. snap 
 static int parse_stack(const char *w, int *k, struct rerr *e)
 {
 	int n;
+	char q[DW_QUOTE_CAP];
 	if (mt_int(w, 1, DW_STACKS, &n) != 0)
-		return rerr_set(e, "Einen Stapel '%.20s' gibt es nicht: die Stapel heißen 1 bis %d.",
-				w, DW_STACKS);
+		return rerr_set(e, "Einen Stapel '%s' gibt es nicht: die Stapel heißen 1 bis %d.",
+				mt_clip(q, sizeof q, w, DW_QUOTE_CHARS), DW_STACKS);
 	*k = n - 1;
 	return 0;
 }
@@ -511,21 +514,24 @@ static int parse_stack(const char *w, int *k, struct rerr *e)
 /* Reads a worm card word into a face; else a message that says why. */
 static int read_worm(const char *w, struct dw_card *f, struct rerr *e)
 {
+	char q[DW_QUOTE_CAP];
 	if (parse_worm(w, f) == 0)
 		return 0;
+	mt_clip(q, sizeof q, w, DW_QUOTE_CHARS);
 	if (parse_colour(w) >= 0)
-		return rerr_set(e, "'%.20s' ist keine Wurmkarte: es fehlt die Zahl, z. B. %.20s-4. "
-				"Ein Huhn legst du mit chicken %.20s on STAPEL.", w, w, w);
-	return rerr_set(e, "Eine Karte '%.24s' gibt es nicht. Beispiele: gelb-4, rot-1/10, joker.", w);
+		return rerr_set(e, "'%s' ist keine Wurmkarte: es fehlt die Zahl, z. B. %s-4. "
+				"Ein Huhn legst du mit chicken %s on STAPEL.", q, q, q);
+	return rerr_set(e, "Eine Karte '%s' gibt es nicht. Beispiele: gelb-4, rot-1/10, joker.", q);
 }
 
 /* Finds a card of face f in seat's hand: its index in *at. */
 static int in_hand(const struct dw_state *st, int seat, const struct dw_card *f, const char *w,
 		   int *at, struct rerr *e)
 {
+	char q[DW_QUOTE_CAP];
 	*at = hand_find(st, seat, f);
 	if (*at < 0)
-		return rerr_set(e, "Du hast %.24s nicht auf der Hand.", w);
+		return rerr_set(e, "Du hast %s nicht auf der Hand.", mt_clip(q, sizeof q, w, DW_QUOTE_CHARS));
 	return 0;
 }
 
@@ -584,9 +590,10 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	if (t->n != 4 || !mt_is(t, 2, "on"))
 		return rerr_set(e, "%s", usage_chicken);
 	int colour = parse_colour(t->w[1]);
+	char q[DW_QUOTE_CAP];
 	if (colour < 0)
-		return rerr_set(e, "Eine Hühnerfarbe '%.20s' gibt es nicht: rot, gelb, grün, blau oder lila.",
-				t->w[1]);
+		return rerr_set(e, "Eine Hühnerfarbe '%s' gibt es nicht: rot, gelb, grün, blau oder lila.",
+				mt_clip(q, sizeof q, t->w[1], DW_QUOTE_CHARS));
 	if (parse_stack(t->w[3], &k, e) || my_turn(st, seat, e))
 		return -1;
 	struct dw_card f = { DW_CHICKEN, (uint8_t)colour, 0 };
@@ -720,8 +727,9 @@ static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct r
 		return do_snap(st, seat, &t, e);
 	if (mt_is(&t, 0, "pass"))
 		return do_pass(st, seat, &t, e);
-	return rerr_set(e, "Unbekannter Zug '%.24s'. Möglich sind play, chicken, draw turn, snap "
-			"und pass.", t.w[0]);
+	char q[DW_QUOTE_CAP];
+	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind play, chicken, draw turn, snap "
+			"und pass.", mt_clip(q, sizeof q, t.w[0], DW_QUOTE_CHARS));
 }
 
 /* Closes a snap window whose deadline has passed. 1 if it did. */

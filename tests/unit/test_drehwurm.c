@@ -1306,6 +1306,50 @@ static void test_bad_moves_rejected_state_unchanged(void **u)
 		bad(&st, cases[i].seat, cases[i].move, cases[i].want);
 }
 
+/* 1 when s is well-formed UTF-8 (no cut sequence, no stray byte). */
+static int utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		int n = *p < 0x80 ? 0 : (*p & 0xe0) == 0xc0 ? 1 : (*p & 0xf0) == 0xe0 ? 2
+		      : (*p & 0xf8) == 0xf0 ? 3 : -1;
+		if (n < 0)
+			return 0;
+		p++;
+		for (int i = 0; i < n; i++, p++)
+			if ((*p & 0xc0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+/* A typed word with multi-byte letters is quoted by characters (mt_clip),
+ * never cut inside a letter: the message stays valid UTF-8 for the JSON
+ * twin, and a word of up to 20 characters is quoted whole. */
+static void test_message_quotes_typed_text_by_characters(void **u)
+{
+	(void)u;
+	struct dw_state st;
+	struct rerr e;
+	static const struct {
+		const char *move, *want;
+	} cases[] = {
+		{ "play ääääääääääääää on 1", "Eine Karte 'ääääääääääääää' gibt es nicht" },
+		{ "play xäääääääääääää on 1", "Eine Karte 'xäääääääääääää' gibt es nicht" },
+		{ "xäääääääääääää", "Unbekannter Zug 'xäääääääääääää'" },
+		{ "chicken xäääääääääääää on 1", "Hühnerfarbe 'xäääääääääääää'" },
+		{ "play rot-4 on xäääääääääääää", "Stapel 'xäääääääääääää'" },
+		{ "play aaaaaaaaaaaaaaaaaaaää on 1", "Eine Karte 'aaaaaaaaaaaaaaaaaaaä' gibt" },
+	};
+	build(&st, &base);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		bad(&st, 0, cases[i].move, cases[i].want);
+		assert_int_equal(G->apply(&st, 0, cases[i].move, T0, &e), -1);
+		if (!utf8_ok(e.msg))
+			fail_msg("'%s': message is not UTF-8", cases[i].move);
+	}
+}
+
 /* Every candidate text, legal or not, is accepted exactly when moves()
  * lists it, over many random positions of real parties. */
 static void test_moves_match_apply(void **u)
@@ -1828,6 +1872,7 @@ int main(void)
 		cmocka_unit_test(test_epoch_changes_on_card_not_on_pass),
 		cmocka_unit_test(test_card_spellings),
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
+		cmocka_unit_test(test_message_quotes_typed_text_by_characters),
 		cmocka_unit_test(test_moves_match_apply),
 		cmocka_unit_test(test_moves_canonical_no_duplicates),
 		cmocka_unit_test(test_snapshot_round_trip),
