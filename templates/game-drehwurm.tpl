@@ -13,7 +13,7 @@
 </span>{{/has_top}}
 {{#empty}}<span class="dw-card dw-gone">leer</span>{{/empty}}
 <span class="dw-size">{{size}} Karten</span>
-{{#next}}<span class="dw-next" title="kommt beim nächsten Drehen nach oben">unten: <span class="dw-mini dw-{{colour_class}}" aria-hidden="true"><span class="dw-sym"></span>{{rank}}</span> {{name}}</span>{{/next}}
+{{#next}}<span class="dw-next" title="kommt beim nächsten Drehen nach oben">unten: <span class="dw-nw"><span class="dw-mini dw-{{colour_class}}" aria-hidden="true"><span class="dw-sym"></span>{{rank}}</span> {{name}}</span></span>{{/next}}
 {{#next_hidden}}<span class="dw-next" title="die unterste Karte wurde verdeckt ausgelegt">unten: verdeckt</span>{{/next_hidden}}
 </div>{{/stacks}}
 <div class="dw-stack dw-drawpile">
@@ -70,14 +70,17 @@
 </section>
 
 <details class="dw-rules">
-<summary>Kurzregeln</summary>
+<summary>Kurzregeln und Regelentscheidungen</summary>
 <ul>
+<li>Karten: fünf Farben mit Zeichen — rot ●, gelb ▲, grün ■, blau ◆, lila ★ —, je eine 1/10 und zweimal 2 bis 9; dazu 5 Joker. Jede Person bekommt 10 Wurmkarten und 2 Hühner; die übrigen Hühner bleiben verdeckt aus dem Spiel.</li>
 <li>Eine Wurmkarte muss eine <strong>andere Farbe</strong> als die oberste Karte des Stapels haben und eine <strong>Nachbarzahl</strong> (1/10 liegt neben 2 und 9). Der Joker passt immer, und auf ihn passt alles.</li>
-<li>Nach dem Legen wird der Stapel gedreht: die unterste Karte liegt nun oben.</li>
-<li>Ein Huhn frisst einen Stapel, dessen oberste Karte seine Farbe hat oder ein Joker ist; dann kommt ein neuer Stapel vom Nachziehstapel.</li>
-<li>Wer nicht legen kann oder will, zieht eine Karte und dreht einen beliebigen Stapel.</li>
-<li>Nach jedem Drehen dürfen alle anderen eine passende Wurmkarte auf diesen Stapel werfen (Zwischenwurf, {{snap_seconds}} s); der schnellste gewinnt{{#snap_colour}} — an diesem Tisch muss die Karte die <strong>Farbe</strong> der obersten Karte haben{{/snap_colour}}. Hat niemand eine passende Karte, entfällt der Zwischenwurf; sonst muss jeder andere werfen oder passen, bis die Frist abläuft.</li>
-<li>Ende: eine Hand ist leer, alle Hühner sind gespielt oder der Nachziehstapel ist aufgebraucht. Gefressene Karten in der Farbe des Huhns 3, Joker 2, andere 1 Punkt; jede Handkarte −1.</li>
+<li>Nach dem Legen wird der Stapel gedreht: die unterste Karte liegt nun oben. Ist die unterste Karte bekannt (sie wurde offen gelegt oder lag vor dem Drehen oben), steht sie unter dem Stapel („unten:“); die verdeckt ausgelegte Karte eines neuen Stapels bleibt verdeckt.</li>
+<li>Ein Huhn frisst einen Stapel, dessen oberste Karte seine Farbe hat oder ein Joker ist; dann kommt ein neuer Stapel vom Nachziehstapel (eine Karte verdeckt, eine offen, ohne Zwischenwurf).</li>
+<li>Ziehen und einen beliebigen Stapel drehen darf man immer, auch wenn eine Karte passen würde.</li>
+<li>Zwischenwurf: Nach jedem Drehen dürfen alle außer der Person, die gedreht hat, eine Wurmkarte auf diesen Stapel werfen ({{snap_seconds}} s Frist), nach den normalen Regeln (andere Farbe, Nachbarzahl){{#snap_colour}} — <strong>Variante an diesem Tisch:</strong> statt einer anderen Farbe muss die Karte <strong>dieselbe Farbe</strong> wie die oberste Karte haben (Joker passen immer){{/snap_colour}}. Kein Huhn. Die erste passende Karte gewinnt, der Stapel wird danach nicht noch einmal gedreht, und die Reihenfolge bleibt. Hat niemand eine passende Karte, entfällt der Zwischenwurf; sonst werfen oder passen alle anderen, bis die Frist abläuft.</li>
+<li>Ende: sofort, wenn eine Hand leer ist, alle Hühner gespielt sind, der Nachziehstapel aufgebraucht ist oder nicht mehr für einen neuen Stapel reicht.</li>
+<li>Wertung: jeder gefressene Stapel für sich — Karten in der Farbe des Huhns 3, Joker 2, andere 1 Punkt; jede Handkarte −1. Was in gefressenen Stapeln liegt, zeigt die Seite erst am Ende; bis dahin zählt nur −1 je Handkarte.</li>
+<li>Eine Runde hat so viele Partien wie Mitspieler; der Geber wechselt im Uhrzeigersinn, die Person links vom Geber beginnt. Bei Gleichstand gewinnen mehrere.</li>
 </ul>
 </details>
 </div>

@@ -14,8 +14,11 @@
 #include <string.h>
 
 #include "drehwurm.c"
+#include "arena.h"
 #include "options.h"
 #include "sim.h"
+#include "tmpl.h"
+#include "view.h"
 
 static const struct game *const G = &drehwurm_game;
 static const int64_t T0 = 1000000;
@@ -1841,6 +1844,77 @@ static void test_scramble_keeps_view(void **u)
 	assert_true(moved > checked / 2);
 }
 
+/* ---- the board page --------------------------------------------------- */
+
+/* The board template (templates/game-drehwurm.tpl, loaded from
+ * $SPIELTISCH_ROOT or the working directory) as seat sees st, into out. */
+static void render_board(const struct dw_state *st, int seat, char *out, size_t cap)
+{
+	static int loaded;
+	struct arena a;
+	struct view v;
+	struct view_sink sink;
+	if (!loaded) {
+		const char *root = getenv("SPIELTISCH_ROOT");
+		char dir[512];
+		snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
+		assert_int_equal(tmpl_load(dir), 0);
+		loaded = 1;
+	}
+	arena_init(&a, 8u << 20);
+	view_init(&v, &a);
+	view_num(&v, "v", 3);
+	view_str(&v, "csrf", "TOKEN");
+	view_str(&v, "move_url", "/t/1/move");
+	view_sink_init(&v, &sink);
+	G->view(st, seat, &sink);
+	assert_false(v.failed);
+	size_t len = 0;
+	char *html = tmpl_expand(&a, "game-drehwurm.tpl", &v.root, &len);
+	assert_non_null(html);
+	assert_true(len < cap);
+	memcpy(out, html, len + 1);
+	arena_free(&a);
+}
+
+/* Issue 9: the page states the rules and the rulings that apply, with the
+ * table's options in force (snap deadline, the snap-colour variant); every
+ * card carries its colour's symbol and its name as text; a public bottom
+ * card is shown under its stack; buttons name their card. */
+static void test_page_states_rules_and_options(void **u)
+{
+	(void)u;
+	static char html[262144];
+	struct dw_state st;
+	struct spec sp = snap_spec;
+	sp.snap_seconds = 15;
+	build(&st, &sp);
+	render_board(&st, 0, html, sizeof html);
+	assert_non_null(strstr(html, "<summary>Kurzregeln und Regelentscheidungen</summary>"));
+	assert_non_null(strstr(html, "(15 s Frist), nach den normalen Regeln (andere Farbe, Nachbarzahl). Kein Huhn."));
+	assert_null(strstr(html, "Variante an diesem Tisch"));
+	assert_non_null(strstr(html, "rot ●, gelb ▲, grün ■, blau ◆, lila ★"));
+	assert_non_null(strstr(html, "der Nachziehstapel aufgebraucht ist oder nicht mehr für einen neuen Stapel reicht"));
+	assert_non_null(strstr(html, "Was in gefressenen Stapeln liegt, zeigt die Seite erst am Ende"));
+	assert_non_null(strstr(html, "so viele Partien wie Mitspieler"));
+	/* a worm card: class token, symbol, name as text */
+	assert_non_null(strstr(html, "<span class=\"dw-card dw-rot\" title=\"rot 4\"><span class=\"dw-sym\" "
+				     "aria-hidden=\"true\"></span>"));
+	assert_non_null(strstr(html, "<span class=\"dw-corner\">rot 4</span>"));
+	assert_non_null(strstr(html, "<span class=\"dw-card dw-gruen\" title=\"grün 1/10\">"));
+	assert_null(strstr(html, "dw-grün"));
+	assert_non_null(strstr(html, ">rot 4 auf Stapel 1</button>"));
+	assert_non_null(strstr(html, "unten: verdeckt"));
+	ok(&st, 0, "play rot-4 on 1");
+	render_board(&st, 2, html, sizeof html);
+	assert_non_null(strstr(html, "unten: <span class=\"dw-nw\"><span class=\"dw-mini dw-rot\" "
+				     "aria-hidden=\"true\"><span class=\"dw-sym\"></span>4</span> rot 4</span>"));
+	sp.snap_colour = 1;
+	build(&st, &sp);
+	render_board(&st, -1, html, sizeof html);
+	assert_non_null(strstr(html, "<strong>Variante an diesem Tisch:</strong> statt einer anderen Farbe"));
+}
+
 /* ---- bounded counters ------------------------------------------------ */
 
 /* A move of a random seat that may act, avoiding chickens while anything
@@ -2123,6 +2197,7 @@ int main(void)
 		cmocka_unit_test(test_view_spells_colours_like_moves),
 		cmocka_unit_test(test_view_log_keeps_last_twelve),
 		cmocka_unit_test(test_scramble_keeps_view),
+		cmocka_unit_test(test_page_states_rules_and_options),
 		cmocka_unit_test(test_party_counters_bounded),
 		cmocka_unit_test(test_known_answer_seed_moves),
 		cmocka_unit_test(test_sim_many_parties),
