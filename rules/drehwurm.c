@@ -43,7 +43,9 @@ enum {
 	DW_LOG_MAX = 12,
 	DW_DEAL_CHICKENS = 2,
 	DW_DEAL_WORMS = 10,
-	DW_FORMAT = 1          /* snapshot payload version */
+	DW_FORMAT = 2,         /* snapshot payload version (2: public bottom cards) */
+	DW_QUOTE_CHARS = 20,   /* characters of a typed word quoted in a message */
+	DW_QUOTE_CAP = 4 * DW_QUOTE_CHARS + 1
 };
 
 /* The deck (ruling): per colour one "1/10" and two each of 2–9, five
@@ -66,9 +68,12 @@ static const struct dw_card dw_deck[] = {
 	DW_COLOUR_CHICKENS(DW_BLAU), DW_COLOUR_CHICKENS(DW_LILA),
 };
 _Static_assert(sizeof dw_deck / sizeof dw_deck[0] == DW_CARDS, "deck table has 105 cards");
+_Static_assert(DW_WORMS <= 0xff, "an eaten stack's size fits an event's uint8_t arg");
 _Static_assert(DW_CARDS <= 0xffff, "card ids fit uint16_t");
 
-/* Spellings: the move word (canonical first), the word on the page, the CSS class. */
+/* Spellings: the colour word of moves, pages and JSON ("grün"; the reader
+ * also takes the ASCII form), and the ASCII form, which is only a CSS class
+ * token ("gruen", JSON key colour_class). */
 static const char *const colour_word[] = { "rot", "gelb", "grün", "blau", "lila" };
 static const char *const colour_ascii[] = { "rot", "gelb", "gruen", "blau", "lila" };
 static const char *const rank_word[] = { "", "1/10", "2", "3", "4", "5", "6", "7", "8", "9" };
@@ -137,6 +142,11 @@ struct dw_state {
 	uint16_t hand[DW_SEATS][DW_HAND_CAP];
 	struct dw_pile pile;
 	struct dw_pile stack[DW_STACKS];
+	/* 1 when the bottom card of stack k is public: it was laid face up or
+	 * lay face up on top before a turn-over, so everyone saw it go under.
+	 * 0 for the face-down card a stack is laid with (setup, after a
+	 * chicken) until the stack is first turned. */
+	uint8_t bottom_public[DW_STACKS];
 	int neaten[DW_SEATS];
 	struct dw_eaten eaten[DW_SEATS][DW_EATEN_CAP];
 	int nspare;
@@ -351,6 +361,17 @@ static int seat_score(const struct dw_state *st, int seat)
 	return p;
 }
 
+/* The most epoch changes (cards laid, stacks turned or eaten) a party of n
+ * can have, so the epoch needs no move limit. A worm card only ever moves
+ * forward: draw pile → hand → stack → eaten stack. Draws are at most the
+ * draw pile after the deal, 84 − 10n; plays and snaps at most the worm
+ * cards that ever reach a hand, 10n + draws ≤ 84; chickens at most 2n. */
+static uint32_t epoch_max(int n)
+{
+	int pile0 = DW_WORMS - 2 * DW_STACKS - DW_DEAL_WORMS * n;
+	return (uint32_t)(pile0 + (DW_WORMS - 2 * DW_STACKS) + DW_DEAL_CHICKENS * n);
+}
+
 /* ---- events and the end -------------------------------------------- */
 
 /* Appends a public event, dropping the oldest beyond DW_LOG_MAX. */
@@ -501,9 +522,10 @@ static const char usage_snap[] = "So wirfst du zwischen: snap KARTE, z. B. snap 
 static int parse_stack(const char *w, int *k, struct rerr *e)
 {
 	int n;
+	char q[DW_QUOTE_CAP];
 	if (mt_int(w, 1, DW_STACKS, &n) != 0)
-		return rerr_set(e, "Einen Stapel '%.20s' gibt es nicht: die Stapel heißen 1 bis %d.",
-				w, DW_STACKS);
+		return rerr_set(e, "Einen Stapel '%s' gibt es nicht: die Stapel heißen 1 bis %d.",
+				mt_clip(q, sizeof q, w, DW_QUOTE_CHARS), DW_STACKS);
 	*k = n - 1;
 	return 0;
 }
@@ -511,21 +533,24 @@ static int parse_stack(const char *w, int *k, struct rerr *e)
 /* Reads a worm card word into a face; else a message that says why. */
 static int read_worm(const char *w, struct dw_card *f, struct rerr *e)
 {
+	char q[DW_QUOTE_CAP];
 	if (parse_worm(w, f) == 0)
 		return 0;
+	mt_clip(q, sizeof q, w, DW_QUOTE_CHARS);
 	if (parse_colour(w) >= 0)
-		return rerr_set(e, "'%.20s' ist keine Wurmkarte: es fehlt die Zahl, z. B. %.20s-4. "
-				"Ein Huhn legst du mit chicken %.20s on STAPEL.", w, w, w);
-	return rerr_set(e, "Eine Karte '%.24s' gibt es nicht. Beispiele: gelb-4, rot-1/10, joker.", w);
+		return rerr_set(e, "'%s' ist keine Wurmkarte: es fehlt die Zahl, z. B. %s-4. "
+				"Ein Huhn legst du mit chicken %s on STAPEL.", q, q, q);
+	return rerr_set(e, "Eine Karte '%s' gibt es nicht. Beispiele: gelb-4, rot-1/10, joker.", q);
 }
 
 /* Finds a card of face f in seat's hand: its index in *at. */
 static int in_hand(const struct dw_state *st, int seat, const struct dw_card *f, const char *w,
 		   int *at, struct rerr *e)
 {
+	char q[DW_QUOTE_CAP];
 	*at = hand_find(st, seat, f);
 	if (*at < 0)
-		return rerr_set(e, "Du hast %.24s nicht auf der Hand.", w);
+		return rerr_set(e, "Du hast %s nicht auf der Hand.", mt_clip(q, sizeof q, w, DW_QUOTE_CHARS));
 	return 0;
 }
 
@@ -569,6 +594,7 @@ static int do_play(struct dw_state *st, int seat, const struct mtok *t, int64_t 
 	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
 	pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, (uint16_t)card);
 	pile_reverse(st->stack[k].c, st->stack[k].n);
+	st->bottom_public[k] = 1;   /* the card just laid face up */
 	st->epoch++;
 	log_event(st, DW_EV_PLAY, seat, k, 0, card, stack_top(st, k));
 	if (check_end(st))
@@ -584,9 +610,10 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	if (t->n != 4 || !mt_is(t, 2, "on"))
 		return rerr_set(e, "%s", usage_chicken);
 	int colour = parse_colour(t->w[1]);
+	char q[DW_QUOTE_CAP];
 	if (colour < 0)
-		return rerr_set(e, "Eine Hühnerfarbe '%.20s' gibt es nicht: rot, gelb, grün, blau oder lila.",
-				t->w[1]);
+		return rerr_set(e, "Eine Hühnerfarbe '%s' gibt es nicht: rot, gelb, grün, blau oder lila.",
+				mt_clip(q, sizeof q, t->w[1], DW_QUOTE_CHARS));
 	if (parse_stack(t->w[3], &k, e) || my_turn(st, seat, e))
 		return -1;
 	struct dw_card f = { DW_CHICKEN, (uint8_t)colour, 0 };
@@ -607,6 +634,7 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	memcpy(ea->c, st->stack[k].c, sizeof ea->c[0] * (size_t)ea->n);
 	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
 	st->stack[k].n = 0;
+	st->bottom_public[k] = 0;   /* a new stack's bottom is dealt face down */
 	st->epoch++;
 	log_event(st, DW_EV_CHICKEN, seat, k, ea->n, chicken, 0);
 	st->turn = seat_next(seat, st->nplayers);
@@ -637,6 +665,7 @@ static int do_draw(struct dw_state *st, int seat, const struct mtok *t, int64_t 
 	pile_pop(st->pile.c, &st->pile.n, &c);
 	hand_insert(st, seat, c);
 	pile_reverse(st->stack[k].c, st->stack[k].n);
+	st->bottom_public[k] = 1;   /* the top everyone just saw */
 	st->epoch++;
 	log_event(st, DW_EV_DRAW_TURN, seat, k, 0, 0, stack_top(st, k));
 	if (check_end(st))
@@ -720,8 +749,9 @@ static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct r
 		return do_snap(st, seat, &t, e);
 	if (mt_is(&t, 0, "pass"))
 		return do_pass(st, seat, &t, e);
-	return rerr_set(e, "Unbekannter Zug '%.24s'. Möglich sind play, chicken, draw turn, snap "
-			"und pass.", t.w[0]);
+	char q[DW_QUOTE_CAP];
+	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind play, chicken, draw turn, snap "
+			"und pass.", mt_clip(q, sizeof q, t.w[0], DW_QUOTE_CHARS));
 }
 
 /* Closes a snap window whose deadline has passed. 1 if it did. */
@@ -868,6 +898,8 @@ static int dw_encode(const void *vst, struct buf *b)
 		ser_u16(b, ev->card);
 		ser_u16(b, ev->card2);
 	}
+	for (int k = 0; k < DW_STACKS; k++)
+		ser_u8(b, st->bottom_public[k]);
 	return snap_end(b, start);
 }
 
@@ -950,6 +982,8 @@ static int dw_check(const void *vst, struct rerr *e)
 			return rerr_set(e, "Stapel %d ungültig", k + 1);
 		if (st->stack[k].n == 1)
 			return rerr_set(e, "Stapel %d hat nur eine Karte", k + 1);
+		if (st->bottom_public[k] > (st->stack[k].n > 0))
+			return rerr_set(e, "Stapel %d: unterste Karte offen ungültig", k + 1);
 		empty_stacks += st->stack[k].n == 0;
 	}
 	if (st->nspare != DW_CHICKENS - DW_DEAL_CHICKENS * n || mark(&seen, st->spare, st->nspare, 1))
@@ -978,6 +1012,9 @@ static int dw_check(const void *vst, struct rerr *e)
 		if (empty_stacks > 1 || (empty_stacks && st->pile.n >= 2))
 			return rerr_set(e, "leerer Stapel, obwohl ein neuer hätte liegen müssen");
 	}
+	if (st->epoch > epoch_max(n))
+		return rerr_set(e, "Epoche %u über der Grenze %u", (unsigned)st->epoch,
+				(unsigned)epoch_max(n));
 	if (st->nlog < 0 || st->nlog > DW_LOG_MAX)
 		return rerr_set(e, "Protokoll: %d Einträge", st->nlog);
 	for (int i = 0; i < st->nlog; i++) {
@@ -1000,7 +1037,8 @@ static int dw_decode(void *vst, const unsigned char *p, size_t len, struct rerr 
 	if (snap_open(&d, "drehwurm", p, len, e) != 0)
 		return -1;
 	memset(&t, 0, sizeof t);
-	if (de_u8(&d) != DW_FORMAT)
+	unsigned format = de_u8(&d);
+	if (format != 1 && format != DW_FORMAT)
 		return rerr_set(e, "Spielstand: unbekannte Fassung");
 	t.nplayers = (int)de_u8(&d);
 	t.dealer = (int)de_u8(&d);
@@ -1045,6 +1083,12 @@ static int dw_decode(void *vst, const unsigned char *p, size_t len, struct rerr 
 		ev->card = (uint16_t)de_u16(&d);
 		ev->card2 = (uint16_t)de_u16(&d);
 	}
+	/* Fassung 1 did not record it: a stack of three or more cards has been
+	 * turned (a card is only laid or snapped onto a stack that turns), so
+	 * its bottom is public; one of two cards stays hidden, which may hide
+	 * a card that was public but never shows a secret one. */
+	for (int k = 0; k < DW_STACKS; k++)
+		t.bottom_public[k] = format == 1 ? t.stack[k].n >= 3 : (uint8_t)de_u8(&d);
 	if (snap_close(&d, e) != 0)
 		return -1;
 	struct rerr ce;
@@ -1056,14 +1100,17 @@ static int dw_decode(void *vst, const unsigned char *p, size_t len, struct rerr 
 
 /* ---- view ----------------------------------------------------------- */
 
-/* The face fields of one card in the current section. */
+/* The face fields of one card in the current section: its name, its colour
+ * spelled as in moves ("grün"; "joker" for a joker) and the ASCII class
+ * token the board's CSS uses ("gruen"). */
 static void emit_card(struct view_sink *v, int id)
 {
 	const struct dw_card *c = &dw_deck[id];
 	char name[40];
 	card_label(id, name, sizeof name);
 	vstr(v, "name", name);
-	vstr(v, "colour", c->kind == DW_JOKER ? "joker" : colour_ascii[c->colour]);
+	vstr(v, "colour", c->kind == DW_JOKER ? "joker" : colour_word[c->colour]);
+	vstr(v, "colour_class", c->kind == DW_JOKER ? "joker" : colour_ascii[c->colour]);
 	vstr(v, "rank", c->kind == DW_WORM ? rank_word[c->rank] : c->kind == DW_JOKER ? "J" : "");
 	vflag(v, "is_worm", c->kind == DW_WORM);
 	vflag(v, "is_joker", c->kind == DW_JOKER);
@@ -1111,7 +1158,9 @@ static void emit_button(struct view_sink *v, const char *move, const char *label
 	vend(v);
 }
 
-/* seat's hand, each card with its legal moves as buttons. */
+/* seat's hand, each card with its legal moves as buttons; a button's label
+ * names the card and the stack ("gelb 4 auf Stapel 1", "Huhn lila frisst
+ * Stapel 2"), so that it reads right without the card drawn above it. */
 static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 {
 	const uint16_t *h = st->hand[seat];
@@ -1120,7 +1169,8 @@ static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 		vbegin(v, "hand");
 		emit_card(v, id);
 		struct dw_mbuf m;
-		char label[48];
+		char label[96], name[40];
+		card_label(id, name, sizeof name);
 		if (st->phase == DW_PLAY && seat == st->turn) {
 			for (int k = 0; k < DW_STACKS; k++) {
 				int top = stack_top(st, k);
@@ -1131,14 +1181,16 @@ static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 				put_str(m.s, &m.len, " on ");
 				m.s[m.len++] = (char)('1' + k);
 				m.s[m.len] = '\0';
-				snprintf(label, sizeof label, chicken ? "frisst Stapel %d" : "auf Stapel %d", k + 1);
+				snprintf(label, sizeof label, chicken ? "%s frisst Stapel %d" : "%s auf Stapel %d",
+					 name, k + 1);
 				emit_button(v, m.s, label);
 			}
 		} else if (st->phase == DW_SNAP && (st->win_pending & (1u << seat)) && !chicken &&
 			   worm_fits(id, stack_top(st, st->win_stack), st->snap_colour)) {
 			mb_start(&m, "snap ");
 			put_card(m.s, &m.len, id);
-			snprintf(label, sizeof label, "Zwischenwurf auf %d", st->win_stack + 1);
+			snprintf(label, sizeof label, "%s zwischenwerfen auf Stapel %d", name,
+				 st->win_stack + 1);
 			emit_button(v, m.s, label);
 		}
 		vend(v);
@@ -1175,7 +1227,74 @@ static void winners_text(const struct dw_state *st, char *out, size_t cap)
 			 nbest > 1 ? "gewinnen gemeinsam" : "gewinnt", best);
 }
 
-/* The board as seat sees it (-1: spectator): stacks with their top card,
+/* The stacks: size, top card, and the bottom card while it is public. */
+static void view_stacks(const struct dw_state *st, struct view_sink *v)
+{
+	for (int k = 0; k < DW_STACKS; k++) {
+		vbegin(v, "stacks");
+		vnum(v, "stack", k + 1);
+		vnum(v, "size", st->stack[k].n);
+		vflag(v, "empty", st->stack[k].n == 0);
+		vflag(v, "has_top", st->stack[k].n > 0);
+		if (st->stack[k].n > 0)
+			emit_card(v, stack_top(st, k));
+		int known = st->stack[k].n > 0 && st->bottom_public[k];
+		vflag(v, "next_known", known);
+		vflag(v, "next_hidden", st->stack[k].n > 0 && !known);
+		if (known) {
+			vbegin(v, "next");
+			emit_card(v, st->stack[k].c[0]);
+			vend(v);
+		}
+		vflag(v, "is_snap", st->phase == DW_SNAP && st->win_stack == k);
+		vend(v);
+	}
+}
+
+/* Every seat's public counts and eaten stacks (their cards and the score
+ * breakdown once the party is over). */
+static void view_seats(const struct dw_state *st, int me, struct view_sink *v)
+{
+	int over = st->phase == DW_OVER;
+	for (int s = 0; s < st->nplayers; s++) {
+		vbegin(v, "seats");
+		vnum(v, "seat", s);
+		vflag(v, "is_me", s == me);
+		vflag(v, "is_turn", !over && s == st->turn);
+		vflag(v, "is_dealer", s == st->dealer);
+		vnum(v, "hand_count", st->nhand[s]);
+		vnum(v, "chickens_left", hand_chickens(st, s));
+		vnum(v, "eaten_count", st->neaten[s]);
+		for (int i = 0; i < st->neaten[s]; i++) {
+			const struct dw_eaten *ea = &st->eaten[s][i];
+			vbegin(v, "eaten");
+			vstr(v, "colour", colour_word[dw_deck[ea->chicken].colour]);
+			vstr(v, "colour_class", colour_ascii[dw_deck[ea->chicken].colour]);
+			vnum(v, "size", ea->n);
+			vflag(v, "open", over);
+			if (over) {
+				vnum(v, "points", eaten_points(ea));
+				for (int j = 0; j < ea->n; j++) {
+					vbegin(v, "cards");
+					emit_card(v, ea->c[j]);
+					vend(v);
+				}
+			}
+			vend(v);
+		}
+		vflag(v, "final", over);
+		if (over) {
+			int total = seat_score(st, s);
+			vnum(v, "eaten_points", total + st->nhand[s]);
+			vnum(v, "hand_minus", -st->nhand[s]);
+			vnum(v, "score", total);
+		}
+		vend(v);
+	}
+}
+
+/* The board as seat sees it (-1: spectator): stacks with their top card
+ * and, when it is public, the bottom card the next turn-over shows; the
  * draw pile size, every seat's counts and eaten stacks (contents once the
  * party is over), the snap window, the recent events, and only for seat its
  * own hand with a button per legal move. */
@@ -1209,17 +1328,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 	vnum(v, "snap_seconds", st->snap_seconds);
 	vflag(v, "snap_colour", st->snap_colour);
 
-	for (int k = 0; k < DW_STACKS; k++) {
-		vbegin(v, "stacks");
-		vnum(v, "stack", k + 1);
-		vnum(v, "size", st->stack[k].n);
-		vflag(v, "empty", st->stack[k].n == 0);
-		vflag(v, "has_top", st->stack[k].n > 0);
-		if (st->stack[k].n > 0)
-			emit_card(v, stack_top(st, k));
-		vflag(v, "is_snap", st->phase == DW_SNAP && st->win_stack == k);
-		vend(v);
-	}
+	view_stacks(st, v);
 
 	vflag(v, "snap", st->phase == DW_SNAP);
 	if (st->phase == DW_SNAP) {
@@ -1233,41 +1342,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vend(v);
 	}
 
-	for (int s = 0; s < st->nplayers; s++) {
-		vbegin(v, "seats");
-		vnum(v, "seat", s);
-		vflag(v, "is_me", s == me);
-		vflag(v, "is_turn", !over && s == st->turn);
-		vflag(v, "is_dealer", s == st->dealer);
-		vnum(v, "hand_count", st->nhand[s]);
-		vnum(v, "chickens_left", hand_chickens(st, s));
-		vnum(v, "eaten_count", st->neaten[s]);
-		for (int i = 0; i < st->neaten[s]; i++) {
-			const struct dw_eaten *ea = &st->eaten[s][i];
-			vbegin(v, "eaten");
-			vstr(v, "colour", colour_ascii[dw_deck[ea->chicken].colour]);
-			vstr(v, "colour_name", colour_word[dw_deck[ea->chicken].colour]);
-			vnum(v, "size", ea->n);
-			vflag(v, "open", over);
-			if (over) {
-				vnum(v, "points", eaten_points(ea));
-				for (int j = 0; j < ea->n; j++) {
-					vbegin(v, "cards");
-					emit_card(v, ea->c[j]);
-					vend(v);
-				}
-			}
-			vend(v);
-		}
-		vflag(v, "final", over);
-		if (over) {
-			int total = seat_score(st, s);
-			vnum(v, "eaten_points", total + st->nhand[s]);
-			vnum(v, "hand_minus", -st->nhand[s]);
-			vnum(v, "score", total);
-		}
-		vend(v);
-	}
+	view_seats(st, me, v);
 
 	if (me >= 0) {
 		vflag(v, "has_hand", 1);
@@ -1337,8 +1412,9 @@ static void sort_hand(uint16_t *a, int n)
 
 /* Re-deals with `seed` everything seat cannot see, keeping every count and
  * every visible card: other hands (worms with worms, chickens with the
- * undealt chickens), the draw pile, the cards under each stack's top, and
- * eaten stacks' contents while the party runs. */
+ * undealt chickens), the draw pile, the cards between each stack's top and
+ * its bottom (the bottom too while it is face down), and eaten stacks'
+ * contents while the party runs. */
 static void dw_scramble(void *vst, int seat, uint64_t seed)
 {
 	struct dw_state *st = vst;
@@ -1370,11 +1446,11 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 					pool_give(&worms, ea->c, ea->n);
 			}
 		for (int k = 0; k < DW_STACKS; k++) {
-			int below = st->stack[k].n > 0 ? st->stack[k].n - 1 : 0;
+			int from = st->bottom_public[k], below = st->stack[k].n > 0 ? st->stack[k].n - 1 : 0;
 			if (pass == 0)
-				pool_take(&worms, st->stack[k].c, below);
+				pool_take(&worms, st->stack[k].c + from, below - from);
 			else
-				pool_give(&worms, st->stack[k].c, below);
+				pool_give(&worms, st->stack[k].c + from, below - from);
 		}
 		if (pass == 0) {
 			pool_take(&worms, st->pile.c, st->pile.n);
