@@ -100,6 +100,9 @@ static void seat_rows(struct page *p, const struct play_table *pt, struct view *
 			}
 			view_num(v, "total", pt->totals.total[s]);
 			view_str(v, "total_text", points_text(p, pt->totals.total[s]));
+			/* ctemplate shows a section only from the item's own flags */
+			view_flag(v, "several", pt->t.nparties > 1);
+			view_flag(v, "pausing", pt->pausing);
 			view_flag(v, "ready", pt->pausing && (pt->ready >> s & 1u));
 			view_flag(v, "waiting", pt->pausing && !(pt->ready >> s & 1u));
 			view_end(v);

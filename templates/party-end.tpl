@@ -1,7 +1,7 @@
 {{%AUTOESCAPE context="HTML"}}
 <section class="card party-end" id="party-end" aria-labelledby="party-end-title">
 {{#match_over}}
-<h2 id="party-end-title">Das Match ist entschieden</h2>
+<h2 id="party-end-title">Ergebnis des Matches</h2>
 <p class="result-lead"><strong>{{winners}}</strong> {{#shared_win}}gewinnen das Match gemeinsam.{{/shared_win}}{{#sole_win}}gewinnt das Match.{{/sole_win}}</p>
 <h3>Endstand nach {{nparties}} Partien</h3>
 <ol class="standings">
@@ -14,9 +14,9 @@
 <p class="party-headline">{{headline}}</p>
 <div class="scroll">
 <table class="scores party-result">
-<thead><tr><th>Platz</th><th>Name</th><th>Punkte</th>{{#several}}<th>Summe</th>{{/several}}{{#pausing}}<th>Weiter</th>{{/pausing}}</tr></thead>
+<thead><tr><th>Platz</th><th>Punkte</th>{{#several}}<th>Summe</th>{{/several}}{{#pausing}}<th>Bereit</th>{{/pausing}}</tr></thead>
 <tbody>
-{{#results}}<tr{{#me}} class="me"{{/me}}><td>{{place}}.</td><td>{{name}}{{#me}} (du){{/me}}</td><td>{{score_text}}</td>{{#several}}<td>{{total_text}}</td>{{/several}}{{#pausing}}<td>{{#ready}}bereit{{/ready}}{{#waiting}}–{{/waiting}}</td>{{/pausing}}</tr>{{/results}}
+{{#results}}<tr{{#me}} class="me"{{/me}}><td>{{place}}. {{name}}{{#me}} (du){{/me}}</td><td>{{score_text}}</td>{{#several}}<td>{{total_text}}</td>{{/several}}{{#pausing}}<td>{{#ready}}ja{{/ready}}{{#waiting}}–{{/waiting}}</td>{{/pausing}}</tr>{{/results}}
 </tbody>
 </table>
 </div>

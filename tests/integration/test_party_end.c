@@ -5,7 +5,7 @@
  *     page carry the same summary ("party_end": the game's final sentence,
  *     every seat's points, places and totals), the only move is "weiter",
  *     a spectator sees the summary without a button, the poll stays quiet;
- *   - one seat continues (303, marked "bereit" for all, a second time 409),
+ *   - one seat continues (303, marked ready for all, a second time 409),
  *     then the pause deadline passes (moved forward in the database): the
  *     poll notices it and the next page load deals party 2;
  *   - after party 2 all three continue, and the last continue deals party 3;
@@ -224,8 +224,10 @@ static void test_party_end(void **state)
 	assert_int_equal(continue_from_page(0, &v0), 303);
 	assert_int_equal(continue_from_page(0, NULL), 409);
 	check_summary(1, 1u << s0);
-	const char *const ready[] = { "bereit", "Du bist bereit" };
+	const char *const ready[] = { "<td>ja</td>", "Du bist bereit" };
 	page_has(player[0], ready, 2, 1);
+	page_has(player[1], ready, 1, 1);       /* the others see who is ready */
+	page_has(player[1], ready + 1, 1, 0);
 
 	/* The pause runs out (moved forward behind the program's back): the
 	 * poll notices the deadline, and the next load deals party 2. */
@@ -277,7 +279,7 @@ static void test_party_end(void **state)
 		json_decref(o);
 		assert_int_equal(h_get(c, table_path, &r), 0);
 		assert_int_equal(r.status, 200);
-		const char *lead = strstr(r.body, "Das Match ist entschieden");
+		const char *lead = strstr(r.body, "Ergebnis des Matches");
 		const char *seats = strstr(r.body, "<h2>Plätze</h2>");
 		assert_non_null(lead);
 		assert_non_null(seats);
