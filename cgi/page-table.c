@@ -6,6 +6,7 @@
 
 #include "match.h"
 #include "page.h"
+#include "party-end.h"
 #include "play.h"
 #include "tmpl.h"
 
@@ -235,6 +236,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_names(v, NULL, 0);
 		view_end(v);
 	}
+	if (party_end_view(p, pt, v, names) != 0)
+		return -1;
 	scores_view(pt, v, &nm);
 	return logs_view(p, pt, v, &nm);
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "movetext.h"
 #include "options.h"
 #include "play.h"
 #include "sim.h"
@@ -347,15 +348,16 @@ static int live_load(struct store *s, int64_t id, struct live *l)
 /* Stores the state after one step by `seat` (-1: "tick"): snapshot, log
  * entry with the version it produces, the version bump with the game's
  * deadline and epoch. When the party is over, its scores stay with it and
- * the next party starts (dealer one seat on), or the table is finished.
- * Re-reads l->t afterwards. Inside the caller's transaction. */
+ * the table pauses on it until PLAY_PAUSE_SECONDS from now (next_party()
+ * deals the next one), or, after the last party, the table is finished.
+ * Either way every older page becomes stale. Re-reads l->t afterwards.
+ * Inside the caller's transaction. */
 static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now)
 {
 	struct status st;
 	size_t len;
 	int64_t deadline;
-	uint32_t epoch;
-	int new_epoch = 0, rc;
+	int rc;
 
 	l->g->status(l->state, &st);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK)
@@ -366,44 +368,117 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	deadline = st.deadline;
-	epoch = st.epoch;
 	if (st.over) {
-		int next = l->t.party_no + 1;
-		new_epoch = 1;
-		if (next < l->t.nparties) {
-			rc = start_party(s, &l->t, next,
-					 match_dealer(next, l->t.first_dealer, l->t.nseats), now,
-					 &deadline, &epoch);
-			if (rc == PLAY_OK)
-				rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
-								       l->t.first_dealer),
-						PLAY_ERR);
-		} else {
-			deadline = 0;
-			rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
-							       l->t.party_no, l->t.first_dealer),
-					PLAY_ERR);
-		}
-		if (rc != PLAY_OK)
+		int last = l->t.party_no + 1 >= l->t.nparties;
+		deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
+		if (last && (rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
+								    l->t.party_no, l->t.first_dealer),
+					     PLAY_ERR)) != PLAY_OK)
 			return rc;
 	}
-	switch (store_table_bump(s, l->t.id, l->t.version, deadline, epoch, NULL)) {
+	switch (store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
 	case ST_BUSY: return PLAY_BUSY;
 	default: return PLAY_ERR;
 	}
-	if (new_epoch && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
+	if (st.over && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	return from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
 }
 
+/* 1 when the loaded party is over while the table still plays: the pause
+ * before the next party. */
+static int live_pausing(const struct live *l)
+{
+	struct status st;
+	if (l->t.status != TABLE_PLAYING || l->t.party_no != l->party.number)
+		return 0;   /* (after next_party() l->state is the finished party) */
+	l->g->status(l->state, &st);
+	return st.over;
+}
+
+/* Deals the next party of a pausing table (dealer one seat on), with a new
+ * version that makes every older page stale. l->t is re-read; l->party and
+ * l->state still hold the finished party. Inside the caller's transaction. */
+static int next_party(struct store *s, struct live *l, int64_t now)
+{
+	int64_t deadline = 0;
+	uint32_t epoch = 0;
+	int next = l->t.party_no + 1;
+	int rc = start_party(s, &l->t, next, match_dealer(next, l->t.first_dealer, l->t.nseats),
+			     now, &deadline, &epoch);
+	if (rc != PLAY_OK ||
+	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
+						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, epoch, NULL),
+			     PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	return from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
+}
+
+/* The seats that sent PLAY_CONTINUE since `party` ended at version
+ * `ended` (the table's epoch_version while it pauses), as bits. */
+static int ready_mask(struct store *s, int64_t party, int nseats, int64_t ended, uint32_t *mask)
+{
+	*mask = 0;
+	for (int seat = 0; seat < nseats; seat++) {
+		int yes = 0;
+		int rc = from_store(store_seat_moved_since(s, party, seat, ended, &yes), PLAY_ERR);
+		if (rc != PLAY_OK)
+			return rc;
+		if (yes)
+			*mask |= 1u << seat;
+	}
+	return PLAY_OK;
+}
+
+/* 1 when `move` is the platform's PLAY_CONTINUE in any spelling. */
+static int is_continue(const char *move)
+{
+	struct mtok t;
+	struct rerr e;
+	return mt_split(move, &t, &e) == 0 && t.n == 1 && strcmp(t.w[0], PLAY_CONTINUE) == 0;
+}
+
+/* `seat` continues on a pausing table, from a page at version `seen`:
+ * logged in the finished party as (seat, PLAY_CONTINUE) with a version of
+ * its own (polls see who is ready; no page gets stale); the last seat to
+ * continue deals the next party. A second continue is PLAY_STALE. */
+static int party_continue(struct store *s, struct live *l, int seat, const char *move,
+			  int64_t now, struct rerr *e)
+{
+	uint32_t ready;
+	int rc;
+	if (!is_continue(move))
+		return fail_msg(e, PLAY_REJECTED, "Die Partie ist vorbei: mit „Weiter“ geht es zur "
+						  "nächsten Partie.");
+	if ((rc = ready_mask(s, l->party.id, l->t.nseats, l->t.epoch_version, &ready)) != PLAY_OK)
+		return rc;
+	if (ready >> seat & 1u)
+		return fail_msg(e, PLAY_STALE, "Du hast schon „Weiter“ gewählt: die nächste Partie "
+					       "beginnt, sobald alle so weit sind.");
+	if ((rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
+					       l->t.version + 1), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, l->t.next_deadline,
+					      l->t.epoch, NULL), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	ready |= 1u << seat;
+	if (ready == (l->t.nseats >= 32 ? ~0u : (1u << l->t.nseats) - 1u))
+		return next_party(s, l, now);
+	return PLAY_OK;
+}
+
 /* Applies passed deadlines to a loaded party and logs them as one "tick"
- * step. When the game has nothing to apply although the table's deadline
+ * step; on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
  * passed, the table's deadline is corrected (so that polls stop firing). */
 static int live_tick(struct store *s, struct live *l, int64_t now)
 {
 	struct status st;
+	if (live_pausing(l))
+		return deadline_passed(l->t.next_deadline, now) ? next_party(s, l, now) : PLAY_OK;
 	if (l->g->tick(l->state, now))
 		return save_step(s, l, -1, "tick", now);
 	if (!deadline_passed(l->t.next_deadline, now))
@@ -439,18 +514,114 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 	return finish(s, rc);
 }
 
+struct canon_ctx {
+	const struct mtok *want;
+	char *out;
+	size_t cap;
+	int found;
+};
+
+/* moves() callback: keeps the first listed move whose words are want's. */
+static void match_listed(void *ctx, const char *move)
+{
+	struct canon_ctx *c = ctx;
+	struct mtok t;
+	struct rerr e;
+	if (c->found || mt_split(move, &t, &e) != 0 || t.n != c->want->n)
+		return;
+	for (int i = 0; i < t.n; i++)
+		if (strcmp(t.w[i], c->want->w[i]) != 0)
+			return;
+	snprintf(c->out, c->cap, "%s", move);
+	c->found = 1;
+}
+
+/* See play.h: the listed spelling, else the folded words, else typed. */
+void play_canonical(const struct game *g, const void *st, int seat, const char *typed,
+		    char *out, size_t cap)
+{
+	struct mtok t;
+	struct rerr e;
+	struct canon_ctx c = { &t, out, cap, 0 };
+	size_t len = 0;
+	if (cap == 0)
+		return;
+	snprintf(out, cap, "%s", typed ? typed : "");
+	if (!typed || mt_split(typed, &t, &e) != 0)
+		return;
+	if (g->moves)
+		g->moves(st, seat, match_listed, &c);
+	if (c.found)
+		return;
+	out[0] = '\0';
+	for (int i = 0; i < t.n && len < cap; i++) {
+		int w = snprintf(out + len, cap - len, "%s%s", i ? " " : "", t.w[i]);
+		if (w < 0)
+			return;
+		len += (size_t)w;
+	}
+}
+
+/* Applies `move` by `seat` to the loaded party and saves the step. The log
+ * keeps play_canonical()'s spelling when applying that spelling to the
+ * state before gives the same snapshot (so a replay stays exact), else the
+ * text as typed. PLAY_REJECTED with the game's reason, PLAY_ERR. */
+static int apply_move(struct store *s, struct live *l, int seat, const char *move, int64_t now,
+		      struct rerr *e)
+{
+	char canon[GAME_MOVE_MAX + 1];
+	struct rerr ge;
+	void *copy = NULL;
+	unsigned char *a = NULL, *b = NULL;
+	size_t la = 0, lb = 0;
+	const char *text = move;
+	int rc = PLAY_ERR;
+
+	play_canonical(l->g, l->state, seat, move, canon, sizeof canon);
+	if (strcmp(canon, move) != 0) {
+		if (!(copy = malloc(l->g->state_size)))
+			goto out;
+		memcpy(copy, l->state, l->g->state_size);
+	}
+	if (l->g->apply(l->state, seat, move, now, &ge) != 0) {
+		if (e)
+			*e = ge;
+		rc = PLAY_REJECTED;
+		goto out;
+	}
+	if (copy) {
+		a = malloc(GAME_SNAPSHOT_MAX);
+		b = malloc(GAME_SNAPSHOT_MAX);
+		if (!a || !b)
+			goto out;
+		if (l->g->apply(copy, seat, canon, now, &ge) == 0 &&
+		    encode_state(l->g, l->state, a, &la) == PLAY_OK &&
+		    encode_state(l->g, copy, b, &lb) == PLAY_OK && la == lb && memcmp(a, b, la) == 0)
+			text = canon;
+		else
+			fprintf(stderr, "play: %s: '%s' is not the same move as '%s': logged as typed\n",
+				l->g->slug, canon, move);
+	}
+	rc = save_step(s, l, seat, text, now);
+out:
+	free(b);
+	free(a);
+	free(copy);
+	return rc;
+}
+
 /* The whole transaction of one move (see play.h). PLAY_STALE with e->msg
  * (the fresh page with the note), PLAY_REJECTED with the game's reason
  * (the page with the note, the move kept in the form), PLAY_NOT_SEATED
  * (403), PLAY_NOT_FOUND (404), PLAY_NOT_PLAYING (a note), PLAY_BUSY (503),
- * PLAY_ERR (500). Anything but PLAY_OK leaves the database as it was. */
+ * PLAY_ERR (500). Anything but PLAY_OK leaves the database as it was.
+ * While the table pauses after a party, only PLAY_CONTINUE is a move. */
 int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	      int64_t seen_version, int64_t now_ms, struct rerr *e)
 {
 	struct live l;
 	int seat, moved, rc;
 	int64_t party_before;
-	struct rerr ge;
 
 	memset(&l, 0, sizeof l);
 	if (!move || !*move)
@@ -486,19 +657,23 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		rc = fail_msg(e, PLAY_STALE, "Doppelt gesendet: dein Zug ist schon angekommen.");
 		goto out;
 	}
+	if (is_continue(move) && l.t.party_no > 0 && !live_pausing(&l) &&
+	    (l.t.party_no != l.party.number || l.t.epoch_version > seen_version)) {
+		/* a continue from the pause page of the party before */
+		rc = fail_msg(e, PLAY_STALE, "Zu spät: die nächste Partie hat schon begonnen. "
+					     "Hier ist der neue Stand.");
+		goto out;
+	}
 	if (l.t.epoch_version > seen_version || l.t.status != TABLE_PLAYING ||
 	    l.t.party_no != l.party.number) {
 		rc = fail_msg(e, PLAY_STALE, "Zu spät: inzwischen hat sich am Tisch etwas "
 					     "geändert. Hier ist der neue Stand.");
 		goto out;
 	}
-	if (l.g->apply(l.state, seat, move, now_ms, &ge) != 0) {
-		if (e)
-			*e = ge;
-		rc = PLAY_REJECTED;
-		goto out;
-	}
-	rc = save_step(s, &l, seat, move, now_ms);
+	if (live_pausing(&l))
+		rc = party_continue(s, &l, seat, move, now_ms, e);
+	else
+		rc = apply_move(s, &l, seat, move, now_ms, e);
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_NOT_FOUND)
 		fail_msg(e, rc, play_message(rc));
@@ -561,6 +736,11 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		}
 		out->g->status(out->state, &out->status);
 		out->has_party = 1;
+		out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
+		if (out->pausing &&
+		    (rc = ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
+				     &out->ready)) != PLAY_OK)
+			goto out;
 	}
 	rc = from_store(store_parties_of_table(s, table, add_party, out), PLAY_ERR);
 out:
@@ -648,6 +828,10 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 		goto out;
 	if ((rc = from_store(store_moves(s, p.id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK)
 		goto out;
+	/* The pause's continues follow the party's end; the game never saw them. */
+	while (p.over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
+	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
+		steps.n--;
 	su.nplayers = t.nseats;
 	su.dealer = p.dealer;
 	su.seed = p.seed;

@@ -10,9 +10,13 @@
  * else's card landed first: "too late"). Other seats' passes and secret
  * choices do not make a page stale.
  *
- * Matches: when a party ends, its scores are saved and the next party starts
- * in the same transaction (new seed, dealer one seat further clockwise),
- * until the game's parties() are played; then the table is finished.
+ * Matches: when a party ends, its scores are saved and the table pauses on
+ * the finished party (docs/storage.md, "The end of a party"): every seat may
+ * send the platform move PLAY_CONTINUE ("weiter", logged in the finished
+ * party's log); the last one, or the first request after the pause deadline
+ * (PLAY_PAUSE_SECONDS, in tables.next_deadline), deals the next party (new
+ * seed, dealer one seat further clockwise). After the game's parties() the
+ * table is finished at once.
  */
 #ifndef SPIELTISCH_PLAY_H
 #define SPIELTISCH_PLAY_H
@@ -22,6 +26,12 @@
 #include "game.h"
 #include "match.h"
 #include "store.h"
+
+/* The platform's own move after a party: "I have seen the result". No game
+ * may use this word as a move. */
+#define PLAY_CONTINUE "weiter"
+/* How long a table waits on a finished party before it deals the next. */
+enum { PLAY_PAUSE_SECONDS = 60 };
 
 enum play_rc {
 	PLAY_OK,
@@ -56,6 +66,8 @@ struct play_table {
 	struct match_totals totals;  /* finished parties only */
 	int party_score[64][GAME_MAX_SEATS]; /* finished parties' scores, for the match table */
 	int nfinished;
+	int pausing;                 /* the party is over, the next one not dealt yet */
+	uint32_t ready;              /* while pausing: bit s, seat s sent PLAY_CONTINUE */
 };
 
 /* Creates a table of `slug` with nseats seats and options from the lobby
@@ -76,6 +88,13 @@ void play_free(struct play_table *pt);
 /* One move, as described above. */
 int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	      int64_t seen_version, int64_t now_ms, struct rerr *e);
+
+/* The spelling of `typed` the move log keeps: the move of moves(st, seat)
+ * whose words equal typed's words after mt_split's folding, else those
+ * words joined by single blanks (typed itself when it does not split).
+ * At most cap - 1 bytes in out. */
+void play_canonical(const struct game *g, const void *st, int seat, const char *typed,
+		    char *out, size_t cap);
 
 /* Applies passed deadlines of a table: PLAY_OK whether or not one had passed. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms);

@@ -11,6 +11,7 @@
 {{#my_turn}}<p class="banner turn" id="your-turn">Du bist dran!</p>{{/my_turn}}
 {{#window}}<p class="banner window" id="your-turn">Du kannst jetzt eingreifen.</p>{{/window}}
 </section>
+{{>party_end}}
 
 <section class="card seats">
 <h2>Plätze</h2>

@@ -174,7 +174,9 @@ static struct st_move last_step(struct fx *f, int64_t tid)
 
 /* Plays one move chosen by `rnd` for the lowest seat that may act (a
  * window with nobody able to act lets the clock run past its deadline).
- * Returns 0 once the table is finished. */
+ * After a party, the lowest seat that has not continued continues, or
+ * (as rnd says) the clock runs past the pause. Returns 0 once the table
+ * is finished. */
 static int play_one(struct fx *f, int64_t tid, uint32_t *rnd)
 {
 	struct play_table pt;
@@ -189,6 +191,19 @@ static int play_one(struct fx *f, int64_t tid, uint32_t *rnd)
 		return 0;
 	}
 	assert_int_equal(pt.t.status, TABLE_PLAYING);
+	*rnd = *rnd * 1103515245u + 12345u;
+	if (pt.pausing) {
+		assert_int_equal(pt.status.over, 1);
+		int seat = lowest_bit(~pt.ready);
+		if ((*rnd >> 12) % 4 == 0)
+			f->now = pt.t.next_deadline;
+		else
+			assert_int_equal(play_move(f->s, tid, user_of(&pt, seat), PLAY_CONTINUE,
+						   pt.t.version, f->now, &e), PLAY_OK);
+		play_free(&pt);
+		free(l);
+		return 1;
+	}
 	assert_int_equal(pt.status.over, 0);
 	if (pt.status.to_act == 0) {
 		assert_true(pt.status.deadline > 0);
@@ -200,7 +215,6 @@ static int play_one(struct fx *f, int64_t tid, uint32_t *rnd)
 	int seat = lowest_bit(pt.status.to_act);
 	moves_of(&pt, seat, l);
 	assert_true(l->n > 0);
-	*rnd = *rnd * 1103515245u + 12345u;
 	const char *m = l->m[(*rnd >> 8) % (uint32_t)l->n];
 	int rc = play_move(f->s, tid, user_of(&pt, seat), m, pt.t.version, f->now, &e);
 	if (rc != PLAY_OK)
@@ -208,6 +222,25 @@ static int play_one(struct fx *f, int64_t tid, uint32_t *rnd)
 	play_free(&pt);
 	free(l);
 	return 1;
+}
+
+/* 1 when the table pauses on a finished party. */
+static int pausing_now(struct fx *f, int64_t tid)
+{
+	struct play_table pt;
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int p = pt.pausing;
+	play_free(&pt);
+	return p;
+}
+
+/* Plays random moves until the first party of table tid is over. */
+static void play_to_pause(struct fx *f, int64_t tid, uint32_t *rnd)
+{
+	for (int steps = 0; !pausing_now(f, tid); steps++) {
+		assert_true(steps < 20000);
+		assert_int_equal(play_one(f, tid, rnd), 1);
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -393,6 +426,11 @@ static int find_window(struct fx *f, int64_t tid, int need, int pending, struct 
 		if (pt->t.status != TABLE_PLAYING) {
 			play_free(pt);
 			return 0;
+		}
+		if (pt->pausing) {   /* between parties: let the pause run out */
+			f->now = pt->t.next_deadline;
+			play_free(pt);
+			continue;
 		}
 		uint32_t act = pt->status.to_act;
 		if (pt->status.deadline > 0) {
@@ -689,8 +727,9 @@ static void test_move_after_deadline(void **state)
 	free(before);
 }
 
-/* A whole match of three parties: each party's end starts the next with
- * the dealer one seat on; the last one finishes the table with totals;
+/* A whole match of three parties: after each party's end and its pause
+ * (continues or the pause deadline) the next starts with the dealer one
+ * seat on; the last one finishes the table with totals;
  * every party replays to its stored snapshot. */
 static void test_whole_match(void **state)
 {
@@ -750,17 +789,292 @@ static void test_whole_match(void **state)
 		assert_int_equal(play_verify_party(f->s, tid, k, &e), PLAY_OK);
 	assert_int_equal(play_verify_party(f->s, tid, 3, &e), PLAY_NOT_FOUND);
 
-	/* The check is real: a party whose last step went missing is caught. */
+	/* The check is real: a party whose last game step went missing is
+	 * caught (the continues after its end are no game steps). */
 	sqlite3 *db;
 	char *err = NULL;
 	assert_int_equal(sqlite3_open(f->db.path, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_exec(db, "DELETE FROM moves WHERE party = (SELECT min(id) FROM "
 				      "parties) AND seq = (SELECT max(seq) FROM moves WHERE party = "
-				      "(SELECT min(id) FROM parties))", NULL, NULL, &err), SQLITE_OK);
+				      "(SELECT min(id) FROM parties) AND text <> 'weiter')", NULL, NULL, &err),
+			 SQLITE_OK);
 	sqlite3_close(db);
 	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_ERR);
 	assert_true(strlen(e.msg) > 0);
 	assert_int_equal(play_verify_party(f->s, tid, 1, &e), PLAY_OK);
+}
+
+/* The end of a party stays on the table: the party is over, its scores are
+ * counted, the table waits PLAY_PAUSE_SECONDS and the poll sees that
+ * deadline; game moves are refused, a page from before the end is too late,
+ * each seat continues once, and the last continue deals the next party. */
+static void test_party_end_stays(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	uint32_t rnd = 777;
+	int64_t pv, pdl;
+	assert_non_null(before);
+	int64_t tid = full_table(f, 3, "snap_seconds=3");
+
+	play_to_pause(f, tid, &rnd);
+	struct st_move end_step = last_step(f, tid);
+	assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_PLAYING);
+	assert_int_equal(pt.t.party_no, 0);
+	assert_int_equal(pt.pausing, 1);
+	assert_int_equal(pt.ready, 0);
+	assert_int_equal(pt.status.over, 1);
+	assert_int_equal(pt.nfinished, 1);
+	for (int s = 0; s < 3; s++)
+		assert_int_equal(pt.party_score[0][s], pt.status.score[s]);
+	assert_int_equal(pt.t.next_deadline, end_step.at + PLAY_PAUSE_SECONDS * 1000);
+	assert_int_equal(pt.t.epoch_version, pt.t.version);   /* the end makes pages stale */
+	int64_t v = pt.t.version, dl = pt.t.next_deadline;
+	int64_t u[3] = { user_of(&pt, 0), user_of(&pt, 1), user_of(&pt, 2) };
+	play_free(&pt);
+
+	/* The poll sees the pause deadline; before it nothing changes. */
+	assert_int_equal(store_table_poll(f->s, tid, &pv, &pdl), ST_OK);
+	assert_int_equal(pv, v);
+	assert_int_equal(pdl, dl);
+	take_sig(f, tid, before);
+	f->now = dl - 1;
+	assert_int_equal(play_tick(f->s, tid, f->now), PLAY_OK);
+	assert_unchanged(f, tid, before);
+
+	/* No game move now; a page from before the end is too late for anything. */
+	assert_int_equal(play_move(f->s, tid, u[0], "draw turn 1", v, f->now, &e), PLAY_REJECTED);
+	assert_non_null(strstr(e.msg, "Weiter"));
+	assert_int_equal(play_move(f->s, tid, u[0], PLAY_CONTINUE, v - 1, f->now, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Zu spät"));
+	assert_unchanged(f, tid, before);
+
+	/* Seat 0 continues (typed in any spelling): logged in the finished
+	 * party, a new version for the polls, no page gets stale. */
+	assert_int_equal(play_move(f->s, tid, u[0], "  WEITER ", v, f->now, &e), PLAY_OK);
+	struct st_move last = last_step(f, tid);
+	assert_int_equal(last.seat, 0);
+	assert_string_equal(last.text, PLAY_CONTINUE);
+	assert_int_equal(last.version, v + 1);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.pausing, 1);
+	assert_int_equal(pt.ready, 1u);
+	assert_int_equal(pt.t.version, v + 1);
+	assert_int_equal(pt.t.epoch_version, v);
+	assert_int_equal(pt.t.next_deadline, dl);
+	play_free(&pt);
+	/* Once is enough: the same page again, or a newer one. */
+	take_sig(f, tid, before);
+	assert_int_equal(play_move(f->s, tid, u[0], PLAY_CONTINUE, v, f->now, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Doppelt"));
+	assert_int_equal(play_move(f->s, tid, u[0], PLAY_CONTINUE, v + 1, f->now, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "schon"));
+	assert_unchanged(f, tid, before);
+	/* Seat 2's page from before seat 0 continued is still good. */
+	assert_int_equal(play_move(f->s, tid, u[2], PLAY_CONTINUE, v, f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.ready, 5u);
+	assert_int_equal(pt.t.party_no, 0);
+	play_free(&pt);
+
+	/* The last one deals party 1 at once, the dealer one seat on. */
+	assert_int_equal(play_move(f->s, tid, u[1], PLAY_CONTINUE, v + 2, f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_PLAYING);
+	assert_int_equal(pt.t.party_no, 1);
+	assert_int_equal(pt.pausing, 0);
+	assert_int_equal(pt.status.over, 0);
+	assert_int_equal(pt.party.dealer, (pt.t.first_dealer + 1) % 3);
+	assert_int_equal(pt.t.version, v + 4);
+	assert_int_equal(pt.t.epoch_version, v + 4);
+	assert_int_equal(pt.t.next_deadline, pt.status.deadline);
+	assert_int_equal(pt.nfinished, 1);
+	play_free(&pt);
+	/* A continue from the pause page now comes too late, and changes nothing. */
+	take_sig(f, tid, before);
+	assert_int_equal(play_move(f->s, tid, u[1], PLAY_CONTINUE, v + 2, f->now, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "nächste Partie"));
+	assert_unchanged(f, tid, before);
+	/* The finished party, continues and all, replays to its snapshot. */
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+	free(before);
+}
+
+/* Nobody (or not everybody) continues: the first load after the pause
+ * deadline deals the next party; a continue after the deadline is too late. */
+static void test_party_end_deadline(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct sig *before = malloc(sizeof *before);
+	struct rerr e;
+	uint32_t rnd = 4242;
+	assert_non_null(before);
+	int64_t tid = full_table(f, 4, "snap_seconds=3");
+
+	play_to_pause(f, tid, &rnd);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int64_t v = pt.t.version, dl = pt.t.next_deadline;
+	int64_t u3 = user_of(&pt, 3), u1 = user_of(&pt, 1);
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, tid, u3, PLAY_CONTINUE, v, dl - 5, &e), PLAY_OK);
+
+	take_sig(f, tid, before);
+	assert_int_equal(play_load(f->s, tid, 0, dl - 1, &pt), PLAY_OK);
+	assert_int_equal(pt.pausing, 1);
+	play_free(&pt);
+	assert_unchanged(f, tid, before);
+
+	/* Seat 1 was too slow: its continue finds the next party dealt. */
+	assert_int_equal(play_move(f->s, tid, u1, PLAY_CONTINUE, v + 1, dl, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "nächste Partie"));
+	assert_unchanged(f, tid, before);   /* a refused move rolls the deal back too */
+	assert_int_equal(play_load(f->s, tid, 0, dl, &pt), PLAY_OK);
+	assert_int_equal(pt.t.party_no, 1);
+	assert_int_equal(pt.pausing, 0);
+	assert_int_equal(pt.ready, 0);
+	assert_int_equal(pt.status.over, 0);
+	assert_int_equal(pt.t.version, v + 2);
+	assert_int_equal(pt.t.epoch_version, v + 2);
+	assert_int_equal(pt.t.next_deadline, pt.status.deadline);
+	play_free(&pt);
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+	free(before);
+}
+
+/* The last party of a match does not pause: the table is finished at once,
+ * with the match's totals, and takes no continue. */
+static void test_match_end_no_pause(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct rerr e;
+	uint32_t rnd = 99;
+	int64_t tid = 0;
+	/* DNA at two seats is a single party. */
+	assert_int_equal(play_create(f->s, "dna", "", 2, f->user[0], f->now, &tid, &e), PLAY_OK);
+	assert_int_equal(play_join(f->s, tid, f->user[1], f->now, &e), PLAY_OK);
+	for (int steps = 0; play_one(f, tid, &rnd); steps++) {
+		assert_true(steps < 20000);
+		assert_int_equal(pausing_now(f, tid), 0);
+	}
+	assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_FINISHED);
+	assert_int_equal(pt.t.nparties, 1);
+	assert_int_equal(pt.pausing, 0);
+	assert_int_equal(pt.t.next_deadline, 0);
+	assert_int_equal(pt.nfinished, 1);
+	int64_t v = pt.t.version;
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, tid, f->user[0], PLAY_CONTINUE, v, f->now, &e),
+			 PLAY_NOT_PLAYING);
+}
+
+/* `m` as a careless typist sends it: upper case, blanks doubled, padded. */
+static void sloppy(const char *m, char *out, size_t cap)
+{
+	size_t k = 0;
+	if (k + 1 < cap)
+		out[k++] = ' ';
+	for (const char *p = m; *p && k + 3 < cap; p++) {
+		out[k++] = *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') : *p;
+		if (*p == ' ')
+			out[k++] = ' ';
+	}
+	if (k + 1 < cap)
+		out[k++] = ' ';
+	out[k] = '\0';
+}
+
+/* The log keeps a move as moves() lists it, whatever spelling was typed
+ * ("  draw   turn   1 ", "CHICKEN LILA  ON  2"), and the party still
+ * replays to its snapshot. */
+static void test_canonical_log(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	struct movelist *l = malloc(sizeof *l);
+	struct rerr e;
+	char typed[GAME_MOVE_MAX + 1];
+	uint32_t rnd = 31337;
+	assert_non_null(l);
+	int64_t tid = full_table(f, 3, "snap_seconds=3");
+
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int turn = pt.status.turn;
+	int64_t u = user_of(&pt, turn), v = pt.t.version;
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, tid, u, "  draw   turn   1 ", v, f->now, &e), PLAY_OK);
+	assert_string_equal(last_step(f, tid).text, "draw turn 1");
+
+	/* Every other move is typed sloppily until a chicken has eaten. */
+	int chickens = 0;
+	for (int steps = 0; chickens == 0; steps++) {
+		assert_true(steps < 20000);
+		f->now += 700;
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		assert_int_equal(pt.pausing, 0);   /* a chicken comes long before the end */
+		if (pt.status.to_act == 0) {
+			f->now = pt.status.deadline;
+			play_free(&pt);
+			continue;
+		}
+		int seat = lowest_bit(pt.status.to_act);
+		moves_of(&pt, seat, l);
+		const char *m = move_like(l, "chicken ");
+		rnd = rnd * 1103515245u + 12345u;
+		if (!m)
+			m = l->m[(rnd >> 8) % (uint32_t)l->n];
+		chickens += strncmp(m, "chicken ", 8) == 0;
+		sloppy(m, typed, sizeof typed);
+		assert_int_equal(play_move(f->s, tid, user_of(&pt, seat), typed, pt.t.version, f->now,
+					   &e), PLAY_OK);
+		struct st_move last = last_step(f, tid);
+		assert_string_equal(last.text, m);
+		assert_int_equal(last.seat, seat);
+		play_free(&pt);
+	}
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+	free(l);
+}
+
+/* A game whose moves() lists "Take Card" and "pass". */
+static int fake_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
+{
+	(void)st;
+	(void)seat;
+	emit(ctx, "Take Card");
+	emit(ctx, "pass");
+	return 2;
+}
+
+/* play_canonical on its own: the listed spelling wins; a move the list does
+ * not hold keeps its folded words joined by single blanks; text that does
+ * not split stays as typed. */
+static void test_canonical_spelling(void **state)
+{
+	(void)state;
+	struct game fake;
+	char out[GAME_MOVE_MAX + 1];
+	memset(&fake, 0, sizeof fake);
+	fake.slug = "fake";
+	fake.moves = fake_moves;
+	play_canonical(&fake, NULL, 0, "  take   CARD ", out, sizeof out);
+	assert_string_equal(out, "Take Card");
+	play_canonical(&fake, NULL, 0, "PASS", out, sizeof out);
+	assert_string_equal(out, "pass");
+	play_canonical(&fake, NULL, 0, "  Play   Gelb-4   ON 2 ", out, sizeof out);
+	assert_string_equal(out, "play gelb-4 on 2");
+	play_canonical(&fake, NULL, 0, " Grün  Ä ", out, sizeof out);
+	assert_string_equal(out, "grün Ä");
+	play_canonical(&fake, NULL, 0, "take card \xff", out, sizeof out);
+	assert_string_equal(out, "take card \xff");   /* not UTF-8: as typed */
+	char small[5];
+	play_canonical(&fake, NULL, 0, "  take   CARD ", small, sizeof small);
+	assert_string_equal(small, "Take");
 }
 
 /* Every registered game, at its smallest and largest table: a whole match
@@ -807,6 +1121,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_match_end_no_pause, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_canonical_log, setup_fx, teardown_fx),
+		cmocka_unit_test(test_canonical_spelling),
 		cmocka_unit_test_setup_teardown(test_every_game, setup_fx, teardown_fx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
