@@ -36,10 +36,16 @@ enum {
 	DNA_SEATS = 9,
 	DNA_LOG = 32,
 	DNA_RACE_SECONDS = 20,
-	DNA_END_IDS = 250     /* end ids are 1..DNA_END_IDS */
+	DNA_END_IDS = 250,    /* end ids are 1..DNA_END_IDS */
+	DNA_PICK_SECONDS = 30,/* the deck holder's choice of a strand, without a turn time */
+	DNA_TURN_MAX = 3000   /* the party ends after this turn (docs/rulings.md) */
 };
 _Static_assert((int)DNA_SEATS <= (int)GAME_MAX_SEATS, "seats");
 _Static_assert(DNA_CARDS <= DNA_END_IDS, "an end id per card");
+/* turn numbers and card placings stay far inside their 16-bit fields: pseq
+ * is renumbered 0..ntab-1 at every turn start, and a turn places at most a
+ * few hundred cards (docs/rulings.md, "Limits") */
+_Static_assert(DNA_TURN_MAX < 65535, "turn counter");
 
 /* Where a card is. Hands and pending choices name their seat in own[]. */
 enum loc { L_NONE, L_DECK, L_TABLE, L_HAND, L_CHOICE, L__MAX };
@@ -62,7 +68,7 @@ enum stage {
 };
 
 /* Table options, in lobby order. */
-enum opt { O_DECKS, O_PLAY_ON, O_RACE, O_TURN_SECONDS, O_LAST_MUST_DRAW, O__MAX };
+enum opt { O_DECKS, O_PLAY_ON, O_RACE, O_TURN_SECONDS, O_LAST_MUST_DRAW, O_PENALISE, O__MAX };
 _Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options");
 
 /* Public events kept for the log section. */
@@ -70,7 +76,7 @@ enum ev {
 	EV_TURN, EV_ATTACH, EV_SET, EV_DRAW, EV_AUTODRAW, EV_FORCEDRAW, EV_MISFIT,
 	EV_FALSESET, EV_CLEAR_SET, EV_CLEAR_NOENDS, EV_REVEAL, EV_REFILL, EV_DECKCARD,
 	EV_RELAY, EV_DISCARD_STEP, EV_DISCARD, EV_AUTODISCARD, EV_OUT, EV_OPEN,
-	EV_RACE_NONE, EV_OVER, EV_RACE, EV__MAX
+	EV_RACE_NONE, EV_OVER, EV_RACE, EV_PICK, EV_TURN_LIMIT, EV__MAX
 };
 
 struct dna_ev {
@@ -80,7 +86,7 @@ struct dna_ev {
 };
 
 struct dna_state {
-	uint8_t n, decks, play_on, race, last_must_draw;
+	uint8_t n, decks, play_on, race, last_must_draw, penalise;
 	uint16_t turn_seconds;
 	uint16_t ncards;
 	uint8_t stage, holder, dl_lazy;
@@ -98,6 +104,9 @@ struct dna_state {
 	uint16_t par[DNA_CARDS][DNA_JOIN_MAX];
 	uint16_t pseq[DNA_CARDS];
 	uint16_t nseq;
+	/* nseq when this turn's ends were numbered: a card with pseq >= tseq
+	 * was laid during the turn and is part of no start-of-turn end */
+	uint16_t tseq;
 	/* the table cards by ascending id: derived from loc[] (not in the
 	 * snapshot), so that loops over the table skip the rest of the deck */
 	int ntab;
@@ -107,7 +116,10 @@ struct dna_state {
 	int ntend;
 	uint8_t tend_id[DNA_CARDS];
 	uint16_t tend_a[DNA_CARDS], tend_b[DNA_CARDS];
-	uint8_t took[DNA_END_IDS + 1];
+	uint8_t took[DNA_END_IDS + 1];   /* cards laid at each end this turn, 0..2 (2: two or more) */
+	/* the deck ran out and these strand slots (a mask) tie for the longest:
+	 * the deck holder picks one (0: no pick pending) */
+	uint8_t relay_pick;
 
 	/* choices */
 	uint8_t ck[DNA_SEATS], cn[DNA_SEATS], cauto[DNA_SEATS];
@@ -127,7 +139,6 @@ struct dna_state {
 	uint16_t finmask;
 
 	uint8_t nlog;
-	uint16_t nev;
 	struct dna_ev log[DNA_LOG];
 };
 
@@ -327,6 +338,16 @@ static int hand_count(const struct dna_state *s, int seat)
 	return k;
 }
 
+/* Cards seat holds, a chosen card not yet laid included: the figure the
+ * others see, the same whatever the seat chose. */
+static int held(const struct dna_state *s, int seat)
+{
+	int k = 0;
+	for (int c = 0; c < s->ncards; c++)
+		k += (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE) && s->own[c] == seat;
+	return k;
+}
+
 /* The hand copy of a face with the lowest id, or -1. */
 static int hand_card(const struct dna_state *s, int seat, int f)
 {
@@ -350,7 +371,6 @@ static void logev(struct dna_state *s, int type, int seat, int card, int num, in
 	e->card = (uint16_t)(card < 0 ? 0xffff : card);
 	e->num = (uint16_t)num;
 	e->strand = (uint8_t)strand;
-	s->nev++;
 }
 
 /* ---- the table graph ---- */
@@ -491,24 +511,67 @@ static int64_t timer(const struct dna_state *s, int64_t now)
 	return deadline_after(now, s->turn_seconds);
 }
 
-/* The deck ran out: the longest strand (at least three cards; the lowest
- * slot among equals) goes into the deck and is laid anew from two deck
- * cards; if every strand is that short, everyone discards one card. */
-static void deck_empty(struct dna_state *s, int64_t now)
+/* Strand `slot` goes into the deck and is laid anew from two deck cards. */
+static void relay(struct dna_state *s, int slot)
 {
-	if (s->stage == ST_OVER || s->ndeck > 0)
-		return;
-	int size[DNA_STRANDS], best = -1;
+	int size[DNA_STRANDS];
+	strand_sizes(s, size);
+	clear_strand(s, slot);
+	logev(s, EV_RELAY, -1, -1, size[slot], slot);
+	int a = reveal_into(s, slot);
+	int b = reveal_into(s, slot);
+	link_to(s, b, a);
+}
+
+/* The lowest slot in a non-empty mask of strand slots. */
+static int lowest_slot(unsigned mask)
+{
+	int i = 0;
+	while (i < DNA_STRANDS - 1 && !((mask >> i) & 1u))
+		i++;
+	return i;
+}
+
+/* The slots of the longest strands with at least three cards (a mask, 0 if none). */
+static unsigned longest_strands(const struct dna_state *s)
+{
+	int size[DNA_STRANDS], best = 2;
+	unsigned mask = 0;
 	strand_sizes(s, size);
 	for (int i = 0; i < DNA_STRANDS; i++)
-		if (size[i] >= 3 && (best < 0 || size[i] > size[best]))
-			best = i;
-	if (best >= 0) {
-		clear_strand(s, best);
-		logev(s, EV_RELAY, -1, -1, size[best], best);
-		int a = reveal_into(s, best);
-		int b = reveal_into(s, best);
-		link_to(s, b, a);
+		if (size[i] > best)
+			best = size[i];
+	for (int i = 0; i < DNA_STRANDS; i++)
+		if (best > 2 && size[i] == best)
+			mask |= 1u << i;
+	return mask;
+}
+
+/* The deadline of the deck holder's pick: the turn time, else a fixed one,
+ * so that the resolution never waits on an absent holder for long. */
+static int64_t pick_deadline(const struct dna_state *s, int64_t now)
+{
+	return deadline_after(now, s->turn_seconds ? s->turn_seconds : DNA_PICK_SECONDS);
+}
+
+/* The deck ran out: the longest strand (at least three cards) goes into the
+ * deck and is laid anew from two deck cards; among equally long ones the
+ * deck holder picks (a prompt that stops the resolution; a holder who is
+ * out picks nobody: the lowest slot). If every strand is that short,
+ * everyone discards one card. */
+static void deck_empty(struct dna_state *s, int64_t now)
+{
+	if (s->stage == ST_OVER || s->ndeck > 0 || s->relay_pick)
+		return;
+	unsigned tie = longest_strands(s);
+	if (tie & (tie - 1u) && active(s, s->holder)) {
+		s->relay_pick = (uint8_t)tie;
+		s->dl = pick_deadline(s, now);
+		s->epoch++;
+		return;
+	}
+	if (tie) {
+		relay(s, lowest_slot(tie));
 		return;
 	}
 	uint16_t need = 0;
@@ -595,11 +658,38 @@ static int tend_index(const struct dna_state *s, int id)
 	return -1;
 }
 
-/* 1 when this turn's end i is still on the table. */
+/* 1 when this turn's end i is still on the table: both its cards lie there,
+ * linked, and neither was laid during this turn (a strand cleared mid-turn
+ * and laid anew from the same two cards is a new strand, not the old end). */
 static int tend_present(const struct dna_state *s, int i)
 {
 	int a = s->tend_a[i], b = s->tend_b[i];
-	return s->loc[a] == L_TABLE && s->loc[b] == L_TABLE && linked(s, a, b);
+	return s->loc[a] == L_TABLE && s->loc[b] == L_TABLE && linked(s, a, b) &&
+	       s->pseq[a] < s->tseq && s->pseq[b] < s->tseq;
+}
+
+/* Renumbers the placing order of the table cards 0..ntab-1 (same order),
+ * so that the counter never grows past one turn's placings. Sorts by the
+ * old numbers with two byte-wise counting passes (this runs every turn). */
+static void renumber_placings(struct dna_state *s)
+{
+	uint16_t a[DNA_CARDS], b[DNA_CARDS];
+	int n = s->ntab;
+	memcpy(a, s->tab, sizeof a[0] * (size_t)n);
+	for (int shift = 0; shift < 16; shift += 8) {
+		int cnt[257] = { 0 };
+		for (int i = 0; i < n; i++)
+			cnt[((s->pseq[a[i]] >> shift) & 0xff) + 1]++;
+		for (int k = 0; k < 256; k++)
+			cnt[k + 1] += cnt[k];
+		for (int i = 0; i < n; i++)
+			b[cnt[(s->pseq[a[i]] >> shift) & 0xff]++] = a[i];
+		memcpy(a, b, sizeof a[0] * (size_t)n);
+	}
+	for (int i = 0; i < n; i++)
+		s->pseq[a[i]] = (uint16_t)i;
+	s->nseq = (uint16_t)n;
+	s->tseq = (uint16_t)n;
 }
 
 /* Gives every end card an id (kept where it has one), builds this turn's
@@ -607,6 +697,7 @@ static int tend_present(const struct dna_state *s, int i)
 static void number_ends(struct dna_state *s)
 {
 	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
+	renumber_placings(s);
 	degrees(s, deg);
 	memset(used, 0, sizeof used);
 	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
@@ -696,6 +787,24 @@ static void add_reward(struct dna_state *s, int seat)
 	s->rew[s->nrew++] = (uint8_t)seat;
 }
 
+/* Card x was just laid at this turn's ends present[0..np): an end that gets
+ * exactly one card, and a card laid at that end only, passes its name on;
+ * when a second card comes to an end, the first one loses the name again. */
+static void name_new_end(struct dna_state *s, int x, const int *present, int np)
+{
+	for (int i = 0; i < np; i++) {
+		int id = s->tend_id[present[i]];
+		if (s->took[id] == 1)
+			for (int ti = 0; ti < s->ntab; ti++)
+				if (s->endid[s->tab[ti]] == id && s->pseq[s->tab[ti]] >= s->tseq)
+					s->endid[s->tab[ti]] = 0;
+		if (np == 1 && s->took[id] == 0)
+			s->endid[x] = (uint8_t)id;
+		if (s->took[id] < 2)
+			s->took[id]++;
+	}
+}
+
 /* Resolves seat's revealed choice. */
 static void resolve(struct dna_state *s, int seat)
 {
@@ -719,7 +828,11 @@ static void resolve(struct dna_state *s, int seat)
 	int present[DNA_JOIN_MAX], np = 0;
 	for (int i = 0; i < cn; i++) {
 		int t = tend_index(s, ce[i]);
-		if (t >= 0 && tend_present(s, t))
+		if (t < 0 || !tend_present(s, t))
+			continue;
+		/* checked when chosen, unless the table punishes errors */
+		if (k == CH_SET ? makes_set(x, s->tend_a[t], s->tend_b[t]) :
+				  fits(x, s->tend_a[t], s->tend_b[t]))
 			present[np++] = t;
 	}
 	struct dna_ev *e;
@@ -740,15 +853,7 @@ static void resolve(struct dna_state *s, int seat)
 		link_to(s, x, s->tend_b[present[i]]);
 		s->endid[s->tend_b[present[i]]] = 0;
 	}
-	if (np == 1) {
-		int id = s->tend_id[present[0]];
-		if (!s->took[id])
-			s->endid[x] = (uint8_t)id;
-		s->took[id] = 1;
-	} else {
-		for (int i = 0; i < np; i++)
-			s->took[s->tend_id[present[i]]] = 1;
-	}
+	name_new_end(s, x, present, np);
 	if (k == CH_SET)
 		s->setm[x] = 1;
 	logev(s, k == CH_SET ? EV_SET : EV_ATTACH, seat, x, 0, s->strand[x]);
@@ -792,7 +897,7 @@ static void cleanup(struct dna_state *s)
 static void advance(struct dna_state *s, int64_t now)
 {
 	for (;;) {
-		if (s->stage == ST_OVER || s->disc_need)
+		if (s->stage == ST_OVER || s->disc_need || s->relay_pick)
 			return;
 		switch (s->stage) {
 		case ST_RACE:
@@ -910,6 +1015,11 @@ static void advance(struct dna_state *s, int64_t now)
 			break;
 		}
 		case ST_NEXT:
+			if (s->turn >= DNA_TURN_MAX) {
+				logev(s, EV_TURN_LIMIT, -1, -1, s->turn, 0);
+				game_over(s);
+				return;
+			}
 			s->holder = (uint8_t)next_active(s, seat_next(s->holder, s->n));
 			start_turn(s, now);
 			return;
@@ -928,6 +1038,8 @@ static const struct game_option dna_options[] = {
 			     OPT_INT, 0, 600, 0, "s" },
 	[O_LAST_MUST_DRAW] = { "last_must_draw", "Wer als Letzter wählt, muss ziehen",
 			       OPT_BOOL, 0, 1, 0, NULL },
+	[O_PENALISE] = { "penalties", "Fehler werden bestraft (jede Handkarte ist wählbar; "
+			 "passt sie nicht: 2 Strafkarten, falsches Set: 3)", OPT_BOOL, 0, 1, 0, NULL },
 };
 _Static_assert(sizeof dna_options / sizeof dna_options[0] == O__MAX, "option table");
 
@@ -967,6 +1079,7 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 	s->race = (uint8_t)su->opt[O_RACE];
 	s->turn_seconds = (uint16_t)su->opt[O_TURN_SECONDS];
 	s->last_must_draw = (uint8_t)su->opt[O_LAST_MUST_DRAW];
+	s->penalise = (uint8_t)su->opt[O_PENALISE];
 	s->ncards = (uint16_t)(DNA_FACES * s->decks);
 	s->holder = (uint8_t)su->dealer;
 	s->owe_seat = -1;
@@ -1007,7 +1120,7 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 
 /* ---- moves ---- */
 
-enum cmd { C_ATTACH, C_SET, C_DRAW, C_OPEN, C_PASS, C_REFILL, C_DISCARD, C__MAX };
+enum cmd { C_ATTACH, C_SET, C_DRAW, C_OPEN, C_PASS, C_REFILL, C_DISCARD, C_CLEAR, C__MAX };
 
 struct dna_cmd {
 	int kind, face, card, n, strand;
@@ -1015,7 +1128,7 @@ struct dna_cmd {
 };
 
 static const char *const cmd_word[C__MAX] = {
-	"attach", "set", "draw", "open", "pass", "refill", "discard"
+	"attach", "set", "draw", "open", "pass", "refill", "discard", "clear"
 };
 
 /* Reads "e<id>" or "s<n>": 0 with *out, or -1. */
@@ -1045,7 +1158,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		      struct dna_cmd *m, struct rerr *e)
 {
 	struct mtok t;
-	char code[40];
+	char code[40] = "", clip[4 * 30 + 1];
 	if (mt_split(move, &t, e) != 0)
 		return -1;
 	memset(m, 0, sizeof *m);
@@ -1055,8 +1168,9 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		if (strcmp(t.w[0], cmd_word[k]) == 0)
 			m->kind = k;
 	if (m->kind < 0)
-		return rerr_set(e, "Unbekannter Zug '%.30s'. Möglich sind attach, set, draw, "
-				"open, pass, refill und discard.", t.w[0]);
+		return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind attach, set, draw, "
+				"open, pass, refill, discard und clear.",
+				mt_clip(clip, sizeof clip, t.w[0], 30));
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
 	if (s->stage == ST_OVER)
@@ -1071,6 +1185,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		want = 1;
 		break;
 	case C_DISCARD:
+	case C_CLEAR:
 		want = 2;
 		break;
 	case C_ATTACH:
@@ -1084,6 +1199,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		return rerr_set(e, "So geht der Zug nicht: %s.",
 				m->kind == C_DRAW ? "draw" : m->kind == C_PASS ? "pass" :
 				m->kind == C_DISCARD ? "discard 2-rot-voll-welle" :
+				m->kind == C_CLEAR ? "clear s2" :
 				m->kind == C_SET ? "set 2-rot-voll-welle on e3" :
 				m->kind == C_OPEN ? "open 2-rot-voll-welle on s1" :
 				"refill 2-rot-voll-welle to s1");
@@ -1094,18 +1210,36 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 				cmd_word[m->kind], m->kind == C_SET ? "e3" : "s1");
 	if (m->kind == C_REFILL && !mt_is(&t, 2, "to"))
 		return rerr_set(e, "So geht der Zug nicht: refill 2-rot-voll-welle to s1.");
-	if (t.n >= 2 && m->kind != C_DRAW && m->kind != C_PASS) {
+	if (t.n >= 2 && m->kind != C_DRAW && m->kind != C_PASS && m->kind != C_CLEAR) {
 		if (parse_face(t.w[1], &m->face) != 0)
-			return rerr_set(e, "Unbekannte Karte '%.30s' (so: 2-rot-voll-welle; "
-					"Anzahl-Farbe-Füllung-Form).", t.w[1]);
+			return rerr_set(e, "Unbekannte Karte '%s' (so: 2-rot-voll-welle; "
+					"Anzahl-Farbe-Füllung-Form).",
+					mt_clip(clip, sizeof clip, t.w[1], 30));
+		face_code(m->face, code, sizeof code);
 		m->card = hand_card(s, seat, m->face);
-		if (m->card < 0) {
-			face_code(m->face, code, sizeof code);
+		if (m->card < 0)
 			return rerr_set(e, "Du hast %s nicht auf der Hand.", code);
-		}
 	}
 
 	/* the stage */
+	if (s->relay_pick) {
+		if (m->kind != C_CLEAR)
+			return rerr_set(e, "Das Deck ist leer: erst wählt, wer das Deck hat, welcher "
+					"der längsten Stränge neu gelegt wird.");
+		if (seat != s->holder)
+			return rerr_set(e, "Den Strang wählt, wer das Deck hat.");
+		if (parse_ref(t.w[1], 's', DNA_STRANDS, &m->strand) != 0 ||
+		    !((s->relay_pick >> (m->strand - 1)) & 1u))
+			return rerr_set(e, "Wähle einen der längsten Stränge: %s.",
+					s->relay_pick == 3 ? "s1 oder s2" :
+					s->relay_pick == 5 ? "s1 oder s3" :
+					s->relay_pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
+		m->strand--;
+		return 0;
+	}
+	if (m->kind == C_CLEAR)
+		return rerr_set(e, "Einen Strang wählst du nur, wenn das Deck leer ist und mehrere "
+				"Stränge gleich lang die längsten sind.");
 	if (s->disc_need) {
 		if (m->kind != C_DISCARD)
 			return rerr_set(e, "Das Deck ist leer: erst wirft jeder eine Handkarte ab.");
@@ -1123,7 +1257,8 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		if (m->kind == C_PASS)
 			return 0;
 		if (parse_ref(t.w[3], 's', DNA_STRANDS, &m->strand) != 0)
-			return rerr_set(e, "Strang '%.20s' gibt es nicht (s1 bis s3).", t.w[3]);
+			return rerr_set(e, "Strang '%s' gibt es nicht (s1 bis s3).",
+					mt_clip(clip, sizeof clip, t.w[3], 20));
 		m->strand--;
 		for (int i = 0; i < s->ntend; i++)
 			if (s->strand[s->tend_b[i]] == m->strand) {
@@ -1164,13 +1299,17 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		int id, ti;
 		if (parse_ref(t.w[3 + i], 'e', DNA_END_IDS, &id) != 0 ||
 		    (ti = tend_index(s, id)) < 0)
-			return rerr_set(e, "Ende '%.20s' gibt es nicht.", t.w[3 + i]);
+			return rerr_set(e, "Ende '%s' gibt es nicht.",
+					mt_clip(clip, sizeof clip, t.w[3 + i], 20));
 		for (int j = 0; j < i; j++)
 			if (m->ends[j] == ti)
 				return rerr_set(e, "Ende e%d ist doppelt genannt.", id);
-		if (m->kind == C_SET && !makes_set(m->card, s->tend_a[ti], s->tend_b[ti]))
+		/* with penalties, a wrong card is the player's risk (resolve()) */
+		if (!s->penalise && m->kind == C_SET &&
+		    !makes_set(m->card, s->tend_a[ti], s->tend_b[ti]))
 			return rerr_set(e, "%s bildet an e%d kein Set.", code, id);
-		if (m->kind == C_ATTACH && !fits(m->card, s->tend_a[ti], s->tend_b[ti]))
+		if (!s->penalise && m->kind == C_ATTACH &&
+		    !fits(m->card, s->tend_a[ti], s->tend_b[ti]))
 			return rerr_set(e, "%s passt nicht an e%d.", code, id);
 		m->ends[i] = ti;
 	}
@@ -1245,6 +1384,18 @@ static void last_draws(struct dna_state *s)
 	}
 }
 
+/* The deck holder's pick (autom: the deadline's, the lowest slot) is made:
+ * that strand is laid anew and the interrupted resolution goes on. */
+static void do_pick(struct dna_state *s, int slot, int autom, int64_t now)
+{
+	logev(s, EV_PICK, s->holder, -1, autom, slot);
+	s->relay_pick = 0;
+	s->dl = 0;
+	relay(s, slot);
+	s->epoch++;
+	advance(s, now);
+}
+
 /* Checks the move fully, then applies it and runs the party forward; a
  * refused move leaves the state untouched. */
 static int dna_apply(void *st, int seat, const char *move, int64_t now, struct rerr *e)
@@ -1255,6 +1406,9 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 		return -1;
 	start_lazy(s, now);
 	switch (m.kind) {
+	case C_CLEAR:
+		do_pick(s, m.strand, 0, now);
+		return 0;
 	case C_DISCARD:
 		do_discard(s, seat, m.card, 0, now);
 		return 0;
@@ -1325,6 +1479,10 @@ static int dna_tick(void *st, int64_t now)
 	if (!deadline_passed(s->dl, now))
 		return 0;
 	s->dl = 0;
+	if (s->relay_pick) {
+		do_pick(s, lowest_slot(s->relay_pick), 1, now);
+		return 1;
+	}
 	if (s->disc_need) {
 		for (int p = 0; p < s->n && s->stage != ST_OVER; p++)
 			if ((s->disc_need >> p) & 1u) {
@@ -1372,6 +1530,8 @@ static uint32_t to_act(const struct dna_state *s)
 	uint32_t m = 0;
 	if (s->stage == ST_OVER)
 		return 0;
+	if (s->relay_pick)
+		return 1u << s->holder;
 	if (s->disc_need)
 		return s->disc_need;
 	for (int p = 0; p < s->n; p++) {
@@ -1385,8 +1545,11 @@ static uint32_t to_act(const struct dna_state *s)
 	return m;
 }
 
-/* Place points when playing on; otherwise minus the cards in hand
- * (a pending choice card still counts as in hand). */
+static void places(const struct dna_state *s, int *place);
+
+/* Place points when playing on (n - place once the party is over, which
+ * ranks by hand cards those the turn limit stopped); otherwise minus the
+ * cards in hand (a pending choice card still counts as in hand). */
 static void dna_status(const void *st, struct status *o)
 {
 	const struct dna_state *s = st;
@@ -1397,6 +1560,13 @@ static void dna_status(const void *st, struct status *o)
 	o->turn = -1;
 	o->deadline = s->dl;
 	o->epoch = s->epoch;
+	if (s->play_on && s->stage == ST_OVER) {
+		int place[DNA_SEATS];
+		places(s, place);
+		for (int p = 0; p < s->n; p++)
+			o->score[p] = s->n - place[p];
+		return;
+	}
 	if (s->play_on) {
 		for (int i = 0; i < s->nfin; i++)
 			o->score[s->fin[i]] = s->n - 1 - i;
@@ -1490,6 +1660,29 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
 }
 
+/* With the option "penalties": the card (its code, clen bytes) to every
+ * end and as a set on every end, fitting or not, so that the list tells
+ * nothing; joins of several ends are typed (docs/moves-dna.md). */
+static void penalised_moves(const struct dna_state *s, struct emitter *em, const char *code,
+			    size_t clen)
+{
+	char m[GAME_MOVE_MAX + 1];
+	for (int i = 0; i < s->ntend; i++) {
+		size_t len = 0;
+		put_bytes(m, &len, "attach ", 7);
+		put_bytes(m, &len, code, clen);
+		put_bytes(m, &len, " to", 3);
+		put_end(m, (int)len, s->tend_id[i]);
+		put(em, m);
+		len = 0;
+		put_bytes(m, &len, "set ", 4);
+		put_bytes(m, &len, code, clen);
+		put_bytes(m, &len, " on", 3);
+		put_end(m, (int)len, s->tend_id[i]);
+		put(em, m);
+	}
+}
+
 /* Every legal move of seat that plays face f (-1: the moves without a card). */
 static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
 		      struct emitter *em)
@@ -1499,6 +1692,14 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	if (f >= 0) {
 		face_code(f, code, sizeof code);
 		clen = face_text(f)->code_len;
+	}
+	if (s->relay_pick) {
+		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
+			if ((s->relay_pick >> i) & 1u) {
+				snprintf(m, sizeof m, "clear s%d", i + 1);
+				put(em, m);
+			}
+		return;
 	}
 	if (s->disc_need) {
 		if (f >= 0 && ((s->disc_need >> seat) & 1u)) {
@@ -1540,6 +1741,10 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		}
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
 		unsigned pf = packed(f);
+		if (s->penalise) {
+			penalised_moves(s, em, code, clen);
+			return;
+		}
 		for (int i = 0; i < s->ntend; i++) {
 			int d = pdiff(pf, mc->tf[i]);
 			if (d == 0) {
@@ -1597,6 +1802,7 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u8(b, s->play_on);
 	ser_u8(b, s->race);
 	ser_u8(b, s->last_must_draw);
+	ser_u8(b, s->penalise);
 	ser_u16(b, s->turn_seconds);
 	ser_u8(b, s->stage);
 	ser_u8(b, s->holder);
@@ -1619,6 +1825,8 @@ static int dna_encode(const void *st, struct buf *b)
 	}
 	ser_u16s(b, s->deck, s->ndeck);
 	ser_u16(b, s->nseq);
+	ser_u16(b, s->tseq);
+	ser_u8(b, s->relay_pick);
 	ser_u16(b, (unsigned)s->ntend);
 	for (int i = 0; i < s->ntend; i++) {
 		ser_u8(b, s->tend_id[i]);
@@ -1627,11 +1835,13 @@ static int dna_encode(const void *st, struct buf *b)
 	}
 	int ntook = 0;
 	for (int i = 1; i <= DNA_END_IDS; i++)
-		ntook += s->took[i];
+		ntook += s->took[i] != 0;
 	ser_u8(b, (unsigned)ntook);
 	for (int i = 1; i <= DNA_END_IDS; i++)
-		if (s->took[i])
+		if (s->took[i]) {
 			ser_u8(b, (unsigned)i);
+			ser_u8(b, s->took[i]);
+		}
 	for (int p = 0; p < s->n; p++) {
 		ser_u8(b, s->ck[p]);
 		ser_u8(b, s->cauto[p]);
@@ -1655,7 +1865,6 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u8(b, s->nfin);
 	for (int i = 0; i < s->nfin; i++)
 		ser_u8(b, s->fin[i]);
-	ser_u16(b, s->nev);
 	ser_u8(b, s->nlog);
 	for (int i = 0; i < s->nlog; i++) {
 		const struct dna_ev *v = &s->log[i];
@@ -1713,11 +1922,12 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 	s->play_on = (uint8_t)rd8(&d, 0, 1, &bad);
 	s->race = (uint8_t)rd8(&d, 0, 1, &bad);
 	s->last_must_draw = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->penalise = (uint8_t)rd8(&d, 0, 1, &bad);
 	s->turn_seconds = (uint16_t)rd16(&d, 0, 600, &bad);
 	s->stage = (uint8_t)rd8(&d, 0, ST_OVER, &bad);
 	s->holder = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
 	s->dl_lazy = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->turn = (uint16_t)de_u16(&d);
+	s->turn = (uint16_t)rd16(&d, 0, DNA_TURN_MAX, &bad);
 	s->epoch = de_u32(&d);
 	s->dl = de_i64(&d);
 	if (s->dl < 0)
@@ -1746,6 +1956,8 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 		if (s->deck[i] >= s->ncards)
 			bad = 1;
 	s->nseq = (uint16_t)de_u16(&d);
+	s->tseq = (uint16_t)de_u16(&d);
+	s->relay_pick = (uint8_t)rd8(&d, 0, (1u << DNA_STRANDS) - 1, &bad);
 	s->ntend = (int)rd16(&d, 0, s->ncards, &bad);
 	for (int i = 0; i < s->ntend && !bad && !d.err; i++) {
 		s->tend_id[i] = (uint8_t)rd8(&d, 1, DNA_END_IDS, &bad);
@@ -1757,7 +1969,7 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 		unsigned id = rd8(&d, 1, DNA_END_IDS, &bad);
 		if (s->took[id])
 			bad = 1;
-		s->took[id] = 1;
+		s->took[id] = (uint8_t)rd8(&d, 1, 2, &bad);
 	}
 	for (int q = 0; q < s->n; q++) {
 		s->ck[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
@@ -1788,7 +2000,6 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 			bad = 1;
 		s->finmask |= (uint16_t)(1u << s->fin[i]);
 	}
-	s->nev = (uint16_t)de_u16(&d);
 	s->nlog = (uint8_t)rd8(&d, 0, DNA_LOG, &bad);
 	for (int i = 0; i < s->nlog; i++) {
 		struct dna_ev *v = &s->log[i];
@@ -1821,6 +2032,49 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 }
 
 /* ---- invariants ---- */
+
+/* The log of each turn, oldest first: once a strand was cleared into the
+ * deck and laid anew, no card of that turn's choices is laid on it (its
+ * start-of-turn ends are gone; the new strand has none of them). */
+static int check_log(const struct dna_state *s, struct rerr *e)
+{
+	unsigned relaid = 0;
+	for (int i = 0; i < s->nlog; i++) {
+		const struct dna_ev *v = &s->log[i];
+		if (v->type == EV_TURN)
+			relaid = 0;
+		else if (v->type == EV_RELAY)
+			relaid |= 1u << v->strand;
+		else if ((v->type == EV_ATTACH || v->type == EV_SET) && ((relaid >> v->strand) & 1u))
+			return rerr_set(e, "DNA: Karte an Strang %d gelegt, nachdem er in diesem Zug "
+					"neu gelegt wurde", v->strand + 1);
+	}
+	return 0;
+}
+
+/* Counters, the placing order since the turn start and the holder's pick. */
+static int check_turn_extras(const struct dna_state *s, struct rerr *e)
+{
+	if (s->turn > DNA_TURN_MAX || s->tseq > s->nseq || s->penalise > 1)
+		return rerr_set(e, "DNA: Zugzähler oder Legefolge falsch");
+	for (int i = 1; i <= DNA_END_IDS; i++)
+		if (s->took[i] > 2)
+			return rerr_set(e, "DNA: Ende e%d zu oft gezählt", i);
+	if ((s->stage == ST_CHOOSE || s->stage == ST_RACE) && s->nseq != s->tseq)
+		return rerr_set(e, "DNA: Karte gelegt, bevor gewählt wurde");
+	for (int i = 0; i < s->ntend && (s->stage == ST_CHOOSE || s->stage == ST_RACE); i++)
+		if (s->pseq[s->tend_a[i]] >= s->tseq || s->pseq[s->tend_b[i]] >= s->tseq)
+			return rerr_set(e, "DNA: Ende e%d ist jünger als der Zug", s->tend_id[i]);
+	if (s->relay_pick) {
+		int resolving = s->stage == ST_RESOLVE || s->stage == ST_CLEANUP ||
+				s->stage == ST_REVEAL || s->stage == ST_FILL;
+		if (!resolving || s->ndeck != 0 || s->disc_need || s->dl == 0 ||
+		    !active(s, s->holder) || s->relay_pick != longest_strands(s) ||
+		    !(s->relay_pick & (s->relay_pick - 1u)))
+			return rerr_set(e, "DNA: Wahl des Deckhalters unmöglich");
+	}
+	return check_log(s, e);
+}
 
 /* Invariants: every card in exactly one place, strands connected and at
  * most three, ends numbered once, choices consistent, somebody can act. */
@@ -1994,7 +2248,7 @@ static int dna_check(const void *st, struct rerr *e)
 	    s->stage != ST_NEXT && to_act(s) == 0 && s->dl == 0 && !s->dl_lazy)
 		return rerr_set(e, "DNA: niemand kann handeln");
 	if ((s->stage == ST_RESOLVE || s->stage == ST_CLEANUP || s->stage == ST_REVEAL ||
-	     s->stage == ST_FILL || s->stage == ST_NEXT) && !s->disc_need)
+	     s->stage == ST_FILL || s->stage == ST_NEXT) && !s->disc_need && !s->relay_pick)
 		return rerr_set(e, "DNA: Auflösung steht still");
 	if (s->stage == ST_REFILL && to_act(s) == 0)
 		return rerr_set(e, "DNA: Ergänzung ohne Spieler");
@@ -2022,11 +2276,12 @@ static int dna_check(const void *st, struct rerr *e)
 					return rerr_set(e, "DNA: Wahl von Platz %d nennt ein Ende doppelt", p);
 			int ok = s->ck[p] == CH_SET ? makes_set(s->cc[p], s->tend_a[t], s->tend_b[t]) :
 						      fits(s->cc[p], s->tend_a[t], s->tend_b[t]);
-			if (!ok)
+			/* with penalties any card may be chosen; resolve() judges it */
+			if (!ok && !s->penalise)
 				return rerr_set(e, "DNA: gewählte Karte von Platz %d passt nicht", p);
 		}
 	}
-	return 0;
+	return check_turn_extras(s, e);
 }
 
 /* ---- view ---- */
@@ -2129,6 +2384,16 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 		vnum(v, "x", col[c] * COL_W);
 		vnum(v, "y", row[c] * ROW_H);
 		view_card_fields(v, c);
+		/* the graph without the drawing: n in placing order, and the
+		 * cards (by n) this one was laid at */
+		vnum(v, "n", i + 1);
+		for (int k = 0; k < s->npar[c]; k++)
+			for (int j = 0; j < i; j++)
+				if (byseq[j] == s->par[c][k]) {
+					vbegin(v, "after");
+					vnum(v, "n", j + 1);
+					vend(v);
+				}
 		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
 		vflag(v, "is_end", deg[c] == 1 && id > 0);
 		vnum(v, "end_id", id);
@@ -2156,6 +2421,8 @@ static void emit_button(void *ctx, const char *move)
 		vstrf(cl->v, "label", "Set! Eröffnen an Strang%s", p + 5);
 	else if (strncmp(move, "refill", 6) == 0 && p && (p = strstr(p, " to s")))
 		vstrf(cl->v, "label", "an Strang %s anlegen", p + 5);
+	else if (strncmp(move, "clear s", 7) == 0)
+		vstrf(cl->v, "label", "Strang %s ins Deck mischen und neu legen", move + 7);
 	else if (strncmp(move, "discard", 7) == 0)
 		vstr(cl->v, "label", "verdeckt abwerfen");
 	else if (strcmp(move, "draw") == 0)
@@ -2258,6 +2525,17 @@ static void event_text(const struct dna_ev *ev, char *out, size_t cap)
 		snprintf(out, cap, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die Partie.",
 			 seat, lbl, st);
 		break;
+	case EV_PICK:
+		if (ev->num)
+			snprintf(out, cap, "@%d hat keinen der längsten Stränge gewählt: Strang %d "
+				 "(die kleinste Nummer).", seat, st);
+		else
+			snprintf(out, cap, "@%d wählt Strang %d.", seat, st);
+		break;
+	case EV_TURN_LIMIT:
+		snprintf(out, cap, "Zug %d war der letzte: die Partie endet nach der Zuggrenze, "
+			 "weniger Handkarten sind besser.", ev->num);
+		break;
 	case EV_RACE_NONE:
 		snprintf(out, cap, "Niemand hat ein Eröffnungsset gefunden: die Partie beginnt normal.");
 		break;
@@ -2306,6 +2584,9 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 			vstrf(v, "headline", "Die Partie ist zu Ende: @%d gewinnt.", s->fin[0]);
 		else
 			vstr(v, "headline", "Die Partie ist zu Ende.");
+	} else if (s->relay_pick) {
+		vstrf(v, "headline", "Das Deck ist leer: @%d wählt, welcher der gleich langen "
+		      "längsten Stränge ins Deck gemischt und neu gelegt wird.", s->holder);
 	} else if (s->disc_need) {
 		vstr(v, "headline", "Das Deck ist leer: alle werfen eine Handkarte verdeckt ab.");
 	} else if (s->stage == ST_RACE) {
@@ -2328,7 +2609,14 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "race", s->stage == ST_RACE && !s->disc_need);
 	vflag(v, "choosing", s->stage == ST_CHOOSE && !s->disc_need);
 	vflag(v, "refilling", s->stage == ST_REFILL && !s->disc_need);
-	vflag(v, "discarding", s->disc_need != 0);
+	vflag(v, "discarding", s->disc_need != 0 && !s->relay_pick);
+	vflag(v, "picking", s->relay_pick != 0);
+	for (int i = 0; i < DNA_STRANDS; i++)
+		if ((s->relay_pick >> i) & 1u) {
+			vbegin(v, "pick");
+			vnum(v, "strand", i + 1);
+			vend(v);
+		}
 	vflag(v, "over", s->stage == ST_OVER);
 	vflag(v, "play_on", s->play_on);
 	vnum(v, "decks", s->decks);
@@ -2340,11 +2628,12 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 	for (int p = 0; p < s->n; p++) {
 		vbegin(v, "seats");
 		vnum(v, "seat", p);
-		vnum(v, "hand_count", hand_count(s, p));
+		/* a chosen card still counts: the kind of a choice is secret */
+		vnum(v, "hand_count", held(s, p));
 		vflag(v, "holder", p == s->holder);
 		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) && s->ck[p] != CH_NONE);
 		vflag(v, "waiting", (act >> p) & 1u);
-		vflag(v, "finished", !active(s, p) && s->stage != ST_OVER);
+		vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
 		vflag(v, "me", p == me);
 		vnum(v, "place", (!active(s, p) || s->stage == ST_OVER) ? place[p] : 0);
 		vflag(v, "has_place", !active(s, p) || s->stage == ST_OVER);
@@ -2359,6 +2648,8 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 			vbegin(v, "ends");
 			vnum(v, "id", s->tend_id[i]);
 			vnum(v, "strand", s->strand[s->tend_b[i]] + 1);
+			vstr(v, "prev", face_text(face(s->tend_a[i]))->code);
+			vstr(v, "last", face_text(face(s->tend_b[i]))->code);
 			vend(v);
 		}
 	if (me >= 0) {
@@ -2426,8 +2717,44 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 
 /* ---- scramble ---- */
 
-/* Re-deals what seat cannot see: other hands, the deck order, other seats'
- * pending cards (each among the cards that make the same choice). */
+/* Turns, at random, other seats' unresolved choices into the other kind: a
+ * chosen card back into the hand (a draw), or a draw into a card from that
+ * hand laid at a random end it fits (any end with the option "penalties").
+ * A choice the deadline or the variant made is public and stays. */
+static void scramble_kinds(struct dna_state *s, int seat, struct rng *r)
+{
+	for (int p = 0; p < s->n; p++) {
+		if (p == seat || s->ck[p] == CH_NONE || s->cauto[p] || rng_below(r, 2))
+			continue;
+		if (s->ck[p] != CH_DRAW) {
+			s->loc[s->cc[p]] = L_HAND;
+			s->ck[p] = CH_DRAW;
+			s->cc[p] = 0;
+			s->cn[p] = 0;
+			memset(s->ce[p], 0, sizeof s->ce[p]);
+			continue;
+		}
+		if (s->ntend == 0)
+			continue;
+		int t = (int)rng_below(r, (uint32_t)s->ntend), cand[DNA_CARDS], nc = 0;
+		for (int c = 0; c < s->ncards; c++)
+			if (s->loc[c] == L_HAND && s->own[c] == p &&
+			    (s->penalise || fits(c, s->tend_a[t], s->tend_b[t])))
+				cand[nc++] = c;
+		if (nc == 0)
+			continue;
+		int y = cand[rng_below(r, (uint32_t)nc)];
+		s->loc[y] = L_CHOICE;
+		s->ck[p] = CH_ATTACH;
+		s->cc[p] = (uint16_t)y;
+		s->cn[p] = 1;
+		s->ce[p][0] = s->tend_id[t];
+	}
+}
+
+/* Re-deals what seat cannot see: other hands, the deck order, the kind of
+ * other seats' pending choices and their cards (each among the cards that
+ * make the same choice). */
 static void dna_scramble(void *st, int seat, uint64_t seed)
 {
 	struct dna_state *s = st;
@@ -2435,6 +2762,7 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 	uint16_t pool[DNA_CARDS];
 	int np = 0;
 	rng_seed(&r, seed);
+	scramble_kinds(s, seat, &r);
 	/* hidden cards: the deck, other hands, other seats' pending cards */
 	for (int c = 0; c < s->ncards; c++)
 		if (s->loc[c] == L_DECK || (s->loc[c] == L_HAND && s->own[c] != seat))
@@ -2448,7 +2776,8 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 			int y = pool[i], ok = 1;
 			for (int k = 0; k < s->cn[p] && ok; k++) {
 				int t = tend_index(s, s->ce[p][k]);
-				ok = s->ck[p] == CH_SET ? makes_set(y, s->tend_a[t], s->tend_b[t]) :
+				ok = s->penalise ? 1 :
+				     s->ck[p] == CH_SET ? makes_set(y, s->tend_a[t], s->tend_b[t]) :
 							  fits(y, s->tend_a[t], s->tend_b[t]);
 			}
 			if (ok)

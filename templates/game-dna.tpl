@@ -13,6 +13,7 @@
 
 <p class="dna-headline">{{headline}}</p>
 {{#discarding}}<p class="dna-note" role="status">Das Deck ist leer und kein Strang hat mehr als zwei Karten: jeder wirft eine Handkarte verdeckt ab.</p>{{/discarding}}
+{{#picking}}<p class="dna-note" role="status">Das Deck ist leer und mehrere Stränge sind gleich lang die längsten: wer das Deck hat, wählt, welcher ins Deck gemischt und aus zwei Deckkarten neu gelegt wird; bis zur Frist ohne Wahl der mit der kleinsten Nummer.</p>{{/picking}}
 {{#race}}<p class="dna-note" role="status">Eröffnungsrennen: wer zuerst mit den beiden Karten eines Strangs und einer Handkarte ein Set bildet, legt es als ersten Zug.</p>{{/race}}
 {{#refilling}}<p class="dna-note" role="status">Wer Stränge verbunden oder ein Set gespielt hat, legt eine beliebige Handkarte an die aufgedeckte Karte{{#has_refill}} — du an Strang {{refill_strand}}{{/has_refill}}.</p>{{/refilling}}
 

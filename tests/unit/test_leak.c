@@ -11,7 +11,10 @@
  * via cgi/tmpl.cc) — together with a canonical
  * dump of the tree and the viewer's legal moves. Then game->scramble()
  * re-deals everything that viewer cannot see (other hands, deck order,
- * face-down cards, unrevealed choices) and the same is rendered again:
+ * face-down cards, unrevealed choices, and the kind of a secret choice
+ * where the kind is secret too: a DNA seat's card may become a draw and a
+ * draw a card, so a count that moves with the kind shows up) and the same
+ * is rendered again:
  * every byte must be identical. If a renderer showed anything hidden, the
  * scrambled position would (with overwhelming probability) render
  * differently.
