@@ -146,11 +146,11 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	struct view_sink sink = { hl_str, hl_num, hl_flag, hl_begin, hl_end, &h };
 	pt->g->view(pt->state, me, &sink);
 
-	struct match_totals party = { 1, { 0 } };
-	memcpy(party.total, pt->status.score, sizeof party.total);
-	int place[GAME_MAX_SEATS];
-	match_places(&party, n, place);
-	uint32_t best = match_leaders(&party, n);
+	struct party_result r;
+	party_result(&pt->status, n, &r);
+	uint32_t best = 0;
+	for (int s = 0; s < n; s++)
+		best |= (r.place[s] == 1 ? 1u : 0u) << s;
 
 	view_include(v, "party_end", "party-end.tpl");
 	view_num(v, "table_id", t->id);
@@ -170,7 +170,7 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	view_names(v, NULL, 0);
 	view_str(v, "party_winners", names_text(p, best, n, names));
 	view_list(v, "results");
-	seat_rows(p, pt, v, "results", place, pt->status.score, best, names);
+	seat_rows(p, pt, v, "results", r.place, r.points, best, names);
 	if (t->status == TABLE_FINISHED && t->nparties > 1)
 		match_result(p, pt, v, names);
 	if (pt->pausing) {

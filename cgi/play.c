@@ -355,14 +355,16 @@ static int live_load(struct store *s, int64_t id, struct live *l)
 static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now)
 {
 	struct status st;
+	struct party_result result;
 	size_t len;
 	int64_t deadline;
 	int rc;
 
 	l->g->status(l->state, &st);
+	party_result(&st, l->t.nseats, &result);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_party_save(s, l->party.id, l->snap, len, st.over, st.score,
+	if ((rc = from_store(store_party_save(s, l->party.id, l->snap, len, st.over, &result,
 					      l->t.nseats), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1),
 			     PLAY_ERR)) != PLAY_OK)
@@ -687,9 +689,10 @@ out:
 static void add_party(void *ctx, const struct st_party *p)
 {
 	struct play_table *pt = ctx;
-	match_add_party(&pt->totals, p->score, pt->t.nseats);
+	match_add_party(&pt->totals, p->result.points, pt->t.nseats);
 	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0]))
-		memcpy(pt->party_score[pt->nfinished++], p->score, sizeof p->score);
+		memcpy(pt->party_score[pt->nfinished++], p->result.points,
+		       sizeof p->result.points);
 }
 
 /* Everything a table page shows, read in one read transaction after the

@@ -25,7 +25,7 @@
 #include "store.h"
 
 enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
-       NAME_KEY_MAX = ST_NAME_MAX * 2, SCORES_TEXT_MAX = GAME_MAX_SEATS * 12 + 1 };
+       NAME_KEY_MAX = ST_NAME_MAX * 2 };
 
 enum stmt {
 	STMT_PRAGMA_WAL,
@@ -65,6 +65,9 @@ enum stmt {
 	STMT_PARTY_GET,
 	STMT_PARTY_LATEST,
 	STMT_PARTY_SAVE,
+	STMT_RESULT_CLEAR,
+	STMT_RESULT_PUT,
+	STMT_RESULTS_OF_PARTY,
 	STMT_PARTIES_OF_TABLE,
 	STMT_MOVE_APPEND,
 	STMT_SEAT_MOVED_SINCE,
@@ -78,7 +81,7 @@ enum stmt {
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
 	"coalesce(t.created_by, 0), t.created_at"
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
-#define PARTY_COLS "id, table_id, number, seed, dealer, over, scores"
+#define PARTY_COLS "id, table_id, number, seed, dealer, over"
 
 static const char *const stmt_sql[] = {
 	[STMT_PRAGMA_WAL] = "PRAGMA journal_mode = WAL",
@@ -150,7 +153,11 @@ static const char *const stmt_sql[] = {
 	[STMT_PARTY_LATEST] =
 		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1"
 		" ORDER BY number DESC LIMIT 1",
-	[STMT_PARTY_SAVE] = "UPDATE parties SET snapshot = ?2, over = ?3, scores = ?4 WHERE id = ?1",
+	[STMT_PARTY_SAVE] = "UPDATE parties SET snapshot = ?2, over = ?3 WHERE id = ?1",
+	[STMT_RESULT_CLEAR] = "DELETE FROM party_results WHERE party = ?1",
+	[STMT_RESULT_PUT] =
+		"INSERT INTO party_results (party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_RESULTS_OF_PARTY] = "SELECT seat, place, points FROM party_results WHERE party = ?1",
 	[STMT_PARTIES_OF_TABLE] =
 		"SELECT " PARTY_COLS ", length(snapshot) FROM parties"
 		" WHERE table_id = ?1 AND over = 1 ORDER BY number",
@@ -1096,26 +1103,29 @@ int store_party_create(struct store *s, int64_t table, int number, uint64_t seed
 	return rc;
 }
 
-/* "3,-1,0" into score[]; anything malformed leaves zeros. */
-static void parse_scores(const char *text, int *score)
+/* The result rows of a finished party into p->result (zeros without). */
+static int read_results(struct store *s, struct st_party *p)
 {
-	memset(score, 0, sizeof(int) * GAME_MAX_SEATS);
-	for (int i = 0; i < GAME_MAX_SEATS && text && *text; i++) {
-		char *end;
-		errno = 0;
-		long long v = strtoll(text, &end, 10);
-		if (end == text || errno || v < -1000000000LL || v > 1000000000LL ||
-		    (*end && *end != ',')) {
-			memset(score, 0, sizeof(int) * GAME_MAX_SEATS);
-			return;
-		}
-		score[i] = (int)v;
-		text = *end ? end + 1 : end;
+	sqlite3_stmt *q = stmt(s, STMT_RESULTS_OF_PARTY);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, p->id);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int seat = sqlite3_column_int(q, 0);
+		if (seat < 0 || seat >= GAME_MAX_SEATS)
+			continue;   /* the schema's CHECK keeps this from happening */
+		p->result.place[seat] = sqlite3_column_int(q, 1);
+		p->result.points[seat] = sqlite3_column_int(q, 2);
 	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "results of party");
+	done(q);
+	return rc;
 }
 
-/* One row of PARTY_COLS; column 7 is the snapshot or its length. */
-static void read_party(sqlite3_stmt *q, struct st_party *p)
+/* One row of PARTY_COLS (column 6 is the snapshot or its length), with
+ * the party's result rows. */
+static int read_party(struct store *s, sqlite3_stmt *q, struct st_party *p)
 {
 	memset(p, 0, sizeof *p);
 	p->id = sqlite3_column_int64(q, 0);
@@ -1124,7 +1134,7 @@ static void read_party(sqlite3_stmt *q, struct st_party *p)
 	p->seed = (uint64_t)sqlite3_column_int64(q, 3);
 	p->dealer = sqlite3_column_int(q, 4);
 	p->over = sqlite3_column_int(q, 5);
-	parse_scores((const char *)sqlite3_column_text(q, 6), p->score);
+	return p->over ? read_results(s, p) : ST_OK;
 }
 
 /* ST_ERR when the stored snapshot does not fit `cap` (snap may be NULL with
@@ -1140,11 +1150,12 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 		sqlite3_bind_int(q, 2, number);
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		read_party(q, p);
-		const void *blob = sqlite3_column_blob(q, 7);
-		p->snap_len = (size_t)sqlite3_column_bytes(q, 7);
-		rc = ST_OK;
-		if (snap && p->snap_len > cap) {
+		const void *blob = sqlite3_column_blob(q, 6);
+		rc = read_party(s, q, p);
+		p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
+		if (rc != ST_OK) {
+			/* (said by read_results) */
+		} else if (snap && p->snap_len > cap) {
 			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
 				(long long)p->id, p->snap_len, cap);
 			rc = ST_ERR;
@@ -1158,29 +1169,47 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 	return rc;
 }
 
-/* Replaces the snapshot, the over flag and the scores of one party. */
-int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
-		     int over, const int *score, int nseats)
+/* Replaces the result rows of a party by r's first nseats seats (none
+ * when r is NULL). */
+static int put_results(struct store *s, int64_t party, const struct party_result *r,
+		       int nseats)
 {
-	char scores[SCORES_TEXT_MAX] = "";
-	size_t used = 0;
-	for (int i = 0; score && i < nseats && i < GAME_MAX_SEATS; i++) {
-		int w = snprintf(scores + used, sizeof scores - used, "%s%d", i ? "," : "",
-				 score[i]);
-		if (w < 0 || (size_t)w >= sizeof scores - used)
+	sqlite3_stmt *q = stmt(s, STMT_RESULT_CLEAR);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	if ((rc = exec_stmt(s, q, "result clear")) != ST_OK)
+		return rc;
+	for (int seat = 0; r && seat < nseats && seat < GAME_MAX_SEATS; seat++) {
+		if (!(q = stmt(s, STMT_RESULT_PUT)))
 			return ST_ERR;
-		used += (size_t)w;
+		sqlite3_bind_int64(q, 1, party);
+		sqlite3_bind_int(q, 2, seat);
+		sqlite3_bind_int(q, 3, r->place[seat]);
+		sqlite3_bind_int(q, 4, r->points[seat]);
+		if ((rc = exec_stmt(s, q, "result put")) != ST_OK)
+			return rc;
 	}
+	return ST_OK;
+}
+
+/* Replaces the snapshot and the over flag of one party, and its result
+ * rows: r's when over, none otherwise. */
+int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		     int over, const struct party_result *r, int nseats)
+{
 	sqlite3_stmt *q = stmt(s, STMT_PARTY_SAVE);
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, party);
 	sqlite3_bind_blob(q, 2, snap, (int)len, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 3, over ? 1 : 0);
-	bind_text(q, 4, scores);
 	int rc = exec_stmt(s, q, "party save");
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_NOTFOUND;
+	if (rc == ST_OK)
+		rc = put_results(s, party, over ? r : NULL, nseats);
 	return rc;
 }
 
@@ -1194,8 +1223,11 @@ int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void 
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, table);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		read_party(q, &p);
-		p.snap_len = (size_t)sqlite3_column_int64(q, 7);
+		if (read_party(s, q, &p) != ST_OK) {
+			done(q);
+			return ST_ERR;
+		}
+		p.snap_len = (size_t)sqlite3_column_int64(q, 6);
 		fn(ctx, &p);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "parties of table");

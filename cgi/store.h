@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "match.h"
 
 enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_RC__MAX };
 
@@ -146,7 +147,7 @@ struct st_party {
 	uint64_t seed;
 	int dealer;
 	int over;
-	int score[GAME_MAX_SEATS];  /* final party points once over */
+	struct party_result result; /* once over: place and points per seat */
 	size_t snap_len;
 };
 
@@ -157,8 +158,8 @@ int store_party_create(struct store *s, int64_t table, int number, uint64_t seed
 int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
 		    unsigned char *snap, size_t cap);
 int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
-		     int over, const int *score, int nseats);
-/* Final scores of every finished party of a table, in order. */
+		     int over, const struct party_result *r, int nseats);
+/* Every finished party of a table with its result, in order. */
 typedef void (*st_party_fn)(void *ctx, const struct st_party *p);
 int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx);
 

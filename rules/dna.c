@@ -1560,11 +1560,11 @@ static void dna_status(const void *st, struct status *o)
 	o->turn = -1;
 	o->deadline = s->dl;
 	o->epoch = s->epoch;
+	if (s->stage == ST_OVER)
+		places(s, o->place);
 	if (s->play_on && s->stage == ST_OVER) {
-		int place[DNA_SEATS];
-		places(s, place);
 		for (int p = 0; p < s->n; p++)
-			o->score[p] = s->n - place[p];
+			o->score[p] = s->n - o->place[p];
 		return;
 	}
 	if (s->play_on) {

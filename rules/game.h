@@ -69,6 +69,11 @@ struct status {
 	                                 * the web layer refuses a move from a page older than
 	                                 * the last epoch change ("too late"), and only then. */
 	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
+	int place[GAME_MAX_SEATS];      /* once over, a game whose places are not its
+	                                 * points' order (DNA: finishing order) gives
+	                                 * each seat its 1-based place here, equal for
+	                                 * a tie; all 0: places follow the points
+	                                 * (party_result() in match.h) */
 };
 
 /* A growable-by-caller byte buffer: the caller owns p[0..cap). Writers set

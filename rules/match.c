@@ -1,3 +1,7 @@
+/* match.c — seats, deadlines, match totals and party results (match.h). */
+#include <assert.h>
+#include <string.h>
+
 #include "match.h"
 
 int seat_next(int seat, int n)
@@ -56,12 +60,34 @@ uint32_t match_leaders(const struct match_totals *m, int nplayers)
 	return mask;
 }
 
-void match_places(const struct match_totals *m, int nplayers, int *place)
+/* 1-based place of each of n values, the highest first; equal values
+ * share a place and the next place is skipped (1, 1, 3). */
+static void rank_desc(const int *v, int n, int *place)
 {
-	for (int s = 0; s < nplayers; s++) {
+	for (int s = 0; s < n; s++) {
 		place[s] = 1;
-		for (int o = 0; o < nplayers; o++)
-			if (m->total[o] > m->total[s])
+		for (int o = 0; o < n; o++)
+			if (v[o] > v[s])
 				place[s]++;
 	}
+}
+
+void match_places(const struct match_totals *m, int nplayers, int *place)
+{
+	rank_desc(m->total, nplayers, place);
+}
+
+void party_result(const struct status *st, int nplayers, struct party_result *r)
+{
+	int own = 0;
+	assert(nplayers >= 1 && nplayers <= GAME_MAX_SEATS);
+	memset(r, 0, sizeof *r);
+	for (int s = 0; s < nplayers; s++) {
+		r->points[s] = st->score[s];
+		own |= st->place[s] != 0;
+	}
+	if (own)
+		memcpy(r->place, st->place, sizeof(int) * (size_t)nplayers);
+	else
+		rank_desc(r->points, nplayers, r->place);
 }

@@ -23,6 +23,19 @@ int64_t deadline_min(int64_t a, int64_t b);
  * clockwise every party, starting from `first`. */
 int match_dealer(int index, int first, int nplayers);
 
+/* What a finished party yields for each seat: its place (1-based, equal
+ * places for a tie) and its points. The store keeps it as one row per
+ * seat, so match totals, tournaments and ratings are plain SQL. */
+struct party_result {
+	int place[GAME_MAX_SEATS];
+	int points[GAME_MAX_SEATS];
+};
+
+/* The result of a party from its final status: points are the scores;
+ * places are the game's own (status.place) when it gives any, else the
+ * order of the points (more is better, ties share). */
+void party_result(const struct status *st, int nplayers, struct party_result *r);
+
 /* Running totals of a match: parties played and points per seat. */
 struct match_totals {
 	int parties;

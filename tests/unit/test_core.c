@@ -353,6 +353,32 @@ static void test_match_totals_ties_share_the_win(void **unused)
 	assert_int_equal(place[2], 1);
 }
 
+/* A party's result: places by points (ties share, the next place is
+ * skipped) unless the game gives its own places. */
+static void test_party_result_places(void **unused)
+{
+	(void)unused;
+	struct status st;
+	struct party_result r;
+	memset(&st, 0, sizeof st);
+	st.over = 1;
+	int score[4] = { -3, 5, 5, 0 };
+	memcpy(st.score, score, sizeof score);
+	party_result(&st, 4, &r);
+	assert_int_equal(r.place[0], 4);
+	assert_int_equal(r.place[1], 1);
+	assert_int_equal(r.place[2], 1);
+	assert_int_equal(r.place[3], 3);
+	assert_int_equal(r.points[0], -3);
+	assert_int_equal(r.points[3], 0);
+	/* a game's own order wins over its points */
+	int own[4] = { 2, 1, 4, 3 };
+	memcpy(st.place, own, sizeof own);
+	party_result(&st, 4, &r);
+	assert_memory_equal(r.place, own, sizeof own);
+	assert_int_equal(r.points[1], 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_seats_rotate_clockwise),
 		cmocka_unit_test(test_deadlines),
 		cmocka_unit_test(test_match_totals_ties_share_the_win),
+		cmocka_unit_test(test_party_result_places),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

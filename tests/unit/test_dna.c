@@ -1975,6 +1975,16 @@ static void test_winner_finished_flag(void **st)
 			       "finished=1;"));
 	assert_non_null(strstr(b->s, "seat=1;hand_count=1;holder=0;chosen=0;waiting=0;"
 			       "finished=0;"));
+	/* the party's result: DNA's own places (finishing order) */
+	struct status o;
+	struct party_result r;
+	G->status(s, &o);
+	assert_int_equal(o.place[0], 1);
+	assert_int_equal(o.place[1], 2);
+	party_result(&o, 2, &r);
+	assert_int_equal(r.place[0], 1);
+	assert_int_equal(r.place[1], 2);
+	assert_int_equal(r.points[1], -1);
 	free(b);
 	free(s);
 }

@@ -848,8 +848,14 @@ static void test_party_end_stays(void **state)
 	/* No game move now; a page from before the end is too late for anything. */
 	assert_int_equal(play_move(f->s, tid, u[0], "draw turn 1", v, f->now, &e), PLAY_REJECTED);
 	assert_non_null(strstr(e.msg, "Weiter"));
-	assert_int_equal(play_move(f->s, tid, u[0], PLAY_CONTINUE, v - 1, f->now, &e), PLAY_STALE);
+	/* (a seat that did not make the last step: for that one, a page from
+	 * before its own move is a double submit, which is stale too) */
+	int other = end_step.seat == 0 ? 1 : 0;
+	assert_int_equal(play_move(f->s, tid, u[other], PLAY_CONTINUE, v - 1, f->now, &e),
+			 PLAY_STALE);
 	assert_non_null(strstr(e.msg, "Zu spät"));
+	assert_int_equal(play_move(f->s, tid, u[end_step.seat < 0 ? 0 : end_step.seat],
+				   PLAY_CONTINUE, v - 1, f->now, &e), PLAY_STALE);
 	assert_unchanged(f, tid, before);
 
 	/* Seat 0 continues (typed in any spelling): logged in the finished

@@ -83,6 +83,10 @@ static void copy_file(const char *from, const char *to)
 	fclose(out);
 }
 
+/* The project's migrations, in order. */
+static const char *const real_migrations[] = { "001_init.sql", "002_results.sql" };
+enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
+
 /* A fresh file gets every migration; opening again changes nothing; a new
  * migration is applied once; a broken one is rolled back and fails the open. */
 static void test_migrations(void **state)
@@ -90,10 +94,10 @@ static void test_migrations(void **state)
 	struct tmpdb *t = *state;
 	char schema[600], p[700], db2[700], src[700];
 
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 1);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
 				   "('users','sessions','login_failures','tables','seats',"
-				   "'parties','moves')"), 7);
+				   "'parties','moves','party_results')"), 8);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM pragma_journal_mode "
 				   "WHERE journal_mode = 'wal'"), 1);
 	long long objects = peek_int(t->path, "SELECT count(*) FROM sqlite_master");
@@ -101,60 +105,64 @@ static void test_migrations(void **state)
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 1);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master"), objects);
 	make_user(t->s, "Anna");
 
-	/* A schema directory of our own with a second migration. */
+	/* A schema directory of our own with one more migration. */
 	snprintf(schema, sizeof schema, "%s/schema2", t->dir);
 	assert_int_equal(mkdir(schema, 0700), 0);
-	snprintf(src, sizeof src, "%s/001_init.sql", t->schema);
-	snprintf(p, sizeof p, "%s/001_init.sql", schema);
-	copy_file(src, p);
-	snprintf(p, sizeof p, "%s/002_extra.sql", schema);
-	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 2;\n");
+	for (int k = 0; k < SCHEMA_VERSION; k++) {
+		snprintf(src, sizeof src, "%s/%s", t->schema, real_migrations[k]);
+		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
+		copy_file(src, p);
+	}
+	snprintf(p, sizeof p, "%s/003_extra.sql", schema);
+	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 3;\n");
 	snprintf(p, sizeof p, "%s/README", schema);
 	write_file(p, "not a migration\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_OK);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 2);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 3);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM users"), 1);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='extra'"),
 			 1);
 
 	/* A migration that forgets its user_version is refused and undone. */
-	snprintf(p, sizeof p, "%s/003_bad.sql", schema);
+	snprintf(p, sizeof p, "%s/004_bad.sql", schema);
 	write_file(p, "CREATE TABLE bad (x INTEGER);\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_null(t->s);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 2);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 3);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	/* So is one with an SQL error half way. */
 	write_file(p, "CREATE TABLE bad (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
-		      "PRAGMA user_version = 3;\n");
+		      "PRAGMA user_version = 4;\n");
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	unlink(p);
 	/* Two files with one number are ambiguous: refused. */
-	snprintf(p, sizeof p, "%s/002_twin.sql", schema);
-	write_file(p, "PRAGMA user_version = 2;\n");
+	snprintf(p, sizeof p, "%s/003_twin.sql", schema);
+	write_file(p, "PRAGMA user_version = 3;\n");
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	unlink(p);
 
 	/* A brand-new file with the same directory gets all of them. */
 	snprintf(db2, sizeof db2, "%s/second.db", t->dir);
 	assert_int_equal(store_open(&t->s, db2, schema), ST_OK);
-	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 2);
+	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 3);
 	store_close(t->s);
 	t->s = NULL;
-	snprintf(p, sizeof p, "%s/001_init.sql", schema);
-	unlink(p);
-	snprintf(p, sizeof p, "%s/002_extra.sql", schema);
+	for (int k = 0; k < SCHEMA_VERSION; k++) {
+		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
+		unlink(p);
+	}
+	snprintf(p, sizeof p, "%s/003_extra.sql", schema);
 	unlink(p);
 	snprintf(p, sizeof p, "%s/README", schema);
 	unlink(p);
@@ -163,6 +171,86 @@ static void test_migrations(void **state)
 	/* A missing schema directory is an error, not an empty database. */
 	snprintf(p, sizeof p, "%s/no-such-dir", t->dir);
 	assert_int_equal(store_open(&t->s, db2, p), ST_ERR);
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+}
+
+static void collect_party(void *ctx, const struct st_party *p);
+
+/* The whole file as a string (free it). */
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	assert_non_null(f);
+	char *text = calloc(1, 1 << 16);
+	assert_non_null(text);
+	size_t n = fread(text, 1, (1 << 16) - 1, f);
+	assert_true(n > 0 && n < (1 << 16) - 1);
+	fclose(f);
+	return text;
+}
+
+/* Runs sql on the file with a connection of its own. */
+static void exec_sql(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	char *err = NULL;
+	assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+	int rc = sqlite3_exec(db, sql, NULL, NULL, &err);
+	if (rc != SQLITE_OK)
+		fail_msg("%s: %s", sql, err ? err : "?");
+	sqlite3_close(db);
+}
+
+/* 002_results: the comma-separated scores of finished parties become one
+ * row per seat, places by points with ties sharing; unfinished parties get
+ * no rows; the old column is gone. */
+static void test_results_migration(void **state)
+{
+	struct tmpdb *t = *state;
+	char src[700], db1[700];
+
+	/* A version-1 file, written by 001_init.sql alone (the store prepares
+	 * today's statements, so it cannot open such a file without migrating). */
+	snprintf(src, sizeof src, "%s/001_init.sql", t->schema);
+	snprintf(db1, sizeof db1, "%s/v1.db", t->dir);
+	char *init = read_file(src);
+	exec_sql(db1, init);
+	free(init);
+	store_close(t->s);
+	t->s = NULL;
+	exec_sql(db1, "INSERT INTO users (id, name, name_key, pwhash, created_at)"
+		      " VALUES (1, 'Ole', 'ole', '$argon2id$x', 1);"
+		      "INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at)"
+		      " VALUES (5, 'drehwurm', '', 4, 3, 1, 1);"
+		      "INSERT INTO parties (id, table_id, number, seed, dealer, snapshot, over, scores,"
+		      " created_at) VALUES (10, 5, 0, 1, 0, x'00', 1, '3,-1,3,0', 1),"
+		      " (11, 5, 1, 2, 1, x'00', 1, '-12,7,0,-4', 2),"
+		      " (12, 5, 2, 3, 2, x'00', 0, '', 3)");
+	int64_t tab = 5;
+
+	assert_int_equal(store_open(&t->s, db1, t->schema), ST_OK);
+	assert_int_equal(peek_int(db1, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM party_results"), 8);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM party_results WHERE party = 12"), 0);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM pragma_table_info('parties')"
+				   " WHERE name = 'scores'"), 0);
+
+	struct st_party fin[2];
+	memset(fin, 0, sizeof fin);
+	fin[0].number = -1;
+	assert_int_equal(store_parties_of_table(t->s, tab, collect_party, fin), ST_OK);
+	static const int points0[4] = { 3, -1, 3, 0 }, place0[4] = { 1, 4, 1, 3 };
+	static const int points1[4] = { -12, 7, 0, -4 }, place1[4] = { 4, 1, 2, 3 };
+	for (int seat = 0; seat < 4; seat++) {
+		assert_int_equal(fin[0].result.points[seat], points0[seat]);
+		assert_int_equal(fin[0].result.place[seat], place0[seat]);
+		assert_int_equal(fin[1].result.points[seat], points1[seat]);
+		assert_int_equal(fin[1].result.place[seat], place1[seat]);
+	}
+	/* match totals are one query now */
+	assert_int_equal(peek_int(db1, "SELECT sum(points) FROM party_results WHERE seat = 1"), 6);
+	store_close(t->s);
+	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
 }
 
@@ -418,7 +506,8 @@ static void test_move_transaction(void **state)
 	struct st_party p;
 	struct moves_seen ms;
 	int64_t party = 0, n = -1, v = 0;
-	int yes = -1, score[3] = { 5, -2, 0 };
+	int yes = -1;
+	struct party_result score = { { 1, 3, 2 }, { 5, -2, 0 } };
 	int64_t a = make_user(t->s, "Ida");
 	int64_t tab = make_table(t->s, 3, a);
 
@@ -430,7 +519,7 @@ static void test_move_transaction(void **state)
 
 	assert_int_equal(store_begin(t->s), ST_OK);
 	snap[0] = 1;
-	assert_int_equal(store_party_save(t->s, party, snap, 10, 0, score, 3), ST_OK);
+	assert_int_equal(store_party_save(t->s, party, snap, 10, 0, &score, 3), ST_OK);
 	assert_int_equal(store_move_append(t->s, party, 1, "play rot-3 on 2", 4000, 2), ST_OK);
 	assert_int_equal(store_table_bump(t->s, tab, 1, 0, 1, &v), ST_OK);
 	assert_int_equal(store_commit(t->s), ST_OK);
@@ -461,7 +550,7 @@ static void test_move_transaction(void **state)
 	assert_int_equal(store_begin(t->s), ST_OK);
 	assert_int_equal(store_move_append(t->s, party, -1, "tick", 6000, 3), ST_OK);
 	assert_int_equal(store_move_append(t->s, party, 0, "pass", 6000, 4), ST_OK);
-	assert_int_equal(store_party_save(t->s, party, snap, 12, 1, score, 3), ST_OK);
+	assert_int_equal(store_party_save(t->s, party, snap, 12, 1, &score, 3), ST_OK);
 	assert_int_equal(store_commit(t->s), ST_OK);
 
 	memset(&ms, 0, sizeof ms);
@@ -496,9 +585,15 @@ static void test_move_transaction(void **state)
 	assert_int_equal(store_parties_of_table(t->s, tab, collect_party, fin), ST_OK);
 	assert_int_equal(fin[0].number, 0);
 	assert_int_equal(fin[0].over, 1);
-	assert_int_equal(fin[0].score[0], 5);
-	assert_int_equal(fin[0].score[1], -2);
-	assert_int_equal(fin[0].score[2], 0);
+	assert_int_equal(fin[0].result.points[0], 5);
+	assert_int_equal(fin[0].result.points[1], -2);
+	assert_int_equal(fin[0].result.points[2], 0);
+	assert_int_equal(fin[0].result.place[0], 1);
+	assert_int_equal(fin[0].result.place[1], 3);
+	assert_int_equal(fin[0].result.place[2], 2);
+	/* one row per seat, so totals are plain SQL */
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM party_results"), 3);
+	assert_int_equal(peek_int(t->path, "SELECT sum(points) FROM party_results"), 3);
 	assert_int_equal(fin[0].snap_len, 12);
 	assert_int_equal(fin[1].number, 0);   /* party 2 is not over: not listed */
 	assert_int_equal(store_party_get(t->s, tab, -1, &p, NULL, 0), ST_OK);
@@ -538,6 +633,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_move_transaction, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_results_migration, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_two_connections, setup_db, teardown_db),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
