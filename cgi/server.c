@@ -188,6 +188,10 @@ static int worker(int fd, const struct serve_opts *o)
 		goto out;
 	}
 	store_autocheckpoint(store, WAL_BACKSTOP_PAGES);
+	/* password hashing may occupy half the workers at most (at least one),
+	 * so that a login flood leaves the others to the game pages */
+	if (auth_hash_slots(o->db, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)
+		goto out;
 	FCGX_Request rq;
 	if (FCGX_InitRequest(&rq, fd, 0) != 0)
 		goto out;
