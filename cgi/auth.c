@@ -7,15 +7,19 @@
  * base64url; the database keeps only their SHA-256, so a leaked database
  * does not log anybody in. Times are milliseconds.
  */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #include <sodium.h>
 
 #include "auth.h"
 
-enum { FAIL_DELAY_MS = 200, TOKEN_BYTES = 32 };
+enum { TOKEN_BYTES = 32 };
 _Static_assert(sodium_base64_ENCODED_LEN(TOKEN_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)
 	       == AUTH_TOKEN_LEN + 1, "32 bytes are 43 base64url characters");
 _Static_assert((int)ST_CSRF_LEN == (int)AUTH_TOKEN_LEN, "the store keeps the whole CSRF token");
@@ -31,6 +35,7 @@ static const char *const messages[] = {
 	[AUTH_WRONG] = "Name oder Passwort stimmt nicht.",
 	[AUTH_THROTTLED] = "Zu viele Fehlversuche: bitte etwas warten.",
 	[AUTH_ERR] = "Interner Fehler, bitte später noch einmal versuchen.",
+	[AUTH_BUSY] = "Gerade melden sich sehr viele an. Bitte versuche es in einer Sekunde noch einmal.",
 };
 _Static_assert(sizeof messages / sizeof messages[0] == AUTH_RC__MAX, "one message per code");
 
@@ -105,6 +110,77 @@ static int hash_password(const char *pw, char out[crypto_pwhash_STRBYTES])
 	return crypto_pwhash_str_alg(out, pw, strlen(pw), ops, mem, crypto_pwhash_ALG_ARGON2ID13);
 }
 
+/* The hashing slots of this process (auth_hash_slots); nslots 0: unbounded. */
+static int slot_fd[AUTH_SLOTS_MAX];
+static int nslots;
+
+enum { SLOT_FREE_RUN = -1, SLOT_NONE = -2 };
+
+int auth_hash_slots(const char *db_path, int n)
+{
+	char path[4096];
+	for (int i = 0; i < nslots; i++)
+		close(slot_fd[i]);
+	nslots = 0;
+	if (n > AUTH_SLOTS_MAX)
+		n = AUTH_SLOTS_MAX;
+	for (int i = 0; i < n; i++) {
+		int w = snprintf(path, sizeof path, "%s-hash%d", db_path, i);
+		int fd = w > 0 && (size_t)w < sizeof path ?
+			 open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600) : -1;
+		if (fd < 0) {
+			fprintf(stderr, "auth: cannot open %s\n", path);
+			return -1;
+		}
+		slot_fd[nslots++] = fd;
+	}
+	return 0;
+}
+
+/* A free hashing slot, taken without waiting: its index, SLOT_FREE_RUN
+ * when slots are not bounded in this process, SLOT_NONE when all are
+ * taken. A worker never waits here: waiting would occupy it as much as
+ * hashing does. */
+static int slot_take(void)
+{
+	if (nslots == 0)
+		return SLOT_FREE_RUN;
+	for (int i = 0; i < nslots; i++)
+		if (flock(slot_fd[i], LOCK_EX | LOCK_NB) == 0)
+			return i;
+	return SLOT_NONE;
+}
+
+/* Gives back what slot_take() returned. */
+static void slot_give(int slot)
+{
+	if (slot >= 0 && slot < nslots)
+		flock(slot_fd[slot], LOCK_UN);
+}
+
+void auth_addr_key(const char *remote_addr, char out[AUTH_ADDR_MAX])
+{
+	unsigned char b[16];
+	snprintf(out, AUTH_ADDR_MAX, "-");
+	if (!remote_addr || !*remote_addr)
+		return;
+	if (inet_pton(AF_INET, remote_addr, b) == 1) {
+		inet_ntop(AF_INET, b, out, AUTH_ADDR_MAX);
+		return;
+	}
+	if (inet_pton(AF_INET6, remote_addr, b) != 1)
+		return;
+	static const unsigned char mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	if (memcmp(b, mapped, sizeof mapped) == 0) {
+		inet_ntop(AF_INET, b + 12, out, AUTH_ADDR_MAX);
+		return;
+	}
+	memset(b + 8, 0, 8);
+	char net[INET6_ADDRSTRLEN];
+	if (inet_ntop(AF_INET6, b, net, sizeof net))
+		snprintf(out, AUTH_ADDR_MAX, "%s/64", net);
+}
+
 /* A new account. AUTH_BAD_NAME / AUTH_BAD_PASSWORD / AUTH_NAME_TAKEN are the
  * user's to fix (a 200 with the form again); AUTH_ERR is a 500. */
 int auth_register(struct store *s, const char *name, const char *password, int64_t now_ms,
@@ -121,7 +197,12 @@ int auth_register(struct store *s, const char *name, const char *password, int64
 		return AUTH_NAME_TAKEN;
 	if (rc != ST_NOTFOUND)
 		return AUTH_ERR;
-	if (hash_password(password, hash) != 0)
+	int slot = slot_take();
+	if (slot == SLOT_NONE)
+		return AUTH_BUSY;
+	rc = hash_password(password, hash);
+	slot_give(slot);
+	if (rc != 0)
 		return AUTH_ERR;
 	rc = store_user_create(s, name, hash, now_ms, user_id);
 	sodium_memzero(hash, sizeof hash);
@@ -130,77 +211,126 @@ int auth_register(struct store *s, const char *name, const char *password, int64
 	return rc == ST_OK ? AUTH_OK : AUTH_ERR;
 }
 
-/* Sleeps ms, resuming after signals. */
-static void sleep_ms(long ms)
+/* Seconds to wait after `count` failures in the window when `free` are
+ * free: nothing up to free - 1, then 2, 4, 8, … up to the window. */
+static int64_t penalty_s(int count, int free)
 {
-	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
-	while (nanosleep(&ts, &ts) != 0)
-		;
-}
-
-/* Seconds a name must wait after `count` failures in the window: nothing
- * up to AUTH_FAIL_FREE - 1, then 2, 4, 8, … up to the window. */
-static int64_t penalty_s(int count)
-{
-	if (count < AUTH_FAIL_FREE)
+	if (count < free)
 		return 0;
-	int shift = count - AUTH_FAIL_FREE + 1;
+	int shift = count - free + 1;
 	if (shift > 20)
 		return AUTH_FAIL_WINDOW_S;
 	int64_t d = (int64_t)1 << shift;
 	return d > AUTH_FAIL_WINDOW_S ? AUTH_FAIL_WINDOW_S : d;
 }
 
-/* Checks name and password. AUTH_THROTTLED (with *retry_s) when the name
- * failed AUTH_FAIL_FREE times or more in the window and its penalty has
- * not run out; the password is not even looked at then. Unknown names and
- * wrong passwords are the same AUTH_WRONG, cost the same argon2 time and a
- * fixed delay, and count as failures. A 200 with the form in every case
- * but AUTH_ERR (500). */
-int auth_login(struct store *s, const char *name, const char *password, int64_t now_ms,
-	       int64_t *user_id, int *retry_s)
+/* AUTH_THROTTLED (with *retry_s) when the pair (name, addr) or the address
+ * alone must still wait at now_ms; AUTH_OK when not; AUTH_ERR. */
+static int throttled(struct store *s, const char *name, const char *addr, int64_t now_ms,
+		     int *retry_s)
+{
+	int64_t since = now_ms - (int64_t)AUTH_FAIL_WINDOW_S * 1000, last = 0, last_a = 0;
+	int n = 0, n_a = 0;
+	if (store_login_pair(s, name, addr, since, &n, &last) != ST_OK ||
+	    store_login_addr(s, addr, since, &n_a, &last_a) != ST_OK)
+		return AUTH_ERR;
+	int64_t until = n >= AUTH_FAIL_FREE ? last + penalty_s(n, AUTH_FAIL_FREE) * 1000 : 0;
+	int64_t until_a = n_a >= AUTH_ADDR_FREE ? last_a + penalty_s(n_a, AUTH_ADDR_FREE) * 1000 : 0;
+	if (until_a > until)
+		until = until_a;
+	if (now_ms >= until)
+		return AUTH_OK;
+	*retry_s = (int)((until - now_ms + 999) / 1000);
+	return AUTH_THROTTLED;
+}
+
+/* In one write transaction: the throttle once more, and unless it refuses,
+ * this attempt recorded as a failure before its password is checked. So
+ * parallel attempts each see the ones before them (a success clears the
+ * record again). AUTH_OK, AUTH_THROTTLED, AUTH_BUSY (the database stayed
+ * locked), AUTH_ERR. */
+static int reserve(struct store *s, const char *name, const char *addr, int64_t now_ms,
+		   int *retry_s)
+{
+	int st = store_begin(s);
+	if (st != ST_OK)
+		return st == ST_BUSY ? AUTH_BUSY : AUTH_ERR;
+	int rc = throttled(s, name, addr, now_ms, retry_s);
+	if (rc == AUTH_OK && store_login_failed_at(s, name, addr, now_ms) != ST_OK)
+		rc = AUTH_ERR;
+	if (rc != AUTH_OK) {
+		store_rollback(s);
+		return rc;
+	}
+	st = store_commit(s);
+	return st == ST_OK ? AUTH_OK : st == ST_BUSY || st == ST_FULL ? AUTH_BUSY : AUTH_ERR;
+}
+
+/* 1 when password is the user's (argon2 verify); for an unknown name the
+ * same work is spent on a dummy hash and the answer is 0; -1 on error. */
+static int password_matches(struct store *s, const char *name, const char *password,
+			    int64_t *user_id)
 {
 	struct st_user u;
-	int count = 0, rc;
-	int64_t last = 0;
+	int rc = store_user_by_name(s, name, &u);
+	if (rc == ST_OK) {
+		*user_id = u.id;
+		return crypto_pwhash_str_verify(u.pwhash, password, strlen(password)) == 0;
+	}
+	if (rc != ST_NOTFOUND)
+		return -1;
+	char dummy[crypto_pwhash_STRBYTES];
+	return hash_password(password, dummy) == 0 ? 0 : -1;
+}
+
+/* See auth.h. The order keeps a flood cheap: a throttled attempt costs two
+ * indexed reads; then a hashing slot (none free: AUTH_BUSY at once); then
+ * the throttle again and the attempt recorded, in one transaction; only
+ * then the argon2 work. Unknown names and wrong passwords are the same
+ * AUTH_WRONG at the same cost. A 200 with the form for AUTH_WRONG, 429 for
+ * AUTH_THROTTLED, 503 for AUTH_BUSY, 500 for AUTH_ERR. */
+int auth_login(struct store *s, const char *name, const char *password,
+	       const char *remote_addr, int64_t now_ms, int64_t *user_id, int *retry_s)
+{
+	char addr[AUTH_ADDR_MAX];
+	int64_t uid = 0;
+	int retry = 0, rc;
 
 	if (retry_s)
 		*retry_s = 0;
 	if (!name || !password || strlen(name) > ST_NAME_MAX || strlen(password) > AUTH_PASS_MAX)
 		return AUTH_WRONG;
-	if (store_login_failures_last(s, name, now_ms - (int64_t)AUTH_FAIL_WINDOW_S * 1000, &count,
-				      &last) != ST_OK)
-		return AUTH_ERR;
-	int64_t until = last + penalty_s(count) * 1000;
-	if (count >= AUTH_FAIL_FREE && now_ms < until) {
-		if (retry_s)
-			*retry_s = (int)((until - now_ms + 999) / 1000);
-		return AUTH_THROTTLED;
+	/* A name no account can have is wrong without any work: the name
+	 * rules are public, so this tells nobody anything. */
+	if (!auth_name_valid(name))
+		return AUTH_WRONG;
+	auth_addr_key(remote_addr, addr);
+	if ((rc = throttled(s, name, addr, now_ms, &retry)) != AUTH_OK)
+		goto out;
+	int slot = slot_take();
+	if (slot == SLOT_NONE) {
+		retry = AUTH_BUSY_RETRY_S;
+		rc = AUTH_BUSY;
+		goto out;
 	}
-
-	rc = store_user_by_name(s, name, &u);
-	if (rc != ST_OK && rc != ST_NOTFOUND)
-		return AUTH_ERR;
-	int ok;
-	if (rc == ST_OK) {
-		ok = crypto_pwhash_str_verify(u.pwhash, password, strlen(password)) == 0;
+	rc = reserve(s, name, addr, now_ms, &retry);
+	int ok = rc == AUTH_OK ? password_matches(s, name, password, &uid) : 0;
+	slot_give(slot);
+	if (rc != AUTH_OK)
+		goto out;
+	if (ok < 0) {
+		rc = AUTH_ERR;
+	} else if (ok) {
+		rc = store_login_clear_at(s, name, addr) == ST_OK ? AUTH_OK : AUTH_ERR;
+		if (rc == AUTH_OK && user_id)
+			*user_id = uid;
 	} else {
-		char dummy[crypto_pwhash_STRBYTES];
-		if (hash_password(password, dummy) != 0)
-			return AUTH_ERR;
-		ok = 0;
+		rc = AUTH_WRONG;
 	}
-	if (ok) {
-		if (store_login_clear(s, name) != ST_OK)
-			return AUTH_ERR;
-		if (user_id)
-			*user_id = u.id;
-		return AUTH_OK;
-	}
-	if (store_login_failed(s, name, now_ms) != ST_OK)
-		return AUTH_ERR;
-	sleep_ms(FAIL_DELAY_MS);
-	return AUTH_WRONG;
+out:
+	if (retry_s && (rc == AUTH_THROTTLED || rc == AUTH_BUSY))
+		*retry_s = rc == AUTH_BUSY && retry <= 0 ? AUTH_BUSY_RETRY_S : retry;
+	return rc;
 }
 
 /* 32 random bytes as 43 characters of base64url into out. */

@@ -19,11 +19,18 @@ enum {
 	AUTH_NAME_MIN = 3, AUTH_NAME_MAX = 24,
 	AUTH_PASS_MIN = 8, AUTH_PASS_MAX = 128,
 	AUTH_FAIL_WINDOW_S = 900,   /* failures counted over 15 minutes */
-	AUTH_FAIL_FREE = 5          /* failures before the delay starts */
+	AUTH_FAIL_FREE = 5,         /* failures per (name, address) before the delay starts */
+	AUTH_ADDR_FREE = 20,        /* failures per address, any names, before its delay */
+	AUTH_ADDR_MAX = 64,         /* bytes of an address key, NUL included */
+	AUTH_SLOTS_MAX = 32,        /* password hashes at the same time, at most */
+	AUTH_BUSY_RETRY_S = 1       /* Retry-After when no hashing slot is free */
 };
 
+/* AUTH_BUSY: no password-hashing slot was free (all are taken by other
+ * workers): nothing was checked or counted; the caller answers 503 with
+ * Retry-After AUTH_BUSY_RETRY_S. */
 enum auth_rc { AUTH_OK, AUTH_BAD_NAME, AUTH_BAD_PASSWORD, AUTH_NAME_TAKEN, AUTH_WRONG,
-	       AUTH_THROTTLED, AUTH_ERR, AUTH_RC__MAX };
+	       AUTH_THROTTLED, AUTH_ERR, AUTH_BUSY, AUTH_RC__MAX };
 
 /* German message for a result, for the page. */
 const char *auth_message(enum auth_rc rc);
@@ -34,13 +41,32 @@ int auth_init(void);
 /* Names: 3..24 characters of letters (UTF-8 letters too), digits, '-', '_', '.'. */
 int auth_name_valid(const char *name);
 
+/* The key the throttle counts a client address under, into out: an IPv4
+ * address as it is, an IPv6 address by its /64 (one host usually holds a
+ * whole /64), an IPv4-mapped IPv6 address as IPv4; "-" for anything else
+ * (a missing or malformed REMOTE_ADDR, a unix socket): all such clients
+ * share one budget. */
+void auth_addr_key(const char *remote_addr, char out[AUTH_ADDR_MAX]);
+
+/* Bounds how many password hashes run at the same time across all the
+ * processes that call this with the same db_path: `n` slots, each a lock
+ * file "<db_path>-hash<i>" held with flock() while hashing. Call once per
+ * process after fork (a lock belongs to the open file). Without it (tests,
+ * tools) hashing is not bounded. 0, or -1 when a file cannot be opened. */
+int auth_hash_slots(const char *db_path, int n);
+
+/* A new account; AUTH_BUSY when no hashing slot is free. */
 int auth_register(struct store *s, const char *name, const char *password, int64_t now_ms,
 		  int64_t *user_id);
-/* AUTH_THROTTLED when this name failed too often lately: the caller says
- * "wait N seconds" (*retry_s, growing with the failures); every failure
- * also costs a small fixed delay inside (docs/storage.md). */
-int auth_login(struct store *s, const char *name, const char *password, int64_t now_ms,
-	       int64_t *user_id, int *retry_s);
+/* Checks name and password of a client at `remote_addr` (REMOTE_ADDR).
+ * AUTH_THROTTLED when this (name, address) failed AUTH_FAIL_FREE times, or
+ * this address AUTH_ADDR_FREE times for any names, within the window and
+ * the growing delay after the latest failure has not run out: *retry_s
+ * says how long. Then the password is not looked at. Other addresses keep
+ * their own budget, so a guesser elsewhere never locks the owner out.
+ * AUTH_BUSY when no hashing slot is free. Never sleeps. */
+int auth_login(struct store *s, const char *name, const char *password,
+	       const char *remote_addr, int64_t now_ms, int64_t *user_id, int *retry_s);
 
 /* A new session: token (for the cookie) and csrf filled in, NUL-terminated. */
 int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,

@@ -486,7 +486,7 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 	size_t ctl = ct ? strlen(ct) : 0, locl = r->location ? strlen(r->location) : 0;
 	size_t alwl = r->allow ? strlen(r->allow) : 0, rsl = strlen(statuses[st].reason);
 	size_t cap = 32 + rsl + sizeof security_headers + cl + 16 + ctl + 12 + locl + 9 + alwl +
-		     48 + (head_only ? 0 : blen);
+		     48 + 40 + (head_only ? 0 : blen);
 	char *all = arena_alloc_raw(a, cap);   /* only its first n bytes are written */
 	if (!all)
 		return -1;
@@ -511,6 +511,11 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 	if (r->allow) {
 		put_str(all, &n, "Allow: ", 7);
 		put_str(all, &n, r->allow, alwl);
+		put_str(all, &n, "\r\n", 2);
+	}
+	if (r->retry_after > 0) {
+		put_str(all, &n, "Retry-After: ", 13);
+		put_num(all, &n, (unsigned long long)r->retry_after);
 		put_str(all, &n, "\r\n", 2);
 	}
 	if (st != HTTP_204) {   /* no Content-Length on a 204 (RFC 9110, 8.6) */

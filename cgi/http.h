@@ -163,6 +163,7 @@ struct http_resp {
 	size_t len;
 	const char *location;      /* 303 */
 	const char *allow;         /* 405 */
+	int retry_after;           /* seconds for Retry-After (429, 503); 0: none */
 	struct http_cookie cookies[HTTP_SET_COOKIES_MAX];
 	int ncookies;
 };

@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 
+#include "http.h"
 #include "json.h"
 
 enum { JSON_OUT_FIRST = 16 * 1024 };   /* first size of the text buffer */
@@ -30,8 +31,43 @@ static void arena_nofree(void *p)
 	(void)p;
 }
 
+/* Bytes of the UTF-8 sequence a lead byte starts (1..4), 0 for a byte no
+ * sequence starts with. */
+static size_t lead_len(unsigned char c)
+{
+	return c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+	       : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+}
+
+/* A JSON string of s with every byte that is not part of well-formed
+ * UTF-8 replaced by U+FFFD, so that text cut in the middle of a character
+ * (or any other bad byte) becomes a visible mark instead of a failed page.
+ * NULL only without memory. */
+static json_t *repaired_string(const char *s)
+{
+	size_t n = strlen(s), k = 0;
+	char *out = arena_alloc_raw(json_arena, n * 3 + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n;) {
+		size_t len = lead_len((unsigned char)s[i]);
+		if (len > 0 && len <= n - i && http_utf8_valid(s + i, len)) {
+			memcpy(out + k, s + i, len);
+			k += len;
+			i += len;
+		} else {
+			memcpy(out + k, "\xEF\xBF\xBD", 3);
+			k += 3;
+			i++;
+		}
+	}
+	fprintf(stderr, "json: a string that was not UTF-8 was repaired\n");
+	return json_stringn(out, k);
+}
+
 /* The entries of dictionary `d` as a new JSON object, or NULL. Keys are the
- * views' own ASCII names, so they skip jansson's UTF-8 check; values do not. */
+ * views' own ASCII names, so they skip jansson's UTF-8 check; values do
+ * not, and one that fails it is repaired (repaired_string). */
 static json_t *dict_to_json(const struct view_node *d, int depth)
 {
 	if (depth > 32)
@@ -44,6 +80,8 @@ static json_t *dict_to_json(const struct view_node *d, int depth)
 		switch (n->kind) {
 		case VIEW_STR:
 			val = json_stringn(n->str, strlen(n->str));
+			if (!val)   /* not UTF-8: never a failed page for that */
+				val = repaired_string(n->str);
 			break;
 		case VIEW_NUM:
 			val = json_integer((json_int_t)n->num);

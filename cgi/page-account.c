@@ -89,7 +89,8 @@ void page_register_form(struct page *p)
 
 /* POST /register: 303 (logged in) or the form again with the reason:
  * 422 (name or password unfit, passwords differ), 409 (name taken),
- * 400 (malformed form), 500. */
+ * 503 with Retry-After (every password-hashing slot busy), 400 (malformed
+ * form), 500. */
 void page_register(struct page *p)
 {
 	struct http_value f[ACC__MAX];
@@ -109,7 +110,10 @@ void page_register(struct page *p)
 		log_in(p, uid, f[ACC_NEXT].s);
 		return;
 	}
-	enum http_status st = rc == AUTH_NAME_TAKEN ? HTTP_409 : rc == AUTH_ERR ? HTTP_500 : HTTP_422;
+	enum http_status st = rc == AUTH_NAME_TAKEN ? HTTP_409 : rc == AUTH_ERR ? HTTP_500 :
+			      rc == AUTH_BUSY ? HTTP_503 : HTTP_422;
+	if (rc == AUTH_BUSY)
+		p->resp.retry_after = AUTH_BUSY_RETRY_S;
 	form(p, st, 1, name, auth_message(rc), NULL, 0);
 }
 
@@ -124,7 +128,9 @@ void page_login_form(struct page *p)
 }
 
 /* POST /login: 303 (logged in) or the form again: 422 (wrong name or
- * password), 429 (too many failures: how long to wait), 400, 500. */
+ * password), 429 (too many failures from this address: how long to wait,
+ * also as Retry-After), 503 with Retry-After (every password-hashing slot
+ * busy), 400, 500. The client address is nginx's REMOTE_ADDR. */
 void page_login(struct page *p)
 {
 	struct http_value f[ACC__MAX];
@@ -135,12 +141,16 @@ void page_login(struct page *p)
 	}
 	int64_t uid = 0;
 	int retry = 0;
-	int rc = auth_login(p->store, f[ACC_NAME].s, f[ACC_PASSWORD].s, p->now_ms, &uid, &retry);
+	int rc = auth_login(p->store, f[ACC_NAME].s, f[ACC_PASSWORD].s, p->req->remote_addr,
+			    p->now_ms, &uid, &retry);
 	if (rc == AUTH_OK) {
 		log_in(p, uid, f[ACC_NEXT].s);
 		return;
 	}
-	enum http_status st = rc == AUTH_THROTTLED ? HTTP_429 : rc == AUTH_ERR ? HTTP_500 : HTTP_422;
+	enum http_status st = rc == AUTH_THROTTLED ? HTTP_429 : rc == AUTH_ERR ? HTTP_500 :
+			      rc == AUTH_BUSY ? HTTP_503 : HTTP_422;
+	if (rc == AUTH_THROTTLED || rc == AUTH_BUSY)
+		p->resp.retry_after = retry > 0 ? retry : AUTH_BUSY_RETRY_S;
 	form(p, st, 0, f[ACC_NAME].s, rc == AUTH_THROTTLED ? NULL : auth_message(rc),
 	     rc == AUTH_THROTTLED ? "throttled" : NULL, rc == AUTH_THROTTLED ? retry : 0);
 }

@@ -8,7 +8,11 @@
 #include "page.h"
 #include "play.h"
 
-enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, CREATE_FIELDS = 3 + GAME_OPT_MAX };
+/* OPEN_PER_USER: open tables (waiting for players) one user may have;
+ * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
+ * newest), so that nobody's tables push everybody else's out of it. */
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, CREATE_FIELDS = 3 + GAME_OPT_MAX,
+       OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
 	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
@@ -162,7 +166,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 	games_view(&v, p->user_id != 0);
 	struct rows r;
 	if (rows_init(&r, p, OPEN_LIMIT) != 0 ||
-	    store_tables_open(p->store, OPEN_LIMIT, collect, &r) != ST_OK) {
+	    store_tables_open_fair(p->store, OPEN_LIMIT, OPEN_PER_HOST, collect, &r) != ST_OK) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -217,9 +221,28 @@ void page_me(struct page *p)
 	page_html(p, HTTP_200, "me.tpl", &v, &h);
 }
 
+/* 1 when the user may open one more table; else 0 with the lobby (422,
+ * and a note saying why) or an error page already answered. */
+static int may_open(struct page *p)
+{
+	int n = 0, rc = store_tables_open_by(p->store, p->user_id, &n);
+	if (rc != ST_OK) {
+		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
+		return 0;
+	}
+	if (n < OPEN_PER_USER)
+		return 1;
+	const char *note = arena_printf(p->a, "Du hast schon %d offene Tische, die auf Mitspieler "
+				       "warten. Eröffne einen neuen, wenn einer davon voll ist oder "
+				       "du ihn verlassen hast.", n);
+	lobby(p, HTTP_422, note ? note : "Du hast schon zu viele offene Tische.");
+	return 0;
+}
+
 /* POST /tables (game, seats, the game's options): 303 to the new table;
  * 400 for a malformed form or an unknown game, 422 (lobby with the note)
- * when the rules refuse the combination, 503, 500. */
+ * when the rules refuse the combination or the user has OPEN_PER_USER
+ * tables waiting already, 503 (busy, disk full), 500. */
 void page_table_create(struct page *p)
 {
 	const struct game *g = game_find(http_get(&p->req->form, "game"));
@@ -254,6 +277,8 @@ void page_table_create(struct page *p)
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
+	if (!may_open(p))
+		return;
 	int64_t id = 0;
 	struct rerr e = { "" };
 	int rc = play_create(p->store, g->slug, text, (int)f[2].n, p->user_id, p->now_ms, &id, &e);
@@ -262,8 +287,8 @@ void page_table_create(struct page *p)
 		page_redirect(p, to ? to : "/");
 	} else if (rc == PLAY_INVALID)
 		lobby(p, HTTP_422, e.msg[0] ? e.msg : play_message(rc));
-	else if (rc == PLAY_BUSY)
-		page_error(p, HTTP_503, "busy");
+	else if (rc == PLAY_BUSY || rc == PLAY_NOSPACE)
+		page_error(p, HTTP_503, rc == PLAY_BUSY ? "busy" : "nospace");
 	else
 		page_error(p, HTTP_500, "internal");
 }

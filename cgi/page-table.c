@@ -244,12 +244,14 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 
 static enum http_status load_status(int rc)
 {
-	return rc == PLAY_NOT_FOUND ? HTTP_404 : rc == PLAY_BUSY ? HTTP_503 : HTTP_500;
+	return rc == PLAY_NOT_FOUND ? HTTP_404 : rc == PLAY_BUSY || rc == PLAY_NOSPACE ||
+	       rc == PLAY_CORRUPT ? HTTP_503 : HTTP_500;
 }
 
 static const char *load_why(int rc)
 {
-	return rc == PLAY_NOT_FOUND ? "notable" : rc == PLAY_BUSY ? "busy" : "internal";
+	return rc == PLAY_NOT_FOUND ? "notable" : rc == PLAY_BUSY ? "busy" : rc == PLAY_NOSPACE ?
+	       "nospace" : rc == PLAY_CORRUPT ? "corrupt" : "internal";
 }
 
 /* Loads table p->id and answers with its page (or JSON when `json`) with

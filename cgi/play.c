@@ -25,6 +25,8 @@ static const char *const messages[] = {
 	[PLAY_INVALID] = "Diese Angaben passen nicht für einen neuen Tisch.",
 	[PLAY_BUSY] = "Gerade ist viel los: bitte gleich noch einmal versuchen.",
 	[PLAY_ERR] = "Interner Fehler, bitte später noch einmal versuchen.",
+	[PLAY_NOSPACE] = "Der Server hat keinen Speicherplatz mehr: nichts wurde gespeichert.",
+	[PLAY_CORRUPT] = "Dieser Tisch ist beschädigt: sein Spielstand lässt sich nicht laden.",
 };
 _Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
 
@@ -43,6 +45,7 @@ static int from_store(int st, int missing)
 	case ST_OK: return PLAY_OK;
 	case ST_NOTFOUND: return missing;
 	case ST_BUSY: return PLAY_BUSY;
+	case ST_FULL: return PLAY_NOSPACE;
 	default: return PLAY_ERR;
 	}
 }
@@ -340,7 +343,7 @@ static int live_load(struct store *s, int64_t id, struct live *l)
 	if (l->g->decode(l->state, l->snap, l->party.snap_len, &e) != 0) {
 		fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)id,
 			l->party.number, e.msg);
-		return PLAY_ERR;
+		return PLAY_CORRUPT;
 	}
 	return PLAY_OK;
 }
@@ -382,6 +385,7 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
 	case ST_BUSY: return PLAY_BUSY;
+	case ST_FULL: return PLAY_NOSPACE;
 	default: return PLAY_ERR;
 	}
 	if (st.over && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
@@ -711,7 +715,7 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 	 * from showing: it shows the state before the deadline, and the next
 	 * load applies it. */
 	rc = play_tick(s, table, now_ms);
-	if (rc != PLAY_OK && rc != PLAY_BUSY)
+	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
 		return rc;
 	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
@@ -734,7 +738,7 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 			goto out;
 		if (out->g->decode(out->state, snap, out->party.snap_len, &e) != 0) {
 			fprintf(stderr, "play: table %lld: snapshot: %s\n", (long long)table, e.msg);
-			rc = PLAY_ERR;
+			rc = PLAY_CORRUPT;
 			goto out;
 		}
 		out->g->status(out->state, &out->status);

@@ -45,6 +45,8 @@ enum play_rc {
 	PLAY_INVALID,      /* create: bad game, seat count or option (e->msg) */
 	PLAY_BUSY,         /* the database stayed locked: try again */
 	PLAY_ERR,          /* anything else: 500 */
+	PLAY_NOSPACE,      /* the disk is full: nothing was written (503) */
+	PLAY_CORRUPT,      /* the table's stored state does not load (503) */
 	PLAY__MAX
 };
 

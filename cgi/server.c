@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -188,6 +189,10 @@ static int worker(int fd, const struct serve_opts *o)
 		goto out;
 	}
 	store_autocheckpoint(store, WAL_BACKSTOP_PAGES);
+	/* password hashing may occupy half the workers at most (at least one),
+	 * so that a login flood leaves the others to the game pages */
+	if (auth_hash_slots(o->db, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)
+		goto out;
 	FCGX_Request rq;
 	if (FCGX_InitRequest(&rq, fd, 0) != 0)
 		goto out;
@@ -308,12 +313,20 @@ static int listen_socket(const struct serve_opts *o)
 	return fd;
 }
 
-/* Starts child `i`: a worker, or the checkpointer when i == o->workers. */
+/* Starts child `i`: a worker, or the checkpointer when i == o->workers.
+ * A child gets SIGTERM when the master dies (even by SIGKILL), so no
+ * worker outlives it holding the socket; if the master died before the
+ * child asked for that, the child leaves at once. */
 static pid_t spawn(int fd, const struct serve_opts *o, int i)
 {
+	pid_t master = getpid();
 	pid_t pid = fork();
-	if (pid == 0)   /* exit, not _exit: leak checkers run at exit */
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != master)
+			_exit(0);
+		/* exit, not _exit: leak checkers run at exit */
 		exit(i < o->workers ? worker(fd, o) : checkpointer(fd, o));
+	}
 	if (pid < 0)
 		fprintf(stderr, "serve: fork: %s\n", strerror(errno));
 	return pid;

@@ -47,6 +47,7 @@ enum stmt {
 	STMT_LOGIN_FAILURES,
 	STMT_LOGIN_CLEAR,
 	STMT_LOGIN_PURGE,
+	STMT_LOGIN_FAILED_AT,
 	STMT_TABLE_CREATE,
 	STMT_TABLE_GET,
 	STMT_TABLE_SEATS,
@@ -61,6 +62,8 @@ enum stmt {
 	STMT_TABLE_POLL,
 	STMT_TABLES_OPEN,
 	STMT_TABLES_OF_USER,
+	STMT_TABLES_OPEN_FAIR,
+	STMT_TABLES_OPEN_BY,
 	STMT_PARTY_CREATE,
 	STMT_PARTY_GET,
 	STMT_PARTY_LATEST,
@@ -108,6 +111,7 @@ static const char *const stmt_sql[] = {
 		"WHERE name_key = ?1 AND at >= ?2",
 	[STMT_LOGIN_CLEAR] = "DELETE FROM login_failures WHERE name_key = ?1",
 	[STMT_LOGIN_PURGE] = "DELETE FROM login_failures WHERE at < ?1",
+	[STMT_LOGIN_FAILED_AT] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?3), (?2, ?3)",
 	[STMT_TABLE_CREATE] =
 		"INSERT INTO tables (game, options, nseats, nparties, created_by, created_at) "
 		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
@@ -145,6 +149,11 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLES_OF_USER] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
 		" WHERE m.user_id = ?1 ORDER BY t.status = 2, t.id DESC LIMIT ?2",
+	[STMT_TABLES_OPEN_FAIR] =
+		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
+		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
+		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
+	[STMT_TABLES_OPEN_BY] = "SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
 	[STMT_PARTY_CREATE] =
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -187,6 +196,8 @@ static int fail(struct store *s, const char *what)
 {
 	int code = sqlite3_errcode(s->db);
 	fprintf(stderr, "store: %s: %s\n", what, sqlite3_errmsg(s->db));
+	if (code == SQLITE_FULL)
+		return ST_FULL;
 	return (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? ST_BUSY : ST_ERR;
 }
 
@@ -568,6 +579,25 @@ void store_autocheckpoint(struct store *s, int pages)
 	sqlite3_wal_autocheckpoint(s->db, pages);
 }
 
+/* PRAGMA max_page_count for this connection: `pages` (at least the pages
+ * in use, SQLite's rule), so that a write needing more fails as on a full
+ * disk (ST_FULL). The pragma takes no bound value: the number is formatted
+ * here, and it is only a number. *now gets the limit in effect (may be NULL). */
+int store_limit_pages(struct store *s, int64_t pages, int64_t *now)
+{
+	char sql[64];
+	sqlite3_stmt *q = NULL;
+	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
+	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
+		return fail(s, "max_page_count");
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && now)
+		*now = sqlite3_column_int64(q, 0);
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : fail(s, "max_page_count");
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* A checkpoint that copies what it can from the WAL into the database.
  * Without `exclusive` it is passive: it waits for no reader or writer. With
  * `exclusive` it holds the writer lock meanwhile, so that no commit races
@@ -783,6 +813,92 @@ int store_login_clear(struct store *s, const char *name)
 	name_key(name, key, sizeof key);
 	bind_text(q, 1, key);
 	return exec_stmt(s, q, "login clear");
+}
+
+/* Failures per client address share login_failures with the per-name
+ * ones, without a schema change: a failure of name N from address A is
+ * one row keyed "fold(N) US A" and one keyed "US A" (US = 0x1F, which no
+ * name contains: auth.c checks names before they reach the throttle).
+ * Rows keyed by a plain name (store_login_failed) are another key space. */
+enum { ADDR_KEY_MAX = 64, PAIR_KEY_MAX = NAME_KEY_MAX + 1 + ADDR_KEY_MAX };
+
+/* The key of (name, addr) into out, or of addr alone when name is NULL. */
+static void pair_key(const char *name, const char *addr, char out[PAIR_KEY_MAX + 1])
+{
+	char key[NAME_KEY_MAX + 1] = "";
+	if (name)
+		name_key(name, key, sizeof key);
+	snprintf(out, PAIR_KEY_MAX + 1, "%s\x1f%.*s", key, (int)ADDR_KEY_MAX, addr ? addr : "");
+}
+
+/* Records one failed login of the folded name from client address `addr`
+ * (auth.c's key of it): one row for the pair, one for the address. */
+int store_login_failed_at(struct store *s, const char *name, const char *addr, int64_t now)
+{
+	char pk[PAIR_KEY_MAX + 1], ak[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_FAILED_AT);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	pair_key(NULL, addr, ak);
+	bind_text(q, 1, pk);
+	bind_text(q, 2, ak);
+	sqlite3_bind_int64(q, 3, now);
+	return exec_stmt(s, q, "login failed at");
+}
+
+/* Rows of `key` at or after `since` and the latest one's time (0: none). */
+static int count_key(struct store *s, const char *key, int64_t since, int *count, int64_t *last)
+{
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_FAILURES);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, key);
+	sqlite3_bind_int64(q, 2, since);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*count = sqlite3_column_int(q, 0);
+		*last = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "login failures at");
+	}
+	done(q);
+	return rc;
+}
+
+/* Failures of the folded name from `addr` at or after `since`, and the
+ * latest one's time (0: none). */
+int store_login_pair(struct store *s, const char *name, const char *addr, int64_t since,
+		     int *count, int64_t *last)
+{
+	char pk[PAIR_KEY_MAX + 1];
+	pair_key(name, addr, pk);
+	return count_key(s, pk, since, count, last);
+}
+
+/* Failures from `addr` for any name at or after `since`, and the latest. */
+int store_login_addr(struct store *s, const char *addr, int64_t since, int *count,
+		     int64_t *last)
+{
+	char ak[PAIR_KEY_MAX + 1];
+	pair_key(NULL, addr, ak);
+	return count_key(s, ak, since, count, last);
+}
+
+/* Forgets the failures of the folded name from `addr` (a login from there
+ * succeeded). Those from other addresses stay, and so do the address's
+ * own rows: logging in to an account of one's own does not buy an address
+ * new guesses at other names. */
+int store_login_clear_at(struct store *s, const char *name, const char *addr)
+{
+	char pk[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	bind_text(q, 1, pk);
+	return exec_stmt(s, q, "login clear at");
 }
 
 /* Forgets every failure older than `before`. */
@@ -1069,6 +1185,36 @@ int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
 		return ST_ERR;
 	sqlite3_bind_int(q, 1, limit);
 	return list_tables(s, q, fn, ctx, "tables open");
+}
+
+/* Open tables, newest first, at most `per_host` of any one creator (the
+ * newest of theirs), `limit` in all. */
+int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLES_OPEN_FAIR);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int(q, 1, limit);
+	sqlite3_bind_int(q, 2, per_host);
+	return list_tables(s, q, fn, ctx, "tables open fair");
+}
+
+/* How many tables `user` opened that still wait for players, into *n. */
+int store_tables_open_by(struct store *s, int64_t user, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLES_OPEN_BY);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "tables open by");
+	}
+	done(q);
+	return rc;
 }
 
 /* The tables where `user` holds a seat: unfinished first, newest first. */

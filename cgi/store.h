@@ -17,7 +17,9 @@
 #include "game.h"
 #include "match.h"
 
-enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_RC__MAX };
+/* ST_FULL: the disk (or the database's page limit) is full: nothing was
+ * written, and it is not the request's fault (a 503). */
+enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_FULL, ST_RC__MAX };
 
 /* ST_NAME_MAX is in bytes: a name has at most 24 characters (auth.h), each
  * a Latin letter of at most two bytes in UTF-8. */
@@ -46,6 +48,10 @@ void store_rollback(struct store *s);
  * store_checkpoint() periodically (server.c); see those functions. */
 void store_autocheckpoint(struct store *s, int pages);
 int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_pages);
+/* Caps the database at `pages` pages for this connection (PRAGMA
+ * max_page_count); a write needing more fails with ST_FULL, as on a full
+ * disk. For tests and for an operator's quota. *now: the cap in effect. */
+int store_limit_pages(struct store *s, int64_t pages, int64_t *now);
 
 /* ---- users ---- */
 struct st_user {
@@ -82,6 +88,15 @@ int store_login_failures_last(struct store *s, const char *name, int64_t since, 
 			      int64_t *last);
 /* Forgets failures older than `before` (any name). */
 int store_login_purge(struct store *s, int64_t before);
+/* Per (name, client address): `addr` is auth.c's key of the address. The
+ * throttle reads and records inside one store_begin() transaction. */
+int store_login_failed_at(struct store *s, const char *name, const char *addr, int64_t now);
+int store_login_pair(struct store *s, const char *name, const char *addr, int64_t since,
+		     int *count, int64_t *last);
+/* Failures from `addr` for any name since `since`, the latest in *last. */
+int store_login_addr(struct store *s, const char *addr, int64_t since, int *count,
+		     int64_t *last);
+int store_login_clear_at(struct store *s, const char *name, const char *addr);
 
 /* ---- tables ---- */
 enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };
@@ -138,6 +153,10 @@ int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *nex
 typedef void (*st_table_fn)(void *ctx, const struct st_table *t, int seats_taken);
 int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx);
 int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx);
+/* Open tables, newest first, at most per_host of each creator's newest. */
+int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx);
+/* Open tables (waiting for players) that `user` created, into *n. */
+int store_tables_open_by(struct store *s, int64_t user, int *n);
 
 /* ---- parties, snapshots and the move log ---- */
 struct st_party {

@@ -49,7 +49,15 @@ trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-"$BIN" serve --socket var/spieltisch.sock --workers 2 --db var/spieltisch.db --root . &
+# Both servers get SIGTERM when this script ends in any way, even killed
+# with SIGKILL (setpriv's parent-death signal), and the app's workers when
+# the app dies: nothing is left behind.
+PDEATH=
+if command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig TERM true 2>/dev/null; then
+	PDEATH="setpriv --pdeathsig TERM"
+fi
+
+$PDEATH "$BIN" serve --socket var/spieltisch.sock --workers 2 --db var/spieltisch.db --root . &
 APP_PID=$!
 
 i=0
@@ -60,7 +68,7 @@ until [ -S var/spieltisch.sock ]; do
 	sleep 0.1
 done
 
-nginx -p "$VAR/" -c "$VAR/nginx.conf" -e "$VAR/nginx-error.log" -g 'daemon off;' &
+$PDEATH nginx -p "$VAR/" -c "$VAR/nginx.conf" -e "$VAR/nginx-error.log" -g 'daemon off;' &
 NGINX_PID=$!
 sleep 0.5
 if ! kill -0 "$NGINX_PID" 2>/dev/null; then

@@ -1,7 +1,7 @@
 {{%AUTOESCAPE context="HTML"}}
 {{>header}}
 <section class="error">
-<h1>{{#e400}}Die Anfrage war fehlerhaft{{/e400}}{{#e403}}Nicht erlaubt{{/e403}}{{#e404}}Nicht gefunden{{/e404}}{{#e405}}Falsche Methode{{/e405}}{{#e413}}Zu groß{{/e413}}{{#e415}}Falsches Format{{/e415}}{{#e429}}Zu viele Versuche{{/e429}}{{#e500}}Interner Fehler{{/e500}}{{#e503}}Gerade viel los{{/e503}} <small>({{code}})</small></h1>
+<h1>{{#e400}}Die Anfrage war fehlerhaft{{/e400}}{{#e403}}Nicht erlaubt{{/e403}}{{#e404}}Nicht gefunden{{/e404}}{{#e405}}Falsche Methode{{/e405}}{{#e413}}Zu groß{{/e413}}{{#e415}}Falsches Format{{/e415}}{{#e429}}Zu viele Versuche{{/e429}}{{#e500}}Interner Fehler{{/e500}}{{#e503}}{{#why_nospace}}Kein Speicherplatz{{/why_nospace}}{{#why_corrupt}}Tisch beschädigt{{/why_corrupt}}{{#why_busy}}Gerade viel los{{/why_busy}}{{/e503}} <small>({{code}})</small></h1>
 <p>
 {{#why_escape}}Ein Prozentzeichen in der Anfrage war nicht von zwei Hex-Ziffern gefolgt.{{/why_escape}}
 {{#why_utf8}}Die Anfrage enthielt Text, der kein gültiges UTF-8 ist.{{/why_utf8}}
@@ -23,6 +23,8 @@
 {{#why_notable}}Diesen Tisch gibt es nicht (mehr).{{/why_notable}}
 {{#why_method}}Diese Adresse kann so nicht aufgerufen werden.{{/why_method}}
 {{#why_busy}}Die Datenbank war gerade belegt. Bitte versuche es gleich noch einmal.{{/why_busy}}
+{{#why_nospace}}Der Server hat gerade keinen Speicherplatz mehr. Dein Zug (oder deine Eingabe) wurde <strong>nicht</strong> ausgeführt; versuche es später noch einmal.{{/why_nospace}}
+{{#why_corrupt}}Dieser Tisch ist beschädigt: sein gespeicherter Spielstand lässt sich nicht mehr laden. Nichts wurde verändert; die anderen Tische sind nicht betroffen.{{/why_corrupt}}
 {{#why_internal}}Etwas ist auf unserer Seite schiefgegangen. Bitte versuche es später noch einmal.{{/why_internal}}
 </p>
 <p>{{#why_login}}<a class="button" href="/login">Anmelden</a> {{/why_login}}<a href="/">Zur Lobby</a></p>

@@ -15,13 +15,17 @@
  * for the right password); markup in names and move texts refused or
  * escaped in the lobby, the table page and the JSON twin.
  */
+#include <dirent.h>
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <cmocka.h>
 
 #include "auth.h"
@@ -625,6 +629,546 @@ static void test_expired_session(void **state)
 	unchanged(t1, s0, "a move with an expired session");
 }
 
+/* ---- clients at other addresses ------------------------------------- */
+/* Every 127.x.y.z reaches nginx on 127.0.0.1, and nginx passes it on as
+ * $remote_addr: one address per simulated attacker, while the players of
+ * the tables above stay at 127.0.0.1. */
+
+enum { FLOOD_MAX = 400, PAGES_MAX = 50000, IDLE_CONNS = 1100, BUSY_CONNS = 40 };
+
+/* A socket from source address src, connected to nginx; -1 on failure. */
+static int src_connect(const char *src)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (inet_pton(AF_INET, src, &me.sin_addr) != 1 ||
+	    bind(fd, (struct sockaddr *)&me, sizeof me) != 0 ||
+	    connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Like it_raw(), from source address src, waiting at most `timeout`
+ * seconds for the answer. The status, 0 when none came. */
+static long src_raw(const char *src, const char *req, size_t n, char *out, size_t cap,
+		    double timeout)
+{
+	size_t got = 0;
+	long status = 0;
+	int fd = src_connect(src);
+	out[0] = '\0';
+	if (fd < 0)
+		return 0;
+	for (size_t sent = 0; sent < n;) {
+		ssize_t w = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
+		if (w <= 0)
+			break;
+		sent += (size_t)w;
+	}
+	double end = it_now() + timeout;
+	while (got + 1 < cap && it_now() < end) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, 100) <= 0)
+			continue;
+		ssize_t r = recv(fd, out + got, cap - 1 - got, 0);
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	out[got] = '\0';
+	if (got > 12 && strncmp(out, "HTTP/1.", 7) == 0)
+		status = strtol(out + 9, NULL, 10);
+	return status;
+}
+
+/* The pre-session token (= the login form's CSRF token) that address src
+ * gets with the login form; 0 or -1. */
+static int presession(const char *src, char *tok, size_t cap)
+{
+	static char buf[65536];
+	const char *req = "GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	if (src_raw(src, req, strlen(req), buf, sizeof buf, 10) != 200)
+		return -1;
+	const char *p = strstr(buf, "\nSet-Cookie: stc=");
+	if (!p)
+		return -1;
+	p += strlen("\nSet-Cookie: stc=");
+	snprintf(tok, cap, "%.*s", (int)strcspn(p, ";\r\n"), p);
+	return strlen(tok) == AUTH_TOKEN_LEN ? 0 : -1;
+}
+
+/* POST /login (name, password: plain ASCII) from address src with its
+ * token; the status, the answer in out. */
+static long src_login(const char *src, const char *tok, const char *name, const char *pw,
+		      char *out, size_t cap)
+{
+	char body[256], req[1024];
+	int bl = snprintf(body, sizeof body, "csrf=%s&name=%s&password=%s", tok, name, pw);
+	int n = snprintf(req, sizeof req,
+			 "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+			 "Cookie: stc=%s\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+			 "Content-Length: %d\r\n\r\n%s", tok, bl, body);
+	if (bl <= 0 || n <= 0 || (size_t)n >= sizeof req)
+		return 0;
+	return src_raw(src, req, (size_t)n, out, cap, 15);
+}
+
+/* An integer from the environment in lo..hi, else def. */
+static int env_int(const char *name, int def, int lo, int hi)
+{
+	const char *v = getenv(name);
+	long x = v && *v ? strtol(v, NULL, 10) : def;
+	return x < lo || x > hi ? def : (int)x;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The flood: failed logins with fresh names from one address. */
+static struct {
+	const char *src;
+	char tok[64];
+	double until;
+	int seq;
+	int by_status[600];    /* [0]: no answer */
+} fl;
+
+/* One flooding client: a failed login after the other until fl.until. */
+static void *flood_client(void *arg)
+{
+	char out[8192], name[32];
+	(void)arg;
+	while (it_now() < fl.until) {
+		int k = __atomic_fetch_add(&fl.seq, 1, __ATOMIC_RELAXED);
+		snprintf(name, sizeof name, "flood%d", k);
+		long st = src_login(fl.src, fl.tok, name, "falsch12345", out, sizeof out);
+		__atomic_fetch_add(&fl.by_status[st > 0 && st < 600 ? st : 0], 1, __ATOMIC_RELAXED);
+	}
+	return NULL;
+}
+
+/* Latencies of GET path by client c: n requests into lat (seconds), sorted;
+ * while `until` (> 0) has not passed, or n times; how many. All 200, or
+ * the test fails with the first other status. */
+static int page_latencies(struct h_client *c, const char *path, double until, int n,
+			  double *lat, int cap)
+{
+	int k = 0;
+	while (k < cap && (until > 0 ? it_now() < until : k < n)) {
+		struct h_resp r;
+		int rc = h_get(c, path, &r);
+		long st = r.status;
+		lat[k++] = r.seconds;
+		h_resp_free(&r);
+		if (rc != 0 || st != 200)
+			fail_msg("%s answered %ld during the flood (request %d)", path, st, k);
+	}
+	qsort(lat, (size_t)k, sizeof *lat, cmp_double);
+	return k;
+}
+
+/* A flood of parallel failed logins from one address (ABUSE_FLOOD_CLIENTS,
+ * default 24, for ABUSE_FLOOD_SECONDS, default 2): meanwhile a player at
+ * another address keeps loading their table page, and every load is a 200.
+ * The latencies are printed (docs/reliability.md), not asserted. */
+static void test_login_flood(void **state)
+{
+	(void)state;
+	int clients = env_int("ABUSE_FLOOD_CLIENTS", 24, 1, FLOOD_MAX);
+	int secs = env_int("ABUSE_FLOOD_SECONDS", 2, 1, 60);
+	static double lat[PAGES_MAX];
+	static pthread_t th[FLOOD_MAX];
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)t1);
+	memset(&fl, 0, sizeof fl);
+	fl.src = "127.0.0.2";
+	assert_int_equal(presession(fl.src, fl.tok, sizeof fl.tok), 0);
+	int n0 = page_latencies(cb, path, 0, 20, lat, PAGES_MAX);
+	double quiet = lat[n0 / 2];
+	fl.until = it_now() + secs;
+	for (int i = 0; i < clients; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, flood_client, NULL), 0);
+	int n = page_latencies(cb, path, fl.until, 0, lat, PAGES_MAX);
+	for (int i = 0; i < clients; i++)
+		pthread_join(th[i], NULL);
+	assert_true(n > 0);
+	fprintf(stderr, "abuse: flood of %d parallel failed logins for %d s: %d pages of another "
+		"player, median %.0f ms, p95 %.0f ms, max %.0f ms (quiet: %.0f ms); flood answers: "
+		"%d in all, %d 422, %d 429, %d 503, %d 502, %d none\n", clients, secs, n,
+		lat[n / 2] * 1000, lat[n * 95 / 100] * 1000, lat[n - 1] * 1000, quiet * 1000,
+		fl.seq, fl.by_status[422], fl.by_status[429], fl.by_status[503], fl.by_status[502],
+		fl.by_status[0]);
+}
+
+/* Somebody at another address guessing a player's password does not lock
+ * the player out: the owner's own address has its own budget. The guesser
+ * is refused with 429 and Retry-After, even with the right password. */
+static void test_no_lockout_by_others(void **state)
+{
+	(void)state;
+	static char out[65536];
+	struct h_client *owner = it_register("abuse_lock");
+	assert_non_null(owner);
+	h_client_free(owner);
+	const char *att = "127.0.0.3";
+	char tok[64];
+	assert_int_equal(presession(att, tok, sizeof tok), 0);
+	for (int i = 0; i < AUTH_FAIL_FREE; i++)
+		assert_int_equal(src_login(att, tok, "abuse_lock", "falsch123", out, sizeof out), 422);
+	/* the owner, at home, logs in at once, again and again */
+	for (int i = 0; i < 3; i++) {
+		struct h_client *c = it_login("abuse_lock");
+		assert_non_null(c);
+		h_client_free(c);
+	}
+	/* the guesser waits, told how long, even with the right password */
+	long st = src_login(att, tok, "abuse_lock", it_password, out, sizeof out);
+	assert_int_equal(st, 429);
+	assert_non_null(strstr(out, "\nRetry-After: "));
+	assert_null(strstr(out, "Set-Cookie: st="));
+	/* and the owner's own typo costs only the owner's budget */
+	struct h_client *c = h_client_new();
+	char csrf[128];
+	struct h_resp r;
+	assert_int_equal(it_csrf(c, "/login", csrf, sizeof csrf), 0);
+	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_lock", "password", "vertippt1",
+		    NULL);
+	assert_int_equal(r.status, 422);
+	h_resp_free(&r);
+	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_lock", "password", it_password,
+		    NULL);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	h_client_free(c);
+}
+
+/* Parallel guesses for one name from one address: the throttle's read and
+ * its record are one transaction, so no more than AUTH_FAIL_FREE of them
+ * have their password checked (422); the rest are refused unchecked. */
+static struct {
+	const char *src;
+	char tok[64];
+	int go;
+	int by_status[600];
+} race;
+
+static void *race_client(void *arg)
+{
+	char out[8192];
+	(void)arg;
+	while (!__atomic_load_n(&race.go, __ATOMIC_ACQUIRE))
+		;
+	long st = src_login(race.src, race.tok, "abuse_race", "falsch123", out, sizeof out);
+	__atomic_fetch_add(&race.by_status[st > 0 && st < 600 ? st : 0], 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_throttle_race(void **state)
+{
+	(void)state;
+	enum { RACERS = 16 };
+	pthread_t th[RACERS];
+	struct h_client *owner = it_register("abuse_race");
+	assert_non_null(owner);
+	h_client_free(owner);
+	memset(&race, 0, sizeof race);
+	race.src = "127.0.0.4";
+	assert_int_equal(presession(race.src, race.tok, sizeof race.tok), 0);
+	for (int i = 0; i < RACERS; i++)
+		assert_int_equal(pthread_create(&th[i], NULL, race_client, NULL), 0);
+	__atomic_store_n(&race.go, 1, __ATOMIC_RELEASE);
+	for (int i = 0; i < RACERS; i++)
+		pthread_join(th[i], NULL);
+	fprintf(stderr, "abuse: %d parallel guesses: %d checked (422), %d 429, %d 503\n", RACERS,
+		race.by_status[422], race.by_status[429], race.by_status[503]);
+	assert_int_equal(race.by_status[0], 0);
+	assert_int_equal(race.by_status[422] + race.by_status[429] + race.by_status[503], RACERS);
+	if (race.by_status[422] > AUTH_FAIL_FREE)
+		fail_msg("%d of %d parallel guesses were checked, at most %d may be",
+			 race.by_status[422], RACERS, AUTH_FAIL_FREE);
+}
+
+/* Idle connections from one address do not lock everybody else out: more
+ * half-sent request headers than the old worker_connections (1024), and
+ * requests stuck in their body beyond the per-address limit; meanwhile
+ * another address is served, and the stuck address is refused (429). */
+static void test_idle_connections(void **state)
+{
+	(void)state;
+	static int fds[IDLE_CONNS + BUSY_CONNS];
+	static char out[65536];
+	int n = 0;
+	const char *half = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+	const char *stuck = "POST /tables HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+			    "Content-Type: application/x-www-form-urlencoded\r\n"
+			    "Content-Length: 1000\r\n\r\ncsrf=";
+	for (int i = 0; i < IDLE_CONNS; i++) {
+		int fd = src_connect("127.0.0.5");
+		if (fd < 0)
+			break;
+		send(fd, half, strlen(half), MSG_NOSIGNAL);
+		fds[n++] = fd;
+	}
+	for (int i = 0; i < BUSY_CONNS; i++) {
+		int fd = src_connect("127.0.0.6");
+		if (fd < 0)
+			break;
+		send(fd, stuck, strlen(stuck), MSG_NOSIGNAL);
+		fds[n++] = fd;
+	}
+	struct timespec ts = { 0, 300000000L };
+	nanosleep(&ts, NULL);
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)t1);
+	struct h_resp r;
+	double t0 = it_now();
+	int rc = h_get(cb, path, &r);
+	long st = r.status;
+	h_resp_free(&r);
+	double took = it_now() - t0;
+	const char *req = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	long busy = src_raw("127.0.0.6", req, strlen(req), out, sizeof out, 5);
+	for (int i = 0; i < n; i++)
+		close(fds[i]);
+	fprintf(stderr, "abuse: with %d idle connections a page took %.0f ms (status %ld); the "
+		"address with %d stuck requests got %ld\n", n, took * 1000, st, BUSY_CONNS, busy);
+	assert_int_equal(rc, 0);
+	assert_int_equal(st, 200);
+	assert_int_equal(busy, 429);
+}
+
+/* One user cannot flood the lobby: OPEN_PER_USER (5) open tables, the next
+ * is refused with a message; the lobby lists at most three of any host's
+ * open tables, so another host's table stays in view. */
+static void test_lobby_spam(void **state)
+{
+	(void)state;
+	enum { CAP = 5, PER_HOST = 3 };
+	struct h_client *spam = it_register("abuse_spam");
+	struct h_client *fair = it_register("abuse_fair");
+	assert_non_null(spam);
+	assert_non_null(fair);
+	int64_t theirs = it_create_table(fair, "drehwurm", 4, NULL);
+	assert_true(theirs > 0);
+	int64_t mine[CAP];
+	for (int i = 0; i < CAP; i++) {
+		mine[i] = it_create_table(spam, i % 2 ? "dna" : "drehwurm", 4, NULL);
+		assert_true(mine[i] > 0);
+	}
+	char csrf[128];
+	struct h_resp r;
+	assert_int_equal(it_csrf(spam, "/", csrf, sizeof csrf), 0);
+	h_post_form(spam, "/tables", &r, "csrf", csrf, "game", "drehwurm", "seats", "4", NULL);
+	assert_int_equal(r.status, 422);
+	assert_true(h_has(&r, "Du hast schon 5 offene Tische"));
+	h_resp_free(&r);
+	/* what another visitor sees: the other host's table, and only the
+	 * newest three of the spammer's */
+	struct h_client *v = h_client_new();
+	assert_int_equal(h_get(v, "/", &r), 0);
+	assert_int_equal(r.status, 200);
+	char link[64];
+	snprintf(link, sizeof link, "href=\"/t/%lld\"", (long long)theirs);
+	assert_true(h_has(&r, link));
+	int shown = 0;
+	for (int i = 0; i < CAP; i++) {
+		snprintf(link, sizeof link, "href=\"/t/%lld\"", (long long)mine[i]);
+		if (h_has(&r, link)) {
+			shown++;
+			if (i < CAP - PER_HOST)
+				fail_msg("an older table of the spammer (%lld) is listed", (long long)mine[i]);
+		}
+	}
+	assert_int_equal(shown, PER_HOST);
+	h_resp_free(&r);
+	h_client_free(v);
+	/* leaving one makes room for one more */
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)mine[0]);
+	assert_int_equal(it_csrf(spam, path, csrf, sizeof csrf), 0);
+	snprintf(path, sizeof path, "/t/%lld/leave", (long long)mine[0]);
+	h_post_form(spam, path, &r, "csrf", csrf, NULL);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	assert_true(it_create_table(spam, "drehwurm", 4, NULL) > 0);
+	h_client_free(spam);
+	h_client_free(fair);
+}
+
+/* A rejected move quoting a typed word of multi-byte letters: the JSON twin
+ * answers 422 with valid JSON (it was a 500 when the message cut a letter
+ * in two), and the HTML page too; nothing changes. */
+static void test_multibyte_move_message(void **state)
+{
+	(void)state;
+	static const char *const words[] = {
+		"x\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4\xc3\xa4"
+		"\xc3\xa4\xc3\xa4",                                   /* xäää… (25 bytes) */
+		"play x\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6\xc3\xb6"
+		"\xc3\xb6\xc3\xb6 on 1",
+		"chicken x\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc"
+		" on 1",
+	};
+	struct { struct h_client *c[3]; int n; int64_t t; } tables[] = {
+		{ { ca, cb, cc }, 3, t1 }, { { cd, ce, NULL }, 2, t2 },
+	};
+	for (size_t k = 0; k < sizeof tables / sizeof tables[0]; k++) {
+		struct h_client *who = NULL;
+		char csrf[128] = "";
+		long long v = -1;
+		for (int i = 0; i < tables[k].n && !who; i++) {
+			long st;
+			json_t *o = it_table_json(tables[k].c[i], tables[k].t, &st);
+			assert_non_null(o);
+			if (json_array_size(json_object_get(o, "moves")) > 0) {
+				who = tables[k].c[i];
+				snprintf(csrf, sizeof csrf, "%s", it_jstr(o, "csrf"));
+				v = it_jint(o, "version", -1);
+			}
+			json_decref(o);
+		}
+		if (!who)
+			continue;   /* the party is between moves of nobody (over) */
+		struct tstate s0 = state_of(tables[k].t);
+		char path[64], vs[32], cookie[256], st[128];
+		snprintf(path, sizeof path, "/t/%lld/move", (long long)tables[k].t);
+		snprintf(vs, sizeof vs, "%lld", v);
+		assert_int_equal(h_cookie(who, "st", st, sizeof st), 0);
+		snprintf(cookie, sizeof cookie, "st=%s", st);
+		for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+			char body[512], enc[256];
+			size_t e = 0;
+			for (const unsigned char *c = (const unsigned char *)words[w]; *c && e + 4 < sizeof enc; c++)
+				e += (size_t)snprintf(enc + e, sizeof enc - e, *c == ' ' ? "+" : "%%%02X", *c);
+			snprintf(body, sizeof body, "csrf=%s&v=%s&move=%s", csrf, vs, enc);
+			long code = raw("POST", path, cookie, "application/json",
+					"application/x-www-form-urlencoded", body);
+			if (code != 422)
+				fail_msg("table %lld, move '%s': JSON answer %ld", (long long)tables[k].t,
+					 words[w], code);
+			json_error_t err;
+			json_t *o = json_loads(raw_body(), 0, &err);
+			if (!o)
+				fail_msg("move '%s': the JSON does not parse: %s", words[w], err.text);
+			json_decref(o);
+			struct h_resp r;
+			h_post_form(who, path, &r, "csrf", csrf, "v", vs, "move", words[w], NULL);
+			assert_int_equal(r.status, 422);
+			h_resp_free(&r);
+		}
+		unchanged(tables[k].t, s0, "a rejected multi-byte move");
+	}
+}
+
+/* The state of /proc/<pid> ('Z' zombie, 0 when gone). */
+static char proc_state(pid_t pid)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	return p && p[1] == ' ' ? p[2] : 0;
+}
+
+/* The children of `parent` (at most max) into out; how many. */
+static int kids_of(pid_t parent, pid_t *out, int max)
+{
+	DIR *d = opendir("/proc");
+	int n = 0;
+	struct dirent *e;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char *end, path[64], buf[512];
+		long pid = strtol(e->d_name, &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		size_t k = fread(buf, 1, sizeof buf - 1, f);
+		fclose(f);
+		buf[k] = '\0';
+		const char *p = strrchr(buf, ')');
+		int pp;
+		if (p && sscanf(p + 2, "%*c %d", &pp) == 1 && pp == parent)
+			out[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
+}
+
+/* A master killed with SIGKILL takes its workers and checkpointer along
+ * (PR_SET_PDEATHSIG): a second `serve` of its own, on its own socket and
+ * database, so the servers of the other cases are not touched. */
+static void test_master_death(void **state)
+{
+	(void)state;
+	char bin[600], sock[600], db[600], log[600];
+	const char *env = getenv("SPIELTISCH_BIN");
+	snprintf(bin, sizeof bin, "%s", env && *env ? env : "");
+	if (!bin[0])
+		snprintf(bin, sizeof bin, "%s/build/spieltisch", h_root());
+	snprintf(sock, sizeof sock, "%s/death.sock", h_dir());
+	snprintf(db, sizeof db, "%s/death.db", h_dir());
+	snprintf(log, sizeof log, "%s/death.log", h_dir());
+	pid_t m = fork();
+	assert_true(m >= 0);
+	if (m == 0) {
+		FILE *lf = freopen(log, "a", stderr);
+		(void)lf;
+		execl(bin, bin, "serve", "--socket", sock, "--workers", "2", "--db", db, "--root",
+		      h_root(), (char *)NULL);
+		_exit(127);
+	}
+	pid_t kids[8];
+	int n = 0;
+	for (int i = 0; i < 100 && n < 3; i++) {   /* two workers and the checkpointer */
+		struct timespec ts = { 0, 50000000L };
+		nanosleep(&ts, NULL);
+		n = kids_of(m, kids, 8);
+	}
+	if (n < 3) {
+		kill(m, SIGKILL);
+		waitpid(m, NULL, 0);
+		fail_msg("the second server started %d children, not 3", n);
+	}
+	kill(m, SIGKILL);
+	waitpid(m, NULL, 0);
+	double t0 = it_now();
+	int alive = n;
+	while (alive > 0 && it_now() - t0 < 5) {
+		struct timespec ts = { 0, 20000000L };
+		nanosleep(&ts, NULL);
+		alive = 0;
+		for (int i = 0; i < n; i++) {
+			char s = proc_state(kids[i]);
+			alive += s != 0 && s != 'Z';
+		}
+	}
+	fprintf(stderr, "abuse: master killed: %d of its %d children left after %.0f ms\n", alive,
+		n, (it_now() - t0) * 1000);
+	for (int i = 0; i < n && alive > 0; i++)
+		kill(kids[i], SIGKILL);
+	assert_int_equal(alive, 0);
+}
+
 /* The abuse cases, in this order (the expired session comes last). */
 int main(void)
 {
@@ -636,6 +1180,13 @@ int main(void)
 		cmocka_unit_test(test_other_seat_and_table),
 		cmocka_unit_test(test_markup_is_inert),
 		cmocka_unit_test(test_login_guessing_slowed),
+		cmocka_unit_test(test_login_flood),
+		cmocka_unit_test(test_no_lockout_by_others),
+		cmocka_unit_test(test_throttle_race),
+		cmocka_unit_test(test_idle_connections),
+		cmocka_unit_test(test_lobby_spam),
+		cmocka_unit_test(test_multibyte_move_message),
+		cmocka_unit_test(test_master_death),
 		cmocka_unit_test(test_expired_session),
 	};
 	return cmocka_run_group_tests(tests, start, stop);
