@@ -69,6 +69,11 @@ struct status {
 	                                 * the web layer refuses a move from a page older than
 	                                 * the last epoch change ("too late"), and only then. */
 	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
+	uint32_t window;                /* while a window is open (a deadline in which seats
+	                                 * may act out of turn, or the seat on turn must
+	                                 * wait): bit s set for every seat the window is
+	                                 * for. Constant until it closes, whoever has acted
+	                                 * or passed in it; 0 when no window is open. */
 };
 
 /* A growable-by-caller byte buffer: the caller owns p[0..cap). Writers set
