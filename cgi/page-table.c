@@ -408,6 +408,8 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
  * and only to the browser it was meant for, only on that table. */
 #define NOTE_COOKIE "stn"
 enum { NOTE_MAX_AGE = 120, NOTE_PAYLOAD_MAX = 32 + GAME_MOVE_MAX + GAME_ERR_MAX };
+_Static_assert((NOTE_PAYLOAD_MAX + crypto_auth_BYTES) * 4 / 3 + 8 <= HTTP_COOKIE_VALUE_MAX,
+	       "a note fits in a cookie");
 
 /* The signing key of this session's notes. */
 static void note_key(const struct page *p, unsigned char key[crypto_auth_KEYBYTES])
