@@ -460,11 +460,11 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 	enum http_status st = (unsigned)r->status < HTTP_STATUS__MAX ? r->status : HTTP_500;
 	const char *ct = r->content_type;
 	size_t blen = ct && r->body ? r->len : 0;
-	char cookies[HTTP_SET_COOKIES_MAX * 256];   /* cl bytes of it are used */
+	char cookies[HTTP_SET_COOKIES_MAX * (HTTP_COOKIE_VALUE_MAX + 96)];   /* cl bytes used */
 	size_t cl = 0;
 	for (int i = 0; i < r->ncookies && i < HTTP_SET_COOKIES_MAX; i++) {
 		const struct http_cookie *c = &r->cookies[i];
-		if (!cookie_safe(c->name, c->value) || strlen(c->value) > 160) {
+		if (!cookie_safe(c->name, c->value) || strlen(c->value) > HTTP_COOKIE_VALUE_MAX) {
 			fprintf(stderr, "http: refusing cookie %s\n", c->name);
 			return -1;
 		}

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sodium.h>
+
 #include "match.h"
 #include "page.h"
 #include "party-end.h"
@@ -125,6 +127,107 @@ static void scores_view(const struct play_table *pt, struct view *v, const struc
 		}
 }
 
+/* What the viewer may do now, from the game's status only (no game logic):
+ * a window is open while status.window names seats; then the seat on turn
+ * is only "next", whatever it may do inside the window. */
+struct act {
+	int playing;        /* a party runs */
+	int can_act;        /* the viewer has a legal move now */
+	int turn;           /* status.turn, -1 when not playing */
+	uint32_t window;    /* the open window's seats, 0: none */
+	int my_turn;        /* my regular turn, no window open */
+	int in_window;      /* I may act inside the open window */
+	int waiting;        /* my turn comes once the window closes */
+	int window_done;    /* the window is for me, but I have already acted */
+};
+
+/* Fills a for the viewer of pt. */
+static void act_of(const struct play_table *pt, struct act *a)
+{
+	int me = pt->my_seat;
+	memset(a, 0, sizeof *a);
+	a->playing = pt->t.status == TABLE_PLAYING && pt->has_party && !pt->status.over;
+	a->turn = a->playing ? pt->status.turn : -1;
+	if (!a->playing)
+		return;
+	a->window = pt->status.window;
+	a->can_act = me >= 0 && (pt->status.to_act >> me & 1u);
+	if (!a->window) {
+		a->my_turn = a->can_act && (a->turn == me || a->turn < 0);
+		return;
+	}
+	a->in_window = a->can_act;
+	a->waiting = me >= 0 && a->turn == me;
+	a->window_done = me >= 0 && !a->can_act && (a->window >> me & 1u);
+}
+
+struct last_step {
+	int tick;
+};
+
+static void note_last(void *ctx, const struct st_move *m)
+{
+	struct last_step *l = ctx;
+	l->tick = m->seat < 0;
+}
+
+/* 1 when the newest step of the running party is a deadline that passed:
+ * a window or a time limit has just expired, and nobody moved since. */
+static int just_expired(struct page *p, const struct play_table *pt)
+{
+	int64_t n = 0;
+	struct last_step l = { 0 };
+	if (store_move_count(p->store, pt->party.id, &n) != ST_OK || n < 1 ||
+	    store_moves(p->store, pt->party.id, n - 1, note_last, &l) != ST_OK)
+		return 0;
+	return l.tick;
+}
+
+/* The one line that says what the viewer may do now (status_text, and
+ * flags for JSON clients), with the deadline's countdown. */
+static void status_line(struct page *p, const struct play_table *pt, const struct act *a,
+			struct view *v)
+{
+	int expired = a->playing && !a->window && just_expired(p, pt);
+	const char *text = NULL, *kind = "info";
+	if (a->my_turn) {
+		text = expired ? "Die Frist ist abgelaufen. Du bist dran!" : "Du bist dran!";
+		kind = "turn";
+	} else if (a->in_window) {
+		text = a->waiting ? "Du darfst jetzt eingreifen; danach bist du dran."
+				  : "Du darfst jetzt eingreifen.";
+		kind = "window";
+	} else if (a->waiting) {
+		text = "Gleich bist du dran: erst dürfen die anderen eingreifen.";
+		kind = "wait";
+	} else if (a->window_done) {
+		text = "Du hast dich entschieden; die anderen dürfen noch eingreifen.";
+		kind = "wait";
+	} else if (a->window) {
+		text = "Die anderen dürfen jetzt eingreifen.";
+	} else if (expired) {
+		text = "Die Frist ist abgelaufen.";
+	} else if (a->playing && pt->status.deadline > p->now_ms) {
+		text = "Eine Frist läuft.";
+	}
+	view_flag(v, "my_turn", a->my_turn);
+	view_flag(v, "window", a->in_window);
+	view_flag(v, "window_open", a->window != 0);
+	view_flag(v, "waiting", !a->in_window && a->waiting);
+	view_flag(v, "window_done", a->window_done && !a->waiting);
+	view_flag(v, "window_expired", expired);
+	view_flag(v, "has_status", text != NULL);
+	view_str(v, "status_text", text ? text : "");
+	view_str(v, "status_kind", kind);
+	/* Seconds left, counted from the server's clock so that a wrong clock
+	 * on the phone does not matter; poll.js counts down. */
+	if (a->playing && pt->status.deadline > p->now_ms) {
+		view_begin(v, "countdown");
+		view_num(v, "seconds", (pt->status.deadline - p->now_ms + 999) / 1000);
+		view_end(v);
+	}
+}
+
 /* The whole table as one tree: what the page shows and the JSON twin
  * carries. Hidden information is whatever game->view leaves out for
  * my_seat. 0, or -1 on a store error. */
@@ -143,9 +246,9 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	memcpy(names, nm.name, sizeof nm.name);
 
 	int me = pt->my_seat;
-	int playing = t->status == TABLE_PLAYING && pt->has_party && !pt->status.over;
-	int can_act = playing && me >= 0 && (pt->status.to_act >> me & 1u);
-	int turn = playing ? pt->status.turn : -1;
+	struct act a;
+	act_of(pt, &a);
+	int turn = a.turn;
 	char *move_url = arena_printf(p->a, "/t/%lld/move", (long long)t->id);
 	if (!move_url)
 		return -1;
@@ -164,27 +267,21 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_num(v, "seats_taken", pt->nseated);
 	view_num(v, "party_number", pt->has_party ? pt->party.number + 1 : 0);
 	view_num(v, "nparties", t->nparties);
+	view_flag(v, t->nparties <= 1 ? "single_party" : "multi_party", 1);
 	view_num(v, "my_seat", me);
 	view_str(v, "my_seat_name", me >= 0 ? nm.name[me] : "");
 	view_flag(v, "seated", me >= 0);
-	view_flag(v, "can_act", can_act);
-	view_flag(v, "my_turn", can_act && (turn == me || turn < 0));
-	view_flag(v, "window", can_act && turn >= 0 && turn != me);
+	view_flag(v, "can_act", a.can_act);
 	view_num(v, "turn_seat", turn);
 	view_str(v, "turn_seat_name", turn >= 0 && turn < GAME_MAX_SEATS && nm.name[turn] ?
 					   nm.name[turn] : "");
-	view_num(v, "deadline", playing ? pt->status.deadline : 0);
-	/* Seconds left in the open window, counted from the server's clock so
-	 * that a wrong clock on the phone does not matter; poll.js counts down. */
-	if (playing && pt->status.deadline > p->now_ms) {
-		view_begin(v, "countdown");
-		view_num(v, "seconds", (pt->status.deadline - p->now_ms + 999) / 1000);
-		view_end(v);
-	}
+	view_num(v, "deadline", a.playing ? pt->status.deadline : 0);
+	status_line(p, pt, &a, v);
 	view_flag(v, "can_join", p->user_id && me < 0 && t->status == TABLE_OPEN &&
 				       pt->nseated < t->nseats);
 	view_flag(v, "can_leave", me >= 0 && t->status == TABLE_OPEN);
 	view_flag(v, "login_needed", !p->user_id && t->status == TABLE_OPEN);
+	page_options_view(p, v, g, t->options);
 
 	for (int s = 0; s < t->nseats && s < GAME_MAX_SEATS; s++) {
 		view_begin(v, "seats");
@@ -193,19 +290,24 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_str(v, "name", nm.name[s] ? nm.name[s] : "");
 		view_flag(v, "empty", !nm.name[s]);
 		view_flag(v, "me", s == me);
-		int acting = playing && (pt->status.to_act >> s & 1u);
+		/* In a window every seat it is for keeps its flag until it closes:
+		 * who already passed is nobody else's business (a quick pass
+		 * suggests an empty hand). */
+		int acting = a.window ? (a.window >> s & 1u) : a.playing && (pt->status.to_act >> s & 1u);
 		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
-		view_flag(v, "turn", s == turn || (turn < 0 && acting));
+		view_flag(v, "turn", !a.window && (s == turn || (turn < 0 && acting)));
+		view_flag(v, "next", a.window && s == turn);
 		view_flag(v, "acting", acting);
-		view_flag(v, "acting_out_of_turn", acting && turn >= 0 && s != turn);
+		view_flag(v, "acting_out_of_turn", acting && (a.window || (turn >= 0 && s != turn)));
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
 		view_end(v);
 	}
 
 	view_list(v, "moves");
-	if (can_act)
+	if (a.can_act)
 		g->moves(pt->state, me, emit_move, v);
+	view_flag(v, "show_typed", me >= 0 && a.playing && (a.can_act || (typed && *typed)));
 	view_str(v, "typed", typed ? typed : "");
 
 	if (note) {
@@ -228,7 +330,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_str(v, "csrf", me >= 0 ? p->csrf : "");
 		view_str(v, "move_url", move_url);
 		view_num(v, "my_seat", me);
-		view_flag(v, "can_act", can_act);
+		view_flag(v, "can_act", a.can_act);
 		view_names(v, names, t->nseats);
 		struct view_sink sink;
 		view_sink_init(v, &sink);
@@ -277,18 +379,24 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
-	int me = pt->my_seat;
+	struct act a;
+	act_of(pt, &a);
 	/* The game's stylesheet comes with its board template. */
 	char *file = arena_printf(p->a, "game-%s.tpl", pt->g->slug);
 	int board = file && tmpl_exists(file);
 	int running = pt->t.status == TABLE_PLAYING || pt->t.status == TABLE_OPEN;
+	/* Without script the page refreshes itself only while the viewer has
+	 * nothing to do: a refresh would wipe a move being typed. */
+	int refresh = running && !a.can_act && !(typed && *typed);
+	view_flag(&v, "reload_link", running && !refresh);
 	struct page_head h = {
 		.title = pt->g->title,
 		.game_slug = board ? pt->g->slug : NULL,
 		.poll_url = running ? arena_printf(p->a, "/t/%lld/poll", (long long)pt->t.id) : NULL,
+		.table_url = arena_printf(p->a, "/t/%lld", (long long)pt->t.id),
 		.version = pt->t.version,
-		.my_turn = pt->has_party && !pt->status.over && me >= 0 && (pt->status.to_act >> me & 1u),
-		.refresh = running,
+		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,
+		.refresh = refresh,
 	};
 	play_free(pt);
 	if (json)
@@ -297,11 +405,128 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		page_html(p, status, "table.tpl", &v, &h);
 }
 
-/* GET /t/<id>: the page, or the JSON twin when Accept asks for JSON.
- * 200, 404, 503, 500. */
+/* ---- the note of a refused POST, carried across the redirect ----------
+ * A browser that sent a form always ends on the table's GET URL (a page
+ * that reloads may never send anything again). The note and the typed move
+ * travel in a short-lived cookie, signed with a key derived from the
+ * session's CSRF token: only the server can write a note that is shown,
+ * and only to the browser it was meant for, only on that table. */
+#define NOTE_COOKIE "stn"
+enum { NOTE_MAX_AGE = 120, NOTE_PAYLOAD_MAX = 32 + GAME_MOVE_MAX + GAME_ERR_MAX };
+_Static_assert((NOTE_PAYLOAD_MAX + crypto_auth_BYTES) * 4 / 3 + 8 <= HTTP_COOKIE_VALUE_MAX,
+	       "a note fits in a cookie");
+
+/* The signing key of this session's notes. */
+static void note_key(const struct page *p, unsigned char key[crypto_auth_KEYBYTES])
+{
+	static const char what[] = "spieltisch note";
+	crypto_generichash(key, crypto_auth_KEYBYTES, (const unsigned char *)what,
+			   sizeof what - 1, (const unsigned char *)p->csrf, strlen(p->csrf));
+}
+
+/* Copies s into out at *len, control characters as blanks (the payload's
+ * separator is a newline). */
+static void note_put(char *out, size_t *len, const char *s)
+{
+	for (; *s && *len < NOTE_PAYLOAD_MAX - 2; s++)
+		out[(*len)++] = (unsigned char)*s < 0x20 ? ' ' : *s;
+	out[(*len)++] = '\n';
+}
+
+/* Sets the note cookie for table p->id: kind, the note, the typed move. */
+static void note_set(struct page *p, int kind, const char *note, const char *typed)
+{
+	char pay[NOTE_PAYLOAD_MAX + 1];
+	size_t n = (size_t)snprintf(pay, sizeof pay, "%lld\n%d\n", (long long)p->id, kind);
+	note_put(pay, &n, typed ? typed : "");
+	note_put(pay, &n, note ? note : "");
+	unsigned char key[crypto_auth_KEYBYTES], mac[crypto_auth_BYTES];
+	note_key(p, key);
+	crypto_auth(mac, (const unsigned char *)pay, n, key);
+	size_t b1 = sodium_base64_ENCODED_LEN(n, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	size_t b2 = sodium_base64_ENCODED_LEN(sizeof mac, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	char *val = arena_alloc(p->a, b1 + b2 + 1);
+	if (!val)
+		return;   /* the redirect still happens, without the note */
+	sodium_bin2base64(val, b1, (const unsigned char *)pay, n,
+			  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	size_t at = strlen(val);
+	val[at++] = '.';
+	sodium_bin2base64(val + at, b2, mac, sizeof mac, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+	http_set_cookie(&p->resp, NOTE_COOKIE, val, NOTE_MAX_AGE);
+}
+
+/* Reads (and deletes) the note cookie: 1 with kind, note and typed move
+ * (in the arena) when it is there, signed for this session and this table. */
+static int note_take(struct page *p, int *kind, const char **note, const char **typed)
+{
+	const char *c = http_get(&p->req->cookies, NOTE_COOKIE);
+	if (!c)
+		return 0;
+	http_set_cookie(&p->resp, NOTE_COOKIE, "", 0);
+	const char *dot = strchr(c, '.');
+	unsigned char pay[NOTE_PAYLOAD_MAX + 1], mac[crypto_auth_BYTES], key[crypto_auth_KEYBYTES];
+	size_t n = 0, m = 0;
+	if (!dot || !p->csrf[0] ||
+	    sodium_base642bin(pay, NOTE_PAYLOAD_MAX, c, (size_t)(dot - c), NULL, &n, NULL,
+			      sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
+	    sodium_base642bin(mac, sizeof mac, dot + 1, strlen(dot + 1), NULL, &m, NULL,
+			      sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 || m != sizeof mac)
+		return 0;
+	note_key(p, key);
+	if (crypto_auth_verify(mac, pay, n, key) != 0)
+		return 0;
+	pay[n] = '\0';
+	char *f[4], *q = (char *)pay;
+	for (int i = 0; i < 4; i++) {
+		f[i] = q;
+		q = strchr(q, '\n');
+		if (!q)
+			return 0;
+		*q++ = '\0';
+	}
+	long long table = 0, k = 0;
+	if (http_int(f[0], 1, INT64_MAX, &table) != 0 || table != p->id ||
+	    http_int(f[1], NOTE_STALE, NOTE__MAX - 1, &k) != 0)
+		return 0;
+	*kind = (int)k;
+	*typed = arena_strdup(p->a, f[2]);
+	*note = arena_strdup(p->a, f[3]);
+	return *typed && *note;
+}
+
+/* 1 when the client is a browser (it takes HTML): it gets a redirect. */
+static int browser(const struct page *p)
+{
+	return !p->req->wants_json && strstr(p->req->accept, "text/html") != NULL;
+}
+
+/* The answer to a refused POST: a browser is sent back to the table with
+ * the note (303); JSON clients, and clients that do not ask for HTML, get
+ * the fresh table with `status` and the note. */
+static void refused(struct page *p, enum http_status status, int kind, const char *note,
+		    const char *typed)
+{
+	if (browser(p)) {
+		char *to = arena_printf(p->a, "/t/%lld#spiel", (long long)p->id);
+		note_set(p, kind, note, typed);
+		page_redirect(p, to ? to : "/");
+		return;
+	}
+	show(p, p->req->wants_json, status, kind, note, typed);
+}
+
+/* GET /t/<id>: the page, or the JSON twin when Accept asks for JSON; the
+ * note of a refused POST just before, if any. 200, 404, 503, 500. */
 void page_table(struct page *p)
 {
-	show(p, p->req->wants_json, HTTP_200, NOTE_NONE, NULL, NULL);
+	int kind = NOTE_NONE;
+	const char *note = NULL, *typed = NULL;
+	if (!p->req->wants_json && !note_take(p, &kind, &note, &typed)) {
+		kind = NOTE_NONE;
+		note = typed = NULL;
+	}
+	show(p, p->req->wants_json, HTTP_200, kind, note, typed);
 }
 
 /* GET /t/<id>.json: the JSON twin. 200, 404, 503, 500. */
@@ -318,10 +543,12 @@ static const struct http_rule mv_rules[] = {
 };
 _Static_assert(sizeof mv_rules / sizeof mv_rules[0] == MV__MAX, "mv_rules");
 
-/* POST /t/<id>/move (csrf, v, move): 303 back to the table on success
- * (post/redirect/get). Otherwise the fresh page with a note and nothing
- * changed: 409 (stale page, a race lost, not playing), 422 (the rules
- * refused the move), 403 (no seat here); 404, 400, 503, 500. */
+/* POST /t/<id>/move (csrf, v, move): 303 back to the table's board on
+ * success (post/redirect/get). A refusal changes nothing; a browser gets
+ * the 303 too, the note and the typed move follow in the note cookie; other
+ * clients get the fresh table with the note and 409 (stale page, a race
+ * lost, not playing), 422 (the rules refused the move), 403 (no seat here).
+ * 404, 400, 503, 500. */
 void page_table_move(struct page *p)
 {
 	struct http_value f[MV__MAX];
@@ -333,30 +560,30 @@ void page_table_move(struct page *p)
 	struct rerr e = { "" };
 	int rc = play_move(p->store, p->id, p->user_id, f[MV_MOVE].s, f[MV_V].n, p->now_ms, &e);
 	const char *note = e.msg[0] ? e.msg : play_message(rc);
-	int json = p->req->wants_json;
 	switch (rc) {
 	case PLAY_OK: {
-		char *to = arena_printf(p->a, "/t/%lld", (long long)p->id);
+		char *to = arena_printf(p->a, "/t/%lld#spiel", (long long)p->id);
 		page_redirect(p, to ? to : "/");
 		return;
 	}
 	case PLAY_STALE:
 	case PLAY_NOT_PLAYING:
-		show(p, json, HTTP_409, NOTE_STALE, note, NULL);
+		refused(p, HTTP_409, NOTE_STALE, note, NULL);
 		return;
 	case PLAY_REJECTED:
-		show(p, json, HTTP_422, NOTE_REJECTED, note, f[MV_MOVE].s);
+		refused(p, HTTP_422, NOTE_REJECTED, note, f[MV_MOVE].s);
 		return;
 	case PLAY_NOT_SEATED:
-		show(p, json, HTTP_403, NOTE_REFUSED, note, NULL);
+		refused(p, HTTP_403, NOTE_REFUSED, note, NULL);
 		return;
 	default:
 		page_error(p, load_status(rc), load_why(rc));
 	}
 }
 
-/* Join or leave: 303 back to the table; a refusal shows the page with the
- * note (409); 404, 503, 500. */
+/* Join or leave: 303 back to the table; a refusal is a 303 with the note
+ * for a browser, the page with the note (409) for other clients; 404, 503,
+ * 500. */
 static void seat_change(struct page *p, int join)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
@@ -381,7 +608,7 @@ static void seat_change(struct page *p, int join)
 	case PLAY_NOT_PLAYING:
 	case PLAY_NOT_SEATED:
 	case PLAY_STALE:
-		show(p, p->req->wants_json, HTTP_409, NOTE_REFUSED, note, NULL);
+		refused(p, HTTP_409, NOTE_REFUSED, note, NULL);
 		return;
 	case PLAY_NOT_FOUND:
 		if (!join) {

@@ -5,6 +5,7 @@
 #include <sodium.h>
 
 #include "json.h"
+#include "options.h"
 #include "page.h"
 #include "tmpl.h"
 
@@ -52,11 +53,16 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 	if (h && h->poll_url) {
 		view_begin(v, "poll");
 		view_str(v, "poll_url", h->poll_url);
+		view_str(v, "table_url", h->table_url ? h->table_url : "");
 		view_num(v, "version", h->version);
-		view_num(v, "my_turn", h->my_turn ? 1 : 0);
+		view_str(v, "alert", h->alert ? h->alert : "");
 		view_end(v);
 	}
-	view_flag(v, "refresh", h && h->refresh);
+	if (h && h->refresh && h->table_url) {
+		view_begin(v, "refresh");
+		view_str(v, "url", h->table_url);
+		view_end(v);
+	}
 	view_end(v);
 	view_include(v, "footer", "footer.tpl");
 	view_end(v);
@@ -165,4 +171,33 @@ void page_presession(struct page *p)
 	char *val = arena_strdup(p->a, p->csrf);
 	if (val)
 		http_set_cookie(&p->resp, PAGE_COOKIE_PRESESSION, val, 24L * 3600);
+}
+
+const char *page_quantity(struct arena *a, long long n, const char *unit)
+{
+	if (!unit || !*unit)
+		return arena_printf(a, "%lld", n);
+	size_t len = strlen(unit);
+	if (n == 1 && len > 1 && unit[len - 1] == 's')
+		return arena_printf(a, "1\xc2\xa0%.*s", (int)(len - 1), unit);
+	return arena_printf(a, "%lld\xc2\xa0%s", n, unit);
+}
+
+void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text)
+{
+	int opt[GAME_OPT_MAX];
+	struct rerr e;
+	view_list(v, "opts");
+	if (!g || options_parse(g, opt, text ? text : "", &e) != 0)
+		return;
+	view_flag(v, "has_opts", g->noptions > 0);
+	for (int i = 0; i < g->noptions && i < GAME_OPT_MAX; i++) {
+		const struct game_option *o = &g->options[i];
+		view_begin(v, "opts");
+		view_str(v, "label", o->label);
+		const char *q = o->type == OPT_BOOL ? (opt[i] ? "ja" : "nein")
+				    : page_quantity(p->a, opt[i], o->unit);
+		view_str(v, "text", q ? q : "");
+		view_end(v);
+	}
 }

@@ -13,6 +13,7 @@
 
 #include "arena.h"
 #include "auth.h"
+#include "game.h"
 #include "http.h"
 #include "store.h"
 #include "view.h"
@@ -38,9 +39,10 @@ struct page_head {
 	const char *title;                    /* a title from data (a game's), or NULL */
 	const char *game_slug;                /* links static/game-<slug>.css; NULL none */
 	const char *poll_url;                 /* NULL: no polling */
+	const char *table_url;                /* the GET URL poll.js and the refresh reload */
 	long long version;
-	int my_turn;
-	int refresh;                          /* <noscript> meta refresh while a party runs */
+	const char *alert;                    /* poll.js puts it before the title ("Du bist dran!") */
+	int refresh;                          /* <noscript> meta refresh of table_url */
 };
 
 /* Expands `tpl` with v plus the frame (header.tpl, footer.tpl) as the
@@ -67,6 +69,15 @@ int page_token_ok(const char *s);
 /* A fresh view tree in the request's arena with the keys every page has
  * (csrf, logged_in, user_name). */
 void page_view(struct page *p, struct view *v);
+
+/* A quantity with its unit for the pages: "15 s", "1 Deck", "2 Decks". Units
+ * are given in the plural (struct game_option); a word unit ending in -s
+ * drops it after 1. A string in the arena, or NULL. */
+const char *page_quantity(struct arena *a, long long n, const char *unit);
+
+/* The options of a table (their stored text) as section `opts`: label and
+ * text ("15 s", "ja", "nein") per option. Nothing when they do not parse. */
+void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text);
 
 /* The handlers (route.c's table). */
 void page_lobby(struct page *p);

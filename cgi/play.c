@@ -670,6 +670,16 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 					     "Hier ist der neue Stand.");
 		goto out;
 	}
+	/* A deadline applied after the page was seen (here or by anyone's
+	 * request): the window the player answered is gone, whatever the move. */
+	if ((rc = from_store(store_seat_moved_since(s, party_before, -1, seen_version, &moved),
+			     PLAY_ERR)) != PLAY_OK)
+		goto out;
+	if (moved) {
+		rc = fail_msg(e, PLAY_STALE, "Zu spät: die Frist ist inzwischen abgelaufen. "
+					     "Hier ist der neue Stand.");
+		goto out;
+	}
 	if (l.t.epoch_version > seen_version || l.t.status != TABLE_PLAYING ||
 	    l.t.party_no != l.party.number) {
 		rc = fail_msg(e, PLAY_STALE, "Zu spät: inzwischen hat sich am Tisch etwas "

@@ -7,8 +7,9 @@
  * Staleness: a form carries `v`, the table version the player saw. A move is
  * refused as stale when this seat has moved since v (a double click), or when
  * the game's position epoch (struct status.epoch) changed after v (somebody
- * else's card landed first: "too late"). Other seats' passes and secret
- * choices do not make a page stale.
+ * else's card landed first: "too late"), or when a deadline was applied
+ * after v (the window the player answered has closed: "too late"). Other
+ * seats' passes and secret choices do not make a page stale.
  *
  * Matches: when a party ends, its scores are saved and the table pauses on
  * the finished party (docs/storage.md, "The end of a party"): every seat may

@@ -112,6 +112,7 @@ void route_dispatch(struct page *p)
 				 allow[0] ? ", " : "", name);
 	}
 	if (!hit) {
+		session(p);   /* an error page, too, shows who is logged in */
 		if (allow[0]) {
 			page_error(p, HTTP_405, "method");
 			p->resp.allow = arena_strdup(p->a, allow);

@@ -130,11 +130,47 @@ bool fill(struct arena *a, ctemplate::TemplateDictionary *dict, const view_node 
 	return true;
 }
 
+// {{n:x-minus}}: a number with a real minus sign (U+2212), "−3".
+// {{n:x-points}}: a score in words, "−3 Punkte", "1 Punkt", "0 Punkte".
+// Every page writes numbers of points through these two, so that a score
+// looks the same everywhere; the JSON twin keeps the plain number.
+class SignedModifier : public ctemplate::TemplateModifier {
+public:
+	explicit SignedModifier(bool points) : points_(points) {}
+	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *,
+		    ctemplate::ExpandEmitter *out, const std::string &) const override
+	{
+		if (inlen > 0 && in[0] == '-') {
+			out->Emit("\xe2\x88\x92");
+			in++;
+			inlen--;
+		}
+		size_t digits = 0;   // only digits pass: the output is safe in any context
+		while (digits < inlen && in[digits] >= '0' && in[digits] <= '9')
+			digits++;
+		out->Emit(in, digits);
+		if (points_)
+			out->Emit(digits == 1 && in[0] == '1' ? "\xc2\xa0Punkt" : "\xc2\xa0Punkte");
+	}
+
+private:
+	bool points_;
+};
+
+SignedModifier minus_modifier(false), points_modifier(true);
+
 } // namespace
 
 extern "C" int tmpl_load(const char *dir)
 {
 	try {
+		static bool modifiers;
+		if (!modifiers) {
+			// Their output is digits, a minus sign and a word: safe anywhere.
+			ctemplate::AddXssSafeModifier("x-minus", &minus_modifier);
+			ctemplate::AddXssSafeModifier("x-points", &points_modifier);
+			modifiers = true;
+		}
 		ctemplate::TemplateCache *cache = ctemplate::mutable_default_template_cache();
 		cache->SetTemplateRootDirectory(dir);
 		DIR *dh = opendir(dir);

@@ -776,6 +776,7 @@ static void dw_status(const void *vst, struct status *out)
 	out->to_act = st->phase == DW_SNAP ? st->win_pending
 		    : st->phase == DW_PLAY ? 1u << st->turn : 0;
 	out->deadline = st->phase == DW_SNAP ? st->win_deadline : 0;
+	out->window = st->phase == DW_SNAP ? ((1u << st->nplayers) - 1) & ~(1u << st->win_opener) : 0;
 	out->epoch = st->epoch;
 	for (int s = 0; s < st->nplayers; s++)
 		out->score[s] = out->over ? seat_score(st, s) : -st->nhand[s];

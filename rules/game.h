@@ -74,6 +74,11 @@ struct status {
 	                                 * each seat its 1-based place here, equal for
 	                                 * a tie; all 0: places follow the points
 	                                 * (party_result() in match.h) */
+	uint32_t window;                /* while a window is open (a deadline in which seats
+	                                 * may act out of turn, or the seat on turn must
+	                                 * wait): bit s set for every seat the window is
+	                                 * for. Constant until it closes, whoever has acted
+	                                 * or passed in it; 0 when no window is open. */
 };
 
 /* A growable-by-caller byte buffer: the caller owns p[0..cap). Writers set

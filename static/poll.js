@@ -1,22 +1,75 @@
 // poll.js — notices other players' moves on a table page.
-// The page's <body> carries data-poll (the poll URL), data-version (the
-// version it shows) and data-my-turn. Every 2 s (every 15 s while the tab
-// is hidden, longer after errors) it asks the poll URL; 204 means nothing
-// changed, 200 means reload. Without script the page's <noscript> meta
-// refresh does the same more slowly.
+// The page's <body> carries data-poll (the poll URL), data-table (the
+// table's GET URL), data-version (the version it shows) and data-alert (a
+// word for the tab title, "Du bist dran!"). Every 2 s (every 15 s while the
+// tab is hidden, longer after errors) it asks the poll URL; 204 means
+// nothing changed, 200 means load the table's GET URL again. It never
+// reloads the current entry (that could be a POST answer) and never sends a
+// form: location.replace() of the GET URL, the scroll position kept.
+// Without script the page's <noscript> meta refresh does the same more
+// slowly, and only while the viewer cannot act.
 (function () {
 	'use strict';
 	var body = document.body;
+	var SCROLL_KEY = 'spieltisch-scroll';
+
+	// The invite link: the full address and a copy button (the plain link
+	// works without script).
+	var invite = document.querySelector('a.invite-link');
+	if (invite) {
+		var full = invite.href;
+		invite.textContent = full;
+		var copy = document.createElement('button');
+		copy.type = 'button';
+		copy.className = 'copy';
+		copy.textContent = 'Link kopieren';
+		copy.addEventListener('click', function () {
+			function done() { copy.textContent = 'Kopiert'; }
+			if (navigator.clipboard && window.isSecureContext) {
+				navigator.clipboard.writeText(full).then(done, function () {});
+				return;
+			}
+			var t = document.createElement('textarea');
+			t.value = full;
+			document.body.appendChild(t);
+			t.select();
+			try { if (document.execCommand('copy')) done(); } catch (e) { /* nothing */ }
+			document.body.removeChild(t);
+		});
+		invite.parentNode.insertBefore(copy, invite.nextSibling);
+	}
+
 	var url = body && body.getAttribute('data-poll');
 	if (!url) return;
+	var table = body.getAttribute('data-table');
 	var version = body.getAttribute('data-version') || '0';
-	var myTurn = body.getAttribute('data-my-turn') === '1';
+	var alert = body.getAttribute('data-alert') || '';
 	var baseTitle = document.title;
 	var VISIBLE_MS = 2000, HIDDEN_MS = 15000, MAX_BACKOFF_MS = 60000;
 	var failures = 0, timer = null, busy = false;
 
+	// Back from our own reload: the reader stays where they were.
+	try {
+		var kept = sessionStorage.getItem(SCROLL_KEY);
+		sessionStorage.removeItem(SCROLL_KEY);
+		if (kept && !location.hash) {
+			var k = JSON.parse(kept);
+			if (k.path === location.pathname) window.scrollTo(0, k.y);
+		}
+	} catch (e) { /* no storage: the page starts at the top */ }
+
 	function title() {
-		document.title = myTurn ? 'Du bist dran! · ' + baseTitle : baseTitle;
+		document.title = alert ? alert + ' · ' + baseTitle : baseTitle;
+	}
+
+	function reload() {
+		if (!table) return;
+		try {
+			sessionStorage.setItem(SCROLL_KEY,
+				JSON.stringify({ path: location.pathname, y: window.scrollY }));
+		} catch (e) { /* fine */ }
+		// A URL without fragment: a real load of the GET URL, never a re-POST.
+		window.location.replace(table);
 	}
 
 	function delay() {
@@ -54,7 +107,7 @@
 					document.title = '(neu) ' + baseTitle;
 					schedule();
 				} else {
-					window.location.reload();
+					reload();
 				}
 			} else {
 				failures++;

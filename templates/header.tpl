@@ -8,10 +8,10 @@
 <link rel="stylesheet" href="/static/site.css">
 {{#game_css}}<link rel="stylesheet" href="/static/game-{{slug}}.css">{{/game_css}}
 <link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-{{#refresh}}<noscript><meta http-equiv="refresh" content="5"></noscript>{{/refresh}}
+{{#refresh}}<noscript><meta http-equiv="refresh" content="5; url={{url}}"></noscript>{{/refresh}}
 <script src="/static/poll.js" defer></script>
 </head>
-<body{{#poll}} data-poll="{{poll_url}}" data-version="{{version}}" data-my-turn="{{my_turn}}"{{/poll}}>
+<body{{#poll}} data-poll="{{poll_url}}" data-table="{{table_url}}" data-version="{{version}}" data-alert="{{alert}}"{{/poll}}>
 <header class="top">
 <a class="brand" href="/">Spieltisch</a>
 <nav>

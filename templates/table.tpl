@@ -4,49 +4,24 @@
 <h1>{{game_title}} <small>Tisch {{table_id}}</small></h1>
 <p class="meta">
 {{#is_open}}Wartet auf Mitspieler: {{seats_taken}} von {{nseats}} Plätzen besetzt.{{/is_open}}
-{{#is_playing}}Partie {{party_number}} von {{nparties}}.{{/is_playing}}
-{{#is_finished}}Das Match ist beendet.{{/is_finished}}
+{{#is_playing}}{{#multi_party}}Partie {{party_number}} von {{nparties}}.{{/multi_party}}{{/is_playing}}
+{{#is_finished}}{{#multi_party}}Das Match ist beendet.{{/multi_party}}{{#single_party}}Die Partie ist beendet.{{/single_party}}{{/is_finished}}
+{{#has_opts}}<span class="opts">{{#opts}}<span class="opt">{{label}}: {{text}}</span> {{/opts}}</span>{{/has_opts}}
 </p>
-{{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>Nicht übernommen:</strong> {{/stale}}{{#rejected}}<strong>Nicht erlaubt:</strong> {{/rejected}}{{#refused}}<strong>Abgelehnt:</strong> {{/refused}}{{text}}</p>{{/note}}
-{{#my_turn}}<p class="banner turn" id="your-turn">Du bist dran!</p>{{/my_turn}}
-{{#window}}<p class="banner window" id="your-turn">Du kannst jetzt eingreifen.</p>{{/window}}
 </section>
 {{>party_end}}
 
-<section class="card seats">
-<h2>Plätze</h2>
-<ol class="seats">
-{{#seats}}<li class="seat{{#me}} me{{/me}}{{#turn}} turn{{/turn}}{{#acting}} acting{{/acting}}{{#empty}} empty{{/empty}}">
-<span class="seat-no">{{number}}</span>
-<span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
-{{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
-{{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
-<span class="score" title="Punkte in dieser Partie">{{score}} P.</span>
-</li>{{/seats}}
-</ol>
-{{#is_open}}
-<p class="invite">Einladungslink: <a href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.</p>
-<div class="actions">
-{{#can_join}}<form method="post" action="/t/{{table_id}}/join" class="inline">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<button type="submit" class="primary">Mitspielen</button>
-</form>{{/can_join}}
-{{#can_leave}}<form method="post" action="/t/{{table_id}}/leave" class="inline">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<button type="submit">Platz freigeben</button>
-</form>{{/can_leave}}
-{{#login_needed}}<a class="button primary" href="/login?next=/t/{{table_id}}">Anmelden, um mitzuspielen</a>
-<a class="button" href="/register?next=/t/{{table_id}}">Neu hier? Registrieren</a>{{/login_needed}}
+<div id="spiel" class="now">
+{{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>Nicht übernommen:</strong> {{/stale}}{{#rejected}}<strong>Nicht erlaubt:</strong> {{/rejected}}{{#refused}}<strong>Abgelehnt:</strong> {{/refused}}{{text}}</p>{{/note}}
+{{#has_status}}<p class="banner {{status_kind}}" id="your-turn" role="status">{{status_text}}{{#countdown}} <span class="countdown" role="timer">Noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.</span>{{/countdown}}</p>{{/has_status}}
+{{#reload_link}}<noscript><p class="reload"><a href="{{invite_path}}#spiel">Neu laden</a> – diese Seite lädt sich nicht selbst neu, solange du am Zug bist.</p></noscript>{{/reload_link}}
 </div>
-{{/is_open}}
-</section>
 
 <section class="board">
-{{#countdown}}<p class="countdown" role="timer">Frist: noch <span data-countdown="{{seconds}}">{{seconds}}</span> s</p>{{/countdown}}
 {{>game}}
 </section>
 
-{{#seated}}{{#is_playing}}
+{{#show_typed}}
 <section class="card moves" id="moves">
 <h2>Zug als Text</h2>
 {{#can_act}}
@@ -67,24 +42,53 @@
 <button type="submit">Senden</button>
 </form>
 </section>
-{{/is_playing}}{{/seated}}
+{{/show_typed}}
+
+<section class="card seats">
+<h2>Plätze</h2>
+<ol class="seats">
+{{#seats}}<li class="seat{{#me}} me{{/me}}{{#turn}} turn{{/turn}}{{#acting}} acting{{/acting}}{{#empty}} empty{{/empty}}">
+<span class="seat-no">{{number}}</span>
+<span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
+{{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
+{{#next}}<span class="badge">als Nächstes am Zug</span>{{/next}}
+{{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
+<span class="score" title="Punkte in dieser Partie">{{score:x-points}}</span>
+</li>{{/seats}}
+</ol>
+{{#is_open}}
+<p class="invite">Einladungslink: <a class="invite-link" href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.</p>
+<div class="actions">
+{{#can_join}}<form method="post" action="/t/{{table_id}}/join" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="primary">Mitspielen</button>
+</form>{{/can_join}}
+{{#can_leave}}<form method="post" action="/t/{{table_id}}/leave" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">Platz freigeben</button>
+</form>{{/can_leave}}
+{{#login_needed}}<a class="button primary" href="/login?next=/t/{{table_id}}">Anmelden, um mitzuspielen</a>
+<a class="button" href="/register?next=/t/{{table_id}}">Neu hier? Registrieren</a>{{/login_needed}}
+</div>
+{{/is_open}}
+</section>
 
 {{#has_parties}}
 <section class="card match">
-<h2>Match</h2>
+<h2>{{#multi_party}}Match{{/multi_party}}{{#single_party}}Ergebnis{{/single_party}}</h2>
 <div class="scroll">
 <table class="scores">
 <thead><tr><th>Partie</th>{{#seats}}<th>{{name}}</th>{{/seats}}</tr></thead>
 <tbody>
-{{#parties}}<tr><td>{{number}}</td>{{#scores}}<td>{{score}}</td>{{/scores}}</tr>{{/parties}}
+{{#parties}}<tr><td>{{number}}</td>{{#scores}}<td>{{score:x-minus}}</td>{{/scores}}</tr>{{/parties}}
 </tbody>
-<tfoot><tr><th>Summe</th>{{#seats}}<td>{{total}}</td>{{/seats}}</tr></tfoot>
+{{#multi_party}}<tfoot><tr><th>Summe</th>{{#seats}}<td>{{total:x-minus}}</td>{{/seats}}</tr></tfoot>{{/multi_party}}
 </table>
 </div>
 {{#is_finished}}
 <h3>Endstand</h3>
 <ol class="standings">
-{{#standings}}<li{{#winner}} class="winner"{{/winner}}><span class="place">{{place}}.</span> {{name}} – {{total}} Punkte{{#winner}} <span class="badge win">Sieg</span>{{/winner}}</li>{{/standings}}
+{{#standings}}<li{{#winner}} class="winner"{{/winner}}><span class="place">{{place}}.</span> {{name}} – {{total:x-points}}{{#winner}} <span class="badge win">Sieg</span>{{/winner}}</li>{{/standings}}
 </ol>
 {{/is_finished}}
 </section>

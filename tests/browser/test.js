@@ -24,7 +24,7 @@ async function state(p) {
 			return {
 				path: location.pathname,
 				version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
-				myTurn: b && b.dataset.myTurn === '1',
+				myTurn: !!(b && b.dataset.alert),
 				title: document.title,
 				moves,
 			};
@@ -220,7 +220,7 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 
 // The tab title's "your turn" marker, as the pages set it.
 function titleMarked(title) {
-	return title.startsWith('Du bist dran! · ');
+	return /^(Du bist dran!|Du kannst eingreifen!) · /.test(title);
 }
 
 // ---- DNA: a secret choice by clicking --------------------------------------------

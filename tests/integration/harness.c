@@ -49,6 +49,7 @@ static struct {
 
 struct h_client {
 	CURL *curl;
+	char accept[128];   /* the Accept header it sends; "" sends none */
 };
 
 /* Sleeps ms, resuming after signals. */
@@ -577,6 +578,11 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	curl_easy_setopt(k, CURLOPT_NOBODY, 0L);
 	curl_easy_setopt(k, CURLOPT_HTTPGET, 1L);
 	hdr = curl_slist_append(hdr, "Expect:");
+	if (c->accept[0]) {
+		char ah[160];
+		snprintf(ah, sizeof ah, "Accept: %s", c->accept);
+		hdr = curl_slist_append(hdr, ah);
+	}
 	if (content_type) {
 		snprintf(ct, sizeof ct, "Content-Type: %s", content_type);
 		hdr = curl_slist_append(hdr, ct);
@@ -614,6 +620,11 @@ int h_request(struct h_client *c, const char *method, const char *path,
 		return -1;
 	}
 	return rc;
+}
+
+void h_client_accept(struct h_client *c, const char *accept)
+{
+	snprintf(c->accept, sizeof c->accept, "%s", accept ? accept : "");
 }
 
 int h_get(struct h_client *c, const char *path, struct h_resp *r)

@@ -66,6 +66,9 @@ struct h_client;
 /* A new browser with an empty cookie jar; NULL only without memory. */
 struct h_client *h_client_new(void);
 void h_client_free(struct h_client *c);
+/* The Accept header this client sends from now on (NULL or "": none, the
+ * default): a browser's "text/html,…", or "application/json". */
+void h_client_accept(struct h_client *c, const char *accept);
 /* The value of a cookie this client holds for the server, into out;
  * 0, or -1 when it has none. */
 int h_cookie(struct h_client *c, const char *name, char *out, size_t cap);

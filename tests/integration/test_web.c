@@ -3,7 +3,9 @@
  * Drehwurm table created in the lobby and joined by the invite link, a whole
  * match played with legal moves taken from the JSON twin, and the ways a
  * request is refused (CSRF, wrong seat, stale page, lost race, limits,
- * unknown paths). Every loop is bounded in count and in time.
+ * unknown paths), how a browser is sent back to the table after a refusal,
+ * what a snap window says to whom. Every loop is bounded in count and in
+ * time.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,6 +21,7 @@
 #include <jansson.h>
 
 #include "integration/harness.h"
+#include "integration/suite.h"
 
 enum { PLAYERS = 3, MATCH_STEPS_MAX = 4000, MATCH_SECONDS_MAX = 240 };
 
@@ -423,6 +426,254 @@ static void test_refusals(void **state)
 	assert_int_equal(post_move(player[t], csrf, v, move), 409);
 }
 
+static const char browser_accept[] = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8";
+
+/* An error page (404 by route and by handler, 405) still shows who is
+ * logged in: the header names the user, and offers no "Anmelden". */
+static void test_error_pages_login(void **state)
+{
+	(void)state;
+	struct h_resp r;
+	char path[96];
+	const char *paths[3] = { "/nowhere", path, "/t/999999" };
+	const long want[3] = { 404, 405, 404 };
+	snprintf(path, sizeof path, "%s/move", table_path);
+	for (int i = 0; i < 3; i++) {
+		assert_int_equal(h_get(player[0], paths[i], &r), 0);
+		assert_int_equal(r.status, want[i]);
+		assert_true(h_has(&r, "<span class=\"who\">anna</span>"));
+		assert_false(h_has(&r, "<a href=\"/login\">Anmelden</a>"));
+		h_resp_free(&r);
+	}
+}
+
+/* The note cookie of client c into out (0), or -1 when it has none (or
+ * an emptied one). */
+static int note_cookie(struct h_client *c, char *out, size_t cap)
+{
+	return h_cookie(c, "stn", out, cap) == 0 && out[0] ? 0 : -1;
+}
+
+/* A browser (Accept: text/html) is never left on the move URL: a refused
+ * move is a 303 to the table's board, and the GET that follows shows the
+ * note and the typed move once. Clients that ask for JSON keep the status
+ * and a JSON body. A note moved into another session is not shown. */
+static void test_browser_redirect(void **state)
+{
+	(void)state;
+	char move[200], csrf[128], loc[128], want[128], stn[1024], tok[128];
+	int64_t v = -1;
+	int t = -1;
+	for (int k = 0; k < 50 && t < 0; k++) {   /* a snap window may be open: wait it out */
+		t = turn_player(move, sizeof move, &v, csrf, sizeof csrf);
+		if (t < 0)
+			nanosleep(&(struct timespec){ 0, 200 * 1000000L }, NULL);
+	}
+	assert_true(t >= 0);
+	char path[96], vs[32];
+	snprintf(path, sizeof path, "%s/move", table_path);
+	snprintf(vs, sizeof vs, "%lld", (long long)v);
+	snprintf(want, sizeof want, "%s#spiel", table_path);
+	struct h_resp r;
+	struct h_client *c = player[t];
+	h_client_accept(c, browser_accept);
+
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, "v", vs, "move", "tanz <b>", NULL), 0);
+	assert_int_equal(r.status, 303);
+	assert_int_equal(h_header(&r, "Location", loc, sizeof loc), 0);
+	assert_string_equal(loc, want);
+	h_resp_free(&r);
+	assert_int_equal(note_cookie(c, stn, sizeof stn), 0);
+	assert_int_equal(h_get(c, table_path, &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_true(h_has(&r, "class=\"note rejected\""));
+	assert_true(h_has(&r, "value=\"tanz &lt;b&gt;\""));
+	h_resp_free(&r);
+	assert_int_equal(note_cookie(c, loc, sizeof loc), -1);   /* shown once */
+	assert_int_equal(h_get(c, table_path, &r), 0);
+	assert_false(h_has(&r, "class=\"note"));
+	h_resp_free(&r);
+	assert_int_equal(version_of(c), v);
+
+	/* a stale page: 303 too, the note says so */
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, "v", "1", "move", move, NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	assert_int_equal(note_cookie(c, stn, sizeof stn), 0);
+	assert_int_equal(h_get(c, table_path, &r), 0);
+	assert_true(h_has(&r, "class=\"note stale\""));
+	h_resp_free(&r);
+
+	/* join and leave, refused, land on the table as well */
+	snprintf(path, sizeof path, "%s/join", table_path);
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	assert_int_equal(note_cookie(c, stn, sizeof stn), 0);
+
+	/* that note in another session (the outsider's) is not shown */
+	assert_int_equal(h_cookie(outsider, "st", tok, sizeof tok), 0);
+	char req[2048], *out = malloc(1 << 20);
+	assert_non_null(out);
+	int n = snprintf(req, sizeof req, "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: %s\r\n"
+			 "Cookie: st=%s; stn=%s\r\nConnection: close\r\n\r\n", table_path,
+			 browser_accept, tok, stn);
+	assert_true(n > 0 && n < (int)sizeof req);
+	assert_int_equal(it_raw(req, (size_t)n, out, 1 << 20), 200);
+	assert_null(strstr(out, "class=\"note"));
+	free(out);
+	assert_int_equal(h_get(c, table_path, &r), 0);   /* c's own note, then gone */
+	assert_true(h_has(&r, "class=\"note refused\""));
+	h_resp_free(&r);
+
+	/* a JSON client keeps the status and gets JSON */
+	snprintf(path, sizeof path, "%s/move", table_path);
+	h_client_accept(c, "application/json");
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, "v", vs, "move", "tanz", NULL), 0);
+	assert_int_equal(r.status, 422);
+	assert_true(h_has(&r, "\"kind\": \"rejected\"") || h_has(&r, "\"kind\":\"rejected\""));
+	h_resp_free(&r);
+	h_client_accept(c, NULL);
+	assert_int_equal(version_of(c), v);
+}
+
+/* The seat on turn's HTML says nothing of a turn while a window is open;
+ * the platform's status line appears once. */
+static void check_window_page(struct h_client *c, const char *must)
+{
+	struct h_resp r;
+	assert_int_equal(h_get(c, table_path, &r), 0);
+	assert_false(h_has(&r, "Du bist dran!"));
+	assert_true(h_has(&r, must));
+	const char *first = strstr(r.body, "class=\"banner");
+	assert_non_null(first);
+	assert_null(strstr(first + 1, "class=\"banner"));
+	h_resp_free(&r);
+}
+
+/* seats[k].acting of the JSON twin as c sees it. */
+static int acting_of(struct h_client *c, int k)
+{
+	json_t *o = table_json(c);
+	int a = jbool(json_array_get(json_object_get(o, "seats"), (size_t)k), "acting");
+	json_decref(o);
+	return a;
+}
+
+/* Sleeps until the wall clock is past deadline_ms (plus a margin). */
+static void sleep_past(int64_t deadline_ms)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	long wait_ms = (long)(deadline_ms - ((int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000)) + 300;
+	assert_true(wait_ms < 10000);
+	if (wait_ms > 0) {
+		ts = (struct timespec){ wait_ms / 1000, (wait_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+/* One fresh snap window (every seat but the opener may act): the seat on
+ * turn is told it may intervene and is next, not "Du bist dran!"; the
+ * other one passes, and everybody still sees both as able to act; after
+ * the deadline the late pass of the seat on turn is "zu spät" (409), and
+ * its page says that the window expired and that it is on turn now. */
+static void window_checks(int turn, int other, int64_t deadline)
+{
+	json_t *o = table_json(player[turn]);
+	assert_false(jbool(o, "my_turn"));
+	assert_true(jbool(o, "window"));
+	char csrf[128];
+	snprintf(csrf, sizeof csrf, "%s", jstr(o, "csrf"));
+	json_decref(o);
+	check_window_page(player[turn], "Du darfst jetzt eingreifen; danach bist du dran.");
+	struct h_resp r;
+	assert_int_equal(h_get(player[turn], table_path, &r), 0);
+	assert_false(h_has(&r, "http-equiv=\"refresh\""));   /* it may act: no refresh */
+	assert_true(h_has(&r, "Neu laden"));
+	h_resp_free(&r);
+	assert_int_equal(h_get(outsider, table_path, &r), 0);
+	assert_true(h_has(&r, "http-equiv=\"refresh\""));    /* a spectator: refreshed */
+	h_resp_free(&r);
+
+	o = table_json(player[other]);
+	int64_t v = jint(o, "version");
+	assert_int_equal(post_move(player[other], jstr(o, "csrf"), v, "pass"), 303);
+	json_decref(o);
+	v++;
+	/* the passer's flag stays as it was, for everyone, itself included */
+	assert_true(acting_of(player[turn], other));
+	assert_true(acting_of(outsider, other));
+	assert_true(acting_of(player[other], turn));
+	check_window_page(player[other], "Du hast dich entschieden");
+
+	sleep_past(deadline);
+	assert_true(version_of(outsider) > v);       /* somebody's page applies the deadline */
+	char vs[32], path[96];
+	snprintf(vs, sizeof vs, "%lld", (long long)v);
+	snprintf(path, sizeof path, "%s/move", table_path);
+	assert_int_equal(h_post_form(player[turn], path, &r, "csrf", csrf, "v", vs, "move", "pass",
+				     NULL), 0);
+	assert_int_equal(r.status, 409);
+	assert_true(h_has(&r, "Zu spät"));
+	assert_false(h_has(&r, "Passen kannst du nur"));
+	h_resp_free(&r);
+	o = table_json(player[turn]);
+	assert_true(jbool(o, "my_turn"));
+	assert_true(jbool(o, "window_expired"));
+	json_decref(o);
+	assert_int_equal(h_get(player[turn], table_path, &r), 0);
+	assert_true(h_has(&r, "Die Frist ist abgelaufen. Du bist dran!"));
+	h_resp_free(&r);
+}
+
+/* Plays regular moves until a snap window opens, then window_checks(). */
+static void test_window(void **state)
+{
+	(void)state;
+	double t0 = now_s();
+	for (int step = 0; step < 300 && now_s() - t0 < 60; step++) {
+		json_t *o = table_json(outsider);
+		if (strcmp(jstr(o, "status"), "playing") != 0) {
+			json_decref(o);
+			skip();
+		}
+		int open = jbool(o, "window_open");
+		int turn = (int)jint(o, "turn_seat");
+		int64_t deadline = jint(o, "deadline");
+		json_decref(o);
+		if (open) {
+			int can[PLAYERS], n = 0, other = -1;
+			for (int i = 0; i < PLAYERS; i++) {
+				o = table_json(player[i]);
+				can[i] = jbool(o, "can_act");
+				json_decref(o);
+				n += can[i];
+				if (can[i] && i != turn)
+					other = i;
+			}
+			if (n == PLAYERS - 1 && can[turn] && other >= 0) {
+				window_checks(turn, other, deadline);
+				return;
+			}
+			sleep_past(deadline);   /* not a fresh window: let it pass */
+			continue;
+		}
+		for (int i = 0; i < PLAYERS; i++) {
+			o = table_json(player[i]);
+			json_t *mv = json_object_get(o, "moves");
+			int mine = jbool(o, "my_turn") && json_array_size(mv) > 0;
+			if (mine)
+				post_move(player[i], jstr(o, "csrf"), jint(o, "version"),
+					  jstr(json_array_get(mv, 0), "move"));
+			json_decref(o);
+			if (mine)
+				break;
+		}
+	}
+	fail_msg("no fresh snap window came up within the bounds");
+}
+
 /* A passed deadline shows in the poll without anybody moving: 204 while
  * the snap window is open, 200 once its deadline passed (same version), and
  * the reload that follows applies it (a new version). */
@@ -655,7 +906,10 @@ int main(void)
 		cmocka_unit_test(test_headers_and_errors),
 		cmocka_unit_test(test_accounts),
 		cmocka_unit_test(test_create_and_join),
+		cmocka_unit_test(test_error_pages_login),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_browser_redirect),
+		cmocka_unit_test(test_window),
 		cmocka_unit_test(test_poll_deadline),
 		cmocka_unit_test(test_snap_race),
 		cmocka_unit_test(test_play_to_end),
