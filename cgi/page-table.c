@@ -49,7 +49,8 @@ static void emit_step(void *ctx, const struct st_move *m)
 	view_num(l->v, "seat", m->seat);
 	view_str(l->v, "seat_name", m->seat >= 0 && m->seat < GAME_MAX_SEATS && l->nm->name[m->seat] ?
 				   l->nm->name[m->seat] : "");
-	view_flag(l->v, m->seat < 0 ? "tick" : "by_seat", 1);
+	view_flag(l->v, m->seat < 0 ? (strcmp(m->text, PLAY_STEP_TICK) == 0 ? "tick" : "clock")
+				    : "by_seat", 1);
 	view_str(l->v, "text", m->text);
 	view_num(l->v, "at", m->at);
 	view_end(l->v);
@@ -168,7 +169,7 @@ struct last_step {
 static void note_last(void *ctx, const struct st_move *m)
 {
 	struct last_step *l = ctx;
-	l->tick = m->seat < 0;
+	l->tick = m->seat < 0 && strcmp(m->text, PLAY_STEP_TICK) == 0;
 }
 
 /* 1 when the newest step of the running party is a deadline that passed:

@@ -477,8 +477,9 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 	return PLAY_OK;
 }
 
-/* Applies passed deadlines to a loaded party and logs them as one "tick"
- * step; on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
+/* Applies passed deadlines to a loaded party and logs them as one
+ * PLAY_STEP_TICK step (PLAY_STEP_START when nothing was due and the game
+ * only started a clock, as DNA does at a party's first request); on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
  * passed, the table's deadline is corrected (so that polls stop firing). */
 static int live_tick(struct store *s, struct live *l, int64_t now)
 {
@@ -486,7 +487,8 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 	if (live_pausing(l))
 		return deadline_passed(l->t.next_deadline, now) ? next_party(s, l, now) : PLAY_OK;
 	if (l->g->tick(l->state, now))
-		return save_step(s, l, -1, "tick", now);
+		return save_step(s, l, -1, deadline_passed(l->t.next_deadline, now) ?
+				 PLAY_STEP_TICK : PLAY_STEP_START, now);
 	if (!deadline_passed(l->t.next_deadline, now))
 		return PLAY_OK;
 	l->g->status(l->state, &st);
@@ -501,9 +503,15 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 }
 
 /* PLAY_OK whether or not a deadline had passed; PLAY_NOT_FOUND (404),
- * PLAY_BUSY (503), PLAY_ERR (500). Cheap when nothing is due: one read. */
+ * PLAY_BUSY (503), PLAY_ERR (500). Cheap when nothing is due: one read.
+ * Everything due at now_ms is applied, in one transaction: a pause that
+ * ends deals a party whose own start may be due at once (DNA's opening
+ * race starts at the first request), and a page loaded afterwards must not
+ * see a deadline pass under its next move that was due before it loaded.
+ * TICK_ROUNDS bounds the rounds; a game's tick always moves its deadline. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms)
 {
+	enum { TICK_ROUNDS = 4 };
 	struct live l;
 	int64_t v, dl;
 	int rc = from_store(store_table_poll(s, table, &v, &dl), PLAY_NOT_FOUND);
@@ -511,12 +519,17 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 		return rc;
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	rc = live_load(s, table, &l);
-	if (rc == PLAY_OK && deadline_passed(l.t.next_deadline, now_ms))
-		rc = live_tick(s, &l, now_ms);
-	else if (rc == PLAY_NOT_PLAYING)
-		rc = PLAY_OK;   /* a finished table has no deadlines to apply */
-	live_free(&l);
+	for (int round = 0; rc == PLAY_OK && round < TICK_ROUNDS; round++) {
+		rc = live_load(s, table, &l);
+		int due = rc == PLAY_OK && deadline_passed(l.t.next_deadline, now_ms);
+		if (due)
+			rc = live_tick(s, &l, now_ms);
+		else if (rc == PLAY_NOT_PLAYING)
+			rc = PLAY_OK;   /* a finished table has no deadlines to apply */
+		live_free(&l);
+		if (!due)
+			break;
+	}
 	return finish(s, rc);
 }
 
@@ -672,7 +685,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	}
 	/* A deadline applied after the page was seen (here or by anyone's
 	 * request): the window the player answered is gone, whatever the move. */
-	if ((rc = from_store(store_seat_moved_since(s, party_before, -1, seen_version, &moved),
+	if ((rc = from_store(store_ticked_since(s, party_before, seen_version, &moved),
 			     PLAY_ERR)) != PLAY_OK)
 		goto out;
 	if (moved) {

@@ -31,6 +31,11 @@
 /* The platform's own move after a party: "I have seen the result". No game
  * may use this word as a move. */
 #define PLAY_CONTINUE "weiter"
+/* The texts of the log's steps by seat -1: a deadline passed, or a clock
+ * started (replayed alike, as the game's tick; only a passed deadline makes
+ * an older page's move "too late"). */
+#define PLAY_STEP_TICK "tick"
+#define PLAY_STEP_START "start"
 /* How long a table waits on a finished party before it deals the next. */
 enum { PLAY_PAUSE_SECONDS = 60 };
 

@@ -74,6 +74,7 @@ enum stmt {
 	STMT_PARTIES_OF_TABLE,
 	STMT_MOVE_APPEND,
 	STMT_SEAT_MOVED_SINCE,
+	STMT_TICKED_SINCE,
 	STMT_MOVES,
 	STMT_MOVE_COUNT,
 	STMT__MAX
@@ -175,6 +176,9 @@ static const char *const stmt_sql[] = {
 		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM moves WHERE party = ?1",
 	[STMT_SEAT_MOVED_SINCE] =
 		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2 AND version > ?3)",
+	[STMT_TICKED_SINCE] =
+		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1 AND version > ?2"
+		" AND text = 'tick')",
 	[STMT_MOVES] =
 		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
 		" ORDER BY seq",
@@ -1402,6 +1406,20 @@ int store_move_append(struct store *s, int64_t party, int seat, const char *text
 	return rc;
 }
 
+/* Steps an EXISTS query into *yes, then resets it. */
+static int exists_row(struct store *s, sqlite3_stmt *q, int *yes, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*yes = sqlite3_column_int(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, what);
+	}
+	done(q);
+	return rc;
+}
+
 /* *yes = 1 when the seat logged a step with a version above `after` (one index probe). */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes)
 {
@@ -1411,16 +1429,21 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
 	sqlite3_bind_int64(q, 1, party);
 	sqlite3_bind_int(q, 2, seat);
 	sqlite3_bind_int64(q, 3, after);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*yes = sqlite3_column_int(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = fail(s, "seat moved since");
-	}
-	done(q);
-	return rc;
+	return exists_row(s, q, yes, "seat moved since");
 }
+
+/* *yes = 1 when a deadline passed in the party after version `after` (a
+ * step of seat -1 logged as "tick", not a clock's "start"). */
+int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TICKED_SINCE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int64(q, 2, after);
+	return exists_row(s, q, yes, "ticked since");
+}
+
 
 /* The party's steps with seq > after, in order; each row valid during fn only. */
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx)

@@ -193,6 +193,9 @@ int store_move_append(struct store *s, int64_t party, int seat, const char *text
 		      int64_t version);
 /* 1 in *yes when `seat` has a step in this party with version > after. */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes);
+/* 1 in *yes when a deadline passed in this party (a "tick" step) with
+ * version > after; a clock's "start" step does not count. */
+int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes);
 /* Moves of a party in order, from seq > after; fn per row. */
 typedef void (*st_move_fn)(void *ctx, const struct st_move *m);
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx);

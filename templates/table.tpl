@@ -101,7 +101,7 @@
 <details>
 <summary>Partie {{number}}</summary>
 <ol class="steps">
-{{#steps}}<li>{{#tick}}<em>Frist abgelaufen</em>{{/tick}}{{#by_seat}}{{seat_name}}: <code>{{text}}</code>{{/by_seat}}</li>{{/steps}}
+{{#steps}}<li>{{#tick}}<em>Frist abgelaufen</em>{{/tick}}{{#clock}}<em>Die Uhr läuft</em>{{/clock}}{{#by_seat}}{{seat_name}}: <code>{{text}}</code>{{/by_seat}}</li>{{/steps}}
 </ol>
 </details>
 {{/party_logs}}

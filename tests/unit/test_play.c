@@ -683,8 +683,10 @@ static void test_deadline_tick(void **state)
 	assert_int_equal(play_tick(f->s, tid, dl + 5000), PLAY_OK);
 	assert_unchanged(f, tid, before);
 
-	/* A pass from the page before the tick: the window is gone. */
-	assert_int_equal(play_move(f->s, tid, u, "pass", v, dl + 10, &e), PLAY_REJECTED);
+	/* A pass from the page before the tick: the window is gone, and the
+	 * answer says so ("zu spät"), not the rules. */
+	assert_int_equal(play_move(f->s, tid, u, "pass", v, dl + 10, &e), PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Zu spät"));
 	assert_unchanged(f, tid, before);
 	assert_int_equal(play_verify_party(f->s, tid, before->party_no, &e), PLAY_OK);
 	free(l);
