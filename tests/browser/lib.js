@@ -76,8 +76,9 @@ class T {
 
 	// A user with a context of their own. Every page load is counted so a test
 	// can tell a reload the page did by itself from one the test caused.
-	async player(label, viewport = DESKTOP) {
-		const context = await this.browser.newContext({ viewport, locale: 'de-DE' });
+	// opts go to the browser context, e.g. { javaScriptEnabled: false }.
+	async player(label, viewport = DESKTOP, opts = {}) {
+		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...opts });
 		context.setDefaultTimeout(10000);
 		context.setDefaultNavigationTimeout(15000);
 		const page = await context.newPage();

@@ -307,4 +307,225 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 });
 
+// ---- play safety: no move without a click ------------------------------------------
+
+// Three players at a new Drehwurm table (60 s snap windows); returns
+// { all, url } once every page shows the started party.
+async function drehwurmTable(t, labels, views = [], snap = 60) {
+	const all = [];
+	for (let i = 0; i < labels.length; i++)
+		all.push(await t.player(labels[i], ...(views[i] || [])));
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(all[0], 'drehwurm', all.length, { snap_seconds: snap });
+	for (const p of all.slice(1)) await join(p, url);
+	for (const p of all) await p.page.goto(url);
+	t.note(`table ${url}`);
+	return { all, url };
+}
+
+// The index of the player whose regular turn it is, from fresh pages.
+async function onTurn(all) {
+	for (let i = 0; i < all.length; i++) {
+		const s = await state(all[i]);
+		if (s.moves.some(m => /^(play|chicken|draw turn) /.test(m))) return i;
+	}
+	return -1;
+}
+
+// Types a move into the page's text field and sends it; waits for the answer.
+async function typeMove(p, text) {
+	const before = p.loads;
+	await p.page.locator('#move-text').fill(text);
+	await p.page.locator('form.typed button[type="submit"]').click();
+	await until(`${p.label}'s page after typing "${text}"`, 10000, async () => p.loads > before);
+	await p.page.waitForLoadState('load');
+}
+
+// What a refused move must leave: the table's GET URL (never /move), the
+// note, the typed text still in the field, the header naming the player.
+async function checkRefusedLanding(p, url, typed) {
+	const u = new URL(p.page.url());
+	check(u.pathname === new URL(url).pathname,
+		`${p.label}: after a refused move the browser is on ${u.pathname}, not the table's GET URL`);
+	const note = await p.page.locator('.note').first().innerText({ timeout: 2000 }).catch(() => '');
+	check(note, `${p.label}: a refused move shows no note`);
+	const kept = await p.page.locator('#move-text').inputValue();
+	check(kept === typed, `${p.label}: the typed move is "${kept}", not "${typed}", after the refusal`);
+	const who = await p.page.locator('header .who').innerText().catch(() => '');
+	check(who.trim() === p.label, `${p.label}: the header names "${who}" after the refusal`);
+	return note;
+}
+
+test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
+	// 6-s snap windows, which end by their deadline in this test.
+	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 6);
+	const n = all.length;
+	// Regular moves until a window opens in which the seat next on turn may
+	// snap or pass (other windows: everybody passes).
+	let w = -1, mover = -1;
+	for (let step = 0; step < 40 && w < 0; step++) {
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		const inWindow = ss.map(s => s.moves.includes('pass'));
+		if (inWindow.some(Boolean)) {
+			const nxt = mover >= 0 ? (mover + 1) % n : -1;
+			if (nxt >= 0 && inWindow[nxt]) { w = nxt; break; }
+			const k = inWindow.indexOf(true);
+			await clickMove(all[k], 'pass');
+			await allAt(all, (await state(all[k])).version, 'a pass');
+			continue;
+		}
+		const i = ss.findIndex(s => s.moves.some(m => /^(play|chicken|draw turn) /.test(m)));
+		if (i < 0) { await sleep(500); continue; }
+		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
+		mover = i;
+		await clickMove(all[i], mv);
+		await allAt(all, (await state(all[i])).version, `after "${mv}"`);
+	}
+	check(w >= 0, 'no snap window opened for the seat next on turn');
+	const p = all[w];
+	const posts = [];
+	p.page.on('request', r => { if (r.method() === 'POST') posts.push(r.url()); });
+
+	// In the window p types a regular move: refused now, legal once the
+	// window is over and p is on turn.
+	await typeMove(p, 'draw turn 1');
+	const note = await checkRefusedLanding(p, url, 'draw turn 1');
+	const v0 = (await state(p)).version;
+	t.note(`${p.label} typed "draw turn 1" in a snap window: "${note.replace(/\s+/g, ' ')}"`);
+
+	// The window ends by its deadline; p's page follows by polling and p is
+	// on turn now. Nothing may have been sent for p.
+	const loads = p.loads;
+	await until(`${p.label}'s page to show the window's end`, 20000, async () => {
+		const s = await state(p);
+		return s.version > v0 && s.moves.some(m => m.startsWith('draw turn '));
+	}, 250);
+	check(p.loads > loads, `${p.label}'s page did not follow by itself`);
+	const v1 = (await state(p)).version;
+	await sleep(6000);   // three more poll rounds
+	const after = await state(p);
+	check(posts.length === 1, `${p.label}'s page sent ${posts.length} POSTs, only 1 was clicked`);
+	check(after.version === v1, `the table moved on by itself (${v1} → ${after.version})`);
+	check(after.moves.some(m => m.startsWith('draw turn ')), `${p.label} is no longer on turn: a move was played`);
+	check(new URL(p.page.url()).pathname === new URL(url).pathname, `${p.label}'s page is on ${p.page.url()}`);
+	const notes = await p.page.locator('.note').count();
+	check(notes === 0, `${p.label} sees a note after the table changed, though it did nothing`);
+	t.note(`the window ended; ${p.label}'s page followed to version ${v1} and ${p.label} is on turn; 1 POST in all`);
+});
+
+test('Without JavaScript: a refused move, then a legal one, then the page updates by itself', 120000, async t => {
+	const { all, url } = await drehwurmTable(t, ['jana', 'kurt', 'lena'],
+		[[], [DESKTOP, { javaScriptEnabled: false }], []]);
+	const k = all[1];
+
+	// The others play (passing every snap window) until kurt is on turn;
+	// kurt's page is loaded by the test while it drives.
+	for (let step = 0; step < 30; step++) {
+		await k.page.goto(url);
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		const w = ss.findIndex(s => s.moves.includes('pass'));
+		if (w >= 0) { await clickMove(all[w], 'pass'); continue; }
+		const i = ss.findIndex(s => s.moves.some(m => /^(play|chicken|draw turn) /.test(m)));
+		check(i >= 0, 'nobody can move');
+		if (i === 1) break;
+		const mv = ss[i].moves.find(m => m.startsWith('draw turn ')) || ss[i].moves[0];
+		await clickMove(all[i], mv);
+		await allAt(all.filter((_, n) => n !== 1), (await state(all[i])).version, 'a move');
+	}
+	await k.page.goto(url);
+	let sk = await state(k);
+	check(sk.moves.length > 0, `${k.label} never came on turn`);
+	// While kurt can act, no refresh may wipe what he types; a link instead.
+	const refreshOnTurn = await k.page.locator('meta[http-equiv="refresh"]').count();
+	check(refreshOnTurn === 0, `${k.label}'s page refreshes itself while he is on turn`);
+	check(await k.page.locator('p.reload a').count() === 1, `${k.label}'s page offers no "Neu laden" link`);
+	// A move no position allows: refused, the browser stays on the table,
+	// logged in, with what he typed.
+	await typeMove(k, 'draw turn 9');
+	await checkRefusedLanding(k, url, 'draw turn 9');
+	const title = await k.page.title();
+	check(!/405|Fehler/i.test(title), `${k.label} sees an error page: ${title}`);
+	sk = await state(k);
+	check(sk.moves.length > 0, `${k.label} can no longer move after the refusal`);
+
+	const mv = sk.moves.find(m => m.startsWith('draw turn ')) || sk.moves[0];
+	await clickMove(k, mv);
+	const landed = new URL(k.page.url());
+	check(landed.pathname === new URL(url).pathname, `after a legal move kurt is on ${landed.pathname}`);
+	sk = await state(k);
+	t.note(`${k.label} (no script): refused "draw turn 9", then played "${mv}" (version ${sk.version})`);
+
+	// Close a snap window his move may have opened, then the next player moves:
+	// kurt's page, which cannot act now, must update by its own refresh.
+	await allAt([all[0], all[2]], sk.version, "after kurt's move");
+	for (let step = 0; step < 6; step++) {
+		const ss = [];
+		for (const p of [all[0], all[2]]) ss.push(await state(p));
+		const w = ss.findIndex(s => s.moves.includes('pass'));
+		if (w < 0) break;
+		await clickMove([all[0], all[2]][w], 'pass');
+		await allAt([all[0], all[2]], (await state([all[0], all[2]][w])).version, 'a pass');
+	}
+	await k.page.goto(url);
+	sk = await state(k);
+	if (sk.moves.length === 0) {
+		check(await k.page.locator('meta[http-equiv="refresh"]').count() === 1,
+			`${k.label}'s page cannot act and does not refresh itself`);
+		const others = [all[0], all[2]];
+		let i = -1, so;
+		for (let n = 0; n < 2 && i < 0; n++) {
+			so = await state(others[n]);
+			if (so.moves.length) i = n;
+		}
+		check(i >= 0, 'after kurt\'s move nobody can move');
+		const loads = k.loads;
+		const m2 = so.moves.find(m => m.startsWith('draw turn ')) || so.moves[0];
+		await clickMove(others[i], m2);
+		const v = (await state(others[i])).version;
+		await until(`${k.label}'s page to refresh by itself to version ${v}`, 15000, async () =>
+			k.loads > loads && (await state(k)).version >= v, 250);
+		t.note(`${others[i].label}: ${m2}; kurt's page refreshed itself to version ${v}`);
+	}
+	await t.shot(k.page, 'noscript-desktop.png');
+});
+
+test('Phone: my moves are on the first screen, and a move brings me back to the board', 90000, async t => {
+	const { all, url } = await drehwurmTable(t, ['mara', 'nils', 'olga'], [[PHONE], [PHONE], [PHONE]]);
+	const i = await onTurn(all);
+	check(i >= 0, 'nobody is on turn at the start');
+	const p = all[i];
+	await p.page.goto(url);
+	await p.page.waitForLoadState('load');
+	const first = await p.page.evaluate(() => {
+		const b = [...document.querySelectorAll('.board button[name="move"]')]
+			.find(x => x.offsetParent !== null);
+		if (!b) return null;
+		const r = b.getBoundingClientRect();
+		return { top: r.top, bottom: r.bottom, scrollY: window.scrollY, h: window.innerHeight };
+	});
+	check(first, `${p.label} is on turn but the board has no move button`);
+	check(first.scrollY === 0 && first.bottom <= first.h,
+		`at 390×844 the first move button is at ${Math.round(first.top)}–${Math.round(first.bottom)} px, ` +
+		`below the first screen (${first.h} px)`);
+	await t.shot(p.page, 'phone-on-turn-first-screen.png', false);
+
+	// After a move the page shows the board again, not the top.
+	const s = await state(p);
+	const mv = s.moves.find(m => m.startsWith('play ')) || s.moves.find(m => m.startsWith('draw turn '));
+	await p.page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+	await clickMove(p, mv);
+	const where = await p.page.evaluate(() => {
+		const n = document.getElementById('spiel');
+		return { hash: location.hash, top: n ? n.getBoundingClientRect().top : NaN,
+			scrollY: window.scrollY, h: window.innerHeight };
+	});
+	check(where.hash === '#spiel', `after "${mv}" the address has no #spiel: "${where.hash}"`);
+	check(where.top >= -2 && where.top < where.h / 2,
+		`after "${mv}" the board is at ${Math.round(where.top)} px, not at the top of the screen`);
+	await t.shot(p.page, 'phone-after-move.png', false);
+	t.note(`${p.label}: first move button at ${Math.round(first.top)} px; after "${mv}" #spiel at ${Math.round(where.top)} px (scrollY ${Math.round(where.scrollY)})`);
+});
+
 main();
