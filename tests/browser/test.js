@@ -528,4 +528,76 @@ test('Phone: my moves are on the first screen, and a move brings me back to the 
 	t.note(`${p.label}: first move button at ${Math.round(first.top)} px; after "${mv}" #spiel at ${Math.round(where.top)} px (scrollY ${Math.round(where.scrollY)})`);
 });
 
+// ---- the end of a party and of a match ---------------------------------------------
+
+// The JSON twin of the table as p sees it.
+async function tableJson(p, url) {
+	const r = await p.context.request.get(`${url}.json`);
+	check(r.status() === 200, `${p.label}: GET ${url}.json: ${r.status()}`);
+	return r.json();
+}
+
+test('A whole match: the summary after each party, the match result first at the end', 240000, async t => {
+	const { all, url } = await drehwurmTable(t, ['pia', 'quirin', 'rosa']);
+	const shots = { party: false, match: false };
+	let steps = 0, parties = 0;
+	for (; steps < 3000; steps++) {
+		const js = [];
+		for (const p of all) js.push(await tableJson(p, url));
+		if (js[0].is_finished) break;
+		const pe = js[0].party_end;
+		if (pe && pe.pausing && !shots.party) {
+			// The summary stays: every page shows it, with the points and "Weiter".
+			const p = all[0];
+			await p.page.goto(url);
+			const text = await visibleText(p.page);
+			check(/Weiter/.test(text), `${p.label}'s page at the party's end offers no "Weiter"`);
+			for (const q of all)
+				check(text.includes(q.label), `the summary does not name ${q.label}`);
+			await t.shot(p.page, 'party-end-desktop.png');
+			await p.page.setViewportSize(PHONE);
+			await t.shot(p.page, 'party-end-phone.png', false);
+			await p.page.setViewportSize(DESKTOP);
+			shots.party = true;
+		}
+		// The first seat that may act: in a window it passes, at a party's end
+		// it continues, else it plays (a card before a chicken before a draw).
+		const k = js.findIndex(j => j.can_act && j.moves.length);
+		if (k < 0) { await sleep(300); continue; }
+		const mv = js[k].moves.map(m => m.move);
+		const pick = mv.find(m => m === 'weiter') || mv.find(m => m === 'pass') ||
+			mv.find(m => m.startsWith('play ')) || mv.find(m => m.startsWith('chicken ')) ||
+			mv.find(m => m.startsWith('draw turn ')) || mv[0];
+		if (pick === 'weiter' && k === 0) parties++;
+		const r = await all[k].context.request.post(`${url}/move`, {
+			form: { csrf: js[k].csrf, v: String(js[k].v), move: pick },
+			headers: { Accept: 'application/json' }, maxRedirects: 0,
+		});
+		check(r.status() < 500, `"${pick}" by ${all[k].label}: status ${r.status()}`);
+	}
+	const end = await tableJson(all[0], url);
+	check(end.is_finished, `the match did not end within ${steps} steps`);
+	check(end.party_end && end.party_end.match_over, 'the finished match has no match result');
+	const p = all[1];
+	await p.page.goto(url);
+	// The match result leads: the winners come before the board.
+	const order = await p.page.evaluate(() => {
+		const res = document.querySelector('.party-end .match-result, .party-end [data-match-result], .party-end');
+		const board = document.querySelector('.board');
+		return res && board ? res.compareDocumentPosition(board) & Node.DOCUMENT_POSITION_FOLLOWING : -1;
+	});
+	check(order > 0, 'at the match\'s end the result is not above the board');
+	const text = await visibleText(p.page);
+	check(/gewinnt|gewinnen|Sieger/i.test(text), `the finished match names no winner: ${text.slice(0, 300)}`);
+	await t.shot(p.page, 'match-end-desktop.png');
+	await p.page.setViewportSize(PHONE);
+	await t.shot(p.page, 'match-end-phone.png', false);
+	const top = await p.page.evaluate(() => {
+		const n = document.querySelector('.party-end');
+		return n ? n.getBoundingClientRect().top : 99999;
+	});
+	check(top < PHONE.height, `on a phone the match result starts at ${Math.round(top)} px, below the first screen`);
+	t.note(`${steps} steps, ${end.parties_played} parties; screenshots party-end-*.png, match-end-*.png`);
+});
+
 main();
