@@ -123,6 +123,7 @@ static void games_view(struct view *v, int logged_in)
 		view_begin(v, "games");
 		view_str(v, "slug", g->slug);
 		view_str(v, "title", g->title);
+		view_str(v, "tagline", g->tagline ? g->tagline : "");
 		view_num(v, "min_players", g->min_players);
 		view_num(v, "max_players", g->max_players);
 		view_flag(v, logged_in ? "can_create" : "login_to_create", 1);
@@ -151,6 +152,7 @@ static void games_view(struct view *v, int logged_in)
 		view_begin(v, "coming");
 		view_str(v, "slug", games_coming[i].slug);
 		view_str(v, "title", games_coming[i].title);
+		view_str(v, "tagline", games_coming[i].tagline ? games_coming[i].tagline : "");
 		view_num(v, "min_players", games_coming[i].min_players);
 		view_num(v, "max_players", games_coming[i].max_players);
 		view_end(v);

@@ -259,6 +259,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_num(v, "v", t->version);
 	view_str(v, "game_slug", g->slug);
 	view_str(v, "game_title", g->title);
+	view_str(v, "game_tagline", g->tagline ? g->tagline : "");
+	view_str(v, "game_summary", g->summary ? g->summary : "");
 	view_str(v, "status", status_names[t->status]);
 	view_flag(v, t->status == TABLE_OPEN ? "is_open" :
 		     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);

@@ -2823,6 +2823,13 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 const struct game dna_game = {
 	.slug = "dna",
 	.title = "DNA",
+	.tagline = "Set-Karten an drei Stränge anlegen: alle wählen gleichzeitig und verdeckt.",
+	.summary = "In jedem Zug wählen alle gleichzeitig und verdeckt: eine Karte an ein Ende "
+		   "eines Strangs anlegen, ein Set spielen oder eine Karte ziehen. Eine Karte "
+		   "passt an ein Ende, wenn sie sich von der Karte, die mit dessen beiden letzten "
+		   "Karten ein Set bilden würde, in genau einer Eigenschaft unterscheidet. Dann "
+		   "werden alle Wahlen im Uhrzeigersinn aufgedeckt und ausgeführt. Wer zuerst "
+		   "keine Handkarten mehr hat, gewinnt.",
 	.min_players = 2,
 	.max_players = DNA_SEATS,
 	.state_size = sizeof(struct dna_state),

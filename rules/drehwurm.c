@@ -1468,6 +1468,14 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 const struct game drehwurm_game = {
 	.slug = "drehwurm",
 	.title = "Drehwurm",
+	.tagline = "Wurmkarten auf Stapel legen, die sich drehen, und mit Hühnern die besten "
+		   "Stapel fressen.",
+	.summary = "Wer am Zug ist, legt eine Wurmkarte auf einen der drei Stapel (andere Farbe, "
+		   "Nachbarzahl) oder zieht und dreht einen Stapel. Nach jedem Drehen dürfen die "
+		   "anderen schnell eine passende Karte dazwischenwerfen. Ein Huhn frisst einen "
+		   "Stapel, dessen oberste Karte seine Farbe hat. Gefressene Stapel bringen "
+		   "Punkte, Karten auf der Hand am Ende Minuspunkte; ein Match hat so viele "
+		   "Partien, wie Personen mitspielen.",
 	.min_players = 3,
 	.max_players = DW_SEATS,
 	.state_size = sizeof(struct dw_state),

@@ -120,6 +120,9 @@ typedef void (*move_emit_fn)(void *ctx, const char *move);
 struct game {
 	const char *slug;           /* "drehwurm": URLs, storage, template names */
 	const char *title;          /* "Drehwurm" */
+	const char *tagline;        /* what the game is, one German line (the lobby) */
+	const char *summary;        /* how it is played, a few German sentences: shown
+	                             * on an open table before anyone joins */
 	int min_players, max_players;
 	size_t state_size;          /* bytes the caller provides for one state */
 	const struct game_option *options;
@@ -170,7 +173,7 @@ const struct game *game_find(const char *slug);
 
 /* Games announced in the lobby but not playable yet. */
 struct game_coming {
-	const char *slug, *title;
+	const char *slug, *title, *tagline;
 	int min_players, max_players;
 };
 extern const struct game_coming games_coming[];

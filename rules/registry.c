@@ -14,9 +14,12 @@ const struct game *const games[] = {
 const int ngames = (int)(sizeof games / sizeof games[0]);
 
 const struct game_coming games_coming[] = {
-	{ "worst-game-ever", "Worst Game Ever", 2, 8 },
-	{ "drachenrummy", "Drachenrummy", 2, 5 },
-	{ "wurf-und-wort", "Wurf & Wort", 3, 8 },
+	{ "worst-game-ever", "Worst Game Ever",
+	  "Karten ziehen und einander angreifen, bis jemand keine Chips mehr hat.", 2, 8 },
+	{ "drachenrummy", "Drachenrummy",
+	  "Mit Würfeln und Karten möglichst viele Kartensets ablegen.", 2, 5 },
+	{ "wurf-und-wort", "Wurf & Wort",
+	  "Schnell Begriffe finden, die Karten und Würfel vorgeben.", 3, 8 },
 };
 const int ngames_coming = (int)(sizeof games_coming / sizeof games_coming[0]);
 

@@ -43,6 +43,7 @@
 {{#games}}
 <article class="game">
 <h3>{{title}}</h3>
+<p class="tagline">{{tagline}}</p>
 <p>{{min_players}}–{{max_players}} Personen</p>
 {{#login_to_create}}<p><a href="/login">Anmelden</a>, um einen Tisch zu eröffnen.</p>{{/login_to_create}}
 {{#can_create}}
@@ -64,6 +65,7 @@
 {{#coming}}
 <article class="game coming">
 <h3>{{title}} <span class="badge">bald</span></h3>
+<p class="tagline">{{tagline}}</p>
 <p>{{min_players}}–{{max_players}} Personen</p>
 </article>
 {{/coming}}

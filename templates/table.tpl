@@ -73,6 +73,14 @@
 {{/is_open}}
 </section>
 
+{{#is_open}}
+<section class="card rules-summary" aria-labelledby="rules-summary-title">
+<h2 id="rules-summary-title">So wird {{game_title}} gespielt</h2>
+<p class="tagline">{{game_tagline}}</p>
+<p>{{game_summary}}</p>
+</section>
+{{/is_open}}
+
 {{#has_parties}}
 <section class="card match">
 <h2>{{#multi_party}}Match{{/multi_party}}{{#single_party}}Ergebnis{{/single_party}}</h2>

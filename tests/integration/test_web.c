@@ -280,6 +280,10 @@ static void test_create_and_join(void **state)
 	assert_int_equal(h_get(player[0], "/", &r), 0);
 	assert_int_equal(h_csrf(&r, csrf, sizeof csrf), 0);
 	assert_true(h_has(&r, "name=\"snap_seconds\""));   /* the form comes from the options */
+	/* each game, playable or announced, says in one line what it is */
+	assert_true(h_has(&r, "mit Hühnern die besten Stapel fressen"));
+	assert_true(h_has(&r, "Set-Karten an drei Stränge anlegen"));
+	assert_true(h_has(&r, "Schnell Begriffe finden"));
 	h_resp_free(&r);
 	/* an option out of range is refused before anything is stored */
 	assert_int_equal(h_post_form(player[0], "/tables", &r, "csrf", csrf, "game", "drehwurm",
@@ -301,6 +305,9 @@ static void test_create_and_join(void **state)
 		assert_int_equal(h_get(v, table_path, &r), 0);
 		assert_int_equal(r.status, 200);
 		assert_true(h_has(&r, "Anmelden, um mitzuspielen"));
+		/* what the game is and how it is played, before joining */
+		assert_true(h_has(&r, "So wird Drehwurm gespielt"));
+		assert_true(h_has(&r, "dazwischenwerfen"));
 		h_resp_free(&r);
 		h_client_free(v);
 		player[i] = register_user(names[i], table_path);

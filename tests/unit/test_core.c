@@ -353,6 +353,24 @@ static void test_match_totals_ties_share_the_win(void **unused)
 	assert_int_equal(place[2], 1);
 }
 
+/* Every game says in one line what it is and in a few sentences how it
+ * is played (the lobby and an open table show them before anyone joins);
+ * every announced game has its line too. */
+static void test_games_describe_themselves(void **unused)
+{
+	(void)unused;
+	for (int i = 0; i < ngames; i++) {
+		assert_non_null(games[i]->tagline);
+		assert_non_null(games[i]->summary);
+		assert_true(strlen(games[i]->tagline) > 20);
+		assert_true(strlen(games[i]->summary) > strlen(games[i]->tagline));
+	}
+	for (int i = 0; i < ngames_coming; i++) {
+		assert_non_null(games_coming[i].tagline);
+		assert_true(strlen(games_coming[i].tagline) > 20);
+	}
+}
+
 /* A party's result: places by points (ties share, the next place is
  * skipped) unless the game gives its own places. */
 static void test_party_result_places(void **unused)
@@ -402,6 +420,7 @@ int main(void)
 		cmocka_unit_test(test_deadlines),
 		cmocka_unit_test(test_match_totals_ties_share_the_win),
 		cmocka_unit_test(test_party_result_places),
+		cmocka_unit_test(test_games_describe_themselves),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
