@@ -32,7 +32,9 @@ mkdir -p "$VAR"
 # they must be able to reach the socket inside var/.
 chmod 0755 "$VAR"
 rm -f "$VAR/nginx.pid"
-sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$VAR|g" -e "s|@ROOT@|$ROOT|g" \
+NGINX_USER=
+[ "$(id -u)" = 0 ] && NGINX_USER="user root;"
+sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$VAR|g" -e "s|@ROOT@|$ROOT|g" -e "s|@USER@|$NGINX_USER|g" \
 	deploy/nginx.conf.in >"$VAR/nginx.conf"
 
 APP_PID=

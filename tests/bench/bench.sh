@@ -110,8 +110,10 @@ start_nginx() {
 		PORT=$((PORT + 1))
 		n=$((n + 1))
 	done
+	nginx_user=
+	[ "$(id -u)" = 0 ] && nginx_user="user root;"
 	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
-		"$TEMPLATE" > "$W/nginx.conf"
+		-e "s|@USER@|$nginx_user|g" "$TEMPLATE" > "$W/nginx.conf"
 	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
 		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" &
 	else

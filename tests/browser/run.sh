@@ -94,8 +94,10 @@ const s = require("net").createServer();
 s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 [ -n "$port" ] || die "could not find a free port"
 
+nginx_user=
+[ "$(id -u)" = 0 ] && nginx_user="user root;"
 sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$tmp/var|g" -e "s|@ROOT@|$root|g" \
-	"$NGINX_CONF_IN" >"$tmp/nginx.conf"
+	-e "s|@USER@|$nginx_user|g" "$NGINX_CONF_IN" >"$tmp/nginx.conf"
 sock="$tmp/var/spieltisch.sock"
 grep -q "$sock" "$tmp/nginx.conf" || {
 	# The config names the socket itself; use whatever path it gives.

@@ -124,7 +124,7 @@ static int free_port(void)
 	return port;
 }
 
-/* Writes the nginx template with @PORT@, @VAR@ and @ROOT@ filled in. */
+/* Writes the nginx template with @PORT@, @VAR@, @ROOT@ and @USER@ filled in. */
 static int write_nginx_conf(void)
 {
 	char in[PATH_MAX + 32], out[PATH_MAX + 32], port[16];
@@ -146,6 +146,8 @@ static int write_nginx_conf(void)
 				val = H.dir, skip = 5;
 			else if (strncmp(p, "@ROOT@", 6) == 0)
 				val = H.root, skip = 6;
+			else if (strncmp(p, "@USER@", 6) == 0)   /* see nginx.conf.in */
+				val = geteuid() == 0 ? "user root;" : "", skip = 6;
 			if (val) {
 				fputs(val, fo);
 				p += skip;
