@@ -11,6 +11,7 @@
 #include "match.h"
 #include "movetext.h"
 #include "options.h"
+#include "perft.h"
 #include "sim.h"
 
 enum { SIM_MAX_STEPS = 20000 };
@@ -20,18 +21,6 @@ static double now_seconds(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int read_count(const char *s, long min, long max, long *out)
-{
-	char *end;
-	if (!s || !*s)
-		return -1;
-	long long v = strtoll(s, &end, 10);
-	if (*end != '\0' || v < min || v > max)
-		return -1;
-	*out = (long)v;
-	return 0;
 }
 
 int cmd_sim(int argc, char **argv)
@@ -47,7 +36,7 @@ int cmd_sim(int argc, char **argv)
 	}
 	long nparties = 1000, players = g->min_players, seed = 1;
 	int opt[GAME_OPT_MAX];
-	int quiet = 0;
+	int quiet = 0, bench = 0;
 	struct rerr e;
 	options_default(g, opt);
 	for (int i = 2; i < argc; i++) {
@@ -56,29 +45,27 @@ int cmd_sim(int argc, char **argv)
 			quiet = 1;
 			continue;
 		}
+		if (strcmp(a, "--bench") == 0) {
+			bench = 1;
+			continue;
+		}
 		if (!v) {
 			fprintf(stderr, "sim: %s needs a value\n", a);
 			return 2;
 		}
 		i++;
-		if (strcmp(a, "--games") == 0 && read_count(v, 1, 100000000, &nparties) == 0)
+		if (strcmp(a, "--games") == 0 && cmd_read_long(v, 1, 100000000, &nparties) == 0)
 			continue;
 		if (strcmp(a, "--players") == 0 &&
-		    read_count(v, g->min_players, g->max_players, &players) == 0)
+		    cmd_read_long(v, g->min_players, g->max_players, &players) == 0)
 			continue;
-		if (strcmp(a, "--seed") == 0 && read_count(v, 0, 0x7fffffffL, &seed) == 0)
+		if (strcmp(a, "--seed") == 0 && cmd_read_long(v, 0, 0x7fffffffL, &seed) == 0)
 			continue;
 		if (strcmp(a, "--opt") == 0) {
-			char kv[96];
-			snprintf(kv, sizeof kv, "%s", v);
-			char *eq = strchr(kv, '=');
-			if (eq) {
-				*eq = '\0';
-				if (options_set(g, opt, kv, eq + 1, &e) == 0)
-					continue;
-				fprintf(stderr, "sim: %s\n", e.msg);
-				return 2;
-			}
+			if (cmd_set_opt(g, opt, v, &e) == 0)
+				continue;
+			fprintf(stderr, "sim: %s\n", e.msg);
+			return 2;
 		}
 		fprintf(stderr, "sim: bad argument %s %s\n", a, v);
 		return 2;
@@ -99,6 +86,7 @@ int cmd_sim(int argc, char **argv)
 	}
 
 	long moves = 0, inv = 0, mism = 0, unfinished = 0, rejected = 0, longest = 0;
+	uint64_t sig = PERFT_FNV_SEED;   /* --bench: the final snapshots, in order */
 	double t0 = now_seconds();
 	for (long n = 0; n < nparties; n++) {
 		struct setup s = {
@@ -110,6 +98,11 @@ int cmd_sim(int argc, char **argv)
 		struct sim_result r;
 		sim_party(g, &s, s.seed ^ 0x5eedULL, &mem, &r);
 		moves += r.moves;
+		if (bench) {
+			struct buf b = { mem.snap_a, 0, GAME_SNAPSHOT_MAX, 0 };
+			if (g->encode(mem.state, &b) == 0 && !b.overflow)
+				sig = perft_fnv(sig, b.p, b.len);
+		}
 		if (r.moves > longest)
 			longest = r.moves;
 		inv += r.invariant_failures;
@@ -128,6 +121,10 @@ int cmd_sim(int argc, char **argv)
 	       "unfinished=%ld games_per_sec=%.0f\n",
 	       g->slug, nparties, players, seed, moves, longest, inv, mism, rejected,
 	       unfinished, dt > 0 ? (double)nparties / dt : 0.0);
+	if (bench)   /* the behaviour signature: no timing in it (docs/perft.md) */
+		printf("signature %s players=%ld games=%ld seed=%ld moves=%ld longest=%ld "
+		       "final_snapshots=%016llx\n", g->slug, players, nparties, seed, moves, longest,
+		       (unsigned long long)sig);
 	rc = (inv || mism || unfinished || rejected) ? 1 : 0;
 out:
 	free(mem.state);

@@ -6,5 +6,13 @@
 int cmd_sim(int argc, char **argv);
 int cmd_games(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+
+struct game;
+struct rerr;
+/* A whole number in [min, max] from s into *out: 0, or -1. */
+int cmd_read_long(const char *s, long min, long max, long *out);
+/* One `--opt KEY=VALUE` into opt (indexed like g->options): 0, or -1 with e. */
+int cmd_set_opt(const struct game *g, int *opt, const char *kv, struct rerr *e);
 
 #endif

@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `spieltisch sim`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `games`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,7 +11,8 @@ static const struct {
 } commands[] = {
 	{ "serve", cmd_serve, "serve [--socket PATH] [--workers N] [--db FILE] [--root DIR] [--secure-cookies]" },
 	{ "games", cmd_games, "games   (one line per game: slug, fewest and most players)" },
-	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]..." },
+	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--bench]" },
+	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
 };
 
 static int usage(void)

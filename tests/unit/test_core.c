@@ -5,12 +5,14 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "game.h"
 #include "match.h"
 #include "movetext.h"
 #include "options.h"
+#include "perft.h"
 #include "pile.h"
 #include "rng.h"
 #include "ser.h"
@@ -353,6 +355,44 @@ static void test_match_totals_ties_share_the_win(void **unused)
 	assert_int_equal(place[2], 1);
 }
 
+/* perft's counts: depth 0 is the dealt party, depth 1 one position per
+ * listed move of every seat that may act; two walks agree to the bit. */
+static void count_move(void *ctx, const char *move)
+{
+	(void)move;
+	++*(int *)ctx;
+}
+
+static void test_perft_counts_listed_moves(void **unused)
+{
+	(void)unused;
+	for (int i = 0; i < ngames; i++) {
+		const struct game *g = games[i];
+		struct setup s = { .nplayers = g->min_players, .dealer = 0, .seed = 7 };
+		struct perft_count a, b;
+		struct rerr e;
+		options_default(g, s.opt);
+		if (perft_run(g, &s, 2, 1000, &a, &e) != 0)
+			fail_msg("%s: %s", g->slug, e.msg);
+		assert_int_equal(perft_run(g, &s, 2, 1000, &b, &e), 0);
+		assert_memory_equal(&a, &b, sizeof a);
+		void *st = calloc(1, g->state_size);
+		struct status stt;
+		int listed = 0;
+		assert_non_null(st);
+		assert_int_equal(g->setup(st, &s, &e), 0);
+		g->status(st, &stt);
+		for (int seat = 0; seat < s.nplayers; seat++)
+			if (stt.to_act >> seat & 1u)
+				g->moves(st, seat, count_move, &listed);
+		free(st);
+		assert_true(a.nodes[0] == 1);
+		assert_true(a.nodes[1] == (uint64_t)listed);
+		assert_true(a.nodes[2] > a.nodes[1]);
+		assert_true(a.hash[1] != a.hash[2]);
+	}
+}
+
 /* Every game says in one line what it is and in a few sentences how it
  * is played (the lobby and an open table show them before anyone joins);
  * every announced game has its line too. */
@@ -421,6 +461,7 @@ int main(void)
 		cmocka_unit_test(test_match_totals_ties_share_the_win),
 		cmocka_unit_test(test_party_result_places),
 		cmocka_unit_test(test_games_describe_themselves),
+		cmocka_unit_test(test_perft_counts_listed_moves),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
