@@ -3,7 +3,7 @@
  * and rules (game->apply), the path every form submission takes.
  *
  * Input:
- *   byte 0      game (mod ngames)          byte 1   player count selector
+ *   byte 0      game number (fz_game_index) byte 1   player count selector
  *   bytes 2..9  seed of the party          byte 10  random legal steps first
  *   byte 11     dealer selector            bytes 12..19  option values
  *   then lines separated by '\n'; the first byte of a line says what it is:
@@ -118,7 +118,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size < 20 || ngames < 1)
 		return 0;
-	int gi = data[0] % ngames;
+	int gi = fz_game_index(data[0]);
+	if (gi < 0)
+		return 0;
 	const struct game *g = games[gi];
 	uint64_t seed = 0;
 	for (int i = 0; i < 8; i++)

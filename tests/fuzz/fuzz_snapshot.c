@@ -3,7 +3,7 @@
  * decoder (game->decode), the one place where bytes from the database turn
  * into a state.
  *
- * Input: byte 0 picks the game (byte0 / 3 mod ngames) and one of three modes
+ * Input: byte 0 picks the game (game number byte0 / 3, fz_game_index) and one of three modes
  * (byte0 mod 3):
  *   0  the rest is decoded as it is (envelope, slug, length, CRC all fuzzed);
  *   1  the rest is a payload: it gets a correct envelope and CRC for the
@@ -123,7 +123,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1 || ngames < 1)
 		return 0;
 	int mode = data[0] % 3;
-	int gi = (data[0] / 3) % ngames;
+	int gi = fz_game_index(data[0] / 3u);
+	if (gi < 0)
+		return 0;
 	const struct game *g = games[gi];
 	const unsigned char *p = data + 1;
 	size_t n = size - 1;
