@@ -2697,7 +2697,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		if (s->stage == ST_REFILL && s->rslot[me] >= 0)
 			vnum(v, "refill_strand", s->rslot[me] + 1);
 	}
-	for (int i = 0; i < s->nlog; i++) {
+	for (int i = s->nlog - 1; i >= 0; i--) {   /* newest first */
 		event_text(&s->log[i], txt, sizeof txt);
 		vbegin(v, "log");
 		vstr(v, "text", txt);

@@ -1368,7 +1368,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vflag(v, "has_hand", 0);
 	}
 
-	for (int i = 0; i < st->nlog; i++) {
+	for (int i = st->nlog - 1; i >= 0; i--) {   /* newest first */
 		event_text(&st->log[i], buf, sizeof buf);
 		vbegin(v, "log");
 		vstr(v, "text", buf);

@@ -1782,8 +1782,8 @@ static void test_view_snap_window(void **u)
 	assert_null(strstr(t.s, "move="));
 }
 
-/* The log keeps the last twelve public events, newest last; a drawn card
- * is never named. */
+/* The log keeps the last twelve public events, shown newest first; a
+ * drawn card is never named. */
 static void test_view_log_keeps_last_twelve(void **u)
 {
 	(void)u;
@@ -1805,6 +1805,18 @@ static void test_view_log_keeps_last_twelve(void **u)
 	assert_int_equal(n, DW_LOG_MAX);
 	assert_non_null(strstr(t.s, "zieht eine Karte und dreht Stapel 2: oben liegt"));
 	assert_null(strstr(t.s, "zieht gelb"));
+	/* newest first: the first log item is the newest event, the last the oldest */
+	char want[260], text[200];
+	event_text(&st.log[st.nlog - 1], text, sizeof text);
+	snprintf(want, sizeof want, "[log\ntext=%s\n]\n", text);
+	assert_ptr_equal(strstr(t.s, "[log\n"), strstr(t.s, want));
+	event_text(&st.log[0], text, sizeof text);
+	snprintf(want, sizeof want, "[log\ntext=%s\n]\n", text);
+	const char *last = NULL;
+	for (const char *p = t.s; (p = strstr(p, "[log\n")); p++)
+		last = p;
+	assert_non_null(last);
+	assert_memory_equal(last, want, strlen(want));
 }
 
 /* scramble(seat) re-deals what seat cannot see: view(seat) stays the same,
