@@ -244,6 +244,15 @@ static void faces_init(void)
 	LRo = F(1, LILA, STREIF, OVAL);
 }
 
+/* The position most tests start from: three strands of two cards each,
+ * RW–GO, 1–2 rot voll Raute, 3 grün voll Oval–3 lila leer Welle. */
+static void build_std(struct dna_state *s)
+{
+	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
+			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
+	build(s, &p);
+}
+
 /* ---- the fit and set rules ---- */
 
 /* "…an ein Ende, an dem eine volle rote Welle und ein leerer grüner Kreis
@@ -351,9 +360,7 @@ static void test_choice_is_secret_until_all_chose(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, F(3, ROT, LEER, WELLE), 1);
 	to_hand(s, F(3, ROT, STREIF, WELLE), 2);
@@ -388,9 +395,7 @@ static void test_resolution_clockwise_from_holder(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	s->holder = 2;
 	to_hand(s, LR2, 0);
 	to_hand(s, LR3, 1);
@@ -420,9 +425,7 @@ static void test_one_card_replaces_end(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 2, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
 	to_hand(s, F(3, ROT, LEER, RAUTE), 1);
@@ -448,9 +451,7 @@ static void test_several_cards_split_end(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, LR3, 1);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
@@ -624,9 +625,7 @@ static void test_ends_from_start_of_turn(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 2, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR1, 0);      /* a set at GO's end */
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
 	to_hand(s, LR2, 1);      /* fits the same end */
@@ -650,7 +649,7 @@ static void test_ends_from_start_of_turn(void **st)
 	/* a new end of this turn cannot be named: ids are those of the start */
 	s = new_state();
 	deal(s, 2, 5, NULL);
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
 	to_hand(s, F(1, ROT, LEER, OVAL), 1);
@@ -800,9 +799,7 @@ static void test_deck_empty_everyone_discards(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
 	to_hand(s, F(2, ROT, LEER, OVAL), 1);
 	to_hand(s, F(1, ROT, LEER, OVAL), 2);
@@ -847,9 +844,7 @@ static void test_out_by_discard_wins(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, "play_on=1");
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, F(3, ROT, LEER, OVAL), 0);
 	to_hand(s, F(2, ROT, LEER, OVAL), 0);
 	to_hand(s, F(1, ROT, LEER, OVAL), 1);
@@ -954,9 +949,7 @@ static void test_empty_hand_wins_at_once(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	s->holder = 1;
 	to_hand(s, LR2, 0);
 	to_hand(s, LR3, 2);
@@ -1201,9 +1194,7 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, LR1, 0);
 	to_hand(s, F(3, ROT, LEER, OVAL), 1);
@@ -1529,9 +1520,7 @@ static void test_scramble_pending_choice(void **st)
 	faces_init();
 	struct dna_state *s = new_state(), *t = new_state();
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	for (int c = 0; c < 30; c++)
 		if (s->loc[c] == L_DECK)
@@ -1583,9 +1572,7 @@ static void test_view_shows_strands_and_choices(void **st)
 	struct dna_state *s = new_state();
 	struct vbuf *b = calloc(1, sizeof *b);
 	deal(s, 3, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	hang(s, LR2, GO);
 	hang(s, LR3, GO);
 	to_hand(s, F(3, ROT, VOLL, OVAL), 0);
@@ -1829,9 +1816,7 @@ static void test_end_name_only_for_a_single_card(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 4, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	int ea = F(2, ROT, VOLL, RAUTE), fa = F(3, LILA, LEER, WELLE);
 	int cards[4], nc = 0;
 	for (int f = 0; f < DNA_FACES && nc < 2; f++)
@@ -1866,9 +1851,7 @@ static void test_variant_penalties(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 3, 5, "penalties=1");
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	int bad = F(3, ROT, LEER, OVAL);   /* fits no end here */
 	assert_false(fits(bad, RW, GO));
 	to_hand(s, bad, 0);
@@ -1907,7 +1890,7 @@ static void test_variant_penalties(void **st)
 	/* the default stays the helpful one */
 	s = new_state();
 	deal(s, 3, 5, NULL);
-	build(s, &p);
+	build_std(s);
 	to_hand(s, bad, 0);
 	to_hand(s, F(1, ROT, LEER, OVAL), 0);
 	to_hand(s, F(2, ROT, LEER, OVAL), 1);
@@ -1929,9 +1912,7 @@ static void test_view_ends_and_strand_graph(void **st)
 	struct dna_state *s = new_state();
 	struct vbuf *b = calloc(1, sizeof *b);
 	deal(s, 2, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	hang(s, LR2, GO);
 	to_hand(s, F(3, ROT, VOLL, OVAL), 0);
 	to_hand(s, F(2, ROT, LEER, RAUTE), 1);
@@ -1961,9 +1942,7 @@ static void test_winner_finished_flag(void **st)
 	struct dna_state *s = new_state();
 	struct vbuf *b = calloc(1, sizeof *b);
 	deal(s, 2, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	to_hand(s, LR2, 0);
 	to_hand(s, F(2, ROT, LEER, OVAL), 1);
 	begin(s);
@@ -2064,9 +2043,7 @@ static void test_rejection_messages_name_the_card(void **st)
 	faces_init();
 	struct dna_state *s = new_state();
 	deal(s, 2, 5, NULL);
-	struct pos p = { { { RW, GO }, { F(1, ROT, VOLL, RAUTE), F(2, ROT, VOLL, RAUTE) },
-			   { F(3, GRUEN, VOLL, OVAL), F(3, LILA, LEER, WELLE) } }, { 2, 2, 2 } };
-	build(s, &p);
+	build_std(s);
 	int x = F(2, ROT, STREIF, WELLE);
 	to_hand(s, x, 0);
 	to_hand(s, F(1, ROT, LEER, OVAL), 0);
