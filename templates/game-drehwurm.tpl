@@ -1,6 +1,5 @@
 {{%AUTOESCAPE context="HTML"}}
 <div class="dw">
-<p class="dw-headline">{{headline}}</p>
 
 {{#window}}<p class="dw-window" role="status"><strong>Zwischenwurf</strong> auf Stapel {{stack}}, gedreht von {{opener_seat_name}}.
 {{#may_snap}}Du darfst eine passende Karte dazwischenwerfen.{{/may_snap}}</p>{{/window}}
