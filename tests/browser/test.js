@@ -211,7 +211,16 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 	const wide = await who.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the page is ${wide} px wide: it scrolls sideways`);
 	await who.page.setViewportSize(DESKTOP);
-	t.note(`screenshots of ${who.label}'s page: tests/out/drehwurm-{desktop,phone,phone-top}.png`);
+	// The board as a person with deuteranopia sees it (Chromium's emulation):
+	// the colours must stay apart by their symbols.
+	const cdp = await who.page.context().newCDPSession(who.page);
+	await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'deuteranopia' });
+	await t.shot(who.page, 'drehwurm-deuteranopia.png', false);
+	await cdp.send('Emulation.setEmulatedVisionDeficiency', { type: 'none' });
+	const syms = await who.page.evaluate(() => [...document.querySelectorAll('.dw-card .dw-sym')]
+		.map(e => getComputedStyle(e, '::before').content).filter(c => c && c !== 'none'));
+	check(syms.length > 0, 'the cards carry no colour symbol');
+	t.note(`screenshots of ${who.label}'s page: tests/out/drehwurm-{desktop,phone,phone-top,deuteranopia}.png`);
 
 	// No script error, CSP violation or missing style sheet on any page.
 	for (const p of all)
