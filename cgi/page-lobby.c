@@ -50,26 +50,6 @@ static const char *game_title(const char *slug)
 	return g ? g->title : slug;
 }
 
-/* The options of a table as label/value/unit items of section `opts`. */
-static void options_view(struct view *v, const struct game *g, const char *text)
-{
-	int opt[GAME_OPT_MAX];
-	struct rerr e;
-	if (!g || options_parse(g, opt, text, &e) != 0)
-		return;
-	for (int i = 0; i < g->noptions; i++) {
-		view_begin(v, "opts");
-		view_str(v, "label", g->options[i].label);
-		if (g->options[i].type == OPT_BOOL)
-			view_flag(v, opt[i] ? "yes" : "no", 1);
-		else {
-			view_num(v, "value", opt[i]);
-			view_str(v, "unit", g->options[i].unit ? g->options[i].unit : "");
-		}
-		view_end(v);
-	}
-}
-
 /* Section `mine`: the user's tables, each with markers my_turn (a regular
  * turn) and window (another chance to act, e.g. a snap window). Reading a
  * running table applies its passed deadlines first (play_load). 0, or -1
@@ -179,7 +159,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		view_str(&v, "game_title", game_title(r.t[i].game));
 		view_num(&v, "seats_taken", r.taken[i]);
 		view_num(&v, "nseats", r.t[i].nseats);
-		options_view(&v, game_find(r.t[i].game), r.t[i].options);
+		page_options_view(p, &v, game_find(r.t[i].game), r.t[i].options);
 		view_end(&v);
 	}
 	view_flag(&v, r.n > 0 ? "has_open" : "no_open", 1);

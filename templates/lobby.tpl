@@ -30,7 +30,7 @@
 {{#open_tables}}
 <li><a href="/t/{{id}}">Tisch {{id}} · {{game_title}}</a>
 <span class="badge">{{seats_taken}}/{{nseats}} Plätze</span>
-<span class="opts">{{#opts}}<span>{{label}}: {{value}} {{unit}}{{#yes}}ja{{/yes}}{{#no}}nein{{/no}}</span> {{/opts}}</span></li>
+<span class="opts">{{#opts}}<span>{{label}}: {{text}}</span> {{/opts}}</span></li>
 {{/open_tables}}
 </ul>
 {{/has_open}}

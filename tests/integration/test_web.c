@@ -298,6 +298,10 @@ static void test_create_and_join(void **state)
 	assert_int_equal(strncmp(table_path, "/t/", 3), 0);
 	table_id = strtoll(table_path + 3, NULL, 10);
 	assert_true(table_id > 0);
+	/* the lobby lists it with its options as the table page words them */
+	assert_int_equal(h_get(player[0], "/", &r), 0);
+	assert_true(h_has(&r, "Zeit für einen Zwischenwurf: 2\xc2\xa0s"));
+	h_resp_free(&r);
 
 	/* the others follow the invite link, register from there and join */
 	for (int i = 1; i < PLAYERS; i++) {
