@@ -256,6 +256,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 
 	view_num(v, "table_id", t->id);
 	view_num(v, "version", t->version);
+	view_num(v, "public_version", t->public_version);
 	view_num(v, "v", t->version);
 	view_str(v, "game_slug", g->slug);
 	view_str(v, "game_title", g->title);
@@ -296,7 +297,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		/* In a window every seat it is for keeps its flag until it closes:
 		 * who already passed is nobody else's business (a quick pass
 		 * suggests an empty hand). */
-		int acting = a.window ? (a.window >> s & 1u) : a.playing && (pt->status.to_act >> s & 1u);
+		int acting = (a.window || a.playing) && (play_acting_mask(&pt->status) >> s & 1u);
 		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
 		view_flag(v, "turn", !a.window && (s == turn || (turn < 0 && acting)));
 		view_flag(v, "next", a.window && s == turn);
@@ -397,7 +398,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		.game_slug = board ? pt->g->slug : NULL,
 		.poll_url = running ? arena_printf(p->a, "/t/%lld/poll", (long long)pt->t.id) : NULL,
 		.table_url = arena_printf(p->a, "/t/%lld", (long long)pt->t.id),
-		.version = pt->t.version,
+		.version = pt->t.public_version,   /* what the poll compares */
 		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,
 		.refresh = refresh,
 	};

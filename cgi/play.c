@@ -10,6 +10,7 @@
 #include "auth.h"
 #include "movetext.h"
 #include "options.h"
+#include "perft.h"
 #include "play.h"
 #include "sim.h"
 
@@ -355,7 +356,8 @@ static int live_load(struct store *s, int64_t id, struct live *l)
  * deals the next one), or, after the last party, the table is finished.
  * Either way every older page becomes stale. Re-reads l->t afterwards.
  * Inside the caller's transaction. */
-static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now)
+static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now,
+		     int quiet)
 {
 	struct status st;
 	struct party_result result;
@@ -381,7 +383,8 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 					     PLAY_ERR)) != PLAY_OK)
 			return rc;
 	}
-	switch (store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL)) {
+	switch ((quiet && !st.over ? store_table_bump_quiet : store_table_bump)(
+			s, l->t.id, l->t.version, deadline, st.epoch, NULL)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
 	case ST_BUSY: return PLAY_BUSY;
@@ -488,7 +491,7 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 		return deadline_passed(l->t.next_deadline, now) ? next_party(s, l, now) : PLAY_OK;
 	if (l->g->tick(l->state, now))
 		return save_step(s, l, -1, deadline_passed(l->t.next_deadline, now) ?
-				 PLAY_STEP_TICK : PLAY_STEP_START, now);
+				 PLAY_STEP_TICK : PLAY_STEP_START, now, 0);
 	if (!deadline_passed(l->t.next_deadline, now))
 		return PLAY_OK;
 	l->g->status(l->state, &st);
@@ -581,6 +584,61 @@ void play_canonical(const struct game *g, const void *st, int seat, const char *
 	}
 }
 
+struct sig_ctx {
+	uint64_t h;
+};
+
+/* Hashing view sink: every key and value with its terminating byte, so
+ * that neighbours stay apart. */
+static void sig_bytes(struct sig_ctx *c, const void *p, size_t n)
+{
+	c->h = perft_fnv(c->h, p, n);
+}
+static void sig_str(void *ctx, const char *k, const char *v)
+{
+	sig_bytes(ctx, k, strlen(k) + 1);
+	sig_bytes(ctx, v, strlen(v) + 1);
+}
+static void sig_num(void *ctx, const char *k, long long v)
+{
+	char b[24];
+	snprintf(b, sizeof b, "%lld", v);
+	sig_str(ctx, k, b);
+}
+static void sig_flag(void *ctx, const char *k, int on)
+{
+	sig_str(ctx, k, on ? "1" : "0");
+}
+static void sig_begin(void *ctx, const char *sec)
+{
+	sig_str(ctx, "[", sec);
+}
+static void sig_end(void *ctx)
+{
+	sig_str(ctx, "]", "");
+}
+
+uint32_t play_acting_mask(const struct status *st)
+{
+	return st->window ? st->window : st->to_act;
+}
+
+/* What every other seat and a spectator can see of a state, as one hash:
+ * the spectator's view and the public status (whose turn, who may act as
+ * the page shows it, the deadline, the epoch, the end). */
+static uint64_t public_sig(const struct game *g, const void *state)
+{
+	struct sig_ctx c = { PERFT_FNV_SEED };
+	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c };
+	struct status st;
+	g->status(state, &st);
+	long long pub[6] = { st.over, st.turn, play_acting_mask(&st), st.window, st.deadline,
+			     st.epoch };
+	sig_bytes(&c, pub, sizeof pub);
+	g->view(state, -1, &v);
+	return c.h;
+}
+
 /* Applies `move` by `seat` to the loaded party and saves the step. The log
  * keeps play_canonical()'s spelling when applying that spelling to the
  * state before gives the same snapshot (so a replay stays exact), else the
@@ -596,6 +654,7 @@ static int apply_move(struct store *s, struct live *l, int seat, const char *mov
 	const char *text = move;
 	int rc = PLAY_ERR;
 
+	uint64_t before = public_sig(l->g, l->state);
 	play_canonical(l->g, l->state, seat, move, canon, sizeof canon);
 	if (strcmp(canon, move) != 0) {
 		if (!(copy = malloc(l->g->state_size)))
@@ -621,7 +680,9 @@ static int apply_move(struct store *s, struct live *l, int seat, const char *mov
 			fprintf(stderr, "play: %s: '%s' is not the same move as '%s': logged as typed\n",
 				l->g->slug, canon, move);
 	}
-	rc = save_step(s, l, seat, text, now);
+	/* A step nobody else can see (a pass in a window) is quiet: other pages
+	 * do not reload, so the timing of a reload tells nobody who passed. */
+	rc = save_step(s, l, seat, text, now, public_sig(l->g, l->state) == before);
 out:
 	free(b);
 	free(a);

@@ -104,6 +104,10 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 void play_canonical(const struct game *g, const void *st, int seat, const char *typed,
 		    char *out, size_t cap);
 
+/* The seats the table page shows as "may act": every seat an open window is
+ * for (constant until it closes, so nobody sees who passed), else to_act. */
+uint32_t play_acting_mask(const struct status *st);
+
 /* Applies passed deadlines of a table: PLAY_OK whether or not one had passed. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms);
 

@@ -83,7 +83,7 @@ enum stmt {
 /* The columns struct st_table is read from, in read_table()'s order. */
 #define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
-	"coalesce(t.created_by, 0), t.created_at"
+	"coalesce(t.created_by, 0), t.created_at, t.public_version"
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 
@@ -138,12 +138,13 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_BUMP] =
 		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
 		" epoch_version = CASE WHEN epoch <> ?3 THEN version + 1 ELSE epoch_version END,"
-		" epoch = ?3"
+		" epoch = ?3,"
+		" public_version = CASE WHEN ?5 THEN version + 1 ELSE public_version END"
 		" WHERE id = ?1 AND (?4 < 0 OR version = ?4)",
 	[STMT_TABLE_VERSION] = "SELECT version FROM tables WHERE id = ?1",
 	[STMT_TABLE_NEW_EPOCH] = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
-	[STMT_TABLE_POLL] = "SELECT version, next_deadline FROM tables WHERE id = ?1",
+	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -959,6 +960,7 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->first_dealer = sqlite3_column_int(q, 11);
 	t->created_by = sqlite3_column_int64(q, 12);
 	t->created_at = sqlite3_column_int64(q, 13);
+	t->public_version = sqlite3_column_int64(q, 14);
 }
 
 /* One table by id; ST_NOTFOUND (a 404). */
@@ -1104,8 +1106,9 @@ static int table_version(struct store *s, int64_t id, int64_t *v)
 
 /* ST_CONFLICT when the version moved on (somebody else wrote first),
  * ST_NOTFOUND when there is no such table. */
-int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
-		     uint32_t epoch, int64_t *newv)
+/* The one bump; quiet leaves public_version (what polls compare) alone. */
+static int table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		      uint32_t epoch, int quiet, int64_t *newv)
 {
 	int64_t v;
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_BUMP);
@@ -1115,6 +1118,7 @@ int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next
 	sqlite3_bind_int64(q, 2, next_deadline);
 	sqlite3_bind_int64(q, 3, (sqlite3_int64)epoch);
 	sqlite3_bind_int64(q, 4, expected);
+	sqlite3_bind_int(q, 5, quiet ? 0 : 1);
 	int rc = change_table_row(s, q, "table bump");
 	if (rc == ST_NOTFOUND) {
 		rc = table_version(s, id, &v);
@@ -1125,6 +1129,18 @@ int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next
 	if (newv && (rc = table_version(s, id, newv)) != ST_OK)
 		return rc;
 	return ST_OK;
+}
+
+int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		     uint32_t epoch, int64_t *newv)
+{
+	return table_bump(s, id, expected, next_deadline, epoch, 0, newv);
+}
+
+int store_table_bump_quiet(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+			   uint32_t epoch, int64_t *newv)
+{
+	return table_bump(s, id, expected, next_deadline, epoch, 1, newv);
 }
 
 /* Makes every page older than the current version stale (epoch_version = version). */
@@ -1174,7 +1190,7 @@ static int list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *c
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_table(q, &t);
-		fn(ctx, &t, sqlite3_column_int(q, 14));
+		fn(ctx, &t, sqlite3_column_int(q, 15));
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
 	done(q);

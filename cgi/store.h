@@ -116,6 +116,8 @@ struct st_table {
 	int first_dealer;
 	int64_t created_by;
 	int64_t created_at;
+	int64_t public_version;          /* the version of the last change others can see:
+	                                  * what polls compare (003_public_version.sql) */
 };
 
 struct st_seat {
@@ -140,6 +142,10 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
  * version is put in *newv (may be NULL). */
 int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
 		     uint32_t epoch, int64_t *newv);
+/* The same for a step nobody else can see (a pass in a window): version
+ * grows, public_version (what polls compare) stays. */
+int store_table_bump_quiet(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+			   uint32_t epoch, int64_t *newv);
 /* epoch_version = version: a new party or the end of the match makes every
  * older page stale, whatever the game's epoch counter says. */
 int store_table_new_epoch(struct store *s, int64_t id);

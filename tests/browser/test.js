@@ -141,7 +141,7 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 	check(anna.loads > annaLoads, "anna's page did not reload by itself when the table filled");
 	check(v1 > s0.version, `the version did not grow when the party started (${s0.version} → ${v1})`);
 
-	let regular = 0, snaps = 0, passes = 0, pollMs = [];
+	let regular = 0, snaps = 0, passes = 0, quietPasses = 0, pollMs = [];
 	for (let step = 0; step < 40; step++) {
 		const ss = [];
 		for (const p of all) ss.push(await state(p));
@@ -167,9 +167,19 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 			const snap = ss[w].moves.find(m => m.startsWith('snap '));
 			const mv = snap && snaps === 0 ? snap : 'pass';
 			t.note(`${all[w].label}: ${mv}`);
+			const others = all.filter((_, k) => k !== w), loads = others.map(p => p.loads);
 			await clickMove(all[w], mv);
 			if (mv === 'pass') passes++; else snaps++;
 			const after = (await state(all[w])).version;
+			if (mv === 'pass' && after === v) {
+				// A pass that leaves the window open is seen by nobody: no
+				// other page reloads (its timing would tell who passed).
+				await sleep(3000);
+				others.forEach((p, k) => check(p.loads === loads[k],
+					`${p.label}'s page reloaded after ${all[w].label}'s pass`));
+				quietPasses++;
+				continue;
+			}
 			check(after > v, `the version did not grow in the snap window (${v} → ${after})`);
 			await allAt(all, after, `after ${all[w].label}'s "${mv}" in the snap window`);
 			continue;
@@ -195,7 +205,7 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 		regular++;
 	}
 	check(regular >= 5, `only ${regular} regular moves were played`);
-	t.note(`${regular} moves, ${snaps} snaps, ${passes} passes; other pages caught up in ` +
+	t.note(`${regular} moves, ${snaps} snaps, ${passes} passes (${quietPasses} seen by nobody); other pages caught up in ` +
 		`${pollMs.map(x => (x / 1000).toFixed(1)).join(', ')} s`);
 
 	// Screenshots: the page of the player on turn, desktop and phone.
@@ -511,16 +521,19 @@ test('Phone: my moves are on the first screen, and a move brings me back to the 
 	const p = all[i];
 	await p.page.goto(url);
 	await p.page.waitForLoadState('load');
+	// What I can do now, or my hand: whichever comes first on the page must
+	// be whole on the first screen.
 	const first = await p.page.evaluate(() => {
-		const b = [...document.querySelectorAll('.board button[name="move"]')]
-			.find(x => x.offsetParent !== null);
+		const b = [...document.querySelectorAll('.board button[name="move"], .board .dw-hand > li > .dw-card')]
+			.filter(x => x.offsetParent !== null)
+			.map(x => x.getBoundingClientRect())
+			.sort((x, y) => x.top - y.top)[0];
 		if (!b) return null;
-		const r = b.getBoundingClientRect();
-		return { top: r.top, bottom: r.bottom, scrollY: window.scrollY, h: window.innerHeight };
+		return { top: b.top, bottom: b.bottom, scrollY: window.scrollY, h: window.innerHeight };
 	});
-	check(first, `${p.label} is on turn but the board has no move button`);
+	check(first, `${p.label} is on turn but the board has neither a hand nor a move button`);
 	check(first.scrollY === 0 && first.bottom <= first.h,
-		`at 390×844 the first move button is at ${Math.round(first.top)}–${Math.round(first.bottom)} px, ` +
+		`at 390×844 the hand and the moves start at ${Math.round(first.top)}–${Math.round(first.bottom)} px, ` +
 		`below the first screen (${first.h} px)`);
 	await t.shot(p.page, 'phone-on-turn-first-screen.png', false);
 
@@ -538,7 +551,7 @@ test('Phone: my moves are on the first screen, and a move brings me back to the 
 	check(where.top >= -2 && where.top < where.h / 2,
 		`after "${mv}" the board is at ${Math.round(where.top)} px, not at the top of the screen`);
 	await t.shot(p.page, 'phone-after-move.png', false);
-	t.note(`${p.label}: first move button at ${Math.round(first.top)} px; after "${mv}" #spiel at ${Math.round(where.top)} px (scrollY ${Math.round(where.scrollY)})`);
+	t.note(`${p.label}: hand and moves start at ${Math.round(first.top)} px; after "${mv}" #spiel at ${Math.round(where.top)} px (scrollY ${Math.round(where.scrollY)})`);
 });
 
 // ---- the end of a party and of a match ---------------------------------------------

@@ -628,8 +628,17 @@ static void test_pass_keeps_page_fresh(void **state)
 	assert_true(snapper >= 0 && passer >= 0);
 	int64_t us = user_of(&pt, snapper), up = user_of(&pt, passer);
 	play_free(&pt);
+	int64_t pv0 = 0, pv1 = 0, pdl = 0;
+	assert_int_equal(store_table_poll(f->s, tid, &pv0, &pdl), ST_OK);
 	assert_int_equal(play_move(f->s, tid, up, "pass", v, f->now, &e), PLAY_OK);
+	/* The pass changed nothing another seat can see: the poll's version
+	 * stays, so no other page reloads and its timing tells nobody who
+	 * passed (a quick pass suggests an empty hand). */
+	assert_int_equal(store_table_poll(f->s, tid, &pv1, &pdl), ST_OK);
+	assert_int_equal(pv1, pv0);
 	assert_int_equal(play_move(f->s, tid, us, snap, v, f->now + 1, &e), PLAY_OK);
+	assert_int_equal(store_table_poll(f->s, tid, &pv1, &pdl), ST_OK);
+	assert_true(pv1 > pv0);   /* the snap is seen by everyone */
 	struct st_move last = last_step(f, tid);
 	assert_string_equal(last.text, snap);
 	assert_int_equal(last.version, v + 2);

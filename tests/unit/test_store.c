@@ -84,7 +84,8 @@ static void copy_file(const char *from, const char *to)
 }
 
 /* The project's migrations, in order. */
-static const char *const real_migrations[] = { "001_init.sql", "002_results.sql" };
+static const char *const real_migrations[] = { "001_init.sql", "002_results.sql",
+						  "003_public_version.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -117,52 +118,52 @@ static void test_migrations(void **state)
 		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
 		copy_file(src, p);
 	}
-	snprintf(p, sizeof p, "%s/003_extra.sql", schema);
-	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 3;\n");
+	snprintf(p, sizeof p, "%s/004_extra.sql", schema);
+	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 4;\n");
 	snprintf(p, sizeof p, "%s/README", schema);
 	write_file(p, "not a migration\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_OK);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 3);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 4);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM users"), 1);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='extra'"),
 			 1);
 
 	/* A migration that forgets its user_version is refused and undone. */
-	snprintf(p, sizeof p, "%s/004_bad.sql", schema);
+	snprintf(p, sizeof p, "%s/005_bad.sql", schema);
 	write_file(p, "CREATE TABLE bad (x INTEGER);\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_null(t->s);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 3);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 4);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	/* So is one with an SQL error half way. */
 	write_file(p, "CREATE TABLE bad (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
-		      "PRAGMA user_version = 4;\n");
+		      "PRAGMA user_version = 5;\n");
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	unlink(p);
 	/* Two files with one number are ambiguous: refused. */
-	snprintf(p, sizeof p, "%s/003_twin.sql", schema);
-	write_file(p, "PRAGMA user_version = 3;\n");
+	snprintf(p, sizeof p, "%s/004_twin.sql", schema);
+	write_file(p, "PRAGMA user_version = 4;\n");
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	unlink(p);
 
 	/* A brand-new file with the same directory gets all of them. */
 	snprintf(db2, sizeof db2, "%s/second.db", t->dir);
 	assert_int_equal(store_open(&t->s, db2, schema), ST_OK);
-	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 3);
+	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 4);
 	store_close(t->s);
 	t->s = NULL;
 	for (int k = 0; k < SCHEMA_VERSION; k++) {
 		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
 		unlink(p);
 	}
-	snprintf(p, sizeof p, "%s/003_extra.sql", schema);
+	snprintf(p, sizeof p, "%s/004_extra.sql", schema);
 	unlink(p);
 	snprintf(p, sizeof p, "%s/README", schema);
 	unlink(p);
@@ -460,17 +461,28 @@ static void test_bump_and_poll(void **state)
 	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
 	assert_int_equal(tb.epoch_version, 2);
 	assert_int_equal(tb.next_deadline, 0);
+	/* A quiet bump: the version moves, what the poll reads does not. */
+	int64_t pv = 0;
+	assert_int_equal(store_table_poll(t->s, tab, &pv, &dl), ST_OK);
+	assert_int_equal(pv, 3);
+	assert_int_equal(store_table_bump_quiet(t->s, tab, 3, 0, 7, &newv), ST_OK);
+	assert_int_equal(newv, 4);
+	assert_int_equal(store_table_poll(t->s, tab, &v, &dl), ST_OK);
+	assert_int_equal(v, pv);
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	assert_int_equal(tb.public_version, 3);
 	/* No check wanted. */
 	assert_int_equal(store_table_bump(t->s, tab, -1, 0, 9, NULL), ST_OK);
 	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
-	assert_int_equal(tb.version, 4);
-	assert_int_equal(tb.epoch_version, 4);
+	assert_int_equal(tb.version, 5);
+	assert_int_equal(tb.public_version, 5);
+	assert_int_equal(tb.epoch_version, 5);
 	assert_int_equal(store_table_bump(t->s, tab + 100, -1, 0, 9, NULL), ST_NOTFOUND);
 	/* A forced epoch change without a new epoch number. */
 	assert_int_equal(store_table_bump(t->s, tab, -1, 0, 9, NULL), ST_OK);
 	assert_int_equal(store_table_new_epoch(t->s, tab), ST_OK);
 	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
-	assert_int_equal(tb.epoch_version, 5);
+	assert_int_equal(tb.epoch_version, 6);
 	assert_string_equal(tb.game, "drehwurm");
 	assert_string_equal(tb.options, "snap=5");
 	assert_int_equal(tb.nparties, 3);
