@@ -272,7 +272,11 @@ static int check_round(int64_t id)
 	int verified = it_verify_table(id, why, sizeof why);
 	if (verified < 0)
 		fail_msg("replay: %s", why);
-	assert_int_equal(verified, parties);
+	/* When the last "weiter" of a round started the next party just before
+	 * the round's time ran out, that party is on the table without a step. */
+	if (verified != parties && verified != parties + 1)
+		fail_msg("table %lld: %d parties replayed, the log has steps in %d",
+			 (long long)id, verified, parties);
 	free(steps);
 	free(acked);
 	free(logged);
