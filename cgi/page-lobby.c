@@ -79,6 +79,7 @@ static int mine_view(struct page *p, struct view *v)
 		waiting += my_turn || window;
 		view_begin(v, "mine");
 		view_num(v, "id", t->id);
+		view_str(v, "url", page_table_url(p, t->id, ""));
 		view_str(v, "game_title", game_title(t->game));
 		view_str(v, "status", status_names[t->status]);
 		view_flag(v, t->status == TABLE_OPEN ? "is_open" :
@@ -156,6 +157,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 	for (int i = 0; i < r.n; i++) {
 		view_begin(&v, "open_tables");
 		view_num(&v, "id", r.t[i].id);
+		view_str(&v, "url", page_table_url(p, r.t[i].id, ""));
 		view_str(&v, "game_title", game_title(r.t[i].game));
 		view_num(&v, "seats_taken", r.taken[i]);
 		view_num(&v, "nseats", r.t[i].nseats);
@@ -265,8 +267,7 @@ void page_table_create(struct page *p)
 	struct rerr e = { "" };
 	int rc = play_create(p->store, g->slug, text, (int)f[2].n, p->user_id, p->now_ms, &id, &e);
 	if (rc == PLAY_OK) {
-		char *to = arena_printf(p->a, "/t/%lld", (long long)id);
-		page_redirect(p, to ? to : "/");
+		page_redirect_table(p, id, "");
 	} else if (rc == PLAY_INVALID)
 		lobby(p, HTTP_422, e.msg[0] ? e.msg : play_message(rc));
 	else if (rc == PLAY_BUSY || rc == PLAY_NOSPACE)

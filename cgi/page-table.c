@@ -250,14 +250,15 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	struct act a;
 	act_of(pt, &a);
 	int turn = a.turn;
-	char *move_url = arena_printf(p->a, "/t/%lld/move", (long long)t->id);
-	if (!move_url)
+	const char *move_url = page_table_url(p, t->id, "/move");
+	const char *table_url = page_table_url(p, t->id, "");
+	if (!move_url || !table_url)
 		return -1;
 
 	view_num(v, "table_id", t->id);
 	view_num(v, "version", t->version);
 	view_num(v, "public_version", t->public_version);
-	view_num(v, "v", t->version);
+	view_global_num(v, "v", t->version);   /* the move form's (move-form.tpl) */
 	view_str(v, "game_slug", g->slug);
 	view_str(v, "game_title", g->title);
 	view_str(v, "game_tagline", g->tagline ? g->tagline : "");
@@ -265,8 +266,11 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_str(v, "status", status_names[t->status]);
 	view_flag(v, t->status == TABLE_OPEN ? "is_open" :
 		     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
-	view_str(v, "move_url", move_url);
-	view_strf(v, "invite_path", "/t/%lld", (long long)t->id);
+	view_global_str(v, "move_url", move_url);
+	view_str(v, "invite_path", table_url);
+	view_str(v, "table_url", table_url);
+	view_str(v, "join_url", page_table_url(p, t->id, "/join"));
+	view_str(v, "leave_url", page_table_url(p, t->id, "/leave"));
 	view_num(v, "nseats", t->nseats);
 	view_num(v, "seats_taken", pt->nseated);
 	view_num(v, "party_number", pt->has_party ? pt->party.number + 1 : 0);
@@ -396,8 +400,8 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	struct page_head h = {
 		.title = pt->g->title,
 		.game_slug = board ? pt->g->slug : NULL,
-		.poll_url = running ? arena_printf(p->a, "/t/%lld/poll", (long long)pt->t.id) : NULL,
-		.table_url = arena_printf(p->a, "/t/%lld", (long long)pt->t.id),
+		.poll_url = running ? page_table_url(p, pt->t.id, "/poll") : NULL,
+		.table_url = page_table_url(p, pt->t.id, ""),
 		.version = pt->t.public_version,   /* what the poll compares */
 		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,
 		.refresh = refresh,
@@ -512,9 +516,8 @@ static void refused(struct page *p, enum http_status status, int kind, const cha
 		    const char *typed)
 {
 	if (browser(p)) {
-		char *to = arena_printf(p->a, "/t/%lld#spiel", (long long)p->id);
 		note_set(p, kind, note, typed);
-		page_redirect(p, to ? to : "/");
+		page_redirect_table(p, p->id, "#spiel");
 		return;
 	}
 	show(p, p->req->wants_json, status, kind, note, typed);
@@ -565,11 +568,9 @@ void page_table_move(struct page *p)
 	int rc = play_move(p->store, p->id, p->user_id, f[MV_MOVE].s, f[MV_V].n, p->now_ms, &e);
 	const char *note = e.msg[0] ? e.msg : play_message(rc);
 	switch (rc) {
-	case PLAY_OK: {
-		char *to = arena_printf(p->a, "/t/%lld#spiel", (long long)p->id);
-		page_redirect(p, to ? to : "/");
+	case PLAY_OK:
+		page_redirect_table(p, p->id, "#spiel");
 		return;
-	}
 	case PLAY_STALE:
 	case PLAY_NOT_PLAYING:
 		refused(p, HTTP_409, NOTE_STALE, note, NULL);
@@ -602,11 +603,9 @@ static void seat_change(struct page *p, int join)
 			play_leave(p->store, p->id, p->user_id, p->now_ms, &e);
 	const char *note = e.msg[0] ? e.msg : play_message(rc);
 	switch (rc) {
-	case PLAY_OK: {
-		char *to = arena_printf(p->a, "/t/%lld", (long long)p->id);
-		page_redirect(p, to ? to : "/");
+	case PLAY_OK:
+		page_redirect_table(p, p->id, "");
 		return;
-	}
 	case PLAY_FULL:
 	case PLAY_ALREADY:
 	case PLAY_NOT_PLAYING:

@@ -22,7 +22,7 @@ static void plain_500(struct page *p)
 void page_view(struct page *p, struct view *v)
 {
 	view_init(v, p->a);
-	view_str(v, "csrf", p->csrf);
+	view_global_str(v, "csrf", p->csrf);   /* every form, the move form too */
 	view_flag(v, p->user_id ? "logged_in" : "logged_out", 1);
 	if (p->user_id)
 		view_str(v, "user_name", p->user_name);
@@ -108,6 +108,17 @@ void page_redirect(struct page *p, const char *location)
 	p->resp.status = HTTP_303;
 	p->resp.location = location;
 	p->resp.content_type = NULL;
+}
+
+const char *page_table_url(struct page *p, int64_t id, const char *tail)
+{
+	return arena_printf(p->a, "/t/%lld%s", (long long)id, tail);
+}
+
+void page_redirect_table(struct page *p, int64_t id, const char *tail)
+{
+	const char *to = page_table_url(p, id, tail);
+	page_redirect(p, to ? to : "/");
 }
 
 void page_error(struct page *p, enum http_status status, const char *why)

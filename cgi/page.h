@@ -53,6 +53,12 @@ void page_html(struct page *p, enum http_status status, const char *tpl, struct 
 void page_json(struct page *p, enum http_status status, struct view *v);
 /* 303 to a path of this site. */
 void page_redirect(struct page *p, const char *location);
+/* The path of table `id` followed by `tail` ("", "/move", "/poll",
+ * "#spiel"): every link to a table, in C and (as a view value) in the
+ * templates, is built here. A string in the arena, or NULL. */
+const char *page_table_url(struct page *p, int64_t id, const char *tail);
+/* 303 to page_table_url(p, id, tail); to "/" when the arena is exhausted. */
+void page_redirect_table(struct page *p, int64_t id, const char *tail);
 /* The error page for `status`; `why` names a reason section of error.tpl
  * (an http_err key, "csrf", "login", …) or is NULL. */
 void page_error(struct page *p, enum http_status status, const char *why);

@@ -156,8 +156,15 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	view_num(v, "table_id", t->id);
 	view_num(v, "v", t->version);
 	view_str(v, "csrf", me >= 0 ? p->csrf : "");
-	view_str(v, "move_url", arena_printf(p->a, "/t/%lld/move", (long long)t->id));
+	view_str(v, "move_url", page_table_url(p, t->id, "/move"));
 	view_str(v, "continue_move", PLAY_CONTINUE);
+	if (can_continue) {   /* the button, drawn by the one move form */
+		view_begin(v, "continue_button");
+		view_str(v, "move", PLAY_CONTINUE);
+		view_strf(v, "label", "Weiter zu Partie %d", pt->party.number + 2);
+		view_flag(v, "primary", 1);
+		view_end(v);
+	}
 	view_num(v, "number", pt->party.number + 1);
 	view_num(v, "next_number", pt->party.number + 2);
 	view_num(v, "nparties", t->nparties);

@@ -86,6 +86,47 @@ const char *num_text(struct arena *a, long long v, size_t *len)
 	return arena_strndup(a, p, *len);
 }
 
+// Sets value `n` (a string or a number's text) in dict; a global one for
+// every template dict includes, too.
+void set(ctemplate::TemplateDictionary *dict, const view_node *n, const char *s, size_t len)
+{
+	if (n->global)
+		dict->SetTemplateGlobalValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(s, len));
+	else
+		dict->SetValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(s, len));
+}
+
+// The string `key` directly inside view dictionary d, or NULL.
+const char *str_in(const view_node *d, const char *key)
+{
+	for (const view_node *n = d->first; n; n = n->next)
+		if (n->kind == VIEW_STR && strcmp(n->key, key) == 0)
+			return n->str;
+	return NULL;
+}
+
+// The one move form: every item of a section that has a `move` is a button
+// that posts it, drawn by {{>move_form}} (move-form.tpl) with the item's
+// `label` (the move itself without one) and its `primary` flag; the form's
+// action, CSRF token and version come from the page as template-global
+// values (view_global_str). The JSON twin does not see this dictionary.
+void move_form(ctemplate::TemplateDictionary *sec, const view_node *item)
+{
+	const char *move = str_in(item, "move");
+	if (!move)
+		return;
+	const char *label = str_in(item, "label");
+	if (!label)
+		label = move;
+	ctemplate::TemplateDictionary *inc = sec->AddIncludeDictionary(key_of("move_form"));
+	inc->SetFilename("move-form.tpl");
+	inc->SetValueWithoutCopy(key_of("move"), ctemplate::TemplateString(move, strlen(move)));
+	inc->SetValueWithoutCopy(key_of("label"), ctemplate::TemplateString(label, strlen(label)));
+	for (const view_node *n = item->first; n; n = n->next)
+		if (n->kind == VIEW_FLAG && n->num && strcmp(n->key, "primary") == 0)
+			inc->ShowSection(key_of("primary"));
+}
+
 // Copies the entries of view dictionary `d` into `dict`. Values are not
 // copied: they live in the request's arena, which outlives the expansion
 // (numbers are written there, too). false when the arena is exhausted.
@@ -96,25 +137,27 @@ bool fill(struct arena *a, ctemplate::TemplateDictionary *dict, const view_node 
 	for (const view_node *n = d->first; n; n = n->next) {
 		switch (n->kind) {
 		case VIEW_STR:
-			dict->SetValueWithoutCopy(key_of(n->key),
-						  ctemplate::TemplateString(n->str, strlen(n->str)));
+			set(dict, n, n->str, strlen(n->str));
 			break;
 		case VIEW_NUM: {
 			size_t len;
 			const char *t = num_text(a, n->num, &len);
 			if (!t)
 				return false;
-			dict->SetValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(t, len));
+			set(dict, n, t, len);
 			break;
 		}
 		case VIEW_FLAG:
 			if (n->num)
 				dict->ShowSection(key_of(n->key));
 			break;
-		case VIEW_SECTION:
-			if (!fill(a, dict->AddSectionDictionary(key_of(n->key)), n, depth + 1))
+		case VIEW_SECTION: {
+			ctemplate::TemplateDictionary *sec = dict->AddSectionDictionary(key_of(n->key));
+			if (!fill(a, sec, n, depth + 1))
 				return false;
+			move_form(sec, n);
 			break;
+		}
 		case VIEW_INCLUDE: {
 			ctemplate::TemplateDictionary *inc = dict->AddIncludeDictionary(key_of(n->key));
 			inc->SetFilename(n->str);

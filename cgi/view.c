@@ -120,6 +120,29 @@ void view_num(struct view *v, const char *key, long long val)
 	}
 }
 
+/* Marks the first node added to the current dictionary after `before`
+ * (NULL: its first) as template-global. */
+static void mark_global(struct view *v, struct view_node *before)
+{
+	struct view_node *n = before ? before->next : v->cur->first;
+	if (n)
+		n->global = 1;
+}
+
+void view_global_str(struct view *v, const char *key, const char *val)
+{
+	struct view_node *before = v->cur->last;
+	view_str(v, key, val);
+	mark_global(v, before);
+}
+
+void view_global_num(struct view *v, const char *key, long long val)
+{
+	struct view_node *before = v->cur->last;
+	view_num(v, key, val);
+	mark_global(v, before);
+}
+
 void view_flag(struct view *v, const char *key, int on)
 {
 	struct view_node *n = add(v, VIEW_FLAG, key);

@@ -34,6 +34,7 @@ struct view_node {
 	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1 */
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
+	int global;                       /* STR, NUM: seen by included templates too */
 };
 
 struct view {
@@ -53,6 +54,11 @@ void view_strf(struct view *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void view_num(struct view *v, const char *key, long long val);
 void view_flag(struct view *v, const char *key, int on);
+/* Like view_str and view_num, but an HTML template sees the value inside
+ * every template it includes as well (the move form, move-form.tpl, reads
+ * move_url, csrf and v this way). JSON shows an ordinary value. */
+void view_global_str(struct view *v, const char *key, const char *val);
+void view_global_num(struct view *v, const char *key, long long val);
 /* Opens one more item of the repeated section `key`; view_end() closes it. */
 void view_begin(struct view *v, const char *key);
 /* Opens the dictionary of template `file` included as {{>key}}. */

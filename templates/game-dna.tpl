@@ -43,19 +43,11 @@
 {{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
 </svg>
 <span class="dna-name">{{label}}{{#several}} <span class="dna-copies">×{{copies}}</span>{{/several}}</span>
-{{#moves}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button name="move" value="{{move}}">{{label}}</button>
-</form>{{/moves}}
+{{#moves}}{{>move_form}}{{/moves}}
 </li>{{/hand}}
 </ul>
 <div class="dna-actions">
-{{#plain}}{{#moves}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button name="move" value="{{move}}">{{label}}</button>
-</form>{{/moves}}{{/plain}}
+{{#plain}}{{#moves}}{{>move_form}}{{/moves}}{{/plain}}
 </div>
 </section>{{/has_hand}}
 

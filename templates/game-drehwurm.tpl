@@ -29,24 +29,12 @@
 {{#is_chicken}}<span class="dw-card dw-chicken dw-{{colour_class}}" title="{{name}}"><span class="dw-sym" aria-hidden="true"></span><svg class="dw-hen" viewBox="0 0 32 32" aria-hidden="true"><path d="M9 7c1-3 4-3 5-1 1-2 4-2 4 1" class="dw-comb"/><circle cx="13" cy="12" r="5"/><path d="M8 12l-4 2 4 1z" class="dw-beak"/><path d="M9 17c0 6 4 10 10 10s9-5 9-10c-3 2-7 2-10 0-3-2-6-2-9 0z"/></svg><span class="dw-corner">{{name}}</span></span>{{/is_chicken}}
 {{#is_worm}}<span class="dw-card dw-{{colour_class}}" title="{{name}}"><span class="dw-sym" aria-hidden="true"></span><span class="dw-rank{{#wide_rank}} dw-wide{{/wide_rank}}" aria-hidden="true">{{rank}}</span><span class="dw-corner">{{name}}</span></span>{{/is_worm}}
 {{#is_joker}}<span class="dw-card dw-joker" title="{{name}}"><span class="dw-rank" aria-hidden="true">J</span><span class="dw-corner">Joker</span></span>{{/is_joker}}
-{{#moves}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button name="move" value="{{move}}">{{label}}</button>
-</form>{{/moves}}
+{{#moves}}{{>move_form}}{{/moves}}
 </li>{{/hand}}
 </ul>
 <div class="dw-actions">
-{{#draw_moves}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button name="move" value="{{move}}">{{label}}</button>
-</form>{{/draw_moves}}
-{{#pass_move}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button name="move" value="{{move}}">{{label}}</button>
-</form>{{/pass_move}}
+{{#draw_moves}}{{>move_form}}{{/draw_moves}}
+{{#pass_move}}{{>move_form}}{{/pass_move}}
 </div>
 </section>{{/has_hand}}
 

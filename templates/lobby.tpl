@@ -10,7 +10,7 @@
 <ul class="tables">
 {{#mine}}
 <li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}">
-<a href="/t/{{id}}">Tisch {{id}} · {{game_title}}</a>
+<a href="{{url}}">Tisch {{id}} · {{game_title}}</a>
 {{#my_turn}}<span class="badge turn">Du bist dran!</span>{{/my_turn}}
 {{#window}}<span class="badge window">Fenster offen</span>{{/window}}
 {{#is_open}}<span class="badge">wartet ({{seats_taken}}/{{nseats}})</span>{{/is_open}}
@@ -28,7 +28,7 @@
 {{#has_open}}
 <ul class="tables">
 {{#open_tables}}
-<li><a href="/t/{{id}}">Tisch {{id}} · {{game_title}}</a>
+<li><a href="{{url}}">Tisch {{id}} · {{game_title}}</a>
 <span class="badge">{{seats_taken}}/{{nseats}} Plätze</span>
 <span class="opts">{{#opts}}<span>{{label}}: {{text}}</span> {{/opts}}</span></li>
 {{/open_tables}}

@@ -23,11 +23,7 @@
 <p class="why">Wie die Punkte zustande kommen, zeigt das Spielbrett unten.</p>
 {{#pausing}}
 <p class="next" role="status">Partie {{next_number}} beginnt, sobald alle „Weiter“ gewählt haben ({{ready_count}} von {{nseats}}), spätestens in <span data-countdown="{{seconds}}">{{seconds}}</span> s.</p>
-{{#can_continue}}<form method="post" action="{{move_url}}" class="inline">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button type="submit" class="primary" name="move" value="{{continue_move}}">Weiter zu Partie {{next_number}}</button>
-</form>{{/can_continue}}
+{{#continue_button}}{{>move_form}}{{/continue_button}}
 {{#continued}}<p class="waiting">Du bist bereit; es geht weiter, sobald alle so weit sind.</p>{{/continued}}
 {{/pausing}}
 </section>

@@ -27,11 +27,7 @@
 {{#can_act}}
 <details class="movelist">
 <summary>Alle erlaubten Züge in der Zugsprache</summary>
-{{#moves}}<form method="post" action="{{move_url}}" class="mv">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button type="submit" name="move" value="{{move}}">{{move}}</button>
-</form>{{/moves}}
+{{#moves}}{{>move_form}}{{/moves}}
 </details>
 {{/can_act}}
 <form method="post" action="{{move_url}}" class="typed">
@@ -59,16 +55,16 @@
 {{#is_open}}
 <p class="invite">Einladungslink: <a class="invite-link" href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.</p>
 <div class="actions">
-{{#can_join}}<form method="post" action="/t/{{table_id}}/join" class="inline">
+{{#can_join}}<form method="post" action="{{join_url}}" class="inline">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <button type="submit" class="primary">Mitspielen</button>
 </form>{{/can_join}}
-{{#can_leave}}<form method="post" action="/t/{{table_id}}/leave" class="inline">
+{{#can_leave}}<form method="post" action="{{leave_url}}" class="inline">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <button type="submit">Platz freigeben</button>
 </form>{{/can_leave}}
-{{#login_needed}}<a class="button primary" href="/login?next=/t/{{table_id}}">Anmelden, um mitzuspielen</a>
-<a class="button" href="/register?next=/t/{{table_id}}">Neu hier? Registrieren</a>{{/login_needed}}
+{{#login_needed}}<a class="button primary" href="/login?next={{table_url}}">Anmelden, um mitzuspielen</a>
+<a class="button" href="/register?next={{table_url}}">Neu hier? Registrieren</a>{{/login_needed}}
 </div>
 {{/is_open}}
 </section>

@@ -45,6 +45,21 @@ static int setup(void **state)
 			     "<p>{{headline}}|{{turn_seat}}:{{turn_seat_name}}|{{table_id}}|{{title}}</p>"
 			     "{{#log}}<i>{{text}}</i>{{/log}}");
 	put("nopragma.tpl", "<p>{{title}}</p>");
+	put("forms.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			 "<a href=\"/login?next={{table_url}}\">l</a>"
+			 "<ul>{{#moves}}<li>{{>move_form}}</li>{{/moves}}</ul>{{>game}}");
+	put("game-forms.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			      "{{#hand}}<p>{{name}}{{#moves}}{{>move_form}}{{/moves}}</p>{{/hand}}"
+			      "{{#continue_button}}{{>move_form}}{{/continue_button}}");
+	/* the project's own move form */
+	FILE *f = fopen("templates/move-form.tpl", "r");
+	if (!f)
+		return -1;
+	char text[2048];
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	put("move-form.tpl", text);
 	return 0;
 }
 
@@ -52,9 +67,10 @@ static int teardown(void **state)
 {
 	(void)state;
 	arena_free(&A);
-	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl" };
+	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
+				"game-forms.tpl", "move-form.tpl" };
 	char path[256];
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 6; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		unlink(path);
 	}
@@ -183,6 +199,70 @@ static void test_html(void **state)
 	assert_null(tmpl_expand(&A, "missing.tpl", &v.root, &len));
 }
 
+/* The one move form: every item with a `move` becomes a form posting it to
+ * the page's move_url with the page's csrf and v (template-global values,
+ * seen inside includes), labelled by `label` or the move itself; the JSON
+ * twin has the values once and no trace of the form. */
+static void test_move_form(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl) */
+	struct view v;
+	view_init(&v, &A);
+	view_global_str(&v, "csrf", "tok\"en");
+	view_global_num(&v, "v", 17);
+	view_global_str(&v, "move_url", "/t/5/move");
+	view_str(&v, "table_url", "/t/5");
+	view_begin(&v, "moves");
+	view_str(&v, "move", "play gelb-4 1");
+	view_end(&v);
+	view_include(&v, "game", "game-forms.tpl");
+	view_str(&v, "csrf", "");   /* the game's own value does not reach the form */
+	view_begin(&v, "hand");
+	view_str(&v, "name", "gelb 4");
+	view_begin(&v, "moves");
+	view_str(&v, "move", "play gelb-4 1");
+	view_str(&v, "label", "<auf> Stapel 1");
+	view_end(&v);
+	view_end(&v);
+	view_begin(&v, "continue_button");
+	view_str(&v, "move", "weiter");
+	view_str(&v, "label", "Weiter zu Partie 2");
+	view_flag(&v, "primary", 1);
+	view_end(&v);
+	view_end(&v);
+	assert_false(v.failed);
+
+	size_t len = 0;
+	char *html = tmpl_expand(&A, "forms.tpl", &v.root, &len);
+	assert_non_null(html);
+	assert_non_null(strstr(html, "<a href=\"/login?next=/t/5\">"));
+	const char *form = "<form method=\"post\" action=\"/t/5/move\" class=\"mv\">\n"
+			   "<input type=\"hidden\" name=\"csrf\" value=\"tok&quot;en\">\n"
+			   "<input type=\"hidden\" name=\"v\" value=\"17\">\n";
+	int forms = 0;
+	for (const char *at = html; (at = strstr(at, form)); at++)
+		forms++;
+	assert_int_equal(forms, 3);
+	assert_non_null(strstr(html, "<li><form method=\"post\""));
+	assert_non_null(strstr(html, "value=\"play gelb-4 1\">play gelb-4 1</button>"));
+	assert_non_null(strstr(html, "<p>gelb 4<form"));
+	assert_non_null(strstr(html, "value=\"play gelb-4 1\">&lt;auf&gt; Stapel 1</button>"));
+	assert_non_null(strstr(html, "value=\"weiter\" class=\"primary\">Weiter zu Partie 2</button>"));
+	assert_null(strstr(html, "class=\"primary\">play"));
+
+	size_t tlen = 0;
+	char *text = json_render(&A, &v.root, &tlen);
+	assert_non_null(text);
+	assert_null(strstr(text, "move_form"));
+	json_error_t err;
+	json_t *o = json_loads(text, 0, &err);
+	assert_non_null(o);
+	assert_string_equal(json_string_value(json_object_get(o, "csrf")), "tok\"en");
+	assert_int_equal(json_integer_value(json_object_get(o, "v")), 17);
+	json_decref(o);
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -197,6 +277,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
