@@ -89,10 +89,11 @@ struct dna_state {
 	uint8_t n, decks, play_on, race, last_must_draw, penalise;
 	uint16_t turn_seconds;
 	uint16_t ncards;
-	uint8_t stage, holder, dl_lazy;
+	uint8_t stage, holder;
+	uint8_t clock_pending;   /* the first deadline starts at the first request */
 	uint16_t turn;
 	uint32_t epoch;
-	int64_t dl;
+	int64_t deadline;        /* of the current step; 0: none */
 	struct rng rng;
 
 	uint8_t loc[DNA_CARDS], own[DNA_CARDS];
@@ -122,16 +123,19 @@ struct dna_state {
 	uint8_t relay_pick;
 
 	/* choices */
-	uint8_t ck[DNA_SEATS], cn[DNA_SEATS], cauto[DNA_SEATS];
-	uint16_t cc[DNA_SEATS];
-	uint8_t ce[DNA_SEATS][DNA_JOIN_MAX];
+	uint8_t choice_kind[DNA_SEATS];                /* enum choice */
+	uint16_t choice_card[DNA_SEATS];
+	uint8_t choice_nends[DNA_SEATS];               /* ends named in choice_ends */
+	uint8_t choice_ends[DNA_SEATS][DNA_JOIN_MAX];
+	/* a draw nobody chose: 1 the deadline passed, 2 the last to choose draws */
+	uint8_t choice_auto[DNA_SEATS];
 
 	/* resolution */
 	uint8_t order[DNA_SEATS], norder, resi;
-	int8_t owe_seat;
-	uint8_t owe_n;
+	int8_t owing_seat;       /* the seat that still draws owed_cards, or -1 */
+	uint8_t owed_cards;
 	uint8_t rew[DNA_SEATS], nrew;
-	int8_t rslot[DNA_SEATS];
+	int8_t refill_slot[DNA_SEATS];   /* the strand a rewarded seat refills, or -1 */
 	uint16_t passed, disc_need;
 
 	/* finishing order */
@@ -318,6 +322,20 @@ static int parse_face(const char *w, int *out)
 /* ---- places ---- */
 
 /* 1 while seat still holds cards (has not finished). */
+/* 1 when card x, chosen as `kind` (CH_SET or CH_ATTACH), may be laid at
+ * the end (a, b): it completes a set there, or it fits. */
+static int joins(int kind, int x, int a, int b)
+{
+	return kind == CH_SET ? makes_set(x, a, b) : fits(x, a, b);
+}
+
+/* 1 when seat's choice lays a card (attach or set), which then lies in
+ * choice_card with loc L_CHOICE until it is resolved. */
+static int lays_card(const struct dna_state *s, int seat)
+{
+	return s->choice_kind[seat] == CH_ATTACH || s->choice_kind[seat] == CH_SET;
+}
+
 static int active(const struct dna_state *s, int seat)
 {
 	return !((s->finmask >> seat) & 1u);
@@ -566,7 +584,7 @@ static void deck_empty(struct dna_state *s, int64_t now)
 	unsigned tie = longest_strands(s);
 	if (tie & (tie - 1u) && active(s, s->holder)) {
 		s->relay_pick = (uint8_t)tie;
-		s->dl = pick_deadline(s, now);
+		s->deadline = pick_deadline(s, now);
 		s->epoch++;
 		return;
 	}
@@ -581,7 +599,7 @@ static void deck_empty(struct dna_state *s, int64_t now)
 	if (!need)
 		return;
 	s->disc_need = need;
-	s->dl = timer(s, now);
+	s->deadline = timer(s, now);
 	logev(s, EV_DISCARD_STEP, -1, -1, 0, 0);
 }
 
@@ -589,15 +607,15 @@ static void deck_empty(struct dna_state *s, int64_t now)
 static void return_choices(struct dna_state *s)
 {
 	for (int p = 0; p < s->n; p++) {
-		if ((s->ck[p] == CH_ATTACH || s->ck[p] == CH_SET) && s->loc[s->cc[p]] == L_CHOICE) {
-			s->loc[s->cc[p]] = L_HAND;
-			s->own[s->cc[p]] = (uint8_t)p;
+		if (lays_card(s, p) && s->loc[s->choice_card[p]] == L_CHOICE) {
+			s->loc[s->choice_card[p]] = L_HAND;
+			s->own[s->choice_card[p]] = (uint8_t)p;
 		}
-		s->ck[p] = CH_NONE;
-		s->cn[p] = 0;
-		s->cc[p] = 0;
-		s->cauto[p] = 0;
-		memset(s->ce[p], 0, sizeof s->ce[p]);
+		s->choice_kind[p] = CH_NONE;
+		s->choice_nends[p] = 0;
+		s->choice_card[p] = 0;
+		s->choice_auto[p] = 0;
+		memset(s->choice_ends[p], 0, sizeof s->choice_ends[p]);
 	}
 }
 
@@ -607,11 +625,11 @@ static void game_over(struct dna_state *s)
 	return_choices(s);
 	s->stage = ST_OVER;
 	s->disc_need = 0;
-	s->dl = 0;
-	s->owe_n = 0;
-	s->owe_seat = -1;
+	s->deadline = 0;
+	s->owed_cards = 0;
+	s->owing_seat = -1;
 	for (int p = 0; p < s->n; p++)
-		s->rslot[p] = -1;
+		s->refill_slot[p] = -1;
 	s->epoch++;
 	logev(s, EV_OVER, -1, -1, 0, 0);
 }
@@ -624,10 +642,10 @@ static void finish_seat(struct dna_state *s, int seat)
 		return;
 	s->fin[s->nfin++] = (uint8_t)seat;
 	s->finmask |= (uint16_t)(1u << seat);
-	if (s->ck[seat] == CH_DRAW)   /* out by a discard before its draw came */
-		s->ck[seat] = CH_NONE;
+	if (s->choice_kind[seat] == CH_DRAW)   /* out by a discard before its draw came */
+		s->choice_kind[seat] = CH_NONE;
 	s->disc_need &= (uint16_t)~(1u << seat);
-	s->rslot[seat] = -1;
+	s->refill_slot[seat] = -1;
 	logev(s, EV_OUT, seat, -1, s->nfin, 0);
 	if (!s->play_on || nactive(s) <= 1) {
 		if (s->play_on)
@@ -645,8 +663,8 @@ static int out_of_cards(const struct dna_state *s, int seat)
 {
 	if (hand_count(s, seat) > 0)
 		return 0;
-	return !(s->ck[seat] == CH_ATTACH || s->ck[seat] == CH_SET) ||
-	       s->loc[s->cc[seat]] != L_CHOICE;
+	return !lays_card(s, seat) ||
+	       s->loc[s->choice_card[seat]] != L_CHOICE;
 }
 
 /* Index of end id in this turn's ends, or -1. */
@@ -763,9 +781,9 @@ static void start_turn(struct dna_state *s, int64_t now)
 	s->stage = ST_CHOOSE;
 	s->nrew = 0;
 	s->resi = s->norder = 0;
-	s->owe_n = 0;
-	s->owe_seat = -1;
-	s->dl = timer(s, now);
+	s->owed_cards = 0;
+	s->owing_seat = -1;
+	s->deadline = timer(s, now);
 	s->epoch++;
 	logev(s, EV_TURN, s->holder, -1, s->turn, 0);
 }
@@ -808,31 +826,31 @@ static void name_new_end(struct dna_state *s, int x, const int *present, int np)
 /* Resolves seat's revealed choice. */
 static void resolve(struct dna_state *s, int seat)
 {
-	int k = s->ck[seat], x = s->cc[seat], cn = s->cn[seat], au = s->cauto[seat];
-	uint8_t ce[DNA_JOIN_MAX];
-	memcpy(ce, s->ce[seat], sizeof ce);
-	s->ck[seat] = CH_NONE;
-	s->cn[seat] = 0;
-	s->cc[seat] = 0;
-	s->cauto[seat] = 0;
-	memset(s->ce[seat], 0, sizeof s->ce[seat]);
+	int k = s->choice_kind[seat], x = s->choice_card[seat], nends = s->choice_nends[seat];
+	int au = s->choice_auto[seat];
+	uint8_t ends[DNA_JOIN_MAX];
+	memcpy(ends, s->choice_ends[seat], sizeof ends);
+	s->choice_kind[seat] = CH_NONE;
+	s->choice_nends[seat] = 0;
+	s->choice_card[seat] = 0;
+	s->choice_auto[seat] = 0;
+	memset(s->choice_ends[seat], 0, sizeof s->choice_ends[seat]);
 	if (k == CH_DRAW) {
 		logev(s, au == 1 ? EV_AUTODRAW :
 			 au == 2 ? EV_FORCEDRAW : EV_DRAW, seat, -1, 0, 0);
-		s->owe_seat = (int8_t)seat;
-		s->owe_n = 1;
+		s->owing_seat = (int8_t)seat;
+		s->owed_cards = 1;
 		return;
 	}
 	if (k == CH_NONE)
 		return;
 	int present[DNA_JOIN_MAX], np = 0;
-	for (int i = 0; i < cn; i++) {
-		int t = tend_index(s, ce[i]);
+	for (int i = 0; i < nends; i++) {
+		int t = tend_index(s, ends[i]);
 		if (t < 0 || !tend_present(s, t))
 			continue;
 		/* checked when chosen, unless the table punishes errors */
-		if (k == CH_SET ? makes_set(x, s->tend_a[t], s->tend_b[t]) :
-				  fits(x, s->tend_a[t], s->tend_b[t]))
+		if (joins(k, x, s->tend_a[t], s->tend_b[t]))
 			present[np++] = t;
 	}
 	struct dna_ev *e;
@@ -841,10 +859,10 @@ static void resolve(struct dna_state *s, int seat)
 		s->own[x] = (uint8_t)seat;
 		logev(s, k == CH_SET ? EV_FALSESET : EV_MISFIT, seat, x, 0, 0);
 		e = &s->log[s->nlog - 1];
-		e->n = (uint8_t)cn;
-		memcpy(e->ends, ce, sizeof e->ends);
-		s->owe_seat = (int8_t)seat;
-		s->owe_n = k == CH_SET ? 3 : 2;
+		e->n = (uint8_t)nends;
+		memcpy(e->ends, ends, sizeof e->ends);
+		s->owing_seat = (int8_t)seat;
+		s->owed_cards = k == CH_SET ? 3 : 2;
 		return;
 	}
 	int slot = s->strand[s->tend_b[present[0]]];
@@ -907,7 +925,7 @@ static void advance(struct dna_state *s, int64_t now)
 		case ST_CHOOSE: {
 			int waiting = 0;
 			for (int p = 0; p < s->n; p++)
-				if (active(s, p) && s->ck[p] == CH_NONE)
+				if (active(s, p) && s->choice_kind[p] == CH_NONE)
 					waiting++;
 			if (waiting)
 				return;
@@ -919,17 +937,17 @@ static void advance(struct dna_state *s, int64_t now)
 			}
 			s->resi = 0;
 			s->stage = ST_RESOLVE;
-			s->dl = 0;
+			s->deadline = 0;
 			s->epoch++;
 			break;
 		}
 		case ST_RESOLVE:
-			if (s->owe_n > 0 && !active(s, s->owe_seat))
-				s->owe_n = 0;
-			if (s->owe_n > 0) {
-				s->owe_n--;
-				if (draw_one(s, s->owe_seat, now) != 0)
-					s->owe_n = 0;
+			if (s->owed_cards > 0 && !active(s, s->owing_seat))
+				s->owed_cards = 0;
+			if (s->owed_cards > 0) {
+				s->owed_cards--;
+				if (draw_one(s, s->owing_seat, now) != 0)
+					s->owed_cards = 0;
 				break;
 			}
 			if (s->resi == s->norder) {
@@ -965,17 +983,17 @@ static void advance(struct dna_state *s, int64_t now)
 					continue;
 				while (r < s->nrew && (!active(s, s->rew[r]) ||
 						       hand_count(s, s->rew[r]) == 0 ||
-						       s->rslot[s->rew[r]] >= 0))
+						       s->refill_slot[s->rew[r]] >= 0))
 					r++;
 				if (r == s->nrew)
 					break;
-				s->rslot[s->rew[r]] = (int8_t)i;
+				s->refill_slot[s->rew[r]] = (int8_t)i;
 				got++;
 			}
 			s->nrew = 0;
 			s->stage = got ? ST_REFILL : ST_FILL;
 			if (got) {
-				s->dl = timer(s, now);
+				s->deadline = timer(s, now);
 				s->epoch++;
 				return;
 			}
@@ -983,10 +1001,10 @@ static void advance(struct dna_state *s, int64_t now)
 		}
 		case ST_REFILL:
 			for (int p = 0; p < s->n; p++)
-				if (s->rslot[p] >= 0)
+				if (s->refill_slot[p] >= 0)
 					return;
 			s->stage = ST_FILL;
-			s->dl = 0;
+			s->deadline = 0;
 			break;
 		case ST_FILL: {
 			int size[DNA_STRANDS], slot = -1;
@@ -1082,9 +1100,9 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 	s->penalise = (uint8_t)su->opt[O_PENALISE];
 	s->ncards = (uint16_t)(DNA_FACES * s->decks);
 	s->holder = (uint8_t)su->dealer;
-	s->owe_seat = -1;
+	s->owing_seat = -1;
 	for (int p = 0; p < DNA_SEATS; p++)
-		s->rslot[p] = -1;
+		s->refill_slot[p] = -1;
 	rng_seed(&s->rng, su->seed);
 	for (int c = 0; c < s->ncards; c++) {
 		s->deck[c] = (uint16_t)c;
@@ -1105,7 +1123,7 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 		int b = reveal_into(s, i);
 		link_to(s, b, a);
 	}
-	s->dl_lazy = 1;
+	s->clock_pending = 1;
 	if (s->race) {
 		number_ends(s);
 		s->stage = ST_RACE;
@@ -1114,7 +1132,7 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 	}
 	s->turn = 0;
 	start_turn(s, 0);
-	s->dl = 0;
+	s->deadline = 0;
 	return 0;
 }
 
@@ -1276,11 +1294,12 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 	if (s->stage == ST_REFILL) {
 		if (m->kind != C_REFILL)
 			return rerr_set(e, "Jetzt werden nur die aufgedeckten Karten ergänzt.");
-		if (s->rslot[seat] < 0)
+		if (s->refill_slot[seat] < 0)
 			return rerr_set(e, "Du legst in diesem Zug keine Karte an eine aufgedeckte an.");
 		if (parse_ref(t.w[3], 's', DNA_STRANDS, &m->strand) != 0 ||
-		    m->strand - 1 != s->rslot[seat])
-			return rerr_set(e, "Deine Karte gehört an Strang s%d.", s->rslot[seat] + 1);
+		    m->strand - 1 != s->refill_slot[seat])
+			return rerr_set(e, "Deine Karte gehört an Strang s%d.",
+					s->refill_slot[seat] + 1);
 		m->strand--;
 		return 0;
 	}
@@ -1288,7 +1307,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		return rerr_set(e, "Ergänzen gibt es nur nach dem Wegräumen.");
 	if (s->stage != ST_CHOOSE)
 		return rerr_set(e, "Gerade wird nicht gewählt.");
-	if (s->ck[seat] != CH_NONE)
+	if (s->choice_kind[seat] != CH_NONE)
 		return rerr_set(e, "Du hast für diesen Zug schon gewählt.");
 	if (m->kind == C_DRAW)
 		return 0;
@@ -1324,13 +1343,13 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 /* Starts the first deadline at the first action: setup has no clock. */
 static void start_lazy(struct dna_state *s, int64_t now)
 {
-	if (!s->dl_lazy)
+	if (!s->clock_pending)
 		return;
-	s->dl_lazy = 0;
+	s->clock_pending = 0;
 	if (s->stage == ST_RACE)
-		s->dl = deadline_after(now, DNA_RACE_SECONDS);
+		s->deadline = deadline_after(now, DNA_RACE_SECONDS);
 	else if (s->stage == ST_CHOOSE)
-		s->dl = timer(s, now);
+		s->deadline = timer(s, now);
 }
 
 /* Ends the opening race: nobody opened, so the first turn starts. */
@@ -1347,7 +1366,7 @@ static void discard_done(struct dna_state *s, int64_t now)
 	if (s->disc_need || s->stage == ST_OVER)
 		return;
 	rng_shuffle(&s->rng, s->deck, s->ndeck);
-	s->dl = s->stage == ST_REFILL || s->stage == ST_CHOOSE ? timer(s, now) : 0;
+	s->deadline = s->stage == ST_REFILL || s->stage == ST_CHOOSE ? timer(s, now) : 0;
 	s->epoch++;
 	advance(s, now);
 }
@@ -1374,13 +1393,13 @@ static void last_draws(struct dna_state *s)
 		return;
 	int last = -1, waiting = 0;
 	for (int p = 0; p < s->n; p++)
-		if (active(s, p) && s->ck[p] == CH_NONE) {
+		if (active(s, p) && s->choice_kind[p] == CH_NONE) {
 			waiting++;
 			last = p;
 		}
 	if (waiting == 1) {
-		s->ck[last] = CH_DRAW;
-		s->cauto[last] = 2;
+		s->choice_kind[last] = CH_DRAW;
+		s->choice_auto[last] = 2;
 	}
 }
 
@@ -1390,7 +1409,7 @@ static void do_pick(struct dna_state *s, int slot, int autom, int64_t now)
 {
 	logev(s, EV_PICK, s->holder, -1, autom, slot);
 	s->relay_pick = 0;
-	s->dl = 0;
+	s->deadline = 0;
 	relay(s, slot);
 	s->epoch++;
 	advance(s, now);
@@ -1439,7 +1458,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 				a = s->tab[ti];
 		place(s, m.card, m.strand);
 		link_to(s, m.card, a);
-		s->rslot[seat] = -1;
+		s->refill_slot[seat] = -1;
 		logev(s, EV_REFILL, seat, m.card, 0, m.strand);
 		if (out_of_cards(s, seat))
 			finish_seat(s, seat);
@@ -1447,15 +1466,15 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 		return 0;
 	}
 	case C_DRAW:
-		s->ck[seat] = CH_DRAW;
+		s->choice_kind[seat] = CH_DRAW;
 		break;
 	default:
-		s->ck[seat] = m.kind == C_SET ? CH_SET : CH_ATTACH;
-		s->cc[seat] = (uint16_t)m.card;
-		s->cn[seat] = (uint8_t)m.n;
-		memset(s->ce[seat], 0, sizeof s->ce[seat]);
+		s->choice_kind[seat] = m.kind == C_SET ? CH_SET : CH_ATTACH;
+		s->choice_card[seat] = (uint16_t)m.card;
+		s->choice_nends[seat] = (uint8_t)m.n;
+		memset(s->choice_ends[seat], 0, sizeof s->choice_ends[seat]);
 		for (int i = 0; i < m.n; i++)
-			s->ce[seat][i] = s->tend_id[m.ends[i]];
+			s->choice_ends[seat][i] = s->tend_id[m.ends[i]];
 		s->loc[m.card] = L_CHOICE;
 		s->own[m.card] = (uint8_t)seat;
 		break;
@@ -1472,13 +1491,13 @@ static int dna_tick(void *st, int64_t now)
 	struct dna_state *s = st;
 	if (s->stage == ST_OVER)
 		return 0;
-	if (s->dl_lazy) {
+	if (s->clock_pending) {
 		start_lazy(s, now);
 		return 1;
 	}
-	if (!deadline_passed(s->dl, now))
+	if (!deadline_passed(s->deadline, now))
 		return 0;
-	s->dl = 0;
+	s->deadline = 0;
 	if (s->relay_pick) {
 		do_pick(s, lowest_slot(s->relay_pick), 1, now);
 		return 1;
@@ -1508,15 +1527,15 @@ static int dna_tick(void *st, int64_t now)
 		return 1;
 	case ST_CHOOSE:
 		for (int p = 0; p < s->n; p++)
-			if (active(s, p) && s->ck[p] == CH_NONE) {
-				s->ck[p] = CH_DRAW;
-				s->cauto[p] = 1;
+			if (active(s, p) && s->choice_kind[p] == CH_NONE) {
+				s->choice_kind[p] = CH_DRAW;
+				s->choice_auto[p] = 1;
 			}
 		advance(s, now);
 		return 1;
 	case ST_REFILL:
 		for (int p = 0; p < s->n; p++)
-			s->rslot[p] = -1;
+			s->refill_slot[p] = -1;
 		advance(s, now);
 		return 1;
 	default:
@@ -1538,8 +1557,8 @@ static uint32_t to_act(const struct dna_state *s)
 		if (!active(s, p))
 			continue;
 		if ((s->stage == ST_RACE && !((s->passed >> p) & 1u)) ||
-		    (s->stage == ST_CHOOSE && s->ck[p] == CH_NONE) ||
-		    (s->stage == ST_REFILL && s->rslot[p] >= 0))
+		    (s->stage == ST_CHOOSE && s->choice_kind[p] == CH_NONE) ||
+		    (s->stage == ST_REFILL && s->refill_slot[p] >= 0))
 			m |= 1u << p;
 	}
 	return m;
@@ -1558,7 +1577,7 @@ static void dna_status(const void *st, struct status *o)
 	o->to_act = to_act(s);
 	/* Everyone chooses at once: nobody's turn in particular (see game.h). */
 	o->turn = -1;
-	o->deadline = s->dl;
+	o->deadline = s->deadline;
 	o->epoch = s->epoch;
 	if (s->stage == ST_OVER)
 		places(s, o->place);
@@ -1727,13 +1746,13 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 				}
 		return;
 	case ST_REFILL:
-		if (f >= 0 && s->rslot[seat] >= 0) {
-			snprintf(m, sizeof m, "refill %s to s%d", code, s->rslot[seat] + 1);
+		if (f >= 0 && s->refill_slot[seat] >= 0) {
+			snprintf(m, sizeof m, "refill %s to s%d", code, s->refill_slot[seat] + 1);
 			put(em, m);
 		}
 		return;
 	case ST_CHOOSE: {
-		if (s->ck[seat] != CH_NONE)
+		if (s->choice_kind[seat] != CH_NONE)
 			return;
 		if (f < 0) {
 			put(em, "draw");
@@ -1806,10 +1825,10 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u16(b, s->turn_seconds);
 	ser_u8(b, s->stage);
 	ser_u8(b, s->holder);
-	ser_u8(b, s->dl_lazy);
+	ser_u8(b, s->clock_pending);
 	ser_u16(b, s->turn);
 	ser_u32(b, s->epoch);
-	ser_i64(b, s->dl);
+	ser_i64(b, s->deadline);
 	for (int i = 0; i < 4; i++)
 		ser_u64(b, s->rng.s[i]);
 	for (int c = 0; c < s->ncards; c++) {
@@ -1843,20 +1862,20 @@ static int dna_encode(const void *st, struct buf *b)
 			ser_u8(b, s->took[i]);
 		}
 	for (int p = 0; p < s->n; p++) {
-		ser_u8(b, s->ck[p]);
-		ser_u8(b, s->cauto[p]);
-		ser_u16(b, s->cc[p]);
-		ser_u8(b, s->cn[p]);
+		ser_u8(b, s->choice_kind[p]);
+		ser_u8(b, s->choice_auto[p]);
+		ser_u16(b, s->choice_card[p]);
+		ser_u8(b, s->choice_nends[p]);
 		for (int i = 0; i < DNA_JOIN_MAX; i++)
-			ser_u8(b, s->ce[p][i]);
-		ser_u8(b, (unsigned)(s->rslot[p] + 1));
+			ser_u8(b, s->choice_ends[p][i]);
+		ser_u8(b, (unsigned)(s->refill_slot[p] + 1));
 	}
 	ser_u8(b, s->norder);
 	for (int i = 0; i < s->norder; i++)
 		ser_u8(b, s->order[i]);
 	ser_u8(b, s->resi);
-	ser_u8(b, (unsigned)(s->owe_seat + 1));
-	ser_u8(b, s->owe_n);
+	ser_u8(b, (unsigned)(s->owing_seat + 1));
+	ser_u8(b, s->owed_cards);
 	ser_u8(b, s->nrew);
 	for (int i = 0; i < s->nrew; i++)
 		ser_u8(b, s->rew[i]);
@@ -1926,11 +1945,11 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 	s->turn_seconds = (uint16_t)rd16(&d, 0, 600, &bad);
 	s->stage = (uint8_t)rd8(&d, 0, ST_OVER, &bad);
 	s->holder = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
-	s->dl_lazy = (uint8_t)rd8(&d, 0, 1, &bad);
+	s->clock_pending = (uint8_t)rd8(&d, 0, 1, &bad);
 	s->turn = (uint16_t)rd16(&d, 0, DNA_TURN_MAX, &bad);
 	s->epoch = de_u32(&d);
-	s->dl = de_i64(&d);
-	if (s->dl < 0)
+	s->deadline = de_i64(&d);
+	if (s->deadline < 0)
 		bad = 1;
 	for (int i = 0; i < 4; i++)
 		s->rng.s[i] = de_u64(&d);
@@ -1972,22 +1991,22 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 		s->took[id] = (uint8_t)rd8(&d, 1, 2, &bad);
 	}
 	for (int q = 0; q < s->n; q++) {
-		s->ck[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
-		s->cauto[q] = (uint8_t)rd8(&d, 0, 2, &bad);
-		s->cc[q] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
-		s->cn[q] = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
+		s->choice_kind[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
+		s->choice_auto[q] = (uint8_t)rd8(&d, 0, 2, &bad);
+		s->choice_card[q] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
+		s->choice_nends[q] = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
 		for (int i = 0; i < DNA_JOIN_MAX; i++)
-			s->ce[q][i] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
-		s->rslot[q] = (int8_t)((int)rd8(&d, 0, DNA_STRANDS, &bad) - 1);
+			s->choice_ends[q][i] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
+		s->refill_slot[q] = (int8_t)((int)rd8(&d, 0, DNA_STRANDS, &bad) - 1);
 	}
 	for (int q = s->n; q < DNA_SEATS; q++)
-		s->rslot[q] = -1;
+		s->refill_slot[q] = -1;
 	s->norder = (uint8_t)rd8(&d, 0, s->n, &bad);
 	for (int i = 0; i < s->norder; i++)
 		s->order[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
 	s->resi = (uint8_t)rd8(&d, 0, s->norder, &bad);
-	s->owe_seat = (int8_t)((int)rd8(&d, 0, s->n, &bad) - 1);
-	s->owe_n = (uint8_t)rd8(&d, 0, 3, &bad);
+	s->owing_seat = (int8_t)((int)rd8(&d, 0, s->n, &bad) - 1);
+	s->owed_cards = (uint8_t)rd8(&d, 0, 3, &bad);
 	s->nrew = (uint8_t)rd8(&d, 0, s->n, &bad);
 	for (int i = 0; i < s->nrew; i++)
 		s->rew[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
@@ -2068,7 +2087,7 @@ static int check_turn_extras(const struct dna_state *s, struct rerr *e)
 	if (s->relay_pick) {
 		int resolving = s->stage == ST_RESOLVE || s->stage == ST_CLEANUP ||
 				s->stage == ST_REVEAL || s->stage == ST_FILL;
-		if (!resolving || s->ndeck != 0 || s->disc_need || s->dl == 0 ||
+		if (!resolving || s->ndeck != 0 || s->disc_need || s->deadline == 0 ||
 		    !active(s, s->holder) || s->relay_pick != longest_strands(s) ||
 		    !(s->relay_pick & (s->relay_pick - 1u)))
 			return rerr_set(e, "DNA: Wahl des Deckhalters unmöglich");
@@ -2113,7 +2132,7 @@ static int dna_check(const void *st, struct rerr *e)
 			return rerr_set(e, "DNA: Karte %d hat keinen Ort", c);
 		if (s->loc[c] == L_CHOICE) {
 			int p = s->own[c];
-			if ((s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET) || s->cc[p] != c)
+			if (!lays_card(s, p) || s->choice_card[p] != c)
 				return rerr_set(e, "DNA: gewählte Karte %d ohne Wahl", c);
 			nchoice++;
 		}
@@ -2142,27 +2161,29 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: Liste der Tischkarten falsch");
 	int pending = 0;
 	for (int p = 0; p < s->n; p++) {
-		if (s->ck[p] >= CH__MAX || s->cn[p] > DNA_JOIN_MAX)
+		if (s->choice_kind[p] >= CH__MAX || s->choice_nends[p] > DNA_JOIN_MAX)
 			return rerr_set(e, "DNA: Wahl von Platz %d falsch", p);
-		if (s->ck[p] == CH_ATTACH || s->ck[p] == CH_SET) {
-			if (s->cc[p] >= s->ncards || s->loc[s->cc[p]] != L_CHOICE || s->own[s->cc[p]] != p)
+		if (lays_card(s, p)) {
+			int c = s->choice_card[p], ne = s->choice_nends[p];
+			if (c >= s->ncards || s->loc[c] != L_CHOICE || s->own[c] != p)
 				return rerr_set(e, "DNA: gewählte Karte von Platz %d fehlt", p);
-			if (s->cn[p] < 1 || (s->ck[p] == CH_SET && s->cn[p] != 1))
+			if (ne < 1 || (s->choice_kind[p] == CH_SET && ne != 1))
 				return rerr_set(e, "DNA: Wahl von Platz %d ohne Enden", p);
-			for (int i = 0; i < s->cn[p]; i++)
-				if (tend_index(s, s->ce[p][i]) < 0)
+			for (int i = 0; i < s->choice_nends[p]; i++)
+				if (tend_index(s, s->choice_ends[p][i]) < 0)
 					return rerr_set(e, "DNA: Wahl von Platz %d nennt ein unbekanntes Ende", p);
 			pending++;
 		}
-		if (s->ck[p] != CH_NONE && s->stage != ST_CHOOSE && s->stage != ST_RESOLVE)
+		if (s->choice_kind[p] != CH_NONE && s->stage != ST_CHOOSE && s->stage != ST_RESOLVE)
 			return rerr_set(e, "DNA: Wahl außerhalb des Zuges");
-		if (s->rslot[p] >= DNA_STRANDS || (s->rslot[p] >= 0 && s->stage != ST_REFILL))
+		int rs = s->refill_slot[p];
+		if (rs >= DNA_STRANDS || (rs >= 0 && s->stage != ST_REFILL))
 			return rerr_set(e, "DNA: Ergänzung von Platz %d falsch", p);
 	}
 	if (pending != nchoice)
 		return rerr_set(e, "DNA: gewählte Karten und Wahlen passen nicht zusammen");
 	for (int p = 0; p < s->n; p++) {
-		if (!active(s, p) && s->ck[p] != CH_NONE)
+		if (!active(s, p) && s->choice_kind[p] != CH_NONE)
 			return rerr_set(e, "DNA: fertiger Platz %d hat gewählt", p);
 		if (active(s, p) && s->stage != ST_OVER && hc[p] == 0)
 			return rerr_set(e, "DNA: Platz %d hat keine Karten, ist aber noch dabei", p);
@@ -2173,7 +2194,7 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: der Deckhalter ist schon fertig");
 	if (s->stage == ST_RACE && s->passed == (1u << s->n) - 1)
 		return rerr_set(e, "DNA: alle haben gepasst, das Rennen läuft aber noch");
-	if (s->owe_n > 0 && s->owe_seat < 0)
+	if (s->owed_cards > 0 && s->owing_seat < 0)
 		return rerr_set(e, "DNA: Strafkarten ohne Spieler");
 	/* strands: connected, at most three, ends numbered uniquely */
 	degrees(s, deg);
@@ -2232,9 +2253,9 @@ static int dna_check(const void *st, struct rerr *e)
 		if (s->ndeck == 0 && !s->disc_need)
 			return rerr_set(e, "DNA: leeres Deck ohne Abwurf");
 	}
-	if (s->owe_seat >= s->n || s->owe_n > 3 || s->resi > s->norder || s->nrew > s->n)
+	if (s->owing_seat >= s->n || s->owed_cards > 3 || s->resi > s->norder || s->nrew > s->n)
 		return rerr_set(e, "DNA: Auflösung falsch");
-	if (s->stage == ST_OVER && (s->disc_need || s->dl))
+	if (s->stage == ST_OVER && (s->disc_need || s->deadline))
 		return rerr_set(e, "DNA: vorbei, aber noch eine Frist offen");
 	if (s->stage != ST_OVER && nactive(s) < (s->play_on ? 2 : s->n))
 		return rerr_set(e, "DNA: Partie müsste vorbei sein");
@@ -2245,7 +2266,7 @@ static int dna_check(const void *st, struct rerr *e)
 			return rerr_set(e, "DNA: Platzliste falsch");
 	if (s->stage != ST_OVER && s->stage != ST_RESOLVE && s->stage != ST_REFILL &&
 	    s->stage != ST_FILL && s->stage != ST_REVEAL && s->stage != ST_CLEANUP &&
-	    s->stage != ST_NEXT && to_act(s) == 0 && s->dl == 0 && !s->dl_lazy)
+	    s->stage != ST_NEXT && to_act(s) == 0 && s->deadline == 0 && !s->clock_pending)
 		return rerr_set(e, "DNA: niemand kann handeln");
 	if ((s->stage == ST_RESOLVE || s->stage == ST_CLEANUP || s->stage == ST_REVEAL ||
 	     s->stage == ST_FILL || s->stage == ST_NEXT) && !s->disc_need && !s->relay_pick)
@@ -2254,28 +2275,27 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: Ergänzung ohne Spieler");
 	int slotuse[DNA_STRANDS] = { 0 };
 	for (int p = 0; p < s->n; p++) {
-		if (s->rslot[p] < 0)
+		if (s->refill_slot[p] < 0)
 			continue;
-		if (!active(s, p) || hand_count(s, p) == 0 || size[s->rslot[p]] != 1 ||
-		    slotuse[s->rslot[p]]++)
+		if (!active(s, p) || hand_count(s, p) == 0 || size[s->refill_slot[p]] != 1 ||
+		    slotuse[s->refill_slot[p]]++)
 			return rerr_set(e, "DNA: Ergänzung von Platz %d ist nicht möglich", p);
 	}
 	/* a pending choice names distinct ends of this turn that its card fits
 	 * (attach) or completes a set with (set), as when it was chosen */
 	for (int p = 0; p < s->n; p++) {
-		if ((s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET) || s->loc[s->cc[p]] != L_CHOICE)
+		if (!lays_card(s, p) || s->loc[s->choice_card[p]] != L_CHOICE)
 			continue;
-		if (s->cn[p] < 1 || s->cn[p] > DNA_JOIN_MAX)
+		if (s->choice_nends[p] < 1 || s->choice_nends[p] > DNA_JOIN_MAX)
 			return rerr_set(e, "DNA: Wahl von Platz %d ohne Enden", p);
-		for (int i = 0; i < s->cn[p]; i++) {
-			int t = tend_index(s, s->ce[p][i]);
+		for (int i = 0; i < s->choice_nends[p]; i++) {
+			int t = tend_index(s, s->choice_ends[p][i]);
 			if (t < 0)
 				return rerr_set(e, "DNA: Wahl von Platz %d nennt ein fremdes Ende", p);
 			for (int k = 0; k < i; k++)
-				if (s->ce[p][k] == s->ce[p][i])
+				if (s->choice_ends[p][k] == s->choice_ends[p][i])
 					return rerr_set(e, "DNA: Wahl von Platz %d nennt ein Ende doppelt", p);
-			int ok = s->ck[p] == CH_SET ? makes_set(s->cc[p], s->tend_a[t], s->tend_b[t]) :
-						      fits(s->cc[p], s->tend_a[t], s->tend_b[t]);
+			int ok = joins(s->choice_kind[p], s->choice_card[p], s->tend_a[t], s->tend_b[t]);
 			/* with penalties any card may be chosen; resolve() judges it */
 			if (!ok && !s->penalise)
 				return rerr_set(e, "DNA: gewählte Karte von Platz %d passt nicht", p);
@@ -2605,7 +2625,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 	vnum(v, "turn", s->turn);
 	vnum(v, "holder_seat", s->holder);
 	vnum(v, "deck_count", s->ndeck);
-	vnum(v, "deadline", s->dl);
+	vnum(v, "deadline", s->deadline);
 	vflag(v, "race", s->stage == ST_RACE && !s->disc_need);
 	vflag(v, "choosing", s->stage == ST_CHOOSE && !s->disc_need);
 	vflag(v, "refilling", s->stage == ST_REFILL && !s->disc_need);
@@ -2631,7 +2651,8 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		/* a chosen card still counts: the kind of a choice is secret */
 		vnum(v, "hand_count", held(s, p));
 		vflag(v, "holder", p == s->holder);
-		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) && s->ck[p] != CH_NONE);
+		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) &&
+				   s->choice_kind[p] != CH_NONE);
 		vflag(v, "waiting", (act >> p) & 1u);
 		vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
 		vflag(v, "me", p == me);
@@ -2675,27 +2696,27 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vbegin(v, "plain");
 		moves_for(s, &mc, me, -1, &em);
 		vend(v);
-		vflag(v, "has_choice", s->ck[me] != CH_NONE && s->stage == ST_CHOOSE);
-		if (s->ck[me] != CH_NONE && s->stage == ST_CHOOSE) {
+		vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
+		if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE) {
 			char code[40];
-			if (s->ck[me] == CH_DRAW) {
-				vstr(v, "my_choice", s->cauto[me] == 2 ?
+			if (s->choice_kind[me] == CH_DRAW) {
+				vstr(v, "my_choice", s->choice_auto[me] == 2 ?
 				     "Du bist als Letzter dran und ziehst eine Karte." :
 				     "Du ziehst eine Karte.");
 			} else {
-				face_label(face(s->cc[me]), code, sizeof code);
+				face_label(face(s->choice_card[me]), code, sizeof code);
 				size_t len = (size_t)snprintf(txt, sizeof txt, "%s %s an",
-							  s->ck[me] == CH_SET ? "Set:" : "Du legst",
+							  s->choice_kind[me] == CH_SET ? "Set:" : "Du legst",
 							  code);
-				for (int i = 0; i < s->cn[me] && len < sizeof txt; i++)
+				for (int i = 0; i < s->choice_nends[me] && len < sizeof txt; i++)
 					len += (size_t)snprintf(txt + len, sizeof txt - len, " e%d",
-								s->ce[me][i]);
+								s->choice_ends[me][i]);
 				vstr(v, "my_choice", txt);
 			}
 		}
-		vflag(v, "has_refill", s->stage == ST_REFILL && s->rslot[me] >= 0);
-		if (s->stage == ST_REFILL && s->rslot[me] >= 0)
-			vnum(v, "refill_strand", s->rslot[me] + 1);
+		vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);
+		if (s->stage == ST_REFILL && s->refill_slot[me] >= 0)
+			vnum(v, "refill_strand", s->refill_slot[me] + 1);
 	}
 	for (int i = s->nlog - 1; i >= 0; i--) {   /* newest first */
 		event_text(&s->log[i], txt, sizeof txt);
@@ -2724,14 +2745,15 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 static void scramble_kinds(struct dna_state *s, int seat, struct rng *r)
 {
 	for (int p = 0; p < s->n; p++) {
-		if (p == seat || s->ck[p] == CH_NONE || s->cauto[p] || rng_below(r, 2))
+		if (p == seat || s->choice_kind[p] == CH_NONE || s->choice_auto[p] ||
+		    rng_below(r, 2))
 			continue;
-		if (s->ck[p] != CH_DRAW) {
-			s->loc[s->cc[p]] = L_HAND;
-			s->ck[p] = CH_DRAW;
-			s->cc[p] = 0;
-			s->cn[p] = 0;
-			memset(s->ce[p], 0, sizeof s->ce[p]);
+		if (s->choice_kind[p] != CH_DRAW) {
+			s->loc[s->choice_card[p]] = L_HAND;
+			s->choice_kind[p] = CH_DRAW;
+			s->choice_card[p] = 0;
+			s->choice_nends[p] = 0;
+			memset(s->choice_ends[p], 0, sizeof s->choice_ends[p]);
 			continue;
 		}
 		if (s->ntend == 0)
@@ -2745,10 +2767,10 @@ static void scramble_kinds(struct dna_state *s, int seat, struct rng *r)
 			continue;
 		int y = cand[rng_below(r, (uint32_t)nc)];
 		s->loc[y] = L_CHOICE;
-		s->ck[p] = CH_ATTACH;
-		s->cc[p] = (uint16_t)y;
-		s->cn[p] = 1;
-		s->ce[p][0] = s->tend_id[t];
+		s->choice_kind[p] = CH_ATTACH;
+		s->choice_card[p] = (uint16_t)y;
+		s->choice_nends[p] = 1;
+		s->choice_ends[p][0] = s->tend_id[t];
 	}
 }
 
@@ -2769,16 +2791,15 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 			pool[np++] = (uint16_t)c;
 	/* a pending card may become any hidden card that makes the same choice */
 	for (int p = 0; p < s->n; p++) {
-		if (p == seat || (s->ck[p] != CH_ATTACH && s->ck[p] != CH_SET))
+		if (p == seat || !lays_card(s, p))
 			continue;
-		int x = s->cc[p], cand[DNA_CARDS], nc = 0;
+		int x = s->choice_card[p], cand[DNA_CARDS], nc = 0;
 		for (int i = 0; i < np; i++) {
 			int y = pool[i], ok = 1;
-			for (int k = 0; k < s->cn[p] && ok; k++) {
-				int t = tend_index(s, s->ce[p][k]);
+			for (int k = 0; k < s->choice_nends[p] && ok; k++) {
+				int t = tend_index(s, s->choice_ends[p][k]);
 				ok = s->penalise ? 1 :
-				     s->ck[p] == CH_SET ? makes_set(y, s->tend_a[t], s->tend_b[t]) :
-							  fits(y, s->tend_a[t], s->tend_b[t]);
+				     joins(s->choice_kind[p], y, s->tend_a[t], s->tend_b[t]);
 			}
 			if (ok)
 				cand[nc++] = i;
@@ -2796,7 +2817,7 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 		s->own[x] = yo;
 		if (di >= 0)
 			s->deck[di] = (uint16_t)x;
-		s->cc[p] = (uint16_t)y;
+		s->choice_card[p] = (uint16_t)y;
 		pool[i] = (uint16_t)x;
 	}
 	/* the rest: deal the pool anew over the same places */

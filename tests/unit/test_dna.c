@@ -143,8 +143,8 @@ static void begin(struct dna_state *s)
 	for (int c = 0; c < s->ncards; c++)
 		s->endid[c] = 0;
 	start_turn(s, 0);
-	s->dl = 0;
-	s->dl_lazy = 0;
+	s->deadline = 0;
+	s->clock_pending = 0;
 	assert_ok(s);
 }
 
@@ -510,7 +510,7 @@ static void test_one_card_joins_ends(void **st)
 	assert_int_equal(s->strand[LR2], s->strand[GO]);
 	assert_int_equal(s->stage, ST_REFILL);
 	assert_int_equal(s->loc[revealed], L_TABLE);
-	assert_int_equal(s->rslot[0], s->strand[revealed]);
+	assert_int_equal(s->refill_slot[0], s->strand[revealed]);
 	struct status o;
 	G->status(s, &o);
 	assert_int_equal(o.to_act, 1u);
@@ -553,7 +553,7 @@ static void test_join_unless_another_card_on_end(void **st)
 	assert_int_equal(deg[y], 2);
 	assert_int_equal(deg[GO], 3);
 	assert_int_equal(s->stage, ST_REFILL);
-	movef(s, 0, "refill %s to s%d", code(F(3, ROT, LEER, OVAL)), s->rslot[0] + 1);
+	movef(s, 0, "refill %s to s%d", code(F(3, ROT, LEER, OVAL)), s->refill_slot[0] + 1);
 	assert_true(end_of(s, LR3) > 0);
 	assert_int_equal(end_of(s, LR2), -1);
 	assert_int_equal(end_of(s, y), -1);
@@ -903,8 +903,8 @@ static void test_revealed_card_without_partner_takes_deck_card(void **st)
 	movef(s, 0, "attach %s to e%d e%d", code(LR2), end_of(s, GO), end_of(s, y));
 	movef(s, 1, "set %s on e%d", code(zs), end_of(s, z2));
 	assert_int_equal(s->stage, ST_REFILL);
-	assert_int_equal(s->rslot[0], 1);
-	assert_int_equal(s->rslot[1], 2);
+	assert_int_equal(s->refill_slot[0], 1);
+	assert_int_equal(s->refill_slot[1], 2);
 	assert_true(has_move(s, 1, "refill 2-rot-leer-oval to s3"));
 	assert_false(has_move(s, 1, "refill 2-rot-leer-oval to s2"));
 	do_move(s, 1, "refill 2-rot-leer-oval to s3");
@@ -925,9 +925,9 @@ static void test_revealed_card_without_partner_takes_deck_card(void **st)
 	s->turn_seconds = 10;
 	movef(s, 0, "attach %s to e%d e%d", code(LR2), end_of(s, GO), end_of(s, y));
 	movef(s, 1, "set %s on e%d", code(zs), end_of(s, z2));
-	assert_true(s->dl > 0);
+	assert_true(s->deadline > 0);
 	int top = s->deck[s->ndeck - 1];
-	assert_int_equal(G->tick(s, s->dl), 1);
+	assert_int_equal(G->tick(s, s->deadline), 1);
 	assert_ok(s);
 	assert_int_equal(s->stage, ST_CHOOSE);
 	/* both revealed cards took the next deck cards */
@@ -1068,7 +1068,7 @@ static void test_variant_several_decks(void **st)
 	snprintf(m, sizeof m, "set %s on e%d", code(f), end_of(s, f + DNA_FACES));
 	assert_true(has_move(s, 0, m));
 	do_move(s, 0, m);
-	assert_int_equal(s->cc[0], f + 2 * DNA_FACES);
+	assert_int_equal(s->choice_card[0], f + 2 * DNA_FACES);
 	free(s);
 }
 
@@ -1097,7 +1097,7 @@ static void test_variant_opening_race(void **st)
 				do_move(s, 1, c->list[i]);
 				/* the set went on, its strand was cleared, seat 1 refills */
 				assert_int_equal(s->stage, ST_REFILL);
-				assert_true(s->rslot[1] >= 0);
+				assert_true(s->refill_slot[1] >= 0);
 				assert_int_equal(hand(s, 1), h - 1);
 				found = 1;
 			}
@@ -1108,7 +1108,7 @@ static void test_variant_opening_race(void **st)
 	deal(s, 3, 1, "opening_race=1");
 	struct rerr e;
 	assert_int_equal(G->apply(s, 0, "pass", 5000, &e), 0);
-	assert_int_equal(s->dl, 5000 + 20000);
+	assert_int_equal(s->deadline, 5000 + 20000);
 	assert_int_equal(G->apply(s, 0, "pass", 6000, &e), -1);
 	assert_int_equal(G->apply(s, 1, "draw", 6000, &e), -1);
 	assert_non_null(strstr(e.msg, "Eröffnungsrennen"));
@@ -1135,7 +1135,7 @@ static void test_variant_turn_time_limit(void **st)
 	G->status(s, &o);
 	assert_int_equal(o.deadline, 0);     /* starts with the first action */
 	assert_int_equal(G->tick(s, 10000), 1);
-	assert_int_equal(s->dl, 30000);
+	assert_int_equal(s->deadline, 30000);
 	struct rerr e;
 	assert_int_equal(G->apply(s, 0, "draw", 12000, &e), 0);
 	int h1 = hand(s, 1), h2 = hand(s, 2), turn = s->turn;
@@ -1145,7 +1145,7 @@ static void test_variant_turn_time_limit(void **st)
 	assert_int_equal(s->turn, turn + 1);
 	assert_int_equal(hand(s, 1), h1 + 1);
 	assert_int_equal(hand(s, 2), h2 + 1);
-	assert_int_equal(s->dl, 50000);
+	assert_int_equal(s->deadline, 50000);
 	int saw = 0;
 	for (int i = 0; i < s->nlog; i++)
 		saw += s->log[i].type == EV_AUTODRAW;
@@ -1534,14 +1534,14 @@ static void test_scramble_pending_choice(void **st)
 		G->scramble(t, 1, k);
 		assert_ok(t);
 		assert_int_equal(held(t, 0), held(s, 0));
-		if (t->ck[0] == CH_DRAW) {
+		if (t->choice_kind[0] == CH_DRAW) {
 			drew++;
 			continue;
 		}
-		int x = t->cc[0];
+		int x = t->choice_card[0];
 		assert_true(fits(x, RW, GO));
-		assert_int_equal(t->ck[0], CH_ATTACH);
-		assert_int_equal(t->ce[0][0], e);
+		assert_int_equal(t->choice_kind[0], CH_ATTACH);
+		assert_int_equal(t->choice_ends[0][0], e);
 		moved += x != LR2;
 	}
 	assert_true(moved > 0);
@@ -1554,13 +1554,13 @@ static void test_scramble_pending_choice(void **st)
 		G->scramble(t, 2, k);
 		assert_ok(t);
 		assert_int_equal(held(t, 1), held(s, 1));
-		laid += t->ck[1] == CH_ATTACH;
+		laid += t->choice_kind[1] == CH_ATTACH;
 	}
 	assert_true(laid > 0);
 	/* the owner's own view pins the card */
 	memcpy(t, s, sizeof *s);
 	G->scramble(t, 0, 5);
-	assert_int_equal(t->cc[0], LR2);
+	assert_int_equal(t->choice_card[0], LR2);
 	free(s);
 	free(t);
 }
@@ -1788,7 +1788,7 @@ static void test_deck_empty_pick_deadline_takes_lowest(void **st)
 	struct dna_state *s = new_state();
 	int a[4], b[4];
 	tie_position(s, "turn_seconds=15", a, b);
-	assert_int_equal(s->dl, 1000 + 15000);
+	assert_int_equal(s->deadline, 1000 + 15000);
 	assert_int_equal(G->tick(s, 15999), 0);
 	assert_int_equal(G->tick(s, 16000), 1);
 	assert_ok(s);
