@@ -12,6 +12,7 @@
 #include "options.h"
 #include "perft.h"
 #include "play.h"
+#include "ser.h"
 #include "sim.h"
 
 static const char *const messages[] = {
@@ -319,12 +320,87 @@ static void live_free(struct live *l)
 	l->snap = NULL;
 }
 
+struct steps {
+	struct sim_step *log;
+	int n, cap;
+};
+
+/* store_moves() callback: one logged step into the replay log (bounded by cap). */
+static void add_step(void *ctx, const struct st_move *m)
+{
+	struct steps *st = ctx;
+	if (st->n >= st->cap)
+		return;
+	struct sim_step *x = &st->log[st->n++];
+	x->seat = m->seat;
+	x->at = m->at;
+	memcpy(x->text, m->text, sizeof x->text);
+}
+
+/* Replays party p of table t from its seed, dealer and log into state
+ * (g->state_size bytes), without the pause's continues that follow its end
+ * (the game never saw them). PLAY_OK; PLAY_ERR with e->msg when the log
+ * does not replay. Inside the caller's transaction. */
+static int replay_party(struct store *s, const struct st_table *t, const struct game *g,
+			const int *opt, const struct st_party *p, void *state, struct rerr *e)
+{
+	struct steps steps = { NULL, 0, 0 };
+	struct setup su;
+	int64_t count;
+	int rc;
+	if ((rc = from_store(store_move_count(s, p->id, &count), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	steps.cap = (int)count;
+	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
+	if (!steps.log)
+		return fail_msg(e, PLAY_ERR, "Kein Speicher für die Wiederholung.");
+	if ((rc = from_store(store_moves(s, p->id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK) {
+		free(steps.log);
+		return fail_msg(e, rc, "Das Protokoll lässt sich nicht lesen.");
+	}
+	while (p->over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
+	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
+		steps.n--;
+	memset(&su, 0, sizeof su);
+	su.nplayers = t->nseats;
+	su.dealer = p->dealer;
+	su.seed = p->seed;
+	memcpy(su.opt, opt, sizeof su.opt);
+	rc = sim_replay(g, &su, steps.log, steps.n, state, e) == 0 ? PLAY_OK : PLAY_ERR;
+	free(steps.log);
+	return rc;
+}
+
+/* The state of party p from its stored snapshot `snap`. The snapshot is a
+ * cache of setup and log: one in a format this build no longer reads is
+ * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
+ * PLAY_CORRUPT (logged). Inside the caller's transaction. */
+static int party_state(struct store *s, const struct st_table *t, const struct game *g,
+		       const int *opt, const struct st_party *p, const unsigned char *snap,
+		       void *state)
+{
+	struct rerr e;
+	int rc = game_load(g, state, snap, p->snap_len, &e);
+	if (rc == SNAP_OK)
+		return PLAY_OK;
+	if (rc == SNAP_FORMAT) {
+		struct rerr why = e;
+		if (replay_party(s, t, g, opt, p, state, &e) == PLAY_OK) {
+			fprintf(stderr, "play: table %lld party %d: %s: rebuilt from the log\n",
+				(long long)t->id, p->number, why.msg);
+			return PLAY_OK;
+		}
+	}
+	fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)t->id, p->number,
+		e.msg);
+	return PLAY_CORRUPT;
+}
+
 /* Reads table `id` and, when it is being played, its current party,
  * decoded. PLAY_NOT_FOUND, PLAY_NOT_PLAYING, PLAY_BUSY, PLAY_ERR. The
  * caller frees with live_free() whatever the result. */
 static int live_load(struct store *s, int64_t id, struct live *l)
 {
-	struct rerr e;
 	int rc;
 	memset(l, 0, sizeof *l);
 	if ((rc = from_store(store_table_get(s, id, &l->t), PLAY_NOT_FOUND)) != PLAY_OK)
@@ -341,12 +417,7 @@ static int live_load(struct store *s, int64_t id, struct live *l)
 			PLAY_ERR);
 	if (rc != PLAY_OK)
 		return rc;
-	if (l->g->decode(l->state, l->snap, l->party.snap_len, &e) != 0) {
-		fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)id,
-			l->party.number, e.msg);
-		return PLAY_CORRUPT;
-	}
-	return PLAY_OK;
+	return party_state(s, &l->t, l->g, l->opt, &l->party, l->snap, l->state);
 }
 
 /* Stores the state after one step by `seat` (-1: "tick"): snapshot, log
@@ -790,7 +861,6 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 	      struct play_table *out)
 {
 	unsigned char *snap = NULL;
-	struct rerr e;
 	int rc;
 
 	memset(out, 0, sizeof *out);
@@ -820,11 +890,9 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		if ((rc = from_store(store_party_get(s, table, out->t.party_no, &out->party, snap,
 						     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
 			goto out;
-		if (out->g->decode(out->state, snap, out->party.snap_len, &e) != 0) {
-			fprintf(stderr, "play: table %lld: snapshot: %s\n", (long long)table, e.msg);
-			rc = PLAY_CORRUPT;
+		if ((rc = party_state(s, &out->t, out->g, out->opt, &out->party, snap,
+				      out->state)) != PLAY_OK)
 			goto out;
-		}
 		out->g->status(out->state, &out->status);
 		out->has_party = 1;
 		out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
@@ -861,23 +929,6 @@ void play_free(struct play_table *pt)
 /* ------------------------------------------------------------------ */
 /* Replay check                                                        */
 
-struct steps {
-	struct sim_step *log;
-	int n, cap;
-};
-
-/* store_moves() callback: one logged step into the replay log (bounded by cap). */
-static void add_step(void *ctx, const struct st_move *m)
-{
-	struct steps *st = ctx;
-	if (st->n >= st->cap)
-		return;
-	struct sim_step *x = &st->log[st->n++];
-	x->seat = m->seat;
-	x->at = m->at;
-	memcpy(x->text, m->text, sizeof x->text);
-}
-
 /* Rebuilds party `number` from its seed, dealer and log, and compares the
  * encoding with the stored snapshot. PLAY_OK when equal; PLAY_ERR with
  * e->msg when the replay fails or differs; PLAY_NOT_FOUND without such a
@@ -886,21 +937,18 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 {
 	struct st_table t;
 	struct st_party p;
-	struct setup su;
-	struct steps steps = { NULL, 0, 0 };
+	int opt[GAME_OPT_MAX] = { 0 };
 	const struct game *g;
-	int64_t count;
 	size_t len;
 	void *state = NULL;
 	unsigned char *stored = NULL, *replayed = NULL;
 	struct rerr re;
 	int rc;
 
-	memset(&su, 0, sizeof su);
 	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
-	    (rc = table_game(&t, &g, su.opt)) != PLAY_OK)
+	    (rc = table_game(&t, &g, opt)) != PLAY_OK)
 		goto out;
 	rc = PLAY_ERR;
 	stored = malloc(GAME_SNAPSHOT_MAX);
@@ -909,27 +957,11 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 	if (!stored || !replayed || !state)
 		goto out;
 	if ((rc = from_store(store_party_get(s, table, number, &p, stored, GAME_SNAPSHOT_MAX),
-			     PLAY_NOT_FOUND)) != PLAY_OK ||
-	    (rc = from_store(store_move_count(s, p.id, &count), PLAY_ERR)) != PLAY_OK)
+			     PLAY_NOT_FOUND)) != PLAY_OK)
 		goto out;
-	rc = PLAY_ERR;
-	steps.cap = (int)count;
-	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
-	if (!steps.log)
-		goto out;
-	if ((rc = from_store(store_moves(s, p.id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK)
-		goto out;
-	/* The pause's continues follow the party's end; the game never saw them. */
-	while (p.over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
-	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
-		steps.n--;
-	su.nplayers = t.nseats;
-	su.dealer = p.dealer;
-	su.seed = p.seed;
-	if (sim_replay(g, &su, steps.log, steps.n, state, &re) != 0) {
+	if ((rc = replay_party(s, &t, g, opt, &p, state, &re)) != PLAY_OK) {
 		if (e)
 			*e = re;
-		rc = PLAY_ERR;
 		goto out;
 	}
 	if ((rc = encode_state(g, state, replayed, &len)) != PLAY_OK)
@@ -942,7 +974,6 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 	rc = PLAY_OK;
 out:
 	store_rollback(s);
-	free(steps.log);
 	free(state);
 	free(replayed);
 	free(stored);

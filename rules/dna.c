@@ -38,7 +38,8 @@ enum {
 	DNA_RACE_SECONDS = 20,
 	DNA_END_IDS = 250,    /* end ids are 1..DNA_END_IDS */
 	DNA_PICK_SECONDS = 30,/* the deck holder's choice of a strand, without a turn time */
-	DNA_TURN_MAX = 3000   /* the party ends after this turn (docs/rulings.md) */
+	DNA_TURN_MAX = 3000,  /* the party ends after this turn (docs/rulings.md) */
+	DNA_FORMAT = 1        /* snapshot payload format */
 };
 _Static_assert((int)DNA_SEATS <= (int)GAME_MAX_SEATS, "seats");
 _Static_assert(DNA_CARDS <= DNA_END_IDS, "an end id per card");
@@ -1815,7 +1816,7 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 static int dna_encode(const void *st, struct buf *b)
 {
 	const struct dna_state *s = st;
-	size_t start = snap_begin(b, "dna");
+	size_t start = snap_begin(b, "dna", DNA_FORMAT);
 	ser_u8(b, s->n);
 	ser_u8(b, s->decks);
 	ser_u8(b, s->play_on);
@@ -1925,44 +1926,40 @@ static unsigned rd16(struct de *d, unsigned lo, unsigned hi, int *bad)
 
 /* Reads a snapshot: envelope, every field range-checked, then check(); on
  * failure the state is zeroed. */
-static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e)
+static int dna_decode(void *st, struct de *d, struct rerr *e)
 {
 	struct dna_state *s = st;
-	struct de d;
 	int bad = 0;
-	if (snap_open(&d, "dna", p, n, e) != 0)
-		return -1;
-	memset(s, 0, sizeof *s);
-	s->n = (uint8_t)rd8(&d, 2, DNA_SEATS, &bad);
-	s->decks = (uint8_t)rd8(&d, 1, DNA_DECKS_MAX, &bad);
-	if (bad || d.err)
+	s->n = (uint8_t)rd8(d, 2, DNA_SEATS, &bad);
+	s->decks = (uint8_t)rd8(d, 1, DNA_DECKS_MAX, &bad);
+	if (bad || d->err)
 		return rerr_set(e, "Spielstand beschädigt: Spieler- oder Deckzahl");
 	s->ncards = (uint16_t)(DNA_FACES * s->decks);
-	s->play_on = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->race = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->last_must_draw = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->penalise = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->turn_seconds = (uint16_t)rd16(&d, 0, 600, &bad);
-	s->stage = (uint8_t)rd8(&d, 0, ST_OVER, &bad);
-	s->holder = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
-	s->clock_pending = (uint8_t)rd8(&d, 0, 1, &bad);
-	s->turn = (uint16_t)rd16(&d, 0, DNA_TURN_MAX, &bad);
-	s->epoch = de_u32(&d);
-	s->deadline = de_i64(&d);
+	s->play_on = (uint8_t)rd8(d, 0, 1, &bad);
+	s->race = (uint8_t)rd8(d, 0, 1, &bad);
+	s->last_must_draw = (uint8_t)rd8(d, 0, 1, &bad);
+	s->penalise = (uint8_t)rd8(d, 0, 1, &bad);
+	s->turn_seconds = (uint16_t)rd16(d, 0, 600, &bad);
+	s->stage = (uint8_t)rd8(d, 0, ST_OVER, &bad);
+	s->holder = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
+	s->clock_pending = (uint8_t)rd8(d, 0, 1, &bad);
+	s->turn = (uint16_t)rd16(d, 0, DNA_TURN_MAX, &bad);
+	s->epoch = de_u32(d);
+	s->deadline = de_i64(d);
 	if (s->deadline < 0)
 		bad = 1;
 	for (int i = 0; i < 4; i++)
-		s->rng.s[i] = de_u64(&d);
-	for (int c = 0; c < s->ncards && !bad && !d.err; c++) {
-		s->loc[c] = (uint8_t)rd8(&d, L_DECK, L__MAX - 1, &bad);
-		s->own[c] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+		s->rng.s[i] = de_u64(d);
+	for (int c = 0; c < s->ncards && !bad && !d->err; c++) {
+		s->loc[c] = (uint8_t)rd8(d, L_DECK, L__MAX - 1, &bad);
+		s->own[c] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
 		if (s->loc[c] != L_TABLE)
 			continue;
-		s->strand[c] = (uint8_t)rd8(&d, 0, DNA_STRANDS - 1, &bad);
-		s->endid[c] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
-		s->setm[c] = (uint8_t)rd8(&d, 0, 1, &bad);
-		s->pseq[c] = (uint16_t)de_u16(&d);
-		s->npar[c] = (uint8_t)de_u16s(&d, s->par[c], DNA_JOIN_MAX);
+		s->strand[c] = (uint8_t)rd8(d, 0, DNA_STRANDS - 1, &bad);
+		s->endid[c] = (uint8_t)rd8(d, 0, DNA_END_IDS, &bad);
+		s->setm[c] = (uint8_t)rd8(d, 0, 1, &bad);
+		s->pseq[c] = (uint16_t)de_u16(d);
+		s->npar[c] = (uint8_t)de_u16s(d, s->par[c], DNA_JOIN_MAX);
 		for (int k = 0; k < s->npar[c]; k++)
 			if (s->par[c][k] >= s->ncards)
 				bad = 1;
@@ -1970,83 +1967,75 @@ static int dna_decode(void *st, const unsigned char *p, size_t n, struct rerr *e
 	for (int c = 0; c < s->ncards; c++)
 		if (s->loc[c] == L_TABLE)
 			s->tab[s->ntab++] = (uint16_t)c;
-	s->ndeck = de_u16s(&d, s->deck, DNA_CARDS);
+	s->ndeck = de_u16s(d, s->deck, DNA_CARDS);
 	for (int i = 0; i < s->ndeck; i++)
 		if (s->deck[i] >= s->ncards)
 			bad = 1;
-	s->nseq = (uint16_t)de_u16(&d);
-	s->tseq = (uint16_t)de_u16(&d);
-	s->relay_pick = (uint8_t)rd8(&d, 0, (1u << DNA_STRANDS) - 1, &bad);
-	s->ntend = (int)rd16(&d, 0, s->ncards, &bad);
-	for (int i = 0; i < s->ntend && !bad && !d.err; i++) {
-		s->tend_id[i] = (uint8_t)rd8(&d, 1, DNA_END_IDS, &bad);
-		s->tend_a[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
-		s->tend_b[i] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
+	s->nseq = (uint16_t)de_u16(d);
+	s->tseq = (uint16_t)de_u16(d);
+	s->relay_pick = (uint8_t)rd8(d, 0, (1u << DNA_STRANDS) - 1, &bad);
+	s->ntend = (int)rd16(d, 0, s->ncards, &bad);
+	for (int i = 0; i < s->ntend && !bad && !d->err; i++) {
+		s->tend_id[i] = (uint8_t)rd8(d, 1, DNA_END_IDS, &bad);
+		s->tend_a[i] = (uint16_t)rd16(d, 0, s->ncards - 1u, &bad);
+		s->tend_b[i] = (uint16_t)rd16(d, 0, s->ncards - 1u, &bad);
 	}
-	unsigned ntook = rd8(&d, 0, DNA_END_IDS, &bad);
+	unsigned ntook = rd8(d, 0, DNA_END_IDS, &bad);
 	for (unsigned i = 0; i < ntook && !bad; i++) {
-		unsigned id = rd8(&d, 1, DNA_END_IDS, &bad);
+		unsigned id = rd8(d, 1, DNA_END_IDS, &bad);
 		if (s->took[id])
 			bad = 1;
-		s->took[id] = (uint8_t)rd8(&d, 1, 2, &bad);
+		s->took[id] = (uint8_t)rd8(d, 1, 2, &bad);
 	}
 	for (int q = 0; q < s->n; q++) {
-		s->choice_kind[q] = (uint8_t)rd8(&d, 0, CH__MAX - 1, &bad);
-		s->choice_auto[q] = (uint8_t)rd8(&d, 0, 2, &bad);
-		s->choice_card[q] = (uint16_t)rd16(&d, 0, s->ncards - 1u, &bad);
-		s->choice_nends[q] = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
+		s->choice_kind[q] = (uint8_t)rd8(d, 0, CH__MAX - 1, &bad);
+		s->choice_auto[q] = (uint8_t)rd8(d, 0, 2, &bad);
+		s->choice_card[q] = (uint16_t)rd16(d, 0, s->ncards - 1u, &bad);
+		s->choice_nends[q] = (uint8_t)rd8(d, 0, DNA_JOIN_MAX, &bad);
 		for (int i = 0; i < DNA_JOIN_MAX; i++)
-			s->choice_ends[q][i] = (uint8_t)rd8(&d, 0, DNA_END_IDS, &bad);
-		s->refill_slot[q] = (int8_t)((int)rd8(&d, 0, DNA_STRANDS, &bad) - 1);
+			s->choice_ends[q][i] = (uint8_t)rd8(d, 0, DNA_END_IDS, &bad);
+		s->refill_slot[q] = (int8_t)((int)rd8(d, 0, DNA_STRANDS, &bad) - 1);
 	}
 	for (int q = s->n; q < DNA_SEATS; q++)
 		s->refill_slot[q] = -1;
-	s->norder = (uint8_t)rd8(&d, 0, s->n, &bad);
+	s->norder = (uint8_t)rd8(d, 0, s->n, &bad);
 	for (int i = 0; i < s->norder; i++)
-		s->order[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
-	s->resi = (uint8_t)rd8(&d, 0, s->norder, &bad);
-	s->owing_seat = (int8_t)((int)rd8(&d, 0, s->n, &bad) - 1);
-	s->owed_cards = (uint8_t)rd8(&d, 0, 3, &bad);
-	s->nrew = (uint8_t)rd8(&d, 0, s->n, &bad);
+		s->order[i] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
+	s->resi = (uint8_t)rd8(d, 0, s->norder, &bad);
+	s->owing_seat = (int8_t)((int)rd8(d, 0, s->n, &bad) - 1);
+	s->owed_cards = (uint8_t)rd8(d, 0, 3, &bad);
+	s->nrew = (uint8_t)rd8(d, 0, s->n, &bad);
 	for (int i = 0; i < s->nrew; i++)
-		s->rew[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
-	s->passed = (uint16_t)rd16(&d, 0, (1u << s->n) - 1, &bad);
-	s->disc_need = (uint16_t)rd16(&d, 0, (1u << s->n) - 1, &bad);
-	s->nfin = (uint8_t)rd8(&d, 0, s->n, &bad);
+		s->rew[i] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
+	s->passed = (uint16_t)rd16(d, 0, (1u << s->n) - 1, &bad);
+	s->disc_need = (uint16_t)rd16(d, 0, (1u << s->n) - 1, &bad);
+	s->nfin = (uint8_t)rd8(d, 0, s->n, &bad);
 	for (int i = 0; i < s->nfin; i++) {
-		s->fin[i] = (uint8_t)rd8(&d, 0, s->n - 1u, &bad);
+		s->fin[i] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
 		if ((s->finmask >> s->fin[i]) & 1u)
 			bad = 1;
 		s->finmask |= (uint16_t)(1u << s->fin[i]);
 	}
-	s->nlog = (uint8_t)rd8(&d, 0, DNA_LOG, &bad);
+	s->nlog = (uint8_t)rd8(d, 0, DNA_LOG, &bad);
 	for (int i = 0; i < s->nlog; i++) {
 		struct dna_ev *v = &s->log[i];
-		v->type = (uint8_t)rd8(&d, 0, EV__MAX - 1, &bad);
-		v->seat = (uint8_t)de_u8(&d);
+		v->type = (uint8_t)rd8(d, 0, EV__MAX - 1, &bad);
+		v->seat = (uint8_t)de_u8(d);
 		if (v->seat != 0xff && v->seat >= s->n)
 			bad = 1;
-		v->n = (uint8_t)rd8(&d, 0, DNA_JOIN_MAX, &bad);
-		v->strand = (uint8_t)rd8(&d, 0, DNA_STRANDS - 1, &bad);
-		v->card = (uint16_t)de_u16(&d);
+		v->n = (uint8_t)rd8(d, 0, DNA_JOIN_MAX, &bad);
+		v->strand = (uint8_t)rd8(d, 0, DNA_STRANDS - 1, &bad);
+		v->card = (uint16_t)de_u16(d);
 		if (v->card != 0xffff && v->card >= s->ncards)
 			bad = 1;
-		v->num = (uint16_t)de_u16(&d);
+		v->num = (uint16_t)de_u16(d);
 		for (int k = 0; k < v->n; k++)
-			v->ends[k] = (uint8_t)rd8(&d, 1, DNA_END_IDS, &bad);
+			v->ends[k] = (uint8_t)rd8(d, 1, DNA_END_IDS, &bad);
 	}
-	if (d.err || snap_close(&d, e) != 0) {
-		memset(s, 0, sizeof *s);
-		return d.err ? rerr_set(e, "Spielstand beschädigt: zu kurz") : -1;
-	}
-	if (bad) {
-		memset(s, 0, sizeof *s);
+	if (d->err)
+		return rerr_set(e, "Spielstand beschädigt: zu kurz");
+	if (bad)
 		return rerr_set(e, "Spielstand beschädigt: Wert außerhalb des Bereichs");
-	}
-	if (dna_check(s, e) != 0) {
-		memset(s, 0, sizeof *s);
-		return -1;
-	}
 	return 0;
 }
 
@@ -2862,6 +2851,8 @@ const struct game dna_game = {
 	.tick = dna_tick,
 	.status = dna_status,
 	.moves = dna_moves,
+	.snap_format = DNA_FORMAT,
+	.snap_format_min = DNA_FORMAT,
 	.encode = dna_encode,
 	.decode = dna_decode,
 	.check = dna_check,

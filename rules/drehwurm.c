@@ -860,8 +860,7 @@ static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
 static int dw_encode(const void *vst, struct buf *b)
 {
 	const struct dw_state *st = vst;
-	size_t start = snap_begin(b, "drehwurm");
-	ser_u8(b, DW_FORMAT);
+	size_t start = snap_begin(b, "drehwurm", DW_FORMAT);
 	ser_u8(b, (unsigned)st->nplayers);
 	ser_u8(b, (unsigned)st->dealer);
 	ser_u16(b, (unsigned)st->snap_seconds);
@@ -1031,71 +1030,59 @@ static int dw_check(const void *vst, struct rerr *e)
 
 /* Reads a snapshot into a scratch state, range-checking every field, then
  * runs check(); *vst is written only when all of it passed. */
-static int dw_decode(void *vst, const unsigned char *p, size_t len, struct rerr *e)
+static int dw_decode(void *vst, struct de *d, struct rerr *e)
 {
-	struct dw_state t;
-	struct de d;
-	if (snap_open(&d, "drehwurm", p, len, e) != 0)
-		return -1;
-	memset(&t, 0, sizeof t);
-	unsigned format = de_u8(&d);
-	if (format != 1 && format != DW_FORMAT)
-		return rerr_set(e, "Spielstand: unbekannte Fassung");
-	t.nplayers = (int)de_u8(&d);
-	t.dealer = (int)de_u8(&d);
-	t.snap_seconds = (int)de_u16(&d);
-	t.snap_colour = (int)de_u8(&d);
+	struct dw_state *t = vst;
+	unsigned format = d->format;
+	t->nplayers = (int)de_u8(d);
+	t->dealer = (int)de_u8(d);
+	t->snap_seconds = (int)de_u16(d);
+	t->snap_colour = (int)de_u8(d);
 	for (int i = 0; i < 4; i++)
-		t.rng.s[i] = de_u64(&d);
-	t.phase = (int)de_u8(&d);
-	t.turn = (int)de_u8(&d);
-	t.end_reason = (int)de_u8(&d);
-	t.epoch = de_u32(&d);
-	t.win_stack = (int)de_u8(&d);
-	t.win_opener = (int)de_u8(&d);
-	t.win_pending = de_u8(&d);
-	t.win_deadline = de_i64(&d);
-	if (d.err || t.nplayers < 3 || t.nplayers > DW_SEATS)
+		t->rng.s[i] = de_u64(d);
+	t->phase = (int)de_u8(d);
+	t->turn = (int)de_u8(d);
+	t->end_reason = (int)de_u8(d);
+	t->epoch = de_u32(d);
+	t->win_stack = (int)de_u8(d);
+	t->win_opener = (int)de_u8(d);
+	t->win_pending = de_u8(d);
+	t->win_deadline = de_i64(d);
+	if (d->err || t->nplayers < 3 || t->nplayers > DW_SEATS)
 		return rerr_set(e, "Spielstand beschädigt: Spieleranzahl");
-	for (int s = 0; s < t.nplayers; s++)
-		t.nhand[s] = de_u16s(&d, t.hand[s], DW_HAND_CAP);
-	t.pile.n = de_u16s(&d, t.pile.c, DW_WORMS);
+	for (int s = 0; s < t->nplayers; s++)
+		t->nhand[s] = de_u16s(d, t->hand[s], DW_HAND_CAP);
+	t->pile.n = de_u16s(d, t->pile.c, DW_WORMS);
 	for (int k = 0; k < DW_STACKS; k++)
-		t.stack[k].n = de_u16s(&d, t.stack[k].c, DW_WORMS);
-	for (int s = 0; s < t.nplayers && !d.err; s++) {
-		t.neaten[s] = (int)de_u8(&d);
-		if (t.neaten[s] > DW_EATEN_CAP)
+		t->stack[k].n = de_u16s(d, t->stack[k].c, DW_WORMS);
+	for (int s = 0; s < t->nplayers && !d->err; s++) {
+		t->neaten[s] = (int)de_u8(d);
+		if (t->neaten[s] > DW_EATEN_CAP)
 			return rerr_set(e, "Spielstand beschädigt: gefressene Stapel");
-		for (int i = 0; i < t.neaten[s]; i++) {
-			t.eaten[s][i].chicken = (uint16_t)de_u16(&d);
-			t.eaten[s][i].n = de_u16s(&d, t.eaten[s][i].c, DW_WORMS);
+		for (int i = 0; i < t->neaten[s]; i++) {
+			t->eaten[s][i].chicken = (uint16_t)de_u16(d);
+			t->eaten[s][i].n = de_u16s(d, t->eaten[s][i].c, DW_WORMS);
 		}
 	}
-	t.nspare = de_u16s(&d, t.spare, DW_CHICKENS);
-	t.nlog = (int)de_u8(&d);
-	if (t.nlog > DW_LOG_MAX)
+	t->nspare = de_u16s(d, t->spare, DW_CHICKENS);
+	t->nlog = (int)de_u8(d);
+	if (t->nlog > DW_LOG_MAX)
 		return rerr_set(e, "Spielstand beschädigt: Protokoll");
-	for (int i = 0; i < t.nlog; i++) {
-		struct dw_event *ev = &t.log[i];
-		ev->type = (uint8_t)de_u8(&d);
-		ev->seat = (uint8_t)de_u8(&d);
-		ev->stack = (uint8_t)de_u8(&d);
-		ev->arg = (uint8_t)de_u8(&d);
-		ev->card = (uint16_t)de_u16(&d);
-		ev->card2 = (uint16_t)de_u16(&d);
+	for (int i = 0; i < t->nlog; i++) {
+		struct dw_event *ev = &t->log[i];
+		ev->type = (uint8_t)de_u8(d);
+		ev->seat = (uint8_t)de_u8(d);
+		ev->stack = (uint8_t)de_u8(d);
+		ev->arg = (uint8_t)de_u8(d);
+		ev->card = (uint16_t)de_u16(d);
+		ev->card2 = (uint16_t)de_u16(d);
 	}
 	/* Fassung 1 did not record it: a stack of three or more cards has been
 	 * turned (a card is only laid or snapped onto a stack that turns), so
 	 * its bottom is public; one of two cards stays hidden, which may hide
 	 * a card that was public but never shows a secret one. */
 	for (int k = 0; k < DW_STACKS; k++)
-		t.bottom_public[k] = format == 1 ? t.stack[k].n >= 3 : (uint8_t)de_u8(&d);
-	if (snap_close(&d, e) != 0)
-		return -1;
-	struct rerr ce;
-	if (dw_check(&t, &ce) != 0)
-		return rerr_set(e, "Spielstand beschädigt: %s", ce.msg);
-	memcpy(vst, &t, sizeof t);
+		t->bottom_public[k] = format == 1 ? t->stack[k].n >= 3 : (uint8_t)de_u8(d);
 	return 0;
 }
 
@@ -1487,6 +1474,8 @@ const struct game drehwurm_game = {
 	.tick = dw_tick,
 	.status = dw_status,
 	.moves = dw_moves,
+	.snap_format = DW_FORMAT,
+	.snap_format_min = 1,
 	.encode = dw_encode,
 	.decode = dw_decode,
 	.check = dw_check,

@@ -83,6 +83,8 @@ struct status {
 
 /* A growable-by-caller byte buffer: the caller owns p[0..cap). Writers set
  * `overflow` instead of writing past cap. */
+struct de;   /* a snapshot being read (rules/ser.h) */
+
 struct buf {
 	unsigned char *p;
 	size_t len, cap;
@@ -146,10 +148,16 @@ struct game {
 	/* Emit every legal move of `seat` now; returns how many. */
 	int (*moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
 
-	/* Snapshot. encode: 0 or -1 (buffer too small). decode: 0, or -1 with e
-	 * set for anything malformed; a decoded state always passes check(). */
+	/* Snapshot (rules/ser.h). encode: the envelope with snap_begin(b, slug,
+	 * snap_format), the fields, snap_end; 0 or -1 (buffer too small).
+	 * decode: reads the payload's fields from d, whose envelope and format
+	 * byte (d->format, snap_format_min..snap_format) the kernel has checked;
+	 * 0, or -1 with e set for a value out of range. st is scratch: on -1 it
+	 * may hold anything. Callers use game_load(), which decodes into scratch,
+	 * runs check() and only then copies. */
+	unsigned snap_format, snap_format_min;
 	int (*encode)(const void *st, struct buf *out);
-	int (*decode)(void *st, const unsigned char *p, size_t n, struct rerr *e);
+	int (*decode)(void *st, struct de *d, struct rerr *e);
 
 	/* Invariants (every card in exactly one place, counts, whose turn).
 	 * 0 if they hold, else -1 with a description. */

@@ -1,3 +1,4 @@
+#include <stdlib.h>
 #include <string.h>
 
 #include "ser.h"
@@ -77,7 +78,7 @@ uint32_t crc32_bytes(const unsigned char *p, size_t n)
 
 static const unsigned char magic[4] = { 'S', 'T', 'S', '1' };
 
-size_t snap_begin(struct buf *b, const char *slug)
+size_t snap_begin(struct buf *b, const char *slug, unsigned format)
 {
 	size_t start = b->len;
 	size_t sl = strlen(slug);
@@ -85,6 +86,7 @@ size_t snap_begin(struct buf *b, const char *slug)
 	ser_u8(b, (unsigned)sl);
 	put(b, (const unsigned char *)slug, sl);
 	ser_u32(b, 0); /* payload length, filled in by snap_end */
+	ser_u8(b, format);
 	return start;
 }
 
@@ -122,6 +124,9 @@ int snap_open(struct de *d, const char *slug, const unsigned char *p, size_t n,
 	d->len = payload;
 	d->off = 0;
 	d->err = 0;
+	d->format = de_u8(d);
+	if (d->err)
+		return rerr_set(e, "Spielstand beschädigt: keine Fassung");
 	return 0;
 }
 
@@ -132,4 +137,39 @@ int snap_close(const struct de *d, struct rerr *e)
 	if (d->off != d->len)
 		return rerr_set(e, "Spielstand beschädigt: Daten übrig");
 	return 0;
+}
+
+int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
+	      struct rerr *e)
+{
+	struct de d;
+	if (snap_open(&d, g->slug, p, n, e) != 0)
+		return SNAP_BAD;
+	if (d.format < g->snap_format_min || d.format > g->snap_format) {
+		rerr_set(e, "Spielstand in Fassung %u, gelesen werden %u bis %u", d.format,
+			 g->snap_format_min, g->snap_format);
+		return SNAP_FORMAT;
+	}
+	void *scratch = malloc(g->state_size);
+	if (!scratch) {
+		rerr_set(e, "Spielstand: kein Speicher");
+		return SNAP_BAD;
+	}
+	memset(scratch, 0, g->state_size);
+	struct rerr ce;
+	int rc = SNAP_BAD;
+	if (g->decode(scratch, &d, e) != 0)
+		;
+	else if (d.err)
+		rerr_set(e, "Spielstand beschädigt: zu kurz");
+	else if (snap_close(&d, e) != 0)
+		;
+	else if (g->check(scratch, &ce) != 0)
+		rerr_set(e, "Spielstand beschädigt: %s", ce.msg);
+	else {
+		memcpy(st, scratch, g->state_size);
+		rc = SNAP_OK;
+	}
+	free(scratch);
+	return rc;
 }

@@ -1,10 +1,16 @@
 /* ser.h — snapshot encoding shared by every game.
  *
  * A snapshot is an envelope: "STS1", the game slug, a payload length, the
- * payload, and a CRC-32 of everything before it. Games write their payload
+ * payload, and a CRC-32 of everything before it. The payload's first byte
+ * is the game's snapshot format (game->snap_format). Games write the rest
  * field by field with ser_* and read it back with de_*; readers never run
  * past the end (they set err and return 0), and decode() must still range-
- * check every value and then run the game's check(). */
+ * check every value. game_load() does the rest: envelope, format, decoding
+ * into scratch, check(), copy.
+ *
+ * A snapshot is a cache of the party's setup and move log: a format this
+ * build no longer reads is SNAP_FORMAT, and the platform rebuilds the state
+ * by replaying the log (cgi/play.c). */
 #ifndef SPIELTISCH_SER_H
 #define SPIELTISCH_SER_H
 
@@ -24,6 +30,7 @@ struct de {
 	const unsigned char *p;
 	size_t len, off;
 	int err;
+	unsigned format;   /* the payload's first byte, read by snap_open */
 };
 
 unsigned de_u8(struct de *d);
@@ -34,16 +41,29 @@ int64_t de_i64(struct de *d);
 /* Reads a count and that many values; err when the count exceeds cap. */
 int de_u16s(struct de *d, uint16_t *a, int cap);
 
-/* Envelope. snap_begin writes the header and returns the offset to finish;
- * snap_end fills in the length and appends the CRC. 0 or -1 on overflow. */
-size_t snap_begin(struct buf *b, const char *slug);
+/* Envelope. snap_begin writes the header and the format byte and returns
+ * the offset to finish; snap_end fills in the length and appends the CRC.
+ * 0 or -1 on overflow. */
+size_t snap_begin(struct buf *b, const char *slug, unsigned format);
 int snap_end(struct buf *b, size_t start);
-/* Checks the envelope for `slug`; on success *d reads the payload. */
+/* Checks the envelope for `slug` and reads the format byte into d->format;
+ * on success *d reads the rest of the payload. */
 int snap_open(struct de *d, const char *slug, const unsigned char *p, size_t n,
 	      struct rerr *e);
 /* After reading the payload: 0 if it was consumed exactly and without error. */
 int snap_close(const struct de *d, struct rerr *e);
 
 uint32_t crc32_bytes(const unsigned char *p, size_t n);
+
+/* What game_load() found. */
+enum { SNAP_OK = 0, SNAP_BAD = -1, SNAP_FORMAT = -2 };
+
+/* Loads snapshot p/n of game g into st (g->state_size bytes): envelope,
+ * format byte within g->snap_format_min..g->snap_format, g->decode into
+ * scratch, snap_close, g->check, then the copy. st is unchanged unless
+ * SNAP_OK. SNAP_FORMAT: a well-formed snapshot in a format this build does
+ * not read (rebuild it from the log); SNAP_BAD: anything else. e says why. */
+int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
+	      struct rerr *e);
 
 #endif

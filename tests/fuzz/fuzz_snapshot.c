@@ -1,13 +1,14 @@
 /*
  * fuzz_snapshot.c — libFuzzer target for every registered game's snapshot
- * decoder (game->decode), the one place where bytes from the database turn
- * into a state.
+ * decoder (game->decode through game_load), the one place where bytes from
+ * the database turn into a state.
  *
  * Input: byte 0 picks the game (game number byte0 / 3, fz_game_index) and one of three modes
  * (byte0 mod 3):
  *   0  the rest is decoded as it is (envelope, slug, length, CRC all fuzzed);
- *   1  the rest is a payload: it gets a correct envelope and CRC for the
- *      game, so the game's own field validation is what is tested;
+ *   1  the rest is a payload (format byte first): it gets a correct
+ *      envelope and CRC for the game, so the game's own field validation
+ *      is what is tested;
  *   2  a real snapshot: bytes 1..8 seed a party, byte 9 the player count,
  *      byte 10 how many random legal steps to play, byte 11 the dealer;
  *      the rest is a list of 4-byte edits (op, offset lo, offset hi, value)
@@ -37,11 +38,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static unsigned char snap_a[GAME_SNAPSHOT_MAX], snap_b[GAME_SNAPSHOT_MAX];
 static unsigned char input[GAME_SNAPSHOT_MAX + 64];
 
-/* Seals payload[0..n) into input[] as a snapshot of g; returns its length. */
+/* Seals payload[0..n) (its first byte is the format) into input[] as a
+ * snapshot of g; returns its length. */
 static size_t seal(const struct game *g, const unsigned char *payload, size_t n)
 {
 	struct buf b = { input, 0, sizeof input, 0 };
-	size_t start = snap_begin(&b, g->slug);
+	size_t start = snap_begin(&b, g->slug, n ? payload[0] : 0);
+	if (n > 0) {
+		payload++;
+		n--;
+	}
 	if (n > b.cap - b.len - 4)
 		n = b.cap - b.len - 4;
 	memcpy(b.p + b.len, payload, n);
@@ -89,7 +95,7 @@ static void accepted(int gi, void *st)
 	if (g->encode(st, &a) != 0)
 		fz_fail(g, "encode of a decoded state failed");
 	void *st2 = fz_state(gi, 1, 0xff);
-	if (g->decode(st2, a.p, a.len, &e) != 0)
+	if (game_load(g, st2, a.p, a.len, &e) != 0)
 		fz_fail(g, "decode refused its own encoding: %s", e.msg);
 	struct buf b = { snap_b, 0, sizeof snap_b, 0 };
 	if (g->encode(st2, &b) != 0 || a.len != b.len || memcmp(a.p, b.p, a.len) != 0)
@@ -158,7 +164,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	void *st = fz_state(gi, 0, 0);
 	struct rerr e;
 	e.msg[0] = '\0';
-	if (g->decode(st, p, n, &e) != 0) {
+	if (game_load(g, st, p, n, &e) != 0) {
 		if (e.msg[0] == '\0')
 			fz_fail(g, "decode refused without saying why");
 		return 0;

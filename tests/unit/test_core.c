@@ -124,7 +124,7 @@ static void test_snapshot_envelope_round_trip(void **unused)
 	(void)unused;
 	unsigned char mem[128];
 	struct buf b = { mem, 0, sizeof mem, 0 };
-	size_t start = snap_begin(&b, "demo");
+	size_t start = snap_begin(&b, "demo", 1);
 	ser_u8(&b, 7);
 	ser_u16(&b, 513);
 	ser_u64(&b, 0x0102030405060708ULL);
@@ -136,6 +136,7 @@ static void test_snapshot_envelope_round_trip(void **unused)
 	struct de d;
 	struct rerr e;
 	assert_int_equal(snap_open(&d, "demo", mem, b.len, &e), 0);
+	assert_int_equal(d.format, 1);   /* the payload's first byte */
 	assert_int_equal(de_u8(&d), 7);
 	assert_int_equal(de_u16(&d), 513);
 	assert_int_equal(de_u64(&d), 0x0102030405060708ULL);
@@ -151,7 +152,7 @@ static void test_snapshot_envelope_rejects_damage(void **unused)
 	(void)unused;
 	unsigned char mem[64];
 	struct buf b = { mem, 0, sizeof mem, 0 };
-	size_t start = snap_begin(&b, "demo");
+	size_t start = snap_begin(&b, "demo", 1);
 	ser_u32(&b, 12345);
 	assert_int_equal(snap_end(&b, start), 0);
 	struct de d;
@@ -182,7 +183,7 @@ static void test_buffer_overflow_is_reported(void **unused)
 	(void)unused;
 	unsigned char mem[12];
 	struct buf b = { mem, 0, sizeof mem, 0 };
-	size_t start = snap_begin(&b, "demo");
+	size_t start = snap_begin(&b, "demo", 1);
 	ser_u64(&b, 1);
 	assert_true(b.overflow);
 	assert_int_equal(snap_end(&b, start), -1);
@@ -195,7 +196,7 @@ static void test_de_u16s_refuses_more_than_capacity(void **unused)
 	struct buf b = { mem, 0, sizeof mem, 0 };
 	uint16_t a[4] = { 1, 2, 3, 4 };
 	ser_u16s(&b, a, 4);
-	struct de d = { mem, b.len, 0, 0 };
+	struct de d = { mem, b.len, 0, 0, 0 };
 	uint16_t small[2];
 	assert_int_equal(de_u16s(&d, small, 2), 0);
 	assert_true(d.err);
