@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evlog.h"
 #include "game.h"
 #include "match.h"
 #include "movetext.h"
@@ -39,7 +40,7 @@ enum {
 	DNA_END_IDS = 250,    /* end ids are 1..DNA_END_IDS */
 	DNA_PICK_SECONDS = 30,/* the deck holder's choice of a strand, without a turn time */
 	DNA_TURN_MAX = 3000,  /* the party ends after this turn (docs/rulings.md) */
-	DNA_FORMAT = 1        /* snapshot payload format */
+	DNA_FORMAT = 2        /* snapshot payload format (2: the shared event log) */
 };
 _Static_assert((int)DNA_SEATS <= (int)GAME_MAX_SEATS, "seats");
 _Static_assert(DNA_CARDS <= DNA_END_IDS, "an end id per card");
@@ -72,7 +73,9 @@ enum stage {
 enum opt { O_DECKS, O_PLAY_ON, O_RACE, O_TURN_SECONDS, O_LAST_MUST_DRAW, O_PENALISE, O__MAX };
 _Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options");
 
-/* Public events kept for the log section. */
+/* Public events kept for the log section (rules/evlog.h): `where` is the
+ * strand, `card` the card shown, `num` a number (the turn, the cards
+ * cleared, the place), `list` the ends a card was laid at. */
 enum ev {
 	EV_TURN, EV_ATTACH, EV_SET, EV_DRAW, EV_AUTODRAW, EV_FORCEDRAW, EV_MISFIT,
 	EV_FALSESET, EV_CLEAR_SET, EV_CLEAR_NOENDS, EV_REVEAL, EV_REFILL, EV_DECKCARD,
@@ -80,11 +83,6 @@ enum ev {
 	EV_RACE_NONE, EV_OVER, EV_RACE, EV_PICK, EV_TURN_LIMIT, EV__MAX
 };
 
-struct dna_ev {
-	uint8_t type, seat, n, strand;
-	uint16_t card, num;
-	uint8_t ends[DNA_JOIN_MAX];
-};
 
 struct dna_state {
 	uint8_t n, decks, play_on, race, last_must_draw, penalise;
@@ -143,8 +141,7 @@ struct dna_state {
 	uint8_t fin[DNA_SEATS], nfin;
 	uint16_t finmask;
 
-	uint8_t nlog;
-	struct dna_ev log[DNA_LOG];
+	struct evlog log;
 };
 
 /* ---- cards ---- */
@@ -377,19 +374,14 @@ static int hand_card(const struct dna_state *s, int seat, int f)
 }
 
 /* Appends a public event; the oldest one goes when the log is full. */
-static void logev(struct dna_state *s, int type, int seat, int card, int num, int strand)
+static struct game_event *logev(struct dna_state *s, int type, int seat, int card, int num,
+				 int strand)
 {
-	if (s->nlog == DNA_LOG) {
-		memmove(s->log, s->log + 1, sizeof s->log[0] * (DNA_LOG - 1));
-		s->nlog--;
-	}
-	struct dna_ev *e = &s->log[s->nlog++];
-	memset(e, 0, sizeof *e);
-	e->type = (uint8_t)type;
-	e->seat = (uint8_t)(seat < 0 ? 0xff : seat);
-	e->card = (uint16_t)(card < 0 ? 0xffff : card);
+	struct game_event *e = evlog_push(&s->log, DNA_LOG, type, seat);
+	e->card = (uint16_t)(card < 0 ? EVENT_NO_CARD : card);
 	e->num = (uint16_t)num;
-	e->strand = (uint8_t)strand;
+	e->where = (uint8_t)strand;
+	return e;
 }
 
 /* ---- the table graph ---- */
@@ -854,14 +846,13 @@ static void resolve(struct dna_state *s, int seat)
 		if (joins(k, x, s->tend_a[t], s->tend_b[t]))
 			present[np++] = t;
 	}
-	struct dna_ev *e;
+	struct game_event *e;
 	if (np == 0) {
 		s->loc[x] = L_HAND;
 		s->own[x] = (uint8_t)seat;
-		logev(s, k == CH_SET ? EV_FALSESET : EV_MISFIT, seat, x, 0, 0);
-		e = &s->log[s->nlog - 1];
+		e = logev(s, k == CH_SET ? EV_FALSESET : EV_MISFIT, seat, x, 0, 0);
 		e->n = (uint8_t)nends;
-		memcpy(e->ends, ends, sizeof e->ends);
+		memcpy(e->list, ends, sizeof e->list);
 		s->owing_seat = (int8_t)seat;
 		s->owed_cards = k == CH_SET ? 3 : 2;
 		return;
@@ -875,11 +866,10 @@ static void resolve(struct dna_state *s, int seat)
 	name_new_end(s, x, present, np);
 	if (k == CH_SET)
 		s->setm[x] = 1;
-	logev(s, k == CH_SET ? EV_SET : EV_ATTACH, seat, x, 0, s->strand[x]);
-	e = &s->log[s->nlog - 1];
+	e = logev(s, k == CH_SET ? EV_SET : EV_ATTACH, seat, x, 0, s->strand[x]);
 	e->n = (uint8_t)np;
 	for (int i = 0; i < np; i++)
-		e->ends[i] = s->tend_id[present[i]];
+		e->list[i] = s->tend_id[present[i]];
 	if (k == CH_SET || np > 1)
 		add_reward(s, seat);
 	if (out_of_cards(s, seat))
@@ -1885,18 +1875,7 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u8(b, s->nfin);
 	for (int i = 0; i < s->nfin; i++)
 		ser_u8(b, s->fin[i]);
-	ser_u8(b, s->nlog);
-	for (int i = 0; i < s->nlog; i++) {
-		const struct dna_ev *v = &s->log[i];
-		ser_u8(b, v->type);
-		ser_u8(b, v->seat);
-		ser_u8(b, v->n);
-		ser_u8(b, v->strand);
-		ser_u16(b, v->card);
-		ser_u16(b, v->num);
-		for (int k = 0; k < v->n; k++)
-			ser_u8(b, v->ends[k]);
-	}
+	evlog_encode(b, &s->log, 1);
 	return snap_end(b, start);
 }
 
@@ -2016,22 +1995,8 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 			bad = 1;
 		s->finmask |= (uint16_t)(1u << s->fin[i]);
 	}
-	s->nlog = (uint8_t)rd8(d, 0, DNA_LOG, &bad);
-	for (int i = 0; i < s->nlog; i++) {
-		struct dna_ev *v = &s->log[i];
-		v->type = (uint8_t)rd8(d, 0, EV__MAX - 1, &bad);
-		v->seat = (uint8_t)de_u8(d);
-		if (v->seat != 0xff && v->seat >= s->n)
-			bad = 1;
-		v->n = (uint8_t)rd8(d, 0, DNA_JOIN_MAX, &bad);
-		v->strand = (uint8_t)rd8(d, 0, DNA_STRANDS - 1, &bad);
-		v->card = (uint16_t)de_u16(d);
-		if (v->card != 0xffff && v->card >= s->ncards)
-			bad = 1;
-		v->num = (uint16_t)de_u16(d);
-		for (int k = 0; k < v->n; k++)
-			v->ends[k] = (uint8_t)rd8(d, 1, DNA_END_IDS, &bad);
-	}
+	if (evlog_decode(d, &s->log, DNA_LOG, 1) != 0)
+		bad = 1;
 	if (d->err)
 		return rerr_set(e, "Spielstand beschädigt: zu kurz");
 	if (bad)
@@ -2041,21 +2006,30 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 
 /* ---- invariants ---- */
 
-/* The log of each turn, oldest first: once a strand was cleared into the
- * deck and laid anew, no card of that turn's choices is laid on it (its
- * start-of-turn ends are gone; the new strand has none of them). */
+/* The log's events are well-formed, and in each turn, oldest first: once
+ * a strand was cleared into the deck and laid anew, no card of that turn's
+ * choices is laid on it (its start-of-turn ends are gone; the new strand
+ * has none of them). */
 static int check_log(const struct dna_state *s, struct rerr *e)
 {
 	unsigned relaid = 0;
-	for (int i = 0; i < s->nlog; i++) {
-		const struct dna_ev *v = &s->log[i];
+	if (evlog_check(&s->log, DNA_LOG, EV__MAX, s->n, e) != 0)
+		return -1;
+	for (int i = 0; i < s->log.n; i++) {
+		const struct game_event *v = &s->log.ev[i];
+		int ends_ok = v->n <= DNA_JOIN_MAX;
+		for (int k = 0; k < v->n && ends_ok; k++)
+			ends_ok = v->list[k] >= 1 && v->list[k] <= DNA_END_IDS;
+		if (v->where >= DNA_STRANDS || v->arg != 0 || !ends_ok ||
+		    (v->card != EVENT_NO_CARD && v->card >= s->ncards))
+			return rerr_set(e, "DNA: Protokolleintrag %d ungültig", i);
 		if (v->type == EV_TURN)
 			relaid = 0;
 		else if (v->type == EV_RELAY)
-			relaid |= 1u << v->strand;
-		else if ((v->type == EV_ATTACH || v->type == EV_SET) && ((relaid >> v->strand) & 1u))
+			relaid |= 1u << v->where;
+		else if ((v->type == EV_ATTACH || v->type == EV_SET) && ((relaid >> v->where) & 1u))
 			return rerr_set(e, "DNA: Karte an Strang %d gelegt, nachdem er in diesem Zug "
-					"neu gelegt wurde", v->strand + 1);
+					"neu gelegt wurde", v->where + 1);
 	}
 	return 0;
 }
@@ -2444,13 +2418,13 @@ static void emit_button(void *ctx, const char *move)
 }
 
 /* "e1, e3 und e4" for the ends of an event. */
-static void ends_text(const struct dna_ev *ev, char *out, size_t cap)
+static void ends_text(const struct game_event *ev, char *out, size_t cap)
 {
 	size_t len = 0;
 	out[0] = '\0';
 	for (int i = 0; i < ev->n && len < cap; i++) {
 		int w = snprintf(out + len, cap - len, "%se%d",
-				 i == 0 ? "" : i + 1 == ev->n ? " und " : ", ", ev->ends[i]);
+				 i == 0 ? "" : i + 1 == ev->n ? " und " : ", ", ev->list[i]);
 		if (w < 0)
 			break;
 		len += (size_t)w;
@@ -2458,13 +2432,13 @@ static void ends_text(const struct dna_ev *ev, char *out, size_t cap)
 }
 
 /* One log line in German. */
-static void event_text(const struct dna_ev *ev, char *out, size_t cap)
+static void event_text(const struct game_event *ev, char *out, size_t cap)
 {
 	char lbl[64] = "", ends[64];
-	if (ev->card != 0xffff)
+	if (ev->card != EVENT_NO_CARD)
 		face_label(face(ev->card), lbl, sizeof lbl);
 	ends_text(ev, ends, sizeof ends);
-	int st = ev->strand + 1, seat = ev->seat;
+	int st = ev->where + 1, seat = ev->seat;
 	switch (ev->type) {
 	case EV_TURN:
 		snprintf(out, cap, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num, seat);
@@ -2707,12 +2681,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		if (s->stage == ST_REFILL && s->refill_slot[me] >= 0)
 			vnum(v, "refill_strand", s->refill_slot[me] + 1);
 	}
-	for (int i = s->nlog - 1; i >= 0; i--) {   /* newest first */
-		event_text(&s->log[i], txt, sizeof txt);
-		vbegin(v, "log");
-		vstr(v, "text", txt);
-		vend(v);
-	}
+	evlog_view(&s->log, v, event_text);
 	if (s->stage == ST_OVER)
 		for (int k = 1; k <= s->n; k++)
 			for (int p = 0; p < s->n; p++)

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "evlog.h"
 #include "game.h"
 #include "match.h"
 #include "movetext.h"
@@ -101,19 +102,16 @@ static const char *const end_text[] = {
 };
 _Static_assert(sizeof end_text / sizeof end_text[0] == DW_END__MAX, "a text per end");
 
+/* Public events (rules/evlog.h): `where` is always the stack, `num` a
+ * second card. */
 enum dw_ev {
-	DW_EV_PLAY,      /* seat laid card on stack; card2: the new top */
+	DW_EV_PLAY,      /* seat laid card on stack; num: the new top */
 	DW_EV_SNAP,      /* seat snapped card onto stack */
 	DW_EV_CHICKEN,   /* seat's chicken (card) ate stack; arg: its size */
-	DW_EV_NEW_STACK, /* a new stack was laid; card2: its top */
-	DW_EV_DRAW_TURN, /* seat drew and turned stack; card2: the new top */
+	DW_EV_NEW_STACK, /* a new stack was laid; num: its top */
+	DW_EV_DRAW_TURN, /* seat drew and turned stack; num: the new top */
 	DW_EV_END,       /* the party ended; arg: enum dw_end, seat: whose hand is empty */
 	DW_EV__MAX
-};
-
-struct dw_event {
-	uint8_t type, seat, stack, arg;
-	uint16_t card, card2;
 };
 
 struct dw_pile {
@@ -151,8 +149,7 @@ struct dw_state {
 	struct dw_eaten eaten[DW_SEATS][DW_EATEN_CAP];
 	int nspare;
 	uint16_t spare[DW_CHICKENS];   /* chickens not dealt */
-	int nlog;
-	struct dw_event log[DW_LOG_MAX];
+	struct evlog log;
 };
 
 enum dw_opt { DW_OPT_SNAP_SECONDS, DW_OPT_SNAP_COLOUR, DW_OPT__MAX };
@@ -378,12 +375,11 @@ static uint32_t epoch_max(int n)
 static void log_event(struct dw_state *st, int type, int seat, int stack, int arg, int card,
 		      int card2)
 {
-	if (st->nlog == DW_LOG_MAX) {
-		memmove(st->log, st->log + 1, sizeof st->log[0] * (DW_LOG_MAX - 1));
-		st->nlog--;
-	}
-	st->log[st->nlog++] = (struct dw_event){ (uint8_t)type, (uint8_t)seat, (uint8_t)stack,
-						  (uint8_t)arg, (uint16_t)card, (uint16_t)card2 };
+	struct game_event *ev = evlog_push(&st->log, DW_LOG_MAX, type, seat);
+	ev->where = (uint8_t)stack;
+	ev->arg = (uint8_t)arg;
+	ev->card = (uint16_t)card;
+	ev->num = (uint16_t)card2;
 }
 
 /* Ends the party for `reason`; `seat` names the empty hand, if that. */
@@ -888,16 +884,7 @@ static int dw_encode(const void *vst, struct buf *b)
 		}
 	}
 	ser_u16s(b, st->spare, st->nspare);
-	ser_u8(b, (unsigned)st->nlog);
-	for (int i = 0; i < st->nlog; i++) {
-		const struct dw_event *ev = &st->log[i];
-		ser_u8(b, ev->type);
-		ser_u8(b, ev->seat);
-		ser_u8(b, ev->stack);
-		ser_u8(b, ev->arg);
-		ser_u16(b, ev->card);
-		ser_u16(b, ev->card2);
-	}
+	evlog_encode(b, &st->log, 0);
 	for (int k = 0; k < DW_STACKS; k++)
 		ser_u8(b, st->bottom_public[k]);
 	return snap_end(b, start);
@@ -1015,12 +1002,12 @@ static int dw_check(const void *vst, struct rerr *e)
 	if (st->epoch > epoch_max(n))
 		return rerr_set(e, "Epoche %u über der Grenze %u", (unsigned)st->epoch,
 				(unsigned)epoch_max(n));
-	if (st->nlog < 0 || st->nlog > DW_LOG_MAX)
-		return rerr_set(e, "Protokoll: %d Einträge", st->nlog);
-	for (int i = 0; i < st->nlog; i++) {
-		const struct dw_event *ev = &st->log[i];
-		if (ev->type >= DW_EV__MAX || ev->seat >= n || ev->stack >= DW_STACKS ||
-		    ev->card >= DW_CARDS || ev->card2 >= DW_CARDS ||
+	if (evlog_check(&st->log, DW_LOG_MAX, DW_EV__MAX, n, e) != 0)
+		return -1;
+	for (int i = 0; i < st->log.n; i++) {
+		const struct game_event *ev = &st->log.ev[i];
+		if (ev->seat >= n || ev->where >= DW_STACKS ||
+		    ev->card >= DW_CARDS || ev->num >= DW_CARDS || ev->n != 0 ||
 		    (ev->type == DW_EV_CHICKEN && dw_deck[ev->card].kind != DW_CHICKEN) ||
 		    (ev->type == DW_EV_END && (ev->arg == DW_END_NONE || ev->arg >= DW_END__MAX)))
 			return rerr_set(e, "Protokolleintrag %d ungültig", i);
@@ -1065,18 +1052,8 @@ static int dw_decode(void *vst, struct de *d, struct rerr *e)
 		}
 	}
 	t->nspare = de_u16s(d, t->spare, DW_CHICKENS);
-	t->nlog = (int)de_u8(d);
-	if (t->nlog > DW_LOG_MAX)
+	if (evlog_decode(d, &t->log, DW_LOG_MAX, 0) != 0)
 		return rerr_set(e, "Spielstand beschädigt: Protokoll");
-	for (int i = 0; i < t->nlog; i++) {
-		struct dw_event *ev = &t->log[i];
-		ev->type = (uint8_t)de_u8(d);
-		ev->seat = (uint8_t)de_u8(d);
-		ev->stack = (uint8_t)de_u8(d);
-		ev->arg = (uint8_t)de_u8(d);
-		ev->card = (uint16_t)de_u16(d);
-		ev->card2 = (uint16_t)de_u16(d);
-	}
 	/* Fassung 1 did not record it: a stack of three or more cards has been
 	 * turned (a card is only laid or snapped onto a stack that turns), so
 	 * its bottom is public; one of two cards stays hidden, which may hide
@@ -1107,29 +1084,29 @@ static void emit_card(struct view_sink *v, int id)
 }
 
 /* One public event as a German sentence (seats as @N). */
-static void event_text(const struct dw_event *ev, char *out, size_t cap)
+static void event_text(const struct game_event *ev, char *out, size_t cap)
 {
 	char a[40], b[40];
 	card_label(ev->card, a, sizeof a);
-	card_label(ev->card2, b, sizeof b);
+	card_label(ev->num, b, sizeof b);
 	switch (ev->type) {
 	case DW_EV_PLAY:
 		snprintf(out, cap, "@%d legt %s auf Stapel %d und dreht ihn: oben liegt %s.", ev->seat, a,
-			 ev->stack + 1, b);
+			 ev->where + 1, b);
 		break;
 	case DW_EV_SNAP:
-		snprintf(out, cap, "@%d wirft %s auf Stapel %d zwischen.", ev->seat, a, ev->stack + 1);
+		snprintf(out, cap, "@%d wirft %s auf Stapel %d zwischen.", ev->seat, a, ev->where + 1);
 		break;
 	case DW_EV_CHICKEN:
 		snprintf(out, cap, "@%d frisst mit dem Huhn in %s Stapel %d (%d Karten).", ev->seat,
-			 colour_word[dw_deck[ev->card].colour], ev->stack + 1, ev->arg);
+			 colour_word[dw_deck[ev->card].colour], ev->where + 1, ev->arg);
 		break;
 	case DW_EV_NEW_STACK:
-		snprintf(out, cap, "Neuer Drehwurm als Stapel %d: oben liegt %s.", ev->stack + 1, b);
+		snprintf(out, cap, "Neuer Drehwurm als Stapel %d: oben liegt %s.", ev->where + 1, b);
 		break;
 	case DW_EV_DRAW_TURN:
 		snprintf(out, cap, "@%d zieht eine Karte und dreht Stapel %d: oben liegt %s.", ev->seat,
-			 ev->stack + 1, b);
+			 ev->where + 1, b);
 		break;
 	default:
 		snprintf(out, cap, end_text[ev->arg < DW_END__MAX ? ev->arg : 0], ev->seat);
@@ -1355,12 +1332,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vflag(v, "has_hand", 0);
 	}
 
-	for (int i = st->nlog - 1; i >= 0; i--) {   /* newest first */
-		event_text(&st->log[i], buf, sizeof buf);
-		vbegin(v, "log");
-		vstr(v, "text", buf);
-		vend(v);
-	}
+	evlog_view(&st->log, v, event_text);
 }
 
 /* ---- scramble ------------------------------------------------------- */

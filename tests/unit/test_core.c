@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evlog.h"
 #include "game.h"
 #include "match.h"
 #include "movetext.h"
@@ -438,6 +439,61 @@ static void test_party_result_places(void **unused)
 	assert_int_equal(r.points[1], 5);
 }
 
+/* The shared event log: a bounded ring, oldest dropped; its snapshot form
+ * with and without lists; what evlog_check refuses. */
+static void test_event_log(void **unused)
+{
+	(void)unused;
+	static struct evlog l, back;
+	memset(&l, 0, sizeof l);
+	for (int i = 0; i < 7; i++) {
+		struct game_event *e = evlog_push(&l, 5, i % 3, i == 6 ? -1 : i % 4);
+		assert_int_equal(e->card, EVENT_NO_CARD);
+		e->where = 2;
+		e->num = (uint16_t)(100 + i);
+		e->n = 2;
+		e->list[0] = 7;
+		e->list[1] = (uint8_t)i;
+	}
+	assert_int_equal(l.n, 5);
+	assert_int_equal(l.ev[0].num, 102);   /* 100 and 101 were dropped */
+	assert_int_equal(l.ev[4].num, 106);
+	assert_int_equal(l.ev[4].seat, EVENT_NOBODY);
+	struct rerr e;
+	assert_int_equal(evlog_check(&l, 5, 3, 4, &e), 0);
+	assert_int_equal(evlog_check(&l, 4, 3, 4, &e), -1);   /* over the cap */
+	assert_int_equal(evlog_check(&l, 5, 2, 4, &e), -1);   /* a type 2 */
+	assert_int_equal(evlog_check(&l, 5, 3, 3, &e), -1);   /* seat 3 of 3 */
+
+	unsigned char mem[512];
+	for (int lists = 0; lists < 2; lists++) {
+		struct buf b = { mem, 0, sizeof mem, 0 };
+		evlog_encode(&b, &l, lists);
+		assert_int_equal(b.len, 1 + 5 * (8 + (lists ? 3 : 0)));
+		struct de d = { mem, b.len, 0, 0, 0 };
+		assert_int_equal(evlog_decode(&d, &back, 5, lists), 0);
+		assert_int_equal(d.off, b.len);
+		assert_int_equal(back.n, 5);
+		for (int i = 0; i < 5; i++) {
+			assert_int_equal(back.ev[i].num, l.ev[i].num);
+			assert_int_equal(back.ev[i].seat, l.ev[i].seat);
+			assert_int_equal(back.ev[i].n, lists ? 2 : 0);
+			if (lists)
+				assert_int_equal(back.ev[i].list[1], l.ev[i].list[1]);
+		}
+		d.off = 0;
+		assert_int_equal(evlog_decode(&d, &back, 4, lists), -1);   /* 5 > cap 4 */
+	}
+	/* a list longer than EVENT_LIST_MAX */
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	l.n = 1;
+	l.ev[0].n = EVENT_LIST_MAX;
+	evlog_encode(&b, &l, 1);
+	mem[9] = EVENT_LIST_MAX + 1;
+	struct de d = { mem, b.len, 0, 0, 0 };
+	assert_int_equal(evlog_decode(&d, &back, 5, 1), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -463,6 +519,7 @@ int main(void)
 		cmocka_unit_test(test_party_result_places),
 		cmocka_unit_test(test_games_describe_themselves),
 		cmocka_unit_test(test_perft_counts_listed_moves),
+		cmocka_unit_test(test_event_log),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }

@@ -1798,7 +1798,7 @@ static void test_view_log_keeps_last_twelve(void **u)
 		}
 		ok(&st, st.turn, "draw turn 2");
 	}
-	assert_int_equal(st.nlog, DW_LOG_MAX);
+	assert_int_equal(st.log.n, DW_LOG_MAX);
 	view_text(&st, -1, &t);
 	int n = 0;
 	for (const char *p = t.s; (p = strstr(p, "[log\n")); p++)
@@ -1808,10 +1808,10 @@ static void test_view_log_keeps_last_twelve(void **u)
 	assert_null(strstr(t.s, "zieht gelb"));
 	/* newest first: the first log item is the newest event, the last the oldest */
 	char want[260], text[200];
-	event_text(&st.log[st.nlog - 1], text, sizeof text);
+	event_text(&st.log.ev[st.log.n - 1], text, sizeof text);
 	snprintf(want, sizeof want, "[log\ntext=%s\n]\n", text);
 	assert_ptr_equal(strstr(t.s, "[log\n"), strstr(t.s, want));
-	event_text(&st.log[0], text, sizeof text);
+	event_text(&st.log.ev[0], text, sizeof text);
 	snprintf(want, sizeof want, "[log\ntext=%s\n]\n", text);
 	const char *last = NULL;
 	for (const char *p = t.s; (p = strstr(p, "[log\n")); p++)
@@ -1980,7 +1980,7 @@ static void test_party_counters_bounded(void **u)
 				now += 100;
 				long_step(&st, &r, now);
 				moves++;
-				assert_true(st.nlog <= DW_LOG_MAX);
+				assert_true(st.log.n <= DW_LOG_MAX);
 				for (int s = 0; s < n; s++)
 					assert_true(st.nhand[s] <= DW_HAND_CAP && st.neaten[s] <= DW_EATEN_CAP);
 			}
