@@ -118,7 +118,7 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 	su.dealer = dealer;
 	su.seed = auth_random_seed();
 	memcpy(su.opt, opt, sizeof su.opt);
-	if (g->setup(state, &su, &e) != 0) {
+	if (game_setup(g, state, &su, &e) != 0) {
 		fprintf(stderr, "play: table %lld: setup: %s\n", (long long)t->id, e.msg);
 		goto out;
 	}
@@ -191,13 +191,12 @@ int play_create(struct store *s, const char *slug, const char *options, int nsea
 	const struct game *g = game_find(slug);
 	if (!g)
 		return fail_msg(e, PLAY_INVALID, "Dieses Spiel gibt es hier nicht.");
-	if (nseats < g->min_players || nseats > g->max_players || nseats > GAME_MAX_SEATS) {
+	struct rerr pe;
+	if (game_players_check(g, nseats, &pe) != 0) {
 		if (e)
-			snprintf(e->msg, sizeof e->msg, "%s spielt man zu %d bis %d.", g->title,
-				 g->min_players, g->max_players);
+			*e = pe;
 		return PLAY_INVALID;
 	}
-	struct rerr pe;
 	if (options_parse(g, opt, options ? options : "", &pe) != 0) {
 		if (e)
 			*e = pe;

@@ -1073,14 +1073,7 @@ static int dna_parties(int nplayers, const int *opt)
 static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 {
 	struct dna_state *s = st;
-	if (su->nplayers < 2 || su->nplayers > DNA_SEATS)
-		return rerr_set(e, "DNA braucht 2 bis %d Spieler.", DNA_SEATS);
-	if (su->dealer < 0 || su->dealer >= su->nplayers)
-		return rerr_set(e, "Ungültiger Geber.");
-	for (int i = 0; i < O__MAX; i++)
-		if (su->opt[i] < dna_options[i].min || su->opt[i] > dna_options[i].max)
-			return rerr_set(e, "%s: Wert außerhalb von %d bis %d.", dna_options[i].label,
-					dna_options[i].min, dna_options[i].max);
+	(void)e;   /* game_setup() has checked the count, the dealer and the options */
 	memset(s, 0, sizeof *s);
 	s->n = (uint8_t)su->nplayers;
 	s->decks = (uint8_t)su->opt[O_DECKS];
@@ -1101,14 +1094,11 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 	}
 	s->ndeck = s->ncards;
 	rng_shuffle(&s->rng, s->deck, s->ndeck);
-	int h = hand_size(s->n, s->decks);
-	for (int k = 0; k < h; k++)
-		for (int i = 0; i < s->n; i++) {
-			int p = seat_from(s->holder, i + 1, s->n);
-			int c = pop_deck(s);
-			s->loc[c] = L_HAND;
-			s->own[c] = (uint8_t)p;
-		}
+	for (int i = 0; i < hand_size(s->n, s->decks) * s->n; i++) {
+		int c = pop_deck(s);
+		s->loc[c] = L_HAND;
+		s->own[c] = (uint8_t)deal_seat(s->holder, i, s->n);
+	}
 	for (int i = 0; i < DNA_STRANDS; i++) {
 		int a = reveal_into(s, i);
 		int b = reveal_into(s, i);

@@ -461,14 +461,7 @@ static int dw_parties(int nplayers, const int *opt)
 static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
 {
 	struct dw_state *st = vst;
-	if (s->nplayers < 3 || s->nplayers > DW_SEATS)
-		return rerr_set(e, "Drehwurm spielen 3 bis 6 Personen.");
-	if (s->dealer < 0 || s->dealer >= s->nplayers)
-		return rerr_set(e, "Ungültiger Geber.");
-	for (int i = 0; i < DW_OPT__MAX; i++)
-		if (s->opt[i] < dw_options[i].min || s->opt[i] > dw_options[i].max)
-			return rerr_set(e, "%s: bitte einen Wert von %d bis %d angeben.",
-					dw_options[i].label, dw_options[i].min, dw_options[i].max);
+	(void)e;   /* game_setup() has checked the count, the dealer and the options */
 	memset(st, 0, sizeof *st);
 	st->nplayers = s->nplayers;
 	st->dealer = s->dealer;
@@ -487,16 +480,14 @@ static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
 	rng_shuffle(&st->rng, st->pile.c, DW_WORMS);
 
 	uint16_t c;
-	for (int r = 0; r < DW_DEAL_CHICKENS; r++)
-		for (int k = 1; k <= st->nplayers; k++)
-			hand_insert(st, seat_from(st->dealer, k, st->nplayers), chickens[--nch]);
+	for (int i = 0; i < DW_DEAL_CHICKENS * st->nplayers; i++)
+		hand_insert(st, deal_seat(st->dealer, i, st->nplayers), chickens[--nch]);
 	st->nspare = nch;
 	memcpy(st->spare, chickens, sizeof chickens[0] * (size_t)nch);
-	for (int r = 0; r < DW_DEAL_WORMS; r++)
-		for (int k = 1; k <= st->nplayers; k++) {
-			pile_pop(st->pile.c, &st->pile.n, &c);
-			hand_insert(st, seat_from(st->dealer, k, st->nplayers), c);
-		}
+	for (int i = 0; i < DW_DEAL_WORMS * st->nplayers; i++) {
+		pile_pop(st->pile.c, &st->pile.n, &c);
+		hand_insert(st, deal_seat(st->dealer, i, st->nplayers), c);
+	}
 	for (int k = 0; k < DW_STACKS; k++)
 		for (int j = 0; j < 2; j++) {
 			pile_pop(st->pile.c, &st->pile.n, &c);

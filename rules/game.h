@@ -179,6 +179,15 @@ extern const int ngames;
 /* A game by slug, or NULL. */
 const struct game *game_find(const char *slug);
 
+/* What every party's setup must satisfy, whatever the game, checked once
+ * here so that no game repeats it: nplayers within min_players ..
+ * max_players, a dealer among them, every option within its range.
+ * game_players_check checks the count alone. 0, or -1 with e set. */
+int game_players_check(const struct game *g, int nplayers, struct rerr *e);
+int game_setup_check(const struct game *g, const struct setup *s, struct rerr *e);
+/* game_setup_check, then g->setup: the one way to deal a party. */
+int game_setup(const struct game *g, void *st, const struct setup *s, struct rerr *e);
+
 /* Games announced in the lobby but not playable yet. */
 struct game_coming {
 	const char *slug, *title, *tagline;

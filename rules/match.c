@@ -14,6 +14,12 @@ int seat_from(int from, int k, int n)
 	return (int)(((long)from + k) % n);
 }
 
+int deal_seat(int dealer, int i, int n)
+{
+	assert(n > 0 && i >= 0);
+	return seat_from(dealer, i % n + 1, n);
+}
+
 int64_t deadline_after(int64_t now_ms, int seconds)
 {
 	return seconds > 0 ? now_ms + (int64_t)seconds * 1000 : 0;

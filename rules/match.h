@@ -11,6 +11,9 @@
 int seat_next(int seat, int n);
 /* The k-th seat clockwise from `from` (k may be 0 or larger than n). */
 int seat_from(int from, int k, int n);
+/* Who gets the i-th card (from 0) when `dealer` deals one card a seat a
+ * round, beginning at their left: for (i = 0; i < rounds * n; i++). */
+int deal_seat(int dealer, int i, int n);
 
 /* A deadline `seconds` after now; 0 (none) when seconds <= 0. */
 int64_t deadline_after(int64_t now_ms, int seconds);

@@ -112,7 +112,7 @@ int perft_run(const struct game *g, const struct setup *s, int depth, int64_t no
 		rerr_set(e, "perft: out of memory");
 		goto out;
 	}
-	if (g->setup(w.state[0], s, e) != 0)
+	if (game_setup(g, w.state[0], s, e) != 0)
 		goto out;
 	rc = visit(&w, 0);
 out:

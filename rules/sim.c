@@ -56,7 +56,7 @@ static void log_step(struct sim_mem *mem, struct sim_result *r, int seat,
 int sim_replay(const struct game *g, const struct setup *s,
 	       const struct sim_step *log, int n, void *st, struct rerr *e)
 {
-	if (g->setup(st, s, e) != 0)
+	if (game_setup(g, st, s, e) != 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
 		if (log[i].seat < 0) {
@@ -78,7 +78,7 @@ void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 
 	memset(r, 0, sizeof *r);
 	rng_seed(&rng, seed);
-	if (g->setup(mem->state, s, &r->err) != 0) {
+	if (game_setup(g, mem->state, s, &r->err) != 0) {
 		r->invariant_failures++;
 		return;
 	}

@@ -130,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	walk_setup_from(g, &s, data[1], data[11], seed, data + 12, 8);
 	void *st = fz_state(gi, 0, 0);
 	struct rerr e;
-	if (g->setup(st, &s, &e) != 0)
+	if (game_setup(g, st, &s, &e) != 0)
 		return 0; /* an option combination the game refuses: fine */
 	struct rng rng;
 	rng_seed(&rng, seed ^ 0xa991);

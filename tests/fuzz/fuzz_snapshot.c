@@ -71,7 +71,7 @@ static size_t real_snapshot(int gi, const uint8_t *d, size_t n)
 	walk_setup_from(g, &s, d[8], d[10], seed, NULL, 0);
 	void *st = fz_state(gi, 2, 0);
 	struct rerr e;
-	if (g->setup(st, &s, &e) != 0)
+	if (game_setup(g, st, &s, &e) != 0)
 		fz_fail(g, "setup refused %d players: %s", s.nplayers, e.msg);
 	struct rng rng;
 	rng_seed(&rng, seed ^ 0x5eed);

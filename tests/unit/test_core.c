@@ -318,6 +318,10 @@ static void test_seats_rotate_clockwise(void **unused)
 	assert_int_equal(seat_next(0, 4), 1);
 	assert_int_equal(seat_next(3, 4), 0);
 	assert_int_equal(seat_from(2, 5, 4), 3);
+	/* dealing from the dealer's left, one card a seat a round */
+	static const int order[8] = { 3, 0, 1, 2, 3, 0, 1, 2 };
+	for (int i = 0; i < 8; i++)
+		assert_int_equal(deal_seat(2, i, 4), order[i]);
 	for (int k = 0; k < 4; k++)
 		assert_int_equal(match_dealer(k, 1, 4), (1 + k) % 4);
 }
@@ -382,7 +386,7 @@ static void test_perft_counts_listed_moves(void **unused)
 		struct status stt;
 		int listed = 0;
 		assert_non_null(st);
-		assert_int_equal(g->setup(st, &s, &e), 0);
+		assert_int_equal(game_setup(g, st, &s, &e), 0);
 		g->status(st, &stt);
 		for (int seat = 0; seat < s.nplayers; seat++)
 			if (stt.to_act >> seat & 1u)

@@ -74,7 +74,7 @@ static void deal(struct dna_state *s, int n, uint64_t seed, const char *opts)
 		*eq = '\0';
 		assert_int_equal(options_set(G, su.opt, tok, eq + 1, &e), 0);
 	}
-	assert_int_equal(G->setup(s, &su, &e), 0);
+	assert_int_equal(game_setup(G, s, &su, &e), 0);
 }
 
 static void assert_ok(const struct dna_state *s)
@@ -342,7 +342,7 @@ static void test_deck_holder_moves_clockwise(void **st)
 	struct setup su = { .nplayers = 3, .dealer = 2, .seed = 11 };
 	struct rerr e;
 	options_default(G, su.opt);
-	assert_int_equal(G->setup(s, &su, &e), 0);
+	assert_int_equal(game_setup(G, s, &su, &e), 0);
 	assert_int_equal(s->holder, 2);
 	for (int t = 0; t < 4; t++) {
 		int h = s->holder;
@@ -2202,12 +2202,12 @@ static void test_parties_and_options(void **st)
 	struct setup su = { .nplayers = 10, .seed = 1 };
 	memcpy(su.opt, opt, sizeof su.opt);
 	struct rerr e;
-	assert_int_equal(G->setup(s, &su, &e), -1);
+	assert_int_equal(game_setup(G, s, &su, &e), -1);
 	su.nplayers = 1;
-	assert_int_equal(G->setup(s, &su, &e), -1);
+	assert_int_equal(game_setup(G, s, &su, &e), -1);
 	su.nplayers = 3;
 	su.opt[O_DECKS] = 4;
-	assert_int_equal(G->setup(s, &su, &e), -1);
+	assert_int_equal(game_setup(G, s, &su, &e), -1);
 	free(s);
 }
 

@@ -302,7 +302,7 @@ static void std_setup(struct dw_state *st, int n, int dealer, uint64_t seed)
 	struct setup s = { .nplayers = n, .dealer = dealer, .seed = seed };
 	struct rerr e;
 	options_default(G, s.opt);
-	assert_int_equal(G->setup(st, &s, &e), 0);
+	assert_int_equal(game_setup(G, st, &s, &e), 0);
 	assert_int_equal(G->check(st, &e), 0);
 }
 
@@ -2126,17 +2126,17 @@ static void test_setup_rejects_bad_players_and_options(void **u)
 	struct setup s = { .nplayers = 2, .dealer = 0, .seed = 1 };
 	struct rerr e;
 	options_default(G, s.opt);
-	assert_int_equal(G->setup(&st, &s, &e), -1);
+	assert_int_equal(game_setup(G, &st, &s, &e), -1);
 	s.nplayers = 7;
-	assert_int_equal(G->setup(&st, &s, &e), -1);
+	assert_int_equal(game_setup(G, &st, &s, &e), -1);
 	s.nplayers = 3;
 	s.dealer = 3;
-	assert_int_equal(G->setup(&st, &s, &e), -1);
+	assert_int_equal(game_setup(G, &st, &s, &e), -1);
 	s.dealer = 0;
 	s.opt[DW_OPT_SNAP_SECONDS] = 1;
-	assert_int_equal(G->setup(&st, &s, &e), -1);
+	assert_int_equal(game_setup(G, &st, &s, &e), -1);
 	s.opt[DW_OPT_SNAP_SECONDS] = 10;
-	assert_int_equal(G->setup(&st, &s, &e), 0);
+	assert_int_equal(game_setup(G, &st, &s, &e), 0);
 }
 
 int main(void)

@@ -226,7 +226,7 @@ static void leak_check_game(const struct game *g)
 		walk_setup_from(g, &s, (unsigned)(pos % span), (unsigned)rng_below(&rng, 16),
 				rng_next(&rng), optb, (pos / span) % 2 ? GAME_OPT_MAX : 0);
 		struct rerr e;
-		if (g->setup(st, &s, &e) != 0)
+		if (game_setup(g, st, &s, &e) != 0)
 			continue; /* an option combination the game refuses */
 		int64_t now = 1000000;
 		int steps = (int)rng_below(&rng, 400);
