@@ -2048,17 +2048,12 @@ static int check_turn_extras(const struct dna_state *s, struct rerr *e)
 	return check_log(s, e);
 }
 
-/* Invariants: every card in exactly one place, strands connected and at
- * most three, ends numbered once, choices consistent, somebody can act. */
-static int dna_check(const void *st, struct rerr *e)
+/* Cards: the deck, every card in exactly one place, the table list, the
+ * links between table cards. Counts each seat's cards in hand or chosen
+ * into hc[] and the chosen cards into *nchoice. */
+static int check_cards(const struct dna_state *s, int *hc, int *nchoice, struct rerr *e)
 {
-	const struct dna_state *s = st;
-	uint8_t seen[DNA_CARDS], deg[DNA_CARDS];
-	if (s->n < 2 || s->n > DNA_SEATS || s->decks < 1 || s->decks > DNA_DECKS_MAX ||
-	    s->ncards != DNA_FACES * s->decks)
-		return rerr_set(e, "DNA: Spieler- oder Kartenzahl falsch");
-	if (s->stage >= ST__MAX || s->holder >= s->n)
-		return rerr_set(e, "DNA: Phase oder Deckhalter falsch");
+	uint8_t seen[DNA_CARDS];
 	memset(seen, 0, sizeof seen);
 	if (s->ndeck < 0 || s->ndeck > s->ncards)
 		return rerr_set(e, "DNA: Deckgröße falsch");
@@ -2068,7 +2063,7 @@ static int dna_check(const void *st, struct rerr *e)
 			return rerr_set(e, "DNA: Deckkarte %d doppelt oder nicht im Deck", c);
 		seen[c] = 1;
 	}
-	int nt = 0, nchoice = 0, hc[DNA_SEATS] = { 0 };
+	int nt = 0;
 	for (int c = 0; c < s->ncards; c++) {
 		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
 			hc[s->own[c] < DNA_SEATS ? s->own[c] : 0]++;
@@ -2087,7 +2082,7 @@ static int dna_check(const void *st, struct rerr *e)
 			int p = s->own[c];
 			if (!lays_card(s, p) || s->choice_card[p] != c)
 				return rerr_set(e, "DNA: gewählte Karte %d ohne Wahl", c);
-			nchoice++;
+			(*nchoice)++;
 		}
 		/* with play_on, the party's end places the last one still in,
 		 * who keeps the cards in hand */
@@ -2112,6 +2107,13 @@ static int dna_check(const void *st, struct rerr *e)
 	}
 	if (nt != s->ntab)
 		return rerr_set(e, "DNA: Liste der Tischkarten falsch");
+	return 0;
+}
+
+/* Choices and refills of every seat, against the cards (hc, nchoice from
+ * check_cards) and the stage. */
+static int check_choices(const struct dna_state *s, const int *hc, int nchoice, struct rerr *e)
+{
 	int pending = 0;
 	for (int p = 0; p < s->n; p++) {
 		if (s->choice_kind[p] >= CH__MAX || s->choice_nends[p] > DNA_JOIN_MAX)
@@ -2149,10 +2151,15 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: alle haben gepasst, das Rennen läuft aber noch");
 	if (s->owed_cards > 0 && s->owing_seat < 0)
 		return rerr_set(e, "DNA: Strafkarten ohne Spieler");
-	/* strands: connected, at most three, ends numbered uniquely */
+	return 0;
+}
+
+/* Strands: connected, at most three, ends numbered uniquely, and at the
+ * start of a turn the ends of the turn's list lie open on the table. */
+static int check_strands(const struct dna_state *s, const int *size, struct rerr *e)
+{
+	uint8_t deg[DNA_CARDS];
 	degrees(s, deg);
-	int size[DNA_STRANDS];
-	strand_sizes(s, size);
 	uint16_t up[DNA_CARDS];
 	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
 		up[c] = (uint16_t)c;
@@ -2206,6 +2213,14 @@ static int dna_check(const void *st, struct rerr *e)
 		if (s->ndeck == 0 && !s->disc_need)
 			return rerr_set(e, "DNA: leeres Deck ohne Abwurf");
 	}
+	return 0;
+}
+
+/* The party moves on: the resolution's counters, the end, somebody able to
+ * act or a step that runs by itself, possible refills (size: cards per
+ * strand). */
+static int check_progress(const struct dna_state *s, const int *size, struct rerr *e)
+{
 	if (s->owing_seat >= s->n || s->owed_cards > 3 || s->resi > s->norder || s->nrew > s->n)
 		return rerr_set(e, "DNA: Auflösung falsch");
 	if (s->stage == ST_OVER && (s->disc_need || s->deadline))
@@ -2234,8 +2249,13 @@ static int dna_check(const void *st, struct rerr *e)
 		    slotuse[s->refill_slot[p]]++)
 			return rerr_set(e, "DNA: Ergänzung von Platz %d ist nicht möglich", p);
 	}
-	/* a pending choice names distinct ends of this turn that its card fits
-	 * (attach) or completes a set with (set), as when it was chosen */
+	return 0;
+}
+
+/* A pending choice names distinct ends of this turn that its card fits
+ * (attach) or completes a set with (set), as when it was chosen. */
+static int check_pending(const struct dna_state *s, struct rerr *e)
+{
 	for (int p = 0; p < s->n; p++) {
 		if (!lays_card(s, p) || s->loc[s->choice_card[p]] != L_CHOICE)
 			continue;
@@ -2254,6 +2274,26 @@ static int dna_check(const void *st, struct rerr *e)
 				return rerr_set(e, "DNA: gewählte Karte von Platz %d passt nicht", p);
 		}
 	}
+	return 0;
+}
+
+/* Invariants: every card in exactly one place, strands connected and at
+ * most three, ends numbered once, choices consistent, somebody can act. */
+static int dna_check(const void *st, struct rerr *e)
+{
+	const struct dna_state *s = st;
+	int hc[DNA_SEATS] = { 0 }, nchoice = 0, size[DNA_STRANDS];
+	if (s->n < 2 || s->n > DNA_SEATS || s->decks < 1 || s->decks > DNA_DECKS_MAX ||
+	    s->ncards != DNA_FACES * s->decks)
+		return rerr_set(e, "DNA: Spieler- oder Kartenzahl falsch");
+	if (s->stage >= ST__MAX || s->holder >= s->n)
+		return rerr_set(e, "DNA: Phase oder Deckhalter falsch");
+	if (check_cards(s, hc, &nchoice, e) != 0 || check_choices(s, hc, nchoice, e) != 0)
+		return -1;
+	strand_sizes(s, size);
+	if (check_strands(s, size, e) != 0 || check_progress(s, size, e) != 0 ||
+	    check_pending(s, e) != 0)
+		return -1;
 	return check_turn_extras(s, e);
 }
 
