@@ -1126,8 +1126,22 @@ struct dna_cmd {
 	int ends[DNA_JOIN_MAX];
 };
 
-static const char *const cmd_word[C__MAX] = {
-	"attach", "set", "draw", "open", "pass", "refill", "discard", "clear"
+/* The verbs: their word, how many words the move has (-1: four or more),
+ * the word after the card, and the usage a malformed move is told. */
+static const struct {
+	const char *word;
+	int words;
+	const char *link;
+	const char *usage;
+} cmd_form[C__MAX] = {
+	[C_ATTACH] = { "attach", -1, "to", "attach 2-rot-voll-welle to e1 e4" },
+	[C_SET] = { "set", 4, "on", "set 2-rot-voll-welle on e3" },
+	[C_DRAW] = { "draw", 1, NULL, "draw" },
+	[C_OPEN] = { "open", 4, "on", "open 2-rot-voll-welle on s1" },
+	[C_PASS] = { "pass", 1, NULL, "pass" },
+	[C_REFILL] = { "refill", 4, "to", "refill 2-rot-voll-welle to s1" },
+	[C_DISCARD] = { "discard", 2, NULL, "discard 2-rot-voll-welle" },
+	[C_CLEAR] = { "clear", 2, NULL, "clear s2" },
 };
 
 /* Reads "e<id>" or "s<n>": 0 with *out, or -1. */
@@ -1152,90 +1166,141 @@ static int two_card_both(const struct dna_state *s, const int *idx, int n)
 	return -1;
 }
 
-/* Parses and checks a move against the state; nothing changes. */
-static int parse_move(const struct dna_state *s, int seat, const char *move,
-		      struct dna_cmd *m, struct rerr *e)
+/* The move's form, whatever the stage: a known verb by a seat still in
+ * the party, the verb's words, and the card, which must be in hand (its
+ * code into code[]). Fills m->kind, m->face, m->card. */
+static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
+		      struct dna_cmd *m, char *code, size_t cap, struct rerr *e)
 {
-	struct mtok t;
-	char code[40] = "", clip[4 * 30 + 1];
-	if (mt_split(move, &t, e) != 0)
-		return -1;
+	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
 	m->card = -1;
 	m->kind = -1;
 	for (int k = 0; k < C__MAX; k++)
-		if (strcmp(t.w[0], cmd_word[k]) == 0)
+		if (strcmp(t->w[0], cmd_form[k].word) == 0)
 			m->kind = k;
 	if (m->kind < 0)
 		return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind attach, set, draw, "
 				"open, pass, refill, discard und clear.",
-				mt_clip(clip, sizeof clip, t.w[0], 30));
+				mt_clip(clip, sizeof clip, t->w[0], 30));
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
 	if (s->stage == ST_OVER)
 		return rerr_set(e, "Die Partie ist vorbei.");
 	if (!active(s, seat))
 		return rerr_set(e, "Du hast schon alle Karten abgelegt.");
-
-	int want;
-	switch (m->kind) {
-	case C_DRAW:
-	case C_PASS:
-		want = 1;
-		break;
-	case C_DISCARD:
-	case C_CLEAR:
-		want = 2;
-		break;
-	case C_ATTACH:
-		want = -1;
-		break;
-	default:
-		want = 4;
-		break;
-	}
-	if (want > 0 && t.n != want)
-		return rerr_set(e, "So geht der Zug nicht: %s.",
-				m->kind == C_DRAW ? "draw" : m->kind == C_PASS ? "pass" :
-				m->kind == C_DISCARD ? "discard 2-rot-voll-welle" :
-				m->kind == C_CLEAR ? "clear s2" :
-				m->kind == C_SET ? "set 2-rot-voll-welle on e3" :
-				m->kind == C_OPEN ? "open 2-rot-voll-welle on s1" :
-				"refill 2-rot-voll-welle to s1");
-	if (m->kind == C_ATTACH && (t.n < 4 || !mt_is(&t, 2, "to")))
-		return rerr_set(e, "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4.");
-	if ((m->kind == C_SET || m->kind == C_OPEN) && !mt_is(&t, 2, "on"))
-		return rerr_set(e, "So geht der Zug nicht: %s 2-rot-voll-welle on %s.",
-				cmd_word[m->kind], m->kind == C_SET ? "e3" : "s1");
-	if (m->kind == C_REFILL && !mt_is(&t, 2, "to"))
-		return rerr_set(e, "So geht der Zug nicht: refill 2-rot-voll-welle to s1.");
-	if (t.n >= 2 && m->kind != C_DRAW && m->kind != C_PASS && m->kind != C_CLEAR) {
-		if (parse_face(t.w[1], &m->face) != 0)
+	int want = cmd_form[m->kind].words;
+	const char *link = cmd_form[m->kind].link;
+	if ((want > 0 && t->n != want) || (want < 0 && t->n < 4) ||
+	    (link && !mt_is(t, 2, link)))
+		return rerr_set(e, "So geht der Zug nicht: %s.", cmd_form[m->kind].usage);
+	if (t->n >= 2 && m->kind != C_DRAW && m->kind != C_PASS && m->kind != C_CLEAR) {
+		if (parse_face(t->w[1], &m->face) != 0)
 			return rerr_set(e, "Unbekannte Karte '%s' (so: 2-rot-voll-welle; "
 					"Anzahl-Farbe-Füllung-Form).",
-					mt_clip(clip, sizeof clip, t.w[1], 30));
-		face_code(m->face, code, sizeof code);
+					mt_clip(clip, sizeof clip, t->w[1], 30));
+		face_code(m->face, code, cap);
 		m->card = hand_card(s, seat, m->face);
 		if (m->card < 0)
 			return rerr_set(e, "Du hast %s nicht auf der Hand.", code);
 	}
+	return 0;
+}
 
-	/* the stage */
-	if (s->relay_pick) {
-		if (m->kind != C_CLEAR)
-			return rerr_set(e, "Das Deck ist leer: erst wählt, wer das Deck hat, welcher "
-					"der längsten Stränge neu gelegt wird.");
-		if (seat != s->holder)
-			return rerr_set(e, "Den Strang wählt, wer das Deck hat.");
-		if (parse_ref(t.w[1], 's', DNA_STRANDS, &m->strand) != 0 ||
-		    !((s->relay_pick >> (m->strand - 1)) & 1u))
-			return rerr_set(e, "Wähle einen der längsten Stränge: %s.",
-					s->relay_pick == 3 ? "s1 oder s2" :
-					s->relay_pick == 5 ? "s1 oder s3" :
-					s->relay_pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
-		m->strand--;
+/* The deck holder's pick of a strand to relay ("clear sN"). */
+static int parse_pick(const struct dna_state *s, int seat, const struct mtok *t,
+		      struct dna_cmd *m, struct rerr *e)
+{
+	if (m->kind != C_CLEAR)
+		return rerr_set(e, "Das Deck ist leer: erst wählt, wer das Deck hat, welcher "
+				"der längsten Stränge neu gelegt wird.");
+	if (seat != s->holder)
+		return rerr_set(e, "Den Strang wählt, wer das Deck hat.");
+	if (parse_ref(t->w[1], 's', DNA_STRANDS, &m->strand) != 0 ||
+	    !((s->relay_pick >> (m->strand - 1)) & 1u))
+		return rerr_set(e, "Wähle einen der längsten Stränge: %s.",
+				s->relay_pick == 3 ? "s1 oder s2" :
+				s->relay_pick == 5 ? "s1 oder s3" :
+				s->relay_pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
+	m->strand--;
+	return 0;
+}
+
+/* The opening race: "open <card> on sN", a set with that strand's end, or
+ * "pass". */
+static int parse_race(const struct dna_state *s, int seat, const struct mtok *t,
+		      struct dna_cmd *m, const char *code, struct rerr *e)
+{
+	char clip[4 * 20 + 1];
+	if (m->kind != C_OPEN && m->kind != C_PASS)
+		return rerr_set(e, "Erst läuft das Eröffnungsrennen: open … oder pass.");
+	if ((s->passed >> seat) & 1u)
+		return rerr_set(e, "Du hast beim Eröffnungsrennen schon gepasst.");
+	if (m->kind == C_PASS)
 		return 0;
+	if (parse_ref(t->w[3], 's', DNA_STRANDS, &m->strand) != 0)
+		return rerr_set(e, "Strang '%s' gibt es nicht (s1 bis s3).",
+				mt_clip(clip, sizeof clip, t->w[3], 20));
+	m->strand--;
+	for (int i = 0; i < s->ntend; i++)
+		if (s->strand[s->tend_b[i]] == m->strand) {
+			if (!makes_set(m->card, s->tend_a[i], s->tend_b[i]))
+				return rerr_set(e, "%s bildet mit Strang %d kein Set.", code,
+						m->strand + 1);
+			m->ends[0] = i;
+			m->n = 1;
+			return 0;
+		}
+	return rerr_set(e, "Strang %d gibt es nicht.", m->strand + 1);
+}
+
+/* The ends a chosen card goes to ("attach … to e1 e4", "set … on e3"):
+ * distinct ends of this turn, each fitting (or completing a set) unless
+ * the table punishes errors, never both ends of a two-card strand. */
+static int parse_ends(const struct dna_state *s, const struct mtok *t, struct dna_cmd *m,
+		      const char *code, struct rerr *e)
+{
+	char clip[4 * 20 + 1];
+	int nref = m->kind == C_SET ? 1 : t->n - 3;
+	if (nref > DNA_JOIN_MAX)
+		return rerr_set(e, "Eine Karte geht an höchstens %d Enden.", DNA_JOIN_MAX);
+	for (int i = 0; i < nref; i++) {
+		int id, ti;
+		if (parse_ref(t->w[3 + i], 'e', DNA_END_IDS, &id) != 0 ||
+		    (ti = tend_index(s, id)) < 0)
+			return rerr_set(e, "Ende '%s' gibt es nicht.",
+					mt_clip(clip, sizeof clip, t->w[3 + i], 20));
+		for (int j = 0; j < i; j++)
+			if (m->ends[j] == ti)
+				return rerr_set(e, "Ende e%d ist doppelt genannt.", id);
+		/* with penalties, a wrong card is the player's risk (resolve()) */
+		if (!s->penalise && m->kind == C_SET &&
+		    !makes_set(m->card, s->tend_a[ti], s->tend_b[ti]))
+			return rerr_set(e, "%s bildet an e%d kein Set.", code, id);
+		if (!s->penalise && m->kind == C_ATTACH &&
+		    !fits(m->card, s->tend_a[ti], s->tend_b[ti]))
+			return rerr_set(e, "%s passt nicht an e%d.", code, id);
+		m->ends[i] = ti;
 	}
+	m->n = nref;
+	int two = two_card_both(s, m->ends, m->n);
+	if (two >= 0)
+		return rerr_set(e, "Eine Karte darf nicht an beide Enden des Zwei-Karten-Strangs "
+				"s%d.", two + 1);
+	return 0;
+}
+
+/* Parses and checks a move against the state; nothing changes. The form
+ * first, then what the stage allows. */
+static int parse_move(const struct dna_state *s, int seat, const char *move,
+		      struct dna_cmd *m, struct rerr *e)
+{
+	struct mtok t;
+	char code[40] = "";
+	if (mt_split(move, &t, e) != 0 || parse_form(s, seat, &t, m, code, sizeof code, e) != 0)
+		return -1;
+	if (s->relay_pick)
+		return parse_pick(s, seat, &t, m, e);
 	if (m->kind == C_CLEAR)
 		return rerr_set(e, "Einen Strang wählst du nur, wenn das Deck leer ist und mehrere "
 				"Stränge gleich lang die längsten sind.");
@@ -1248,28 +1313,8 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 	}
 	if (m->kind == C_DISCARD)
 		return rerr_set(e, "Abwerfen gibt es nur, wenn das Deck leer ist.");
-	if (s->stage == ST_RACE) {
-		if (m->kind != C_OPEN && m->kind != C_PASS)
-			return rerr_set(e, "Erst läuft das Eröffnungsrennen: open … oder pass.");
-		if ((s->passed >> seat) & 1u)
-			return rerr_set(e, "Du hast beim Eröffnungsrennen schon gepasst.");
-		if (m->kind == C_PASS)
-			return 0;
-		if (parse_ref(t.w[3], 's', DNA_STRANDS, &m->strand) != 0)
-			return rerr_set(e, "Strang '%s' gibt es nicht (s1 bis s3).",
-					mt_clip(clip, sizeof clip, t.w[3], 20));
-		m->strand--;
-		for (int i = 0; i < s->ntend; i++)
-			if (s->strand[s->tend_b[i]] == m->strand) {
-				if (!makes_set(m->card, s->tend_a[i], s->tend_b[i]))
-					return rerr_set(e, "%s bildet mit Strang %d kein Set.", code,
-							m->strand + 1);
-				m->ends[0] = i;
-				m->n = 1;
-				return 0;
-			}
-		return rerr_set(e, "Strang %d gibt es nicht.", m->strand + 1);
-	}
+	if (s->stage == ST_RACE)
+		return parse_race(s, seat, &t, m, code, e);
 	if (m->kind == C_OPEN || m->kind == C_PASS)
 		return rerr_set(e, "Das Eröffnungsrennen ist vorbei.");
 	if (s->stage == ST_REFILL) {
@@ -1292,33 +1337,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		return rerr_set(e, "Du hast für diesen Zug schon gewählt.");
 	if (m->kind == C_DRAW)
 		return 0;
-	int nref = m->kind == C_SET ? 1 : t.n - 3;
-	if (nref > DNA_JOIN_MAX)
-		return rerr_set(e, "Eine Karte geht an höchstens %d Enden.", DNA_JOIN_MAX);
-	for (int i = 0; i < nref; i++) {
-		int id, ti;
-		if (parse_ref(t.w[3 + i], 'e', DNA_END_IDS, &id) != 0 ||
-		    (ti = tend_index(s, id)) < 0)
-			return rerr_set(e, "Ende '%s' gibt es nicht.",
-					mt_clip(clip, sizeof clip, t.w[3 + i], 20));
-		for (int j = 0; j < i; j++)
-			if (m->ends[j] == ti)
-				return rerr_set(e, "Ende e%d ist doppelt genannt.", id);
-		/* with penalties, a wrong card is the player's risk (resolve()) */
-		if (!s->penalise && m->kind == C_SET &&
-		    !makes_set(m->card, s->tend_a[ti], s->tend_b[ti]))
-			return rerr_set(e, "%s bildet an e%d kein Set.", code, id);
-		if (!s->penalise && m->kind == C_ATTACH &&
-		    !fits(m->card, s->tend_a[ti], s->tend_b[ti]))
-			return rerr_set(e, "%s passt nicht an e%d.", code, id);
-		m->ends[i] = ti;
-	}
-	m->n = nref;
-	int two = two_card_both(s, m->ends, m->n);
-	if (two >= 0)
-		return rerr_set(e, "Eine Karte darf nicht an beide Enden des Zwei-Karten-Strangs "
-				"s%d.", two + 1);
-	return 0;
+	return parse_ends(s, &t, m, code, e);
 }
 
 /* Starts the first deadline at the first action: setup has no clock. */
