@@ -902,136 +902,174 @@ static void cleanup(struct dna_state *s)
 	}
 }
 
-/* Runs the party forward until someone has to decide. */
+/* ST_CHOOSE: when every seat still in has chosen, the choices are
+ * resolved clockwise from the deck holder. 0 while somebody is choosing. */
+static int choices_complete(struct dna_state *s)
+{
+	for (int p = 0; p < s->n; p++)
+		if (active(s, p) && s->choice_kind[p] == CH_NONE)
+			return 0;
+	s->norder = 0;
+	for (int k = 0; k < s->n; k++) {
+		int p = seat_from(s->holder, k, s->n);
+		if (active(s, p))
+			s->order[s->norder++] = (uint8_t)p;
+	}
+	s->resi = 0;
+	s->stage = ST_RESOLVE;
+	s->deadline = 0;
+	s->epoch++;
+	return 1;
+}
+
+/* ST_RESOLVE: one step: a card owed by the last resolved seat, or the next
+ * seat's choice, or on to the clean-up. */
+static void resolve_step(struct dna_state *s, int64_t now)
+{
+	if (s->owed_cards > 0 && !active(s, s->owing_seat))
+		s->owed_cards = 0;
+	if (s->owed_cards > 0) {
+		s->owed_cards--;
+		if (draw_one(s, s->owing_seat, now) != 0)
+			s->owed_cards = 0;
+		return;
+	}
+	if (s->resi == s->norder) {
+		s->stage = ST_CLEANUP;
+		return;
+	}
+	resolve(s, s->order[s->resi++]);
+}
+
+/* ST_REVEAL: a card revealed for an empty strand slot; when none is empty,
+ * the rewarded seats are given the strands of one card to refill. 0 when
+ * the refill starts (they decide). */
+static int reveal_step(struct dna_state *s, int64_t now)
+{
+	int size[DNA_STRANDS], slot = -1;
+	strand_sizes(s, size);
+	for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
+		if (size[i] == 0)
+			slot = i;
+	if (slot >= 0) {
+		int c = reveal_into(s, slot);
+		if (c < 0) {
+			s->stage = ST_FILL;
+			return 1;
+		}
+		logev(s, EV_REVEAL, -1, c, 0, slot);
+		if (s->ndeck == 0)
+			deck_empty(s, now);
+		return 1;
+	}
+	int got = 0, r = 0;
+	for (int i = 0; i < DNA_STRANDS; i++) {
+		if (size[i] != 1)
+			continue;
+		while (r < s->nrew && (!active(s, s->rew[r]) || hand_count(s, s->rew[r]) == 0 ||
+				       s->refill_slot[s->rew[r]] >= 0))
+			r++;
+		if (r == s->nrew)
+			break;
+		s->refill_slot[s->rew[r]] = (int8_t)i;
+		got++;
+	}
+	s->nrew = 0;
+	s->stage = got ? ST_REFILL : ST_FILL;
+	if (!got)
+		return 1;
+	s->deadline = timer(s, now);
+	s->epoch++;
+	return 0;
+}
+
+/* ST_REFILL: on to the fill once nobody has a strand left to refill. 0
+ * while somebody has. */
+static int refills_done(struct dna_state *s)
+{
+	for (int p = 0; p < s->n; p++)
+		if (s->refill_slot[p] >= 0)
+			return 0;
+	s->stage = ST_FILL;
+	s->deadline = 0;
+	return 1;
+}
+
+/* ST_FILL: a deck card for a strand of one card, or on to the next turn. */
+static void fill_step(struct dna_state *s, int64_t now)
+{
+	int size[DNA_STRANDS], slot = -1;
+	strand_sizes(s, size);
+	for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
+		if (size[i] == 1)
+			slot = i;
+	if (slot < 0) {
+		s->stage = ST_NEXT;
+		return;
+	}
+	int a = -1;
+	for (int ti = 0; ti < s->ntab && a < 0; ti++)
+		if (s->strand[s->tab[ti]] == slot)
+			a = s->tab[ti];
+	int c = pop_deck(s);
+	if (c < 0) {
+		s->stage = ST_NEXT;
+		return;
+	}
+	place(s, c, slot);
+	link_to(s, c, a);
+	logev(s, EV_DECKCARD, -1, c, 0, slot);
+	if (s->ndeck == 0)
+		deck_empty(s, now);
+}
+
+/* ST_NEXT: the deck passes to the next seat still in and its turn starts;
+ * after the last turn the party ends. */
+static void next_turn(struct dna_state *s, int64_t now)
+{
+	if (s->turn >= DNA_TURN_MAX) {
+		logev(s, EV_TURN_LIMIT, -1, -1, s->turn, 0);
+		game_over(s);
+		return;
+	}
+	s->holder = (uint8_t)next_active(s, seat_next(s->holder, s->n));
+	start_turn(s, now);
+}
+
+/* Runs the party forward, one step of its stage at a time, until someone
+ * has to decide (a choice, a refill, a discard, the holder's pick) or it
+ * is over. */
 static void advance(struct dna_state *s, int64_t now)
 {
-	for (;;) {
-		if (s->stage == ST_OVER || s->disc_need || s->relay_pick)
-			return;
+	int go = 1;
+	while (go && s->stage != ST_OVER && !s->disc_need && !s->relay_pick) {
 		switch (s->stage) {
-		case ST_RACE:
-		case ST_OVER:
-		case ST__MAX:
-			return;
-		case ST_CHOOSE: {
-			int waiting = 0;
-			for (int p = 0; p < s->n; p++)
-				if (active(s, p) && s->choice_kind[p] == CH_NONE)
-					waiting++;
-			if (waiting)
-				return;
-			s->norder = 0;
-			for (int k = 0; k < s->n; k++) {
-				int p = seat_from(s->holder, k, s->n);
-				if (active(s, p))
-					s->order[s->norder++] = (uint8_t)p;
-			}
-			s->resi = 0;
-			s->stage = ST_RESOLVE;
-			s->deadline = 0;
-			s->epoch++;
+		case ST_CHOOSE:
+			go = choices_complete(s);
 			break;
-		}
 		case ST_RESOLVE:
-			if (s->owed_cards > 0 && !active(s, s->owing_seat))
-				s->owed_cards = 0;
-			if (s->owed_cards > 0) {
-				s->owed_cards--;
-				if (draw_one(s, s->owing_seat, now) != 0)
-					s->owed_cards = 0;
-				break;
-			}
-			if (s->resi == s->norder) {
-				s->stage = ST_CLEANUP;
-				break;
-			}
-			resolve(s, s->order[s->resi++]);
+			resolve_step(s, now);
 			break;
 		case ST_CLEANUP:
 			cleanup(s);
 			s->stage = ST_REVEAL;
 			break;
-		case ST_REVEAL: {
-			int size[DNA_STRANDS], slot = -1;
-			strand_sizes(s, size);
-			for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
-				if (size[i] == 0)
-					slot = i;
-			if (slot >= 0) {
-				int c = reveal_into(s, slot);
-				if (c < 0) {
-					s->stage = ST_FILL;
-					break;
-				}
-				logev(s, EV_REVEAL, -1, c, 0, slot);
-				if (s->ndeck == 0)
-					deck_empty(s, now);
-				break;
-			}
-			int got = 0, r = 0;
-			for (int i = 0; i < DNA_STRANDS; i++) {
-				if (size[i] != 1)
-					continue;
-				while (r < s->nrew && (!active(s, s->rew[r]) ||
-						       hand_count(s, s->rew[r]) == 0 ||
-						       s->refill_slot[s->rew[r]] >= 0))
-					r++;
-				if (r == s->nrew)
-					break;
-				s->refill_slot[s->rew[r]] = (int8_t)i;
-				got++;
-			}
-			s->nrew = 0;
-			s->stage = got ? ST_REFILL : ST_FILL;
-			if (got) {
-				s->deadline = timer(s, now);
-				s->epoch++;
-				return;
-			}
+		case ST_REVEAL:
+			go = reveal_step(s, now);
 			break;
-		}
 		case ST_REFILL:
-			for (int p = 0; p < s->n; p++)
-				if (s->refill_slot[p] >= 0)
-					return;
-			s->stage = ST_FILL;
-			s->deadline = 0;
+			go = refills_done(s);
 			break;
-		case ST_FILL: {
-			int size[DNA_STRANDS], slot = -1;
-			strand_sizes(s, size);
-			for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
-				if (size[i] == 1)
-					slot = i;
-			if (slot < 0) {
-				s->stage = ST_NEXT;
-				break;
-			}
-			int a = -1;
-			for (int ti = 0; ti < s->ntab && a < 0; ti++)
-				if (s->strand[s->tab[ti]] == slot)
-					a = s->tab[ti];
-			int c = pop_deck(s);
-			if (c < 0) {
-				s->stage = ST_NEXT;
-				break;
-			}
-			place(s, c, slot);
-			link_to(s, c, a);
-			logev(s, EV_DECKCARD, -1, c, 0, slot);
-			if (s->ndeck == 0)
-				deck_empty(s, now);
+		case ST_FILL:
+			fill_step(s, now);
 			break;
-		}
 		case ST_NEXT:
-			if (s->turn >= DNA_TURN_MAX) {
-				logev(s, EV_TURN_LIMIT, -1, -1, s->turn, 0);
-				game_over(s);
-				return;
-			}
-			s->holder = (uint8_t)next_active(s, seat_next(s->holder, s->n));
-			start_turn(s, now);
-			return;
+			next_turn(s, now);
+			go = 0;
+			break;
+		default:   /* ST_RACE: the race's own moves and deadline end it */
+			go = 0;
+			break;
 		}
 	}
 }
