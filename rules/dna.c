@@ -2637,16 +2637,9 @@ static void places(const struct dna_state *s, int *place)
 	}
 }
 
-/* What seat may see: strands, own hand with its moves, who has chosen,
- * the log, places; seat -1 sees no hand. */
-static void dna_view(const void *st, int seat, struct view_sink *v)
+/* The headline: what the party waits for now (act: seats that may act). */
+static void view_headline(const struct dna_state *s, uint32_t act, struct view_sink *v)
 {
-	const struct dna_state *s = st;
-	uint8_t deg[DNA_CARDS];
-	char txt[400];
-	uint32_t act = to_act(s);
-	int me = seat >= 0 && seat < s->n ? seat : -1;
-
 	if (s->stage == ST_OVER) {
 		if (s->nfin > 0 && !s->play_on)
 			vstrf(v, "headline", "@%d hat keine Handkarten mehr und gewinnt.", s->fin[0]);
@@ -2672,6 +2665,68 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vstrf(v, "headline", "Zug %d: alle wählen verdeckt (noch %d). @%d hat das Deck.",
 		      s->turn, waiting, s->holder);
 	}
+}
+
+/* Seat `me`'s hand with a button per move a card allows, the moves without
+ * a card, and what they chose this turn or must refill. */
+static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
+{
+	char txt[400];
+	int faces[DNA_FACES];
+	int nf = hand_faces(s, me, faces);
+	vflag(v, "has_hand", nf > 0);
+	struct collect cl = { v };
+	struct emitter em = { emit_button, &cl, 0 };
+	struct mctx mc;
+	mctx_init(s, &mc);
+	for (int i = 0; i < nf; i++) {
+		int f = faces[i], copies = 0;
+		for (int c = f; c < s->ncards; c += DNA_FACES)
+			copies += s->loc[c] == L_HAND && s->own[c] == me;
+		vbegin(v, "hand");
+		view_card_fields(v, f);
+		vnum(v, "copies", copies);
+		vflag(v, "several", copies > 1);
+		moves_for(s, &mc, me, f, &em);
+		vend(v);
+	}
+	em.count = 0;
+	vbegin(v, "plain");
+	moves_for(s, &mc, me, -1, &em);
+	vend(v);
+	vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
+	if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE) {
+		char code[40];
+		if (s->choice_kind[me] == CH_DRAW) {
+			vstr(v, "my_choice", s->choice_auto[me] == 2 ?
+			     "Du bist als Letzter dran und ziehst eine Karte." :
+			     "Du ziehst eine Karte.");
+		} else {
+			face_label(face(s->choice_card[me]), code, sizeof code);
+			size_t len = (size_t)snprintf(txt, sizeof txt, "%s %s an",
+						  s->choice_kind[me] == CH_SET ? "Set:" : "Du legst",
+						  code);
+			for (int i = 0; i < s->choice_nends[me] && len < sizeof txt; i++)
+				len += (size_t)snprintf(txt + len, sizeof txt - len, " e%d",
+							s->choice_ends[me][i]);
+			vstr(v, "my_choice", txt);
+		}
+	}
+	vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);
+	if (s->stage == ST_REFILL && s->refill_slot[me] >= 0)
+		vnum(v, "refill_strand", s->refill_slot[me] + 1);
+}
+
+/* What seat may see: strands, own hand with its moves, who has chosen,
+ * the log, places; seat -1 sees no hand. */
+static void dna_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct dna_state *s = st;
+	uint8_t deg[DNA_CARDS];
+	uint32_t act = to_act(s);
+	int me = seat >= 0 && seat < s->n ? seat : -1;
+
+	view_headline(s, act, v);
 	vnum(v, "turn", s->turn);
 	vnum(v, "holder_seat", s->holder);
 	vnum(v, "deck_count", s->ndeck);
@@ -2723,51 +2778,8 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 			vstr(v, "last", face_text(face(s->tend_b[i]))->code);
 			vend(v);
 		}
-	if (me >= 0) {
-		int faces[DNA_FACES];
-		int nf = hand_faces(s, me, faces);
-		vflag(v, "has_hand", nf > 0);
-		struct collect cl = { v };
-		struct emitter em = { emit_button, &cl, 0 };
-		struct mctx mc;
-		mctx_init(s, &mc);
-		for (int i = 0; i < nf; i++) {
-			int f = faces[i], copies = 0;
-			for (int c = f; c < s->ncards; c += DNA_FACES)
-				copies += s->loc[c] == L_HAND && s->own[c] == me;
-			vbegin(v, "hand");
-			view_card_fields(v, f);
-			vnum(v, "copies", copies);
-			vflag(v, "several", copies > 1);
-			moves_for(s, &mc, me, f, &em);
-			vend(v);
-		}
-		em.count = 0;
-		vbegin(v, "plain");
-		moves_for(s, &mc, me, -1, &em);
-		vend(v);
-		vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
-		if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE) {
-			char code[40];
-			if (s->choice_kind[me] == CH_DRAW) {
-				vstr(v, "my_choice", s->choice_auto[me] == 2 ?
-				     "Du bist als Letzter dran und ziehst eine Karte." :
-				     "Du ziehst eine Karte.");
-			} else {
-				face_label(face(s->choice_card[me]), code, sizeof code);
-				size_t len = (size_t)snprintf(txt, sizeof txt, "%s %s an",
-							  s->choice_kind[me] == CH_SET ? "Set:" : "Du legst",
-							  code);
-				for (int i = 0; i < s->choice_nends[me] && len < sizeof txt; i++)
-					len += (size_t)snprintf(txt + len, sizeof txt - len, " e%d",
-								s->choice_ends[me][i]);
-				vstr(v, "my_choice", txt);
-			}
-		}
-		vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);
-		if (s->stage == ST_REFILL && s->refill_slot[me] >= 0)
-			vnum(v, "refill_strand", s->refill_slot[me] + 1);
-	}
+	if (me >= 0)
+		view_hand(s, me, v);
 	evlog_view(&s->log, v, event_text);
 	if (s->stage == ST_OVER)
 		for (int k = 1; k <= s->n; k++)
