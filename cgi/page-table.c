@@ -229,6 +229,65 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	}
 }
 
+/* Section `seats`: every seat's player, turn and window badges, points in
+ * this party and the match so far. */
+static void seats_view(const struct play_table *pt, const struct act *a, const struct names *nm,
+		       struct view *v)
+{
+	const struct st_table *t = &pt->t;
+	int me = pt->my_seat, turn = a->turn;
+	for (int s = 0; s < t->nseats && s < GAME_MAX_SEATS; s++) {
+		view_begin(v, "seats");
+		view_num(v, "seat", s);
+		view_num(v, "number", s + 1);
+		view_str(v, "name", nm->name[s] ? nm->name[s] : "");
+		view_flag(v, "empty", !nm->name[s]);
+		view_flag(v, "me", s == me);
+		/* In a window every seat it is for keeps its flag until it closes:
+		 * who already passed is nobody else's business (a quick pass
+		 * suggests an empty hand). */
+		int acting = (a->window || a->playing) && (play_acting_mask(&pt->status) >> s & 1u);
+		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
+		view_flag(v, "turn", !a->window && (s == turn || (turn < 0 && acting)));
+		view_flag(v, "next", a->window && s == turn);
+		view_flag(v, "acting", acting);
+		view_flag(v, "acting_out_of_turn", acting && (a->window || (turn >= 0 && s != turn)));
+		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
+		view_num(v, "total", pt->totals.total[s]);
+		view_end(v);
+	}
+}
+
+/* The game's own board: game-<slug>.tpl (game-generic.tpl while a game has
+ * none) with the game's view for the viewer's seat, which leaves out
+ * whatever that seat may not see. 0, or -1 when the arena is exhausted. */
+static int board_view(struct page *p, const struct play_table *pt, const struct act *a,
+		      const char *move_url, const char *const *names, struct view *v)
+{
+	const struct game *g = pt->g;
+	const struct st_table *t = &pt->t;
+	int me = pt->my_seat;
+	char *file = arena_printf(p->a, "game-%s.tpl", g->slug);
+	if (!file)
+		return -1;
+	if (!tmpl_exists(file))
+		file = "game-generic.tpl";   /* a game whose board is not drawn yet */
+	view_include(v, "game", file);
+	view_num(v, "table_id", t->id);
+	view_num(v, "v", t->version);
+	view_str(v, "csrf", me >= 0 ? p->csrf : "");
+	view_str(v, "move_url", move_url);
+	view_num(v, "my_seat", me);
+	view_flag(v, "can_act", a->can_act);
+	view_names(v, names, t->nseats);
+	struct view_sink sink;
+	view_sink_init(v, &sink);
+	g->view(pt->state, me, &sink);
+	view_names(v, NULL, 0);
+	view_end(v);
+	return 0;
+}
+
 /* The whole table as one tree: what the page shows and the JSON twin
  * carries. Hidden information is whatever game->view leaves out for
  * my_seat. 0, or -1 on a store error. */
@@ -291,27 +350,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_flag(v, "login_needed", !p->user_id && t->status == TABLE_OPEN);
 	page_options_view(p, v, g, t->options);
 
-	for (int s = 0; s < t->nseats && s < GAME_MAX_SEATS; s++) {
-		view_begin(v, "seats");
-		view_num(v, "seat", s);
-		view_num(v, "number", s + 1);
-		view_str(v, "name", nm.name[s] ? nm.name[s] : "");
-		view_flag(v, "empty", !nm.name[s]);
-		view_flag(v, "me", s == me);
-		/* In a window every seat it is for keeps its flag until it closes:
-		 * who already passed is nobody else's business (a quick pass
-		 * suggests an empty hand). */
-		int acting = (a.window || a.playing) && (play_acting_mask(&pt->status) >> s & 1u);
-		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
-		view_flag(v, "turn", !a.window && (s == turn || (turn < 0 && acting)));
-		view_flag(v, "next", a.window && s == turn);
-		view_flag(v, "acting", acting);
-		view_flag(v, "acting_out_of_turn", acting && (a.window || (turn >= 0 && s != turn)));
-		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
-		view_num(v, "total", pt->totals.total[s]);
-		view_end(v);
-	}
-
+	seats_view(pt, &a, &nm, v);
 	view_list(v, "moves");
 	if (a.can_act)
 		g->moves(pt->state, me, emit_move, v);
@@ -326,26 +365,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_end(v);
 	}
 
-	if (pt->has_party) {
-		char *file = arena_printf(p->a, "game-%s.tpl", g->slug);
-		if (!file)
-			return -1;
-		if (!tmpl_exists(file))
-			file = "game-generic.tpl";   /* a game whose board is not drawn yet */
-		view_include(v, "game", file);
-		view_num(v, "table_id", t->id);
-		view_num(v, "v", t->version);
-		view_str(v, "csrf", me >= 0 ? p->csrf : "");
-		view_str(v, "move_url", move_url);
-		view_num(v, "my_seat", me);
-		view_flag(v, "can_act", a.can_act);
-		view_names(v, names, t->nseats);
-		struct view_sink sink;
-		view_sink_init(v, &sink);
-		g->view(pt->state, me, &sink);
-		view_names(v, NULL, 0);
-		view_end(v);
-	}
+	if (pt->has_party && board_view(p, pt, &a, move_url, names, v) != 0)
+		return -1;
 	if (party_end_view(p, pt, v, names) != 0)
 		return -1;
 	scores_view(pt, v, &nm);
