@@ -133,7 +133,9 @@ struct game {
 	/* Parties that make one match at this table. */
 	int (*parties)(int nplayers, const int *opt);
 
-	/* Deal a new party. 0, or -1 with e set (bad player count or options). */
+	/* Deal a new party. Called through game_setup(), which has checked the
+	 * player count, the dealer and every option's range. 0, or -1 with e
+	 * set for a combination of options the game cannot deal. */
 	int (*setup)(void *st, const struct setup *s, struct rerr *e);
 
 	/* Apply one move by `seat`. 0 on success; -1 with a message and the
