@@ -782,13 +782,22 @@ static void mb_start(struct dw_mbuf *m, const char *verb)
 	put_str(m->s, &m->len, verb);
 }
 
-/* Emits every legal move of seat in canonical spelling: during a window
- * its snaps and pass, on its turn every fitting play, every chicken that
- * may eat, and drawing with each stack to turn. */
-static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
+/* One legal move, before it is spelled: its verb, the hand card it plays
+ * (-1: none) and the stack (-1: none). */
+enum dw_verb { DW_MV_PLAY, DW_MV_CHICKEN, DW_MV_SNAP, DW_MV_PASS, DW_MV_DRAW };
+struct dw_move {
+	enum dw_verb verb;
+	int card, stack;
+};
+
+/* The one list of seat's legal moves, in canonical order (moves(), the
+ * buttons and so the simulator's choices depend on it): during a window
+ * its snaps, one per face, and pass; on its turn, per face in hand, every
+ * stack a play or a chicken fits, then drawing with each stack to turn.
+ * Calls fn for each; returns how many. */
+static int legal_moves(const struct dw_state *st, int seat,
+		       void (*fn)(void *ctx, const struct dw_move *mv), void *ctx)
 {
-	const struct dw_state *st = vst;
-	struct dw_mbuf m;
 	int count = 0;
 	if (seat < 0 || seat >= st->nplayers || st->phase == DW_OVER)
 		return 0;
@@ -801,12 +810,10 @@ static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
 		for (int i = 0; i < nh && dw_deck[h[i]].kind != DW_CHICKEN; i++) {
 			if ((i > 0 && same_face(h[i], h[i - 1])) || !worm_fits(h[i], top, st->snap_colour))
 				continue;
-			mb_start(&m, "snap ");
-			put_card(m.s, &m.len, h[i]);
-			emit(ctx, m.s);
+			fn(ctx, &(struct dw_move){ DW_MV_SNAP, h[i], st->win_stack });
 			count++;
 		}
-		emit(ctx, "pass");
+		fn(ctx, &(struct dw_move){ DW_MV_PASS, -1, -1 });
 		return count + 1;
 	}
 	if (seat != st->turn)
@@ -821,22 +828,54 @@ static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
 		for (int k = 0; k < DW_STACKS; k++) {
 			if (chicken ? !chicken_fits(h[i], tops[k]) : !worm_fits(h[i], tops[k], 0))
 				continue;
-			mb_start(&m, chicken ? "chicken " : "play ");
-			put_card(m.s, &m.len, h[i]);
-			put_str(m.s, &m.len, " on ");
-			m.s[m.len++] = (char)('1' + k);
-			m.s[m.len] = '\0';
-			emit(ctx, m.s);
+			fn(ctx, &(struct dw_move){ chicken ? DW_MV_CHICKEN : DW_MV_PLAY, h[i], k });
 			count++;
 		}
 	}
-	if (st->pile.n > 0) {
-		static const char *const draw[DW_STACKS] = { "draw turn 1", "draw turn 2", "draw turn 3" };
-		for (int k = 0; k < DW_STACKS; k++)
-			emit(ctx, draw[k]);
-		count += DW_STACKS;
+	for (int k = 0; st->pile.n > 0 && k < DW_STACKS; k++) {
+		fn(ctx, &(struct dw_move){ DW_MV_DRAW, -1, k });
+		count++;
 	}
 	return count;
+}
+
+/* mv in canonical spelling ("play gelb-4 on 1", "snap rot-7", "pass",
+ * "draw turn 2"). */
+static void move_text(const struct dw_move *mv, struct dw_mbuf *m)
+{
+	static const char *const verb[] = {
+		[DW_MV_PLAY] = "play ", [DW_MV_CHICKEN] = "chicken ", [DW_MV_SNAP] = "snap ",
+		[DW_MV_PASS] = "pass", [DW_MV_DRAW] = "draw turn ",
+	};
+	mb_start(m, verb[mv->verb]);
+	if (mv->card >= 0)
+		put_card(m->s, &m->len, mv->card);
+	if (mv->verb == DW_MV_PLAY || mv->verb == DW_MV_CHICKEN)
+		put_str(m->s, &m->len, " on ");
+	if (mv->verb != DW_MV_SNAP && mv->stack >= 0) {
+		m->s[m->len++] = (char)('1' + mv->stack);
+		m->s[m->len] = '\0';
+	}
+}
+
+struct emit_ctx {
+	move_emit_fn emit;
+	void *ctx;
+};
+
+static void emit_text(void *vc, const struct dw_move *mv)
+{
+	struct emit_ctx *c = vc;
+	struct dw_mbuf m;
+	move_text(mv, &m);
+	c->emit(c->ctx, m.s);
+}
+
+/* Emits every legal move of seat in canonical spelling (legal_moves()). */
+static int dw_moves(const void *vst, int seat, move_emit_fn emit, void *ctx)
+{
+	struct emit_ctx c = { emit, ctx };
+	return legal_moves(vst, seat, emit_text, &c);
 }
 
 /* ---- snapshot and invariants ---------------------------------------- */
@@ -1105,52 +1144,80 @@ static void event_text(const struct game_event *ev, char *out, size_t cap)
 	}
 }
 
-/* A move button of the current section. */
-static void emit_button(struct view_sink *v, const char *move, const char *label)
+/* A move button: one item of `section`. */
+static void emit_button(struct view_sink *v, const char *section, const char *move,
+			const char *label)
 {
-	vbegin(v, "moves");
+	vbegin(v, section);
 	vstr(v, "move", move);
 	vstr(v, "label", label);
 	vend(v);
 }
 
-/* seat's hand, each card with its legal moves as buttons; a button's label
- * names the card and the stack ("gelb 4 auf Stapel 1", "Huhn lila frisst
- * Stapel 2"), so that it reads right without the card drawn above it. */
+/* The legal moves of one seat, kept for drawing them as buttons. */
+struct move_list {
+	int n;
+	struct dw_move mv[DW_HAND_CAP * DW_STACKS + DW_STACKS + 1];
+};
+
+static void keep_move(void *ctx, const struct dw_move *mv)
+{
+	struct move_list *l = ctx;
+	if (l->n < (int)(sizeof l->mv / sizeof l->mv[0]))
+		l->mv[l->n++] = *mv;
+}
+
+/* A button for mv in the current section, its label naming the card and
+ * the stack ("gelb 4 auf Stapel 1", "Huhn lila frisst Stapel 2") so that it
+ * reads right without the card drawn above it. */
+static void move_button(struct view_sink *v, const char *section, const struct dw_move *mv)
+{
+	struct dw_mbuf m;
+	char label[96], name[40] = "";
+	move_text(mv, &m);
+	if (mv->card >= 0)
+		card_label(mv->card, name, sizeof name);
+	switch (mv->verb) {
+	case DW_MV_PLAY:
+		snprintf(label, sizeof label, "%s auf Stapel %d", name, mv->stack + 1);
+		break;
+	case DW_MV_CHICKEN:
+		snprintf(label, sizeof label, "%s frisst Stapel %d", name, mv->stack + 1);
+		break;
+	case DW_MV_SNAP:
+		snprintf(label, sizeof label, "%s zwischenwerfen auf Stapel %d", name,
+			 mv->stack + 1);
+		break;
+	case DW_MV_PASS:
+		snprintf(label, sizeof label, "Nicht zwischenwerfen");
+		break;
+	case DW_MV_DRAW:
+		snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", mv->stack + 1);
+		break;
+	}
+	emit_button(v, section, m.s, label);
+}
+
+/* seat's hand, each card with the buttons of its legal moves (every copy
+ * of a face shows them), then drawing and passing (legal_moves()). */
 static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 {
+	struct move_list l;
+	l.n = 0;
+	legal_moves(st, seat, keep_move, &l);
 	const uint16_t *h = st->hand[seat];
 	for (int i = 0; i < st->nhand[seat]; i++) {
-		int id = h[i], chicken = dw_deck[id].kind == DW_CHICKEN;
 		vbegin(v, "hand");
-		emit_card(v, id);
-		struct dw_mbuf m;
-		char label[96], name[40];
-		card_label(id, name, sizeof name);
-		if (st->phase == DW_PLAY && seat == st->turn) {
-			for (int k = 0; k < DW_STACKS; k++) {
-				int top = stack_top(st, k);
-				if (chicken ? !chicken_fits(id, top) : !worm_fits(id, top, 0))
-					continue;
-				mb_start(&m, chicken ? "chicken " : "play ");
-				put_card(m.s, &m.len, id);
-				put_str(m.s, &m.len, " on ");
-				m.s[m.len++] = (char)('1' + k);
-				m.s[m.len] = '\0';
-				snprintf(label, sizeof label, chicken ? "%s frisst Stapel %d" : "%s auf Stapel %d",
-					 name, k + 1);
-				emit_button(v, m.s, label);
-			}
-		} else if (st->phase == DW_SNAP && (st->win_pending & (1u << seat)) && !chicken &&
-			   worm_fits(id, stack_top(st, st->win_stack), st->snap_colour)) {
-			mb_start(&m, "snap ");
-			put_card(m.s, &m.len, id);
-			snprintf(label, sizeof label, "%s zwischenwerfen auf Stapel %d", name,
-				 st->win_stack + 1);
-			emit_button(v, m.s, label);
-		}
+		emit_card(v, h[i]);
+		for (int k = 0; k < l.n; k++)
+			if (l.mv[k].card >= 0 && same_face(l.mv[k].card, h[i]))
+				move_button(v, "moves", &l.mv[k]);
 		vend(v);
 	}
+	for (int k = 0; k < l.n; k++)
+		if (l.mv[k].verb == DW_MV_DRAW || l.mv[k].verb == DW_MV_PASS)
+			move_button(v, l.mv[k].verb == DW_MV_DRAW ? "draw_moves" : "pass_move",
+				    &l.mv[k]);
 }
 
 /* The winners' sentence for the headline of a finished party. */
@@ -1303,22 +1370,6 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 	if (me >= 0) {
 		vflag(v, "has_hand", 1);
 		view_hand(st, me, v);
-		int regular = st->phase == DW_PLAY && me == st->turn && st->pile.n > 0;
-		for (int k = 0; regular && k < DW_STACKS; k++) {
-			char mv[24], label[48];
-			snprintf(mv, sizeof mv, "draw turn %d", k + 1);
-			snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", k + 1);
-			vbegin(v, "draw_moves");
-			vstr(v, "move", mv);
-			vstr(v, "label", label);
-			vend(v);
-		}
-		if (st->phase == DW_SNAP && (st->win_pending & (1u << me))) {
-			vbegin(v, "pass_move");
-			vstr(v, "move", "pass");
-			vstr(v, "label", "Nicht zwischenwerfen");
-			vend(v);
-		}
 	} else {
 		vflag(v, "has_hand", 0);
 	}
