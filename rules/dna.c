@@ -1634,16 +1634,26 @@ static void dna_status(const void *st, struct status *o)
 			o->score[s->own[c]]--;
 }
 
+/* What a listed move does, for its button (the text is the move itself):
+ * the verb, a strand (open, refill, clear) and the ends of this turn it
+ * names (attach, set: indices into tend_*). */
+struct move_info {
+	int kind;
+	int strand;
+	int n;
+	const int *ends;
+};
+
 struct emitter {
-	move_emit_fn emit;
+	void (*emit)(void *ctx, const char *move, const struct move_info *mi);
 	void *ctx;
 	int count;
 };
 
 /* Hands one move to the caller and counts it. */
-static void put(struct emitter *em, const char *m)
+static void put(struct emitter *em, const char *m, const struct move_info *mi)
 {
-	em->emit(em->ctx, m);
+	em->emit(em->ctx, m, mi);
 	em->count++;
 }
 
@@ -1671,7 +1681,7 @@ static void emit_subsets(const struct dna_state *s, struct emitter *em, char *m,
 			 const int *fit, int nfit, const int *size, int from, int *pick, int np)
 {
 	if (np > 0)
-		put(em, m);
+		put(em, m, &(struct move_info){ C_ATTACH, 0, np, pick });
 	if (np == DNA_JOIN_MAX)
 		return;
 	for (int i = from; i < nfit; i++) {
@@ -1730,13 +1740,13 @@ static void penalised_moves(const struct dna_state *s, struct emitter *em, const
 		put_bytes(m, &len, code, clen);
 		put_bytes(m, &len, " to", 3);
 		put_end(m, (int)len, s->tend_id[i]);
-		put(em, m);
+		put(em, m, &(struct move_info){ C_ATTACH, 0, 1, &i });
 		len = 0;
 		put_bytes(m, &len, "set ", 4);
 		put_bytes(m, &len, code, clen);
 		put_bytes(m, &len, " on", 3);
 		put_end(m, (int)len, s->tend_id[i]);
-		put(em, m);
+		put(em, m, &(struct move_info){ C_SET, 0, 1, &i });
 	}
 }
 
@@ -1754,14 +1764,14 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
 			if ((s->relay_pick >> i) & 1u) {
 				snprintf(m, sizeof m, "clear s%d", i + 1);
-				put(em, m);
+				put(em, m, &(struct move_info){ C_CLEAR, i, 0, NULL });
 			}
 		return;
 	}
 	if (s->disc_need) {
 		if (f >= 0 && ((s->disc_need >> seat) & 1u)) {
 			snprintf(m, sizeof m, "discard %s", code);
-			put(em, m);
+			put(em, m, &(struct move_info){ C_DISCARD, 0, 0, NULL });
 		}
 		return;
 	}
@@ -1770,7 +1780,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		if ((s->passed >> seat) & 1u)
 			return;
 		if (f < 0) {
-			put(em, "pass");
+			put(em, "pass", &(struct move_info){ C_PASS, 0, 0, NULL });
 			return;
 		}
 		for (int slot = 0; slot < DNA_STRANDS; slot++)
@@ -1778,7 +1788,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 				if (s->strand[s->tend_b[i]] == slot) {
 					if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
 						snprintf(m, sizeof m, "open %s on s%d", code, slot + 1);
-						put(em, m);
+						put(em, m, &(struct move_info){ C_OPEN, slot, 0, NULL });
 					}
 					break;
 				}
@@ -1786,14 +1796,14 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	case ST_REFILL:
 		if (f >= 0 && s->refill_slot[seat] >= 0) {
 			snprintf(m, sizeof m, "refill %s to s%d", code, s->refill_slot[seat] + 1);
-			put(em, m);
+			put(em, m, &(struct move_info){ C_REFILL, s->refill_slot[seat], 0, NULL });
 		}
 		return;
 	case ST_CHOOSE: {
 		if (s->choice_kind[seat] != CH_NONE)
 			return;
 		if (f < 0) {
-			put(em, "draw");
+			put(em, "draw", &(struct move_info){ C_DRAW, 0, 0, NULL });
 			return;
 		}
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
@@ -1810,7 +1820,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 				put_bytes(m, &len, code, clen);
 				put_bytes(m, &len, " on", 3);
 				put_end(m, (int)len, s->tend_id[i]);
-				put(em, m);
+				put(em, m, &(struct move_info){ C_SET, 0, 1, &i });
 			} else if (d == 1) {
 				fit[nfit++] = i;
 			}
@@ -1831,10 +1841,23 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 }
 
 /* Every legal move of seat: those without a card first, then per face. */
+struct plain {
+	move_emit_fn emit;
+	void *ctx;
+};
+
+static void emit_plain(void *ctx, const char *move, const struct move_info *mi)
+{
+	const struct plain *p = ctx;
+	(void)mi;
+	p->emit(p->ctx, move);
+}
+
 static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct dna_state *s = st;
-	struct emitter em = { emit, ctx, 0 };
+	struct plain pl = { emit, ctx };
+	struct emitter em = { emit_plain, &pl, 0 };
 	struct mctx mc;
 	int faces[DNA_FACES];
 	if (seat < 0 || seat >= s->n || s->stage == ST_OVER || !active(s, seat))
@@ -2474,33 +2497,47 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 
 struct collect {
 	struct view_sink *v;
+	const struct dna_state *s;
 };
 
-/* One button per move, labelled in German. */
-static void emit_button(void *ctx, const char *move)
+/* One button per move, labelled in German from what the move does. */
+static void emit_button(void *ctx, const char *move, const struct move_info *mi)
 {
 	struct collect *cl = ctx;
-	const char *p = strchr(move, ' ');
+	char ends[64] = "";
+	size_t len = 0;
+	for (int k = 0; k < mi->n && len < sizeof ends; k++) {
+		int w = snprintf(ends + len, sizeof ends - len, " e%d", cl->s->tend_id[mi->ends[k]]);
+		len += w > 0 ? (size_t)w : 0;
+	}
 	vbegin(cl->v, "moves");
 	vstr(cl->v, "move", move);
-	if (strncmp(move, "attach", 6) == 0 && p && (p = strstr(p, " to ")))
-		vstrf(cl->v, "label", "anlegen an%s", p + 3);
-	else if (strncmp(move, "set", 3) == 0 && p && (p = strstr(p, " on ")))
-		vstrf(cl->v, "label", "Set an%s", p + 3);
-	else if (strncmp(move, "open", 4) == 0 && p && (p = strstr(p, " on ")))
-		vstrf(cl->v, "label", "Set! Eröffnen an Strang%s", p + 5);
-	else if (strncmp(move, "refill", 6) == 0 && p && (p = strstr(p, " to s")))
-		vstrf(cl->v, "label", "an Strang %s anlegen", p + 5);
-	else if (strncmp(move, "clear s", 7) == 0)
-		vstrf(cl->v, "label", "Strang %s ins Deck mischen und neu legen", move + 7);
-	else if (strncmp(move, "discard", 7) == 0)
+	switch (mi->kind) {
+	case C_ATTACH:
+		vstrf(cl->v, "label", "anlegen an%s", ends);
+		break;
+	case C_SET:
+		vstrf(cl->v, "label", "Set an%s", ends);
+		break;
+	case C_OPEN:
+		vstrf(cl->v, "label", "Set! Eröffnen an Strang %d", mi->strand + 1);
+		break;
+	case C_REFILL:
+		vstrf(cl->v, "label", "an Strang %d anlegen", mi->strand + 1);
+		break;
+	case C_CLEAR:
+		vstrf(cl->v, "label", "Strang %d ins Deck mischen und neu legen", mi->strand + 1);
+		break;
+	case C_DISCARD:
 		vstr(cl->v, "label", "verdeckt abwerfen");
-	else if (strcmp(move, "draw") == 0)
+		break;
+	case C_DRAW:
 		vstr(cl->v, "label", "Karte ziehen");
-	else if (strcmp(move, "pass") == 0)
+		break;
+	default:   /* C_PASS */
 		vstr(cl->v, "label", "Kein Set gefunden — passen");
-	else
-		vstr(cl->v, "label", move);
+		break;
+	}
 	vend(cl->v);
 }
 
@@ -2675,7 +2712,7 @@ static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
 	int faces[DNA_FACES];
 	int nf = hand_faces(s, me, faces);
 	vflag(v, "has_hand", nf > 0);
-	struct collect cl = { v };
+	struct collect cl = { v, s };
 	struct emitter em = { emit_button, &cl, 0 };
 	struct mctx mc;
 	mctx_init(s, &mc);

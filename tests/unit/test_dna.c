@@ -1792,6 +1792,34 @@ static void test_deck_empty_holder_picks_strand(void **st)
 	free(s);
 }
 
+/* A button of the opening race names its strand ("… an Strang 2"). */
+static void test_open_button_names_strand(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct collect_moves *c = calloc(1, sizeof *c);
+	struct vbuf *vb = calloc(1, sizeof *vb);
+	int found = 0;
+	for (uint64_t seed = 1; seed < 400 && !found; seed++) {
+		deal(s, 3, seed, "opening_race=1");
+		c->n = 0;
+		G->moves(s, 1, collect, c);
+		for (int i = 0; i < c->n && !found; i++)
+			if (strncmp(c->list[i], "open ", 5) == 0) {
+				char want[GAME_MOVE_MAX + 64];
+				render(s, 1, vb);
+				snprintf(want, sizeof want, "move=%s;label=Set! Eröffnen an Strang %c;",
+					 c->list[i], c->list[i][strlen(c->list[i]) - 1]);
+				assert_non_null(strstr(vb->s, want));
+				found = 1;
+			}
+	}
+	assert_true(found);
+	free(vb);
+	free(c);
+	free(s);
+}
+
 /* At the pick's deadline the lowest number is taken. */
 static void test_deck_empty_pick_deadline_takes_lowest(void **st)
 {
@@ -2237,6 +2265,7 @@ int main(void)
 		cmocka_unit_test(test_play_on_for_places),
 		cmocka_unit_test(test_variant_several_decks),
 		cmocka_unit_test(test_variant_opening_race),
+		cmocka_unit_test(test_open_button_names_strand),
 		cmocka_unit_test(test_variant_turn_time_limit),
 		cmocka_unit_test(test_variant_last_must_draw),
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
