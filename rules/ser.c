@@ -1,3 +1,4 @@
+/* ser.c — snapshot encoding and loading; see ser.h. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -139,6 +140,25 @@ int snap_close(const struct de *d, struct rerr *e)
 	return 0;
 }
 
+/* The payload in d decoded into scratch, read to its end, and checked. */
+static int load_into(const struct game *g, void *scratch, struct de *d, struct rerr *e)
+{
+	struct rerr ce;
+	if (g->decode(scratch, d, e) != 0)
+		return SNAP_BAD;
+	if (d->err) {
+		rerr_set(e, "Spielstand beschädigt: zu kurz");
+		return SNAP_BAD;
+	}
+	if (snap_close(d, e) != 0)
+		return SNAP_BAD;
+	if (g->check(scratch, &ce) != 0) {
+		rerr_set(e, "Spielstand beschädigt: %s", ce.msg);
+		return SNAP_BAD;
+	}
+	return SNAP_OK;
+}
+
 int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
 	      struct rerr *e)
 {
@@ -156,20 +176,9 @@ int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
 		return SNAP_BAD;
 	}
 	memset(scratch, 0, g->state_size);
-	struct rerr ce;
-	int rc = SNAP_BAD;
-	if (g->decode(scratch, &d, e) != 0)
-		;
-	else if (d.err)
-		rerr_set(e, "Spielstand beschädigt: zu kurz");
-	else if (snap_close(&d, e) != 0)
-		;
-	else if (g->check(scratch, &ce) != 0)
-		rerr_set(e, "Spielstand beschädigt: %s", ce.msg);
-	else {
+	int rc = load_into(g, scratch, &d, e);
+	if (rc == SNAP_OK)
 		memcpy(st, scratch, g->state_size);
-		rc = SNAP_OK;
-	}
 	free(scratch);
 	return rc;
 }
