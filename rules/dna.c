@@ -1164,22 +1164,22 @@ struct dna_cmd {
 	int ends[DNA_JOIN_MAX];
 };
 
-/* The verbs: their word, how many words the move has (-1: four or more),
- * the word after the card, and the usage a malformed move is told. */
-static const struct {
-	const char *word;
-	int words;
-	const char *link;
-	const char *usage;
-} cmd_form[C__MAX] = {
-	[C_ATTACH] = { "attach", -1, "to", "attach 2-rot-voll-welle to e1 e4" },
-	[C_SET] = { "set", 4, "on", "set 2-rot-voll-welle on e3" },
-	[C_DRAW] = { "draw", 1, NULL, "draw" },
-	[C_OPEN] = { "open", 4, "on", "open 2-rot-voll-welle on s1" },
-	[C_PASS] = { "pass", 1, NULL, "pass" },
-	[C_REFILL] = { "refill", 4, "to", "refill 2-rot-voll-welle to s1" },
-	[C_DISCARD] = { "discard", 2, NULL, "discard 2-rot-voll-welle" },
-	[C_CLEAR] = { "clear", 2, NULL, "clear s2" },
+/* The verbs of the move language (docs/moves-dna.md): their form and what
+ * a move of the wrong form is told (rules/movetext.h). */
+static const struct mt_verb cmd_form[C__MAX] = {
+	[C_ATTACH] = { "attach", NULL, 4, MT_MAX_WORDS, 2, "to",
+		       "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4." },
+	[C_SET] = { "set", NULL, 4, 4, 2, "on",
+		    "So geht der Zug nicht: set 2-rot-voll-welle on e3." },
+	[C_DRAW] = { "draw", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: draw." },
+	[C_OPEN] = { "open", NULL, 4, 4, 2, "on",
+		     "So geht der Zug nicht: open 2-rot-voll-welle on s1." },
+	[C_PASS] = { "pass", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: pass." },
+	[C_REFILL] = { "refill", NULL, 4, 4, 2, "to",
+		       "So geht der Zug nicht: refill 2-rot-voll-welle to s1." },
+	[C_DISCARD] = { "discard", NULL, 2, 2, 0, NULL,
+			"So geht der Zug nicht: discard 2-rot-voll-welle." },
+	[C_CLEAR] = { "clear", NULL, 2, 2, 0, NULL, "So geht der Zug nicht: clear s2." },
 };
 
 /* Reads "e<id>" or "s<n>": 0 with *out, or -1. */
@@ -1213,25 +1213,16 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
 	m->card = -1;
-	m->kind = -1;
-	for (int k = 0; k < C__MAX; k++)
-		if (strcmp(t->w[0], cmd_form[k].word) == 0)
-			m->kind = k;
-	if (m->kind < 0)
-		return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind attach, set, draw, "
-				"open, pass, refill, discard und clear.",
-				mt_clip(clip, sizeof clip, t->w[0], 30));
+	if ((m->kind = mt_verb(cmd_form, C__MAX, t, e)) < 0)
+		return -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
 	if (s->stage == ST_OVER)
 		return rerr_set(e, "Die Partie ist vorbei.");
 	if (!active(s, seat))
 		return rerr_set(e, "Du hast schon alle Karten abgelegt.");
-	int want = cmd_form[m->kind].words;
-	const char *link = cmd_form[m->kind].link;
-	if ((want > 0 && t->n != want) || (want < 0 && t->n < 4) ||
-	    (link && !mt_is(t, 2, link)))
-		return rerr_set(e, "So geht der Zug nicht: %s.", cmd_form[m->kind].usage);
+	if (mt_form(&cmd_form[m->kind], t, e) != 0)
+		return -1;
 	if (t->n >= 2 && m->kind != C_DRAW && m->kind != C_PASS && m->kind != C_CLEAR) {
 		if (parse_face(t->w[1], &m->face) != 0)
 			return rerr_set(e, "Unbekannte Karte '%s' (so: 2-rot-voll-welle; "

@@ -45,7 +45,7 @@ enum {
 	DW_DEAL_CHICKENS = 2,
 	DW_DEAL_WORMS = 10,
 	DW_FORMAT = 2,         /* snapshot payload version (2: public bottom cards) */
-	DW_QUOTE_CHARS = 20,   /* characters of a typed word quoted in a message */
+	DW_QUOTE_CHARS = MT_QUOTE_CHARS,   /* characters of a typed word quoted in a message */
 	DW_QUOTE_CAP = 4 * DW_QUOTE_CHARS + 1
 };
 
@@ -500,10 +500,20 @@ static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
 
 /* ---- moves ---------------------------------------------------------- */
 
-static const char usage_play[] = "So legst du eine Wurmkarte: play KARTE on STAPEL, z. B. play gelb-4 on 2.";
-static const char usage_chicken[] = "So frisst ein Huhn: chicken FARBE on STAPEL, z. B. chicken rot on 3.";
-static const char usage_draw[] = "So ziehst du und drehst einen Stapel: draw turn STAPEL, z. B. draw turn 2.";
-static const char usage_snap[] = "So wirfst du zwischen: snap KARTE, z. B. snap blau-5.";
+/* The verbs of the move language (docs/moves-drehwurm.md): their form and
+ * what a move of the wrong form is told (rules/movetext.h). */
+enum dw_verb { DW_MV_PLAY, DW_MV_CHICKEN, DW_MV_DRAW, DW_MV_SNAP, DW_MV_PASS, DW_MV__MAX };
+static const struct mt_verb dw_verbs[DW_MV__MAX] = {
+	[DW_MV_PLAY] = { "play", NULL, 4, 4, 2, "on", "So legst du eine Wurmkarte: play KARTE on "
+		"STAPEL, z. B. play gelb-4 on 2." },
+	[DW_MV_CHICKEN] = { "chicken", NULL, 4, 4, 2, "on", "So frisst ein Huhn: chicken FARBE on "
+		"STAPEL, z. B. chicken rot on 3." },
+	[DW_MV_DRAW] = { "draw", "draw turn", 3, 3, 1, "turn", "So ziehst du und drehst einen "
+		"Stapel: draw turn STAPEL, z. B. draw turn 2." },
+	[DW_MV_SNAP] = { "snap", NULL, 2, 2, 0, NULL, "So wirfst du zwischen: snap KARTE, z. B. "
+		"snap blau-5." },
+	[DW_MV_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein, ohne weitere Wörter." },
+};
 
 /* Reads the stack number word (1..3) into *k (0-based). */
 static int parse_stack(const char *w, int *k, struct rerr *e)
@@ -570,8 +580,6 @@ static int do_play(struct dw_state *st, int seat, const struct mtok *t, int64_t 
 {
 	int at = 0, k = 0;
 	struct dw_card f;
-	if (t->n != 4 || !mt_is(t, 2, "on"))
-		return rerr_set(e, "%s", usage_play);
 	if (read_worm(t->w[1], &f, e) || parse_stack(t->w[3], &k, e) || my_turn(st, seat, e) ||
 	    in_hand(st, seat, &f, t->w[1], &at, e))
 		return -1;
@@ -594,8 +602,6 @@ static int do_play(struct dw_state *st, int seat, const struct mtok *t, int64_t 
 static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
 {
 	int k = 0;
-	if (t->n != 4 || !mt_is(t, 2, "on"))
-		return rerr_set(e, "%s", usage_chicken);
 	int colour = parse_colour(t->w[1]);
 	char q[DW_QUOTE_CAP];
 	if (colour < 0)
@@ -642,8 +648,6 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 static int do_draw(struct dw_state *st, int seat, const struct mtok *t, int64_t now, struct rerr *e)
 {
 	int k = 0;
-	if (t->n != 3 || !mt_is(t, 1, "turn"))
-		return rerr_set(e, "%s", usage_draw);
 	if (parse_stack(t->w[2], &k, e) || my_turn(st, seat, e))
 		return -1;
 	if (st->pile.n == 0)
@@ -678,8 +682,6 @@ static int my_window(const struct dw_state *st, int seat, struct rerr *e)
 static int do_snap(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
 {
 	int at;
-	if (t->n != 2)
-		return rerr_set(e, "%s", usage_snap);
 	struct dw_card f;
 	if (parse_worm(t->w[1], &f) != 0 && parse_colour(t->w[1]) >= 0)
 		return rerr_set(e, "Hühner darf man nicht zwischenwerfen.");
@@ -699,10 +701,8 @@ static int do_snap(struct dw_state *st, int seat, const struct mtok *t, struct r
 }
 
 /* pass: this seat does not snap; the window closes when nobody is left. */
-static int do_pass(struct dw_state *st, int seat, const struct mtok *t, struct rerr *e)
+static int do_pass(struct dw_state *st, int seat, struct rerr *e)
 {
-	if (t->n != 1)
-		return rerr_set(e, "pass steht allein, ohne weitere Wörter.");
 	if (st->phase != DW_SNAP)
 		return rerr_set(e, "Passen kannst du nur beim Zwischenwurf. Wer nicht legen kann "
 				"oder will, zieht: draw turn STAPEL.");
@@ -726,19 +726,21 @@ static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct r
 		return -1;
 	if (st->phase == DW_OVER)
 		return rerr_set(e, "Die Partie ist schon vorbei.");
-	if (mt_is(&t, 0, "play"))
+	int verb = mt_verb(dw_verbs, DW_MV__MAX, &t, e);
+	if (verb < 0 || mt_form(&dw_verbs[verb], &t, e) != 0)
+		return -1;
+	switch (verb) {
+	case DW_MV_PLAY:
 		return do_play(st, seat, &t, now, e);
-	if (mt_is(&t, 0, "chicken"))
+	case DW_MV_CHICKEN:
 		return do_chicken(st, seat, &t, e);
-	if (mt_is(&t, 0, "draw"))
+	case DW_MV_DRAW:
 		return do_draw(st, seat, &t, now, e);
-	if (mt_is(&t, 0, "snap"))
+	case DW_MV_SNAP:
 		return do_snap(st, seat, &t, e);
-	if (mt_is(&t, 0, "pass"))
-		return do_pass(st, seat, &t, e);
-	char q[DW_QUOTE_CAP];
-	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind play, chicken, draw turn, snap "
-			"und pass.", mt_clip(q, sizeof q, t.w[0], DW_QUOTE_CHARS));
+	default:
+		return do_pass(st, seat, e);
+	}
 }
 
 /* Closes a snap window whose deadline has passed. 1 if it did. */
@@ -784,7 +786,6 @@ static void mb_start(struct dw_mbuf *m, const char *verb)
 
 /* One legal move, before it is spelled: its verb, the hand card it plays
  * (-1: none) and the stack (-1: none). */
-enum dw_verb { DW_MV_PLAY, DW_MV_CHICKEN, DW_MV_SNAP, DW_MV_PASS, DW_MV_DRAW };
 struct dw_move {
 	enum dw_verb verb;
 	int card, stack;
@@ -843,11 +844,9 @@ static int legal_moves(const struct dw_state *st, int seat,
  * "draw turn 2"). */
 static void move_text(const struct dw_move *mv, struct dw_mbuf *m)
 {
-	static const char *const verb[] = {
-		[DW_MV_PLAY] = "play ", [DW_MV_CHICKEN] = "chicken ", [DW_MV_SNAP] = "snap ",
-		[DW_MV_PASS] = "pass", [DW_MV_DRAW] = "draw turn ",
-	};
-	mb_start(m, verb[mv->verb]);
+	mb_start(m, dw_verbs[mv->verb].shown ? dw_verbs[mv->verb].shown : dw_verbs[mv->verb].word);
+	if (mv->verb != DW_MV_PASS)
+		put_str(m->s, &m->len, " ");
 	if (mv->card >= 0)
 		put_card(m->s, &m->len, mv->card);
 	if (mv->verb == DW_MV_PLAY || mv->verb == DW_MV_CHICKEN)
@@ -1192,6 +1191,7 @@ static void move_button(struct view_sink *v, const char *section, const struct d
 		snprintf(label, sizeof label, "Nicht zwischenwerfen");
 		break;
 	case DW_MV_DRAW:
+	default:
 		snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", mv->stack + 1);
 		break;
 	}

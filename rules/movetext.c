@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 
 #include "movetext.h"
@@ -115,4 +116,29 @@ const char *mt_clip(char *buf, size_t cap, const char *s, int chars)
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+int mt_verb(const struct mt_verb *verbs, int n, const struct mtok *t, struct rerr *e)
+{
+	for (int k = 0; k < n; k++)
+		if (mt_is(t, 0, verbs[k].word))
+			return k;
+	char list[GAME_ERR_MAX], q[4 * MT_QUOTE_CHARS + 1];
+	size_t len = 0;
+	list[0] = '\0';
+	for (int k = 0; k < n && len < sizeof list; k++) {
+		int w = snprintf(list + len, sizeof list - len, "%s%s",
+				 k == 0 ? "" : k + 1 == n ? " und " : ", ",
+				 verbs[k].shown ? verbs[k].shown : verbs[k].word);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind %s.",
+			mt_clip(q, sizeof q, t->n > 0 ? t->w[0] : "", MT_QUOTE_CHARS), list);
+}
+
+int mt_form(const struct mt_verb *v, const struct mtok *t, struct rerr *e)
+{
+	if (t->n < v->min_words || t->n > v->max_words || (v->link && !mt_is(t, v->link_at, v->link)))
+		return rerr_set(e, "%s", v->usage);
+	return 0;
 }

@@ -32,4 +32,26 @@ int mt_is(const struct mtok *t, int i, const char *s);
  * Use it instead of "%.Ns", which cuts by bytes. */
 const char *mt_clip(char *buf, size_t cap, const char *s, int chars);
 
+/* One verb of a game's move language, in the game's table of verbs: its
+ * word, how it is named in the list of verbs ("draw turn"; NULL: the word),
+ * how many words a move with it has (min_words..max_words), a word that
+ * must stand at a fixed place ("on" at 2; link NULL: none), and the whole
+ * message a move of the wrong form gets. */
+struct mt_verb {
+	const char *word, *shown;
+	int min_words, max_words;
+	int link_at;
+	const char *link;
+	const char *usage;
+};
+
+enum { MT_QUOTE_CHARS = 20 };   /* characters of a typed word quoted in a message */
+
+/* The index of t's verb among verbs[0..n), or -1 with e naming the verbs
+ * ("Unbekannter Zug 'x'. Möglich sind play, snap und pass."). */
+int mt_verb(const struct mt_verb *verbs, int n, const struct mtok *t, struct rerr *e);
+/* 0 when t has the form of verb v (word count and link word), else -1 with
+ * v's usage. */
+int mt_form(const struct mt_verb *v, const struct mtok *t, struct rerr *e);
+
 #endif
