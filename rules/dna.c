@@ -941,16 +941,23 @@ static void resolve_step(struct dna_state *s, int64_t now)
 	resolve(s, s->order[s->resi++]);
 }
 
+/* The first strand slot of n cards (size[]: cards per slot), or -1. */
+static int strand_with(const int *size, int n)
+{
+	for (int i = 0; i < DNA_STRANDS; i++)
+		if (size[i] == n)
+			return i;
+	return -1;
+}
+
 /* ST_REVEAL: a card revealed for an empty strand slot; when none is empty,
  * the rewarded seats are given the strands of one card to refill. 0 when
  * the refill starts (they decide). */
 static int reveal_step(struct dna_state *s, int64_t now)
 {
-	int size[DNA_STRANDS], slot = -1;
+	int size[DNA_STRANDS];
 	strand_sizes(s, size);
-	for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
-		if (size[i] == 0)
-			slot = i;
+	int slot = strand_with(size, 0);
 	if (slot >= 0) {
 		int c = reveal_into(s, slot);
 		if (c < 0) {
@@ -998,11 +1005,9 @@ static int refills_done(struct dna_state *s)
 /* ST_FILL: a deck card for a strand of one card, or on to the next turn. */
 static void fill_step(struct dna_state *s, int64_t now)
 {
-	int size[DNA_STRANDS], slot = -1;
+	int size[DNA_STRANDS];
 	strand_sizes(s, size);
-	for (int i = 0; i < DNA_STRANDS && slot < 0; i++)
-		if (size[i] == 1)
-			slot = i;
+	int slot = strand_with(size, 1);
 	if (slot < 0) {
 		s->stage = ST_NEXT;
 		return;
