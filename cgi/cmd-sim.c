@@ -23,54 +23,119 @@ static double now_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int cmd_sim(int argc, char **argv)
+/* What `sim` was asked for. */
+struct sim_args {
+	const struct game *g;
+	long nparties, players, seed;
+	int opt[GAME_OPT_MAX];
+	int quiet, bench;
+};
+
+/* What the parties added up to. */
+struct sim_totals {
+	long moves, inv, mism, unfinished, rejected, longest;
+	uint64_t sig;   /* --bench: the final snapshots, in order */
+	double seconds;
+};
+
+/* Reads `sim GAME [--games N] [--players P] [--seed S] [--opt K=V]...
+ * [--quiet] [--bench]` into a. 0, or the exit status 2 after a message. */
+static int sim_args_read(int argc, char **argv, struct sim_args *a)
 {
 	if (argc < 2) {
 		fprintf(stderr, "usage: spieltisch sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]...\n");
 		return 2;
 	}
-	const struct game *g = game_find(argv[1]);
+	const struct game *g = a->g = game_find(argv[1]);
 	if (!g) {
 		fprintf(stderr, "sim: unknown game '%s'\n", argv[1]);
 		return 2;
 	}
-	long nparties = 1000, players = g->min_players, seed = 1;
-	int opt[GAME_OPT_MAX];
-	int quiet = 0, bench = 0;
+	a->nparties = 1000;
+	a->players = g->min_players;
+	a->seed = 1;
+	a->quiet = a->bench = 0;
 	struct rerr e;
-	options_default(g, opt);
+	options_default(g, a->opt);
 	for (int i = 2; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (strcmp(a, "--quiet") == 0) {
-			quiet = 1;
+		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(k, "--quiet") == 0) {
+			a->quiet = 1;
 			continue;
 		}
-		if (strcmp(a, "--bench") == 0) {
-			bench = 1;
+		if (strcmp(k, "--bench") == 0) {
+			a->bench = 1;
 			continue;
 		}
 		if (!v) {
-			fprintf(stderr, "sim: %s needs a value\n", a);
+			fprintf(stderr, "sim: %s needs a value\n", k);
 			return 2;
 		}
 		i++;
-		if (strcmp(a, "--games") == 0 && cmd_read_long(v, 1, 100000000, &nparties) == 0)
+		if (strcmp(k, "--games") == 0 && cmd_read_long(v, 1, 100000000, &a->nparties) == 0)
 			continue;
-		if (strcmp(a, "--players") == 0 &&
-		    cmd_read_long(v, g->min_players, g->max_players, &players) == 0)
+		if (strcmp(k, "--players") == 0 &&
+		    cmd_read_long(v, g->min_players, g->max_players, &a->players) == 0)
 			continue;
-		if (strcmp(a, "--seed") == 0 && cmd_read_long(v, 0, 0x7fffffffL, &seed) == 0)
+		if (strcmp(k, "--seed") == 0 && cmd_read_long(v, 0, 0x7fffffffL, &a->seed) == 0)
 			continue;
-		if (strcmp(a, "--opt") == 0) {
-			if (cmd_set_opt(g, opt, v, &e) == 0)
+		if (strcmp(k, "--opt") == 0) {
+			if (cmd_set_opt(g, a->opt, v, &e) == 0)
 				continue;
 			fprintf(stderr, "sim: %s\n", e.msg);
 			return 2;
 		}
-		fprintf(stderr, "sim: bad argument %s %s\n", a, v);
+		fprintf(stderr, "sim: bad argument %s %s\n", k, v);
 		return 2;
 	}
+	return 0;
+}
 
+/* Plays a->nparties parties with the memory in mem and adds them up in t;
+ * with --bench, a hash of every final snapshot in order. */
+static void sim_run(const struct sim_args *a, struct sim_mem *mem, struct sim_totals *t)
+{
+	const struct game *g = a->g;
+	memset(t, 0, sizeof *t);
+	t->sig = PERFT_FNV_SEED;
+	double t0 = now_seconds();
+	for (long n = 0; n < a->nparties; n++) {
+		struct setup s = {
+			.nplayers = (int)a->players,
+			.dealer = match_dealer((int)(n % a->players), 0, (int)a->players),
+			.seed = (uint64_t)a->seed * 1000003u + (uint64_t)n,
+		};
+		memcpy(s.opt, a->opt, sizeof s.opt);
+		struct sim_result r;
+		sim_party(g, &s, s.seed ^ 0x5eedULL, mem, &r);
+		t->moves += r.moves;
+		if (a->bench) {
+			struct buf b = { mem->snap_a, 0, GAME_SNAPSHOT_MAX, 0 };
+			if (g->encode(mem->state, &b) == 0 && !b.overflow)
+				t->sig = perft_fnv(t->sig, b.p, b.len);
+		}
+		if (r.moves > t->longest)
+			t->longest = r.moves;
+		t->inv += r.invariant_failures;
+		t->mism += r.replay_mismatch;
+		t->rejected += r.rejected_legal;
+		if (!r.ended)
+			t->unfinished++;
+		if (!a->quiet && (r.invariant_failures || r.replay_mismatch || !r.ended ||
+				  r.rejected_legal))
+			fprintf(stderr, "sim %s: party %ld (seed %llu): %s\n", g->slug, n,
+				(unsigned long long)s.seed, r.err.msg);
+	}
+	t->seconds = now_seconds() - t0;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_args a;
+	int rc = sim_args_read(argc, argv, &a);
+	if (rc != 0)
+		return rc;
+	const struct game *g = a.g;
 	struct sim_mem mem = {
 		.state = calloc(1, g->state_size),
 		.replay = calloc(1, g->state_size),
@@ -79,53 +144,23 @@ int cmd_sim(int argc, char **argv)
 		.snap_a = malloc(GAME_SNAPSHOT_MAX),
 		.snap_b = malloc(GAME_SNAPSHOT_MAX),
 	};
-	int rc = 1;
+	rc = 1;
 	if (!mem.state || !mem.replay || !mem.log || !mem.snap_a || !mem.snap_b) {
 		fprintf(stderr, "sim: out of memory\n");
 		goto out;
 	}
-
-	long moves = 0, inv = 0, mism = 0, unfinished = 0, rejected = 0, longest = 0;
-	uint64_t sig = PERFT_FNV_SEED;   /* --bench: the final snapshots, in order */
-	double t0 = now_seconds();
-	for (long n = 0; n < nparties; n++) {
-		struct setup s = {
-			.nplayers = (int)players,
-			.dealer = match_dealer((int)(n % players), 0, (int)players),
-			.seed = (uint64_t)seed * 1000003u + (uint64_t)n,
-		};
-		memcpy(s.opt, opt, sizeof s.opt);
-		struct sim_result r;
-		sim_party(g, &s, s.seed ^ 0x5eedULL, &mem, &r);
-		moves += r.moves;
-		if (bench) {
-			struct buf b = { mem.snap_a, 0, GAME_SNAPSHOT_MAX, 0 };
-			if (g->encode(mem.state, &b) == 0 && !b.overflow)
-				sig = perft_fnv(sig, b.p, b.len);
-		}
-		if (r.moves > longest)
-			longest = r.moves;
-		inv += r.invariant_failures;
-		mism += r.replay_mismatch;
-		rejected += r.rejected_legal;
-		if (!r.ended)
-			unfinished++;
-		if (!quiet && (r.invariant_failures || r.replay_mismatch || !r.ended ||
-			       r.rejected_legal))
-			fprintf(stderr, "sim %s: party %ld (seed %llu): %s\n", g->slug, n,
-				(unsigned long long)s.seed, r.err.msg);
-	}
-	double dt = now_seconds() - t0;
+	struct sim_totals t;
+	sim_run(&a, &mem, &t);
 	printf("sim %s: games=%ld players=%ld seed=%ld moves=%ld longest=%ld "
 	       "invariant_failures=%ld replay_mismatches=%ld rejected_legal=%ld "
 	       "unfinished=%ld games_per_sec=%.0f\n",
-	       g->slug, nparties, players, seed, moves, longest, inv, mism, rejected,
-	       unfinished, dt > 0 ? (double)nparties / dt : 0.0);
-	if (bench)   /* the behaviour signature: no timing in it (docs/perft.md) */
+	       g->slug, a.nparties, a.players, a.seed, t.moves, t.longest, t.inv, t.mism,
+	       t.rejected, t.unfinished, t.seconds > 0 ? (double)a.nparties / t.seconds : 0.0);
+	if (a.bench)   /* the behaviour signature: no timing in it (docs/perft.md) */
 		printf("signature %s players=%ld games=%ld seed=%ld moves=%ld longest=%ld "
-		       "final_snapshots=%016llx\n", g->slug, players, nparties, seed, moves, longest,
-		       (unsigned long long)sig);
-	rc = (inv || mism || unfinished || rejected) ? 1 : 0;
+		       "final_snapshots=%016llx\n", g->slug, a.players, a.nparties, a.seed, t.moves,
+		       t.longest, (unsigned long long)t.sig);
+	rc = (t.inv || t.mism || t.unfinished || t.rejected) ? 1 : 0;
 out:
 	free(mem.state);
 	free(mem.replay);
