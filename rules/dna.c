@@ -1723,26 +1723,40 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
 }
 
+/* "attach <card> to" or "set <card> on" (kind C_ATTACH or C_SET) for the
+ * card whose code is code (clen bytes) into m; returns its length. On the
+ * simulator's hot path: the words are copied with their lengths known. */
+static size_t move_prefix(char *m, int kind, const char *code, size_t clen)
+{
+	size_t len = 0;
+	if (kind == C_SET)
+		put_bytes(m, &len, "set ", 4);
+	else
+		put_bytes(m, &len, "attach ", 7);
+	put_bytes(m, &len, code, clen);
+	put_bytes(m, &len, kind == C_SET ? " on" : " to", 3);
+	m[len] = '\0';
+	return len;
+}
+
+/* Emits the move `kind` (attach, set) of the card at end i of this turn. */
+static void put_one_end(const struct dna_state *s, struct emitter *em, int kind,
+			const char *code, size_t clen, int i)
+{
+	char m[GAME_MOVE_MAX + 1];
+	put_end(m, (int)move_prefix(m, kind, code, clen), s->tend_id[i]);
+	put(em, m, &(struct move_info){ kind, 0, 1, &i });
+}
+
 /* With the option "penalties": the card (its code, clen bytes) to every
  * end and as a set on every end, fitting or not, so that the list tells
  * nothing; joins of several ends are typed (docs/moves-dna.md). */
 static void penalised_moves(const struct dna_state *s, struct emitter *em, const char *code,
 			    size_t clen)
 {
-	char m[GAME_MOVE_MAX + 1];
 	for (int i = 0; i < s->ntend; i++) {
-		size_t len = 0;
-		put_bytes(m, &len, "attach ", 7);
-		put_bytes(m, &len, code, clen);
-		put_bytes(m, &len, " to", 3);
-		put_end(m, (int)len, s->tend_id[i]);
-		put(em, m, &(struct move_info){ C_ATTACH, 0, 1, &i });
-		len = 0;
-		put_bytes(m, &len, "set ", 4);
-		put_bytes(m, &len, code, clen);
-		put_bytes(m, &len, " on", 3);
-		put_end(m, (int)len, s->tend_id[i]);
-		put(em, m, &(struct move_info){ C_SET, 0, 1, &i });
+		put_one_end(s, em, C_ATTACH, code, clen, i);
+		put_one_end(s, em, C_SET, code, clen, i);
 	}
 }
 
@@ -1810,23 +1824,13 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		}
 		for (int i = 0; i < s->ntend; i++) {
 			int d = pdiff(pf, mc->tf[i]);
-			if (d == 0) {
-				size_t len = 0;
-				put_bytes(m, &len, "set ", 4);
-				put_bytes(m, &len, code, clen);
-				put_bytes(m, &len, " on", 3);
-				put_end(m, (int)len, s->tend_id[i]);
-				put(em, m, &(struct move_info){ C_SET, 0, 1, &i });
-			} else if (d == 1) {
+			if (d == 0)
+				put_one_end(s, em, C_SET, code, clen, i);
+			else if (d == 1)
 				fit[nfit++] = i;
-			}
 		}
 		if (nfit) {
-			size_t len = 0;
-			put_bytes(m, &len, "attach ", 7);
-			put_bytes(m, &len, code, clen);
-			put_bytes(m, &len, " to", 3);
-			m[len] = '\0';
+			size_t len = move_prefix(m, C_ATTACH, code, clen);
 			emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
 		}
 		return;
