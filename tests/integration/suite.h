@@ -10,6 +10,7 @@
 #define SPIELTISCH_SUITE_H
 
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <netinet/in.h>
@@ -192,44 +193,102 @@ static inline int it_port(void)
 	return b ? (int)strtol(b + 1, NULL, 10) : -1;
 }
 
-/* Sends req[0..n) as it is to nginx on 127.0.0.1 and reads the answer
- * (until the server closes, at most cap-1 bytes, at most 10 s) into out.
- * Returns the status of the answer's first line, 0 when none came. */
-static inline long it_raw(const char *req, size_t n, char *out, size_t cap)
+/* Sends req[0..n) on the connected socket fd and reads the answer (until
+ * the server closes, at most cap-1 bytes, at most `timeout` seconds) into
+ * out, then closes fd. Returns the status of the answer's first line, 0
+ * when none came. */
+static inline long it_exchange(int fd, const char *req, size_t n, char *out, size_t cap,
+			       double timeout)
 {
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return 0;
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	size_t got = 0;
 	long status = 0;
-	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0)
-		goto out;
 	for (size_t sent = 0; sent < n;) {
 		ssize_t w = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
 		if (w <= 0)
 			break;   /* the server may close early (413): read what it said */
 		sent += (size_t)w;
 	}
-	double end = it_now() + 10;
+	double end = it_now() + timeout;
 	while (got + 1 < cap && it_now() < end) {
 		struct pollfd p = { fd, POLLIN, 0 };
-		if (poll(&p, 1, 200) <= 0)
+		if (poll(&p, 1, 100) <= 0)
 			continue;
 		ssize_t r = recv(fd, out + got, cap - 1 - got, 0);
 		if (r <= 0)
 			break;
 		got += (size_t)r;
 	}
-	out[got] = '\0';
-	if (got > 12 && strncmp(out, "HTTP/1.", 7) == 0)
-		status = strtol(out + 9, NULL, 10);
-out:
 	close(fd);
 	if (cap)
 		out[got < cap ? got : cap - 1] = '\0';
+	if (got > 12 && strncmp(out, "HTTP/1.", 7) == 0)
+		status = strtol(out + 9, NULL, 10);
 	return status;
+}
+
+/* Sends req[0..n) as it is to nginx on 127.0.0.1 and reads the answer
+ * (it_exchange, at most 10 s) into out. The status, 0 when none came. */
+static inline long it_raw(const char *req, size_t n, char *out, size_t cap)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (cap)
+		out[0] = '\0';
+	if (fd < 0)
+		return 0;
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+		close(fd);
+		return 0;
+	}
+	return it_exchange(fd, req, n, out, cap, 10);
+}
+
+/* ---- processes, from /proc ---- */
+
+/* pid's state letter ('Z' zombie) and parent from /proc/<pid>/stat (either
+ * may be NULL). 0, or -1 when pid is gone. */
+static inline int it_proc_stat(pid_t pid, char *state, pid_t *parent)
+{
+	char path[64], buf[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');
+	char st;
+	int pp;
+	if (!p || sscanf(p + 2, "%c %d", &st, &pp) != 2)
+		return -1;
+	if (state)
+		*state = st;
+	if (parent)
+		*parent = (pid_t)pp;
+	return 0;
+}
+
+/* The children of `parent` (at most max) into out; how many. */
+static inline int it_children_of(pid_t parent, pid_t *out, int max)
+{
+	DIR *d = opendir("/proc");
+	int n = 0;
+	struct dirent *e;
+	if (!d)
+		return 0;
+	while ((e = readdir(d)) && n < max) {
+		char *end;
+		long pid = strtol(e->d_name, &end, 10);
+		pid_t pp;
+		if (*end || pid <= 0)
+			continue;
+		if (it_proc_stat((pid_t)pid, NULL, &pp) == 0 && pp == parent)
+			out[n++] = (pid_t)pid;
+	}
+	closedir(d);
+	return n;
 }
 
 /* ---- the database file ---- */

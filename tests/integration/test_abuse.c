@@ -15,7 +15,6 @@
  * for the right password); markup in names and move texts refused or
  * escaped in the lobby, the table page and the JSON twin.
  */
-#include <dirent.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -659,33 +658,11 @@ static int src_connect(const char *src)
 static long src_raw(const char *src, const char *req, size_t n, char *out, size_t cap,
 		    double timeout)
 {
-	size_t got = 0;
-	long status = 0;
 	int fd = src_connect(src);
 	out[0] = '\0';
 	if (fd < 0)
 		return 0;
-	for (size_t sent = 0; sent < n;) {
-		ssize_t w = send(fd, req + sent, n - sent, MSG_NOSIGNAL);
-		if (w <= 0)
-			break;
-		sent += (size_t)w;
-	}
-	double end = it_now() + timeout;
-	while (got + 1 < cap && it_now() < end) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		if (poll(&p, 1, 100) <= 0)
-			continue;
-		ssize_t r = recv(fd, out + got, cap - 1 - got, 0);
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
-	close(fd);
-	out[got] = '\0';
-	if (got > 12 && strncmp(out, "HTTP/1.", 7) == 0)
-		status = strtol(out + 9, NULL, 10);
-	return status;
+	return it_exchange(fd, req, n, out, cap, timeout);
 }
 
 /* The pre-session token (= the login form's CSRF token) that address src
@@ -1073,45 +1050,8 @@ static void test_multibyte_move_message(void **state)
 /* The state of /proc/<pid> ('Z' zombie, 0 when gone). */
 static char proc_state(pid_t pid)
 {
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');
-	return p && p[1] == ' ' ? p[2] : 0;
-}
-
-/* The children of `parent` (at most max) into out; how many. */
-static int kids_of(pid_t parent, pid_t *out, int max)
-{
-	DIR *d = opendir("/proc");
-	int n = 0;
-	struct dirent *e;
-	if (!d)
-		return 0;
-	while ((e = readdir(d)) && n < max) {
-		char *end, path[64], buf[512];
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-		FILE *f = fopen(path, "r");
-		if (!f)
-			continue;
-		size_t k = fread(buf, 1, sizeof buf - 1, f);
-		fclose(f);
-		buf[k] = '\0';
-		const char *p = strrchr(buf, ')');
-		int pp;
-		if (p && sscanf(p + 2, "%*c %d", &pp) == 1 && pp == parent)
-			out[n++] = (pid_t)pid;
-	}
-	closedir(d);
-	return n;
+	char st;
+	return it_proc_stat(pid, &st, NULL) == 0 ? st : 0;
 }
 
 /* A master killed with SIGKILL takes its workers and checkpointer along
@@ -1142,7 +1082,7 @@ static void test_master_death(void **state)
 	for (int i = 0; i < 100 && n < 3; i++) {   /* two workers and the checkpointer */
 		struct timespec ts = { 0, 50000000L };
 		nanosleep(&ts, NULL);
-		n = kids_of(m, kids, 8);
+		n = it_children_of(m, kids, 8);
 	}
 	if (n < 3) {
 		kill(m, SIGKILL);

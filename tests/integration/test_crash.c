@@ -31,7 +31,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -167,24 +166,6 @@ static void *play(void *arg)
 	return NULL;
 }
 
-/* The parent pid of pid from /proc, or -1. */
-static pid_t parent_of(pid_t pid)
-{
-	char path[64], buf[512];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	char *p = strrchr(buf, ')');
-	int ppid;
-	if (!p || sscanf(p + 2, "%*c %d", &ppid) != 1)
-		return -1;
-	return (pid_t)ppid;
-}
-
 /* 1 when pid's second argument is "serve" (our program, not nginx). */
 static int is_serve(pid_t pid)
 {
@@ -198,26 +179,6 @@ static int is_serve(pid_t pid)
 	buf[n] = '\0';
 	size_t first = strnlen(buf, n);
 	return first + 1 < n && strcmp(buf + first + 1, "serve") == 0;
-}
-
-/* The children of `parent` (at most max) into out; how many. */
-static int children_of(pid_t parent, pid_t *out, int max)
-{
-	DIR *d = opendir("/proc");
-	int n = 0;
-	if (!d)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(d)) && n < max) {
-		char *end;
-		long pid = strtol(e->d_name, &end, 10);
-		if (*end || pid <= 0)
-			continue;
-		if (parent_of((pid_t)pid) == parent)
-			out[n++] = (pid_t)pid;
-	}
-	closedir(d);
-	return n;
 }
 
 /* The Seccomp field of /proc/<pid>/status (2: a filter is on), or -1. */
@@ -240,7 +201,7 @@ static int seccomp_mode(pid_t pid)
 static pid_t find_master(void)
 {
 	pid_t kids[16];
-	int n = children_of(getpid(), kids, 16);
+	int n = it_children_of(getpid(), kids, 16);
 	for (int i = 0; i < n; i++)
 		if (is_serve(kids[i]))
 			return kids[i];
@@ -409,7 +370,7 @@ static void test_crash(void **state)
 	const char *sb = getenv("SPIELTISCH_SANDBOX");
 	if (!sb || (strcmp(sb, "off") != 0 && strcmp(sb, "0") != 0)) {
 		pid_t w[8];
-		int n = children_of(master, w, 8);
+		int n = it_children_of(master, w, 8);
 		assert_true(n > 0);
 		for (int i = 0; i < n; i++)
 			if (seccomp_mode(w[i]) != 2)
@@ -429,7 +390,7 @@ static void test_crash(void **state)
 				added += add_table(g) == 0;
 		msleep(150 + next_rand(&rng) % 450);
 		pid_t w[8];
-		int n = children_of(master, w, 8);
+		int n = it_children_of(master, w, 8);
 		if (n == 0)
 			continue;
 		if (kill(w[next_rand(&rng) % (unsigned)n], SIGKILL) == 0)
