@@ -571,6 +571,22 @@ static int acting_of(struct h_client *c, int k)
 	return a;
 }
 
+/* The player on turn (if any) makes their first listed move. */
+static void turn_player_moves(void)
+{
+	for (int i = 0; i < PLAYERS; i++) {
+		json_t *o = table_json(player[i]);
+		json_t *mv = json_object_get(o, "moves");
+		int mine = jbool(o, "my_turn") && json_array_size(mv) > 0;
+		if (mine)
+			post_move(player[i], jstr(o, "csrf"), jint(o, "version"),
+				  jstr(json_array_get(mv, 0), "move"));
+		json_decref(o);
+		if (mine)
+			break;
+	}
+}
+
 /* Sleeps until the wall clock is past deadline_ms (plus a margin). */
 static void sleep_past(int64_t deadline_ms)
 {
@@ -670,17 +686,7 @@ static void test_window(void **state)
 			sleep_past(deadline);   /* not a fresh window: let it pass */
 			continue;
 		}
-		for (int i = 0; i < PLAYERS; i++) {
-			o = table_json(player[i]);
-			json_t *mv = json_object_get(o, "moves");
-			int mine = jbool(o, "my_turn") && json_array_size(mv) > 0;
-			if (mine)
-				post_move(player[i], jstr(o, "csrf"), jint(o, "version"),
-					  jstr(json_array_get(mv, 0), "move"));
-			json_decref(o);
-			if (mine)
-				break;
-		}
+		turn_player_moves();
 	}
 	fail_msg("no fresh snap window came up within the bounds");
 }
@@ -726,17 +732,7 @@ static void test_poll_deadline(void **state)
 			return;
 		}
 		/* no window open: the turn player moves on */
-		for (int i = 0; i < PLAYERS; i++) {
-			o = table_json(player[i]);
-			json_t *mv = json_object_get(o, "moves");
-			int mine = jbool(o, "my_turn") && json_array_size(mv) > 0;
-			if (mine)
-				post_move(player[i], jstr(o, "csrf"), jint(o, "version"),
-					  jstr(json_array_get(mv, 0), "move"));
-			json_decref(o);
-			if (mine)
-				break;
-		}
+		turn_player_moves();
 	}
 	fail_msg("no deadline came up within the bounds");
 }
