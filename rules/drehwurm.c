@@ -20,6 +20,7 @@
 #include "match.h"
 #include "movetext.h"
 #include "pile.h"
+#include "prompt.h"
 #include "rng.h"
 #include "ser.h"
 
@@ -44,7 +45,8 @@ enum {
 	DW_LOG_MAX = 12,
 	DW_DEAL_CHICKENS = 2,
 	DW_DEAL_WORMS = 10,
-	DW_FORMAT = 2,         /* snapshot payload version (2: public bottom cards) */
+	DW_FORMAT = 3,         /* snapshot payload version (2: public bottom cards;
+	                        * 3: the turn and the window as prompts) */
 	DW_QUOTE_CHARS = MT_QUOTE_CHARS,   /* characters of a typed word quoted in a message */
 	DW_QUOTE_CAP = 4 * DW_QUOTE_CHARS + 1
 };
@@ -82,7 +84,11 @@ _Static_assert(sizeof colour_word / sizeof colour_word[0] == DW_COLOUR__MAX, "a 
 _Static_assert(sizeof colour_ascii / sizeof colour_ascii[0] == DW_COLOUR__MAX, "a class per colour");
 _Static_assert(sizeof rank_word / sizeof rank_word[0] == DW_RANKS + 1, "a word per rank");
 
-enum dw_phase { DW_PLAY, DW_SNAP, DW_OVER, DW_PHASE__MAX };
+/* What the party waits for (rules/prompt.h): the regular turn, always at
+ * the bottom while the party runs (its owner is the seat on turn), and over
+ * it the snap window after a stack was turned (owner: who turned it, arg:
+ * the stack, for every other seat, with a deadline). No prompt: over. */
+enum dw_prompt { DW_PR_TURN = 1, DW_PR_SNAP, DW_PR__MAX };
 
 enum dw_end {
 	DW_END_NONE,
@@ -129,13 +135,9 @@ struct dw_eaten {
 struct dw_state {
 	int nplayers, dealer, snap_seconds, snap_colour;
 	struct rng rng;
-	int phase, turn, end_reason;
+	int end_reason;
 	uint32_t epoch;
-	/* the snap window (phase DW_SNAP): the stack just turned, who turned
-	 * it, who has neither snapped nor passed yet, and until when */
-	int win_stack, win_opener;
-	uint32_t win_pending;
-	int64_t win_deadline;
+	struct prompts pr;   /* the turn and an open snap window */
 	int nhand[DW_SEATS];
 	uint16_t hand[DW_SEATS][DW_HAND_CAP];
 	struct dw_pile pile;
@@ -382,14 +384,31 @@ static void log_event(struct dw_state *st, int type, int seat, int stack, int ar
 	ev->num = (uint16_t)card2;
 }
 
+/* The seat on turn (-1: the party is over). */
+static int turn_seat(const struct dw_state *st)
+{
+	return prompt_owner(&st->pr, DW_PR_TURN);
+}
+
+/* The regular turn goes to seat. */
+static void set_turn(struct dw_state *st, int seat)
+{
+	struct prompt *t = prompt_find(&st->pr, DW_PR_TURN);
+	t->owner = (int8_t)seat;
+	t->seats = t->waiting = (uint16_t)(1u << seat);
+}
+
+/* The snap window, open: its stack, or -1. */
+static int snap_stack(const struct dw_state *st)
+{
+	return prompt_kind(&st->pr) == DW_PR_SNAP ? prompt_peek(&st->pr)->arg : -1;
+}
+
 /* Ends the party for `reason`; `seat` names the empty hand, if that. */
 static void end_party(struct dw_state *st, int reason, int seat)
 {
-	st->phase = DW_OVER;
 	st->end_reason = reason;
-	st->win_stack = st->win_opener = 0;
-	st->win_pending = 0;
-	st->win_deadline = 0;
+	prompt_clear(&st->pr);
 	log_event(st, DW_EV_END, seat, 0, reason, 0, 0);
 }
 
@@ -426,23 +445,21 @@ static void open_window(struct dw_state *st, int k, int opener, int64_t now)
 	int any = 0;
 	for (int s = 0; s < st->nplayers && !any; s++)
 		any = s != opener && can_snap(st, s, k);
-	st->turn = seat_next(opener, st->nplayers);
+	set_turn(st, seat_next(opener, st->nplayers));
 	if (!any)
 		return;
-	st->phase = DW_SNAP;
-	st->win_stack = k;
-	st->win_opener = opener;
-	st->win_pending = ((1u << st->nplayers) - 1) & ~(1u << opener);
-	st->win_deadline = deadline_after(now, st->snap_seconds);
+	struct prompt *w = prompt_push(&st->pr, DW_PR_SNAP,
+				       ((1u << st->nplayers) - 1) & ~(1u << opener));
+	w->flags = PROMPT_WINDOW;
+	w->owner = (int8_t)opener;
+	w->arg = (uint8_t)k;
+	w->deadline = deadline_after(now, st->snap_seconds);
 }
 
 /* Ends the snap window; the regular turn (already set) goes on. */
 static void close_window(struct dw_state *st)
 {
-	st->phase = DW_PLAY;
-	st->win_stack = st->win_opener = 0;
-	st->win_pending = 0;
-	st->win_deadline = 0;
+	prompt_pop(&st->pr);
 }
 
 /* ---- setup ---------------------------------------------------------- */
@@ -493,8 +510,8 @@ static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
 			pile_pop(st->pile.c, &st->pile.n, &c);
 			pile_push(st->stack[k].c, &st->stack[k].n, DW_WORMS, c);
 		}
-	st->phase = DW_PLAY;
-	st->turn = seat_next(st->dealer, st->nplayers);
+	prompt_push(&st->pr, DW_PR_TURN, 0);
+	set_turn(st, seat_next(st->dealer, st->nplayers));
 	return 0;
 }
 
@@ -568,9 +585,9 @@ static int explain_misfit(int c, int t, int same_colour, struct rerr *e)
 /* The regular turn may be taken by seat now; else the reason. */
 static int my_turn(const struct dw_state *st, int seat, struct rerr *e)
 {
-	if (st->phase == DW_SNAP)
-		return rerr_set(e, "Warte: auf Stapel %d läuft noch der Zwischenwurf.", st->win_stack + 1);
-	if (seat != st->turn)
+	if (snap_stack(st) >= 0)
+		return rerr_set(e, "Warte: auf Stapel %d läuft noch der Zwischenwurf.", snap_stack(st) + 1);
+	if (seat != turn_seat(st))
 		return rerr_set(e, "Du bist nicht am Zug.");
 	return 0;
 }
@@ -630,7 +647,7 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	st->bottom_public[k] = 0;   /* a new stack's bottom is dealt face down */
 	st->epoch++;
 	log_event(st, DW_EV_CHICKEN, seat, k, ea->n, chicken, 0);
-	st->turn = seat_next(seat, st->nplayers);
+	set_turn(st, seat_next(seat, st->nplayers));
 	if (st->pile.n >= 2) {
 		uint16_t c;
 		for (int j = 0; j < 2; j++) {
@@ -668,12 +685,12 @@ static int do_draw(struct dw_state *st, int seat, const struct mtok *t, int64_t 
 /* The snap window is open for seat; else the reason. */
 static int my_window(const struct dw_state *st, int seat, struct rerr *e)
 {
-	if (st->phase != DW_SNAP)
+	if (snap_stack(st) < 0)
 		return rerr_set(e, "Gerade ist kein Zwischenwurf möglich (zu spät?).");
-	if (seat == st->win_opener)
+	if (seat == prompt_peek(&st->pr)->owner)
 		return rerr_set(e, "Du hast Stapel %d selbst gedreht: der Zwischenwurf ist für die anderen.",
-				st->win_stack + 1);
-	if (!(st->win_pending & (1u << seat)))
+				snap_stack(st) + 1);
+	if (!prompt_waits(&st->pr, seat))
 		return rerr_set(e, "Für dich ist dieser Zwischenwurf vorbei.");
 	return 0;
 }
@@ -688,7 +705,7 @@ static int do_snap(struct dw_state *st, int seat, const struct mtok *t, struct r
 	if (read_worm(t->w[1], &f, e) || my_window(st, seat, e) ||
 	    in_hand(st, seat, &f, t->w[1], &at, e))
 		return -1;
-	int k = st->win_stack, card = st->hand[seat][at], top = stack_top(st, k);
+	int k = snap_stack(st), card = st->hand[seat][at], top = stack_top(st, k);
 	if (!worm_fits(card, top, st->snap_colour))
 		return explain_misfit(card, top, st->snap_colour, e);
 	pile_remove_at(st->hand[seat], &st->nhand[seat], at);
@@ -703,13 +720,12 @@ static int do_snap(struct dw_state *st, int seat, const struct mtok *t, struct r
 /* pass: this seat does not snap; the window closes when nobody is left. */
 static int do_pass(struct dw_state *st, int seat, struct rerr *e)
 {
-	if (st->phase != DW_SNAP)
+	if (snap_stack(st) < 0)
 		return rerr_set(e, "Passen kannst du nur beim Zwischenwurf. Wer nicht legen kann "
 				"oder will, zieht: draw turn STAPEL.");
 	if (my_window(st, seat, e))
 		return -1;
-	st->win_pending &= ~(1u << seat);
-	if (!st->win_pending)
+	if (prompt_done(&st->pr, seat))
 		close_window(st);
 	return 0;
 }
@@ -724,7 +740,7 @@ static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct r
 		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
 	if (mt_split(move, &t, e) != 0)
 		return -1;
-	if (st->phase == DW_OVER)
+	if (st->end_reason != DW_END_NONE)
 		return rerr_set(e, "Die Partie ist schon vorbei.");
 	int verb = mt_verb(dw_verbs, DW_MV__MAX, &t, e);
 	if (verb < 0 || mt_form(&dw_verbs[verb], &t, e) != 0)
@@ -743,14 +759,19 @@ static int dw_apply(void *vst, int seat, const char *move, int64_t now, struct r
 	}
 }
 
+/* A deadline passed: the snap window's (the regular turn has none). */
+static void dw_expire(void *vst, struct prompt *p, int64_t now)
+{
+	(void)p;
+	(void)now;
+	close_window(vst);
+}
+
 /* Closes a snap window whose deadline has passed. 1 if it did. */
 static int dw_tick(void *vst, int64_t now)
 {
 	struct dw_state *st = vst;
-	if (st->phase != DW_SNAP || !deadline_passed(st->win_deadline, now))
-		return 0;
-	close_window(st);
-	return 1;
+	return prompt_tick(&st->pr, now, dw_expire, st);
 }
 
 /* Who may act, the window's deadline, the epoch, and the scores: final once
@@ -760,12 +781,9 @@ static void dw_status(const void *vst, struct status *out)
 {
 	const struct dw_state *st = vst;
 	memset(out, 0, sizeof *out);
-	out->over = st->phase == DW_OVER;
-	out->turn = out->over ? -1 : st->turn;
-	out->to_act = st->phase == DW_SNAP ? st->win_pending
-		    : st->phase == DW_PLAY ? 1u << st->turn : 0;
-	out->deadline = st->phase == DW_SNAP ? st->win_deadline : 0;
-	out->window = st->phase == DW_SNAP ? ((1u << st->nplayers) - 1) & ~(1u << st->win_opener) : 0;
+	prompt_status(&st->pr, out);
+	out->over = st->end_reason != DW_END_NONE;
+	out->turn = turn_seat(st);
 	out->epoch = st->epoch;
 	for (int s = 0; s < st->nplayers; s++)
 		out->score[s] = out->over ? seat_score(st, s) : -st->nhand[s];
@@ -800,24 +818,24 @@ static int legal_moves(const struct dw_state *st, int seat,
 		       void (*fn)(void *ctx, const struct dw_move *mv), void *ctx)
 {
 	int count = 0;
-	if (seat < 0 || seat >= st->nplayers || st->phase == DW_OVER)
+	if (seat < 0 || seat >= st->nplayers || st->end_reason != DW_END_NONE)
 		return 0;
 	const uint16_t *h = st->hand[seat];
-	int nh = st->nhand[seat];
-	if (st->phase == DW_SNAP) {
-		if (!(st->win_pending & (1u << seat)))
+	int nh = st->nhand[seat], snap = snap_stack(st);
+	if (snap >= 0) {
+		if (!prompt_waits(&st->pr, seat))
 			return 0;
-		int top = stack_top(st, st->win_stack);
+		int top = stack_top(st, snap);
 		for (int i = 0; i < nh && dw_deck[h[i]].kind != DW_CHICKEN; i++) {
 			if ((i > 0 && same_face(h[i], h[i - 1])) || !worm_fits(h[i], top, st->snap_colour))
 				continue;
-			fn(ctx, &(struct dw_move){ DW_MV_SNAP, h[i], st->win_stack });
+			fn(ctx, &(struct dw_move){ DW_MV_SNAP, h[i], snap });
 			count++;
 		}
 		fn(ctx, &(struct dw_move){ DW_MV_PASS, -1, -1 });
 		return count + 1;
 	}
-	if (seat != st->turn)
+	if (seat != turn_seat(st))
 		return 0;
 	int tops[DW_STACKS];
 	for (int k = 0; k < DW_STACKS; k++)
@@ -892,14 +910,9 @@ static int dw_encode(const void *vst, struct buf *b)
 	ser_u8(b, (unsigned)st->snap_colour);
 	for (int i = 0; i < 4; i++)
 		ser_u64(b, st->rng.s[i]);
-	ser_u8(b, (unsigned)st->phase);
-	ser_u8(b, (unsigned)st->turn);
 	ser_u8(b, (unsigned)st->end_reason);
 	ser_u32(b, st->epoch);
-	ser_u8(b, (unsigned)st->win_stack);
-	ser_u8(b, (unsigned)st->win_opener);
-	ser_u8(b, st->win_pending);
-	ser_i64(b, st->win_deadline);
+	prompt_encode(b, &st->pr);
 	for (int s = 0; s < st->nplayers; s++)
 		ser_u16s(b, st->hand[s], st->nhand[s]);
 	ser_u16s(b, st->pile.c, st->pile.n);
@@ -941,9 +954,34 @@ static int mark(struct seen *sn, const uint16_t *a, int n, int want_chicken)
 	return 0;
 }
 
+/* The prompts: none once over; else the regular turn of one seat, without
+ * deadline, and over it perhaps the snap window of a stack for every seat
+ * but the one that turned it (whose left neighbour is on turn), some of
+ * them still waiting, with a deadline. */
+static int check_prompts(const struct dw_state *st, struct rerr *e)
+{
+	int n = st->nplayers;
+	const struct prompts *ps = &st->pr;
+	if (prompt_check(ps, DW_PR__MAX, n, e) != 0)
+		return -1;
+	if ((ps->n == 0) != (st->end_reason != DW_END_NONE) || ps->n > 2)
+		return rerr_set(e, "%d Aufforderungen, Ende %d", ps->n, st->end_reason);
+	if (ps->n == 0)
+		return 0;
+	const struct prompt *t = &ps->p[0], *w = &ps->p[1];
+	if (t->kind != DW_PR_TURN || t->owner < 0 || t->seats != 1u << t->owner ||
+	    t->waiting != t->seats || t->flags || t->deadline || t->arg)
+		return rerr_set(e, "Zug ungültig");
+	if (ps->n == 2 && (w->kind != DW_PR_SNAP || w->flags != PROMPT_WINDOW || w->owner < 0 ||
+			   w->arg >= DW_STACKS || w->seats != (((1u << n) - 1) & ~(1u << w->owner)) ||
+			   w->waiting == 0 || w->deadline <= 0 || t->owner != seat_next(w->owner, n)))
+		return rerr_set(e, "Zwischenwurf-Fenster ungültig");
+	return 0;
+}
+
 /* Every invariant of a position: each of the 105 cards in exactly one
  * place and of the right kind for it, the counts, sorted hands, whose turn,
- * the snap window, and that the phase agrees with the end rules. */
+ * the snap window, and that the prompts agree with the end rules. */
 static int dw_check(const void *vst, struct rerr *e)
 {
 	const struct dw_state *st = vst;
@@ -951,15 +989,16 @@ static int dw_check(const void *vst, struct rerr *e)
 	int n = st->nplayers;
 	if (n < 3 || n > DW_SEATS)
 		return rerr_set(e, "Spieleranzahl %d", n);
-	if (st->dealer < 0 || st->dealer >= n || st->turn < 0 || st->turn >= n)
-		return rerr_set(e, "Geber %d / am Zug %d", st->dealer, st->turn);
+	if (st->dealer < 0 || st->dealer >= n)
+		return rerr_set(e, "Geber %d", st->dealer);
 	if (st->snap_seconds < dw_options[DW_OPT_SNAP_SECONDS].min ||
 	    st->snap_seconds > dw_options[DW_OPT_SNAP_SECONDS].max ||
 	    st->snap_colour < 0 || st->snap_colour > 1)
 		return rerr_set(e, "Optionen außerhalb des Bereichs");
-	if (st->phase < 0 || st->phase >= DW_PHASE__MAX || st->end_reason < 0 ||
-	    st->end_reason >= DW_END__MAX || (st->phase == DW_OVER) != (st->end_reason != DW_END_NONE))
-		return rerr_set(e, "Phase %d / Ende %d", st->phase, st->end_reason);
+	if (st->end_reason < 0 || st->end_reason >= DW_END__MAX)
+		return rerr_set(e, "Ende %d", st->end_reason);
+	if (check_prompts(st, e) != 0)
+		return -1;
 	int chickens_in_hands = 0, empty_hand = 0;
 	memset(&seen, 0, sizeof seen);
 	for (int s = 0; s < n; s++) {
@@ -1006,16 +1045,7 @@ static int dw_check(const void *vst, struct rerr *e)
 		return rerr_set(e, "übrige Hühner ungültig");
 	if (seen.twice || seen.count != DW_CARDS)
 		return rerr_set(e, "%d Karten statt %d, oder eine doppelt", seen.count, DW_CARDS);
-	if (st->phase == DW_SNAP) {
-		if (st->win_stack < 0 || st->win_stack >= DW_STACKS || st->win_opener < 0 ||
-		    st->win_opener >= n || st->win_pending == 0 || (st->win_pending >> n) != 0 ||
-		    (st->win_pending & (1u << st->win_opener)) || st->win_deadline <= 0 ||
-		    st->turn != seat_next(st->win_opener, n))
-			return rerr_set(e, "Zwischenwurf-Fenster ungültig");
-	} else if (st->win_stack || st->win_opener || st->win_pending || st->win_deadline) {
-		return rerr_set(e, "Fenster offen außerhalb des Zwischenwurfs");
-	}
-	if (st->phase != DW_OVER) {
+	if (st->end_reason == DW_END_NONE) {
 		if (empty_hand || chickens_in_hands == 0 || st->pile.n == 0 || empty_stacks)
 			return rerr_set(e, "Partie läuft, obwohl sie vorbei sein müsste");
 	} else {
@@ -1049,22 +1079,15 @@ static int dw_check(const void *vst, struct rerr *e)
 static int dw_decode(void *vst, struct de *d, struct rerr *e)
 {
 	struct dw_state *t = vst;
-	unsigned format = d->format;
 	t->nplayers = (int)de_u8(d);
 	t->dealer = (int)de_u8(d);
 	t->snap_seconds = (int)de_u16(d);
 	t->snap_colour = (int)de_u8(d);
 	for (int i = 0; i < 4; i++)
 		t->rng.s[i] = de_u64(d);
-	t->phase = (int)de_u8(d);
-	t->turn = (int)de_u8(d);
 	t->end_reason = (int)de_u8(d);
 	t->epoch = de_u32(d);
-	t->win_stack = (int)de_u8(d);
-	t->win_opener = (int)de_u8(d);
-	t->win_pending = de_u8(d);
-	t->win_deadline = de_i64(d);
-	if (d->err || t->nplayers < 3 || t->nplayers > DW_SEATS)
+	if (prompt_decode(d, &t->pr) != 0 || d->err || t->nplayers < 3 || t->nplayers > DW_SEATS)
 		return rerr_set(e, "Spielstand beschädigt: Spieleranzahl");
 	for (int s = 0; s < t->nplayers; s++)
 		t->nhand[s] = de_u16s(d, t->hand[s], DW_HAND_CAP);
@@ -1088,7 +1111,7 @@ static int dw_decode(void *vst, struct de *d, struct rerr *e)
 	 * its bottom is public; one of two cards stays hidden, which may hide
 	 * a card that was public but never shows a secret one. */
 	for (int k = 0; k < DW_STACKS; k++)
-		t->bottom_public[k] = format == 1 ? t->stack[k].n >= 3 : (uint8_t)de_u8(d);
+		t->bottom_public[k] = (uint8_t)de_u8(d);
 	return 0;
 }
 
@@ -1269,7 +1292,7 @@ static void view_stacks(const struct dw_state *st, struct view_sink *v)
 			emit_card(v, st->stack[k].c[0]);
 			vend(v);
 		}
-		vflag(v, "is_snap", st->phase == DW_SNAP && st->win_stack == k);
+		vflag(v, "is_snap", snap_stack(st) == k);
 		vend(v);
 	}
 }
@@ -1278,12 +1301,12 @@ static void view_stacks(const struct dw_state *st, struct view_sink *v)
  * breakdown once the party is over). */
 static void view_seats(const struct dw_state *st, int me, struct view_sink *v)
 {
-	int over = st->phase == DW_OVER;
+	int over = st->end_reason != DW_END_NONE;
 	for (int s = 0; s < st->nplayers; s++) {
 		vbegin(v, "seats");
 		vnum(v, "seat", s);
 		vflag(v, "is_me", s == me);
-		vflag(v, "is_turn", !over && s == st->turn);
+		vflag(v, "is_turn", s == turn_seat(st));
 		vflag(v, "is_dealer", s == st->dealer);
 		vnum(v, "hand_count", st->nhand[s]);
 		vnum(v, "chickens_left", hand_chickens(st, s));
@@ -1326,42 +1349,42 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 	const struct dw_state *st = vst;
 	char buf[256];
 	int me = seat >= 0 && seat < st->nplayers ? seat : -1;
-	int over = st->phase == DW_OVER;
+	int over = st->end_reason != DW_END_NONE, k = snap_stack(st), turn = turn_seat(st);
+	int mine = k >= 0 && prompt_waits(&st->pr, me);
 
 	if (over) {
 		char w[160];
 		winners_text(st, w, sizeof w);
 		snprintf(buf, sizeof buf, "Die Partie ist vorbei: %s", w);
-	} else if (st->phase == DW_SNAP) {
-		int mine = me >= 0 && (st->win_pending & (1u << me));
-		snprintf(buf, sizeof buf, "Zwischenwurf auf Stapel %d möglich%s", st->win_stack + 1,
-			 !mine ? "." : can_snap(st, me, st->win_stack)
+	} else if (k >= 0) {
+		snprintf(buf, sizeof buf, "Zwischenwurf auf Stapel %d möglich%s", k + 1,
+			 !mine ? "." : can_snap(st, me, k)
 				       ? " — du darfst eine Karte zwischenwerfen."
 				       : " — du hast keine passende Karte.");
-	} else if (st->turn == me) {
+	} else if (turn == me) {
 		snprintf(buf, sizeof buf, "Du bist am Zug.");
 	} else {
-		snprintf(buf, sizeof buf, "@%d ist am Zug.", st->turn);
+		snprintf(buf, sizeof buf, "@%d ist am Zug.", turn);
 	}
 	vstr(v, "headline", buf);
 	vflag(v, "over", over);
 	if (!over)
-		vnum(v, "turn_seat", st->turn);
+		vnum(v, "turn_seat", turn);
 	vnum(v, "draw_count", st->pile.n);
 	vnum(v, "snap_seconds", st->snap_seconds);
 	vflag(v, "snap_colour", st->snap_colour);
 
 	view_stacks(st, v);
 
-	vflag(v, "snap", st->phase == DW_SNAP);
-	if (st->phase == DW_SNAP) {
+	vflag(v, "snap", k >= 0);
+	if (k >= 0) {
+		const struct prompt *w = prompt_peek(&st->pr);
 		vbegin(v, "window");
-		vnum(v, "stack", st->win_stack + 1);
-		vnum(v, "opener_seat", st->win_opener);
-		vnum(v, "deadline_ms", st->win_deadline);
-		int mine = me >= 0 && (st->win_pending & (1u << me)) != 0;
+		vnum(v, "stack", k + 1);
+		vnum(v, "opener_seat", w->owner);
+		vnum(v, "deadline_ms", w->deadline);
 		vflag(v, "in_window", mine);
-		vflag(v, "may_snap", mine && can_snap(st, me, st->win_stack));
+		vflag(v, "may_snap", mine && can_snap(st, me, k));
 		vend(v);
 	}
 
@@ -1422,7 +1445,7 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 	struct dw_state *st = vst;
 	struct pool worms = { .n = 0 }, chick = { .n = 0 };
 	struct rng r;
-	int over = st->phase == DW_OVER, n = st->nplayers;
+	int over = st->end_reason != DW_END_NONE, n = st->nplayers;
 	rng_seed(&r, seed);
 
 	for (int pass = 0; pass < 2; pass++) {
@@ -1489,7 +1512,7 @@ const struct game drehwurm_game = {
 	.status = dw_status,
 	.moves = dw_moves,
 	.snap_format = DW_FORMAT,
-	.snap_format_min = 1,
+	.snap_format_min = DW_FORMAT,
 	.encode = dw_encode,
 	.decode = dw_decode,
 	.check = dw_check,

@@ -15,6 +15,7 @@
 #include "options.h"
 #include "perft.h"
 #include "pile.h"
+#include "prompt.h"
 #include "rng.h"
 #include "ser.h"
 
@@ -498,6 +499,119 @@ static void test_event_log(void **unused)
 	assert_int_equal(evlog_decode(&d, &back, 5, 1), -1);
 }
 
+/* What a prompt_tick() expiry did, for test_prompts. */
+struct expired {
+	int calls, kind;
+	int64_t now;
+};
+
+static void note_expiry(void *ctx, struct prompt *p, int64_t now)
+{
+	struct expired *x = ctx;
+	x->calls++;
+	x->kind = p->kind;
+	x->now = now;
+}
+
+/* The prompt stack: the live prompt answers who may act and until when; a
+ * prompt pushed over another interrupts it; a late clock starts at the
+ * first request; the snapshot round-trips; check() finds what is wrong. */
+static void test_prompts(void **unused)
+{
+	(void)unused;
+	struct prompts ps, back;
+	struct status st;
+	struct rerr e;
+	struct expired x = { 0, 0, 0 };
+	memset(&ps, 0, sizeof ps);
+	assert_null(prompt_top(&ps));
+	assert_int_equal(prompt_kind(&ps), 0);
+	assert_int_equal(prompt_tick(&ps, 5000, note_expiry, &x), 0);
+
+	struct prompt *t = prompt_push(&ps, 1, 1u << 2);
+	t->owner = 2;
+	prompt_status(&ps, &st);
+	assert_int_equal(st.to_act, 1u << 2);
+	assert_int_equal(st.deadline, 0);
+	assert_int_equal(st.window, 0);
+	assert_true(prompt_waits(&ps, 2));
+	assert_false(prompt_waits(&ps, 1));
+
+	/* a window over the turn, with a clock that starts later */
+	struct prompt *w = prompt_push(&ps, 2, 0x0b);
+	w->flags |= PROMPT_WINDOW;
+	prompt_later(w, 10);
+	assert_int_equal(prompt_check(&ps, 3, 4, &e), 0);
+	prompt_status(&ps, &st);
+	assert_int_equal(st.to_act, 0x0b);
+	assert_int_equal(st.window, 0x0b);
+	assert_int_equal(st.deadline, 0);
+	assert_int_equal(prompt_tick(&ps, 1000, note_expiry, &x), 1);   /* the clock starts */
+	assert_int_equal(prompt_peek(&ps)->deadline, 11000);
+	assert_int_equal(prompt_tick(&ps, 10999, note_expiry, &x), 0);
+	assert_int_equal(x.calls, 0);
+	assert_int_equal(prompt_done(&ps, 0), 0);
+	prompt_drop_seat(&ps, 3);
+	assert_int_equal(prompt_peek(&ps)->waiting, 0x02);
+	assert_int_equal(prompt_peek(&ps)->seats, 0x0b);   /* whom it was for stays */
+	assert_int_equal(prompt_owner(&ps, 1), 2);
+	assert_int_equal(prompt_owner(&ps, 3), -1);
+	assert_ptr_equal(prompt_find(&ps, 1), &ps.p[0]);
+
+	unsigned char mem[256];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	prompt_encode(&b, &ps);
+	assert_int_equal(b.len, 1 + 2 * 18);
+	struct de d = { mem, b.len, 0, 0, 0 };
+	assert_int_equal(prompt_decode(&d, &back), 0);
+	assert_int_equal(d.off, b.len);
+	assert_memory_equal(&back, &ps, sizeof ps);
+	mem[0] = PROMPT_DEPTH + 1;
+	d.off = 0;
+	assert_int_equal(prompt_decode(&d, &back), -1);
+
+	assert_int_equal(prompt_tick(&ps, 11000, note_expiry, &x), 1);
+	assert_int_equal(x.calls, 1);
+	assert_int_equal(x.kind, 2);
+	assert_int_equal(x.now, 11000);
+	assert_int_equal(prompt_peek(&ps)->deadline, 0);   /* cleared before the expiry */
+	prompt_pop(&ps);
+	assert_int_equal(prompt_kind(&ps), 1);
+	prompt_status(&ps, &st);
+	assert_int_equal(st.to_act, 1u << 2);
+	assert_int_equal(prompt_done(&ps, 2), 1);
+
+	/* what check() refuses */
+	struct prompts bad;
+	memcpy(&bad, &ps, sizeof bad);
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), 0);
+	assert_int_equal(prompt_check(&bad, 1, 4, &e), -1);   /* kind 1 of 1 */
+	bad.p[0].owner = 4;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* owner not at the table */
+	memcpy(&bad, &ps, sizeof bad);
+	bad.p[0].waiting = 1u << 3;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* waiting, but not for it */
+	memcpy(&bad, &ps, sizeof bad);
+	bad.p[0].seats = 1u << 5;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* seat 5 of 4 */
+	memcpy(&bad, &ps, sizeof bad);
+	bad.p[0].flags = 8;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* unknown flag */
+	memcpy(&bad, &ps, sizeof bad);
+	prompt_later(&bad.p[0], 5);
+	bad.p[0].deadline = 7;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* a late clock with a deadline */
+	memcpy(&bad, &ps, sizeof bad);
+	prompt_push(&bad, 1, 1);
+	prompt_later(&bad.p[0], 5);
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* a late clock below the top */
+	memcpy(&bad, &ps, sizeof bad);
+	bad.p[2].kind = 1;
+	assert_int_equal(prompt_check(&bad, 2, 4, &e), -1);   /* beyond the stack */
+	prompt_clear(&ps);
+	assert_int_equal(ps.n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +638,7 @@ int main(void)
 		cmocka_unit_test(test_games_describe_themselves),
 		cmocka_unit_test(test_perft_counts_listed_moves),
 		cmocka_unit_test(test_event_log),
+		cmocka_unit_test(test_prompts),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
