@@ -24,6 +24,7 @@
 #include "match.h"
 #include "movetext.h"
 #include "pile.h"
+#include "prompt.h"
 #include "rng.h"
 #include "ser.h"
 
@@ -40,7 +41,8 @@ enum {
 	DNA_END_IDS = 250,    /* end ids are 1..DNA_END_IDS */
 	DNA_PICK_SECONDS = 30,/* the deck holder's choice of a strand, without a turn time */
 	DNA_TURN_MAX = 3000,  /* the party ends after this turn (docs/rulings.md) */
-	DNA_FORMAT = 2        /* snapshot payload format (2: the shared event log) */
+	DNA_FORMAT = 3        /* snapshot payload format (2: the shared event log;
+	                       * 3: waits and deadlines as prompts) */
 };
 _Static_assert((int)DNA_SEATS <= (int)GAME_MAX_SEATS, "seats");
 _Static_assert(DNA_CARDS <= DNA_END_IDS, "an end id per card");
@@ -55,7 +57,9 @@ enum loc { L_NONE, L_DECK, L_TABLE, L_HAND, L_CHOICE, L__MAX };
 /* What a seat chose for this turn. */
 enum choice { CH_NONE, CH_ATTACH, CH_SET, CH_DRAW, CH__MAX };
 
-/* Where the party is. The discard step (disc_need != 0) interrupts any stage. */
+/* Where the party is. Three stages wait for the players, each with its
+ * prompt (rules/prompt.h); the others run by themselves, unless the discard
+ * step or the deck holder's pick interrupts them. */
 enum stage {
 	ST_RACE,     /* opening race window */
 	ST_CHOOSE,   /* secret choices */
@@ -68,6 +72,13 @@ enum stage {
 	ST_OVER,
 	ST__MAX
 };
+
+/* What the party waits for: the stage's prompt (for every seat still in,
+ * each waiting until it has passed, chosen or refilled), or, pushed over a
+ * running resolution, the discard step (those who must discard) or the
+ * deck holder's pick (arg: the strand slots to pick from). The first
+ * prompt's clock starts at the first request. */
+enum dna_prompt { PR_RACE = 1, PR_CHOOSE, PR_REFILL, PR_DISCARD, PR_PICK, PR__MAX };
 
 /* Table options, in lobby order. */
 enum opt { O_DECKS, O_PLAY_ON, O_RACE, O_TURN_SECONDS, O_LAST_MUST_DRAW, O_PENALISE, O__MAX };
@@ -89,10 +100,9 @@ struct dna_state {
 	uint16_t turn_seconds;
 	uint16_t ncards;
 	uint8_t stage, holder;
-	uint8_t clock_pending;   /* the first deadline starts at the first request */
 	uint16_t turn;
 	uint32_t epoch;
-	int64_t deadline;        /* of the current step; 0: none */
+	struct prompts pr;       /* who must decide now, until when */
 	struct rng rng;
 
 	uint8_t loc[DNA_CARDS], own[DNA_CARDS];
@@ -117,9 +127,6 @@ struct dna_state {
 	uint8_t tend_id[DNA_CARDS];
 	uint16_t tend_a[DNA_CARDS], tend_b[DNA_CARDS];
 	uint8_t took[DNA_END_IDS + 1];   /* cards laid at each end this turn, 0..2 (2: two or more) */
-	/* the deck ran out and these strand slots (a mask) tie for the longest:
-	 * the deck holder picks one (0: no pick pending) */
-	uint8_t relay_pick;
 
 	/* choices */
 	uint8_t choice_kind[DNA_SEATS];                /* enum choice */
@@ -135,7 +142,6 @@ struct dna_state {
 	uint8_t owed_cards;
 	uint8_t rew[DNA_SEATS], nrew;
 	int8_t refill_slot[DNA_SEATS];   /* the strand a rewarded seat refills, or -1 */
-	uint16_t passed, disc_need;
 
 	/* finishing order */
 	uint8_t fin[DNA_SEATS], nfin;
@@ -516,6 +522,25 @@ static int draw_one(struct dna_state *s, int seat, int64_t now)
 	return 0;
 }
 
+/* The strand slots the deck holder picks from (a mask), or 0: no pick. */
+static unsigned pick_mask(const struct dna_state *s)
+{
+	return prompt_kind(&s->pr) == PR_PICK ? prompt_peek(&s->pr)->arg : 0;
+}
+
+/* The resolution waits for a discard or the holder's pick. */
+static int interrupted(const struct dna_state *s)
+{
+	int k = prompt_kind(&s->pr);
+	return k == PR_DISCARD || k == PR_PICK;
+}
+
+/* The seats still in, as a mask. */
+static uint32_t active_mask(const struct dna_state *s)
+{
+	return ((1u << s->n) - 1) & ~(uint32_t)s->finmask;
+}
+
 /* The deadline of a step starting now: the table's turn time, or none. */
 static int64_t timer(const struct dna_state *s, int64_t now)
 {
@@ -572,12 +597,14 @@ static int64_t pick_deadline(const struct dna_state *s, int64_t now)
  * everyone discards one card. */
 static void deck_empty(struct dna_state *s, int64_t now)
 {
-	if (s->stage == ST_OVER || s->ndeck > 0 || s->relay_pick)
+	if (s->stage == ST_OVER || s->ndeck > 0 || pick_mask(s))
 		return;
 	unsigned tie = longest_strands(s);
 	if (tie & (tie - 1u) && active(s, s->holder)) {
-		s->relay_pick = (uint8_t)tie;
-		s->deadline = pick_deadline(s, now);
+		struct prompt *p = prompt_push(&s->pr, PR_PICK, 1u << s->holder);
+		p->owner = (int8_t)s->holder;
+		p->arg = (uint8_t)tie;
+		p->deadline = pick_deadline(s, now);
 		s->epoch++;
 		return;
 	}
@@ -591,8 +618,7 @@ static void deck_empty(struct dna_state *s, int64_t now)
 			need |= (uint16_t)(1u << p);
 	if (!need)
 		return;
-	s->disc_need = need;
-	s->deadline = timer(s, now);
+	prompt_push(&s->pr, PR_DISCARD, need)->deadline = timer(s, now);
 	logev(s, EV_DISCARD_STEP, -1, -1, 0, 0);
 }
 
@@ -617,8 +643,7 @@ static void game_over(struct dna_state *s)
 {
 	return_choices(s);
 	s->stage = ST_OVER;
-	s->disc_need = 0;
-	s->deadline = 0;
+	prompt_clear(&s->pr);
 	s->owed_cards = 0;
 	s->owing_seat = -1;
 	for (int p = 0; p < s->n; p++)
@@ -637,7 +662,7 @@ static void finish_seat(struct dna_state *s, int seat)
 	s->finmask |= (uint16_t)(1u << seat);
 	if (s->choice_kind[seat] == CH_DRAW)   /* out by a discard before its draw came */
 		s->choice_kind[seat] = CH_NONE;
-	s->disc_need &= (uint16_t)~(1u << seat);
+	prompt_drop_seat(&s->pr, seat);
 	s->refill_slot[seat] = -1;
 	logev(s, EV_OUT, seat, -1, s->nfin, 0);
 	if (!s->play_on || nactive(s) <= 1) {
@@ -776,7 +801,7 @@ static void start_turn(struct dna_state *s, int64_t now)
 	s->resi = s->norder = 0;
 	s->owed_cards = 0;
 	s->owing_seat = -1;
-	s->deadline = timer(s, now);
+	prompt_push(&s->pr, PR_CHOOSE, active_mask(s))->deadline = timer(s, now);
 	s->epoch++;
 	logev(s, EV_TURN, s->holder, -1, s->turn, 0);
 }
@@ -906,9 +931,9 @@ static void cleanup(struct dna_state *s)
  * resolved clockwise from the deck holder. 0 while somebody is choosing. */
 static int choices_complete(struct dna_state *s)
 {
-	for (int p = 0; p < s->n; p++)
-		if (active(s, p) && s->choice_kind[p] == CH_NONE)
-			return 0;
+	if (prompt_peek(&s->pr)->waiting)
+		return 0;
+	prompt_pop(&s->pr);
 	s->norder = 0;
 	for (int k = 0; k < s->n; k++) {
 		int p = seat_from(s->holder, k, s->n);
@@ -917,7 +942,6 @@ static int choices_complete(struct dna_state *s)
 	}
 	s->resi = 0;
 	s->stage = ST_RESOLVE;
-	s->deadline = 0;
 	s->epoch++;
 	return 1;
 }
@@ -970,6 +994,7 @@ static int reveal_step(struct dna_state *s, int64_t now)
 		return 1;
 	}
 	int got = 0, r = 0;
+	uint32_t refill = 0;
 	for (int i = 0; i < DNA_STRANDS; i++) {
 		if (size[i] != 1)
 			continue;
@@ -979,13 +1004,14 @@ static int reveal_step(struct dna_state *s, int64_t now)
 		if (r == s->nrew)
 			break;
 		s->refill_slot[s->rew[r]] = (int8_t)i;
+		refill |= 1u << s->rew[r];
 		got++;
 	}
 	s->nrew = 0;
 	s->stage = got ? ST_REFILL : ST_FILL;
 	if (!got)
 		return 1;
-	s->deadline = timer(s, now);
+	prompt_push(&s->pr, PR_REFILL, refill)->deadline = timer(s, now);
 	s->epoch++;
 	return 0;
 }
@@ -994,11 +1020,10 @@ static int reveal_step(struct dna_state *s, int64_t now)
  * while somebody has. */
 static int refills_done(struct dna_state *s)
 {
-	for (int p = 0; p < s->n; p++)
-		if (s->refill_slot[p] >= 0)
-			return 0;
+	if (prompt_peek(&s->pr)->waiting)
+		return 0;
+	prompt_pop(&s->pr);
 	s->stage = ST_FILL;
-	s->deadline = 0;
 	return 1;
 }
 
@@ -1047,7 +1072,7 @@ static void next_turn(struct dna_state *s, int64_t now)
 static void advance(struct dna_state *s, int64_t now)
 {
 	int go = 1;
-	while (go && s->stage != ST_OVER && !s->disc_need && !s->relay_pick) {
+	while (go && s->stage != ST_OVER && !interrupted(s)) {
 		switch (s->stage) {
 		case ST_CHOOSE:
 			go = choices_complete(s);
@@ -1147,16 +1172,16 @@ static int dna_setup(void *st, const struct setup *su, struct rerr *e)
 		int b = reveal_into(s, i);
 		link_to(s, b, a);
 	}
-	s->clock_pending = 1;
 	if (s->race) {
 		number_ends(s);
 		s->stage = ST_RACE;
+		prompt_later(prompt_push(&s->pr, PR_RACE, active_mask(s)), DNA_RACE_SECONDS);
 		logev(s, EV_RACE, -1, -1, DNA_RACE_SECONDS, 0);
 		return 0;
 	}
 	s->turn = 0;
 	start_turn(s, 0);
-	s->deadline = 0;
+	prompt_later(prompt_top(&s->pr), s->turn_seconds);
 	return 0;
 }
 
@@ -1250,12 +1275,13 @@ static int parse_pick(const struct dna_state *s, int seat, const struct mtok *t,
 				"der längsten Stränge neu gelegt wird.");
 	if (seat != s->holder)
 		return rerr_set(e, "Den Strang wählt, wer das Deck hat.");
+	unsigned pick = pick_mask(s);
 	if (parse_ref(t->w[1], 's', DNA_STRANDS, &m->strand) != 0 ||
-	    !((s->relay_pick >> (m->strand - 1)) & 1u))
+	    !((pick >> (m->strand - 1)) & 1u))
 		return rerr_set(e, "Wähle einen der längsten Stränge: %s.",
-				s->relay_pick == 3 ? "s1 oder s2" :
-				s->relay_pick == 5 ? "s1 oder s3" :
-				s->relay_pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
+				pick == 3 ? "s1 oder s2" :
+				pick == 5 ? "s1 oder s3" :
+				pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
 	m->strand--;
 	return 0;
 }
@@ -1268,7 +1294,7 @@ static int parse_race(const struct dna_state *s, int seat, const struct mtok *t,
 	char clip[4 * 20 + 1];
 	if (m->kind != C_OPEN && m->kind != C_PASS)
 		return rerr_set(e, "Erst läuft das Eröffnungsrennen: open … oder pass.");
-	if ((s->passed >> seat) & 1u)
+	if (!prompt_waits(&s->pr, seat))
 		return rerr_set(e, "Du hast beim Eröffnungsrennen schon gepasst.");
 	if (m->kind == C_PASS)
 		return 0;
@@ -1333,15 +1359,15 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 	char code[40] = "";
 	if (mt_split(move, &t, e) != 0 || parse_form(s, seat, &t, m, code, sizeof code, e) != 0)
 		return -1;
-	if (s->relay_pick)
+	if (pick_mask(s))
 		return parse_pick(s, seat, &t, m, e);
 	if (m->kind == C_CLEAR)
 		return rerr_set(e, "Einen Strang wählst du nur, wenn das Deck leer ist und mehrere "
 				"Stränge gleich lang die längsten sind.");
-	if (s->disc_need) {
+	if (prompt_kind(&s->pr) == PR_DISCARD) {
 		if (m->kind != C_DISCARD)
 			return rerr_set(e, "Das Deck ist leer: erst wirft jeder eine Handkarte ab.");
-		if (!((s->disc_need >> seat) & 1u))
+		if (!prompt_waits(&s->pr, seat))
 			return rerr_set(e, "Du hast schon abgeworfen.");
 		return 0;
 	}
@@ -1374,33 +1400,25 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 	return parse_ends(s, &t, m, code, e);
 }
 
-/* Starts the first deadline at the first action: setup has no clock. */
-static void start_lazy(struct dna_state *s, int64_t now)
-{
-	if (!s->clock_pending)
-		return;
-	s->clock_pending = 0;
-	if (s->stage == ST_RACE)
-		s->deadline = deadline_after(now, DNA_RACE_SECONDS);
-	else if (s->stage == ST_CHOOSE)
-		s->deadline = timer(s, now);
-}
-
 /* Ends the opening race: nobody opened, so the first turn starts. */
 static void race_over(struct dna_state *s, int64_t now)
 {
+	prompt_pop(&s->pr);
 	logev(s, EV_RACE_NONE, -1, -1, 0, 0);
 	s->turn = 0;
 	start_turn(s, now);
 }
 
-/* Completes the discard step once everyone has discarded. */
+/* Completes the discard step once everyone has discarded; a step it
+ * interrupted gets its full time again. */
 static void discard_done(struct dna_state *s, int64_t now)
 {
-	if (s->disc_need || s->stage == ST_OVER)
+	if (s->stage == ST_OVER || prompt_peek(&s->pr)->waiting)
 		return;
+	prompt_pop(&s->pr);
 	rng_shuffle(&s->rng, s->deck, s->ndeck);
-	s->deadline = s->stage == ST_REFILL || s->stage == ST_CHOOSE ? timer(s, now) : 0;
+	if (prompt_top(&s->pr))
+		prompt_top(&s->pr)->deadline = timer(s, now);
 	s->epoch++;
 	advance(s, now);
 }
@@ -1411,7 +1429,7 @@ static void do_discard(struct dna_state *s, int seat, int c, int autom, int64_t 
 	s->loc[c] = L_DECK;
 	s->own[c] = 0;
 	s->deck[s->ndeck++] = (uint16_t)c;
-	s->disc_need &= (uint16_t)~(1u << seat);
+	prompt_done(&s->pr, seat);
 	logev(s, autom ? EV_AUTODISCARD : EV_DISCARD, seat, -1, 0, 0);
 	if (out_of_cards(s, seat))
 		finish_seat(s, seat);
@@ -1434,6 +1452,7 @@ static void last_draws(struct dna_state *s)
 	if (waiting == 1) {
 		s->choice_kind[last] = CH_DRAW;
 		s->choice_auto[last] = 2;
+		prompt_done(&s->pr, last);
 	}
 }
 
@@ -1442,8 +1461,7 @@ static void last_draws(struct dna_state *s)
 static void do_pick(struct dna_state *s, int slot, int autom, int64_t now)
 {
 	logev(s, EV_PICK, s->holder, -1, autom, slot);
-	s->relay_pick = 0;
-	s->deadline = 0;
+	prompt_pop(&s->pr);
 	relay(s, slot);
 	s->epoch++;
 	advance(s, now);
@@ -1457,7 +1475,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 	struct dna_cmd m;
 	if (parse_move(s, seat, move, &m, e) != 0)
 		return -1;
-	start_lazy(s, now);
+	prompt_start(&s->pr, now);
 	switch (m.kind) {
 	case C_CLEAR:
 		do_pick(s, m.strand, 0, now);
@@ -1466,8 +1484,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 		do_discard(s, seat, m.card, 0, now);
 		return 0;
 	case C_PASS:
-		s->passed |= (uint16_t)(1u << seat);
-		if (s->passed == (1u << s->n) - 1)
+		if (prompt_done(&s->pr, seat))
 			race_over(s, now);
 		return 0;
 	case C_OPEN: {
@@ -1476,6 +1493,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 		link_to(s, m.card, s->tend_b[i]);
 		s->setm[m.card] = 1;
 		logev(s, EV_OPEN, seat, m.card, 0, m.strand);
+		prompt_pop(&s->pr);
 		s->nrew = 0;
 		add_reward(s, seat);
 		s->stage = ST_CLEANUP;
@@ -1493,6 +1511,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 		place(s, m.card, m.strand);
 		link_to(s, m.card, a);
 		s->refill_slot[seat] = -1;
+		prompt_done(&s->pr, seat);
 		logev(s, EV_REFILL, seat, m.card, 0, m.strand);
 		if (out_of_cards(s, seat))
 			finish_seat(s, seat);
@@ -1501,6 +1520,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 	}
 	case C_DRAW:
 		s->choice_kind[seat] = CH_DRAW;
+		prompt_done(&s->pr, seat);
 		break;
 	default:
 		s->choice_kind[seat] = m.kind == C_SET ? CH_SET : CH_ATTACH;
@@ -1511,6 +1531,7 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 			s->choice_ends[seat][i] = s->tend_id[m.ends[i]];
 		s->loc[m.card] = L_CHOICE;
 		s->own[m.card] = (uint8_t)seat;
+		prompt_done(&s->pr, seat);
 		break;
 	}
 	last_draws(s);
@@ -1518,27 +1539,19 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 	return 0;
 }
 
-/* Applies a passed deadline: undecided seats draw, unclaimed revealed cards
- * take deck cards, missing discards are made, the race ends. */
-static int dna_tick(void *st, int64_t now)
+/* A deadline passed (prompt_tick): the holder's pick falls to the lowest
+ * slot, missing discards are made, the race ends, undecided seats draw,
+ * unclaimed revealed cards take deck cards. */
+static void dna_expire(void *st, struct prompt *pr, int64_t now)
 {
 	struct dna_state *s = st;
-	if (s->stage == ST_OVER)
-		return 0;
-	if (s->clock_pending) {
-		start_lazy(s, now);
-		return 1;
-	}
-	if (!deadline_passed(s->deadline, now))
-		return 0;
-	s->deadline = 0;
-	if (s->relay_pick) {
-		do_pick(s, lowest_slot(s->relay_pick), 1, now);
-		return 1;
-	}
-	if (s->disc_need) {
+	switch (pr->kind) {
+	case PR_PICK:
+		do_pick(s, lowest_slot(pr->arg), 1, now);
+		return;
+	case PR_DISCARD:
 		for (int p = 0; p < s->n && s->stage != ST_OVER; p++)
-			if ((s->disc_need >> p) & 1u) {
+			if (prompt_waits(&s->pr, p)) {
 				int c = -1;
 				for (int x = 0; x < s->ncards && c < 0; x++)
 					if (s->loc[x] == L_HAND && s->own[x] == p)
@@ -1546,56 +1559,39 @@ static int dna_tick(void *st, int64_t now)
 				s->loc[c] = L_DECK;
 				s->own[c] = 0;
 				s->deck[s->ndeck++] = (uint16_t)c;
-				s->disc_need &= (uint16_t)~(1u << p);
+				prompt_done(&s->pr, p);
 				logev(s, EV_AUTODISCARD, p, -1, 0, 0);
 				if (out_of_cards(s, p))
 					finish_seat(s, p);
 			}
-		s->disc_need = 0;
 		discard_done(s, now);
-		return 1;
-	}
-	switch (s->stage) {
-	case ST_RACE:
+		return;
+	case PR_RACE:
 		race_over(s, now);
-		return 1;
-	case ST_CHOOSE:
+		return;
+	case PR_CHOOSE:
 		for (int p = 0; p < s->n; p++)
-			if (active(s, p) && s->choice_kind[p] == CH_NONE) {
+			if (prompt_waits(&s->pr, p)) {
 				s->choice_kind[p] = CH_DRAW;
 				s->choice_auto[p] = 1;
+				prompt_done(&s->pr, p);
 			}
 		advance(s, now);
-		return 1;
-	case ST_REFILL:
+		return;
+	default:   /* PR_REFILL */
 		for (int p = 0; p < s->n; p++)
 			s->refill_slot[p] = -1;
+		pr->waiting = 0;
 		advance(s, now);
-		return 1;
-	default:
-		return 0;
+		return;
 	}
 }
 
-/* Seats that must decide now. */
-static uint32_t to_act(const struct dna_state *s)
+/* Starts the first clock, or applies a passed deadline. */
+static int dna_tick(void *st, int64_t now)
 {
-	uint32_t m = 0;
-	if (s->stage == ST_OVER)
-		return 0;
-	if (s->relay_pick)
-		return 1u << s->holder;
-	if (s->disc_need)
-		return s->disc_need;
-	for (int p = 0; p < s->n; p++) {
-		if (!active(s, p))
-			continue;
-		if ((s->stage == ST_RACE && !((s->passed >> p) & 1u)) ||
-		    (s->stage == ST_CHOOSE && s->choice_kind[p] == CH_NONE) ||
-		    (s->stage == ST_REFILL && s->refill_slot[p] >= 0))
-			m |= 1u << p;
-	}
-	return m;
+	struct dna_state *s = st;
+	return prompt_tick(&s->pr, now, dna_expire, s);
 }
 
 static void places(const struct dna_state *s, int *place);
@@ -1607,11 +1603,10 @@ static void dna_status(const void *st, struct status *o)
 {
 	const struct dna_state *s = st;
 	memset(o, 0, sizeof *o);
+	prompt_status(&s->pr, o);
 	o->over = s->stage == ST_OVER;
-	o->to_act = to_act(s);
 	/* Everyone chooses at once: nobody's turn in particular (see game.h). */
 	o->turn = -1;
-	o->deadline = s->deadline;
 	o->epoch = s->epoch;
 	if (s->stage == ST_OVER)
 		places(s, o->place);
@@ -1770,16 +1765,16 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		face_code(f, code, sizeof code);
 		clen = face_text(f)->code_len;
 	}
-	if (s->relay_pick) {
+	if (pick_mask(s)) {
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
-			if ((s->relay_pick >> i) & 1u) {
+			if ((pick_mask(s) >> i) & 1u) {
 				snprintf(m, sizeof m, "clear s%d", i + 1);
 				put(em, m, &(struct move_info){ C_CLEAR, i, 0, NULL });
 			}
 		return;
 	}
-	if (s->disc_need) {
-		if (f >= 0 && ((s->disc_need >> seat) & 1u)) {
+	if (prompt_kind(&s->pr) == PR_DISCARD) {
+		if (f >= 0 && prompt_waits(&s->pr, seat)) {
 			snprintf(m, sizeof m, "discard %s", code);
 			put(em, m, &(struct move_info){ C_DISCARD, 0, 0, NULL });
 		}
@@ -1787,7 +1782,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	}
 	switch (s->stage) {
 	case ST_RACE:
-		if ((s->passed >> seat) & 1u)
+		if (!prompt_waits(&s->pr, seat))
 			return;
 		if (f < 0) {
 			put(em, "pass", &(struct move_info){ C_PASS, 0, 0, NULL });
@@ -1886,10 +1881,9 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u16(b, s->turn_seconds);
 	ser_u8(b, s->stage);
 	ser_u8(b, s->holder);
-	ser_u8(b, s->clock_pending);
 	ser_u16(b, s->turn);
 	ser_u32(b, s->epoch);
-	ser_i64(b, s->deadline);
+	prompt_encode(b, &s->pr);
 	for (int i = 0; i < 4; i++)
 		ser_u64(b, s->rng.s[i]);
 	for (int c = 0; c < s->ncards; c++) {
@@ -1906,7 +1900,6 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u16s(b, s->deck, s->ndeck);
 	ser_u16(b, s->nseq);
 	ser_u16(b, s->tseq);
-	ser_u8(b, s->relay_pick);
 	ser_u16(b, (unsigned)s->ntend);
 	for (int i = 0; i < s->ntend; i++) {
 		ser_u8(b, s->tend_id[i]);
@@ -1940,8 +1933,6 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u8(b, s->nrew);
 	for (int i = 0; i < s->nrew; i++)
 		ser_u8(b, s->rew[i]);
-	ser_u16(b, s->passed);
-	ser_u16(b, s->disc_need);
 	ser_u8(b, s->nfin);
 	for (int i = 0; i < s->nfin; i++)
 		ser_u8(b, s->fin[i]);
@@ -1991,11 +1982,9 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 	s->turn_seconds = (uint16_t)rd16(d, 0, 600, &bad);
 	s->stage = (uint8_t)rd8(d, 0, ST_OVER, &bad);
 	s->holder = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
-	s->clock_pending = (uint8_t)rd8(d, 0, 1, &bad);
 	s->turn = (uint16_t)rd16(d, 0, DNA_TURN_MAX, &bad);
 	s->epoch = de_u32(d);
-	s->deadline = de_i64(d);
-	if (s->deadline < 0)
+	if (prompt_decode(d, &s->pr) != 0)
 		bad = 1;
 	for (int i = 0; i < 4; i++)
 		s->rng.s[i] = de_u64(d);
@@ -2022,7 +2011,6 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 			bad = 1;
 	s->nseq = (uint16_t)de_u16(d);
 	s->tseq = (uint16_t)de_u16(d);
-	s->relay_pick = (uint8_t)rd8(d, 0, (1u << DNA_STRANDS) - 1, &bad);
 	s->ntend = (int)rd16(d, 0, s->ncards, &bad);
 	for (int i = 0; i < s->ntend && !bad && !d->err; i++) {
 		s->tend_id[i] = (uint8_t)rd8(d, 1, DNA_END_IDS, &bad);
@@ -2056,8 +2044,6 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 	s->nrew = (uint8_t)rd8(d, 0, s->n, &bad);
 	for (int i = 0; i < s->nrew; i++)
 		s->rew[i] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
-	s->passed = (uint16_t)rd16(d, 0, (1u << s->n) - 1, &bad);
-	s->disc_need = (uint16_t)rd16(d, 0, (1u << s->n) - 1, &bad);
 	s->nfin = (uint8_t)rd8(d, 0, s->n, &bad);
 	for (int i = 0; i < s->nfin; i++) {
 		s->fin[i] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);
@@ -2117,12 +2103,14 @@ static int check_turn_extras(const struct dna_state *s, struct rerr *e)
 	for (int i = 0; i < s->ntend && (s->stage == ST_CHOOSE || s->stage == ST_RACE); i++)
 		if (s->pseq[s->tend_a[i]] >= s->tseq || s->pseq[s->tend_b[i]] >= s->tseq)
 			return rerr_set(e, "DNA: Ende e%d ist jünger als der Zug", s->tend_id[i]);
-	if (s->relay_pick) {
+	unsigned pick = pick_mask(s);
+	if (prompt_kind(&s->pr) == PR_PICK) {
+		const struct prompt *p = prompt_peek(&s->pr);
 		int resolving = s->stage == ST_RESOLVE || s->stage == ST_CLEANUP ||
 				s->stage == ST_REVEAL || s->stage == ST_FILL;
-		if (!resolving || s->ndeck != 0 || s->disc_need || s->deadline == 0 ||
-		    !active(s, s->holder) || s->relay_pick != longest_strands(s) ||
-		    !(s->relay_pick & (s->relay_pick - 1u)))
+		if (!resolving || s->ndeck != 0 || p->deadline == 0 || p->owner != s->holder ||
+		    p->seats != 1u << s->holder || p->waiting != p->seats ||
+		    !active(s, s->holder) || pick != longest_strands(s) || !(pick & (pick - 1u)))
 			return rerr_set(e, "DNA: Wahl des Deckhalters unmöglich");
 	}
 	return check_log(s, e);
@@ -2222,12 +2210,13 @@ static int check_choices(const struct dna_state *s, const int *hc, int nchoice, 
 			return rerr_set(e, "DNA: fertiger Platz %d hat gewählt", p);
 		if (active(s, p) && s->stage != ST_OVER && hc[p] == 0)
 			return rerr_set(e, "DNA: Platz %d hat keine Karten, ist aber noch dabei", p);
-		if (((s->disc_need >> p) & 1u) && hand_count(s, p) == 0)
+		if (prompt_kind(&s->pr) == PR_DISCARD && prompt_waits(&s->pr, p) &&
+		    hand_count(s, p) == 0)
 			return rerr_set(e, "DNA: Platz %d soll abwerfen, hat aber keine Handkarte", p);
 	}
 	if ((s->stage == ST_CHOOSE || s->stage == ST_RACE) && !active(s, s->holder))
 		return rerr_set(e, "DNA: der Deckhalter ist schon fertig");
-	if (s->stage == ST_RACE && s->passed == (1u << s->n) - 1)
+	if (s->stage == ST_RACE && prompt_peek(&s->pr)->waiting == 0)
 		return rerr_set(e, "DNA: alle haben gepasst, das Rennen läuft aber noch");
 	if (s->owed_cards > 0 && s->owing_seat < 0)
 		return rerr_set(e, "DNA: Strafkarten ohne Spieler");
@@ -2290,7 +2279,7 @@ static int check_strands(const struct dna_state *s, const int *size, struct rerr
 		for (int i = 0; i < DNA_STRANDS; i++)
 			if (size[i] == 1)
 				return rerr_set(e, "DNA: Strang %d hat zu Zugbeginn nur eine Karte", i + 1);
-		if (s->ndeck == 0 && !s->disc_need)
+		if (s->ndeck == 0 && prompt_kind(&s->pr) != PR_DISCARD)
 			return rerr_set(e, "DNA: leeres Deck ohne Abwurf");
 	}
 	return 0;
@@ -2303,23 +2292,24 @@ static int check_progress(const struct dna_state *s, const int *size, struct rer
 {
 	if (s->owing_seat >= s->n || s->owed_cards > 3 || s->resi > s->norder || s->nrew > s->n)
 		return rerr_set(e, "DNA: Auflösung falsch");
-	if (s->stage == ST_OVER && (s->disc_need || s->deadline))
+	if (s->stage == ST_OVER && s->pr.n)
 		return rerr_set(e, "DNA: vorbei, aber noch eine Frist offen");
 	if (s->stage != ST_OVER && nactive(s) < (s->play_on ? 2 : s->n))
 		return rerr_set(e, "DNA: Partie müsste vorbei sein");
-	if ((s->disc_need & s->finmask) || (s->stage == ST_RACE && (s->passed & s->finmask)))
-		return rerr_set(e, "DNA: fertiger Spieler soll handeln");
+	for (int i = 0; i < s->pr.n; i++)
+		if (s->pr.p[i].waiting & s->finmask)
+			return rerr_set(e, "DNA: fertiger Spieler soll handeln");
 	for (int i = 0; i < s->nfin; i++)
 		if (!((s->finmask >> s->fin[i]) & 1u))
 			return rerr_set(e, "DNA: Platzliste falsch");
-	if (s->stage != ST_OVER && s->stage != ST_RESOLVE && s->stage != ST_REFILL &&
-	    s->stage != ST_FILL && s->stage != ST_REVEAL && s->stage != ST_CLEANUP &&
-	    s->stage != ST_NEXT && to_act(s) == 0 && s->deadline == 0 && !s->clock_pending)
+	const struct prompt *top = prompt_peek(&s->pr);
+	if ((s->stage == ST_RACE || s->stage == ST_CHOOSE) && top->waiting == 0 &&
+	    top->deadline == 0 && !(top->flags & PROMPT_LATER))
 		return rerr_set(e, "DNA: niemand kann handeln");
 	if ((s->stage == ST_RESOLVE || s->stage == ST_CLEANUP || s->stage == ST_REVEAL ||
-	     s->stage == ST_FILL || s->stage == ST_NEXT) && !s->disc_need && !s->relay_pick)
+	     s->stage == ST_FILL || s->stage == ST_NEXT) && !interrupted(s))
 		return rerr_set(e, "DNA: Auflösung steht still");
-	if (s->stage == ST_REFILL && to_act(s) == 0)
+	if (s->stage == ST_REFILL && top->waiting == 0)
 		return rerr_set(e, "DNA: Ergänzung ohne Spieler");
 	int slotuse[DNA_STRANDS] = { 0 };
 	for (int p = 0; p < s->n; p++) {
@@ -2329,6 +2319,39 @@ static int check_progress(const struct dna_state *s, const int *size, struct rer
 		    slotuse[s->refill_slot[p]]++)
 			return rerr_set(e, "DNA: Ergänzung von Platz %d ist nicht möglich", p);
 	}
+	return 0;
+}
+
+/* The prompts agree with the stage: none once over; while the race, the
+ * choice or the refill runs, that stage's prompt alone (for the seats
+ * still in; waiting: who has not passed, chosen, refilled); while the
+ * party resolves, the discard step or the holder's pick over it. */
+static int check_prompts(const struct dna_state *s, struct rerr *e)
+{
+	const struct prompts *ps = &s->pr;
+	if (prompt_check(ps, PR__MAX, s->n, e) != 0)
+		return -1;
+	static const uint8_t want[ST__MAX] = {
+		[ST_RACE] = PR_RACE, [ST_CHOOSE] = PR_CHOOSE, [ST_REFILL] = PR_REFILL,
+	};
+	int k = prompt_kind(ps);
+	if (s->stage == ST_OVER ? ps->n != 0 :
+	    ps->n != 1 || (want[s->stage] ? k != want[s->stage] : k != PR_DISCARD && k != PR_PICK))
+		return rerr_set(e, "DNA: Aufforderung %d passt nicht zur Phase %d", k, s->stage);
+	if (ps->n == 0)
+		return 0;
+	const struct prompt *p = &ps->p[0];
+	uint32_t undecided = 0, refill = 0;
+	for (int q = 0; q < s->n; q++) {
+		undecided |= (uint32_t)(active(s, q) && s->choice_kind[q] == CH_NONE) << q;
+		refill |= (uint32_t)(s->refill_slot[q] >= 0) << q;
+	}
+	if ((p->flags & PROMPT_WINDOW) || (p->owner >= 0) != (k == PR_PICK) ||
+	    (k != PR_PICK && p->arg) || (p->waiting & ~active_mask(s)) ||
+	    ((k == PR_RACE || k == PR_CHOOSE) && p->seats != active_mask(s)) ||
+	    (k == PR_CHOOSE && p->waiting != undecided) ||
+	    (k == PR_REFILL && p->waiting != refill))
+		return rerr_set(e, "DNA: Aufforderung %d falsch", k);
 	return 0;
 }
 
@@ -2368,6 +2391,8 @@ static int dna_check(const void *st, struct rerr *e)
 		return rerr_set(e, "DNA: Spieler- oder Kartenzahl falsch");
 	if (s->stage >= ST__MAX || s->holder >= s->n)
 		return rerr_set(e, "DNA: Phase oder Deckhalter falsch");
+	if (check_prompts(s, e) != 0)
+		return -1;
 	if (check_cards(s, hc, &nchoice, e) != 0 || check_choices(s, hc, nchoice, e) != 0)
 		return -1;
 	strand_sizes(s, size);
@@ -2684,10 +2709,10 @@ static void view_headline(const struct dna_state *s, uint32_t act, struct view_s
 			vstrf(v, "headline", "Die Partie ist zu Ende: @%d gewinnt.", s->fin[0]);
 		else
 			vstr(v, "headline", "Die Partie ist zu Ende.");
-	} else if (s->relay_pick) {
+	} else if (pick_mask(s)) {
 		vstrf(v, "headline", "Das Deck ist leer: @%d wählt, welcher der gleich langen "
 		      "längsten Stränge ins Deck gemischt und neu gelegt wird.", s->holder);
-	} else if (s->disc_need) {
+	} else if (prompt_kind(&s->pr) == PR_DISCARD) {
 		vstr(v, "headline", "Das Deck ist leer: alle werfen eine Handkarte verdeckt ab.");
 	} else if (s->stage == ST_RACE) {
 		vstr(v, "headline", "Eröffnungsrennen: wer zuerst mit einem Strang und einer "
@@ -2760,21 +2785,23 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct dna_state *s = st;
 	uint8_t deg[DNA_CARDS];
-	uint32_t act = to_act(s);
+	const struct prompt *top = prompt_peek(&s->pr);
+	uint32_t act = top ? top->waiting : 0;
 	int me = seat >= 0 && seat < s->n ? seat : -1;
+	unsigned pick = pick_mask(s);
 
 	view_headline(s, act, v);
 	vnum(v, "turn", s->turn);
 	vnum(v, "holder_seat", s->holder);
 	vnum(v, "deck_count", s->ndeck);
-	vnum(v, "deadline", s->deadline);
-	vflag(v, "race", s->stage == ST_RACE && !s->disc_need);
-	vflag(v, "choosing", s->stage == ST_CHOOSE && !s->disc_need);
-	vflag(v, "refilling", s->stage == ST_REFILL && !s->disc_need);
-	vflag(v, "discarding", s->disc_need != 0 && !s->relay_pick);
-	vflag(v, "picking", s->relay_pick != 0);
+	vnum(v, "deadline", top ? top->deadline : 0);
+	vflag(v, "race", prompt_kind(&s->pr) == PR_RACE);
+	vflag(v, "choosing", prompt_kind(&s->pr) == PR_CHOOSE);
+	vflag(v, "refilling", prompt_kind(&s->pr) == PR_REFILL);
+	vflag(v, "discarding", prompt_kind(&s->pr) == PR_DISCARD);
+	vflag(v, "picking", pick != 0);
 	for (int i = 0; i < DNA_STRANDS; i++)
-		if ((s->relay_pick >> i) & 1u) {
+		if ((pick >> i) & 1u) {
 			vbegin(v, "pick");
 			vnum(v, "strand", i + 1);
 			vend(v);

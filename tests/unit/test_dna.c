@@ -25,9 +25,11 @@
  * scores, only the encoding changed. Re-pinned when the payload gained its
  * format byte: without it the bytes are those of 0x51bbe445, 649; and when
  * the log became the shared one (rules/evlog.h: one more byte per event,
- * the list after the numbers; 0x23efca10, 650 before). */
-#define KNOWN_CRC 0x875a01bbu
-#define KNOWN_LEN 663
+ * the list after the numbers; 0x23efca10, 650 before); and when the
+ * waits and deadlines became prompts (rules/prompt.h, format 3; 0x875a01bb,
+ * 663 before). */
+#define KNOWN_CRC 0x16a3a562u
+#define KNOWN_LEN 668
 #define KNOWN_SCORE0 (-4)
 #define KNOWN_SCORE1 (-6)
 #define KNOWN_TURN 5
@@ -140,14 +142,25 @@ static void hang(struct dna_state *s, int c, int p)
 	link_to(s, c, p);
 }
 
+/* The live prompt's deadline (0: none), and who must discard (0: nobody). */
+static int64_t deadline_of(const struct dna_state *s)
+{
+	return prompt_peek(&s->pr) ? prompt_peek(&s->pr)->deadline : 0;
+}
+
+static uint32_t discard_mask(const struct dna_state *s)
+{
+	return prompt_kind(&s->pr) == PR_DISCARD ? prompt_peek(&s->pr)->waiting : 0;
+}
+
 /* Starts a fresh turn on a hand-built table. */
 static void begin(struct dna_state *s)
 {
 	for (int c = 0; c < s->ncards; c++)
 		s->endid[c] = 0;
+	prompt_clear(&s->pr);
 	start_turn(s, 0);
-	s->deadline = 0;
-	s->clock_pending = 0;
+	prompt_top(&s->pr)->deadline = 0;
 	assert_ok(s);
 }
 
@@ -817,7 +830,7 @@ static void test_deck_empty_everyone_discards(void **st)
 	struct status o;
 	G->status(s, &o);
 	assert_int_equal(o.to_act, 7u);
-	assert_true(s->disc_need != 0);
+	assert_true(discard_mask(s) != 0);
 	assert_true(has_move(s, 2, "discard 1-rot-leer-oval"));
 	assert_false(has_move(s, 2, "draw"));
 	struct rerr e;
@@ -858,7 +871,7 @@ static void test_out_by_discard_wins(void **st)
 	do_move(s, 0, "draw");
 	do_move(s, 1, "draw");
 	do_move(s, 2, "draw");
-	assert_int_equal(s->disc_need, 7u);
+	assert_int_equal(discard_mask(s), 7u);
 	do_move(s, 1, "discard 1-rot-leer-oval");
 	assert_int_equal(s->nfin, 1);
 	assert_int_equal(s->fin[0], 1);
@@ -928,9 +941,9 @@ static void test_revealed_card_without_partner_takes_deck_card(void **st)
 	s->turn_seconds = 10;
 	movef(s, 0, "attach %s to e%d e%d", code(LR2), end_of(s, GO), end_of(s, y));
 	movef(s, 1, "set %s on e%d", code(zs), end_of(s, z2));
-	assert_true(s->deadline > 0);
+	assert_true(deadline_of(s) > 0);
 	int top = s->deck[s->ndeck - 1];
-	assert_int_equal(G->tick(s, s->deadline), 1);
+	assert_int_equal(G->tick(s, deadline_of(s)), 1);
 	assert_ok(s);
 	assert_int_equal(s->stage, ST_CHOOSE);
 	/* both revealed cards took the next deck cards */
@@ -1111,7 +1124,7 @@ static void test_variant_opening_race(void **st)
 	deal(s, 3, 1, "opening_race=1");
 	struct rerr e;
 	assert_int_equal(G->apply(s, 0, "pass", 5000, &e), 0);
-	assert_int_equal(s->deadline, 5000 + 20000);
+	assert_int_equal(deadline_of(s), 5000 + 20000);
 	assert_int_equal(G->apply(s, 0, "pass", 6000, &e), -1);
 	assert_int_equal(G->apply(s, 1, "draw", 6000, &e), -1);
 	assert_non_null(strstr(e.msg, "Eröffnungsrennen"));
@@ -1138,7 +1151,7 @@ static void test_variant_turn_time_limit(void **st)
 	G->status(s, &o);
 	assert_int_equal(o.deadline, 0);     /* starts with the first action */
 	assert_int_equal(G->tick(s, 10000), 1);
-	assert_int_equal(s->deadline, 30000);
+	assert_int_equal(deadline_of(s), 30000);
 	struct rerr e;
 	assert_int_equal(G->apply(s, 0, "draw", 12000, &e), 0);
 	int h1 = hand(s, 1), h2 = hand(s, 2), turn = s->turn;
@@ -1148,7 +1161,7 @@ static void test_variant_turn_time_limit(void **st)
 	assert_int_equal(s->turn, turn + 1);
 	assert_int_equal(hand(s, 1), h1 + 1);
 	assert_int_equal(hand(s, 2), h2 + 1);
-	assert_int_equal(s->deadline, 50000);
+	assert_int_equal(deadline_of(s), 50000);
 	int saw = 0;
 	for (int i = 0; i < s->log.n; i++)
 		saw += s->log.ev[i].type == EV_AUTODRAW;
@@ -1305,7 +1318,7 @@ static void test_moves_are_exactly_the_legal_ones(void **st)
 						fail_msg("listed '%s' refused: %s", c->list[i], e.msg);
 				}
 				/* every end with every hand card: accepted only if listed */
-				if (s->stage == ST_CHOOSE && !s->disc_need && c->n > 0) {
+				if (s->stage == ST_CHOOSE && !discard_mask(s) && c->n > 0) {
 					int faces[DNA_FACES], nf = hand_faces(s, seat, faces);
 					for (int k = 0; k < nf; k++)
 						for (int i = 0; i < s->ntend; i++) {
@@ -1417,12 +1430,20 @@ static void test_corrupt_snapshots_rejected(void **st)
 	snap_end(&bo, start);
 	assert_int_equal(game_load(G, t, x, bo.len, &e), -1);
 	assert_non_null(strstr(e.msg, "anderen Spiel"));
-	/* valid CRC, values out of range: the player count, a card's place, the
-	 * stage, a deck card, a seat in the choices */
+	/* valid CRC, values out of range: the player count, the decks, an
+	 * option, the turn time, the stage; the prompts (at hdr + 16, the
+	 * party choosing): none, too many, an unknown kind, a pick while
+	 * choosing, a window, an owner, a seat not at the table */
 	size_t hdr = 4 + 1 + 3 + 4 + 1;   /* envelope and format byte */
+	assert_int_equal(s->stage, ST_CHOOSE);
+	assert_int_equal(a[hdr + 16], 1);
+	assert_int_equal(a[hdr + 17], PR_CHOOSE);
 	const struct { size_t off; unsigned char v; } bad[] = {
 		{ hdr + 0, 1 }, { hdr + 0, 10 }, { hdr + 1, 0 }, { hdr + 1, 4 },
 		{ hdr + 2, 2 }, { hdr + 7, ST__MAX }, { hdr + 8, 4 },
+		{ hdr + 16, 0 }, { hdr + 16, PROMPT_DEPTH + 1 }, { hdr + 17, PR__MAX },
+		{ hdr + 17, PR_PICK }, { hdr + 18, PROMPT_WINDOW }, { hdr + 19, 3 },
+		{ hdr + 21, 0x1f },
 	};
 	/* a format this build does not read: rebuilt from the log, not decoded */
 	for (unsigned f = 0; f < 256; f += 255) {
@@ -1681,7 +1702,7 @@ static void test_cleared_strand_end_is_gone_known_answer(void **st)
 	assert_int_equal(misfit, 1);
 	assert_int_equal(attach, 0);
 	/* one penalty card emptied the deck again: the discard step */
-	assert_int_equal(s->disc_need, 3u);
+	assert_int_equal(discard_mask(s), 3u);
 	assert_int_equal(hand(s, 0), h0 + 1);
 	int d0 = -1, d1 = -1;
 	for (int c = 0; c < s->ncards; c++) {
@@ -1756,7 +1777,7 @@ static void test_deck_empty_holder_picks_strand(void **st)
 	struct dna_state *s = new_state();
 	int a[4], b[4];
 	tie_position(s, NULL, a, b);
-	assert_int_equal(s->relay_pick, 6);
+	assert_int_equal(pick_mask(s), 6);
 	struct status o;
 	G->status(s, &o);
 	assert_int_equal(o.to_act, 1u);
@@ -1827,7 +1848,7 @@ static void test_deck_empty_pick_deadline_takes_lowest(void **st)
 	struct dna_state *s = new_state();
 	int a[4], b[4];
 	tie_position(s, "turn_seconds=15", a, b);
-	assert_int_equal(s->deadline, 1000 + 15000);
+	assert_int_equal(deadline_of(s), 1000 + 15000);
 	assert_int_equal(G->tick(s, 15999), 0);
 	assert_int_equal(G->tick(s, 16000), 1);
 	assert_ok(s);
