@@ -28,7 +28,7 @@ IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check docs-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch
@@ -69,7 +69,7 @@ run: deps all
 	@sh deploy/run.sh
 
 # Everything, in the order a failure is cheapest to find.
-test: deps-test all unit sim-check perft-check asan itest browser fuzz-check
+test: deps-test all unit sim-check perft-check docs-check asan itest browser fuzz-check
 	@echo "make test: all suites passed"
 
 unit: $(UNIT_BIN)
@@ -82,6 +82,10 @@ sim-check: $(B)/spieltisch
 # Behaviour proofs: perft tables and sim signatures as checked in (docs/perft.md).
 perft-check: $(B)/spieltisch
 	@sh tests/perft/check.sh $(B)/spieltisch
+
+# The move docs carry every game's table of verbs as the game has it.
+docs-check: $(B)/spieltisch
+	@sh tests/docs-check.sh $(B)/spieltisch
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer.
 asan:

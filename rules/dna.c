@@ -1196,20 +1196,26 @@ struct dna_cmd {
 
 /* The verbs of the move language (docs/moves-dna.md): their form and what
  * a move of the wrong form is told (rules/movetext.h). */
-static const struct mt_verb cmd_form[C__MAX] = {
+static const struct mt_verb dna_verbs[C__MAX] = {
 	[C_ATTACH] = { "attach", NULL, 4, MT_MAX_WORDS, 2, "to",
-		       "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4." },
+		       "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4.",
+		       "attach KARTE to ENDE [ENDE …]", "attach 2-rot-voll-welle to e1 e4" },
 	[C_SET] = { "set", NULL, 4, 4, 2, "on",
-		    "So geht der Zug nicht: set 2-rot-voll-welle on e3." },
-	[C_DRAW] = { "draw", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: draw." },
+		    "So geht der Zug nicht: set 2-rot-voll-welle on e3.",
+		    "set KARTE on ENDE", "set 2-rot-voll-welle on e3" },
+	[C_DRAW] = { "draw", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: draw.", "draw", "draw" },
 	[C_OPEN] = { "open", NULL, 4, 4, 2, "on",
-		     "So geht der Zug nicht: open 2-rot-voll-welle on s1." },
-	[C_PASS] = { "pass", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: pass." },
+		     "So geht der Zug nicht: open 2-rot-voll-welle on s1.",
+		     "open KARTE on STRANG", "open 2-rot-voll-welle on s1" },
+	[C_PASS] = { "pass", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: pass.", "pass", "pass" },
 	[C_REFILL] = { "refill", NULL, 4, 4, 2, "to",
-		       "So geht der Zug nicht: refill 2-rot-voll-welle to s1." },
+		       "So geht der Zug nicht: refill 2-rot-voll-welle to s1.",
+		       "refill KARTE to STRANG", "refill 2-rot-voll-welle to s1" },
 	[C_DISCARD] = { "discard", NULL, 2, 2, 0, NULL,
-			"So geht der Zug nicht: discard 2-rot-voll-welle." },
-	[C_CLEAR] = { "clear", NULL, 2, 2, 0, NULL, "So geht der Zug nicht: clear s2." },
+			"So geht der Zug nicht: discard 2-rot-voll-welle.",
+			"discard KARTE", "discard 2-rot-voll-welle" },
+	[C_CLEAR] = { "clear", NULL, 2, 2, 0, NULL, "So geht der Zug nicht: clear s2.",
+		      "clear STRANG", "clear s2" },
 };
 
 /* Reads "e<id>" or "s<n>": 0 with *out, or -1. */
@@ -1243,7 +1249,7 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
 	m->card = -1;
-	if ((m->kind = mt_verb(cmd_form, C__MAX, t, e)) < 0)
+	if ((m->kind = mt_verb(dna_verbs, C__MAX, t, e)) < 0)
 		return -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
@@ -1251,7 +1257,7 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 		return rerr_set(e, "Die Partie ist vorbei.");
 	if (!active(s, seat))
 		return rerr_set(e, "Du hast schon alle Karten abgelegt.");
-	if (mt_form(&cmd_form[m->kind], t, e) != 0)
+	if (mt_form(&dna_verbs[m->kind], t, e) != 0)
 		return -1;
 	if (t->n >= 2 && m->kind != C_DRAW && m->kind != C_PASS && m->kind != C_CLEAR) {
 		if (parse_face(t->w[1], &m->face) != 0)
@@ -1723,15 +1729,33 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
  * simulator's hot path: the words are copied with their lengths known. */
 static size_t move_prefix(char *m, int kind, const char *code, size_t clen)
 {
+	const struct mt_verb *v = &dna_verbs[kind];
 	size_t len = 0;
-	if (kind == C_SET)
-		put_bytes(m, &len, "set ", 4);
-	else
-		put_bytes(m, &len, "attach ", 7);
+	put_bytes(m, &len, v->word, strlen(v->word));
+	m[len++] = ' ';
 	put_bytes(m, &len, code, clen);
-	put_bytes(m, &len, kind == C_SET ? " on" : " to", 3);
+	m[len++] = ' ';
+	put_bytes(m, &len, v->link, strlen(v->link));
 	m[len] = '\0';
 	return len;
+}
+
+/* A move of verb `kind` with the arguments a and b (NULL: fewer), spelled
+ * through the table of verbs into m (GAME_MOVE_MAX + 1 bytes). */
+static const char *spell(char *m, int kind, const char *a, const char *b)
+{
+	const char *args[2] = { a, b };
+	mt_spell(&dna_verbs[kind], args, (a != NULL) + (b != NULL), m, GAME_MOVE_MAX + 1);
+	return m;
+}
+
+/* Strand slot i as a move word: "s1". */
+static const char *strand_word(char *w, int i)
+{
+	w[0] = 's';
+	w[1] = (char)('1' + i);
+	w[2] = '\0';
+	return w;
 }
 
 /* Emits the move `kind` (attach, set) of the card at end i of this turn. */
@@ -1759,7 +1783,7 @@ static void penalised_moves(const struct dna_state *s, struct emitter *em, const
 static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
 		      struct emitter *em)
 {
-	char code[40], m[GAME_MOVE_MAX + 1];
+	char code[40], m[GAME_MOVE_MAX + 1], sw[3];
 	size_t clen = 0;
 	if (f >= 0) {
 		face_code(f, code, sizeof code);
@@ -1768,15 +1792,15 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	if (pick_mask(s)) {
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
 			if ((pick_mask(s) >> i) & 1u) {
-				snprintf(m, sizeof m, "clear s%d", i + 1);
-				put(em, m, &(struct move_info){ C_CLEAR, i, 0, NULL });
+				put(em, spell(m, C_CLEAR, strand_word(sw, i), NULL),
+				    &(struct move_info){ C_CLEAR, i, 0, NULL });
 			}
 		return;
 	}
 	if (prompt_kind(&s->pr) == PR_DISCARD) {
 		if (f >= 0 && prompt_waits(&s->pr, seat)) {
-			snprintf(m, sizeof m, "discard %s", code);
-			put(em, m, &(struct move_info){ C_DISCARD, 0, 0, NULL });
+			put(em, spell(m, C_DISCARD, code, NULL),
+			    &(struct move_info){ C_DISCARD, 0, 0, NULL });
 		}
 		return;
 	}
@@ -1785,30 +1809,31 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		if (!prompt_waits(&s->pr, seat))
 			return;
 		if (f < 0) {
-			put(em, "pass", &(struct move_info){ C_PASS, 0, 0, NULL });
+			put(em, spell(m, C_PASS, NULL, NULL), &(struct move_info){ C_PASS, 0, 0, NULL });
 			return;
 		}
 		for (int slot = 0; slot < DNA_STRANDS; slot++)
 			for (int i = 0; i < s->ntend; i++)
 				if (s->strand[s->tend_b[i]] == slot) {
 					if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
-						snprintf(m, sizeof m, "open %s on s%d", code, slot + 1);
-						put(em, m, &(struct move_info){ C_OPEN, slot, 0, NULL });
+						put(em, spell(m, C_OPEN, code, strand_word(sw, slot)),
+						    &(struct move_info){ C_OPEN, slot, 0, NULL });
 					}
 					break;
 				}
 		return;
 	case ST_REFILL:
 		if (f >= 0 && s->refill_slot[seat] >= 0) {
-			snprintf(m, sizeof m, "refill %s to s%d", code, s->refill_slot[seat] + 1);
-			put(em, m, &(struct move_info){ C_REFILL, s->refill_slot[seat], 0, NULL });
+			int r = s->refill_slot[seat];
+			put(em, spell(m, C_REFILL, code, strand_word(sw, r)),
+			    &(struct move_info){ C_REFILL, r, 0, NULL });
 		}
 		return;
 	case ST_CHOOSE: {
 		if (s->choice_kind[seat] != CH_NONE)
 			return;
 		if (f < 0) {
-			put(em, "draw", &(struct move_info){ C_DRAW, 0, 0, NULL });
+			put(em, spell(m, C_DRAW, NULL, NULL), &(struct move_info){ C_DRAW, 0, 0, NULL });
 			return;
 		}
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
@@ -2983,6 +3008,8 @@ const struct game dna_game = {
 	.tick = dna_tick,
 	.status = dna_status,
 	.moves = dna_moves,
+	.verbs = dna_verbs,
+	.nverbs = C__MAX,
 	.snap_format = DNA_FORMAT,
 	.snap_format_min = DNA_FORMAT,
 	.encode = dna_encode,

@@ -522,14 +522,15 @@ static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
 enum dw_verb { DW_MV_PLAY, DW_MV_CHICKEN, DW_MV_DRAW, DW_MV_SNAP, DW_MV_PASS, DW_MV__MAX };
 static const struct mt_verb dw_verbs[DW_MV__MAX] = {
 	[DW_MV_PLAY] = { "play", NULL, 4, 4, 2, "on", "So legst du eine Wurmkarte: play KARTE on "
-		"STAPEL, z. B. play gelb-4 on 2." },
+		"STAPEL, z. B. play gelb-4 on 2.", "play KARTE on STAPEL", "play gelb-4 on 2" },
 	[DW_MV_CHICKEN] = { "chicken", NULL, 4, 4, 2, "on", "So frisst ein Huhn: chicken FARBE on "
-		"STAPEL, z. B. chicken rot on 3." },
+		"STAPEL, z. B. chicken rot on 3.", "chicken FARBE on STAPEL", "chicken rot on 3" },
 	[DW_MV_DRAW] = { "draw", "draw turn", 3, 3, 1, "turn", "So ziehst du und drehst einen "
-		"Stapel: draw turn STAPEL, z. B. draw turn 2." },
+		"Stapel: draw turn STAPEL, z. B. draw turn 2.", "draw turn STAPEL", "draw turn 2" },
 	[DW_MV_SNAP] = { "snap", NULL, 2, 2, 0, NULL, "So wirfst du zwischen: snap KARTE, z. B. "
-		"snap blau-5." },
-	[DW_MV_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein, ohne weitere Wörter." },
+		"snap blau-5.", "snap KARTE", "snap blau-5" },
+	[DW_MV_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein, ohne weitere Wörter.",
+		"pass", "pass" },
 };
 
 /* Reads the stack number word (1..3) into *k (0-based). */
@@ -792,15 +793,7 @@ static void dw_status(const void *vst, struct status *out)
 /* Move texts are built here; the longest is "chicken gelb on 3". */
 struct dw_mbuf {
 	char s[48];
-	int len;
 };
-
-/* Starts a move text with its verb (and the blank after it). */
-static void mb_start(struct dw_mbuf *m, const char *verb)
-{
-	m->len = 0;
-	put_str(m->s, &m->len, verb);
-}
 
 /* One legal move, before it is spelled: its verb, the hand card it plays
  * (-1: none) and the stack (-1: none). */
@@ -860,19 +853,20 @@ static int legal_moves(const struct dw_state *st, int seat,
 
 /* mv in canonical spelling ("play gelb-4 on 1", "snap rot-7", "pass",
  * "draw turn 2"). */
+/* A legal move in canonical spelling, through the table of verbs (the
+ * form the reader checks is the form written). */
 static void move_text(const struct dw_move *mv, struct dw_mbuf *m)
 {
-	mb_start(m, dw_verbs[mv->verb].shown ? dw_verbs[mv->verb].shown : dw_verbs[mv->verb].word);
-	if (mv->verb != DW_MV_PASS)
-		put_str(m->s, &m->len, " ");
-	if (mv->card >= 0)
-		put_card(m->s, &m->len, mv->card);
-	if (mv->verb == DW_MV_PLAY || mv->verb == DW_MV_CHICKEN)
-		put_str(m->s, &m->len, " on ");
-	if (mv->verb != DW_MV_SNAP && mv->stack >= 0) {
-		m->s[m->len++] = (char)('1' + mv->stack);
-		m->s[m->len] = '\0';
+	char card[16], stack[2] = { (char)('1' + mv->stack), '\0' };
+	const char *args[2];
+	int n = 0, len = 0;
+	if (mv->card >= 0) {
+		put_card(card, &len, mv->card);
+		args[n++] = card;
 	}
+	if (mv->verb != DW_MV_SNAP && mv->stack >= 0)
+		args[n++] = stack;
+	mt_spell(&dw_verbs[mv->verb], args, n, m->s, sizeof m->s);
 }
 
 struct emit_ctx {
@@ -1511,6 +1505,8 @@ const struct game drehwurm_game = {
 	.tick = dw_tick,
 	.status = dw_status,
 	.moves = dw_moves,
+	.verbs = dw_verbs,
+	.nverbs = DW_MV__MAX,
 	.snap_format = DW_FORMAT,
 	.snap_format_min = DW_FORMAT,
 	.encode = dw_encode,

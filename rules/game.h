@@ -118,6 +118,7 @@ void vbegin(struct view_sink *v, const char *section);
 void vend(struct view_sink *v);
 
 typedef void (*move_emit_fn)(void *ctx, const char *move);
+struct mt_verb;   /* a verb of a game's move language (rules/movetext.h) */
 
 struct game {
 	const char *slug;           /* "drehwurm": URLs, storage, template names */
@@ -129,6 +130,11 @@ struct game {
 	size_t state_size;          /* bytes the caller provides for one state */
 	const struct game_option *options;
 	int noptions;
+
+	/* The verbs of its move language (rules/movetext.h): their form, usage
+	 * message, spelling and docs. */
+	const struct mt_verb *verbs;
+	int nverbs;
 
 	/* Parties that make one match at this table. */
 	int (*parties)(int nplayers, const int *opt);

@@ -1,3 +1,4 @@
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -141,4 +142,43 @@ int mt_form(const struct mt_verb *v, const struct mtok *t, struct rerr *e)
 	if (t->n < v->min_words || t->n > v->max_words || (v->link && !mt_is(t, v->link_at, v->link)))
 		return rerr_set(e, "%s", v->usage);
 	return 0;
+}
+
+/* Appends word w and a blank before it unless it is the first; -1 when it
+ * does not fit. */
+static int spell_word(char *out, size_t cap, size_t *len, const char *w)
+{
+	size_t n = strlen(w), at = *len + (*len > 0);
+	if (at + n >= cap)
+		return -1;
+	if (*len > 0)
+		out[*len] = ' ';
+	memcpy(out + at, w, n);
+	*len = at + n;
+	out[*len] = '\0';
+	return 0;
+}
+
+int mt_spell(const struct mt_verb *v, const char *const *args, int nargs, char *out, size_t cap)
+{
+	int words = 1 + nargs + (v->link != NULL);
+	assert(cap > 0 && words >= v->min_words && words <= v->max_words);
+	assert(!v->link || (v->link_at >= 1 && v->link_at <= nargs + 1));
+	size_t len = 0;
+	out[0] = '\0';
+	if (spell_word(out, cap, &len, v->word) != 0)
+		return -1;
+	for (int i = 0, w = 1; i < nargs; i++, w++) {
+		if (v->link && w == v->link_at) {
+			if (spell_word(out, cap, &len, v->link) != 0)
+				return -1;
+			w++;
+		}
+		assert(args[i][0] && !strchr(args[i], ' '));
+		if (spell_word(out, cap, &len, args[i]) != 0)
+			return -1;
+	}
+	if (v->link && v->link_at == nargs + 1 && spell_word(out, cap, &len, v->link) != 0)
+		return -1;
+	return (int)len;
 }

@@ -32,17 +32,23 @@ int mt_is(const struct mtok *t, int i, const char *s);
  * Use it instead of "%.Ns", which cuts by bytes. */
 const char *mt_clip(char *buf, size_t cap, const char *s, int chars);
 
-/* One verb of a game's move language, in the game's table of verbs: its
- * word, how it is named in the list of verbs ("draw turn"; NULL: the word),
- * how many words a move with it has (min_words..max_words), a word that
- * must stand at a fixed place ("on" at 2; link NULL: none), and the whole
- * message a move of the wrong form gets. */
+/* One verb of a game's move language, in the game's table of verbs (the
+ * game registers it: game->verbs): its word, how it is named in the list
+ * of verbs ("draw turn"; NULL: the word), how many words a move with it has
+ * (min_words..max_words), a word that must stand at a fixed place ("on" at
+ * 2; link NULL: none), the whole message a move of the wrong form gets, and
+ * for the move docs its form with placeholders ("play KARTE on STAPEL")
+ * and an example. From the one table come the reading of a move's form
+ * (mt_verb, mt_form), its canonical spelling (mt_spell) and the table of
+ * verbs in docs/moves-<game>.md (`spieltisch verbs GAME`, checked by make
+ * test). */
 struct mt_verb {
 	const char *word, *shown;
 	int min_words, max_words;
 	int link_at;
 	const char *link;
 	const char *usage;
+	const char *form, *example;
 };
 
 enum { MT_QUOTE_CHARS = 20 };   /* characters of a typed word quoted in a message */
@@ -53,5 +59,11 @@ int mt_verb(const struct mt_verb *verbs, int n, const struct mtok *t, struct rer
 /* 0 when t has the form of verb v (word count and link word), else -1 with
  * v's usage. */
 int mt_form(const struct mt_verb *v, const struct mtok *t, struct rerr *e);
+
+/* Spells a move of verb v in canonical form: the verb, then args[0..nargs)
+ * with the link word put in its place ({"gelb-4", "2"} → "play gelb-4 on
+ * 2"). The result always has v's form (assert). Returns its length, or -1
+ * when it does not fit cap bytes. */
+int mt_spell(const struct mt_verb *v, const char *const *args, int nargs, char *out, size_t cap);
 
 #endif

@@ -418,6 +418,45 @@ static void test_games_describe_themselves(void **unused)
 	}
 }
 
+/* Every game's table of verbs agrees with itself: distinct words, each
+ * example read as its own verb and of its form, the form beginning with
+ * the verb as shown; and the example, spelled by mt_spell from its own
+ * arguments, comes out again. */
+static void test_verb_tables(void **unused)
+{
+	(void)unused;
+	struct rerr e;
+	struct mtok t;
+	for (int i = 0; i < ngames; i++) {
+		const struct game *g = games[i];
+		assert_non_null(g->verbs);
+		assert_true(g->nverbs > 0);
+		for (int k = 0; k < g->nverbs; k++) {
+			const struct mt_verb *v = &g->verbs[k];
+			const char *shown = v->shown ? v->shown : v->word;
+			assert_non_null(v->usage);
+			assert_non_null(v->form);
+			assert_non_null(v->example);
+			assert_int_equal(strncmp(v->form, shown, strlen(shown)), 0);
+			assert_int_equal(mt_split(v->example, &t, &e), 0);
+			assert_int_equal(mt_verb(g->verbs, g->nverbs, &t, &e), k);
+			if (mt_form(v, &t, &e) != 0)
+				fail_msg("%s: example '%s': %s", g->slug, v->example, e.msg);
+			const char *args[MT_MAX_WORDS];
+			int n = 0;
+			for (int w = 1; w < t.n; w++)
+				if (!(v->link && w == v->link_at))
+					args[n++] = t.w[w];
+			char out[GAME_MOVE_MAX + 1];
+			assert_int_equal(mt_spell(v, args, n, out, sizeof out), (int)strlen(v->example));
+			assert_string_equal(out, v->example);
+			assert_int_equal(mt_spell(v, args, n, out, 4), -1);   /* too small */
+			for (int j = 0; j < k; j++)
+				assert_string_not_equal(g->verbs[j].word, v->word);
+		}
+	}
+}
+
 /* A party's result: places by points (ties share, the next place is
  * skipped) unless the game gives its own places. */
 static void test_party_result_places(void **unused)
@@ -636,6 +675,7 @@ int main(void)
 		cmocka_unit_test(test_match_totals_ties_share_the_win),
 		cmocka_unit_test(test_party_result_places),
 		cmocka_unit_test(test_games_describe_themselves),
+		cmocka_unit_test(test_verb_tables),
 		cmocka_unit_test(test_perft_counts_listed_moves),
 		cmocka_unit_test(test_event_log),
 		cmocka_unit_test(test_prompts),
