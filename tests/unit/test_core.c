@@ -5,9 +5,11 @@
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dice.h"
 #include "evlog.h"
 #include "game.h"
 #include "match.h"
@@ -457,6 +459,143 @@ static void test_verb_tables(void **unused)
 	}
 }
 
+/* A view sink that writes "key=value" lines and "[section" / "]". */
+struct vlines {
+	char s[1024];
+	size_t len;
+};
+
+static void vl_put(struct vlines *l, const char *a, const char *sep, const char *b)
+{
+	int w = snprintf(l->s + l->len, sizeof l->s - l->len, "%s%s%s\n", a, sep, b);
+	if (w > 0 && (size_t)w < sizeof l->s - l->len)
+		l->len += (size_t)w;
+}
+
+static void vl_str(void *c, const char *k, const char *v)
+{
+	vl_put(c, k, "=", v);
+}
+
+static void vl_num(void *c, const char *k, long long v)
+{
+	char n[24];
+	snprintf(n, sizeof n, "%lld", v);
+	vl_put(c, k, "=", n);
+}
+
+static void vl_flag(void *c, const char *k, int on)
+{
+	vl_put(c, k, "=", on ? "1" : "0");
+}
+
+static void vl_begin(void *c, const char *sec)
+{
+	vl_put(c, "[", "", sec);
+}
+
+static void vl_end(void *c)
+{
+	vl_put(c, "]", "", "");
+}
+
+/* A set of dice: rolling rolls only the free dice, from the party's
+ * generator (the same seed rolls the same); keeping, going away and coming
+ * back; picking dice by their faces; text, view and snapshot; check(). */
+static void test_dice(void **unused)
+{
+	(void)unused;
+	struct dice d, back;
+	struct rng r, r2;
+	struct rerr e;
+	rng_seed(&r, 7);
+	rng_seed(&r2, 7);
+	dice_init(&d, 5, 6);
+	assert_int_equal(dice_free(&d), 0x1f);
+	assert_int_equal(dice_check(&d, 5, 6, &e), 0);
+	assert_int_equal(dice_roll(&d, &r), 0x1f);
+	for (int i = 0; i < 5; i++) {
+		assert_true(d.face[i] >= 1 && d.face[i] <= 6);
+		assert_int_equal(d.face[i], rng_die(&r2, 6));   /* the generator's rolls, in order */
+	}
+	uint8_t first[DICE_MAX];
+	memcpy(first, d.face, sizeof first);
+	dice_keep(&d, 0x05);
+	assert_int_equal(dice_roll(&d, &r), 0x1a);
+	assert_int_equal(d.face[0], first[0]);   /* kept dice stay */
+	assert_int_equal(d.face[2], first[2]);
+
+	/* faces chosen for a test: 3 5 5 6 1 */
+	static const uint8_t f[5] = { 3, 5, 5, 6, 1 };
+	memcpy(d.face, f, sizeof f);
+	d.kept = 0x1f;
+	assert_int_equal(dice_count(&d, 0x1f, 5), 2);
+	assert_int_equal(dice_count(&d, 0x03, 5), 1);
+	unsigned got = 0;
+	assert_int_equal(dice_pick(&d, 0x1f, (int[]){ 5, 5 }, 2, &got), 0);
+	assert_int_equal(got, 0x06);
+	assert_int_equal(dice_pick(&d, 0x1f, (int[]){ 5, 5, 5 }, 3, &got), -1);
+	assert_int_equal(dice_pick(&d, 0x1b, (int[]){ 5, 5 }, 2, &got), -1);   /* die 2 not among them */
+	char txt[32];
+	assert_string_equal(dice_text(&d, 0x1f, txt, sizeof txt), "3 5 5 6 1");
+	assert_string_equal(dice_text(&d, 0x06, txt, sizeof txt), "5 5");
+	assert_string_equal(dice_text(&d, 0x1f, txt, 6), "3 5 5");   /* cut at a whole face */
+
+	dice_away(&d, 0x06);
+	assert_int_equal(d.out, 0x06);
+	assert_int_equal(d.kept, 0x19);
+	assert_int_equal(dice_home(&d), 0x19);
+	assert_int_equal(dice_free(&d), 0);
+	assert_int_equal(dice_check(&d, 5, 6, &e), 0);
+
+	unsigned char mem[64];
+	struct buf b = { mem, 0, sizeof mem, 0 };
+	dice_encode(&b, &d);
+	assert_int_equal(b.len, 2 + 5 + 2);
+	struct de de = { mem, b.len, 0, 0, 0 };
+	assert_int_equal(dice_decode(&de, &back), 0);
+	assert_int_equal(de.off, b.len);
+	assert_memory_equal(&back, &d, sizeof d);
+	mem[0] = DICE_MAX + 1;
+	de.off = 0;
+	assert_int_equal(dice_decode(&de, &back), -1);
+
+	struct vlines vl = { "", 0 };
+	struct view_sink v = { vl_str, vl_num, vl_flag, vl_begin, vl_end, &vl };
+	dice_view(&d, "dice", &v);
+	assert_non_null(strstr(vl.s, "[dice\nindex=1\nface=5\nrolled=1\nkept=0\nout=1\n]\n"));
+	assert_non_null(strstr(vl.s, "[dice\nindex=4\nface=1\nrolled=1\nkept=1\nout=0\n]\n"));
+
+	dice_back(&d, 0x02);
+	assert_int_equal(d.out, 0x04);
+	assert_int_equal(d.face[1], 0);   /* back unrolled and free */
+	assert_int_equal(dice_free(&d), 0x02);
+	dice_reset(&d);
+	assert_int_equal(dice_free(&d), 0x1f);
+	assert_int_equal(d.face[3], 0);
+
+	/* what check() refuses */
+	memcpy(d.face, f, sizeof f);
+	assert_int_equal(dice_check(&d, 5, 6, &e), 0);
+	assert_int_equal(dice_check(&d, 4, 6, &e), -1);
+	struct dice x = d;
+	x.face[2] = 7;
+	assert_int_equal(dice_check(&x, 5, 6, &e), -1);   /* no such face */
+	x = d;
+	x.kept = x.out = 0x01;
+	assert_int_equal(dice_check(&x, 5, 6, &e), -1);   /* kept and away */
+	x = d;
+	x.kept = 0x20;
+	assert_int_equal(dice_check(&x, 5, 6, &e), -1);   /* a sixth die */
+	x = d;
+	x.face[0] = 0;
+	x.kept = 0x01;
+	assert_int_equal(dice_check(&x, 5, 6, &e), -1);   /* kept before it was rolled */
+	x = d;
+	x.face[6] = 2;
+	assert_int_equal(dice_check(&x, 5, 6, &e), -1);   /* a face beyond the set */
+}
+
 /* A party's result: places by points (ties share, the next place is
  * skipped) unless the game gives its own places. */
 static void test_party_result_places(void **unused)
@@ -679,6 +818,7 @@ int main(void)
 		cmocka_unit_test(test_perft_counts_listed_moves),
 		cmocka_unit_test(test_event_log),
 		cmocka_unit_test(test_prompts),
+		cmocka_unit_test(test_dice),
 	};
 	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
 }
