@@ -19,6 +19,14 @@ void dice_reset(struct dice *d)
 	dice_init(d, d->n, d->faces);
 }
 
+void dice_gather(struct dice *d)
+{
+	d->kept = 0;
+	for (int i = 0; i < d->n; i++)
+		if (!((d->out >> i) & 1u))
+			d->face[i] = 0;
+}
+
 unsigned dice_free(const struct dice *d)
 {
 	return ((1u << d->n) - 1) & ~(unsigned)d->kept & ~(unsigned)d->out;
@@ -108,6 +116,7 @@ void dice_view(const struct dice *d, const char *section, struct view_sink *v)
 		vnum(v, "index", i);
 		vnum(v, "face", d->face[i]);
 		vflag(v, "rolled", d->face[i] > 0);
+		vflag(v, "unrolled", d->face[i] == 0);
 		vflag(v, "kept", (d->kept >> i) & 1u);
 		vflag(v, "out", (d->out >> i) & 1u);
 		vend(v);

@@ -38,6 +38,9 @@ void dice_keep(struct dice *d, unsigned mask);
  * unrolled and free. */
 void dice_away(struct dice *d, unsigned mask);
 void dice_back(struct dice *d, unsigned mask);
+/* The dice at hand are put down: unrolled and free (the end of a turn);
+ * the away ones stay where they are. */
+void dice_gather(struct dice *d);
 /* The dice neither kept nor out; the dice at hand (not out). */
 unsigned dice_free(const struct dice *d);
 unsigned dice_home(const struct dice *d);
@@ -51,7 +54,7 @@ int dice_pick(const struct dice *d, unsigned from, const int *want, int n, unsig
 /* The faces of mask as text, in index order: "3 5 5" (cap bytes). */
 const char *dice_text(const struct dice *d, unsigned mask, char *out, size_t cap);
 /* Section `section`, one item per die: index, face, flags kept, out,
- * rolled (face > 0). */
+ * rolled (face > 0) and unrolled (templates have no "not"). */
 void dice_view(const struct dice *d, const char *section, struct view_sink *v);
 
 /* In a snapshot: n, faces, the faces, kept, out. decode: -1 for n or

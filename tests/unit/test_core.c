@@ -20,6 +20,7 @@
 #include "prompt.h"
 #include "rng.h"
 #include "ser.h"
+#include "unit/viewtext.h"
 
 static void test_rng_same_seed_same_sequence(void **unused)
 {
@@ -459,46 +460,6 @@ static void test_verb_tables(void **unused)
 	}
 }
 
-/* A view sink that writes "key=value" lines and "[section" / "]". */
-struct vlines {
-	char s[1024];
-	size_t len;
-};
-
-static void vl_put(struct vlines *l, const char *a, const char *sep, const char *b)
-{
-	int w = snprintf(l->s + l->len, sizeof l->s - l->len, "%s%s%s\n", a, sep, b);
-	if (w > 0 && (size_t)w < sizeof l->s - l->len)
-		l->len += (size_t)w;
-}
-
-static void vl_str(void *c, const char *k, const char *v)
-{
-	vl_put(c, k, "=", v);
-}
-
-static void vl_num(void *c, const char *k, long long v)
-{
-	char n[24];
-	snprintf(n, sizeof n, "%lld", v);
-	vl_put(c, k, "=", n);
-}
-
-static void vl_flag(void *c, const char *k, int on)
-{
-	vl_put(c, k, "=", on ? "1" : "0");
-}
-
-static void vl_begin(void *c, const char *sec)
-{
-	vl_put(c, "[", "", sec);
-}
-
-static void vl_end(void *c)
-{
-	vl_put(c, "]", "", "");
-}
-
 /* A set of dice: rolling rolls only the free dice, from the party's
  * generator (the same seed rolls the same); keeping, going away and coming
  * back; picking dice by their faces; text, view and snapshot; check(). */
@@ -560,12 +521,19 @@ static void test_dice(void **unused)
 	de.off = 0;
 	assert_int_equal(dice_decode(&de, &back), -1);
 
-	struct vlines vl = { "", 0 };
-	struct view_sink v = { vl_str, vl_num, vl_flag, vl_begin, vl_end, &vl };
+	static struct vtext vt;
+	struct view_sink v = vt_sink(&vt);
 	dice_view(&d, "dice", &v);
-	assert_non_null(strstr(vl.s, "[dice\nindex=1\nface=5\nrolled=1\nkept=0\nout=1\n]\n"));
-	assert_non_null(strstr(vl.s, "[dice\nindex=4\nface=1\nrolled=1\nkept=1\nout=0\n]\n"));
+	assert_non_null(strstr(vt.s, "[dice\nindex=1\nface=5\nrolled?1\nunrolled?0\nkept?0\nout?1\n]\n"));
+	assert_non_null(strstr(vt.s, "[dice\nindex=4\nface=1\nrolled?1\nunrolled?0\nkept?1\nout?0\n]\n"));
 
+	struct dice g = d;
+	dice_gather(&g);
+	assert_int_equal(g.kept, 0);
+	assert_int_equal(g.out, 0x06);
+	assert_int_equal(g.face[0], 0);
+	assert_int_equal(g.face[1], 5);   /* away on a card: it keeps its face */
+	assert_int_equal(dice_check(&g, 5, 6, &e), 0);
 	dice_back(&d, 0x02);
 	assert_int_equal(d.out, 0x04);
 	assert_int_equal(d.face[1], 0);   /* back unrolled and free */

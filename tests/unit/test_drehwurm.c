@@ -19,6 +19,7 @@
 #include "sim.h"
 #include "tmpl.h"
 #include "view.h"
+#include "unit/viewtext.h"
 
 static const struct game *const G = &drehwurm_game;
 static const int64_t T0 = 1000000;
@@ -282,33 +283,9 @@ static void random_step(struct dw_state *st, struct rng *r, int64_t now)
 }
 
 /* A view sink that writes the tree as text: "key=value", "[section", "]". */
-struct vtext {
-	char s[32768];
-	size_t len;
-};
-
-static void vt_put(struct vtext *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void vt_put(struct vtext *t, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int w = vsnprintf(t->s + t->len, sizeof t->s - t->len, fmt, ap);
-	va_end(ap);
-	assert_true(w >= 0 && (size_t)w < sizeof t->s - t->len);
-	t->len += (size_t)w;
-}
-
-static void vt_str(void *c, const char *k, const char *v) { vt_put(c, "%s=%s\n", k, v); }
-static void vt_num(void *c, const char *k, long long v) { vt_put(c, "%s=%lld\n", k, v); }
-static void vt_flag(void *c, const char *k, int on) { vt_put(c, "%s?%d\n", k, on); }
-static void vt_begin(void *c, const char *sec) { vt_put(c, "[%s\n", sec); }
-static void vt_end(void *c) { vt_put(c, "]\n"); }
-
 static void view_text(const struct dw_state *st, int seat, struct vtext *t)
 {
-	struct view_sink v = { vt_str, vt_num, vt_flag, vt_begin, vt_end, t };
-	t->len = 0;
-	t->s[0] = '\0';
+	struct view_sink v = vt_sink(t);
 	G->view(st, seat, &v);
 }
 
