@@ -1,0 +1,1650 @@
+/*
+ * drachenrummy.c — Drachenrummy: roll five dice, reserve cards from the
+ * middle with dice of one value (or steal another player's reservation with
+ * more dice), then lay down rummy melds (rules-de/drachenrummy.txt,
+ * docs/rulings.md "Drachenrummy", docs/moves-drachenrummy.md).
+ *
+ * A turn is steps, each a move: the seat's reserved cards go to its hand
+ * and their dice come back (automatic), `roll`, `keep` at least one die
+ * (the rest is rolled again) until all are kept, then `reserve` and
+ * `steal`, then `lay` and `add`, then `done`: the middle is refilled to
+ * four and the next seat starts. When no card is left in the draw pile or
+ * the middle and none is reserved, every seat may lay down once more, in
+ * turn order; then laid cards count 1 (2..10) or 2 (B, D, K, A), hand
+ * cards -1.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "dice.h"
+#include "evlog.h"
+#include "game.h"
+#include "match.h"
+#include "movetext.h"
+#include "prompt.h"
+#include "rng.h"
+#include "ser.h"
+
+enum {
+	DR_SEATS = 5,
+	DR_DICE = 5,
+	DR_FACES = 6,
+	DR_SUITS = 4,
+	DR_RANKS = 13,         /* 2..10, B, D, K, A */
+	DR_DECK = 52,          /* faces: suit * 13 + rank index */
+	DR_DECKS_MAX = 2,
+	DR_CARDS = DR_DECK * DR_DECKS_MAX,
+	DR_MIDDLE = 4,
+	DR_MELD_MAX = 13,      /* a run A..K; a set has at most four */
+	DR_MELDS = DR_CARDS / 3,
+	DR_LOG = 12,
+	DR_TURN_MAX = 600,     /* the last meld-out starts after this turn (docs/rulings.md) */
+	DR_FORMAT = 1
+};
+
+/* Suits in Skat order; ranks 2..14 (14: the ace, which may also be 1 in a run). */
+static const char *const suit_word[DR_SUITS] = { "kreuz", "pik", "herz", "karo" };
+static const char *const suit_name[DR_SUITS] = { "Kreuz", "Pik", "Herz", "Karo" };
+static const char *const suit_sym[DR_SUITS] = { "♣", "♠", "♥", "♦" };
+static const char *const rank_word[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
+						 "b", "d", "k", "a" };
+static const char *const rank_short[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
+						  "B", "D", "K", "A" };
+static const char *const rank_name[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
+						 "Bube", "Dame", "König", "As" };
+
+/* Where a card is; own[] names the seat (hand, reservation) or the meld. */
+enum loc { L_DECK, L_MIDDLE, L_RESERVED, L_HAND, L_MELD, L__MAX };
+
+/* What the party waits for (rules/prompt.h): the seat on turn at one step
+ * of its turn (arg), or in the last meld-out one seat after another (arg:
+ * how many seats come after this one). No prompt: over. */
+enum dr_prompt { PR_TURN = 1, PR_LAST, PR__MAX };
+enum dr_step { S_ROLL = 1, S_KEEP, S_RESERVE, S_MELD, S__MAX };
+
+/* Public events (rules/evlog.h): `num` packs dice faces (3 bits each, arg
+ * of them), `card` a card, `where` a seat or a meld, `arg` a count. */
+enum dr_ev {
+	EV_TAKE,      /* seat took arg reserved cards to hand */
+	EV_ROLL,      /* seat rolled the faces in num */
+	EV_KEEP,      /* seat kept the faces in num */
+	EV_RESERVE,   /* seat reserved card with the faces in num */
+	EV_STEAL,     /* seat stole card from `where` with the faces in num */
+	EV_LAY,       /* seat laid meld `where` (arg cards) */
+	EV_ADD,       /* seat added card to meld `where` */
+	EV_REFILL,    /* arg cards refilled the middle */
+	EV_LAST,      /* the last meld-out began */
+	EV_OVER,      /* the party ended */
+	EV_LIMIT,     /* the turn limit started the last meld-out */
+	EV__MAX
+};
+
+struct dr_meld {
+	uint8_t owner, n, run;
+	uint16_t c[DR_MELD_MAX];   /* card ids in meld order */
+};
+
+struct dr_state {
+	uint8_t n, decks, steal_any, steal_higher, parties;
+	uint16_t ncards, turn;
+	uint32_t epoch;
+	struct rng rng;
+	struct prompts pr;
+	uint8_t loc[DR_CARDS], own[DR_CARDS];
+	uint8_t dmask[DR_CARDS];          /* a reserved card: its holder's dice on it */
+	uint16_t pile[DR_CARDS];          /* the draw pile, top last */
+	int npile;
+	int16_t middle[DR_MIDDLE];        /* card or -1 */
+	struct dice dice[DR_SEATS];
+	int nmelds;
+	struct dr_meld meld[DR_MELDS];
+	struct evlog log;
+};
+
+enum dr_opt { O_DECKS, O_STEAL_ANY, O_STEAL_HIGHER, O_PARTIES, O__MAX };
+_Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
+_Static_assert((int)DR_SEATS <= (int)GAME_MAX_SEATS, "seats");
+
+static const struct game_option dr_options[O__MAX] = {
+	[O_DECKS] = { "decks", "Kartenspiele (52 Karten je Spiel)", OPT_INT, 1, DR_DECKS_MAX, 1,
+		      "Decks" },
+	[O_STEAL_ANY] = { "steal_any", "Stehlen mit mehr Würfeln beliebiger Augenzahl", OPT_BOOL,
+			  0, 1, 0, NULL },
+	[O_STEAL_HIGHER] = { "steal_higher",
+			     "Stehlen auch mit gleich vielen Würfeln höherer Augenzahl", OPT_BOOL,
+			     0, 1, 0, NULL },
+	[O_PARTIES] = { "parties", "Partien pro Runde", OPT_INT, 1, 10, 3, NULL },
+};
+
+/* ---- cards ---------------------------------------------------------- */
+
+static int face(int c)
+{
+	return c % DR_DECK;
+}
+
+static int suit(int c)
+{
+	return face(c) / DR_RANKS;
+}
+
+/* 0..12: 2..10, B, D, K, A */
+static int rank(int c)
+{
+	return face(c) % DR_RANKS;
+}
+
+/* Points of a laid card: 2..10 one, B D K A two. */
+static int card_points(int c)
+{
+	return rank(c) >= 9 ? 2 : 1;
+}
+
+/* The move word of face f: "herz-k", "pik-10" (written once: moves are
+ * listed often and the rules run single-threaded). */
+static const char *face_word(int f)
+{
+	static char words[DR_DECK][12];
+	if (!words[0][0])
+		for (int x = 0; x < DR_DECK; x++)
+			snprintf(words[x], sizeof words[x], "%s-%s", suit_word[x / DR_RANKS],
+				 rank_word[x % DR_RANKS]);
+	return words[f];
+}
+
+/* A die's face, 1..6, as a move word. */
+static const char *face_digit(int v)
+{
+	static const char *const digit[DR_FACES + 1] = { "0", "1", "2", "3", "4", "5", "6" };
+	return digit[v];
+}
+
+/* The name on the page: "Herz König". */
+static void face_label(int f, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s %s", suit_name[f / DR_RANKS], rank_name[f % DR_RANKS]);
+}
+
+/* Reads a card word into a face: "herz-k"; also the rank spelled out
+ * ("herz-könig", "herz-koenig") and upper case (folded by mt_split).
+ * 0, or -1. */
+static int parse_face(const char *w, int *f)
+{
+	static const char *const long_rank[DR_RANKS] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+							 NULL, NULL, "bube", "dame", "könig", "as" };
+	const char *dash = strchr(w, '-');
+	if (!dash)
+		return -1;
+	size_t sl = (size_t)(dash - w);
+	for (int s = 0; s < DR_SUITS; s++) {
+		if (strlen(suit_word[s]) != sl || strncmp(w, suit_word[s], sl) != 0)
+			continue;
+		for (int r = 0; r < DR_RANKS; r++)
+			if (strcmp(dash + 1, rank_word[r]) == 0 ||
+			    (long_rank[r] && strcmp(dash + 1, long_rank[r]) == 0) ||
+			    (r == 11 && strcmp(dash + 1, "koenig") == 0)) {
+				*f = s * DR_RANKS + r;
+				return 0;
+			}
+	}
+	return -1;
+}
+
+static void emit_face(struct view_sink *v, int f)
+{
+	char b[32];
+	face_label(f, b, sizeof b);
+	vstr(v, "name", b);
+	vstr(v, "suit", suit_sym[f / DR_RANKS]);
+	vstr(v, "suit_class", suit_word[f / DR_RANKS]);
+	vstr(v, "rank", rank_short[f % DR_RANKS]);
+	vflag(v, "red", f / DR_RANKS >= 2);
+}
+
+/* ---- melds ---------------------------------------------------------- */
+
+enum meld_kind { MK_NONE, MK_SET, MK_RUN };
+
+/* Whether cards c[0..n) make a meld: three or more of one rank in
+ * different suits (a set), or three or more of one suit in sequence (a
+ * run), the ace low (A-2-3) or high (D-K-A), never both. With ace_low set
+ * the run's ace is its 1. */
+static int meld_kind(const uint16_t *c, int n, int *ace_low)
+{
+	*ace_low = 0;
+	if (n < 3 || n > DR_MELD_MAX)
+		return MK_NONE;
+	int set = n <= DR_SUITS, run = 1;
+	unsigned suits = 0, ranks = 0;
+	for (int i = 0; i < n; i++) {
+		if (rank(c[i]) != rank(c[0]) || ((suits >> suit(c[i])) & 1u))
+			set = 0;
+		if (suit(c[i]) != suit(c[0]) || ((ranks >> rank(c[i])) & 1u))
+			run = 0;
+		suits |= 1u << suit(c[i]);
+		ranks |= 1u << rank(c[i]);
+	}
+	if (set)
+		return MK_SET;
+	if (!run)
+		return MK_NONE;
+	/* ranks as a 13-bit mask (bit 12: the ace); high: contiguous bits */
+	unsigned high = ranks, low = ((ranks << 1) | (ranks >> 12)) & 0x1fffu;
+	for (unsigned m = high; m; m >>= 1)
+		if (m & 1u) {
+			if (((m + 1) & m) == 0)
+				return MK_RUN;
+			break;
+		}
+	if ((ranks >> 12) & 1u)
+		for (unsigned m = low; m; m >>= 1)
+			if (m & 1u) {
+				if (((m + 1) & m) == 0) {
+					*ace_low = 1;
+					return MK_RUN;
+				}
+				break;
+			}
+	return MK_NONE;
+}
+
+/* The place of card c in a meld's order: a set by suit, a run upwards
+ * (its ace first when low). */
+static int meld_key(int c, int kind, int ace_low)
+{
+	if (kind == MK_SET)
+		return suit(c) * DR_CARDS + c;
+	int r = rank(c);
+	return (ace_low && r == 12 ? -1 : r) * DR_CARDS + c;
+}
+
+/* Sorts c[0..n) into meld order. */
+static void meld_sort(uint16_t *c, int n, int kind, int ace_low)
+{
+	for (int i = 1; i < n; i++) {
+		uint16_t x = c[i];
+		int j = i;
+		while (j > 0 && meld_key(c[j - 1], kind, ace_low) > meld_key(x, kind, ace_low)) {
+			c[j] = c[j - 1];
+			j--;
+		}
+		c[j] = x;
+	}
+}
+
+/* ---- state helpers --------------------------------------------------- */
+
+static int step(const struct dr_state *s)
+{
+	return prompt_kind(&s->pr) == PR_TURN ? prompt_peek(&s->pr)->arg : 0;
+}
+
+static void set_step(struct dr_state *s, int st)
+{
+	prompt_top(&s->pr)->arg = (uint8_t)st;
+}
+
+static int over(const struct dr_state *s)
+{
+	return s->pr.n == 0;
+}
+
+/* The first card of face f at loc (owned by own, -1: anyone), or -1. */
+static int find_card(const struct dr_state *s, int f, int loc, int own)
+{
+	for (int c = f; c < s->ncards; c += DR_DECK)
+		if (s->loc[c] == loc && (own < 0 || s->own[c] == own))
+			return c;
+	return -1;
+}
+
+static int hand_count(const struct dr_state *s, int seat)
+{
+	int n = 0;
+	for (int c = 0; c < s->ncards; c++)
+		n += s->loc[c] == L_HAND && s->own[c] == seat;
+	return n;
+}
+
+static int reserved_count(const struct dr_state *s)
+{
+	int n = 0;
+	for (int c = 0; c < s->ncards; c++)
+		n += s->loc[c] == L_RESERVED;
+	return n;
+}
+
+static int middle_count(const struct dr_state *s)
+{
+	int n = 0;
+	for (int i = 0; i < DR_MIDDLE; i++)
+		n += s->middle[i] >= 0;
+	return n;
+}
+
+/* The index of seat's k-th own meld (0-based), or -1. */
+static int own_meld(const struct dr_state *s, int seat, int k)
+{
+	for (int i = 0; i < s->nmelds; i++)
+		if (s->meld[i].owner == seat && k-- == 0)
+			return i;
+	return -1;
+}
+
+/* Packs dice faces for the log: 3 bits a face. */
+static uint16_t pack_faces(const struct dice *d, unsigned mask, uint8_t *n)
+{
+	unsigned p = 0;
+	int k = 0;
+	for (int i = 0; i < d->n; i++)
+		if ((mask >> i) & 1u)
+			p |= (unsigned)d->face[i] << (3 * k++);
+	*n = (uint8_t)k;
+	return (uint16_t)p;
+}
+
+static struct game_event *logev(struct dr_state *s, int type, int seat, unsigned mask)
+{
+	struct game_event *e = evlog_push(&s->log, DR_LOG, type, seat);
+	if (seat >= 0 && mask)
+		e->num = pack_faces(&s->dice[seat], mask, &e->arg);
+	return e;
+}
+
+/* Every seat's score: laid cards' points, minus one per hand card. */
+static void scores(const struct dr_state *s, int *out)
+{
+	memset(out, 0, sizeof out[0] * DR_SEATS);
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] == L_MELD)
+			out[s->meld[s->own[c]].owner] += card_points(c);
+		else if (s->loc[c] == L_HAND)
+			out[s->own[c]]--;
+	}
+}
+
+/* ---- the flow of a party ---------------------------------------------- */
+
+static void start_turn(struct dr_state *s, int seat);
+
+/* The last meld-out, from `first` on in turn order, skipping empty hands;
+ * over when nobody is left. */
+static void last_round(struct dr_state *s, int first, int left)
+{
+	for (; left >= 0; left--, first = seat_next(first, s->n)) {
+		if (hand_count(s, first) == 0)
+			continue;
+		prompt_clear(&s->pr);
+		struct prompt *p = prompt_push(&s->pr, PR_LAST, 1u << first);
+		p->owner = (int8_t)first;
+		p->arg = (uint8_t)left;
+		return;
+	}
+	prompt_clear(&s->pr);
+	logev(s, EV_OVER, -1, 0);
+}
+
+/* Seat's turn begins: its reserved cards go to its hand and their dice come
+ * back; if then no card is left to give out, the last meld-out begins with
+ * this seat. */
+static void start_turn(struct dr_state *s, int seat)
+{
+	int took = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_RESERVED && s->own[c] == seat) {
+			dice_back(&s->dice[seat], s->dmask[c]);
+			s->loc[c] = L_HAND;
+			s->dmask[c] = 0;
+			took++;
+		}
+	dice_reset(&s->dice[seat]);
+	if (took)
+		logev(s, EV_TAKE, seat, 0)->arg = (uint8_t)took;
+	if (s->npile == 0 && middle_count(s) == 0 && reserved_count(s) == 0) {
+		logev(s, EV_LAST, -1, 0);
+		last_round(s, seat, s->n - 1);
+		return;
+	}
+	if (s->turn >= DR_TURN_MAX) {
+		logev(s, EV_LIMIT, -1, 0)->num = s->turn;
+		last_round(s, seat, s->n - 1);
+		return;
+	}
+	s->turn++;
+	prompt_clear(&s->pr);
+	struct prompt *p = prompt_push(&s->pr, PR_TURN, 1u << seat);
+	p->owner = (int8_t)seat;
+	p->arg = S_ROLL;
+}
+
+/* The turn ends: the dice not on cards are put down, the middle refilled
+ * to four from the draw pile, the next seat starts. */
+static void end_turn(struct dr_state *s, int seat)
+{
+	dice_gather(&s->dice[seat]);
+	int filled = 0;
+	for (int i = 0; i < DR_MIDDLE && s->npile > 0; i++)
+		if (s->middle[i] < 0) {
+			int c = s->pile[--s->npile];
+			s->middle[i] = (int16_t)c;
+			s->loc[c] = L_MIDDLE;
+			s->own[c] = 0;
+			filled++;
+		}
+	if (filled)
+		logev(s, EV_REFILL, -1, 0)->arg = (uint8_t)filled;
+	start_turn(s, seat_next(seat, s->n));
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int dr_parties(int nplayers, const int *opt)
+{
+	(void)nplayers;
+	return opt[O_PARTIES];
+}
+
+/* Shuffles, lays four cards face up in the middle, gives everyone five
+ * dice; the start player is drawn by lot (the text's "most scales"). */
+static int dr_setup(void *st, const struct setup *su, struct rerr *e)
+{
+	struct dr_state *s = st;
+	(void)e;   /* game_setup() has checked the count and the options */
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)su->nplayers;
+	s->decks = (uint8_t)su->opt[O_DECKS];
+	s->steal_any = (uint8_t)su->opt[O_STEAL_ANY];
+	s->steal_higher = (uint8_t)su->opt[O_STEAL_HIGHER];
+	s->parties = (uint8_t)su->opt[O_PARTIES];
+	s->ncards = (uint16_t)(DR_DECK * s->decks);
+	rng_seed(&s->rng, su->seed);
+	for (int c = 0; c < s->ncards; c++)
+		s->pile[c] = (uint16_t)c;
+	s->npile = s->ncards;
+	rng_shuffle(&s->rng, s->pile, s->npile);
+	for (int i = 0; i < DR_MIDDLE; i++) {
+		int c = s->pile[--s->npile];
+		s->middle[i] = (int16_t)c;
+		s->loc[c] = L_MIDDLE;
+	}
+	for (int p = 0; p < DR_SEATS; p++)
+		dice_init(&s->dice[p], DR_DICE, DR_FACES);
+	start_turn(s, (int)rng_below(&s->rng, s->n));
+	return 0;
+}
+
+/* ---- the move language --------------------------------------------------- */
+
+enum dr_verb { V_ROLL, V_KEEP, V_RESERVE, V_STEAL, V_LAY, V_ADD, V_DONE, V__MAX };
+static const struct mt_verb dr_verbs[V__MAX] = {
+	[V_ROLL] = { "roll", NULL, 1, 1, 0, NULL, "roll steht allein: du würfelst mit allen "
+		     "Würfeln.", "roll", "roll" },
+	[V_KEEP] = { "keep", NULL, 2, 1 + DR_DICE, 0, NULL, "So legst du Würfel zur Seite: keep "
+		     "AUGEN …, z. B. keep 6 6.", "keep AUGEN [AUGEN …]", "keep 6 6" },
+	[V_RESERVE] = { "reserve", NULL, 4, 3 + DR_DICE, 2, "with", "So reservierst du eine "
+			"Karte aus der Mitte: reserve KARTE with AUGEN …, z. B. reserve herz-k "
+			"with 3 3.", "reserve KARTE with AUGEN [AUGEN …]", "reserve herz-k with 3 3" },
+	[V_STEAL] = { "steal", NULL, 6, 5 + DR_DICE, 2, "from", "So stiehlst du eine "
+		      "reservierte Karte: steal KARTE from PLATZ with AUGEN …, z. B. steal herz-a "
+		      "from 2 with 6 6 6 6.", "steal KARTE from PLATZ with AUGEN [AUGEN …]",
+		      "steal herz-a from 2 with 6 6 6 6" },
+	[V_LAY] = { "lay", NULL, 4, 1 + DR_MELD_MAX, 0, NULL, "So legst du ein Set ab: lay KARTE "
+		    "KARTE KARTE …, z. B. lay herz-2 herz-3 herz-4.", "lay KARTE KARTE KARTE "
+		    "[KARTE …]", "lay herz-2 herz-3 herz-4" },
+	[V_ADD] = { "add", NULL, 4, 4, 2, "to", "So legst du an ein eigenes Set an: add KARTE to "
+		    "SET, z. B. add herz-5 to m1.", "add KARTE to SET", "add herz-5 to m1" },
+	[V_DONE] = { "done", NULL, 1, 1, 0, NULL, "done steht allein: dein Zug ist zu Ende.",
+		     "done", "done" },
+};
+
+/* One move, before it is spelled or applied. */
+struct dr_move {
+	int verb;
+	int card;          /* reserve, steal, add: the card (an id); -1 none */
+	int target;        /* steal: the seat robbed; add: the meld (index) */
+	int face, count;   /* keep: unused; reserve, steal: the dice's face and count */
+	unsigned dice;     /* keep, reserve, steal: the seat's dice (a mask) */
+	int n;             /* lay: cards */
+	uint16_t cards[DR_MELD_MAX];
+};
+
+/* Reads dice faces w[from..t->n) into want[]; -1 with a message. */
+static int read_faces(const struct mtok *t, int from, int *want, int *n, struct rerr *e)
+{
+	char q[4 * MT_QUOTE_CHARS + 1];
+	*n = 0;
+	for (int i = from; i < t->n; i++)
+		if (mt_int(t->w[i], 1, DR_FACES, &want[(*n)++]) != 0)
+			return rerr_set(e, "'%s' ist keine Augenzahl (1 bis 6).",
+					mt_clip(q, sizeof q, t->w[i], MT_QUOTE_CHARS));
+	return 0;
+}
+
+/* Reads a card word; -1 with a message. */
+static int read_face(const char *w, int *f, struct rerr *e)
+{
+	char q[4 * MT_QUOTE_CHARS + 1];
+	if (parse_face(w, f) != 0)
+		return rerr_set(e, "Eine Karte '%s' gibt es nicht (so: herz-k, pik-10, karo-a; "
+				"b Bube, d Dame, k König, a As).",
+				mt_clip(q, sizeof q, w, MT_QUOTE_CHARS));
+	return 0;
+}
+
+/* Dice of one face: want[0..n) all equal, chosen among seat's kept dice at
+ * hand. -1 with a message. */
+static int one_face_dice(const struct dr_state *s, int seat, const int *want, int n,
+			 struct dr_move *m, struct rerr *e)
+{
+	for (int i = 1; i < n; i++)
+		if (want[i] != want[0])
+			return rerr_set(e, "Alle Würfel auf einer Karte brauchen dieselbe Augenzahl.");
+	const struct dice *d = &s->dice[seat];
+	if (dice_pick(d, d->kept, want, n, &m->dice) != 0)
+		return rerr_set(e, "Du hast nicht %d Würfel mit %d übrig.", n, want[0]);
+	m->face = want[0];
+	m->count = n;
+	return 0;
+}
+
+/* Whether dice (count of face) beat a reservation made with `old` dice of
+ * `oface`: more of the same face; with the variants, more of any face, or
+ * as many of a higher face. */
+static int beats(const struct dr_state *s, int face_, int count, int oface, int ocount)
+{
+	return (face_ == oface && count > ocount) || (s->steal_any && count > ocount) ||
+	       (s->steal_higher && face_ > oface && count >= ocount);
+}
+
+/* What this table's variants add to the stealing rule, for a message. */
+static const char *steal_rule(const struct dr_state *s)
+{
+	return s->steal_any && s->steal_higher ? " (an diesem Tisch auch: mehr Würfel "
+	       "beliebiger Augenzahl, oder gleich viele mit höherer)" :
+	       s->steal_any ? " (an diesem Tisch auch: mehr Würfel beliebiger Augenzahl)" :
+	       s->steal_higher ? " (an diesem Tisch auch: gleich viele mit höherer Augenzahl)" :
+	       "";
+}
+
+/* The face and count of dice on reserved card c. */
+static void reservation(const struct dr_state *s, int c, int *face_, int *count)
+{
+	const struct dice *d = &s->dice[s->own[c]];
+	*count = 0;
+	*face_ = 0;
+	for (int i = 0; i < d->n; i++)
+		if ((s->dmask[c] >> i) & 1u) {
+			(*count)++;
+			*face_ = d->face[i];
+		}
+}
+
+/* The whole move checked against the state; nothing changes. */
+static int parse_move(const struct dr_state *s, int seat, const char *text, struct dr_move *m,
+		      struct rerr *e)
+{
+	struct mtok t;
+	char q[4 * MT_QUOTE_CHARS + 1];
+	memset(m, 0, sizeof *m);
+	m->card = -1;
+	if (seat < 0 || seat >= s->n)
+		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
+	if (mt_split(text, &t, e) != 0)
+		return -1;
+	if (over(s))
+		return rerr_set(e, "Die Partie ist schon vorbei.");
+	if ((m->verb = mt_verb(dr_verbs, V__MAX, &t, e)) < 0 ||
+	    mt_form(&dr_verbs[m->verb], &t, e) != 0)
+		return -1;
+	if (m->verb == V_STEAL && !mt_is(&t, 4, "with"))   /* its second link word */
+		return rerr_set(e, "%s", dr_verbs[V_STEAL].usage);
+	if (!prompt_waits(&s->pr, seat))
+		return rerr_set(e, "Du bist nicht am Zug.");
+	int st = step(s), last = prompt_kind(&s->pr) == PR_LAST;
+	const struct dice *d = &s->dice[seat];
+	int want[DR_DICE + 1], nw = 0, f = 0;
+	if (last && (m->verb == V_ROLL || m->verb == V_KEEP || m->verb == V_RESERVE ||
+		     m->verb == V_STEAL))
+		return rerr_set(e, "Alle Karten sind vergeben: jetzt wird nur noch abgelegt "
+				"(lay, add) und dann done.");
+	switch (m->verb) {
+	case V_ROLL:
+		if (st != S_ROLL)
+			return rerr_set(e, "Gewürfelt wird nur zu Beginn des Zuges; jetzt %s.",
+					st == S_KEEP ? "legst du Würfel zur Seite (keep)" :
+							"ist das Würfeln vorbei");
+		return 0;
+	case V_KEEP:
+		if (st != S_KEEP)
+			return rerr_set(e, st == S_ROLL ? "Erst würfeln: roll." :
+					"Alle Würfel liegen schon zur Seite.");
+		if (read_faces(&t, 1, want, &nw, e) != 0)
+			return -1;
+		if (dice_pick(d, dice_free(d), want, nw, &m->dice) != 0)
+			return rerr_set(e, "Diese Augen liegen nicht unter deinen gewürfelten Würfeln "
+					"(%s).", dice_text(d, dice_free(d), q, sizeof q));
+		return 0;
+	case V_RESERVE:
+	case V_STEAL:
+		if (st != S_RESERVE)
+			return rerr_set(e, st == S_MELD ?
+					"Reservieren und Stehlen geht nur vor dem Ablegen." :
+					"Erst alle Würfel zur Seite legen, dann reservieren.");
+		if (read_face(t.w[1], &f, e) != 0)
+			return -1;
+		if (m->verb == V_RESERVE) {
+			if (read_faces(&t, 3, want, &nw, e) != 0)
+				return -1;
+			m->card = find_card(s, f, L_MIDDLE, -1);
+			if (m->card < 0)
+				return rerr_set(e, "%s liegt nicht in der Mitte.", t.w[1]);
+			return one_face_dice(s, seat, want, nw, m, e);
+		}
+		if (mt_int(t.w[3], 1, s->n, &m->target) != 0)
+			return rerr_set(e, "Platz '%s' gibt es nicht (1 bis %d).",
+					mt_clip(q, sizeof q, t.w[3], MT_QUOTE_CHARS), s->n);
+		m->target--;
+		if (m->target == seat)
+			return rerr_set(e, "Deine eigene Karte kannst du nicht stehlen.");
+		if (read_faces(&t, 5, want, &nw, e) != 0 || one_face_dice(s, seat, want, nw, m, e))
+			return -1;
+		int seen = 0;
+		for (int c = f; c < s->ncards; c += DR_DECK) {
+			if (s->loc[c] != L_RESERVED || s->own[c] != m->target)
+				continue;
+			int of, oc;
+			seen = 1;
+			reservation(s, c, &of, &oc);
+			if (beats(s, m->face, m->count, of, oc)) {
+				m->card = c;
+				return 0;
+			}
+		}
+		if (!seen)
+			return rerr_set(e, "Platz %d hat %s nicht reserviert.", m->target + 1, t.w[1]);
+		return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+				"derselben Augenzahl%s.", steal_rule(s));
+	case V_LAY:
+	case V_ADD:
+		if (!last && st != S_RESERVE && st != S_MELD)
+			return rerr_set(e, "Abgelegt wird nach dem Würfeln und Reservieren.");
+		if (m->verb == V_ADD) {
+			int k;
+			if (read_face(t.w[1], &f, e) != 0)
+				return -1;
+			if (t.w[3][0] != 'm' || mt_int(t.w[3] + 1, 1, DR_MELDS, &k) != 0 ||
+			    (m->target = own_meld(s, seat, k - 1)) < 0)
+				return rerr_set(e, "Ein eigenes Set '%s' hast du nicht (m1, m2, …).",
+						mt_clip(q, sizeof q, t.w[3], MT_QUOTE_CHARS));
+			m->card = find_card(s, f, L_HAND, seat);
+			if (m->card < 0)
+				return rerr_set(e, "%s hast du nicht auf der Hand.", t.w[1]);
+			const struct dr_meld *ml = &s->meld[m->target];
+			uint16_t c[DR_MELD_MAX + 1];
+			int lo;
+			memcpy(c, ml->c, sizeof ml->c[0] * ml->n);
+			c[ml->n] = (uint16_t)m->card;
+			int k2 = ml->n < DR_MELD_MAX ? meld_kind(c, ml->n + 1, &lo) : MK_NONE;
+			if (k2 != (ml->run ? MK_RUN : MK_SET))
+				return rerr_set(e, "%s passt nicht an Set m%d.", t.w[1], k);
+			return 0;
+		}
+		for (int i = 1; i < t.n; i++) {
+			if (read_face(t.w[i], &f, e) != 0)
+				return -1;
+			int c = -1;
+			for (int x = f; x < s->ncards && c < 0; x += DR_DECK)
+				if (s->loc[x] == L_HAND && s->own[x] == seat) {
+					c = x;
+					for (int j = 0; j < m->n; j++)
+						c = m->cards[j] == x ? -1 : c;
+				}
+			if (c < 0)
+				return rerr_set(e, "%s hast du nicht %sauf der Hand.", t.w[i],
+						find_card(s, f, L_HAND, seat) >= 0 ? "so oft " : "");
+			m->cards[m->n++] = (uint16_t)c;
+		}
+		int lo;
+		if (meld_kind(m->cards, m->n, &lo) == MK_NONE)
+			return rerr_set(e, "Das ist kein Set: gleicher Wert in verschiedenen Farben, "
+					"oder eine Farbe in lückenloser Folge (As als 1 oder als As, "
+					"nicht beides).");
+		return 0;
+	default:   /* V_DONE */
+		if (!last && st != S_RESERVE && st != S_MELD)
+			return rerr_set(e, st == S_ROLL ? "Erst würfeln: roll." :
+					"Erst alle Würfel zur Seite legen (keep).");
+		return 0;
+	}
+}
+
+/* Applies a checked move. */
+static void play(struct dr_state *s, int seat, struct dr_move *m)
+{
+	struct dice *d = &s->dice[seat];
+	int last = prompt_kind(&s->pr) == PR_LAST;
+	s->epoch++;
+	switch (m->verb) {
+	case V_ROLL:
+		logev(s, EV_ROLL, seat, dice_roll(d, &s->rng));
+		set_step(s, S_KEEP);
+		return;
+	case V_KEEP:
+		dice_keep(d, m->dice);
+		logev(s, EV_KEEP, seat, m->dice);
+		if (dice_free(d))
+			logev(s, EV_ROLL, seat, dice_roll(d, &s->rng));
+		else
+			set_step(s, S_RESERVE);
+		return;
+	case V_RESERVE: {
+		for (int i = 0; i < DR_MIDDLE; i++)
+			if (s->middle[i] == m->card)
+				s->middle[i] = -1;
+		s->loc[m->card] = L_RESERVED;
+		s->own[m->card] = (uint8_t)seat;
+		s->dmask[m->card] = (uint8_t)m->dice;
+		logev(s, EV_RESERVE, seat, m->dice)->card = (uint16_t)m->card;
+		dice_away(d, m->dice);
+		return;
+	}
+	case V_STEAL: {
+		int from = s->own[m->card];
+		dice_back(&s->dice[from], s->dmask[m->card]);
+		s->own[m->card] = (uint8_t)seat;
+		s->dmask[m->card] = (uint8_t)m->dice;
+		struct game_event *ev = logev(s, EV_STEAL, seat, m->dice);
+		ev->card = (uint16_t)m->card;
+		ev->where = (uint8_t)from;
+		dice_away(d, m->dice);
+		return;
+	}
+	case V_LAY: {
+		int lo, kind = meld_kind(m->cards, m->n, &lo);
+		struct dr_meld *ml = &s->meld[s->nmelds];
+		ml->owner = (uint8_t)seat;
+		ml->run = kind == MK_RUN;
+		ml->n = (uint8_t)m->n;
+		memcpy(ml->c, m->cards, sizeof m->cards[0] * (size_t)m->n);
+		meld_sort(ml->c, ml->n, kind, lo);
+		for (int i = 0; i < m->n; i++) {
+			s->loc[m->cards[i]] = L_MELD;
+			s->own[m->cards[i]] = (uint8_t)s->nmelds;
+		}
+		struct game_event *ev = logev(s, EV_LAY, seat, 0);
+		ev->where = (uint8_t)s->nmelds;
+		ev->arg = (uint8_t)m->n;
+		ev->card = ml->c[0];
+		ev->num = ml->c[ml->n - 1];
+		s->nmelds++;
+		if (!last)
+			set_step(s, S_MELD);
+		return;
+	}
+	case V_ADD: {
+		struct dr_meld *ml = &s->meld[m->target];
+		int lo;
+		ml->c[ml->n++] = (uint16_t)m->card;
+		int kind = meld_kind(ml->c, ml->n, &lo);
+		meld_sort(ml->c, ml->n, kind, lo);
+		s->loc[m->card] = L_MELD;
+		s->own[m->card] = (uint8_t)m->target;
+		struct game_event *ev = logev(s, EV_ADD, seat, 0);
+		ev->card = (uint16_t)m->card;
+		ev->where = (uint8_t)m->target;
+		if (!last)
+			set_step(s, S_MELD);
+		return;
+	}
+	default:   /* V_DONE */
+		if (last) {
+			int left = prompt_peek(&s->pr)->arg;
+			if (left == 0) {
+				prompt_clear(&s->pr);
+				logev(s, EV_OVER, -1, 0);
+			} else {
+				last_round(s, seat_next(seat, s->n), left - 1);
+			}
+			return;
+		}
+		end_turn(s, seat);
+		return;
+	}
+}
+
+static int dr_apply(void *st, int seat, const char *text, int64_t now, struct rerr *e)
+{
+	struct dr_state *s = st;
+	struct dr_move m;
+	(void)now;   /* no clock in this game (yet): the kernel's prompts carry none */
+	if (parse_move(s, seat, text, &m, e) != 0)
+		return -1;
+	play(s, seat, &m);
+	return 0;
+}
+
+/* No deadlines: nothing passes. */
+static void dr_expire(void *st, struct prompt *p, int64_t now)
+{
+	(void)st;
+	(void)p;
+	(void)now;
+}
+
+static int dr_tick(void *st, int64_t now)
+{
+	struct dr_state *s = st;
+	return prompt_tick(&s->pr, now, dr_expire, s);
+}
+
+static void dr_status(const void *st, struct status *o)
+{
+	const struct dr_state *s = st;
+	memset(o, 0, sizeof *o);
+	prompt_status(&s->pr, o);
+	o->over = over(s);
+	o->turn = prompt_peek(&s->pr) ? prompt_peek(&s->pr)->owner : -1;
+	o->epoch = s->epoch;
+	int sc[DR_SEATS];
+	scores(s, sc);
+	for (int p = 0; p < s->n; p++)
+		o->score[p] = sc[p];
+}
+
+/* ---- listing moves ----------------------------------------------------- */
+
+typedef void (*move_fn)(void *ctx, const struct dr_state *s, const struct dr_move *m);
+
+/* Every sub-multiset of the free dice, largest faces first in each. */
+static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
+{
+	const struct dice *d = &s->dice[seat];
+	unsigned free_ = dice_free(d);
+	int cnt[DR_FACES + 1] = { 0 }, take[DR_FACES + 1] = { 0 }, count = 0;
+	for (int i = 0; i < d->n; i++)
+		if ((free_ >> i) & 1u)
+			cnt[d->face[i]]++;
+	for (;;) {
+		int v = 1;
+		while (v <= DR_FACES && take[v] == cnt[v])
+			take[v++] = 0;
+		if (v > DR_FACES)
+			return count;
+		take[v]++;
+		struct dr_move m = { .verb = V_KEEP, .card = -1 };
+		int want[DR_DICE], nw = 0;
+		for (int f = DR_FACES; f >= 1; f--)
+			for (int k = 0; k < take[f]; k++)
+				want[nw++] = f;
+		dice_pick(d, free_, want, nw, &m.dice);
+		fn(ctx, s, &m);
+		count++;
+	}
+}
+
+/* Every reservation and steal: per card (a face once) and face of the
+ * seat's kept dice, each number of those dice that may be used. */
+static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
+{
+	const struct dice *d = &s->dice[seat];
+	int count = 0, have[DR_FACES + 1] = { 0 };
+	for (int i = 0; i < d->n; i++)
+		if ((d->kept >> i) & 1u)
+			have[d->face[i]]++;
+	for (int i = 0; i < DR_MIDDLE; i++) {
+		int c = s->middle[i], dup = 0;
+		for (int j = 0; j < i && c >= 0; j++)
+			dup |= s->middle[j] >= 0 && face(s->middle[j]) == face(c);
+		if (c < 0 || dup)
+			continue;
+		for (int v = 1; v <= DR_FACES; v++)
+			for (int k = 1; k <= have[v]; k++) {
+				struct dr_move m = { .verb = V_RESERVE, .card = c, .face = v, .count = k };
+				int want[DR_DICE] = { v, v, v, v, v };
+				dice_pick(d, d->kept, want, k, &m.dice);
+				fn(ctx, s, &m);
+				count++;
+			}
+	}
+	for (int t = 0; t < s->n; t++) {
+		if (t == seat)
+			continue;
+		for (int c0 = 0; c0 < s->ncards; c0++) {
+			if (s->loc[c0] != L_RESERVED || s->own[c0] != t ||
+			    (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
+			     s->own[c0 - DR_DECK] == t))
+				continue;   /* a face once: its first copy */
+			for (int v = 1; v <= DR_FACES; v++)
+				for (int k = 1; k <= have[v]; k++) {
+					int c = -1, of, oc;
+					for (int x = face(c0); x < s->ncards && c < 0; x += DR_DECK)
+						if (s->loc[x] == L_RESERVED && s->own[x] == t) {
+							reservation(s, x, &of, &oc);
+							if (beats(s, v, k, of, oc))
+								c = x;
+						}
+					if (c < 0)
+						continue;
+					struct dr_move m = { .verb = V_STEAL, .card = c, .target = t,
+							     .face = v, .count = k };
+					int want[DR_DICE] = { v, v, v, v, v };
+					dice_pick(d, d->kept, want, k, &m.dice);
+					fn(ctx, s, &m);
+					count++;
+				}
+		}
+	}
+	return count;
+}
+
+/* Seat's hand as one card per face with how many it holds. */
+static void hand_faces(const struct dr_state *s, int seat, int *cnt)
+{
+	memset(cnt, 0, sizeof cnt[0] * DR_DECK);
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_HAND && s->own[c] == seat)
+			cnt[face(c)]++;
+}
+
+/* Every meld the hand can lay: sets (three or four suits of a rank, every
+ * choice of suits) and runs (every stretch of three or more in a suit, the
+ * ace low or high), and every card that fits one of seat's melds. */
+static int list_melds(const struct dr_state *s, int seat, move_fn fn, void *ctx)
+{
+	int cnt[DR_DECK], count = 0;
+	hand_faces(s, seat, cnt);
+	struct dr_move m = { .verb = V_LAY, .card = -1 };
+	int first[DR_DECK];
+	for (int f = 0; f < DR_DECK; f++)
+		first[f] = cnt[f] ? find_card(s, f, L_HAND, seat) : -1;
+	/* runs: from rank position lo (-1: the ace as 1) up to every hi two or
+	 * more further on, while the suit has each card */
+	for (int su = 0; su < DR_SUITS; su++)
+		for (int lo = -1; lo < DR_RANKS - 2; lo++) {
+			m.n = 0;
+			for (int r = lo; r < DR_RANKS && !(lo < 0 && r == 12); r++) {
+				int c = first[su * DR_RANKS + (r < 0 ? 12 : r)];
+				if (c < 0)
+					break;
+				m.cards[m.n++] = (uint16_t)c;
+				if (m.n >= 3) {
+					fn(ctx, s, &m);
+					count++;
+				}
+			}
+		}
+	for (int r = 0; r < DR_RANKS; r++)
+		for (unsigned suits = 7; suits < 16; suits++) {
+			if (suits != 7 && suits != 11 && suits != 13 && suits != 14 && suits != 15)
+				continue;   /* three suits or four */
+			int ok = 1;
+			m.n = 0;
+			for (int su = 0; su < DR_SUITS && ok; su++)
+				if ((suits >> su) & 1u) {
+					ok = cnt[su * DR_RANKS + r] > 0;
+					m.cards[m.n++] = (uint16_t)first[su * DR_RANKS + r];
+				}
+			if (ok) {
+				fn(ctx, s, &m);
+				count++;
+			}
+		}
+	for (int i = 0; i < s->nmelds; i++) {
+		if (s->meld[i].owner != seat)
+			continue;
+		const struct dr_meld *ml = &s->meld[i];
+		for (int f = 0; f < DR_DECK && ml->n < DR_MELD_MAX; f++) {
+			if (!cnt[f])
+				continue;
+			uint16_t c[DR_MELD_MAX + 1];
+			int lo;
+			memcpy(c, ml->c, sizeof c[0] * ml->n);
+			c[ml->n] = (uint16_t)first[f];
+			if (meld_kind(c, ml->n + 1, &lo) != (ml->run ? MK_RUN : MK_SET))
+				continue;
+			struct dr_move a = { .verb = V_ADD, .card = c[ml->n], .target = i };
+			fn(ctx, s, &a);
+			count++;
+		}
+	}
+	return count;
+}
+
+/* The one list of seat's legal moves, in canonical order. */
+static int legal_moves(const struct dr_state *s, int seat, move_fn fn, void *ctx)
+{
+	if (seat < 0 || seat >= s->n || !prompt_waits(&s->pr, seat))
+		return 0;
+	int st = step(s), count = 0;
+	struct dr_move m = { .card = -1 };
+	if (st == S_ROLL) {
+		m.verb = V_ROLL;
+		fn(ctx, s, &m);
+		return 1;
+	}
+	if (st == S_KEEP)
+		return list_keeps(s, seat, fn, ctx);
+	if (st == S_RESERVE)
+		count += list_takes(s, seat, fn, ctx);
+	count += list_melds(s, seat, fn, ctx);
+	m.verb = V_DONE;
+	fn(ctx, s, &m);
+	return count + 1;
+}
+
+/* The 1-based number of meld i among its owner's melds. */
+static int meld_number(const struct dr_state *s, int i)
+{
+	int k = 0;
+	for (int j = 0; j <= i; j++)
+		k += s->meld[j].owner == s->meld[i].owner;
+	return k;
+}
+
+/* A move in canonical spelling, through the table of verbs. */
+static void move_text(const struct dr_state *s, int seat, const struct dr_move *m, char *out,
+		      size_t cap)
+{
+	char meldw[16];
+	const char *args[DR_MELD_MAX + 4];
+	int n = 0;
+	const struct dice *d = &s->dice[seat];
+	switch (m->verb) {
+	case V_KEEP:
+		/* largest faces first, as listed */
+		for (int v = DR_FACES; v >= 1; v--)
+			for (int i = 0; i < d->n; i++)
+				if (((m->dice >> i) & 1u) && d->face[i] == v)
+					args[n++] = face_digit(v);
+		break;
+	case V_RESERVE:
+	case V_STEAL:
+		args[n++] = face_word(face(m->card));
+		if (m->verb == V_STEAL) {
+			args[n++] = face_digit(m->target + 1);
+			args[n++] = "with";
+		}
+		for (int k = 0; k < m->count; k++)
+			args[n++] = face_digit(m->face);
+		break;
+	case V_LAY: {
+		uint16_t c[DR_MELD_MAX];
+		int lo;
+		memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
+		int kind = meld_kind(c, m->n, &lo);
+		meld_sort(c, m->n, kind, lo);
+		for (int i = 0; i < m->n; i++)
+			args[n++] = face_word(face(c[i]));
+		break;
+	}
+	case V_ADD:
+		snprintf(meldw, sizeof meldw, "m%d", meld_number(s, m->target));
+		args[n++] = face_word(face(m->card));
+		args[n++] = meldw;
+		break;
+	default:
+		break;
+	}
+	mt_spell(&dr_verbs[m->verb], args, n, out, cap);
+}
+
+struct emit_ctx {
+	move_emit_fn emit;
+	void *ctx;
+	int seat;
+};
+
+static void emit_text(void *vc, const struct dr_state *s, const struct dr_move *m)
+{
+	struct emit_ctx *c = vc;
+	char t[GAME_MOVE_MAX + 1];
+	move_text(s, c->seat, m, t, sizeof t);
+	c->emit(c->ctx, t);
+}
+
+static int dr_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
+{
+	struct emit_ctx c = { emit, ctx, seat };
+	return legal_moves(st, seat, emit_text, &c);
+}
+
+/* ---- snapshot and invariants --------------------------------------------- */
+
+static int dr_encode(const void *st, struct buf *b)
+{
+	const struct dr_state *s = st;
+	size_t start = snap_begin(b, "drachenrummy", DR_FORMAT);
+	ser_u8(b, s->n);
+	ser_u8(b, s->decks);
+	ser_u8(b, s->steal_any);
+	ser_u8(b, s->steal_higher);
+	ser_u8(b, s->parties);
+	ser_u16(b, s->turn);
+	ser_u32(b, s->epoch);
+	for (int i = 0; i < 4; i++)
+		ser_u64(b, s->rng.s[i]);
+	prompt_encode(b, &s->pr);
+	for (int c = 0; c < s->ncards; c++) {
+		ser_u8(b, s->loc[c]);
+		ser_u8(b, s->own[c]);
+		ser_u8(b, s->dmask[c]);
+	}
+	ser_u16s(b, s->pile, s->npile);
+	for (int i = 0; i < DR_MIDDLE; i++)
+		ser_u16(b, (unsigned)(s->middle[i] + 1));
+	for (int p = 0; p < s->n; p++)
+		dice_encode(b, &s->dice[p]);
+	ser_u8(b, (unsigned)s->nmelds);
+	for (int i = 0; i < s->nmelds; i++) {
+		ser_u8(b, s->meld[i].owner);
+		ser_u8(b, s->meld[i].run);
+		ser_u16s(b, s->meld[i].c, s->meld[i].n);
+	}
+	evlog_encode(b, &s->log, 0);
+	return snap_end(b, start);
+}
+
+static int dr_decode(void *st, struct de *d, struct rerr *e)
+{
+	struct dr_state *s = st;
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)de_u8(d);
+	s->decks = (uint8_t)de_u8(d);
+	if (d->err || s->n < 2 || s->n > DR_SEATS || s->decks < 1 || s->decks > DR_DECKS_MAX)
+		return rerr_set(e, "Spielstand beschädigt: Spieler- oder Kartenzahl");
+	s->ncards = (uint16_t)(DR_DECK * s->decks);
+	s->steal_any = (uint8_t)de_u8(d);
+	s->steal_higher = (uint8_t)de_u8(d);
+	s->parties = (uint8_t)de_u8(d);
+	s->turn = (uint16_t)de_u16(d);
+	s->epoch = de_u32(d);
+	for (int i = 0; i < 4; i++)
+		s->rng.s[i] = de_u64(d);
+	if (prompt_decode(d, &s->pr) != 0)
+		return rerr_set(e, "Spielstand beschädigt: Aufforderungen");
+	for (int c = 0; c < s->ncards; c++) {
+		s->loc[c] = (uint8_t)de_u8(d);
+		s->own[c] = (uint8_t)de_u8(d);
+		s->dmask[c] = (uint8_t)de_u8(d);
+	}
+	s->npile = de_u16s(d, s->pile, DR_CARDS);
+	for (int i = 0; i < DR_MIDDLE; i++)
+		s->middle[i] = (int16_t)((int)de_u16(d) - 1);
+	for (int p = 0; p < s->n; p++)
+		if (dice_decode(d, &s->dice[p]) != 0)
+			return rerr_set(e, "Spielstand beschädigt: Würfel");
+	for (int p = s->n; p < DR_SEATS; p++)
+		dice_init(&s->dice[p], DR_DICE, DR_FACES);
+	s->nmelds = (int)de_u8(d);
+	if (s->nmelds > DR_MELDS)
+		return rerr_set(e, "Spielstand beschädigt: Sets");
+	for (int i = 0; i < s->nmelds; i++) {
+		s->meld[i].owner = (uint8_t)de_u8(d);
+		s->meld[i].run = (uint8_t)de_u8(d);
+		s->meld[i].n = (uint8_t)de_u16s(d, s->meld[i].c, DR_MELD_MAX);
+	}
+	if (evlog_decode(d, &s->log, DR_LOG, 0) != 0)
+		return rerr_set(e, "Spielstand beschädigt: Protokoll");
+	if (d->err)
+		return rerr_set(e, "Spielstand beschädigt: zu kurz");
+	return 0;
+}
+
+/* Every card in exactly one place, consistent with the pile, the middle,
+ * the reservations' dice and the melds. */
+static int check_cards(const struct dr_state *s, struct rerr *e)
+{
+	uint8_t seen[DR_CARDS] = { 0 };
+	if (s->npile < 0 || s->npile > s->ncards)
+		return rerr_set(e, "Nachziehstapel: %d Karten", s->npile);
+	for (int i = 0; i < s->npile; i++) {
+		int c = s->pile[i];
+		if (c >= s->ncards || seen[c]++ || s->loc[c] != L_DECK)
+			return rerr_set(e, "Nachziehstapel: Karte %d", c);
+	}
+	for (int i = 0; i < DR_MIDDLE; i++) {
+		int c = s->middle[i];
+		if (c < -1 || c >= s->ncards || (c >= 0 && (seen[c]++ || s->loc[c] != L_MIDDLE)))
+			return rerr_set(e, "Mitte: Karte %d", c);
+	}
+	unsigned used[DR_SEATS] = { 0 };
+	for (int c = 0; c < s->ncards; c++) {
+		int l = s->loc[c], o = s->own[c];
+		if (l >= L__MAX || (l == L_DECK && !seen[c]) || (l == L_MIDDLE && !seen[c]))
+			return rerr_set(e, "Karte %d liegt nirgends", c);
+		if ((l == L_HAND || l == L_RESERVED) && o >= s->n)
+			return rerr_set(e, "Karte %d: Platz %d", c, o);
+		if ((l == L_DECK || l == L_MIDDLE) && o != 0)
+			return rerr_set(e, "Karte %d: Besitzer", c);
+		if (l == L_MELD && o >= s->nmelds)
+			return rerr_set(e, "Karte %d: Set %d", c, o);
+		if ((l == L_RESERVED) != (s->dmask[c] != 0))
+			return rerr_set(e, "Karte %d: Würfel", c);
+		if (l != L_RESERVED)
+			continue;
+		const struct dice *d = &s->dice[o];
+		int f = 0;
+		for (int i = 0; i < DR_DICE; i++)
+			if ((s->dmask[c] >> i) & 1u) {
+				if (f && d->face[i] != f)
+					return rerr_set(e, "Karte %d: Würfel verschiedener Augen", c);
+				f = d->face[i];
+			}
+		if ((s->dmask[c] & used[o]) || (s->dmask[c] & ~(unsigned)d->out))
+			return rerr_set(e, "Karte %d: Würfel doppelt oder nicht weg", c);
+		used[o] |= s->dmask[c];
+	}
+	for (int p = 0; p < s->n; p++)
+		if (used[p] != s->dice[p].out)
+			return rerr_set(e, "Platz %d: Würfel weg ohne Karte", p);
+	for (int i = 0; i < s->nmelds; i++) {
+		const struct dr_meld *ml = &s->meld[i];
+		int lo, k = meld_kind(ml->c, ml->n, &lo);
+		if (ml->owner >= s->n || k == MK_NONE || ml->run != (k == MK_RUN))
+			return rerr_set(e, "Set %d ungültig", i);
+		for (int j = 0; j < ml->n; j++)
+			if (ml->c[j] >= s->ncards || s->loc[ml->c[j]] != L_MELD || s->own[ml->c[j]] != i ||
+			    (j > 0 && meld_key(ml->c[j - 1], k, lo) >= meld_key(ml->c[j], k, lo)))
+				return rerr_set(e, "Set %d: Karte %d", i, j);
+	}
+	int inmelds = 0;
+	for (int c = 0; c < s->ncards; c++)
+		inmelds += s->loc[c] == L_MELD;
+	int total = 0;
+	for (int i = 0; i < s->nmelds; i++)
+		total += s->meld[i].n;
+	if (total != inmelds)
+		return rerr_set(e, "Karten in Sets: %d statt %d", inmelds, total);
+	return 0;
+}
+
+/* The prompts and the dice agree with the step: over, no prompt; the
+ * turn: roll (dice all home and unrolled), keep (some rolled and free),
+ * reserve or meld (every die at hand kept); the last meld-out: one seat
+ * with cards. Seats not on turn hold no kept or rolled dice at hand. */
+static int check_flow(const struct dr_state *s, struct rerr *e)
+{
+	const struct prompts *ps = &s->pr;
+	if (prompt_check(ps, PR__MAX, s->n, e) != 0)
+		return -1;
+	if (ps->n > 1)
+		return rerr_set(e, "%d Aufforderungen", ps->n);
+	const struct prompt *p = prompt_peek(ps);
+	if (p && (p->owner < 0 || p->seats != 1u << p->owner || p->waiting != p->seats ||
+		  p->flags || p->deadline ||
+		  (p->kind == PR_TURN ? p->arg < S_ROLL || p->arg >= S__MAX : p->arg >= s->n)))
+		return rerr_set(e, "Aufforderung falsch");
+	if (p && p->kind == PR_LAST && (s->npile || middle_count(s) || reserved_count(s)))
+		return rerr_set(e, "letztes Ablegen, obwohl noch Karten vergeben werden");
+	for (int q = 0; q < s->n; q++) {
+		const struct dice *d = &s->dice[q];
+		if (dice_check(d, DR_DICE, DR_FACES, e) != 0)
+			return -1;
+		unsigned home = dice_home(d), rolled = 0;
+		for (int i = 0; i < DR_DICE; i++)
+			rolled |= (unsigned)(d->face[i] > 0) << i;
+		int st = p && p->kind == PR_TURN && p->owner == q ? p->arg : 0;
+		int ok = st == S_ROLL ? d->out == 0 && rolled == 0 :
+			 st == S_KEEP ? (home & ~rolled) == 0 && dice_free(d) != 0 :
+			 st == S_RESERVE || st == S_MELD ? (home & ~d->kept) == 0 :
+			 d->kept == 0 && (rolled & home) == 0;
+		if (!ok)
+			return rerr_set(e, "Platz %d: Würfel passen nicht zum Schritt", q);
+	}
+	return 0;
+}
+
+static int dr_check(const void *st, struct rerr *e)
+{
+	const struct dr_state *s = st;
+	if (s->n < 2 || s->n > DR_SEATS || s->decks < 1 || s->decks > DR_DECKS_MAX ||
+	    s->ncards != DR_DECK * s->decks || s->steal_any > 1 || s->steal_higher > 1 ||
+	    s->parties < 1 || s->parties > 10 || s->turn > DR_TURN_MAX)
+		return rerr_set(e, "Drachenrummy: Spieler, Karten oder Optionen falsch");
+	if (s->nmelds < 0 || s->nmelds > DR_MELDS)
+		return rerr_set(e, "Drachenrummy: %d Sets", s->nmelds);
+	if (check_cards(s, e) != 0 || check_flow(s, e) != 0)
+		return -1;
+	if (evlog_check(&s->log, DR_LOG, EV__MAX, s->n, e) != 0)
+		return -1;
+	for (int i = 0; i < s->log.n; i++) {
+		const struct game_event *ev = &s->log.ev[i];
+		int dice_ev = ev->type == EV_ROLL || ev->type == EV_KEEP || ev->type == EV_RESERVE ||
+			      ev->type == EV_STEAL;
+		if ((ev->card != EVENT_NO_CARD && ev->card >= s->ncards) || (dice_ev && ev->arg > DR_DICE))
+			return rerr_set(e, "Protokolleintrag %d ungültig", i);
+	}
+	return 0;
+}
+
+/* ---- the view ------------------------------------------------------------ */
+
+/* Faces packed by pack_faces as "6, 6 und 3". */
+static void faces_words(uint16_t packed, int n, char *out, size_t cap)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (int k = 0; k < n && len < cap; k++) {
+		int w = snprintf(out + len, cap - len, "%s%u", k == 0 ? "" : k + 1 == n ? " und " : ", ",
+				 (packed >> (3 * k)) & 7u);
+		len += w > 0 ? (size_t)w : 0;
+	}
+}
+
+static void event_text(const struct game_event *ev, char *out, size_t cap)
+{
+	char f[40], a[32], b[32];
+	faces_words(ev->num, ev->arg, f, sizeof f);
+	if (ev->card != EVENT_NO_CARD)
+		face_label(face(ev->card), a, sizeof a);
+	switch (ev->type) {
+	case EV_TAKE:
+		snprintf(out, cap, "@%d nimmt %d reservierte Karte%s auf die Hand.", ev->seat, ev->arg,
+			 ev->arg == 1 ? "" : "n");
+		break;
+	case EV_ROLL:
+		snprintf(out, cap, "@%d würfelt %s.", ev->seat, f);
+		break;
+	case EV_KEEP:
+		snprintf(out, cap, "@%d legt %s zur Seite.", ev->seat, f);
+		break;
+	case EV_RESERVE:
+		snprintf(out, cap, "@%d reserviert %s mit %s.", ev->seat, a, f);
+		break;
+	case EV_STEAL:
+		snprintf(out, cap, "@%d stiehlt %s von @%d mit %s.", ev->seat, a, ev->where, f);
+		break;
+	case EV_LAY:
+		face_label(face(ev->num), b, sizeof b);
+		snprintf(out, cap, "@%d legt ein Set ab: %d Karten, %s bis %s.", ev->seat, ev->arg, a, b);
+		break;
+	case EV_ADD:
+		snprintf(out, cap, "@%d legt %s an.", ev->seat, a);
+		break;
+	case EV_REFILL:
+		snprintf(out, cap, "Die Mitte wird mit %d Karte%s aufgefüllt.", ev->arg,
+			 ev->arg == 1 ? "" : "n");
+		break;
+	case EV_LAST:
+		snprintf(out, cap, "Alle Karten sind vergeben: jede Person darf noch einmal ablegen.");
+		break;
+	case EV_LIMIT:
+		snprintf(out, cap, "Nach %u Zügen: jede Person darf noch einmal ablegen.", ev->num);
+		break;
+	default:
+		snprintf(out, cap, "Die Partie ist vorbei.");
+		break;
+	}
+}
+
+/* A move's button label. */
+static void move_label(const struct dr_state *s, const struct dr_move *m, char *out, size_t cap)
+{
+	char a[32], b[32];
+	if (m->card >= 0)
+		face_label(face(m->card), a, sizeof a);
+	switch (m->verb) {
+	case V_ROLL:
+		snprintf(out, cap, "Würfeln");
+		break;
+	case V_KEEP: {
+		const struct dice *d = &s->dice[prompt_peek(&s->pr)->owner];
+		snprintf(out, cap, "%s zur Seite legen", dice_text(d, m->dice, b, sizeof b));
+		break;
+	}
+	case V_RESERVE:
+		snprintf(out, cap, "%s mit %d× %d reservieren", a, m->count, m->face);
+		break;
+	case V_STEAL:
+		snprintf(out, cap, "%s mit %d× %d stehlen", a, m->count, m->face);
+		break;
+	case V_LAY: {
+		size_t len = (size_t)snprintf(out, cap, "Ablegen:");
+		for (int i = 0; i < m->n && len < cap; i++) {
+			face_label(face(m->cards[i]), b, sizeof b);
+			len += (size_t)snprintf(out + len, cap - len, "%s %s", i ? "," : "", b);
+		}
+		break;
+	}
+	case V_ADD:
+		snprintf(out, cap, "an Set %d anlegen", meld_number(s, m->target));
+		break;
+	default:
+		snprintf(out, cap, prompt_kind(&s->pr) == PR_LAST ? "Fertig" : "Zug beenden");
+		break;
+	}
+}
+
+/* Buttons go to sections by what they act on; the view asks for one kind
+ * at a time. */
+struct buttons {
+	struct view_sink *v;
+	const char *section;
+	int verb, card_face, target, seat;
+};
+
+static void button(void *vc, const struct dr_state *s, const struct dr_move *m)
+{
+	struct buttons *b = vc;
+	if (m->verb != b->verb || (b->card_face >= 0 && (m->card < 0 || face(m->card) != b->card_face)) ||
+	    (b->target >= 0 && m->target != b->target))
+		return;
+	char t[GAME_MOVE_MAX + 1], l[200];
+	move_text(s, b->seat, m, t, sizeof t);
+	move_label(s, m, l, sizeof l);
+	vbegin(b->v, b->section);
+	vstr(b->v, "move", t);
+	vstr(b->v, "label", l);
+	vend(b->v);
+}
+
+static void buttons_for(const struct dr_state *s, int me, struct view_sink *v, const char *section,
+			int verb, int card_face, int target)
+{
+	if (me < 0)
+		return;
+	struct buttons b = { v, section, verb, card_face, target, me };
+	legal_moves(s, me, button, &b);
+}
+
+static void view_headline(const struct dr_state *s, int me, struct view_sink *v)
+{
+	const struct prompt *p = prompt_peek(&s->pr);
+	if (!p) {
+		int best = -1000, nbest = 0, who = 0, sc[DR_SEATS];
+		scores(s, sc);
+		for (int q = 0; q < s->n; q++) {
+			if (sc[q] > best)
+				best = sc[q], nbest = 0, who = q;
+			nbest += sc[q] == best;
+		}
+		if (nbest == 1)
+			vstrf(v, "headline", "Die Partie ist vorbei: @%d gewinnt mit %d Punkten.", who, best);
+		else
+			vstrf(v, "headline", "Die Partie ist vorbei: Gleichstand mit %d Punkten.", best);
+		return;
+	}
+	static const char *const what[S__MAX] = {
+		[S_ROLL] = "würfeln", [S_KEEP] = "Würfel zur Seite legen",
+		[S_RESERVE] = "Karten reservieren oder stehlen, dann ablegen",
+		[S_MELD] = "Sets ablegen und anlegen",
+	};
+	if (p->kind == PR_LAST)
+		vstrf(v, "headline", p->owner == me ? "Letztes Ablegen: du darfst noch Sets ablegen." :
+			    "Letztes Ablegen: @%d ist dran.", p->owner);
+	else if (p->owner == me)
+		vstrf(v, "headline", "Du bist am Zug: %s.", what[p->arg]);
+	else
+		vstrf(v, "headline", "@%d ist am Zug: %s.", p->owner, what[p->arg]);
+}
+
+static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
+{
+	const struct prompt *p = prompt_peek(&s->pr);
+	int sc[DR_SEATS];
+	scores(s, sc);
+	for (int q = 0; q < s->n; q++) {
+		vbegin(v, "seats");
+		vnum(v, "seat", q);
+		vflag(v, "is_me", q == me);
+		vflag(v, "is_turn", p && p->owner == q);
+		vnum(v, "hand_count", hand_count(s, q));
+		vnum(v, "score", sc[q]);
+		dice_view(&s->dice[q], "dice", v);
+		for (int c = 0; c < s->ncards; c++) {
+			if (s->loc[c] != L_RESERVED || s->own[c] != q)
+				continue;
+			int f, k;
+			reservation(s, c, &f, &k);
+			vbegin(v, "reserved");
+			emit_face(v, face(c));
+			vnum(v, "face", f);
+			vnum(v, "count", k);
+			int dup = 0;
+			for (int x = face(c); x < c; x += DR_DECK)
+				dup |= s->loc[x] == L_RESERVED && s->own[x] == q;
+			if (!dup)
+				buttons_for(s, me, v, "moves", V_STEAL, face(c), q);
+			vend(v);
+		}
+		for (int i = 0; i < s->nmelds; i++) {
+			if (s->meld[i].owner != q)
+				continue;
+			vbegin(v, "melds");
+			vnum(v, "number", meld_number(s, i));
+			vflag(v, "run", s->meld[i].run);
+			int pts = 0;
+			for (int j = 0; j < s->meld[i].n; j++) {
+				vbegin(v, "cards");
+				emit_face(v, face(s->meld[i].c[j]));
+				vend(v);
+				pts += card_points(s->meld[i].c[j]);
+			}
+			vnum(v, "points", pts);
+			buttons_for(s, me, v, "moves", V_ADD, -1, i);
+			vend(v);
+		}
+		vend(v);
+	}
+}
+
+static void dr_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct dr_state *s = st;
+	int me = seat >= 0 && seat < s->n ? seat : -1;
+	const struct prompt *p = prompt_peek(&s->pr);
+	int st_ = step(s);
+	view_headline(s, me, v);
+	vflag(v, "over", p == NULL);
+	if (p)
+		vnum(v, "turn_seat", p->owner);
+	vflag(v, "step_roll", st_ == S_ROLL);
+	vflag(v, "step_keep", st_ == S_KEEP);
+	vflag(v, "step_reserve", st_ == S_RESERVE);
+	vflag(v, "step_meld", st_ == S_MELD);
+	vflag(v, "last_round", p && p->kind == PR_LAST);
+	vnum(v, "draw_count", s->npile);
+	vnum(v, "decks", s->decks);
+	vnum(v, "turn", s->turn);
+	vflag(v, "steal_any", s->steal_any);
+	vflag(v, "steal_higher", s->steal_higher);
+	for (int i = 0; i < DR_MIDDLE; i++) {
+		int c = s->middle[i];
+		vbegin(v, "middle");
+		vnum(v, "slot", i + 1);
+		vflag(v, "empty", c < 0);
+		vflag(v, "has_card", c >= 0);
+		if (c >= 0) {
+			emit_face(v, face(c));
+			int dup = 0;
+			for (int j = 0; j < i; j++)
+				dup |= s->middle[j] >= 0 && face(s->middle[j]) == face(c);
+			if (!dup)
+				buttons_for(s, me, v, "moves", V_RESERVE, face(c), -1);
+		}
+		vend(v);
+	}
+	view_seats(s, me, v);
+	vflag(v, "has_hand", me >= 0);
+	vflag(v, "my_turn", p && p->owner == me);
+	if (me >= 0) {
+		int cnt[DR_DECK];
+		hand_faces(s, me, cnt);
+		vflag(v, "hand_empty", hand_count(s, me) == 0);
+		for (int su = 0; su < DR_SUITS; su++)
+			for (int r = 0; r < DR_RANKS; r++)
+				for (int k = 0; k < cnt[su * DR_RANKS + r]; k++) {
+					vbegin(v, "hand");
+					emit_face(v, su * DR_RANKS + r);
+					vend(v);
+				}
+		buttons_for(s, me, v, "roll_move", V_ROLL, -1, -1);
+		buttons_for(s, me, v, "keep_moves", V_KEEP, -1, -1);
+		buttons_for(s, me, v, "lay_moves", V_LAY, -1, -1);
+		buttons_for(s, me, v, "done_move", V_DONE, -1, -1);
+	}
+	evlog_view(&s->log, v, event_text);
+}
+
+/* Re-deals what seat cannot see: the other hands (keeping their sizes) and
+ * the draw pile's order. */
+static void dr_scramble(void *st, int seat, uint64_t seed)
+{
+	struct dr_state *s = st;
+	uint16_t pool[DR_CARDS];
+	int n = 0, want[DR_SEATS] = { 0 };
+	struct rng r;
+	rng_seed(&r, seed);
+	for (int c = 0; c < s->ncards; c++) {
+		if (s->loc[c] == L_HAND && s->own[c] != seat)
+			want[s->own[c]]++;
+		else if (s->loc[c] != L_DECK)
+			continue;
+		pool[n++] = (uint16_t)c;
+	}
+	rng_shuffle(&r, pool, n);
+	int k = 0;
+	for (int q = 0; q < s->n; q++)
+		for (int i = 0; i < want[q]; i++, k++) {
+			s->loc[pool[k]] = L_HAND;
+			s->own[pool[k]] = (uint8_t)q;
+		}
+	for (s->npile = 0; k < n; k++) {
+		s->loc[pool[k]] = L_DECK;
+		s->own[pool[k]] = 0;
+		s->pile[s->npile++] = pool[k];
+	}
+}
+
+const struct game drachenrummy_game = {
+	.slug = "drachenrummy",
+	.title = "Drachenrummy",
+	.tagline = "Mit Würfeln Karten aus der Mitte reservieren oder stehlen und daraus "
+		   "Rummy-Sets ablegen.",
+	.summary = "Wer am Zug ist, würfelt mit fünf Würfeln und legt nach jedem Wurf mindestens "
+		   "einen zur Seite, bis alle liegen. Mit Würfeln gleicher Augenzahl reserviert "
+		   "man Karten aus der Mitte oder stiehlt anderen eine Reservierung mit mehr "
+		   "Würfeln. Reservierte Karten kommen im nächsten Zug auf die Hand; aus der Hand "
+		   "legt man Sets ab: gleicher Wert in verschiedenen Farben oder eine Farbe in "
+		   "Folge. Abgelegte Karten bringen Punkte, Handkarten am Ende Minuspunkte.",
+	.min_players = 2,
+	.max_players = DR_SEATS,
+	.state_size = sizeof(struct dr_state),
+	.options = dr_options,
+	.noptions = O__MAX,
+	.verbs = dr_verbs,
+	.nverbs = V__MAX,
+	.parties = dr_parties,
+	.setup = dr_setup,
+	.apply = dr_apply,
+	.tick = dr_tick,
+	.status = dr_status,
+	.moves = dr_moves,
+	.snap_format = DR_FORMAT,
+	.snap_format_min = DR_FORMAT,
+	.encode = dr_encode,
+	.decode = dr_decode,
+	.check = dr_check,
+	.view = dr_view,
+	.scramble = dr_scramble,
+};
