@@ -326,6 +326,56 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 });
 
+// ---- Drachenrummy: a turn of steps, each a click ----------------------------------
+
+test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page follows', 90000, async t => {
+	const gina = await t.player('gina'), hugo = await t.player('hugo');
+	const all = [gina, hugo];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(gina, 'drachenrummy', 2);
+	t.note(`table ${url}`);
+	await join(hugo, url);
+	await allAt(all, (await state(hugo)).version, 'the party starts');
+	const first = (await state(gina)).moves.includes('roll') ? gina : hugo;
+	const other = first === gina ? hugo : gina;
+	check((await state(other)).moves.length === 0, `${other.label} has moves while ${first.label} is on turn`);
+	await clickMove(first, 'roll');
+	let keeps = 0;
+	for (;;) {
+		const s = await state(first);
+		const k = s.moves.find(m => m.startsWith('keep '));
+		if (!k) break;
+		check(++keeps <= 5, 'more than five keeps for five dice');
+		await clickMove(first, k);
+	}
+	t.note(`${first.label} kept the dice in ${keeps} step(s)`);
+	const dice = await first.page.locator('.dr-me .dr-die.dr-kept').count();
+	check(dice === 5, `after keeping, ${first.label}'s page shows ${dice} kept dice, not 5`);
+	const s = await state(first);
+	const reserve = s.moves.find(m => m.startsWith('reserve '));
+	check(reserve, `${first.label} can reserve nothing: ${s.moves.join(', ')}`);
+	t.note(`${first.label}: ${reserve}`);
+	await clickMove(first, reserve);
+	const v = (await state(first)).version;
+	await allAt([other], v, 'after the reservation');
+	const line = await other.page.evaluate(who => [...document.querySelectorAll('.dr-seat')]
+		.map(li => li.innerText.replace(/\s+/g, ' ').trim())
+		.find(l => l.startsWith(who)) || '', first.label);
+	check(/reserviert mit/.test(line), `${other.label}'s page does not show the reservation: "${line}"`);
+	check(/reserviert/.test(await visibleText(other.page)), `${other.label}'s log is silent`);
+	await t.shot(first.page, 'drachenrummy-desktop.png');
+	await clickMove(first, 'done');
+	const v2 = (await state(first)).version;
+	await allAt([other], v2, 'after done');
+	check((await state(other)).moves.includes('roll'), `${other.label} is not on turn after done`);
+	await t.shot(other.page, 'drachenrummy-other.png');
+	await first.page.setViewportSize(PHONE);
+	await first.page.waitForTimeout(200);
+	await t.shot(first.page, 'drachenrummy-phone.png');
+	const wide = await first.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the Drachenrummy page is ${wide} px wide`);
+});
+
 // ---- play safety: no move without a click ------------------------------------------
 
 // Three players at a new Drehwurm table (60 s snap windows); returns

@@ -1,0 +1,196 @@
+/*
+ * test_drachenrummy_web.c — a whole Drachenrummy party through real nginx:
+ * three players, each acting from its own JSON twin with a legal move when
+ * it is on turn, until the table is finished. What must hold on the way:
+ *   - every seat's JSON has a hand only for itself, as long as its count;
+ *     no other seat's entry carries cards of a hand;
+ *   - the draw pile is secret: a card that the refill brings to the middle
+ *     (one deck: every card's name is unique) was on nobody's page and in
+ *     nobody's JSON before;
+ *   - the finished party replays to its snapshot, SQLite's integrity check
+ *     is ok, and the standings follow the points.
+ * Bounded by MAX_POSTS moves and MAX_SECONDS.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "integration/suite.h"
+
+enum { PLAYERS = 3, MAX_POSTS = 1500, MAX_SECONDS = 150, NAMES = 8 };
+
+static struct h_client *player[PLAYERS];
+static int64_t table_id;
+
+static int start(void **state)
+{
+	(void)state;
+	return h_start();
+}
+
+static int stop(void **state)
+{
+	(void)state;
+	for (int i = 0; i < PLAYERS; i++)
+		h_client_free(player[i]);
+	h_stop();
+	return 0;
+}
+
+static json_t *game_of(json_t *o)
+{
+	return json_object_get(o, "game");
+}
+
+/* Seat i's page and its JSON dump, concatenated: all it was shown. */
+static char *shown(int i, json_t **json)
+{
+	long status;
+	char path[64];
+	struct h_resp r;
+	*json = it_table_json(player[i], table_id, &status);
+	assert_non_null(*json);
+	snprintf(path, sizeof path, "/t/%lld", (long long)table_id);
+	assert_int_equal(h_get(player[i], path, &r), 0);
+	assert_int_equal(r.status, 200);
+	char *dump = json_dumps(*json, JSON_COMPACT);
+	assert_non_null(dump);
+	size_t n = strlen(r.body), m = strlen(dump);
+	char *all = malloc(n + m + 1);
+	assert_non_null(all);
+	memcpy(all, r.body, n);
+	memcpy(all + n, dump, m + 1);
+	free(dump);
+	h_resp_free(&r);
+	return all;
+}
+
+/* The names of the middle's cards in a JSON twin. */
+static int middle_names(json_t *o, char names[][32])
+{
+	int n = 0;
+	json_t *mid = json_object_get(game_of(o), "middle");
+	for (size_t k = 0; k < json_array_size(mid) && n < NAMES; k++) {
+		const char *name = it_jstr(json_array_get(mid, k), "name");
+		if (name && *name)
+			snprintf(names[n++], 32, "%s", name);
+	}
+	return n;
+}
+
+/* Seat i's JSON shows its own hand, as many cards as its count, and no
+ * other seat's. */
+static void assert_own_hand_only(json_t *o, int i)
+{
+	json_t *g = game_of(o), *seats = json_object_get(g, "seats");
+	size_t hand = json_array_size(json_object_get(g, "hand"));
+	for (size_t k = 0; k < json_array_size(seats); k++) {
+		json_t *s = json_array_get(seats, k);
+		assert_null(json_object_get(s, "hand"));
+		if (it_jint(s, "seat", -1) == i)
+			assert_int_equal((long long)hand, it_jint(s, "hand_count", -1));
+	}
+}
+
+static void test_drachenrummy_party_through_nginx(void **unused)
+{
+	(void)unused;
+	static const char *names[PLAYERS] = { "Gina", "Hugo", "Ines" };
+	for (int i = 0; i < PLAYERS; i++)
+		assert_non_null(player[i] = it_register(names[i]));
+	table_id = it_create_table(player[0], "drachenrummy", PLAYERS, "parties", "1", NULL);
+	assert_true(table_id > 0);
+	for (int i = 1; i < PLAYERS; i++)
+		assert_int_equal(it_join(player[i], table_id), 0);
+
+	uint64_t rnd = 4242;
+	int posts = 0, taken = 0, refills = 0, finished = 0;
+	double t0 = it_now();
+	while (posts < MAX_POSTS && it_now() - t0 < MAX_SECONDS && !finished) {
+		json_t *js[PLAYERS];
+		char *seen[PLAYERS];
+		int actor = -1;
+		for (int i = 0; i < PLAYERS; i++) {
+			seen[i] = shown(i, &js[i]);
+			if (strcmp(it_jstr(js[i], "status"), "finished") == 0)
+				finished = 1;
+			else
+				assert_own_hand_only(js[i], i);
+			if (json_is_true(json_object_get(js[i], "can_act")) &&
+			    json_array_size(json_object_get(js[i], "moves")) > 0)
+				actor = i;
+		}
+		if (!finished && actor >= 0) {
+			char before[NAMES][32], after[NAMES][32];
+			int nb = middle_names(js[actor], before);
+			json_t *mv = json_object_get(js[actor], "moves");
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			const char *m = it_jstr(json_array_get(mv, (size_t)(rnd >> 33) %
+							       json_array_size(mv)), "move");
+			long st = it_move(player[actor], table_id, it_jstr(js[actor], "csrf"),
+					  it_jint(js[actor], "version", -1), m);
+			posts++;
+			assert_int_equal(st, 303);
+			taken++;
+			json_t *o;
+			char *now = shown(actor, &o);
+			int na = middle_names(o, after);
+			for (int k = 0; k < na; k++) {
+				int old = 0;
+				for (int j = 0; j < nb; j++)
+					old |= strcmp(after[k], before[j]) == 0;
+				if (old)
+					continue;
+				refills++;
+				for (int i = 0; i < PLAYERS; i++)
+					if (strstr(seen[i], after[k]))
+						fail_msg("%s, refilled from the pile after \"%s\", was on "
+							 "seat %d's page before", after[k], m, i);
+			}
+			free(now);
+			json_decref(o);
+		}
+		for (int i = 0; i < PLAYERS; i++) {
+			free(seen[i]);
+			json_decref(js[i]);
+		}
+		if (actor < 0 && !finished) {
+			struct timespec ts = { 0, 50 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+	print_message("drachenrummy through nginx: %d moves, %d cards refilled from the secret "
+		      "pile, %.1f s\n", taken, refills, it_now() - t0);
+	assert_true(finished);
+	assert_true(refills > 0);
+
+	long status;
+	json_t *o = it_table_json(player[1], table_id, &status);
+	assert_non_null(o);
+	json_t *standings = json_object_get(o, "standings");
+	assert_int_equal(json_array_size(standings), PLAYERS);
+	long long best = it_jint(json_array_get(standings, 0), "total", -1000);
+	for (size_t k = 0; k < json_array_size(standings); k++) {
+		json_t *s = json_array_get(standings, k);
+		assert_int_equal(json_is_true(json_object_get(s, "winner")),
+				 it_jint(s, "total", -1000) == best);
+	}
+	json_decref(o);
+	char why[256];
+	if (it_verify_table(table_id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drachenrummy_party_through_nginx),
+	};
+	return cmocka_run_group_tests_name("drachenrummy through nginx", tests, start, stop);
+}
