@@ -888,9 +888,14 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 {
 	const struct dice *d = &s->dice[seat];
 	int count = 0, have[DR_FACES + 1] = { 0 };
+	/* use[v][k-1]: the first k kept dice showing v (a mask) */
+	unsigned use[DR_FACES + 1][DR_DICE];
 	for (int i = 0; i < d->n; i++)
-		if ((d->kept >> i) & 1u)
-			have[d->face[i]]++;
+		if ((d->kept >> i) & 1u) {
+			int v = d->face[i];
+			use[v][have[v]] = (have[v] ? use[v][have[v] - 1] : 0) | 1u << i;
+			have[v]++;
+		}
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i], dup = 0;
 		for (int j = 0; j < i && c >= 0; j++)
@@ -899,9 +904,8 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			continue;
 		for (int v = 1; v <= DR_FACES; v++)
 			for (int k = 1; k <= have[v]; k++) {
-				struct dr_move m = { .verb = V_RESERVE, .card = c, .face = v, .count = k };
-				int want[DR_DICE] = { v, v, v, v, v };
-				dice_pick(d, d->kept, want, k, &m.dice);
+				struct dr_move m = { .verb = V_RESERVE, .card = c, .face = v, .count = k,
+						     .dice = use[v][k - 1] };
 				fn(ctx, s, &m);
 				count++;
 			}
@@ -914,21 +918,23 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			    (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
 			     s->own[c0 - DR_DECK] == t))
 				continue;   /* a face once: its first copy */
+			/* that player's reservations of this face (one per deck) */
+			int cards[DR_DECKS_MAX], of[DR_DECKS_MAX], oc[DR_DECKS_MAX], nc = 0;
+			for (int x = c0; x < s->ncards; x += DR_DECK)
+				if (s->loc[x] == L_RESERVED && s->own[x] == t) {
+					reservation(s, x, &of[nc], &oc[nc]);
+					cards[nc++] = x;
+				}
 			for (int v = 1; v <= DR_FACES; v++)
 				for (int k = 1; k <= have[v]; k++) {
-					int c = -1, of, oc;
-					for (int x = face(c0); x < s->ncards && c < 0; x += DR_DECK)
-						if (s->loc[x] == L_RESERVED && s->own[x] == t) {
-							reservation(s, x, &of, &oc);
-							if (beats(s, v, k, of, oc))
-								c = x;
-						}
+					int c = -1;
+					for (int j = 0; j < nc && c < 0; j++)
+						if (beats(s, v, k, of[j], oc[j]))
+							c = cards[j];
 					if (c < 0)
 						continue;
 					struct dr_move m = { .verb = V_STEAL, .card = c, .target = t,
-							     .face = v, .count = k };
-					int want[DR_DICE] = { v, v, v, v, v };
-					dice_pick(d, d->kept, want, k, &m.dice);
+							     .face = v, .count = k, .dice = use[v][k - 1] };
 					fn(ctx, s, &m);
 					count++;
 				}
