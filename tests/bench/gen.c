@@ -488,7 +488,7 @@ struct sample {
 	uint64_t seed;
 	unsigned char *snap;
 	size_t snap_len;
-	char scores[GAME_MAX_SEATS * 12];
+	struct party_result res;   /* stored as rows, like the store does */
 	struct sim_step *steps;
 	int nsteps;
 };
@@ -546,10 +546,7 @@ static struct sample *make_samples(const struct game *g, int *count)
 		x->snap_len = b.len;
 		memcpy(x->steps, mem.log, (size_t)r.steps * sizeof *x->steps);
 		x->nsteps = r.steps;
-		size_t k = 0;
-		for (int j = 0; j < x->p; j++)
-			k += (size_t)snprintf(x->scores + k, sizeof x->scores - k, "%s%d",
-					      j ? "," : "", st.score[j]);
+		party_result(&st, x->p, &x->res);
 	}
 	free(mem.state);
 	free(mem.replay);
@@ -576,12 +573,13 @@ fail:
 
 static const char *const hist_sql[] = {
 	"INSERT INTO users(name, name_key, pwhash, created_at) VALUES (?1, ?1, '!', ?2)",
-	"INSERT INTO tables(game, options, nseats, status, version, next_deadline, epoch,"
-	" epoch_version, party_no, nparties, first_dealer, created_by, created_at)"
-	" VALUES (?1, ?2, ?3, 2, ?4, 0, 0, ?4, ?5, ?6, 0, ?7, ?8)",
+	"INSERT INTO tables(game, options, nseats, status, version, public_version, next_deadline,"
+	" epoch, epoch_version, party_no, nparties, first_dealer, created_by, created_at)"
+	" VALUES (?1, ?2, ?3, 2, ?4, ?4, 0, 0, ?4, ?5, ?6, 0, ?7, ?8)",
 	"INSERT INTO seats(table_id, seat, user_id) VALUES (?1, ?2, ?3)",
-	"INSERT INTO parties(table_id, number, seed, dealer, snapshot, over, scores, created_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7)",
+	"INSERT INTO parties(table_id, number, seed, dealer, snapshot, over, created_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
+	"INSERT INTO party_results(party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",
 	/* A party's log is copied inside SQLite from its sample: one statement
 	 * per party instead of one per move. */
 	"INSERT INTO temp.sample_moves(sample, seq, seat, text, at) VALUES (?1, ?2, ?3, ?4, ?5)",
@@ -589,7 +587,7 @@ static const char *const hist_sql[] = {
 	" SELECT ?1, seq, seat, text, ?2 + at, ?3 + seq FROM temp.sample_moves"
 	" WHERE sample = ?4 ORDER BY seq",
 };
-enum { H_USER, H_TABLE, H_SEAT, H_PARTY, H_SAMPLE, H_MOVES, H__MAX };
+enum { H_USER, H_TABLE, H_SEAT, H_PARTY, H_RESULT, H_SAMPLE, H_MOVES, H__MAX };
 _Static_assert(sizeof hist_sql / sizeof hist_sql[0] == H__MAX, "one statement per name");
 
 static int run(sqlite3_stmt *st)
@@ -708,11 +706,19 @@ static int cmd_history(const char *dbpath, long n)
 			sqlite3_bind_int64(st[H_PARTY], 3, (sqlite3_int64)(x->seed & 0x7fffffffffffffffULL));
 			sqlite3_bind_int(st[H_PARTY], 4, x->dealer);
 			sqlite3_bind_blob(st[H_PARTY], 5, x->snap, (int)x->snap_len, SQLITE_STATIC);
-			sqlite3_bind_text(st[H_PARTY], 6, x->scores, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st[H_PARTY], 7, at);
+			sqlite3_bind_int64(st[H_PARTY], 6, at);
 			if (run(st[H_PARTY]) != 0)
 				goto sqlfail;
-			sqlite3_bind_int64(st[H_MOVES], 1, sqlite3_last_insert_rowid(db));
+			int64_t pid = sqlite3_last_insert_rowid(db);
+			for (int j = 0; j < p; j++) {
+				sqlite3_bind_int64(st[H_RESULT], 1, pid);
+				sqlite3_bind_int(st[H_RESULT], 2, j);
+				sqlite3_bind_int(st[H_RESULT], 3, x->res.place[j]);
+				sqlite3_bind_int(st[H_RESULT], 4, x->res.points[j]);
+				if (run(st[H_RESULT]) != 0)
+					goto sqlfail;
+			}
+			sqlite3_bind_int64(st[H_MOVES], 1, pid);
 			sqlite3_bind_int64(st[H_MOVES], 2, at);
 			sqlite3_bind_int64(st[H_MOVES], 3, version);
 			sqlite3_bind_int(st[H_MOVES], 4, gi * GEN_SAMPLE_IDS +
