@@ -2884,107 +2884,69 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 
 /* ---- scramble ---- */
 
-/* Turns, at random, other seats' unresolved choices into the other kind: a
- * chosen card back into the hand (a draw), or a draw into a card from that
- * hand laid at a random end it fits (any end with the option "penalties").
- * A choice the deadline or the variant made is public and stays. */
-static void scramble_kinds(struct dna_state *s, int seat, struct rng *r)
-{
-	for (int p = 0; p < s->n; p++) {
-		if (p == seat || s->choice_kind[p] == CH_NONE || s->choice_auto[p] ||
-		    rng_below(r, 2))
-			continue;
-		if (s->choice_kind[p] != CH_DRAW) {
-			s->loc[s->choice_card[p]] = L_HAND;
-			s->choice_kind[p] = CH_DRAW;
-			s->choice_card[p] = 0;
-			s->choice_nends[p] = 0;
-			memset(s->choice_ends[p], 0, sizeof s->choice_ends[p]);
-			continue;
-		}
-		if (s->ntend == 0)
-			continue;
-		int t = (int)rng_below(r, (uint32_t)s->ntend), cand[DNA_CARDS], nc = 0;
-		for (int c = 0; c < s->ncards; c++)
-			if (s->loc[c] == L_HAND && s->own[c] == p &&
-			    (s->penalise || fits(c, s->tend_a[t], s->tend_b[t])))
-				cand[nc++] = c;
-		if (nc == 0)
-			continue;
-		int y = cand[rng_below(r, (uint32_t)nc)];
-		s->loc[y] = L_CHOICE;
-		s->choice_kind[p] = CH_ATTACH;
-		s->choice_card[p] = (uint16_t)y;
-		s->choice_nends[p] = 1;
-		s->choice_ends[p][0] = s->tend_id[t];
-	}
-}
-
 /* Re-deals what seat cannot see: other hands, the deck order, the kind of
- * other seats' pending choices and their cards (each among the cards that
- * make the same choice). */
+ * other seats' pending choices and their cards. Whether a seat has chosen is
+ * public; what it chose is not, so each other chosen (not forced) choice
+ * becomes a draw or a card at a random end it fits, at even odds. Every
+ * hidden card is gathered in id order first, so the re-deal depends only
+ * on what seat sees and the seed (the bots rely on it), and every count
+ * the view shows (cards held, deck size) stays. */
 static void dna_scramble(void *st, int seat, uint64_t seed)
 {
 	struct dna_state *s = st;
 	struct rng r;
 	uint16_t pool[DNA_CARDS];
-	int np = 0;
+	int np = 0, hold[DNA_SEATS] = { 0 };
 	rng_seed(&r, seed);
-	scramble_kinds(s, seat, &r);
-	/* hidden cards: the deck, other hands, other seats' pending cards */
+	for (int p = 0; p < s->n; p++)
+		hold[p] = held(s, p);
 	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_DECK || (s->loc[c] == L_HAND && s->own[c] != seat))
+		if (s->loc[c] == L_DECK ||
+		    ((s->loc[c] == L_HAND || s->loc[c] == L_CHOICE) && s->own[c] != seat))
 			pool[np++] = (uint16_t)c;
-	/* a pending card may become any hidden card that makes the same choice */
 	for (int p = 0; p < s->n; p++) {
-		if (p == seat || !lays_card(s, p))
+		if (p == seat || s->choice_kind[p] == CH_NONE || s->choice_auto[p])
 			continue;
-		int x = s->choice_card[p], cand[DNA_CARDS], nc = 0;
-		for (int i = 0; i < np; i++) {
-			int y = pool[i], ok = 1;
-			for (int k = 0; k < s->choice_nends[p] && ok; k++) {
-				int t = tend_index(s, s->choice_ends[p][k]);
-				ok = s->penalise ? 1 :
-				     joins(s->choice_kind[p], y, s->tend_a[t], s->tend_b[t]);
-			}
-			if (ok)
+		s->choice_kind[p] = CH_DRAW;
+		s->choice_card[p] = 0;
+		s->choice_nends[p] = 0;
+		memset(s->choice_ends[p], 0, sizeof s->choice_ends[p]);
+		if (s->ntend == 0 || rng_below(&r, 2))
+			continue;
+		int t = (int)rng_below(&r, (uint32_t)s->ntend), cand[DNA_CARDS], nc = 0;
+		for (int i = 0; i < np; i++)
+			if (s->penalise || fits(pool[i], s->tend_a[t], s->tend_b[t]))
 				cand[nc++] = i;
-		}
-		if (nc == 0)
+		if (nc == 0 || hold[p] == 0)
 			continue;
 		int i = cand[rng_below(&r, (uint32_t)nc)];
-		int y = pool[i];
-		/* y takes x's place as the choice; x goes where y was */
-		uint8_t yl = s->loc[y], yo = s->own[y];
-		int di = yl == L_DECK ? pile_find(s->deck, s->ndeck, (uint16_t)y) : -1;
-		s->loc[y] = L_CHOICE;
-		s->own[y] = (uint8_t)p;
-		s->loc[x] = yl;
-		s->own[x] = yo;
-		if (di >= 0)
-			s->deck[di] = (uint16_t)x;
-		s->choice_card[p] = (uint16_t)y;
-		pool[i] = (uint16_t)x;
+		s->loc[pool[i]] = L_CHOICE;
+		s->own[pool[i]] = (uint8_t)p;
+		s->choice_kind[p] = CH_ATTACH;
+		s->choice_card[p] = pool[i];
+		s->choice_nends[p] = 1;
+		s->choice_ends[p][0] = s->tend_id[t];
+		pool[i] = pool[--np];   /* out of the pool; the rest is re-sorted below */
+		pile_sort(pool, np);
 	}
-	/* the rest: deal the pool anew over the same places */
-	int want[DNA_SEATS] = { 0 };
-	for (int p = 0; p < s->n; p++)
-		if (p != seat)
-			want[p] = hand_count(s, p);
+	/* the rest: deal the pool anew over the deck and the hands */
 	rng_shuffle(&r, pool, np);
 	int k = 0;
-	for (int i = 0; i < s->ndeck; i++) {
+	for (int i = 0; i < s->ndeck; i++, k++) {
 		s->deck[i] = pool[k];
 		s->loc[pool[k]] = L_DECK;
 		s->own[pool[k]] = 0;
-		k++;
 	}
-	for (int p = 0; p < s->n; p++)
-		for (int j = 0; j < want[p]; j++) {
+	for (int p = 0; p < s->n; p++) {
+		if (p == seat)
+			continue;
+		int want = hold[p] - (lays_card(s, p) ? 1 : 0);
+		for (int j = 0; j < want; j++, k++) {
 			s->loc[pool[k]] = L_HAND;
 			s->own[pool[k]] = (uint8_t)p;
-			k++;
 		}
+	}
+	rng_seed(&s->rng, rng_next(&r));   /* the deck's later shuffles are hidden too */
 }
 
 const struct game dna_game = {

@@ -1592,8 +1592,9 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 	evlog_view(&s->log, v, event_text);
 }
 
-/* Re-deals what seat cannot see: the other hands (keeping their sizes) and
- * the draw pile's order. */
+/* Re-deals what seat cannot see: the other hands (keeping their sizes), the
+ * draw pile's order and the rolls to come. The pool is gathered in id order,
+ * so the re-deal depends on nothing hidden (the bots rely on it). */
 static void dr_scramble(void *st, int seat, uint64_t seed)
 {
 	struct dr_state *s = st;
@@ -1620,6 +1621,7 @@ static void dr_scramble(void *st, int seat, uint64_t seed)
 		s->own[pool[k]] = 0;
 		s->pile[s->npile++] = pool[k];
 	}
+	rng_seed(&s->rng, rng_next(&r));   /* the dice still to be rolled are hidden too */
 }
 
 const struct game drachenrummy_game = {

@@ -1474,6 +1474,9 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 		if (pass == 0) {
 			pool_take(&worms, st->pile.c, st->pile.n);
 			pool_take(&chick, st->spare, st->nspare);
+			/* from id order: the re-deal depends on nothing hidden */
+			pile_sort(worms.c, worms.n);
+			pile_sort(chick.c, chick.n);
 			rng_shuffle(&r, worms.c, worms.n);
 			rng_shuffle(&r, chick.c, chick.n);
 		} else {
@@ -1481,6 +1484,7 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 			pool_give(&chick, st->spare, st->nspare);
 		}
 	}
+	rng_seed(&st->rng, rng_next(&r));   /* what the generator would deal later is hidden too */
 }
 
 const struct game drehwurm_game = {

@@ -175,8 +175,12 @@ struct game {
 	void (*view)(const void *st, int seat, struct view_sink *v);
 
 	/* Re-deal, with `seed`, everything `seat` cannot see (other hands, the
-	 * deck order, face-down cards, unrevealed choices), keeping every count.
-	 * view(seat) must not change: the leak tests rely on it. */
+	 * deck order, face-down cards, unrevealed choices, the generator's
+	 * future), keeping every count. view(seat) must not change: the leak
+	 * tests rely on it. And the result must depend only on what seat sees
+	 * and the seed, not on where the hidden cards were (gather them in id
+	 * order before shuffling): the bots think on such a re-dealt copy, so
+	 * their choices tell nothing hidden (rules/bot.h). */
 	void (*scramble)(void *st, int seat, uint64_t seed);
 };
 

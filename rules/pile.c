@@ -53,3 +53,16 @@ void pile_reverse(uint16_t *a, int n)
 		a[j] = t;
 	}
 }
+
+void pile_sort(uint16_t *a, int n)
+{
+	for (int i = 1; i < n; i++) {
+		uint16_t x = a[i];
+		int j = i;
+		while (j > 0 && a[j - 1] > x) {
+			a[j] = a[j - 1];
+			j--;
+		}
+		a[j] = x;
+	}
+}

@@ -18,5 +18,8 @@ int pile_find(const uint16_t *a, int n, uint16_t card);
 int pile_put_under(uint16_t *a, int *n, int cap, const uint16_t *cards, int m);
 /* Reverse the pile in place: a two-sided stack turned over. */
 void pile_reverse(uint16_t *a, int n);
+/* Sort by card id, ascending (a canonical order: what a re-deal of hidden
+ * cards starts from, so that it does not depend on where they were). */
+void pile_sort(uint16_t *a, int n);
 
 #endif
