@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `games`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@ static const struct {
 	{ "games", cmd_games, "games   (one line per game: slug, fewest and most players)" },
 	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--bench]" },
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
+	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]..." },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 
