@@ -1444,6 +1444,18 @@ static void button(void *vc, const struct dr_state *s, const struct dr_move *m)
 	vend(b->v);
 }
 
+/* How many new melds seat may lay now (the page folds a long list). */
+struct count_ctx {
+	int n;
+};
+
+static void count_lays(void *vc, const struct dr_state *s, const struct dr_move *m)
+{
+	struct count_ctx *c = vc;
+	(void)s;
+	c->n += m->verb == V_LAY;
+}
+
 static void buttons_for(const struct dr_state *s, int me, struct view_sink *v, const char *section,
 			int verb, int card_face, int target)
 {
@@ -1586,6 +1598,12 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 				}
 		buttons_for(s, me, v, "roll_move", V_ROLL, -1, -1);
 		buttons_for(s, me, v, "keep_moves", V_KEEP, -1, -1);
+		struct count_ctx lays = { 0 };
+		if (st_ == S_RESERVE || st_ == S_MELD || (p && p->kind == PR_LAST && p->owner == me))
+			legal_moves(s, me, count_lays, &lays);
+		vnum(v, "lay_count", lays.n);
+		vflag(v, "few_lays", lays.n <= 6);
+		vflag(v, "can_lay", lays.n > 0);
 		buttons_for(s, me, v, "lay_moves", V_LAY, -1, -1);
 		buttons_for(s, me, v, "done_move", V_DONE, -1, -1);
 	}

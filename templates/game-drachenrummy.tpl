@@ -27,8 +27,13 @@
 <ul class="dr-cards dr-hand">
 {{#hand}}<li><span class="dr-card{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span></li>{{/hand}}
 </ul>
-<div class="dr-actions dr-lays">
+{{#can_lay}}<details class="dr-lays"{{#few_lays}} open{{/few_lays}}>
+<summary>Sets ablegen: {{lay_count}} Möglichkeiten</summary>
+<div class="dr-actions">
 {{#lay_moves}}{{>move_form}}{{/lay_moves}}
+</div>
+</details>{{/can_lay}}
+<div class="dr-actions">
 {{#done_move}}{{>move_form}}{{/done_move}}
 </div>
 </section>{{/has_hand}}
