@@ -1,0 +1,171 @@
+/* lexicon.c — syllables and the word list; see lexicon.h. */
+#include <hyphen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lexicon.h"
+
+enum { WORD_MAX = 64 };
+
+struct lexicon {
+	HyphenDict *hyph;
+	char *text;        /* the word list, lower case, one NUL-ended word each */
+	char **words;      /* sorted */
+	size_t nwords;
+};
+
+/* A UTF-8 word as lower-case Latin-1 (the patterns' encoding) into out
+ * (cap bytes); its length, or -1 for a character outside Latin-1 or a word
+ * too long. */
+static int to_latin1_lower(const char *w, char *out, size_t cap)
+{
+	size_t n = 0;
+	const unsigned char *p = (const unsigned char *)w;
+	while (*p) {
+		unsigned c = *p++;
+		if (c >= 0x80) {
+			if ((c & 0xe0) != 0xc0 || (*p & 0xc0) != 0x80)
+				return -1;
+			c = ((c & 0x1f) << 6) | (*p++ & 0x3f);
+			if (c > 0xff)
+				return -1;
+		}
+		if ((c >= 'A' && c <= 'Z') || (c >= 0xc0 && c <= 0xde && c != 0xd7))
+			c += 0x20;
+		if (n + 1 >= cap)
+			return -1;
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	return (int)n;
+}
+
+/* A UTF-8 word in lower case (ASCII and the Latin-1 capitals), for the
+ * list: into out, cap bytes; -1 when too long. */
+static int utf8_lower(const char *w, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
+		unsigned char c = *p;
+		if (c >= 'A' && c <= 'Z')
+			c += 0x20;
+		else if (c == 0xc3 && p[1] >= 0x80 && p[1] <= 0x9e && p[1] != 0x97) {
+			if (n + 2 >= cap)
+				return -1;
+			out[n++] = (char)c;
+			out[n++] = (char)(p[1] + 0x20);
+			p++;
+			continue;
+		}
+		if (n + 1 >= cap)
+			return -1;
+		out[n++] = (char)c;
+	}
+	out[n] = '\0';
+	return (int)n;
+}
+
+static int cmp_word(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads the word list into lx: one word a line, lower-cased and sorted. */
+static int load_words(struct lexicon *lx, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	if (fseek(f, 0, SEEK_END) != 0) {
+		fclose(f);
+		return -1;
+	}
+	long size = ftell(f);
+	rewind(f);
+	if (size < 0 || (lx->text = malloc((size_t)size + 1)) == NULL) {
+		fclose(f);
+		return -1;
+	}
+	size_t got = fread(lx->text, 1, (size_t)size, f);
+	fclose(f);
+	lx->text[got] = '\0';
+	size_t lines = 1;
+	for (size_t i = 0; i < got; i++)
+		lines += lx->text[i] == '\n';
+	if ((lx->words = malloc(lines * sizeof *lx->words)) == NULL)
+		return -1;
+	for (char *line = lx->text, *nl; line && *line; line = nl) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl++ = '\0';
+		char low[WORD_MAX * 2];
+		int n = utf8_lower(line, low, sizeof low);
+		if (n <= 0 || (size_t)n > strlen(line))
+			continue;
+		memcpy(line, low, (size_t)n + 1);   /* lower case is never longer */
+		lx->words[lx->nwords++] = line;
+	}
+	qsort(lx->words, lx->nwords, sizeof *lx->words, cmp_word);
+	return 0;
+}
+
+int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path)
+{
+	struct lexicon *lx = calloc(1, sizeof *lx);
+	*out = NULL;
+	if (!lx)
+		return -1;
+	if ((hyph_path && (lx->hyph = hnj_hyphen_load(hyph_path)) == NULL) ||
+	    (words_path && load_words(lx, words_path) != 0)) {
+		lexicon_close(lx);
+		return -1;
+	}
+	*out = lx;
+	return 0;
+}
+
+void lexicon_close(struct lexicon *lx)
+{
+	if (!lx)
+		return;
+	if (lx->hyph)
+		hnj_hyphen_free(lx->hyph);
+	free(lx->words);
+	free(lx->text);
+	free(lx);
+}
+
+int lexicon_syllables(const struct lexicon *lx, const char *word)
+{
+	char w[WORD_MAX], hyphens[WORD_MAX + 5];
+	char **rep = NULL;
+	int *pos = NULL, *cut = NULL;
+	int n = to_latin1_lower(word, w, sizeof w);
+	if (!lx || !lx->hyph || n <= 0)
+		return -1;
+	if (hnj_hyphen_hyphenate3(lx->hyph, w, n, hyphens, NULL, &rep, &pos, &cut, 1, 2, 1, 2) != 0)
+		return -1;
+	int breaks = 0;
+	for (int i = 0; i < n - 1; i++)
+		breaks += hyphens[i] & 1;
+	if (rep) {
+		for (int i = 0; i < n; i++)
+			free(rep[i]);
+		free(rep);
+		free(pos);
+		free(cut);
+	}
+	return breaks + 1;
+}
+
+int lexicon_known(const struct lexicon *lx, const char *word)
+{
+	char low[WORD_MAX * 2];
+	if (!lx || !lx->words)
+		return -1;
+	if (utf8_lower(word, low, sizeof low) <= 0)
+		return 0;
+	const char *key = low;
+	return bsearch(&key, lx->words, lx->nwords, sizeof *lx->words, cmp_word) != NULL;
+}
