@@ -1,0 +1,1019 @@
+/*
+ * wurfwort.c — Wurf & Wort: a category card and dice say what a word must
+ * have; the first to press "Stopp" names a word, the machine checks what can
+ * be checked, the others vote on the rest (rules-de/wurf-und-wort.txt,
+ * docs/rulings.md "Wurf & Wort").
+ *
+ * A party is 25 rounds. Each reveals a card (category, the dice it uses,
+ * a multiplier, the category's word stems) and rolls its dice: two
+ * Gebotswürfel (a letter the word must contain, with a small number), a
+ * Verbotswürfel (a letter it must not contain), a Silbenwürfel (how many
+ * syllables). Then a race: every seat may press `stopp`, or `pass`; the
+ * first `stopp` claims the round and names a word (`answer`), or takes it
+ * back (`withdraw`, -10). A word that misses a required letter, has the
+ * forbidden one or a stem of the category gives every other seat +10;
+ * otherwise the others vote `up` or `down`: a majority of downs gives -3,
+ * else the claimer scores the numbers of the Gebotswürfel used times the
+ * multiplier. The syllables are the platform's suggestion (it looks the
+ * word up and writes what it found into the move: `answer WORT s=3 w=1`);
+ * when the suggestion is missing or differs from the die, the vote decides
+ * them too: the word stands only if a majority of the others votes up.
+ *
+ * Not registered yet: the platform does not annotate answers so far (see
+ * docs/rulings.md). The rules and their tests are complete.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "evlog.h"
+#include "game.h"
+#include "match.h"
+#include "movetext.h"
+#include "pile.h"
+#include "prompt.h"
+#include "rng.h"
+#include "ser.h"
+
+enum {
+	WW_SEATS = 8,
+	WW_ROUNDS = 25,
+	WW_CARDS = 75,
+	WW_FACES = 6,
+	WW_WORD_MAX = 40,      /* bytes of a word */
+	WW_STEMS = 3,
+	WW_LOG = 12,
+	WW_BONUS = 10,         /* the others' points for an objectively wrong word */
+	WW_REJECTED = -3,      /* a word the majority votes down */
+	WW_WITHDRAWN = -10,    /* "kein Rückzieher" */
+	WW_FORMAT = 1
+};
+
+/* The dice a card uses. */
+enum { G1 = 1, G2 = 2, DV = 4, DS = 8 };
+
+struct ww_face {
+	const char *letter;   /* lower case, as in a word */
+	const char *shown;    /* on the die */
+	int points;
+};
+
+/* Two Gebotswürfel: common letters count 1, rarer ones more. */
+static const struct ww_face gebot[2][WW_FACES] = {
+	{ { "r", "R", 1 }, { "e", "E", 1 }, { "n", "N", 1 }, { "l", "L", 2 }, { "g", "G", 2 },
+	  { "k", "K", 3 } },
+	{ { "s", "S", 1 }, { "t", "T", 1 }, { "i", "I", 1 }, { "h", "H", 2 }, { "m", "M", 2 },
+	  { "p", "P", 2 } },
+};
+/* The Verbotswürfel: common letters. */
+static const struct ww_face verbot[WW_FACES] = {
+	{ "a", "A", 0 }, { "i", "I", 0 }, { "o", "O", 0 }, { "u", "U", 0 }, { "r", "R", 0 },
+	{ "n", "N", 0 },
+};
+/* The Silbenwürfel. */
+static const int silben[WW_FACES] = { 1, 2, 2, 3, 3, 4 };
+
+struct ww_card {
+	const char *category;
+	unsigned dice;
+	int mult;
+	const char *stems[WW_STEMS];   /* lower case; the category or a part of it */
+};
+
+static const struct ww_card ww_cards[WW_CARDS] = {
+	{ "Am Strand", G1|G2|DV|DS, 1, { "strand" } },
+	{ "In der Sportwelt", G1|G2|DV, 2, { "sport", "welt" } },
+	{ "In der Küche", G1|DV|DS, 2, { "küche" } },
+	{ "Im Zoo", G1|G2|DS, 3, { "zoo" } },
+	{ "Auf dem Bauernhof", G1|G2, 1, { "bauer", "hof" } },
+	{ "Im Supermarkt", G1|G2|DV|DS, 1, { "super", "markt" } },
+	{ "In der Schule", G1|G2|DV, 2, { "schule" } },
+	{ "Im Garten", G1|DV|DS, 2, { "garten" } },
+	{ "Im Wald", G1|G2|DS, 3, { "wald" } },
+	{ "Auf dem Jahrmarkt", G1|G2, 1, { "jahr", "markt" } },
+	{ "Im Krankenhaus", G1|G2|DV|DS, 1, { "kranken", "haus" } },
+	{ "Im Weltall", G1|G2|DV, 2, { "welt", "all" } },
+	{ "Unter Wasser", G1|DV|DS, 2, { "wasser" } },
+	{ "Im Zirkus", G1|G2|DS, 3, { "zirkus" } },
+	{ "In der Stadt", G1|G2, 1, { "stadt" } },
+	{ "Auf dem Berg", G1|G2|DV|DS, 1, { "berg" } },
+	{ "Im Winter", G1|G2|DV, 2, { "winter" } },
+	{ "Im Sommer", G1|DV|DS, 2, { "sommer" } },
+	{ "Auf der Baustelle", G1|G2|DS, 3, { "bau", "stelle" } },
+	{ "Im Orchester", G1|G2, 1, { "orchester" } },
+	{ "Beim Frühstück", G1|G2|DV|DS, 1, { "frühstück" } },
+	{ "Im Kino", G1|G2|DV, 2, { "kino" } },
+	{ "Auf dem Spielplatz", G1|DV|DS, 2, { "spiel", "platz" } },
+	{ "Im Badezimmer", G1|G2|DS, 3, { "bad", "zimmer" } },
+	{ "Im Kinderzimmer", G1|G2, 1, { "kinder", "zimmer" } },
+	{ "In der Werkstatt", G1|G2|DV|DS, 1, { "werk", "statt" } },
+	{ "Am Flughafen", G1|G2|DV, 2, { "flug", "hafen" } },
+	{ "Am Bahnhof", G1|DV|DS, 2, { "bahn", "hof" } },
+	{ "Im Restaurant", G1|G2|DS, 3, { "restaurant" } },
+	{ "Auf der Party", G1|G2, 1, { "party" } },
+	{ "Im Märchen", G1|G2|DV|DS, 1, { "märchen" } },
+	{ "Im Mittelalter", G1|G2|DV, 2, { "mittel", "alter" } },
+	{ "Im Urlaub", G1|DV|DS, 2, { "urlaub" } },
+	{ "Beim Camping", G1|G2|DS, 3, { "camping" } },
+	{ "Im Museum", G1|G2, 1, { "museum" } },
+	{ "In der Bäckerei", G1|G2|DV|DS, 1, { "bäcker" } },
+	{ "Im Kleiderschrank", G1|G2|DV, 2, { "kleid", "schrank" } },
+	{ "Im Werkzeugkasten", G1|DV|DS, 2, { "werkzeug", "kasten" } },
+	{ "Auf dem Wochenmarkt", G1|G2|DS, 3, { "woche", "markt" } },
+	{ "In der Wüste", G1|G2, 1, { "wüste" } },
+	{ "Im Dschungel", G1|G2|DV|DS, 1, { "dschungel" } },
+	{ "Am Meer", G1|G2|DV, 2, { "meer" } },
+	{ "Auf der Autobahn", G1|DV|DS, 2, { "auto", "bahn" } },
+	{ "Im Fußballstadion", G1|G2|DS, 3, { "fußball", "stadion" } },
+	{ "In der Zeitung", G1|G2, 1, { "zeitung" } },
+	{ "Im Theater", G1|G2|DV|DS, 1, { "theater" } },
+	{ "Im Büro", G1|G2|DV, 2, { "büro" } },
+	{ "Beim Arzt", G1|DV|DS, 2, { "arzt" } },
+	{ "Im Schwimmbad", G1|G2|DS, 3, { "schwimm", "bad" } },
+	{ "Auf dem Schiff", G1|G2, 1, { "schiff" } },
+	{ "Am Computer", G1|G2|DV|DS, 1, { "computer" } },
+	{ "In der Musik", G1|G2|DV, 2, { "musik" } },
+	{ "Im Gebirge", G1|DV|DS, 2, { "gebirge" } },
+	{ "Beim Wandern", G1|G2|DS, 3, { "wander" } },
+	{ "Im Herbst", G1|G2, 1, { "herbst" } },
+	{ "Im Frühling", G1|G2|DV|DS, 1, { "frühling" } },
+	{ "Zum Geburtstag", G1|G2|DV, 2, { "geburt", "tag" } },
+	{ "Zu Weihnachten", G1|DV|DS, 2, { "weihnacht", "nacht" } },
+	{ "Im Tierheim", G1|G2|DS, 3, { "tier", "heim" } },
+	{ "Auf der Insel", G1|G2, 1, { "insel" } },
+	{ "Im Labor", G1|G2|DV|DS, 1, { "labor" } },
+	{ "In der Bibliothek", G1|G2|DV, 2, { "bibliothek" } },
+	{ "Auf dem Fluss", G1|DV|DS, 2, { "fluss" } },
+	{ "Im Hotel", G1|G2|DS, 3, { "hotel" } },
+	{ "Auf der Hochzeit", G1|G2, 1, { "hochzeit", "zeit" } },
+	{ "Im Fernsehen", G1|G2|DV|DS, 1, { "fernseh", "sehen" } },
+	{ "Beim Backen", G1|G2|DV, 2, { "back" } },
+	{ "In der Apotheke", G1|DV|DS, 2, { "apotheke" } },
+	{ "Im Keller", G1|G2|DS, 3, { "keller" } },
+	{ "Auf dem Dachboden", G1|G2, 1, { "dach", "boden" } },
+	{ "Am Himmel", G1|G2|DV|DS, 1, { "himmel" } },
+	{ "Beim Kochen", G1|G2|DV, 2, { "koch" } },
+	{ "Im Wohnzimmer", G1|DV|DS, 2, { "wohn", "zimmer" } },
+	{ "Auf der Ritterburg", G1|G2|DS, 3, { "ritter", "burg" } },
+	{ "Bei den Piraten", G1|G2, 1, { "pirat" } },
+};
+
+/* What the party waits for (rules/prompt.h): the race (every seat, until
+ * the round's deadline), the claimer's word (until the answer deadline),
+ * the others' votes (until the vote deadline). No prompt: over. */
+enum ww_prompt { PR_RACE = 1, PR_ANSWER, PR_VOTE, PR__MAX };
+
+/* How a round ended. */
+enum ww_result { R_OPEN, R_NOBODY, R_SCORED, R_REJECTED, R_WRONG, R_WITHDRAWN, R__MAX };
+
+/* What the machine found wrong with a word (objective checks). */
+enum { F_LETTER = 1, F_FORBIDDEN = 2, F_STEM = 4 };
+/* The syllables: as the die says, not, or unknown (no suggestion). */
+enum ww_syl { SYL_NA, SYL_OK, SYL_OFF, SYL_UNKNOWN, SYL__MAX };
+
+enum ww_ev { EV_ROUND, EV_STOPP, EV_NOBODY, EV_ANSWER, EV_WRONG, EV_SCORED, EV_REJECTED,
+	     EV_WITHDRAWN, EV_OVER, EV__MAX };
+
+struct ww_round {
+	int8_t claimer;                /* -1: nobody */
+	uint8_t result;                /* enum ww_result */
+	int8_t syl;                    /* the suggested syllables, -1 none */
+	uint8_t known;                 /* 0 no, 1 yes, 2 not looked up */
+	uint8_t syl_state;             /* enum ww_syl */
+	uint8_t faults;                /* F_* */
+	uint8_t face[4];               /* G1, G2, V, S: face index */
+	int8_t pts[WW_SEATS];
+	char word[WW_WORD_MAX + 1];
+};
+
+struct ww_state {
+	uint8_t n, parties;
+	uint16_t round_seconds, answer_seconds, vote_seconds;
+	uint32_t epoch;
+	struct rng rng;
+	struct prompts pr;
+	uint8_t deck[WW_ROUNDS];       /* the party's cards, in order */
+	uint8_t round;                 /* the current one; WW_ROUNDS once over */
+	uint8_t vote[WW_SEATS];        /* this round: 0 none, 1 up, 2 down */
+	struct ww_round rounds[WW_ROUNDS];
+	struct evlog log;
+};
+
+enum ww_opt { O_ROUND_SECONDS, O_ANSWER_SECONDS, O_VOTE_SECONDS, O_PARTIES, O__MAX };
+_Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
+_Static_assert((int)WW_SEATS <= (int)GAME_MAX_SEATS, "seats");
+
+static const struct game_option ww_options[O__MAX] = {
+	[O_ROUND_SECONDS] = { "round_seconds", "Zeit bis „Stopp“", OPT_INT, 10, 600, 90, "s" },
+	[O_ANSWER_SECONDS] = { "answer_seconds", "Zeit für das Wort nach „Stopp“", OPT_INT, 5,
+			       300, 30, "s" },
+	[O_VOTE_SECONDS] = { "vote_seconds", "Zeit für die Abstimmung", OPT_INT, 5, 300, 30, "s" },
+	[O_PARTIES] = { "parties", "Partien pro Runde", OPT_INT, 1, 10, 1, NULL },
+};
+
+/* ---- words ------------------------------------------------------------ */
+
+/* A typed word in lower case (ASCII and the umlauts Ä Ö Ü), letters only
+ * (a–z, ä, ö, ü, ß), into out; its length, or -1. */
+static int word_norm(const char *w, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
+		unsigned char c = *p;
+		if (c >= 'A' && c <= 'Z')
+			c += 0x20;
+		if (c >= 'a' && c <= 'z') {
+			if (n + 1 >= cap)
+				return -1;
+			out[n++] = (char)c;
+			continue;
+		}
+		/* ä ö ü ß and Ä Ö Ü in UTF-8: C3 A4/B6/BC/9F, C3 84/96/9C */
+		unsigned char d = p[1];
+		if (c != 0xc3 || !(d == 0xa4 || d == 0xb6 || d == 0xbc || d == 0x9f || d == 0x84 ||
+				   d == 0x96 || d == 0x9c) || n + 2 >= cap)
+			return -1;
+		out[n++] = (char)c;
+		out[n++] = (char)(d == 0x84 || d == 0x96 || d == 0x9c ? d + 0x20 : d);
+		p++;
+	}
+	out[n] = '\0';
+	return n >= 2 ? (int)n : -1;
+}
+
+/* The objective faults of word w for card k with faces f[]: a required
+ * letter missing, the forbidden letter there, a stem of the category in it.
+ * Ä is not A: the letters compare as bytes of UTF-8. */
+static unsigned faults_of(const char *w, int k, const uint8_t *f)
+{
+	const struct ww_card *c = &ww_cards[k];
+	unsigned bad = 0;
+	if ((c->dice & G1) && !strstr(w, gebot[0][f[0]].letter))
+		bad |= F_LETTER;
+	if ((c->dice & G2) && !strstr(w, gebot[1][f[1]].letter))
+		bad |= F_LETTER;
+	if ((c->dice & DV) && strstr(w, verbot[f[2]].letter))
+		bad |= F_FORBIDDEN;
+	for (int i = 0; i < WW_STEMS && c->stems[i]; i++)
+		if (strstr(w, c->stems[i]))
+			bad |= F_STEM;
+	return bad;
+}
+
+/* The claimer's points for an accepted word: the numbers of the
+ * Gebotswürfel used, times the multiplier. */
+static int word_points(int k, const uint8_t *f)
+{
+	const struct ww_card *c = &ww_cards[k];
+	int p = 0;
+	if (c->dice & G1)
+		p += gebot[0][f[0]].points;
+	if (c->dice & G2)
+		p += gebot[1][f[1]].points;
+	return p * c->mult;
+}
+
+/* ---- state helpers ------------------------------------------------------ */
+
+static int card_of(const struct ww_state *s)
+{
+	return s->deck[s->round < WW_ROUNDS ? s->round : WW_ROUNDS - 1];
+}
+
+static struct ww_round *cur(struct ww_state *s)
+{
+	return &s->rounds[s->round];
+}
+
+static uint32_t all_seats(const struct ww_state *s)
+{
+	return (1u << s->n) - 1;
+}
+
+static struct game_event *logev(struct ww_state *s, int type, int seat)
+{
+	return evlog_push(&s->log, WW_LOG, type, seat);
+}
+
+/* ---- the flow ------------------------------------------------------------- */
+
+/* The next round: its card revealed, its dice rolled, the race open until
+ * the round deadline (the first round's clock starts at the first request).
+ * After the last round, the party is over. */
+static void start_round(struct ww_state *s, int64_t now, int first)
+{
+	prompt_clear(&s->pr);
+	if (s->round >= WW_ROUNDS) {
+		logev(s, EV_OVER, -1);
+		return;
+	}
+	struct ww_round *r = cur(s);
+	const struct ww_card *c = &ww_cards[card_of(s)];
+	memset(r, 0, sizeof *r);
+	r->claimer = -1;
+	r->syl = -1;
+	r->known = 2;
+	for (int i = 0; i < 4; i++)
+		r->face[i] = (uint8_t)((c->dice >> i) & 1u ? rng_below(&s->rng, WW_FACES) : 0);
+	memset(s->vote, 0, sizeof s->vote);
+	struct prompt *p = prompt_push(&s->pr, PR_RACE, all_seats(s));
+	if (first)
+		prompt_later(p, s->round_seconds);
+	else
+		p->deadline = deadline_after(now, s->round_seconds);
+	s->epoch++;
+	logev(s, EV_ROUND, -1)->num = (uint16_t)card_of(s);
+}
+
+/* The round is decided: on to the next one. */
+static void end_round(struct ww_state *s, int result, int64_t now)
+{
+	cur(s)->result = (uint8_t)result;
+	s->round++;
+	start_round(s, now, 0);
+}
+
+/* The word was objectively wrong: every other seat +10 (at most 10 a word). */
+static void wrong_word(struct ww_state *s, int64_t now)
+{
+	struct ww_round *r = cur(s);
+	for (int p = 0; p < s->n; p++)
+		if (p != r->claimer)
+			r->pts[p] = WW_BONUS;
+	logev(s, EV_WRONG, r->claimer);
+	end_round(s, R_WRONG, now);
+}
+
+/* The votes are in (or their time is up): a majority of the others voting
+ * down (a tie is none) costs the claimer 3; syllables that the suggestion
+ * did not confirm count only when a majority of the others votes up;
+ * otherwise the word scores. */
+static void count_votes(struct ww_state *s, int64_t now)
+{
+	struct ww_round *r = cur(s);
+	int up = 0, down = 0, others = s->n - 1;
+	for (int p = 0; p < s->n; p++) {
+		up += s->vote[p] == 1;
+		down += s->vote[p] == 2;
+	}
+	if (r->syl_state == SYL_OFF || r->syl_state == SYL_UNKNOWN) {
+		if (2 * up <= others) {   /* the suggestion stands: wrong */
+			wrong_word(s, now);
+			return;
+		}
+	} else if (2 * down > others) {
+		r->pts[r->claimer] = WW_REJECTED;
+		logev(s, EV_REJECTED, r->claimer);
+		end_round(s, R_REJECTED, now);
+		return;
+	}
+	r->pts[r->claimer] = (int8_t)word_points(card_of(s), r->face);
+	logev(s, EV_SCORED, r->claimer)->arg = (uint8_t)r->pts[r->claimer];
+	end_round(s, R_SCORED, now);
+}
+
+/* The claimer takes the round back, or its time ran out: -10. */
+static void withdrawn(struct ww_state *s, int64_t now)
+{
+	struct ww_round *r = cur(s);
+	r->pts[r->claimer] = WW_WITHDRAWN;
+	logev(s, EV_WITHDRAWN, r->claimer);
+	end_round(s, R_WITHDRAWN, now);
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int ww_parties(int nplayers, const int *opt)
+{
+	(void)nplayers;
+	return opt[O_PARTIES];
+}
+
+/* 25 of the 75 cards, shuffled; the first round begins. */
+static int ww_setup(void *st, const struct setup *su, struct rerr *e)
+{
+	struct ww_state *s = st;
+	uint16_t all[WW_CARDS];
+	(void)e;
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)su->nplayers;
+	s->round_seconds = (uint16_t)su->opt[O_ROUND_SECONDS];
+	s->answer_seconds = (uint16_t)su->opt[O_ANSWER_SECONDS];
+	s->vote_seconds = (uint16_t)su->opt[O_VOTE_SECONDS];
+	s->parties = (uint8_t)su->opt[O_PARTIES];
+	rng_seed(&s->rng, su->seed);
+	for (int i = 0; i < WW_CARDS; i++)
+		all[i] = (uint16_t)i;
+	rng_shuffle(&s->rng, all, WW_CARDS);
+	for (int i = 0; i < WW_ROUNDS; i++)
+		s->deck[i] = (uint8_t)all[i];
+	start_round(s, 0, 1);
+	return 0;
+}
+
+/* ---- moves ------------------------------------------------------------- */
+
+enum ww_verb { V_STOPP, V_PASS, V_ANSWER, V_WITHDRAW, V_VOTE, V__MAX };
+static const struct mt_verb ww_verbs[V__MAX] = {
+	[V_STOPP] = { "stopp", NULL, 1, 1, 0, NULL, "stopp steht allein.", "stopp", "stopp" },
+	[V_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein.", "pass", "pass" },
+	[V_ANSWER] = { "answer", NULL, 2, 4, 0, NULL, "So nennst du dein Wort: answer WORT, z. B. "
+		       "answer Fechtmeister (oder nur das Wort).", "answer WORT [s=SILBEN] [w=0|1]",
+		       "answer fechtmeister s=3 w=1" },
+	[V_WITHDRAW] = { "withdraw", NULL, 1, 1, 0, NULL, "withdraw steht allein.", "withdraw",
+			 "withdraw" },
+	[V_VOTE] = { "vote", NULL, 2, 2, 0, NULL, "So stimmst du ab: vote up oder vote down.",
+		     "vote up|down", "vote up" },
+};
+
+/* One move, checked. */
+struct ww_move {
+	int verb;
+	int up;                         /* vote */
+	int syl, known;                 /* answer: the lookups, -1 none */
+	char word[WW_WORD_MAX + 1];
+};
+
+/* The answer's word and what the platform looked up ("s=3", "w=1"). */
+static int parse_answer(const struct mtok *t, int from, struct ww_move *m, struct rerr *e)
+{
+	char q[4 * MT_QUOTE_CHARS + 1];
+	m->syl = m->known = -1;
+	if (word_norm(t->w[from], m->word, sizeof m->word) < 0)
+		return rerr_set(e, "'%s' ist kein Wort: nur Buchstaben (mit ä, ö, ü, ß), 2 bis %d.",
+				mt_clip(q, sizeof q, t->w[from], MT_QUOTE_CHARS), WW_WORD_MAX / 2);
+	for (int i = from + 1; i < t->n; i++) {
+		int v;
+		if (strncmp(t->w[i], "s=", 2) == 0 && mt_int(t->w[i] + 2, 1, 20, &v) == 0)
+			m->syl = v;
+		else if (strncmp(t->w[i], "w=", 2) == 0 && mt_int(t->w[i] + 2, 0, 1, &v) == 0)
+			m->known = v;
+		else
+			return rerr_set(e, "%s", ww_verbs[V_ANSWER].usage);
+	}
+	return 0;
+}
+
+static int parse_move(const struct ww_state *s, int seat, const char *text, struct ww_move *m,
+		      struct rerr *e)
+{
+	struct mtok t;
+	memset(m, 0, sizeof *m);
+	if (seat < 0 || seat >= s->n)
+		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
+	if (mt_split(text, &t, e) != 0)
+		return -1;
+	if (s->pr.n == 0)
+		return rerr_set(e, "Die Partie ist schon vorbei.");
+	int kind = prompt_kind(&s->pr), mine = prompt_waits(&s->pr, seat);
+	const struct ww_round *r = &s->rounds[s->round];
+	/* the claimer may type the word alone */
+	if (kind == PR_ANSWER && mine && t.n == 1 && !mt_is(&t, 0, "withdraw") &&
+	    !mt_is(&t, 0, "answer")) {
+		m->verb = V_ANSWER;
+		return parse_answer(&t, 0, m, e);
+	}
+	struct rerr ve;
+	if ((m->verb = mt_verb(ww_verbs, V__MAX, &t, &ve)) < 0) {
+		*e = ve;
+		return -1;
+	}
+	if (mt_form(&ww_verbs[m->verb], &t, e) != 0)
+		return -1;
+	switch (m->verb) {
+	case V_STOPP:
+	case V_PASS:
+		if (kind != PR_RACE)
+			return r->claimer >= 0 ? rerr_set(e, "Zu spät: @%d hat schon „Stopp“ gerufen.",
+							  r->claimer)
+					       : rerr_set(e, "Gerade läuft keine Runde.");
+		if (!mine)
+			return rerr_set(e, "Du hast in dieser Runde schon gepasst.");
+		return 0;
+	case V_ANSWER:
+	case V_WITHDRAW:
+		if (kind != PR_ANSWER || !mine)
+			return rerr_set(e, "Ein Wort nennt nur, wer als Erstes „Stopp“ gerufen hat.");
+		return m->verb == V_ANSWER ? parse_answer(&t, 1, m, e) : 0;
+	default:   /* V_VOTE */
+		if (kind != PR_VOTE)
+			return rerr_set(e, "Gerade wird nicht abgestimmt.");
+		if (seat == r->claimer)
+			return rerr_set(e, "Über dein eigenes Wort stimmen die anderen ab.");
+		if (!mine)
+			return rerr_set(e, "Du hast schon abgestimmt.");
+		if (!mt_is(&t, 1, "up") && !mt_is(&t, 1, "down"))
+			return rerr_set(e, "%s", ww_verbs[V_VOTE].usage);
+		m->up = mt_is(&t, 1, "up");
+		return 0;
+	}
+}
+
+static int ww_apply(void *st, int seat, const char *text, int64_t now, struct rerr *e)
+{
+	struct ww_state *s = st;
+	struct ww_move m;
+	if (parse_move(s, seat, text, &m, e) != 0)
+		return -1;
+	prompt_start(&s->pr, now);
+	struct ww_round *r = cur(s);
+	s->epoch++;
+	switch (m.verb) {
+	case V_STOPP: {
+		r->claimer = (int8_t)seat;
+		prompt_clear(&s->pr);
+		struct prompt *p = prompt_push(&s->pr, PR_ANSWER, 1u << seat);
+		p->owner = (int8_t)seat;
+		p->deadline = deadline_after(now, s->answer_seconds);
+		logev(s, EV_STOPP, seat);
+		return 0;
+	}
+	case V_PASS:
+		if (prompt_done(&s->pr, seat)) {
+			logev(s, EV_NOBODY, -1);
+			end_round(s, R_NOBODY, now);
+		}
+		return 0;
+	case V_WITHDRAW:
+		withdrawn(s, now);
+		return 0;
+	case V_ANSWER: {
+		const struct ww_card *c = &ww_cards[card_of(s)];
+		memcpy(r->word, m.word, sizeof r->word);
+		r->syl = (int8_t)m.syl;
+		r->known = (uint8_t)(m.known < 0 ? 2 : m.known);
+		r->faults = (uint8_t)faults_of(r->word, card_of(s), r->face);
+		r->syl_state = !(c->dice & DS) ? SYL_NA : m.syl < 0 ? SYL_UNKNOWN :
+			       m.syl == silben[r->face[3]] ? SYL_OK : SYL_OFF;
+		logev(s, EV_ANSWER, seat);
+		if (r->faults) {
+			wrong_word(s, now);
+			return 0;
+		}
+		prompt_clear(&s->pr);
+		struct prompt *p = prompt_push(&s->pr, PR_VOTE, all_seats(s) & ~(1u << seat));
+		p->owner = (int8_t)seat;
+		p->deadline = deadline_after(now, s->vote_seconds);
+		return 0;
+	}
+	default:   /* V_VOTE */
+		s->vote[seat] = m.up ? 1 : 2;
+		if (prompt_done(&s->pr, seat))
+			count_votes(s, now);
+		return 0;
+	}
+}
+
+/* A deadline passed: the race (nobody claimed), the word (-10), the vote
+ * (counted as it stands). */
+static void ww_expire(void *st, struct prompt *p, int64_t now)
+{
+	struct ww_state *s = st;
+	s->epoch++;
+	switch (p->kind) {
+	case PR_RACE:
+		logev(s, EV_NOBODY, -1);
+		end_round(s, R_NOBODY, now);
+		return;
+	case PR_ANSWER:
+		withdrawn(s, now);
+		return;
+	default:
+		count_votes(s, now);
+		return;
+	}
+}
+
+static int ww_tick(void *st, int64_t now)
+{
+	struct ww_state *s = st;
+	return prompt_tick(&s->pr, now, ww_expire, s);
+}
+
+static void scores(const struct ww_state *s, int *out)
+{
+	memset(out, 0, sizeof out[0] * WW_SEATS);
+	for (int i = 0; i < s->round && i < WW_ROUNDS; i++)   /* the decided rounds */
+		for (int p = 0; p < s->n; p++)
+			out[p] += s->rounds[i].pts[p];
+}
+
+static void ww_status(const void *st, struct status *o)
+{
+	const struct ww_state *s = st;
+	int sc[WW_SEATS];
+	memset(o, 0, sizeof *o);
+	prompt_status(&s->pr, o);
+	o->over = s->pr.n == 0;
+	o->turn = -1;   /* a race and a vote: nobody's turn in particular */
+	o->epoch = s->epoch;
+	scores(s, sc);
+	for (int p = 0; p < s->n; p++)
+		o->score[p] = sc[p];
+}
+
+/* Every legal move but the words (any word is one): `stopp` and `pass` in
+ * the race, `withdraw` for the claimer, `vote up` and `vote down`. A word
+ * is typed; the page never suggests one. */
+static int ww_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
+{
+	const struct ww_state *s = st;
+	static const char *const race[] = { "stopp", "pass" }, *const vote[] = { "vote up",
+										 "vote down" };
+	if (seat < 0 || seat >= s->n || !prompt_waits(&s->pr, seat))
+		return 0;
+	switch (prompt_kind(&s->pr)) {
+	case PR_RACE:
+		emit(ctx, race[0]);
+		emit(ctx, race[1]);
+		return 2;
+	case PR_VOTE:
+		emit(ctx, vote[0]);
+		emit(ctx, vote[1]);
+		return 2;
+	default:
+		emit(ctx, "withdraw");
+		return 1;
+	}
+}
+
+/* ---- snapshot and invariants -------------------------------------------- */
+
+static int ww_encode(const void *st, struct buf *b)
+{
+	const struct ww_state *s = st;
+	size_t start = snap_begin(b, "wurfwort", WW_FORMAT);
+	ser_u8(b, s->n);
+	ser_u8(b, s->parties);
+	ser_u16(b, s->round_seconds);
+	ser_u16(b, s->answer_seconds);
+	ser_u16(b, s->vote_seconds);
+	ser_u32(b, s->epoch);
+	for (int i = 0; i < 4; i++)
+		ser_u64(b, s->rng.s[i]);
+	prompt_encode(b, &s->pr);
+	for (int i = 0; i < WW_ROUNDS; i++)
+		ser_u8(b, s->deck[i]);
+	ser_u8(b, s->round);
+	for (int p = 0; p < s->n; p++)
+		ser_u8(b, s->vote[p]);
+	for (int i = 0; i < WW_ROUNDS && i <= s->round; i++) {
+		const struct ww_round *r = &s->rounds[i];
+		ser_u8(b, (unsigned)(r->claimer + 1));
+		ser_u8(b, r->result);
+		ser_u8(b, (unsigned)(r->syl + 1));
+		ser_u8(b, r->known);
+		ser_u8(b, r->syl_state);
+		ser_u8(b, r->faults);
+		for (int k = 0; k < 4; k++)
+			ser_u8(b, r->face[k]);
+		for (int p = 0; p < s->n; p++)
+			ser_u8(b, (unsigned)(uint8_t)r->pts[p]);
+		size_t len = strlen(r->word);
+		ser_u8(b, (unsigned)len);
+		for (size_t k = 0; k < len; k++)
+			ser_u8(b, (unsigned char)r->word[k]);
+	}
+	evlog_encode(b, &s->log, 0);
+	return snap_end(b, start);
+}
+
+static int ww_decode(void *st, struct de *d, struct rerr *e)
+{
+	struct ww_state *s = st;
+	memset(s, 0, sizeof *s);
+	s->n = (uint8_t)de_u8(d);
+	if (d->err || s->n < 3 || s->n > WW_SEATS)
+		return rerr_set(e, "Spielstand beschädigt: Spielerzahl");
+	s->parties = (uint8_t)de_u8(d);
+	s->round_seconds = (uint16_t)de_u16(d);
+	s->answer_seconds = (uint16_t)de_u16(d);
+	s->vote_seconds = (uint16_t)de_u16(d);
+	s->epoch = de_u32(d);
+	for (int i = 0; i < 4; i++)
+		s->rng.s[i] = de_u64(d);
+	if (prompt_decode(d, &s->pr) != 0)
+		return rerr_set(e, "Spielstand beschädigt: Aufforderungen");
+	for (int i = 0; i < WW_ROUNDS; i++)
+		s->deck[i] = (uint8_t)de_u8(d);
+	s->round = (uint8_t)de_u8(d);
+	if (s->round > WW_ROUNDS)
+		return rerr_set(e, "Spielstand beschädigt: Runde");
+	for (int p = 0; p < s->n; p++)
+		s->vote[p] = (uint8_t)de_u8(d);
+	for (int i = 0; i < WW_ROUNDS && i <= s->round && !d->err; i++) {
+		struct ww_round *r = &s->rounds[i];
+		r->claimer = (int8_t)((int)de_u8(d) - 1);
+		r->result = (uint8_t)de_u8(d);
+		r->syl = (int8_t)((int)de_u8(d) - 1);
+		r->known = (uint8_t)de_u8(d);
+		r->syl_state = (uint8_t)de_u8(d);
+		r->faults = (uint8_t)de_u8(d);
+		for (int k = 0; k < 4; k++)
+			r->face[k] = (uint8_t)de_u8(d);
+		for (int p = 0; p < s->n; p++)
+			r->pts[p] = (int8_t)de_u8(d);
+		unsigned len = de_u8(d);
+		if (len > WW_WORD_MAX)
+			return rerr_set(e, "Spielstand beschädigt: Wort");
+		for (unsigned k = 0; k < len; k++)
+			r->word[k] = (char)de_u8(d);
+	}
+	if (evlog_decode(d, &s->log, WW_LOG, 0) != 0 || d->err)
+		return rerr_set(e, "Spielstand beschädigt: zu kurz");
+	return 0;
+}
+
+/* One decided or running round: its fields within range and its points
+ * as its result says. */
+static int check_round(const struct ww_state *s, int i, struct rerr *e)
+{
+	const struct ww_round *r = &s->rounds[i];
+	const struct ww_card *c = &ww_cards[s->deck[i]];
+	int open = i == s->round;
+	if (r->claimer < -1 || r->claimer >= s->n || r->result >= R__MAX ||
+	    (open != (r->result == R_OPEN)) || r->syl < -1 || r->known > 2 ||
+	    r->syl_state >= SYL__MAX || (r->faults & ~7u))
+		return rerr_set(e, "Runde %d ungültig", i + 1);
+	for (int k = 0; k < 4; k++)
+		if (r->face[k] >= WW_FACES || (!((c->dice >> k) & 1u) && r->face[k]))
+			return rerr_set(e, "Runde %d: Würfel ungültig", i + 1);
+	char w[WW_WORD_MAX + 1];
+	int has_word = r->word[0] != '\0';
+	if (has_word && (word_norm(r->word, w, sizeof w) < 0 || strcmp(w, r->word) != 0 ||
+			 faults_of(r->word, s->deck[i], r->face) != r->faults))
+		return rerr_set(e, "Runde %d: Wort ungültig", i + 1);
+	int want_word = r->result == R_SCORED || r->result == R_REJECTED || r->result == R_WRONG ||
+			(open && prompt_kind(&s->pr) == PR_VOTE);
+	if (has_word != want_word || ((r->claimer >= 0) != (r->result != R_NOBODY &&
+							   !(open && prompt_kind(&s->pr) == PR_RACE))))
+		return rerr_set(e, "Runde %d: Wort oder Rufer passt nicht", i + 1);
+	for (int p = 0; p < s->n; p++) {
+		int want = 0;
+		if (r->result == R_WRONG)
+			want = p == r->claimer ? 0 : WW_BONUS;
+		else if (r->result == R_REJECTED && p == r->claimer)
+			want = WW_REJECTED;
+		else if (r->result == R_WITHDRAWN && p == r->claimer)
+			want = WW_WITHDRAWN;
+		else if (r->result == R_SCORED && p == r->claimer)
+			want = word_points(s->deck[i], r->face);
+		if (r->pts[p] != want)
+			return rerr_set(e, "Runde %d: Punkte von Platz %d falsch", i + 1, p);
+	}
+	(void)c;
+	return 0;
+}
+
+static int ww_check(const void *st, struct rerr *e)
+{
+	const struct ww_state *s = st;
+	uint8_t seen[WW_CARDS] = { 0 };
+	if (s->n < 3 || s->n > WW_SEATS || s->round > WW_ROUNDS || s->parties < 1 ||
+	    s->parties > 10 || s->round_seconds < 10 || s->answer_seconds < 5 || s->vote_seconds < 5)
+		return rerr_set(e, "Wurf & Wort: Spieler, Runde oder Optionen falsch");
+	for (int i = 0; i < WW_ROUNDS; i++)
+		if (s->deck[i] >= WW_CARDS || seen[s->deck[i]]++)
+			return rerr_set(e, "Wurf & Wort: Karte %d doppelt oder ungültig", i + 1);
+	if (prompt_check(&s->pr, PR__MAX, s->n, e) != 0)
+		return -1;
+	const struct prompt *p = prompt_peek(&s->pr);
+	if ((p == NULL) != (s->round == WW_ROUNDS) || s->pr.n > 1)
+		return rerr_set(e, "Wurf & Wort: Aufforderung passt nicht zur Runde");
+	if (p) {
+		int claimer = s->rounds[s->round].claimer;
+		if ((p->kind == PR_RACE && (p->seats != all_seats(s) || p->owner != -1)) ||
+		    (p->kind == PR_ANSWER && (p->owner != claimer || p->seats != 1u << claimer)) ||
+		    (p->kind == PR_VOTE && (p->owner != claimer ||
+					    p->seats != (all_seats(s) & ~(1u << claimer)))) ||
+		    p->flags & PROMPT_WINDOW || (p->deadline == 0 && !(p->flags & PROMPT_LATER)))
+			return rerr_set(e, "Wurf & Wort: Aufforderung ungültig");
+	}
+	for (int q = 0; q < s->n; q++) {
+		int voting = p && p->kind == PR_VOTE && ((p->seats >> q) & 1u);
+		if (s->vote[q] > 2 || (s->vote[q] && (!voting || ((p->waiting >> q) & 1u))) ||
+		    (voting && !s->vote[q] && !((p->waiting >> q) & 1u)))
+			return rerr_set(e, "Wurf & Wort: Stimme von Platz %d falsch", q);
+	}
+	for (int i = 0; i < WW_ROUNDS && i <= s->round; i++)
+		if (i < WW_ROUNDS && (i < s->round || p) && check_round(s, i, e) != 0)
+			return -1;
+	return evlog_check(&s->log, WW_LOG, EV__MAX, s->n, e);
+}
+
+/* ---- the view ------------------------------------------------------------ */
+
+static void event_text(const struct game_event *ev, char *out, size_t cap)
+{
+	switch (ev->type) {
+	case EV_ROUND:
+		snprintf(out, cap, "Neue Karte: „%s“.", ww_cards[ev->num % WW_CARDS].category);
+		break;
+	case EV_STOPP:
+		snprintf(out, cap, "@%d ruft „Stopp“.", ev->seat);
+		break;
+	case EV_NOBODY:
+		snprintf(out, cap, "Niemand hat ein Wort gefunden.");
+		break;
+	case EV_ANSWER:
+		snprintf(out, cap, "@%d nennt ein Wort.", ev->seat);
+		break;
+	case EV_WRONG:
+		snprintf(out, cap, "Das Wort von @%d erfüllt die Würfel nicht: alle anderen +%d.",
+			 ev->seat, WW_BONUS);
+		break;
+	case EV_SCORED:
+		snprintf(out, cap, "@%d bekommt %u Punkte.", ev->seat, ev->arg);
+		break;
+	case EV_REJECTED:
+		snprintf(out, cap, "Die Mehrheit lehnt das Wort von @%d ab: %d Punkte.", ev->seat,
+			 WW_REJECTED);
+		break;
+	case EV_WITHDRAWN:
+		snprintf(out, cap, "@%d nimmt „Stopp“ zurück: %d Punkte.", ev->seat, WW_WITHDRAWN);
+		break;
+	default:
+		snprintf(out, cap, "Alle 25 Karten sind gespielt.");
+		break;
+	}
+}
+
+static const char *const result_text[R__MAX] = {
+	[R_OPEN] = "läuft", [R_NOBODY] = "kein Wort", [R_SCORED] = "Punkte",
+	[R_REJECTED] = "abgelehnt", [R_WRONG] = "Würfel nicht erfüllt",
+	[R_WITHDRAWN] = "zurückgenommen",
+};
+
+static void view_round(const struct ww_state *s, struct view_sink *v)
+{
+	const struct ww_round *r = &s->rounds[s->round];
+	const struct ww_card *c = &ww_cards[card_of(s)];
+	vstr(v, "category", c->category);
+	vnum(v, "multiplier", c->mult);
+	vflag(v, "uses_g1", c->dice & G1);
+	vflag(v, "uses_g2", c->dice & G2);
+	vflag(v, "uses_forbidden", c->dice & DV);
+	vflag(v, "uses_syllables", c->dice & DS);
+	if (c->dice & G1) {
+		vstr(v, "g1_letter", gebot[0][r->face[0]].shown);
+		vnum(v, "g1_points", gebot[0][r->face[0]].points);
+	}
+	if (c->dice & G2) {
+		vstr(v, "g2_letter", gebot[1][r->face[1]].shown);
+		vnum(v, "g2_points", gebot[1][r->face[1]].points);
+	}
+	if (c->dice & DV)
+		vstr(v, "forbidden", verbot[r->face[2]].shown);
+	if (c->dice & DS)
+		vnum(v, "syllables", silben[r->face[3]]);
+	vflag(v, "has_claimer", r->claimer >= 0);
+	if (r->claimer >= 0)
+		vnum(v, "claimer_seat", r->claimer);
+	vflag(v, "has_word", r->word[0] != '\0');
+	if (r->word[0]) {
+		vstr(v, "word", r->word);
+		vflag(v, "has_suggestion", r->syl >= 0);
+		if (r->syl >= 0)
+			vnum(v, "suggested_syllables", r->syl);
+		vflag(v, "syllables_confirmed", r->syl_state == SYL_OK);
+		vflag(v, "syllables_in_doubt", r->syl_state == SYL_OFF || r->syl_state == SYL_UNKNOWN);
+		vflag(v, "in_word_list", r->known == 1);
+		vflag(v, "not_in_word_list", r->known == 0);
+	}
+}
+
+static void ww_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct ww_state *s = st;
+	const struct prompt *p = prompt_peek(&s->pr);
+	int me = seat >= 0 && seat < s->n ? seat : -1, kind = prompt_kind(&s->pr), sc[WW_SEATS];
+	scores(s, sc);
+	if (!p)
+		vstr(v, "headline", "Alle 25 Karten sind gespielt.");
+	else if (kind == PR_RACE)
+		vstr(v, "headline", "Wer zuerst ein passendes Wort hat, ruft „Stopp“!");
+	else if (kind == PR_ANSWER)
+		vstrf(v, "headline", p->owner == me ? "Du hast „Stopp“ gerufen: nenne dein Wort." :
+			    "@%d hat „Stopp“ gerufen und nennt ein Wort.", p->owner);
+	else
+		vstrf(v, "headline", p->owner == me ? "Die anderen stimmen über dein Wort ab." :
+			    "Passt das Wort von @%d? Stimme ab.", p->owner);
+	vflag(v, "over", !p);
+	vflag(v, "race", kind == PR_RACE);
+	vflag(v, "answering", kind == PR_ANSWER);
+	vflag(v, "voting", kind == PR_VOTE);
+	vnum(v, "deadline", p ? p->deadline : 0);
+	vnum(v, "round_number", s->round < WW_ROUNDS ? s->round + 1 : WW_ROUNDS);
+	vnum(v, "rounds_total", WW_ROUNDS);
+	if (p)
+		view_round(s, v);
+	for (int q = 0; q < s->n; q++) {
+		vbegin(v, "seats");
+		vnum(v, "seat", q);
+		vflag(v, "is_me", q == me);
+		vnum(v, "score", sc[q]);
+		vflag(v, "passed", kind == PR_RACE && !((p->waiting >> q) & 1u));
+		vflag(v, "voted_up", kind == PR_VOTE && s->vote[q] == 1);
+		vflag(v, "voted_down", kind == PR_VOTE && s->vote[q] == 2);
+		vflag(v, "to_vote", kind == PR_VOTE && ((p->waiting >> q) & 1u));
+		vend(v);
+	}
+	for (int i = 0; i < s->round && i < WW_ROUNDS; i++) {
+		const struct ww_round *r = &s->rounds[i];
+		vbegin(v, "rounds");
+		vnum(v, "number", i + 1);
+		vstr(v, "category", ww_cards[s->deck[i]].category);
+		vstr(v, "result", result_text[r->result]);
+		vflag(v, "has_claimer", r->claimer >= 0);
+		if (r->claimer >= 0)
+			vnum(v, "claimer_seat", r->claimer);
+		vstr(v, "word", r->word);
+		for (int q = 0; q < s->n; q++) {
+			vbegin(v, "points");
+			vnum(v, "value", r->pts[q]);
+			vend(v);
+		}
+		vend(v);
+	}
+	if (me >= 0) {
+		if (kind == PR_RACE && ((p->waiting >> me) & 1u)) {
+			vbegin(v, "actions");
+			vstr(v, "move", "stopp");
+			vstr(v, "label", "Stopp!");
+			vflag(v, "primary", 1);
+			vend(v);
+			vbegin(v, "actions");
+			vstr(v, "move", "pass");
+			vstr(v, "label", "Ich finde keins (passen)");
+			vend(v);
+		} else if (kind == PR_ANSWER && p->owner == me) {
+			vbegin(v, "actions");
+			vstr(v, "move", "withdraw");
+			vstr(v, "label", "Zurücknehmen (−10)");
+			vend(v);
+		} else if (kind == PR_VOTE && ((p->waiting >> me) & 1u)) {
+			vbegin(v, "actions");
+			vstr(v, "move", "vote up");
+			vstr(v, "label", "Daumen hoch");
+			vflag(v, "primary", 1);
+			vend(v);
+			vbegin(v, "actions");
+			vstr(v, "move", "vote down");
+			vstr(v, "label", "Daumen runter");
+			vend(v);
+		}
+	}
+	evlog_view(&s->log, v, event_text);
+}
+
+/* Re-deals what no seat can see: the cards still to come (from all not yet
+ * revealed, in id order) and the rolls to come. */
+static void ww_scramble(void *st, int seat, uint64_t seed)
+{
+	struct ww_state *s = st;
+	struct rng r;
+	uint8_t used[WW_CARDS] = { 0 };
+	uint16_t pool[WW_CARDS];
+	int n = 0, from = s->round < WW_ROUNDS ? s->round + 1 : WW_ROUNDS;
+	(void)seat;
+	rng_seed(&r, seed);
+	for (int i = 0; i < from; i++)
+		used[s->deck[i]] = 1;
+	for (int c = 0; c < WW_CARDS; c++)
+		if (!used[c])
+			pool[n++] = (uint16_t)c;
+	rng_shuffle(&r, pool, n);
+	for (int i = from, k = 0; i < WW_ROUNDS; i++)
+		s->deck[i] = (uint8_t)pool[k++];
+	rng_seed(&s->rng, rng_next(&r));
+}
+
+/* Not in the registry yet (see the top of the file). */
+const struct game wurfwort_game = {
+	.slug = "wurfwort",
+	.title = "Wurf & Wort",
+	.tagline = "Schnell ein Wort finden, das Karte und Würfel vorgeben, und „Stopp“ rufen.",
+	.summary = "Eine Karte nennt eine Kategorie, Würfel geben Buchstaben vor, die im Wort "
+		   "stehen müssen, einen, der fehlen muss, und die Zahl der Silben. Wer zuerst "
+		   "ein passendes Wort hat, ruft „Stopp“ und nennt es; die anderen stimmen ab. "
+		   "25 Karten, die meisten Punkte gewinnen.",
+	.min_players = 3,
+	.max_players = WW_SEATS,
+	.state_size = sizeof(struct ww_state),
+	.options = ww_options,
+	.noptions = O__MAX,
+	.verbs = ww_verbs,
+	.nverbs = V__MAX,
+	.parties = ww_parties,
+	.setup = ww_setup,
+	.apply = ww_apply,
+	.tick = ww_tick,
+	.status = ww_status,
+	.moves = ww_moves,
+	.snap_format = WW_FORMAT,
+	.snap_format_min = WW_FORMAT,
+	.encode = ww_encode,
+	.decode = ww_decode,
+	.check = ww_check,
+	.view = ww_view,
+	.scramble = ww_scramble,
+};
