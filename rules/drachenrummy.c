@@ -1330,6 +1330,8 @@ static void faces_words(uint16_t packed, int n, char *out, size_t cap)
 {
 	size_t len = 0;
 	out[0] = '\0';
+	if (n > DR_DICE)
+		n = DR_DICE;   /* five faces fit in the 16 bits; a damaged count is cut */
 	for (int k = 0; k < n && len < cap; k++) {
 		int w = snprintf(out + len, cap - len, "%s%u", k == 0 ? "" : k + 1 == n ? " und " : ", ",
 				 (packed >> (3 * k)) & 7u);
