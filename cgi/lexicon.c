@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game.h"
 #include "lexicon.h"
 
 enum { WORD_MAX = 64 };
@@ -168,4 +169,39 @@ int lexicon_known(const struct lexicon *lx, const char *word)
 		return 0;
 	const char *key = low;
 	return bsearch(&key, lx->words, lx->nwords, sizeof *lx->words, cmp_word) != NULL;
+}
+
+/* The process's lexicon, opened at the first lookup (lexicon_lookup). */
+static struct lexicon *lazy;
+static int lazy_tried;
+
+static const struct lexicon *lazy_open(void)
+{
+	if (!lazy_tried) {
+		lazy_tried = 1;
+		if (lexicon_open(&lazy, LEXICON_HYPH, LEXICON_WORDS) != 0) {
+			fprintf(stderr, "lexicon: %s or %s does not load: no word lookups\n",
+				LEXICON_HYPH, LEXICON_WORDS);
+			lazy = NULL;
+		}
+	}
+	return lazy;
+}
+
+static int lazy_syllables(void *ctx, const char *word)
+{
+	(void)ctx;
+	return lexicon_syllables(lazy_open(), word);
+}
+
+static int lazy_known(void *ctx, const char *word)
+{
+	(void)ctx;
+	return lexicon_known(lazy_open(), word);
+}
+
+const struct lookup *lexicon_lookup(void)
+{
+	static const struct lookup lk = { lazy_syllables, lazy_known, NULL };
+	return &lk;
 }

@@ -31,4 +31,11 @@ int lexicon_syllables(const struct lexicon *lx, const char *word);
  * -1 without a list. */
 int lexicon_known(const struct lexicon *lx, const char *word);
 
+/* The lookups of the German lexicon at the default places, for
+ * play_set_lookup(): the files are read at the first lookup a process makes
+ * (the patterns take seconds to load, and only a word game needs them), then
+ * kept. A file that does not load answers -1 (unknown). */
+struct lookup;
+const struct lookup *lexicon_lookup(void);
+
 #endif

@@ -713,6 +713,13 @@ static uint64_t public_sig(const struct game *g, const void *state)
  * keeps play_canonical()'s spelling when applying that spelling to the
  * state before gives the same snapshot (so a replay stays exact), else the
  * text as typed. PLAY_REJECTED with the game's reason, PLAY_ERR. */
+static const struct lookup *play_lookup;
+
+void play_set_lookup(const struct lookup *lk)
+{
+	play_lookup = lk;
+}
+
 static int apply_move(struct store *s, struct live *l, int seat, const char *move, int64_t now,
 		      struct rerr *e)
 {
@@ -724,6 +731,11 @@ static int apply_move(struct store *s, struct live *l, int seat, const char *mov
 	const char *text = move;
 	int rc = PLAY_ERR;
 
+	/* what the game looks up is written into the move the log keeps */
+	char looked[GAME_MOVE_MAX + 1];
+	if (l->g->annotate && play_lookup &&
+	    l->g->annotate(l->state, seat, move, play_lookup, looked, sizeof looked) == 0)
+		move = text = looked;
 	uint64_t before = public_sig(l->g, l->state);
 	play_canonical(l->g, l->state, seat, move, canon, sizeof canon);
 	if (strcmp(canon, move) != 0) {

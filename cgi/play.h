@@ -108,6 +108,11 @@ void play_canonical(const struct game *g, const void *st, int seat, const char *
  * for (constant until it closes, so nobody sees who passed), else to_act. */
 uint32_t play_acting_mask(const struct status *st);
 
+/* What play_move() lets a game look up (game->annotate): set once per
+ * process (the server's worker: the German lexicon, cgi/lexicon.h); NULL,
+ * the default, looks nothing up and applies moves as typed. */
+void play_set_lookup(const struct lookup *lk);
+
 /* Applies passed deadlines of a table: PLAY_OK whether or not one had passed. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms);
 

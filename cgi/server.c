@@ -35,6 +35,8 @@
 #include "http.h"
 #include "page.h"
 #include "route.h"
+#include "lexicon.h"
+#include "play.h"
 #include "sandbox.h"
 #include "store.h"
 #include "tmpl.h"
@@ -189,6 +191,7 @@ static int worker(int fd, const struct serve_opts *o)
 		goto out;
 	}
 	store_autocheckpoint(store, WAL_BACKSTOP_PAGES);
+	play_set_lookup(lexicon_lookup());   /* read at the first word looked up */
 	/* password hashing may occupy half the workers at most (at least one),
 	 * so that a login flood leaves the others to the game pages */
 	if (auth_hash_slots(o->db, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)

@@ -120,6 +120,15 @@ void vend(struct view_sink *v);
 typedef void (*move_emit_fn)(void *ctx, const char *move);
 struct mt_verb;   /* a verb of a game's move language (rules/movetext.h) */
 
+/* What the platform can look up about a word for a game (Wurf & Wort),
+ * outside the pure rules core: its syllables (-1: unknown) and whether the
+ * word list has it (1, 0, -1: unknown). */
+struct lookup {
+	int (*syllables)(void *ctx, const char *word);
+	int (*known)(void *ctx, const char *word);
+	void *ctx;
+};
+
 struct game {
 	const char *slug;           /* "drehwurm": URLs, storage, template names */
 	const char *title;          /* "Drehwurm" */
@@ -155,6 +164,15 @@ struct game {
 
 	/* Emit every legal move of `seat` now; returns how many. */
 	int (*moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
+
+	/* Optional (NULL: nothing to look up). Before a typed move is applied,
+	 * the platform lets the game write into it what it looked up (a word's
+	 * syllables): 0 with the move to apply and log in out (cap bytes), or
+	 * -1 to apply the move as typed. What was looked up travels with the
+	 * move, so a replay needs no dictionary and stays exact when one
+	 * changes. Whatever a player typed in the looked-up places is replaced. */
+	int (*annotate)(const void *st, int seat, const char *move, const struct lookup *lk,
+			char *out, size_t cap);
 
 	/* Snapshot (rules/ser.h). encode: the envelope with snap_begin(b, slug,
 	 * snap_format), the fields, snap_end; 0 or -1 (buffer too small).

@@ -1096,6 +1096,53 @@ static void test_canonical_spelling(void **state)
 
 /* Every registered game, at its smallest and largest table: a whole match
  * through the engine, each party replayed from its log. */
+/* A lookup for the tests: every word has three syllables and is known. */
+static int fake_syllables(void *ctx, const char *word)
+{
+	(void)ctx;
+	(void)word;
+	return 3;
+}
+
+static int fake_known(void *ctx, const char *word)
+{
+	(void)ctx;
+	return strcmp(word, "fechtmeister") == 0;
+}
+
+/* A game that looks words up (Wurf & Wort) gets the platform's lookup into
+ * the typed move before it is applied, and the log keeps the completed
+ * move; what the player typed in the looked-up places does not survive.
+ * Without a lookup the move is applied as typed. */
+static void test_lookups_written_into_the_move(void **state)
+{
+	struct fx *f = *state;
+	static const struct lookup lk = { fake_syllables, fake_known, NULL };
+	struct rerr e;
+	int64_t tid = 0;
+	assert_int_equal(play_create(f->s, "wurfwort", "", 3, f->user[0], f->now, &tid, &e),
+			 PLAY_OK);
+	for (int i = 1; i < 3; i++)
+		assert_int_equal(play_join(f->s, tid, f->user[i], f->now, &e), PLAY_OK);
+	struct play_table pt;
+	assert_int_equal(play_load(f->s, tid, f->user[1], f->now, &pt), PLAY_OK);
+	int64_t v = pt.t.version;
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, tid, f->user[1], "stopp", v, f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, f->user[1], f->now, &pt), PLAY_OK);
+	v = pt.t.version;
+	play_free(&pt);
+	play_set_lookup(&lk);
+	assert_int_equal(play_move(f->s, tid, f->user[1], "Fechtmeister s=1", v, f->now, &e),
+			 PLAY_REJECTED);   /* a bare word has no more words */
+	assert_int_equal(play_move(f->s, tid, f->user[1], "answer Fechtmeister s=1 w=0", v,
+				   f->now, &e), PLAY_OK);
+	play_set_lookup(NULL);
+	struct st_move m = last_step(f, tid);
+	assert_string_equal(m.text, "answer fechtmeister s=3 w=1");
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+}
+
 static void test_every_game(void **state)
 {
 	struct fx *f = *state;
@@ -1143,6 +1190,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_match_end_no_pause, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_canonical_log, setup_fx, teardown_fx),
 		cmocka_unit_test(test_canonical_spelling),
+		cmocka_unit_test_setup_teardown(test_lookups_written_into_the_move, setup_fx,
+						teardown_fx),
 		cmocka_unit_test_setup_teardown(test_every_game, setup_fx, teardown_fx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
