@@ -7,19 +7,19 @@
 extern const struct game drehwurm_game;
 extern const struct game dna_game;
 extern const struct game drachenrummy_game;
+extern const struct game wurfwort_game;
 
 const struct game *const games[] = {
 	&drehwurm_game,
 	&dna_game,
 	&drachenrummy_game,
+	&wurfwort_game,
 };
 const int ngames = (int)(sizeof games / sizeof games[0]);
 
 const struct game_coming games_coming[] = {
 	{ "worst-game-ever", "Worst Game Ever",
 	  "Karten ziehen und einander angreifen, bis jemand keine Chips mehr hat.", 2, 8 },
-	{ "wurf-und-wort", "Wurf & Wort",
-	  "Schnell Begriffe finden, die Karten und Würfel vorgeben.", 3, 8 },
 };
 const int ngames_coming = (int)(sizeof games_coming / sizeof games_coming[0]);
 

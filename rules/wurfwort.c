@@ -18,9 +18,6 @@
  * word up and writes what it found into the move: `answer WORT s=3 w=1`);
  * when the suggestion is missing or differs from the die, the vote decides
  * them too: the word stands only if a majority of the others votes up.
- *
- * Not registered yet: the platform does not annotate answers so far (see
- * docs/rulings.md). The rules and their tests are complete.
  */
 #include <stdio.h>
 #include <string.h>
@@ -871,8 +868,9 @@ static void view_round(const struct ww_state *s, struct view_sink *v)
 	vflag(v, "has_word", r->word[0] != '\0');
 	if (r->word[0]) {
 		vstr(v, "word", r->word);
-		vflag(v, "has_suggestion", r->syl >= 0);
-		if (r->syl >= 0)
+		int shown = r->syl >= 0 && (c->dice & DS);   /* only where the card counts them */
+		vflag(v, "has_suggestion", shown);
+		if (shown)
 			vnum(v, "suggested_syllables", r->syl);
 		vflag(v, "syllables_confirmed", r->syl_state == SYL_OK);
 		vflag(v, "syllables_in_doubt", r->syl_state == SYL_OFF || r->syl_state == SYL_UNKNOWN);
@@ -904,6 +902,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 	vnum(v, "deadline", p ? p->deadline : 0);
 	vnum(v, "round_number", s->round < WW_ROUNDS ? s->round + 1 : WW_ROUNDS);
 	vnum(v, "rounds_total", WW_ROUNDS);
+	vflag(v, "has_card", p != NULL);
 	if (p)
 		view_round(s, v);
 	for (int q = 0; q < s->n; q++) {
@@ -917,6 +916,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "to_vote", kind == PR_VOTE && ((p->waiting >> q) & 1u));
 		vend(v);
 	}
+	vflag(v, "has_rounds", s->round > 0);
 	for (int i = 0; i < s->round && i < WW_ROUNDS; i++) {
 		const struct ww_round *r = &s->rounds[i];
 		vbegin(v, "rounds");
@@ -987,7 +987,37 @@ static void ww_scramble(void *st, int seat, uint64_t seed)
 	rng_seed(&s->rng, rng_next(&r));
 }
 
-/* Not in the registry yet (see the top of the file). */
+/* The claimer's answer with what the platform looked up, spelled through
+ * the table of verbs: "answer fechtmeister s=3 w=1" (a part left out when
+ * the lookup does not know). Whatever was typed after the word is dropped.
+ * -1 for any other move, or a word the rules will refuse anyway. */
+static int ww_annotate(const void *st, int seat, const char *move, const struct lookup *lk,
+		       char *out, size_t cap)
+{
+	const struct ww_state *s = st;
+	struct mtok t;
+	struct rerr e;
+	if (prompt_kind(&s->pr) != PR_ANSWER || !prompt_waits(&s->pr, seat) ||
+	    mt_split(move, &t, &e) != 0)
+		return -1;
+	int from = mt_is(&t, 0, "answer") ? 1 : t.n == 1 && !mt_is(&t, 0, "withdraw") ? 0 : -1;
+	char w[WW_WORD_MAX + 1], sw[8], kw[8];
+	if (from < 0 || from >= t.n || word_norm(t.w[from], w, sizeof w) < 0)
+		return -1;
+	int syl = lk->syllables(lk->ctx, w), known = lk->known(lk->ctx, w), n = 0;
+	const char *args[3];
+	args[n++] = w;
+	if (syl >= 1 && syl <= 20) {
+		snprintf(sw, sizeof sw, "s=%d", syl);
+		args[n++] = sw;
+	}
+	if (known == 0 || known == 1) {
+		snprintf(kw, sizeof kw, "w=%d", known);
+		args[n++] = kw;
+	}
+	return mt_spell(&ww_verbs[V_ANSWER], args, n, out, cap) < 0 ? -1 : 0;
+}
+
 const struct game wurfwort_game = {
 	.slug = "wurfwort",
 	.title = "Wurf & Wort",
@@ -1009,6 +1039,7 @@ const struct game wurfwort_game = {
 	.tick = ww_tick,
 	.status = ww_status,
 	.moves = ww_moves,
+	.annotate = ww_annotate,
 	.snap_format = WW_FORMAT,
 	.snap_format_min = WW_FORMAT,
 	.encode = ww_encode,

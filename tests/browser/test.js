@@ -376,6 +376,72 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	check(wide <= PHONE.width, `at phone width the Drachenrummy page is ${wide} px wide`);
 });
 
+// ---- Wurf & Wort: Stopp, a word typed, the votes ---------------------------------
+
+test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, async t => {
+	const ida = await t.player('ida'), jan = await t.player('jan'), kim = await t.player('kim');
+	const all = [ida, jan, kim];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(ida, 'wurfwort', 3);
+	t.note(`table ${url}`);
+	await join(jan, url);
+	await join(kim, url);
+	await allAt(all, (await state(kim)).version, 'the party starts');
+	// A word the dice allow: the required letters and an e, unless the card
+	// forbids one of them; then everyone passes and the next card comes.
+	let word = '';
+	for (let round = 0; round < 6 && !word; round++) {
+		const dice = await ida.page.evaluate(() => ({
+			must: [...document.querySelectorAll('.ww-die.ww-must')].map(d => d.firstChild.textContent.trim().toLowerCase()),
+			not: [...document.querySelectorAll('.ww-die.ww-not')].map(d => d.firstChild.textContent.trim().toLowerCase()),
+		}));
+		if (!dice.must.some(l => dice.not.includes(l))) {
+			word = dice.must.join('') + 'elo'.split('').filter(l => !dice.not.includes(l)).join('');
+			break;
+		}
+		for (const p of all) {
+			await clickMove(p, 'pass');
+			await allAt(all, (await state(p)).version, `after ${p.label} passed`);
+		}
+	}
+	check(word, 'six cards in a row forbid a letter they require');
+	const s = await state(ida);
+	check(s.moves.includes('stopp'), `ida has no Stopp button: ${s.moves.join(', ')}`);
+	await t.shot(ida.page, 'wurfwort-race.png');
+	await clickMove(ida, 'stopp');
+	await allAt(all, (await state(ida)).version, "after ida's Stopp");
+	check(!(await state(jan)).moves.includes('stopp'), 'jan can still press Stopp');
+	t.note(`ida types "${word}"`);
+	const before = ida.loads;
+	await ida.page.locator('#move-text').fill(word);
+	await ida.page.locator('form.typed button[type="submit"]').click();
+	// the worker may read its dictionaries now: give it time
+	await until("ida's page after her word", 30000, async () => ida.loads > before);
+	await ida.page.waitForLoadState('load');
+	await allAt(all, (await state(ida)).version, "after ida's word");
+	const text = await visibleText(jan.page);
+	check(text.includes(word), `jan's page does not show ida's word "${word}"`);
+	for (const p of [jan, kim]) {
+		const m = (await state(p)).moves;
+		check(m.includes('vote up') && m.includes('vote down'), `${p.label} cannot vote: ${m.join(', ')}`);
+	}
+	await clickMove(jan, 'vote up');
+	await allAt(all, (await state(jan)).version, "after jan's vote");
+	const seen = await visibleText(kim.page);
+	check(/dafür/.test(seen), "kim's page does not show jan's vote as it came in");
+	await t.shot(kim.page, 'wurfwort-vote.png');
+	await clickMove(kim, 'vote up');
+	await allAt(all, (await state(kim)).version, "after kim's vote");
+	const rounds = await ida.page.locator('.ww-rounds tbody tr').first().innerText();
+	check(rounds.includes(word), `the rounds table does not list the word: "${rounds}"`);
+	await t.shot(ida.page, 'wurfwort-desktop.png');
+	await ida.page.setViewportSize(PHONE);
+	await ida.page.waitForTimeout(200);
+	await t.shot(ida.page, 'wurfwort-phone.png');
+	const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the Wurf & Wort page is ${wide} px wide`);
+});
+
 // ---- play safety: no move without a click ------------------------------------------
 
 // Three players at a new Drehwurm table (60 s snap windows); returns

@@ -1,0 +1,219 @@
+/*
+ * test_wurfwort_web.c — Wurf & Wort through real nginx, three players:
+ *   - two of them press "Stopp" at the same moment (two threads, the same
+ *     page version): exactly one claims the round, the table's version
+ *     moves by exactly one step, and the other's press changes nothing;
+ *   - a whole party with words typed as players type them (the word alone)
+ *     and votes: the log keeps every answer completed with what the server
+ *     looked up ("answer haus s=1 w=1"), the table finishes, every party
+ *     replays to its snapshot.
+ * The server's worker reads its dictionaries at the first word it looks
+ * up, so an early answer may take seconds. Bounded by MAX_POSTS and
+ * MAX_SECONDS.
+ */
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "integration/suite.h"
+
+enum { PLAYERS = 3, MAX_POSTS = 600, MAX_SECONDS = 120 };
+
+static struct h_client *player[PLAYERS];
+static int64_t table_id;
+
+static int start(void **state)
+{
+	(void)state;
+	return h_start();
+}
+
+static int stop(void **state)
+{
+	(void)state;
+	for (int i = 0; i < PLAYERS; i++)
+		h_client_free(player[i]);
+	h_stop();
+	return 0;
+}
+
+static json_t *view_of(int i)
+{
+	long status;
+	json_t *o = it_table_json(player[i], table_id, &status);
+	assert_non_null(o);
+	return o;
+}
+
+static json_t *game_of(json_t *o)
+{
+	return json_object_get(o, "game");
+}
+
+/* Two presses of "Stopp" from pages of the same version, at once. */
+struct press {
+	int seat;
+	const char *csrf;
+	long long v;
+	pthread_barrier_t *go;
+	long status;
+};
+
+static void *press(void *arg)
+{
+	struct press *p = arg;
+	pthread_barrier_wait(p->go);
+	p->status = it_move(player[p->seat], table_id, p->csrf, p->v, "stopp");
+	return NULL;
+}
+
+static void test_simultaneous_stopp(void)
+{
+	json_t *a = view_of(0), *b = view_of(1);
+	long long v = it_jint(a, "version", -1);
+	assert_int_equal(v, it_jint(b, "version", -2));
+	pthread_barrier_t go;
+	pthread_barrier_init(&go, NULL, 2);
+	struct press pa = { 0, it_jstr(a, "csrf"), v, &go, 0 }, pb = { 1, it_jstr(b, "csrf"), v, &go, 0 };
+	pthread_t ta, tb;
+	pthread_create(&ta, NULL, press, &pa);
+	pthread_create(&tb, NULL, press, &pb);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	pthread_barrier_destroy(&go);
+	assert_true(pa.status == 303 || pa.status == 409);
+	assert_true(pb.status == 303 || pb.status == 409);
+	json_t *c = view_of(2);
+	json_t *g = game_of(c);
+	assert_true(json_is_true(json_object_get(g, "answering")));
+	long long claimer = it_jint(g, "claimer_seat", -1);
+	assert_true(claimer == 0 || claimer == 1);
+	/* one stopp (and, before it, the step that started the first clock) */
+	long long after = it_jint(c, "version", -1);
+	assert_true(after == v + 1 || after == v + 2);
+	print_message("wurfwort: seats 0 and 1 pressed Stopp at once: %s (%ld, %ld)\n",
+		      claimer == 0 ? "seat 0 claims" : "seat 1 claims", pa.status, pb.status);
+	json_decref(a);
+	json_decref(b);
+	json_decref(c);
+}
+
+/* In the first finished party's log: the steps by a seat before the first
+ * that is not "stopp" (the simultaneous presses: exactly one was taken). */
+static int first_stopps(json_t *o)
+{
+	json_t *steps = json_object_get(json_array_get(json_object_get(o, "party_logs"), 0), "steps");
+	int n = 0;
+	for (size_t k = 0; k < json_array_size(steps); k++) {
+		json_t *st = json_array_get(steps, k);
+		if (it_jint(st, "seat", -1) < 0)
+			continue;
+		if (strcmp(it_jstr(st, "text"), "stopp") != 0)
+			break;
+		n++;
+	}
+	return n;
+}
+
+/* The logged text of every finished party's steps that starts with prefix,
+ * counted; the first one into first (cap bytes). */
+static int logged(json_t *o, const char *prefix, char *first, size_t cap)
+{
+	int n = 0;
+	json_t *logs = json_object_get(o, "party_logs");
+	first[0] = '\0';
+	for (size_t i = 0; i < json_array_size(logs); i++) {
+		json_t *steps = json_object_get(json_array_get(logs, i), "steps");
+		for (size_t k = 0; k < json_array_size(steps); k++) {
+			const char *t = it_jstr(json_array_get(steps, k), "text");
+			if (t && strncmp(t, prefix, strlen(prefix)) == 0 && n++ == 0)
+				snprintf(first, cap, "%s", t);
+		}
+	}
+	return n;
+}
+
+static void test_wurfwort_through_nginx(void **unused)
+{
+	(void)unused;
+	static const char *names[PLAYERS] = { "Jana", "Kai", "Lene" };
+	static const char *words[] = { "Haus", "Sonne", "Garten", "Fenster", "Tisch", "Regen" };
+	for (int i = 0; i < PLAYERS; i++)
+		assert_non_null(player[i] = it_register(names[i]));
+	table_id = it_create_table(player[0], "wurfwort", PLAYERS, NULL);
+	assert_true(table_id > 0);
+	for (int i = 1; i < PLAYERS; i++)
+		assert_int_equal(it_join(player[i], table_id), 0);
+	test_simultaneous_stopp();
+
+	uint64_t rnd = 99;
+	int posts = 0, answers = 0, votes = 0, finished = 0, round = 0;
+	double t0 = it_now();
+	while (posts < MAX_POSTS && it_now() - t0 < MAX_SECONDS && !finished) {
+		int acted = 0;
+		for (int i = 0; i < PLAYERS && !finished; i++) {
+			json_t *o = view_of(i), *g = game_of(o);
+			if (strcmp(it_jstr(o, "status"), "finished") == 0) {
+				finished = 1;
+				json_decref(o);
+				break;
+			}
+			if (!json_is_true(json_object_get(o, "can_act"))) {
+				json_decref(o);
+				continue;
+			}
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			const char *m = NULL;
+			if (json_is_true(json_object_get(g, "race")))
+				m = (rnd >> 40) % 4 == 0 ? "pass" : "stopp";
+			else if (json_is_true(json_object_get(g, "answering")))
+				m = words[round++ % (int)(sizeof words / sizeof words[0])], answers++;
+			else if (json_is_true(json_object_get(g, "voting")))
+				m = (rnd >> 40) % 3 ? "vote up" : "vote down", votes++;
+			if (m) {
+				long st = it_move(player[i], table_id, it_jstr(o, "csrf"),
+						  it_jint(o, "version", -1), m);
+				assert_true(st == 303 || st == 409);
+				posts++;
+				acted = 1;
+			}
+			json_decref(o);
+		}
+		if (!acted && !finished) {
+			struct timespec ts = { 0, 50 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+	print_message("wurfwort through nginx: %d moves, %d words, %d votes, %.1f s\n", posts, answers,
+		      votes, it_now() - t0);
+	assert_true(finished);
+	assert_true(answers > 0 && votes > 0);
+	json_t *o = view_of(1);
+	char first[200];
+	int n = logged(o, "answer ", first, sizeof first);
+	print_message("wurfwort: %d answers logged, the first: \"%s\"\n", n, first);
+	assert_true(n > 0);
+	assert_int_equal(first_stopps(o), 1);
+	/* every word of the list has its syllables and is in the word list */
+	assert_non_null(strstr(first, " s="));
+	assert_non_null(strstr(first, " w=1"));
+	json_decref(o);
+	char why[256];
+	if (it_verify_table(table_id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_wurfwort_through_nginx),
+	};
+	return cmocka_run_group_tests_name("wurfwort through nginx", tests, start, stop);
+}
