@@ -74,6 +74,8 @@ int bot_choose(const struct game *g, const void *st, int nplayers, int seat,
 	memcpy(m->seen, st, g->state_size);
 	g->scramble(m->seen, seat, seed ^ 0x5eed5eed5eedULL);
 	g->moves(m->seen, seat, consider, &c);
+	if (g->bot_moves)
+		g->bot_moves(m->seen, seat, consider, &c);
 	if (c.out[0] == '\0')
 		return -1;
 	memcpy(out, c.out, strlen(c.out) + 1);

@@ -165,6 +165,12 @@ struct game {
 	/* Emit every legal move of `seat` now; returns how many. */
 	int (*moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
 
+	/* Optional: moves a computer player may also make that moves() does
+	 * not list because a person types them (Wurf & Wort's words: any word
+	 * is legal, and the page suggests none). The simulator and the bots
+	 * choose among moves() and these; every one must be accepted. */
+	int (*bot_moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
+
 	/* Optional (NULL: nothing to look up). Before a typed move is applied,
 	 * the platform lets the game write into it what it looked up (a word's
 	 * syllables): 0 with the move to apply and log in out (cap bytes), or

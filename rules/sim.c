@@ -109,6 +109,8 @@ void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 		int seat = sim_random_seat(&rng, stt.to_act);
 		struct sim_pick p = { .rng = &rng };
 		g->moves(mem->state, seat, sim_pick_emit, &p);
+		if (g->bot_moves)
+			g->bot_moves(mem->state, seat, sim_pick_emit, &p);
 		if (p.seen == 0) {
 			r->stuck = 1;
 			rerr_set(&r->err, "Platz %d soll ziehen, hat aber keinen Zug", seat);

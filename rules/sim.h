@@ -55,7 +55,8 @@ struct sim_pick {
 void sim_pick_emit(void *ctx, const char *move);
 
 /* Plays one party from `s` with random legal moves chosen by `seed`: a
- * random seat among those who may act, a random move of theirs; now and then
+ * random seat among those who may act, a random move of theirs (moves()
+ * and, where a game has them, its bot_moves()); now and then
  * the clock jumps past the next deadline and tick() applies it. Then replays
  * the log on mem->replay and compares the encoded snapshots. */
 void sim_party(const struct game *g, const struct setup *s, uint64_t seed,

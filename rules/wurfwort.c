@@ -154,6 +154,57 @@ static const struct ww_card ww_cards[WW_CARDS] = {
 	{ "Bei den Piraten", G1|G2, 1, { "pirat" } },
 };
 
+/* Words the bots and the simulator answer with (bot_moves), with their
+ * syllables as the German hyphenation patterns divide them; all are in the
+ * German word list. A person is never shown them. */
+static const struct ww_sample {
+	const char *word;
+	int syllables;
+} samples[] = {
+	{ "adler", 2 }, { "affe", 2 }, { "anker", 2 }, { "apfel", 2 }, { "auto", 2 },
+	{ "axt", 1 }, { "bahnhof", 2 }, { "ball", 1 }, { "baum", 1 }, { "berg", 1 },
+	{ "besen", 2 }, { "bett", 1 }, { "bild", 1 }, { "birne", 2 }, { "blatt", 1 },
+	{ "blitz", 1 }, { "blume", 2 }, { "boot", 1 }, { "bremse", 2 }, { "brief", 1 },
+	{ "brot", 1 }, { "buch", 1 }, { "burg", 1 }, { "butter", 2 }, { "bär", 1 },
+	{ "bürste", 2 }, { "decke", 2 }, { "delfin", 2 }, { "donner", 2 }, { "drache", 2 },
+	{ "eichel", 2 }, { "eimer", 2 }, { "eis", 1 }, { "elefant", 3 }, { "ente", 2 },
+	{ "eule", 2 }, { "farbe", 2 }, { "fenster", 2 }, { "feuer", 2 }, { "fisch", 1 },
+	{ "fluss", 1 }, { "flöte", 2 }, { "flügel", 3 }, { "fuchs", 1 }, { "gabel", 2 },
+	{ "gans", 1 }, { "garten", 2 }, { "geige", 2 }, { "giraffe", 3 }, { "gitarre", 3 },
+	{ "gleis", 1 }, { "glocke", 2 }, { "gurke", 2 }, { "hai", 1 }, { "hammer", 2 },
+	{ "handschuh", 2 }, { "handtuch", 2 }, { "harfe", 2 }, { "hase", 2 }, { "haus", 1 },
+	{ "heft", 1 }, { "helm", 1 }, { "hemd", 1 }, { "herd", 1 }, { "hirsch", 1 },
+	{ "holz", 1 }, { "honig", 2 }, { "hose", 2 }, { "huhn", 1 }, { "hund", 1 },
+	{ "igel", 2 }, { "insel", 2 }, { "jacke", 2 }, { "kaffee", 2 }, { "kamel", 2 },
+	{ "karte", 2 }, { "kartoffel", 3 }, { "katze", 2 }, { "kerze", 2 }, { "kirsche", 2 },
+	{ "kissen", 2 }, { "kiste", 2 }, { "klavier", 2 }, { "koffer", 2 }, { "komet", 2 },
+	{ "kompass", 2 }, { "krabbe", 2 }, { "kreide", 2 }, { "krokodil", 3 }, { "krone", 2 },
+	{ "kuchen", 2 }, { "kuh", 1 }, { "kürbis", 2 }, { "lampe", 2 }, { "lehrer", 2 },
+	{ "leiter", 2 }, { "lenker", 2 }, { "löffel", 2 }, { "löwe", 2 }, { "mais", 1 },
+	{ "mantel", 2 }, { "maus", 1 }, { "meer", 1 }, { "messer", 2 }, { "milch", 1 },
+	{ "mond", 1 }, { "moos", 1 }, { "motor", 2 }, { "muschel", 2 }, { "möhre", 2 },
+	{ "mütze", 2 }, { "nagel", 2 }, { "nebel", 2 }, { "netz", 1 }, { "nudel", 2 },
+	{ "ofen", 2 }, { "orgel", 2 }, { "paket", 2 }, { "pfanne", 2 }, { "pfeffer", 3 },
+	{ "pferd", 1 }, { "pflaume", 2 }, { "pilot", 2 }, { "pilz", 1 }, { "pinguin", 3 },
+	{ "pinsel", 2 }, { "pirat", 2 }, { "pizza", 2 }, { "planet", 2 }, { "pokal", 2 },
+	{ "rahmen", 2 }, { "rakete", 3 }, { "regal", 2 }, { "regen", 2 }, { "reh", 1 },
+	{ "reifen", 2 }, { "ritter", 2 }, { "robbe", 2 }, { "salat", 2 }, { "sattel", 2 },
+	{ "schaf", 1 }, { "schal", 1 }, { "schatz", 1 }, { "scheune", 2 }, { "schiff", 1 },
+	{ "schild", 1 }, { "schirm", 1 }, { "schlange", 2 }, { "schlitten", 2 },
+	{ "schnee", 1 }, { "schraube", 2 }, { "schuh", 1 }, { "schwan", 1 }, { "schwein", 1 },
+	{ "schwert", 1 }, { "segel", 2 }, { "seife", 2 }, { "seite", 2 }, { "sessel", 2 },
+	{ "sofa", 2 }, { "sonne", 2 }, { "spiegel", 2 }, { "stern", 1 }, { "sterne", 2 },
+	{ "stift", 1 }, { "strand", 1 }, { "stuhl", 1 }, { "suppe", 2 }, { "säge", 2 },
+	{ "tafel", 2 }, { "tanne", 2 }, { "tee", 1 }, { "teller", 2 }, { "ticket", 2 },
+	{ "tiger", 2 }, { "tisch", 1 }, { "tomate", 3 }, { "topf", 1 }, { "tor", 1 },
+	{ "torte", 2 }, { "traktor", 2 }, { "trikot", 2 }, { "trommel", 2 }, { "trompete", 3 },
+	{ "vogel", 2 }, { "wal", 1 }, { "weizen", 2 }, { "welle", 2 }, { "wiese", 2 },
+	{ "wind", 1 }, { "wolf", 1 }, { "wolke", 2 }, { "zange", 2 }, { "zapfen", 2 },
+	{ "zebra", 2 }, { "zeitung", 2 }, { "zelt", 1 }, { "ziege", 2 }, { "zucker", 2 },
+	{ "zug", 1 }, { "zwiebel", 2 },
+};
+enum { NSAMPLES = (int)(sizeof samples / sizeof samples[0]) };
+
 /* What the party waits for (rules/prompt.h): the race (every seat, until
  * the round's deadline), the claimer's word (until the answer deadline),
  * the others' votes (until the vote deadline). No prompt: over. */
@@ -299,6 +350,7 @@ static struct game_event *logev(struct ww_state *s, int type, int seat)
 static void start_round(struct ww_state *s, int64_t now, int first)
 {
 	prompt_clear(&s->pr);
+	memset(s->vote, 0, sizeof s->vote);
 	if (s->round >= WW_ROUNDS) {
 		logev(s, EV_OVER, -1);
 		return;
@@ -311,7 +363,6 @@ static void start_round(struct ww_state *s, int64_t now, int first)
 	r->known = 2;
 	for (int i = 0; i < 4; i++)
 		r->face[i] = (uint8_t)((c->dice >> i) & 1u ? rng_below(&s->rng, WW_FACES) : 0);
-	memset(s->vote, 0, sizeof s->vote);
 	struct prompt *p = prompt_push(&s->pr, PR_RACE, all_seats(s));
 	if (first)
 		prompt_later(p, s->round_seconds);
@@ -987,6 +1038,29 @@ static void ww_scramble(void *st, int seat, uint64_t seed)
 	rng_seed(&s->rng, rng_next(&r));
 }
 
+/* For the claimer, up to three words of the sample list that pass the
+ * machine's checks, as the platform would complete them. */
+static int ww_bot_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
+{
+	const struct ww_state *s = st;
+	if (prompt_kind(&s->pr) != PR_ANSWER || !prompt_waits(&s->pr, seat))
+		return 0;
+	const struct ww_round *r = &s->rounds[s->round];
+	int n = 0;
+	for (int i = 0; i < NSAMPLES && n < 3; i++) {
+		if (faults_of(samples[i].word, card_of(s), r->face))
+			continue;
+		char sw[8], m[GAME_MOVE_MAX + 1];
+		snprintf(sw, sizeof sw, "s=%d", samples[i].syllables);
+		const char *args[3] = { samples[i].word, sw, "w=1" };
+		if (mt_spell(&ww_verbs[V_ANSWER], args, 3, m, sizeof m) > 0) {
+			emit(ctx, m);
+			n++;
+		}
+	}
+	return n;
+}
+
 /* The claimer's answer with what the platform looked up, spelled through
  * the table of verbs: "answer fechtmeister s=3 w=1" (a part left out when
  * the lookup does not know). Whatever was typed after the word is dropped.
@@ -1039,6 +1113,7 @@ const struct game wurfwort_game = {
 	.tick = ww_tick,
 	.status = ww_status,
 	.moves = ww_moves,
+	.bot_moves = ww_bot_moves,
 	.annotate = ww_annotate,
 	.snap_format = WW_FORMAT,
 	.snap_format_min = WW_FORMAT,
