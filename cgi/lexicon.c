@@ -1,5 +1,7 @@
 /* lexicon.c — syllables and the word list; see lexicon.h. */
 #include <hyphen.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,12 +180,19 @@ static int lazy_tried;
 static const struct lexicon *lazy_open(void)
 {
 	if (!lazy_tried) {
+		struct timespec a, b;
 		lazy_tried = 1;
+		clock_gettime(CLOCK_MONOTONIC, &a);
 		if (lexicon_open(&lazy, LEXICON_HYPH, LEXICON_WORDS) != 0) {
 			fprintf(stderr, "lexicon: %s or %s does not load: no word lookups\n",
 				LEXICON_HYPH, LEXICON_WORDS);
 			lazy = NULL;
+			return NULL;
 		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		fprintf(stderr, "lexicon: read in %ld ms by process %ld\n",
+			(long)((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000),
+			(long)getpid());
 	}
 	return lazy;
 }

@@ -7,9 +7,9 @@
  *     and votes: the log keeps every answer completed with what the server
  *     looked up ("answer haus s=1 w=1"), the table finishes, every party
  *     replays to its snapshot.
- * The server's worker reads its dictionaries at the first word it looks
- * up, so an early answer may take seconds. Bounded by MAX_POSTS and
- * MAX_SECONDS.
+ * The server's workers read their dictionaries at the first word each looks
+ * up, once (the app's log says so once per worker, not per request), so an
+ * early answer may take seconds. Bounded by MAX_POSTS and MAX_SECONDS.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -204,6 +204,19 @@ static void test_wurfwort_through_nginx(void **unused)
 	assert_non_null(strstr(first, " s="));
 	assert_non_null(strstr(first, " w=1"));
 	json_decref(o);
+	/* the dictionaries were read once per worker (two), not per request */
+	char path[4096], line[512];
+	snprintf(path, sizeof path, "%s/app.log", h_dir());
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	int reads = 0;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, "lexicon: read in")) {
+			reads++;
+			print_message("wurfwort: %s", line);
+		}
+	fclose(f);
+	assert_true(reads >= 1 && reads <= 2);
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
