@@ -97,6 +97,7 @@ asan:
 
 sanitized-run: $(UNIT_BIN) $(B)/spieltisch
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 		sh tests/run-unit.sh $(UNIT_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SIM_GAMES=small sh tests/sim-check.sh $(B)/spieltisch
