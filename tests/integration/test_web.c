@@ -283,7 +283,8 @@ static void test_create_and_join(void **state)
 	/* each game, playable or announced, says in one line what it is */
 	assert_true(h_has(&r, "mit Hühnern die besten Stapel fressen"));
 	assert_true(h_has(&r, "Set-Karten an drei Stränge anlegen"));
-	assert_true(h_has(&r, "Schnell Begriffe finden"));
+	assert_true(h_has(&r, "Schnell ein Wort finden"));
+	assert_true(h_has(&r, "Mit Würfeln Karten aus der Mitte reservieren"));
 	h_resp_free(&r);
 	/* an option out of range is refused before anything is stored */
 	assert_int_equal(h_post_form(player[0], "/tables", &r, "csrf", csrf, "game", "drehwurm",
