@@ -432,7 +432,7 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	await t.shot(kim.page, 'wurfwort-vote.png');
 	await clickMove(kim, 'vote up');
 	await allAt(all, (await state(kim)).version, "after kim's vote");
-	const rounds = await ida.page.locator('.ww-rounds tbody tr').first().innerText();
+	const rounds = await ida.page.locator('.ww-rounds tbody tr').last().innerText();   // earlier rows: passed cards
 	check(rounds.includes(word), `the rounds table does not list the word: "${rounds}"`);
 	await t.shot(ida.page, 'wurfwort-desktop.png');
 	await ida.page.setViewportSize(PHONE);
