@@ -579,6 +579,94 @@ static void reservation(const struct dr_state *s, int c, int *face_, int *count)
 		}
 }
 
+/* "steal KARTE from PLATZ with AUGEN …" (face f read): that player's
+ * reservation of the face that these dice beat. */
+static int parse_steal(const struct dr_state *s, int seat, const struct mtok *t, int f,
+		       struct dr_move *m, struct rerr *e)
+{
+	char q[4 * MT_QUOTE_CHARS + 1];
+	int want[DR_DICE + 1], nw = 0;
+	if (mt_int(t->w[3], 1, s->n, &m->target) != 0)
+		return rerr_set(e, "Platz '%s' gibt es nicht (1 bis %d).",
+				mt_clip(q, sizeof q, t->w[3], MT_QUOTE_CHARS), s->n);
+	m->target--;
+	if (m->target == seat)
+		return rerr_set(e, "Deine eigene Karte kannst du nicht stehlen.");
+	if (read_faces(t, 5, want, &nw, e) != 0 || one_face_dice(s, seat, want, nw, m, e))
+		return -1;
+	int seen = 0;
+	for (int c = f; c < s->ncards; c += DR_DECK) {
+		if (s->loc[c] != L_RESERVED || s->own[c] != m->target)
+			continue;
+		int of, oc;
+		seen = 1;
+		reservation(s, c, &of, &oc);
+		if (beats(s, m->face, m->count, of, oc)) {
+			m->card = c;
+			return 0;
+		}
+	}
+	if (!seen)
+		return rerr_set(e, "Platz %d hat %s nicht reserviert.", m->target + 1, t->w[1]);
+	return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+			"derselben Augenzahl%s.", steal_rule(s));
+}
+
+/* "add KARTE to mN": a hand card to one of seat's own melds, which stays a
+ * set or a run. */
+static int parse_add(const struct dr_state *s, int seat, const struct mtok *t, struct dr_move *m,
+		     struct rerr *e)
+{
+	char q[4 * MT_QUOTE_CHARS + 1];
+	int f = 0, k;
+	if (read_face(t->w[1], &f, e) != 0)
+		return -1;
+	if (t->w[3][0] != 'm' || mt_int(t->w[3] + 1, 1, DR_MELDS, &k) != 0 ||
+	    (m->target = own_meld(s, seat, k - 1)) < 0)
+		return rerr_set(e, "Ein eigenes Set '%s' hast du nicht (m1, m2, …).",
+				mt_clip(q, sizeof q, t->w[3], MT_QUOTE_CHARS));
+	m->card = find_card(s, f, L_HAND, seat);
+	if (m->card < 0)
+		return rerr_set(e, "%s hast du nicht auf der Hand.", t->w[1]);
+	const struct dr_meld *ml = &s->meld[m->target];
+	uint16_t c[DR_MELD_MAX + 1];
+	int lo;
+	memcpy(c, ml->c, sizeof ml->c[0] * ml->n);
+	c[ml->n] = (uint16_t)m->card;
+	int k2 = ml->n < DR_MELD_MAX ? meld_kind(c, ml->n + 1, &lo) : MK_NONE;
+	if (k2 != (ml->run ? MK_RUN : MK_SET))
+		return rerr_set(e, "%s passt nicht an Set m%d.", t->w[1], k);
+	return 0;
+}
+
+/* "lay KARTE KARTE KARTE …": distinct hand cards that make a meld. */
+static int parse_lay(const struct dr_state *s, int seat, const struct mtok *t, struct dr_move *m,
+		     struct rerr *e)
+{
+	int f = 0;
+	for (int i = 1; i < t->n; i++) {
+		if (read_face(t->w[i], &f, e) != 0)
+			return -1;
+		int c = -1;
+		for (int x = f; x < s->ncards && c < 0; x += DR_DECK)
+			if (s->loc[x] == L_HAND && s->own[x] == seat) {
+				c = x;
+				for (int j = 0; j < m->n; j++)
+					c = m->cards[j] == x ? -1 : c;
+			}
+		if (c < 0)
+			return rerr_set(e, "%s hast du nicht %sauf der Hand.", t->w[i],
+					find_card(s, f, L_HAND, seat) >= 0 ? "so oft " : "");
+		m->cards[m->n++] = (uint16_t)c;
+	}
+	int lo;
+	if (meld_kind(m->cards, m->n, &lo) == MK_NONE)
+		return rerr_set(e, "Das ist kein Set: gleicher Wert in verschiedenen Farben, "
+				"oder eine Farbe in lückenloser Folge (As als 1 oder als As, "
+				"nicht beides).");
+	return 0;
+}
+
 /* The whole move checked against the state; nothing changes. */
 static int parse_move(const struct dr_state *s, int seat, const char *text, struct dr_move *m,
 		      struct rerr *e)
@@ -640,76 +728,14 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 				return rerr_set(e, "%s liegt nicht in der Mitte.", t.w[1]);
 			return one_face_dice(s, seat, want, nw, m, e);
 		}
-		if (mt_int(t.w[3], 1, s->n, &m->target) != 0)
-			return rerr_set(e, "Platz '%s' gibt es nicht (1 bis %d).",
-					mt_clip(q, sizeof q, t.w[3], MT_QUOTE_CHARS), s->n);
-		m->target--;
-		if (m->target == seat)
-			return rerr_set(e, "Deine eigene Karte kannst du nicht stehlen.");
-		if (read_faces(&t, 5, want, &nw, e) != 0 || one_face_dice(s, seat, want, nw, m, e))
-			return -1;
-		int seen = 0;
-		for (int c = f; c < s->ncards; c += DR_DECK) {
-			if (s->loc[c] != L_RESERVED || s->own[c] != m->target)
-				continue;
-			int of, oc;
-			seen = 1;
-			reservation(s, c, &of, &oc);
-			if (beats(s, m->face, m->count, of, oc)) {
-				m->card = c;
-				return 0;
-			}
-		}
-		if (!seen)
-			return rerr_set(e, "Platz %d hat %s nicht reserviert.", m->target + 1, t.w[1]);
-		return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
-				"derselben Augenzahl%s.", steal_rule(s));
+		return parse_steal(s, seat, &t, f, m, e);
 	case V_LAY:
 	case V_ADD:
 		if (!last && st != S_RESERVE && st != S_MELD)
 			return rerr_set(e, "Abgelegt wird nach dem Würfeln und Reservieren.");
-		if (m->verb == V_ADD) {
-			int k;
-			if (read_face(t.w[1], &f, e) != 0)
-				return -1;
-			if (t.w[3][0] != 'm' || mt_int(t.w[3] + 1, 1, DR_MELDS, &k) != 0 ||
-			    (m->target = own_meld(s, seat, k - 1)) < 0)
-				return rerr_set(e, "Ein eigenes Set '%s' hast du nicht (m1, m2, …).",
-						mt_clip(q, sizeof q, t.w[3], MT_QUOTE_CHARS));
-			m->card = find_card(s, f, L_HAND, seat);
-			if (m->card < 0)
-				return rerr_set(e, "%s hast du nicht auf der Hand.", t.w[1]);
-			const struct dr_meld *ml = &s->meld[m->target];
-			uint16_t c[DR_MELD_MAX + 1];
-			int lo;
-			memcpy(c, ml->c, sizeof ml->c[0] * ml->n);
-			c[ml->n] = (uint16_t)m->card;
-			int k2 = ml->n < DR_MELD_MAX ? meld_kind(c, ml->n + 1, &lo) : MK_NONE;
-			if (k2 != (ml->run ? MK_RUN : MK_SET))
-				return rerr_set(e, "%s passt nicht an Set m%d.", t.w[1], k);
-			return 0;
-		}
-		for (int i = 1; i < t.n; i++) {
-			if (read_face(t.w[i], &f, e) != 0)
-				return -1;
-			int c = -1;
-			for (int x = f; x < s->ncards && c < 0; x += DR_DECK)
-				if (s->loc[x] == L_HAND && s->own[x] == seat) {
-					c = x;
-					for (int j = 0; j < m->n; j++)
-						c = m->cards[j] == x ? -1 : c;
-				}
-			if (c < 0)
-				return rerr_set(e, "%s hast du nicht %sauf der Hand.", t.w[i],
-						find_card(s, f, L_HAND, seat) >= 0 ? "so oft " : "");
-			m->cards[m->n++] = (uint16_t)c;
-		}
-		int lo;
-		if (meld_kind(m->cards, m->n, &lo) == MK_NONE)
-			return rerr_set(e, "Das ist kein Set: gleicher Wert in verschiedenen Farben, "
-					"oder eine Farbe in lückenloser Folge (As als 1 oder als As, "
-					"nicht beides).");
-		return 0;
+		if (m->verb == V_ADD)
+			return parse_add(s, seat, &t, m, e);
+		return parse_lay(s, seat, &t, m, e);
 	default:   /* V_DONE */
 		if (!last && st != S_RESERVE && st != S_MELD)
 			return rerr_set(e, st == S_ROLL ? "Erst würfeln: roll." :
