@@ -34,6 +34,7 @@ struct sim_args {
 /* What the parties added up to. */
 struct sim_totals {
 	long moves, inv, mism, unfinished, rejected, longest;
+	long *lengths;  /* moves of each party, in order (a->nparties) */
 	uint64_t sig;   /* --bench: the final snapshots, in order */
 	double seconds;
 };
@@ -96,7 +97,9 @@ static int sim_args_read(int argc, char **argv, struct sim_args *a)
 static void sim_run(const struct sim_args *a, struct sim_mem *mem, struct sim_totals *t)
 {
 	const struct game *g = a->g;
+	long *lengths = t->lengths;
 	memset(t, 0, sizeof *t);
+	t->lengths = lengths;
 	t->sig = PERFT_FNV_SEED;
 	double t0 = now_seconds();
 	for (long n = 0; n < a->nparties; n++) {
@@ -109,6 +112,7 @@ static void sim_run(const struct sim_args *a, struct sim_mem *mem, struct sim_to
 		struct sim_result r;
 		sim_party(g, &s, s.seed ^ 0x5eedULL, mem, &r);
 		t->moves += r.moves;
+		t->lengths[n] = r.moves;
 		if (a->bench) {
 			struct buf b = { mem->snap_a, 0, GAME_SNAPSHOT_MAX, 0 };
 			if (g->encode(mem->state, &b) == 0 && !b.overflow)
@@ -127,6 +131,24 @@ static void sim_run(const struct sim_args *a, struct sim_mem *mem, struct sim_to
 				(unsigned long long)s.seed, r.err.msg);
 	}
 	t->seconds = now_seconds() - t0;
+}
+
+static int cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+	return (x > y) - (x < y);
+}
+
+/* How long the parties were, in moves: the distribution (sorts lengths). */
+static void print_lengths(const struct game *g, long *lengths, long n)
+{
+	if (n <= 0)
+		return;
+	qsort(lengths, (size_t)n, sizeof *lengths, cmp_long);
+	printf("lengths %s: shortest=%ld p10=%ld p25=%ld median=%ld p75=%ld p90=%ld p99=%ld "
+	       "longest=%ld\n", g->slug, lengths[0], lengths[n / 10], lengths[n / 4],
+	       lengths[n / 2], lengths[3 * n / 4], lengths[9 * n / 10], lengths[99 * n / 100],
+	       lengths[n - 1]);
 }
 
 int cmd_sim(int argc, char **argv)
@@ -149,7 +171,11 @@ int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "sim: out of memory\n");
 		goto out;
 	}
-	struct sim_totals t;
+	struct sim_totals t = { .lengths = calloc((size_t)a.nparties, sizeof(long)) };
+	if (!t.lengths) {
+		fprintf(stderr, "sim: out of memory\n");
+		goto out;
+	}
 	sim_run(&a, &mem, &t);
 	printf("sim %s: games=%ld players=%ld seed=%ld moves=%ld longest=%ld "
 	       "invariant_failures=%ld replay_mismatches=%ld rejected_legal=%ld "
@@ -160,6 +186,8 @@ int cmd_sim(int argc, char **argv)
 		printf("signature %s players=%ld games=%ld seed=%ld moves=%ld longest=%ld "
 		       "final_snapshots=%016llx\n", g->slug, a.players, a.nparties, a.seed, t.moves,
 		       t.longest, (unsigned long long)t.sig);
+	print_lengths(g, t.lengths, a.nparties);
+	free(t.lengths);
 	rc = (t.inv || t.mism || t.unfinished || t.rejected) ? 1 : 0;
 out:
 	free(mem.state);
