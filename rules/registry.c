@@ -8,20 +8,21 @@ extern const struct game drehwurm_game;
 extern const struct game dna_game;
 extern const struct game drachenrummy_game;
 extern const struct game wurfwort_game;
+extern const struct game worstgame_game;
 
 const struct game *const games[] = {
 	&drehwurm_game,
 	&dna_game,
 	&drachenrummy_game,
 	&wurfwort_game,
+	&worstgame_game,
 };
 const int ngames = (int)(sizeof games / sizeof games[0]);
 
-const struct game_coming games_coming[] = {
-	{ "worst-game-ever", "Worst Game Ever",
-	  "Karten ziehen und einander angreifen, bis jemand keine Chips mehr hat.", 2, 8 },
-};
-const int ngames_coming = (int)(sizeof games_coming / sizeof games_coming[0]);
+/* Every announced game is playable now: none to come (the one element is a
+ * placeholder, C has no empty arrays). */
+const struct game_coming games_coming[1] = { { NULL, NULL, NULL, 0, 0 } };
+const int ngames_coming = 0;
 
 const struct game *game_find(const char *slug)
 {

@@ -19,7 +19,7 @@
  * free number here, and the checked-in corpora keep meaning the same games. */
 enum { FZ_GAME_SLOTS = 16 };
 static const char *const fz_game_numbers[FZ_GAME_SLOTS] = {
-	"drehwurm", "dna", "worst-game-ever", "drachenrummy", "wurfwort",
+	"drehwurm", "dna", "worstgame", "drachenrummy", "wurfwort",
 };
 
 /* The registry index of game number (b mod FZ_GAME_SLOTS), or -1 when
