@@ -453,7 +453,7 @@ static void test_verb_tables(void **unused)
 			char out[GAME_MOVE_MAX + 1];
 			assert_int_equal(mt_spell(v, args, n, out, sizeof out), (int)strlen(v->example));
 			assert_string_equal(out, v->example);
-			assert_int_equal(mt_spell(v, args, n, out, 4), -1);   /* too small */
+			assert_int_equal(mt_spell(v, args, n, out, strlen(v->example)), -1);   /* no room for the end */
 			for (int j = 0; j < k; j++)
 				assert_string_not_equal(g->verbs[j].word, v->word);
 		}
