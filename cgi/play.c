@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "match.h"
 #include "movetext.h"
 #include "options.h"
 #include "perft.h"
@@ -477,7 +478,22 @@ static int live_pausing(const struct live *l)
 	return st.over;
 }
 
-/* Deals the next party of a pausing table (dealer one seat on), with a new
+/* The dealer of the party after the finished one in l->state: one seat on,
+ * or for a game that starts with the winner, that party's winner (by lot
+ * when first place is shared). */
+static int next_dealer(const struct live *l, int next)
+{
+	struct status st;
+	struct party_result r;
+	if (!l->g->starts_with_winner)
+		return match_dealer(next, l->t.first_dealer, l->t.nseats);
+	l->g->status(l->state, &st);
+	party_result(&st, l->t.nseats, &r);
+	int w = party_winner(&r, l->t.nseats);
+	return w >= 0 ? w : (int)(auth_random_seed() % (uint64_t)l->t.nseats);
+}
+
+/* Deals the next party of a pausing table (see next_dealer), with a new
  * version that makes every older page stale. l->t is re-read; l->party and
  * l->state still hold the finished party. Inside the caller's transaction. */
 static int next_party(struct store *s, struct live *l, int64_t now)
@@ -485,8 +501,7 @@ static int next_party(struct store *s, struct live *l, int64_t now)
 	int64_t deadline = 0;
 	uint32_t epoch = 0;
 	int next = l->t.party_no + 1;
-	int rc = start_party(s, &l->t, next, match_dealer(next, l->t.first_dealer, l->t.nseats),
-			     now, &deadline, &epoch);
+	int rc = start_party(s, &l->t, next, next_dealer(l, next), now, &deadline, &epoch);
 	if (rc != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
 						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||

@@ -49,7 +49,10 @@ struct game_option {
 /* Everything a party starts from. */
 struct setup {
 	int nplayers;
-	int dealer;                /* seat that deals this party (match rotation) */
+	int dealer;                /* seat that deals this party: one seat further each
+	                            * party of a match; for a game that starts with the
+	                            * winner (game.starts_with_winner) the last party's
+	                            * winner at this table, else a seat by lot */
 	uint64_t seed;
 	int opt[GAME_OPT_MAX];     /* indexed like game->options */
 };
@@ -136,6 +139,10 @@ struct game {
 	const char *summary;        /* how it is played, a few German sentences: shown
 	                             * on an open table before anyone joins */
 	int min_players, max_players;
+	/* 1: a party after the first is dealt by (begun by) the last party's
+	 * winner at the table, else by a seat by lot ("Startspieler ist, wer
+	 * zuletzt gewonnen hat"); 0: the deal goes one seat on each party. */
+	int starts_with_winner;
 	size_t state_size;          /* bytes the caller provides for one state */
 	const struct game_option *options;
 	int noptions;

@@ -83,6 +83,19 @@ void match_places(const struct match_totals *m, int nplayers, int *place)
 	rank_desc(m->total, nplayers, place);
 }
 
+int party_winner(const struct party_result *r, int nplayers)
+{
+	int w = -1;
+	for (int s = 0; s < nplayers; s++) {
+		if (r->place[s] != 1)
+			continue;
+		if (w >= 0)
+			return -1;
+		w = s;
+	}
+	return w;
+}
+
 void party_result(const struct status *st, int nplayers, struct party_result *r)
 {
 	int own = 0;

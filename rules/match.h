@@ -39,6 +39,9 @@ struct party_result {
  * order of the points (more is better, ties share). */
 void party_result(const struct status *st, int nplayers, struct party_result *r);
 
+/* The one seat with place 1, or -1 when first place is shared. */
+int party_winner(const struct party_result *r, int nplayers);
+
 /* Running totals of a match: parties played and points per seat. */
 struct match_totals {
 	int parties;

@@ -11,7 +11,9 @@
 #include <sqlite3.h>
 
 #include "auth.h"
+#include "match.h"
 #include "play.h"
+#include "ser.h"
 #include "tmpdb.h"
 
 enum { NUSERS = 6, MAXMOVES = 256 };
@@ -50,16 +52,21 @@ static int teardown_fx(void **state)
 	return 0;
 }
 
-/* A Drehwurm table of n seats, every seat taken (users 0..n-1): playing. */
-static int64_t full_table(struct fx *f, int n, const char *opts)
+/* A table of `game` with n seats, every seat taken (users 0..n-1): playing. */
+static int64_t full_table_of(struct fx *f, const char *game, int n, const char *opts)
 {
 	int64_t tid = 0;
 	struct rerr e;
-	assert_int_equal(play_create(f->s, "drehwurm", opts, n, f->user[0], f->now, &tid, &e),
-			 PLAY_OK);
+	assert_int_equal(play_create(f->s, game, opts, n, f->user[0], f->now, &tid, &e), PLAY_OK);
 	for (int i = 1; i < n; i++)
 		assert_int_equal(play_join(f->s, tid, f->user[i], f->now, &e), PLAY_OK);
 	return tid;
+}
+
+/* A Drehwurm table of n seats, every seat taken: playing. */
+static int64_t full_table(struct fx *f, int n, const char *opts)
+{
+	return full_table_of(f, "drehwurm", n, opts);
 }
 
 /* What a test compares to prove that nothing changed. */
@@ -815,6 +822,51 @@ static void test_whole_match(void **state)
 	assert_int_equal(play_verify_party(f->s, tid, 1, &e), PLAY_OK);
 }
 
+/* In a game that starts with the winner (Worst Game Ever: "Startspieler
+ * ist, wer zuletzt ein Spiel gewonnen hat"), each party after the first is
+ * dealt by, and begun by, the previous party's winner. */
+static void test_winner_starts_next_party(void **state)
+{
+	struct fx *f = *state;
+	struct st_party p;
+	uint32_t rnd = 4242;
+	int steps = 0, seen_party = 0, checked = 0;
+	int64_t tid = full_table_of(f, "worstgame", 3, "parties=3;react_seconds=5");
+	while (play_one(f, tid, &rnd)) {
+		assert_true(++steps < 20000);
+		struct st_table t;
+		assert_int_equal(store_table_get(f->s, tid, &t), ST_OK);
+		if (t.status != TABLE_PLAYING || t.party_no == seen_party)
+			continue;
+		/* the finished party's winner, from its stored final state */
+		const struct game *g = game_find("worstgame");
+		unsigned char *snap = malloc(GAME_SNAPSHOT_MAX);
+		void *st = calloc(1, g->state_size);
+		struct status fin;
+		struct party_result r;
+		struct rerr e;
+		assert_non_null(snap);
+		assert_non_null(st);
+		assert_int_equal(store_party_get(f->s, tid, seen_party, &p, snap, GAME_SNAPSHOT_MAX),
+				 ST_OK);
+		assert_int_equal(p.over, 1);
+		assert_int_equal(game_load(g, st, snap, p.snap_len, &e), SNAP_OK);
+		g->status(st, &fin);
+		party_result(&fin, 3, &r);
+		int want = party_winner(&r, 3);
+		assert_int_equal(store_party_get(f->s, tid, t.party_no, &p, NULL, 0), ST_OK);
+		if (want >= 0) {
+			assert_int_equal(p.dealer, want);
+			checked++;
+		}
+		free(st);
+		free(snap);
+		seen_party = t.party_no;
+	}
+	assert_int_equal(seen_party, 2);
+	assert_true(checked >= 1);
+}
+
 /* The end of a party stays on the table: the party is over, its scores are
  * counted, the table waits PLAY_PAUSE_SECONDS and the poll sees that
  * deadline; game moves are refused, a page from before the end is too late,
@@ -1184,6 +1236,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pass_keeps_page_fresh, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_winner_starts_next_party, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
