@@ -6,6 +6,7 @@
 
 #include <sodium.h>
 
+#include "bot.h"
 #include "match.h"
 #include "page.h"
 #include "party-end.h"
@@ -108,9 +109,17 @@ static void scores_view(const struct play_table *pt, struct view *v, const struc
 		}
 		view_end(v);
 	}
-	int place[GAME_MAX_SEATS];
-	match_places(&pt->totals, n, place);
-	uint32_t leaders = match_leaders(&pt->totals, n);
+	/* by totals; a seat whose person resigned counts as last */
+	struct party_result pr = { { 0 }, { 0 } };
+	uint32_t resigned = 0, leaders = 0;
+	match_places(&pt->totals, n, pr.place);
+	for (int i = 0; i < pt->nseated; i++)
+		if (pt->seats[i].resigned && pt->seats[i].seat >= 0 && pt->seats[i].seat < n)
+			resigned |= 1u << pt->seats[i].seat;
+	party_resigned_last(&pr, n, resigned);
+	const int *place = pr.place;
+	for (int s = 0; s < n; s++)
+		leaders |= place[s] == 1 ? 1u << s : 0;
 	int over = pt->t.status == TABLE_FINISHED;
 	view_num(v, "parties_played", pt->totals.parties);
 	view_list(v, "standings");
@@ -231,6 +240,32 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 
 /* Section `seats`: every seat's player, turn and window badges, points in
  * this party and the match so far. */
+/* The row of seat s, or NULL when nobody holds it. */
+static const struct st_seat *seat_row(const struct play_table *pt, int s)
+{
+	for (int i = 0; i < pt->nseated; i++)
+		if (pt->seats[i].seat == s)
+			return &pt->seats[i];
+	return NULL;
+}
+
+/* What the viewer may do with seats: add a bot to an open table; let a bot
+ * play for them, take the seat back, or resign at a running one. */
+static void seat_actions_view(struct page *p, const struct play_table *pt, struct view *v)
+{
+	const struct st_table *t = &pt->t;
+	const struct st_seat *mine = pt->my_seat >= 0 ? seat_row(pt, pt->my_seat) : NULL;
+	int playing = t->status == TABLE_PLAYING;
+	view_str(v, "bot_url", page_table_url(p, t->id, "/bot"));
+	view_str(v, "seat_url", page_table_url(p, t->id, "/seat"));
+	view_flag(v, "can_add_bot", mine && t->status == TABLE_OPEN && pt->nseated < t->nseats);
+	view_flag(v, "can_hand_over", mine && playing && !mine->bot);
+	view_flag(v, "can_take_back", mine && playing && mine->bot && !mine->resigned);
+	view_flag(v, "can_resign", mine && playing && !mine->resigned);
+	view_flag(v, "my_bot_plays", mine && mine->bot && !mine->resigned);
+	view_flag(v, "i_resigned", mine && mine->resigned);
+}
+
 static void seats_view(const struct play_table *pt, const struct act *a, const struct names *nm,
 		       struct view *v)
 {
@@ -254,6 +289,10 @@ static void seats_view(const struct play_table *pt, const struct act *a, const s
 		view_flag(v, "acting_out_of_turn", acting && (a->window || (turn >= 0 && s != turn)));
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
+		const struct st_seat *st = seat_row(pt, s);
+		view_flag(v, "bot", st && st->bot && !st->user_id);
+		view_flag(v, "bot_plays", st && st->bot && st->user_id && !st->resigned);
+		view_flag(v, "resigned", st && st->resigned);
 		view_end(v);
 	}
 }
@@ -297,9 +336,16 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	const struct game *g = pt->g;
 	const struct st_table *t = &pt->t;
 	struct names nm = { { 0 } };
-	for (int i = 0; i < pt->nseated; i++)
-		if (pt->seats[i].seat >= 0 && pt->seats[i].seat < GAME_MAX_SEATS)
-			nm.name[pt->seats[i].seat] = pt->seats[i].name;
+	for (int i = 0; i < pt->nseated; i++) {
+		const struct st_seat *st = &pt->seats[i];
+		if (st->seat < 0 || st->seat >= GAME_MAX_SEATS)
+			continue;
+		nm.name[st->seat] = st->user_id ? st->name :
+				    arena_printf(p->a, "Bot %d (%s)", st->seat + 1,
+						 st->bot == 1 ? "zufällig" : "gierig");
+		if (!nm.name[st->seat])
+			return -1;
+	}
 	const char **names = arena_alloc(p->a, sizeof(char *) * GAME_MAX_SEATS);
 	if (!names)
 		return -1;
@@ -351,6 +397,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	page_options_view(p, v, g, t->options);
 
 	seats_view(pt, &a, &nm, v);
+	seat_actions_view(p, pt, v);
 	view_list(v, "moves");
 	if (a.can_act)
 		g->moves(pt->state, me, emit_move, v);
@@ -644,6 +691,70 @@ static void seat_change(struct page *p, int join)
 	default:
 		page_error(p, load_status(rc), load_why(rc));
 	}
+}
+
+/* After a seat action: 303 back to the table; a refusal is a 303 with
+ * the note (409 with the page for other clients); 404, 503, 500. */
+static void seat_answer(struct page *p, int rc, const struct rerr *e)
+{
+	const char *note = e->msg[0] ? e->msg : play_message(rc);
+	switch (rc) {
+	case PLAY_OK:
+		page_redirect_table(p, p->id, "");
+		return;
+	case PLAY_FULL:
+	case PLAY_NOT_PLAYING:
+	case PLAY_NOT_SEATED:
+	case PLAY_REJECTED:
+	case PLAY_INVALID:
+		refused(p, HTTP_409, NOTE_REFUSED, note, NULL);
+		return;
+	default:
+		page_error(p, load_status(rc), load_why(rc));
+	}
+}
+
+/* POST /t/<id>/bot, level=random|greedy: a bot takes a free seat of an
+ * open table (see play_add_bot). */
+void page_table_bot(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
+						  { "level", HTTP_V_TEXT, 1, 1, 16 } };
+	struct http_value f[2];
+	enum http_err err = http_validate(&p->req->form, rules, 2, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	int level = strcmp(f[1].s, "random") == 0 ? BOT_RANDOM :
+		    strcmp(f[1].s, "greedy") == 0 ? BOT_GREEDY : -1;
+	struct rerr e = { "" };
+	seat_answer(p, play_add_bot(p->store, p->id, p->user_id, level, p->now_ms, &e), &e);
+}
+
+/* POST /t/<id>/seat, act=bot|back|resign: see play_seat. */
+void page_table_seat(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
+						  { "act", HTTP_V_TEXT, 1, 1, 16 } };
+	static const char *const acts[PLAY_SEAT__MAX] = { "bot", "back", "resign" };
+	struct http_value f[2];
+	enum http_err err = http_validate(&p->req->form, rules, 2, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	int act = 0;
+	while (act < PLAY_SEAT__MAX && strcmp(f[1].s, acts[act]) != 0)
+		act++;
+	struct rerr e = { "" };
+	if (act == PLAY_SEAT__MAX) {
+		snprintf(e.msg, sizeof e.msg, "Das geht mit einem Platz nicht.");
+		seat_answer(p, PLAY_INVALID, &e);
+		return;
+	}
+	seat_answer(p, play_seat(p->store, p->id, p->user_id, (enum play_seat_act)act, p->now_ms,
+				 &e), &e);
 }
 
 /* POST /t/<id>/join: see seat_change. */

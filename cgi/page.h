@@ -98,6 +98,8 @@ void page_table(struct page *p);
 void page_table_json(struct page *p);
 void page_table_join(struct page *p);
 void page_table_leave(struct page *p);
+void page_table_bot(struct page *p);
+void page_table_seat(struct page *p);
 void page_table_move(struct page *p);
 void page_poll(struct page *p);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "bot.h"
 #include "match.h"
 #include "movetext.h"
 #include "options.h"
@@ -32,6 +33,8 @@ static const char *const messages[] = {
 	[PLAY_CORRUPT] = "Dieser Tisch ist beschädigt: sein Spielstand lässt sich nicht laden.",
 };
 _Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
+
+static int bots_act(struct store *s, int64_t table, int64_t now);
 
 /* A static German sentence for rc; never NULL. */
 const char *play_message(enum play_rc rc)
@@ -256,13 +259,52 @@ int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, stru
 	if ((rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
 	    PLAY_OK)
 		goto out;
-	if (n >= t.nseats)
-		rc = start_match(s, &t, now_ms);
-	else
+	if (n >= t.nseats && (rc = start_match(s, &t, now_ms)) == PLAY_OK)
+		rc = bots_act(s, table, now_ms);
+	else if (n < t.nseats)
 		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
 out:
 	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_ERR)
 		fail_msg(e, rc, play_message(rc));
+	return finish(s, rc);
+}
+
+/* A bot of `level` (BOT_RANDOM, BOT_GREEDY) takes the lowest free seat of
+ * an open table, on the word of someone seated there; with the last seat
+ * the match starts (and the bots that are to act, act). PLAY_NOT_SEATED,
+ * PLAY_NOT_PLAYING, PLAY_FULL (a note), PLAY_NOT_FOUND (404), PLAY_INVALID
+ * for an unknown level. */
+int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_t now_ms,
+		 struct rerr *e)
+{
+	struct st_table t;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int seat, n, rc;
+	if (level != BOT_RANDOM && level != BOT_GREEDY)
+		return fail_msg(e, PLAY_INVALID, "Diesen Bot gibt es nicht.");
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = seat_of(s, table, user, &seat)) != PLAY_OK)
+		goto out;
+	if (seat < 0)
+		rc = PLAY_NOT_SEATED;
+	else if (t.status != TABLE_OPEN)
+		rc = PLAY_NOT_PLAYING;
+	else if ((rc = from_store(store_seat_add_bot(s, table, level + 1, &seat), PLAY_FULL)) !=
+		 PLAY_OK)
+		;
+	else if ((rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n),
+				  PLAY_ERR)) == PLAY_OK && n >= t.nseats) {
+		if ((rc = start_match(s, &t, now_ms)) == PLAY_OK)
+			rc = bots_act(s, table, now_ms);
+	} else if (rc == PLAY_OK) {
+		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+	}
+out:
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_FULL)
+		fail_msg(e, rc, rc == PLAY_NOT_PLAYING ? "Bots setzen sich nur an einen Tisch, "
+			 "der noch auf Mitspieler wartet." : play_message(rc));
 	return finish(s, rc);
 }
 
@@ -309,7 +351,27 @@ struct live {
 	struct st_party party;
 	void *state;
 	unsigned char *snap;       /* GAME_SNAPSHOT_MAX bytes, scratch */
+	uint32_t bots;             /* seats a bot plays (bits) */
+	uint32_t resigned;         /* seats whose person gave up (bits) */
+	int level[GAME_MAX_SEATS]; /* a bot seat's level: BOT_RANDOM, BOT_GREEDY */
 };
+
+/* Who plays each seat of table t: l->bots, l->resigned, l->level. */
+static int live_seats(struct store *s, struct live *l)
+{
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
+	l->bots = l->resigned = 0;
+	for (int i = 0; rc == PLAY_OK && i < n; i++) {
+		int q = seats[i].seat;
+		if (q < 0 || q >= GAME_MAX_SEATS || !seats[i].bot)
+			continue;
+		l->bots |= 1u << q;
+		l->resigned |= seats[i].resigned ? 1u << q : 0;
+		l->level[q] = seats[i].bot == 1 ? BOT_RANDOM : BOT_GREEDY;
+	}
+	return rc;
+}
 
 /* Frees what live_load() allocated; safe on a zeroed struct. */
 static void live_free(struct live *l)
@@ -407,7 +469,7 @@ static int live_load(struct store *s, int64_t id, struct live *l)
 		return rc;
 	if (l->t.status != TABLE_PLAYING || l->t.party_no < 0)
 		return PLAY_NOT_PLAYING;
-	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK)
+	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK || (rc = live_seats(s, l)) != PLAY_OK)
 		return rc;
 	l->state = calloc(1, l->g->state_size);
 	l->snap = malloc(GAME_SNAPSHOT_MAX);
@@ -438,6 +500,7 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 
 	l->g->status(l->state, &st);
 	party_result(&st, l->t.nseats, &result);
+	party_resigned_last(&result, l->t.nseats, l->resigned);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK)
 		return rc;
 	if ((rc = from_store(store_party_save(s, l->party.id, l->snap, len, st.over, &result,
@@ -618,6 +681,8 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 		if (!due)
 			break;
 	}
+	if (rc == PLAY_OK)
+		rc = bots_act(s, table, now_ms);
 	return finish(s, rc);
 }
 
@@ -787,6 +852,81 @@ out:
 	return rc;
 }
 
+enum { BOT_STEPS_MAX = 2000 };   /* bot steps one request may take */
+
+/* One step of a bot, if a bot may act in l: a bot seat that has not
+ * continued after a party's end continues; else the lowest bot seat that
+ * may act makes its bot's move, logged like a person's. *acted says
+ * whether anything happened. In the caller's transaction. */
+static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t now, int *acted)
+{
+	struct status st;
+	int64_t count;
+	char move[GAME_MOVE_MAX + 1];
+	struct rerr e;
+	int rc;
+	*acted = 0;
+	if (live_pausing(l)) {
+		uint32_t ready;
+		if ((rc = ready_mask(s, l->party.id, l->t.nseats, l->t.epoch_version, &ready)) != PLAY_OK)
+			return rc;
+		uint32_t todo = l->bots & ~ready;
+		if (!todo)
+			return PLAY_OK;
+		*acted = 1;
+		return party_continue(s, l, __builtin_ctz(todo), PLAY_CONTINUE, now, &e);
+	}
+	l->g->status(l->state, &st);
+	uint32_t who = st.to_act & l->bots;
+	if (st.over || !who)
+		return PLAY_OK;
+	int seat = __builtin_ctz(who);
+	if ((rc = from_store(store_move_count(s, l->party.id, &count), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	/* seeded by the party and the step: the log keeps the move anyway */
+	uint64_t seed = l->party.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 1000003u ^
+			(uint64_t)seat;
+	if (bot_choose(l->g, l->state, l->t.nseats, seat, (enum bot_level)l->level[seat], seed, now,
+		       m, move) != 0)
+		return PLAY_OK;
+	*acted = 1;
+	rc = apply_move(s, l, seat, move, now, &e);
+	if (rc == PLAY_REJECTED)
+		fprintf(stderr, "play: table %lld: bot move '%s' refused: %s\n", (long long)l->t.id,
+			move, e.msg);
+	return rc == PLAY_REJECTED ? PLAY_ERR : rc;
+}
+
+/* Bots move for their seats until a person must act, the party waits for a
+ * deadline, or BOT_STEPS_MAX steps: when a request touches the table, never
+ * from a timer. In the caller's transaction. */
+static int bots_act(struct store *s, int64_t table, int64_t now)
+{
+	struct bot_mem m = { NULL, NULL };
+	int rc = PLAY_OK, acted = 1;
+	for (int step = 0; rc == PLAY_OK && acted && step < BOT_STEPS_MAX; step++) {
+		struct live l;
+		rc = live_load(s, table, &l);
+		if (rc == PLAY_OK && !l.bots) {
+			live_free(&l);
+			break;
+		}
+		if (rc == PLAY_OK && !m.seen) {
+			m.seen = malloc(l.g->state_size);
+			m.trial = malloc(l.g->state_size);
+			rc = m.seen && m.trial ? PLAY_OK : PLAY_ERR;
+		}
+		if (rc == PLAY_OK)
+			rc = bot_step(s, &l, &m, now, &acted);
+		else if (rc == PLAY_NOT_PLAYING)
+			rc = PLAY_OK, acted = 0;
+		live_free(&l);
+	}
+	free(m.seen);
+	free(m.trial);
+	return rc;
+}
+
 /* The whole transaction of one move (see play.h). PLAY_STALE with e->msg
  * (the fresh page with the note), PLAY_REJECTED with the game's reason
  * (the page with the note, the move kept in the form), PLAY_NOT_SEATED
@@ -817,6 +957,13 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		goto out;
 	if (seat < 0) {
 		rc = PLAY_NOT_SEATED;
+		goto out;
+	}
+	if ((l.bots >> seat) & 1u) {
+		rc = fail_msg(e, PLAY_REJECTED, (l.resigned >> seat) & 1u ?
+			      "Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende." :
+			      "Ein Bot spielt gerade für dich: nimm deinen Platz zurück, um "
+			      "selbst zu spielen.");
 		goto out;
 	}
 	if (seen_version < 0 || seen_version > l.t.version) {
@@ -861,8 +1008,53 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		rc = party_continue(s, &l, seat, move, now_ms, e);
 	else
 		rc = apply_move(s, &l, seat, move, now_ms, e);
+	if (rc == PLAY_OK)
+		rc = bots_act(s, table, now_ms);
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_NOT_FOUND)
+		fail_msg(e, rc, play_message(rc));
+	live_free(&l);
+	return finish(s, rc);
+}
+
+/* What a person does with their seat of a running table: let a bot play
+ * it, take it back from the bot, or resign (a bot plays on; the results
+ * count as last). Every page of the table becomes stale; the bots that are
+ * to act, act. PLAY_NOT_SEATED, PLAY_NOT_PLAYING, PLAY_REJECTED (a note:
+ * not possible now), PLAY_NOT_FOUND (404). */
+int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act act,
+	      int64_t now_ms, struct rerr *e)
+{
+	struct live l;
+	int seat, rc;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = live_load(s, table, &l)) != PLAY_OK || (rc = seat_of(s, table, user, &seat)) !=
+							 PLAY_OK)
+		goto out;
+	int bot = seat >= 0 && ((l.bots >> seat) & 1u), resigned = seat >= 0 &&
+								((l.resigned >> seat) & 1u);
+	if (seat < 0)
+		rc = PLAY_NOT_SEATED;
+	else if (resigned)
+		rc = fail_msg(e, PLAY_REJECTED, "Du hast schon aufgegeben.");
+	else if (act == PLAY_SEAT_BOT && bot)
+		rc = fail_msg(e, PLAY_REJECTED, "Ein Bot spielt schon für dich.");
+	else if (act == PLAY_SEAT_BACK && !bot)
+		rc = fail_msg(e, PLAY_REJECTED, "Du spielst deinen Platz schon selbst.");
+	if (rc != PLAY_OK)
+		goto out;
+	rc = from_store(store_seat_set_bot(s, table, seat, act == PLAY_SEAT_BACK ? 0 :
+					   BOT_GREEDY + 1, act == PLAY_SEAT_RESIGN), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_bump(s, table, -1, l.t.next_deadline, l.t.epoch, NULL),
+				PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_new_epoch(s, table), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = bots_act(s, table, now_ms);
+out:
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, play_message(rc));
 	live_free(&l);
 	return finish(s, rc);

@@ -87,6 +87,23 @@ int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, stru
 /* Gives up a seat of a table that has not started. */
 int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e);
 
+/* A bot (level BOT_RANDOM or BOT_GREEDY, rules/bot.h) takes the lowest
+ * free seat of an open table, asked for by someone seated there; with the
+ * last seat the match starts. Bots move when a request touches the table:
+ * after a move, a tick, a join; never from a timer. */
+int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_t now_ms,
+		 struct rerr *e);
+
+/* What a person does with their seat of a running table. */
+enum play_seat_act {
+	PLAY_SEAT_BOT,     /* a bot plays it for now */
+	PLAY_SEAT_BACK,    /* take it back from the bot */
+	PLAY_SEAT_RESIGN,  /* give up: a bot plays on; the results count as last */
+	PLAY_SEAT__MAX
+};
+int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act act,
+	      int64_t now_ms, struct rerr *e);
+
 /* Loads a table for `user` (0: not logged in). Applies passed deadlines
  * first (a write, logged as a "tick" step). Free with play_free(). */
 int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,

@@ -14,7 +14,7 @@ enum route_flag {
 enum route_id {
 	RT_LOBBY, RT_ME, RT_CREATE,
 	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
-	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_MOVE, RT_POLL,
+	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_MOVE, RT_POLL,
 	RT__MAX
 };
 
@@ -37,6 +37,8 @@ static const struct route {
 	[RT_TABLE_JSON] = { HTTP_GET, "/t/#.json", page_table_json, R_PUBLIC },
 	[RT_JOIN] = { HTTP_POST, "/t/#/join", page_table_join, R_LOGIN },
 	[RT_LEAVE] = { HTTP_POST, "/t/#/leave", page_table_leave, R_LOGIN },
+	[RT_BOT] = { HTTP_POST, "/t/#/bot", page_table_bot, R_LOGIN },
+	[RT_SEAT] = { HTTP_POST, "/t/#/seat", page_table_seat, R_LOGIN },
 	[RT_MOVE] = { HTTP_POST, "/t/#/move", page_table_move, R_LOGIN },
 	[RT_POLL] = { HTTP_GET, "/t/#/poll", page_poll, R_NO_SESSION },
 };

@@ -54,6 +54,8 @@ enum stmt {
 	STMT_SEAT_FIND,
 	STMT_SEAT_TAKE,
 	STMT_SEAT_LEAVE,
+	STMT_SEAT_BOT_ADD,
+	STMT_SEAT_SET_BOT,
 	STMT_TABLE_SET_STATUS,
 	STMT_TABLE_BUMP,
 	STMT_TABLE_VERSION,
@@ -118,8 +120,9 @@ static const char *const stmt_sql[] = {
 		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
-		"SELECT s.seat, s.user_id, u.name FROM seats s JOIN users u ON u.id = s.user_id "
-		"WHERE s.table_id = ?1 ORDER BY s.seat",
+		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned"
+		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
 	/* The lowest seat number below nseats that nobody holds; no row when full. */
 	[STMT_SEAT_TAKE] =
@@ -131,6 +134,17 @@ static const char *const stmt_sql[] = {
 		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
 		" HAVING min(k) IS NOT NULL",
 	[STMT_SEAT_LEAVE] = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	/* A bot of level ?2 on the lowest free seat, as STMT_SEAT_TAKE. */
+	[STMT_SEAT_BOT_ADD] =
+		"WITH RECURSIVE n(k) AS ("
+		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
+		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
+		" INSERT INTO seats (table_id, seat, user_id, bot)"
+		" SELECT ?1, min(k), NULL, ?2 FROM n"
+		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
+		" HAVING min(k) IS NOT NULL RETURNING seat",
+	[STMT_SEAT_SET_BOT] =
+		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	[STMT_TABLE_SET_STATUS] =
 		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4 WHERE id = ?1",
 	/* Right-hand sides see the old row: epoch_version becomes the new version
@@ -997,6 +1011,8 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		st->seat = sqlite3_column_int(q, 0);
 		st->user_id = sqlite3_column_int64(q, 1);
 		copy_col(st->name, sizeof st->name, q, 2);
+		st->bot = sqlite3_column_int(q, 3);
+		st->resigned = sqlite3_column_int(q, 4);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);
@@ -1047,6 +1063,42 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
 	if (sqlite3_changes(s->db) == 0)
 		return ST_CONFLICT;
 	return seat_find(s, table, user, seat);
+}
+
+/* A bot of `level` (1 random, 2 greedy) takes the lowest free seat:
+ * ST_OK with *seat, ST_CONFLICT when the table is full. */
+int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_BOT_ADD);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, level);
+	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+	if (found)
+		*seat = sqlite3_column_int(q, 0);
+	while (rc == SQLITE_ROW)
+		rc = sqlite3_step(q);
+	rc = rc == SQLITE_DONE ? (found ? ST_OK : ST_CONFLICT) : fail(s, "seat add bot");
+	done(q);
+	return rc;
+}
+
+/* Who plays `seat`: a person (bot 0), or a bot of level 1 or 2; resigned
+ * marks a seat whose person gave up. ST_NOTFOUND without the seat. */
+int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_SET_BOT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int(q, 3, bot);
+	sqlite3_bind_int(q, 4, resigned);
+	int rc = exec_stmt(s, q, "seat set bot");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
 }
 
 /* ST_NOTFOUND when the user held no seat there. */

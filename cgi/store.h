@@ -122,8 +122,10 @@ struct st_table {
 
 struct st_seat {
 	int seat;
-	int64_t user_id;
-	char name[ST_NAME_MAX + 1];
+	int64_t user_id;                 /* 0: a bot's from the start */
+	char name[ST_NAME_MAX + 1];      /* the user's; "" for a bot's own seat */
+	int bot;                         /* 0 a person plays; 1 random, 2 greedy bot */
+	int resigned;                    /* the person gave up: results count as last */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
@@ -134,6 +136,11 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 /* The lowest free seat for user (ST_EXISTS: already seated, ST_CONFLICT: full). */
 int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat);
 int store_seat_leave(struct store *s, int64_t table, int64_t user);
+/* A bot of level 1 (random) or 2 (greedy) on the lowest free seat: ST_OK
+ * with *seat, ST_CONFLICT when full. */
+int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat);
+/* Who plays seat: bot 0 (its person), 1 or 2; resigned 0 or 1. */
+int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned);
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 			   int party_no, int first_dealer);
 /* version = version + 1, next_deadline, and epoch (epoch_version = the new

@@ -83,6 +83,25 @@ void match_places(const struct match_totals *m, int nplayers, int *place)
 	rank_desc(m->total, nplayers, place);
 }
 
+void party_resigned_last(struct party_result *r, int nplayers, uint32_t resigned)
+{
+	int place[GAME_MAX_SEATS], stay = 0;
+	if (!resigned)
+		return;
+	for (int q = 0; q < nplayers; q++)
+		stay += !((resigned >> q) & 1u);
+	for (int q = 0; q < nplayers; q++) {
+		if ((resigned >> q) & 1u) {
+			place[q] = stay + 1;
+			continue;
+		}
+		place[q] = 1;
+		for (int o = 0; o < nplayers; o++)
+			place[q] += !((resigned >> o) & 1u) && r->place[o] < r->place[q];
+	}
+	memcpy(r->place, place, sizeof(int) * (size_t)nplayers);
+}
+
 int party_winner(const struct party_result *r, int nplayers)
 {
 	int w = -1;

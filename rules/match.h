@@ -39,6 +39,10 @@ struct party_result {
  * order of the points (more is better, ties share). */
 void party_result(const struct status *st, int nplayers, struct party_result *r);
 
+/* Seats that resigned (bits) take the last places (shared among them);
+ * the others keep their order among themselves, from place 1. */
+void party_resigned_last(struct party_result *r, int nplayers, uint32_t resigned);
+
 /* The one seat with place 1, or -1 when first place is shared. */
 int party_winner(const struct party_result *r, int nplayers);
 

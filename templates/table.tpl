@@ -46,6 +46,7 @@
 {{#seats}}<li class="seat{{#me}} me{{/me}}{{#turn}} turn{{/turn}}{{#acting}} acting{{/acting}}{{#empty}} empty{{/empty}}">
 <span class="seat-no">{{number}}</span>
 <span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
+{{#bot}}<span class="badge bot">Bot</span>{{/bot}}{{#bot_plays}}<span class="badge bot">ein Bot spielt</span>{{/bot_plays}}{{#resigned}}<span class="badge bot">aufgegeben – ein Bot spielt</span>{{/resigned}}
 {{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
 {{#next}}<span class="badge">als Nächstes am Zug</span>{{/next}}
 {{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
@@ -63,10 +64,42 @@
 <input type="hidden" name="csrf" value="{{csrf}}">
 <button type="submit">Platz freigeben</button>
 </form>{{/can_leave}}
+{{#can_add_bot}}<form method="post" action="{{bot_url}}" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="level" value="greedy">
+<button type="submit">Bot dazusetzen (gierig)</button>
+</form>
+<form method="post" action="{{bot_url}}" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="level" value="random">
+<button type="submit">Bot dazusetzen (zufällig)</button>
+</form>{{/can_add_bot}}
 {{#login_needed}}<a class="button primary" href="/login?next={{table_url}}">Anmelden, um mitzuspielen</a>
 <a class="button" href="/register?next={{table_url}}">Neu hier? Registrieren</a>{{/login_needed}}
 </div>
 {{/is_open}}
+{{#is_playing}}{{#seated}}
+{{#my_bot_plays}}<p class="note">Ein Bot spielt gerade deinen Platz.</p>{{/my_bot_plays}}
+{{#i_resigned}}<p class="note">Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende, dein Ergebnis zählt als letztes.</p>{{/i_resigned}}
+<div class="actions">
+{{#can_hand_over}}<form method="post" action="{{seat_url}}" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="act" value="bot">
+<button type="submit">Einen Bot für mich spielen lassen</button>
+</form>{{/can_hand_over}}
+{{#can_take_back}}<form method="post" action="{{seat_url}}" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="act" value="back">
+<button type="submit" class="primary">Platz zurücknehmen</button>
+</form>{{/can_take_back}}
+{{#can_resign}}<details class="resign"><summary>Aufgeben …</summary>
+<form method="post" action="{{seat_url}}" class="inline">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="act" value="resign">
+<button type="submit">Ja, aufgeben: ein Bot spielt weiter, mein Ergebnis zählt als letztes</button>
+</form></details>{{/can_resign}}
+</div>
+{{/seated}}{{/is_playing}}
 </section>
 
 {{#is_open}}

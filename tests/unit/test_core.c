@@ -588,6 +588,19 @@ static void test_party_result_places(void **unused)
 	party_result(&st, 4, &r);
 	assert_memory_equal(r.place, own, sizeof own);
 	assert_int_equal(r.points[1], 5);
+	assert_int_equal(party_winner(&r, 4), 1);
+	/* the seats that resigned count as last; the others close up */
+	party_resigned_last(&r, 4, 1u << 1);
+	int after[4] = { 1, 4, 3, 2 };
+	assert_memory_equal(r.place, after, sizeof after);
+	assert_int_equal(party_winner(&r, 4), 0);
+	party_resigned_last(&r, 4, (1u << 0) | (1u << 2));
+	int both[4] = { 3, 2, 3, 1 };
+	assert_memory_equal(r.place, both, sizeof both);
+	/* a shared first place has no single winner */
+	int shared[4] = { 1, 1, 3, 4 };
+	memcpy(r.place, shared, sizeof shared);
+	assert_int_equal(party_winner(&r, 4), -1);
 }
 
 /* The shared event log: a bounded ring, oldest dropped; its snapshot form

@@ -11,6 +11,7 @@
 #include <sqlite3.h>
 
 #include "auth.h"
+#include "bot.h"
 #include "match.h"
 #include "play.h"
 #include "ser.h"
@@ -867,6 +868,82 @@ static void test_winner_starts_next_party(void **state)
 	assert_true(checked >= 1);
 }
 
+/* A table filled with bots by its creator starts; the bots move whenever a
+ * request touches the table, so one person plays a whole match alone; every
+ * party replays from its log (the bots' moves are logged like anyone's). */
+static void test_bots_fill_a_table(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	uint32_t rnd = 99;
+	int64_t tid = 0;
+	int steps = 0;
+	assert_int_equal(play_create(f->s, "worstgame", "parties=2;react_seconds=5", 3, f->user[0],
+				     f->now, &tid, &e), PLAY_OK);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[1], BOT_GREEDY, f->now, &e),
+			 PLAY_NOT_SEATED);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[0], 7, f->now, &e), PLAY_INVALID);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[0], BOT_GREEDY, f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_OPEN);
+	assert_int_equal(pt.nseated, 2);
+	assert_int_equal(pt.seats[1].bot, 2);
+	assert_int_equal(pt.seats[1].user_id, 0);
+	play_free(&pt);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[0], BOT_RANDOM, f->now, &e), PLAY_OK);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[0], BOT_RANDOM, f->now, &e),
+			 PLAY_NOT_PLAYING);
+	while (play_one(f, tid, &rnd))
+		assert_true(++steps < 5000);
+	assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_FINISHED);
+	assert_int_equal(pt.nfinished, 2);
+	play_free(&pt);
+	for (int k = 0; k < 2; k++)
+		assert_int_equal(play_verify_party(f->s, tid, k, &e), PLAY_OK);
+	print_message("one person and two bots: %d steps of the person\n", steps);
+}
+
+/* A person lets a bot play for them and takes the seat back; meanwhile
+ * their own moves are refused. A person who resigns cannot come back, a
+ * bot plays on, and the seat's result counts as last. */
+static void test_bot_for_me_and_resign(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	struct st_party p;
+	uint32_t rnd = 5;
+	int steps = 0;
+	int64_t tid = full_table_of(f, "worstgame", 3, "react_seconds=5");
+	assert_int_equal(play_seat(f->s, tid, f->user[1], PLAY_SEAT_BACK, f->now, &e),
+			 PLAY_REJECTED);
+	assert_int_equal(play_seat(f->s, tid, f->user[1], PLAY_SEAT_BOT, f->now, &e), PLAY_OK);
+	assert_int_equal(play_seat(f->s, tid, f->user[1], PLAY_SEAT_BOT, f->now, &e),
+			 PLAY_REJECTED);
+	assert_int_equal(play_load(f->s, tid, f->user[1], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.seats[1].bot, 2);
+	assert_int_equal(pt.status.to_act & 2u, 0);   /* the bot has moved */
+	assert_int_equal(play_move(f->s, tid, f->user[1], "pass", pt.t.version, f->now, &e),
+			 PLAY_REJECTED);
+	assert_non_null(strstr(e.msg, "Bot"));
+	play_free(&pt);
+	assert_int_equal(play_seat(f->s, tid, f->user[1], PLAY_SEAT_BACK, f->now, &e), PLAY_OK);
+	for (int k = 0; k < 20 && play_one(f, tid, &rnd); k++)
+		;
+	assert_int_equal(play_seat(f->s, tid, f->user[2], PLAY_SEAT_RESIGN, f->now, &e), PLAY_OK);
+	assert_int_equal(play_seat(f->s, tid, f->user[2], PLAY_SEAT_BACK, f->now, &e),
+			 PLAY_REJECTED);
+	while (play_one(f, tid, &rnd))
+		assert_true(++steps < 5000);
+	assert_int_equal(store_party_get(f->s, tid, 0, &p, NULL, 0), ST_OK);
+	assert_int_equal(p.over, 1);
+	assert_int_equal(p.result.place[2], 3);
+	assert_true(p.result.place[0] == 1 || p.result.place[1] == 1);
+	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
+}
+
 /* The end of a party stays on the table: the party is over, its scores are
  * counted, the table waits PLAY_PAUSE_SECONDS and the poll sees that
  * deadline; game moves are refused, a page from before the end is too late,
@@ -1237,6 +1314,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_deadline_tick, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_move_after_deadline, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_winner_starts_next_party, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_bots_fill_a_table, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_bot_for_me_and_resign, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),

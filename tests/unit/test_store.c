@@ -85,7 +85,7 @@ static void copy_file(const char *from, const char *to)
 
 /* The project's migrations, in order. */
 static const char *const real_migrations[] = { "001_init.sql", "002_results.sql",
-						  "003_public_version.sql" };
+						  "003_public_version.sql", "004_bots.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -93,7 +93,7 @@ enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]
 static void test_migrations(void **state)
 {
 	struct tmpdb *t = *state;
-	char schema[600], p[700], db2[700], src[700];
+	char schema[600], p[700], db2[700], src[700], sql[200];
 
 	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
@@ -118,52 +118,56 @@ static void test_migrations(void **state)
 		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
 		copy_file(src, p);
 	}
-	snprintf(p, sizeof p, "%s/004_extra.sql", schema);
-	write_file(p, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = 4;\n");
+	snprintf(p, sizeof p, "%s/%03d_extra.sql", schema, SCHEMA_VERSION + 1);
+	snprintf(sql, sizeof sql, "CREATE TABLE extra (x INTEGER);\nPRAGMA user_version = %d;\n",
+		 SCHEMA_VERSION + 1);
+	write_file(p, sql);
 	snprintf(p, sizeof p, "%s/README", schema);
 	write_file(p, "not a migration\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_OK);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 4);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION + 1);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM users"), 1);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='extra'"),
 			 1);
 
 	/* A migration that forgets its user_version is refused and undone. */
-	snprintf(p, sizeof p, "%s/005_bad.sql", schema);
+	snprintf(p, sizeof p, "%s/%03d_bad.sql", schema, SCHEMA_VERSION + 2);
 	write_file(p, "CREATE TABLE bad (x INTEGER);\n");
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_null(t->s);
-	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), 4);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION + 1);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	/* So is one with an SQL error half way. */
-	write_file(p, "CREATE TABLE bad (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
-		      "PRAGMA user_version = 5;\n");
+	snprintf(sql, sizeof sql, "CREATE TABLE bad (x INTEGER);\nINSERT INTO nowhere VALUES (1);\n"
+		 "PRAGMA user_version = %d;\n", SCHEMA_VERSION + 2);
+	write_file(p, sql);
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name='bad'"),
 			 0);
 	unlink(p);
 	/* Two files with one number are ambiguous: refused. */
-	snprintf(p, sizeof p, "%s/004_twin.sql", schema);
-	write_file(p, "PRAGMA user_version = 4;\n");
+	snprintf(p, sizeof p, "%s/%03d_twin.sql", schema, SCHEMA_VERSION + 1);
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d;\n", SCHEMA_VERSION + 1);
+	write_file(p, sql);
 	assert_int_equal(store_open(&t->s, t->path, schema), ST_ERR);
 	unlink(p);
 
 	/* A brand-new file with the same directory gets all of them. */
 	snprintf(db2, sizeof db2, "%s/second.db", t->dir);
 	assert_int_equal(store_open(&t->s, db2, schema), ST_OK);
-	assert_int_equal(peek_int(db2, "PRAGMA user_version"), 4);
+	assert_int_equal(peek_int(db2, "PRAGMA user_version"), SCHEMA_VERSION + 1);
 	store_close(t->s);
 	t->s = NULL;
 	for (int k = 0; k < SCHEMA_VERSION; k++) {
 		snprintf(p, sizeof p, "%s/%s", schema, real_migrations[k]);
 		unlink(p);
 	}
-	snprintf(p, sizeof p, "%s/004_extra.sql", schema);
+	snprintf(p, sizeof p, "%s/%03d_extra.sql", schema, SCHEMA_VERSION + 1);
 	unlink(p);
 	snprintf(p, sizeof p, "%s/README", schema);
 	unlink(p);
@@ -617,6 +621,52 @@ static void test_move_transaction(void **state)
 
 /* Two connections: the second writer waits for the first one's lock and
  * then sees its commit. */
+/* 004_bots: the seats of a version-3 file keep their people (bot 0); a bot
+ * takes the lowest free seat without a user; a seat with neither a user nor
+ * a bot, or resigned without a bot, is refused by the schema. */
+static void test_bots_migration(void **state)
+{
+	struct tmpdb *t = *state;
+	char src[700], db3[700];
+	snprintf(db3, sizeof db3, "%s/v3.db", t->dir);
+	for (int i = 0; i < 3; i++) {
+		snprintf(src, sizeof src, "%s/%s", t->schema, real_migrations[i]);
+		char *sql = read_file(src);
+		exec_sql(db3, sql);
+		free(sql);
+	}
+	exec_sql(db3, "INSERT INTO users (id, name, name_key, pwhash, created_at)"
+		      " VALUES (1, 'Ole', 'ole', '$argon2id$x', 1);"
+		      "INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at)"
+		      " VALUES (5, 'drehwurm', '', 3, 1, 1, 1);"
+		      "INSERT INTO seats (table_id, seat, user_id) VALUES (5, 1, 1)");
+	store_close(t->s);
+	assert_int_equal(store_open(&t->s, db3, t->schema), ST_OK);
+	assert_int_equal(peek_int(db3, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(peek_int(db3, "SELECT count(*) FROM seats WHERE table_id = 5 AND seat = 1"
+				   " AND user_id = 1 AND bot = 0 AND resigned = 0"), 1);
+	int seat = -1, n = 0;
+	struct st_seat seats[10];
+	assert_int_equal(store_seat_add_bot(t->s, 5, 2, &seat), ST_OK);
+	assert_int_equal(seat, 0);
+	assert_int_equal(store_seat_add_bot(t->s, 5, 1, &seat), ST_OK);
+	assert_int_equal(seat, 2);
+	assert_int_equal(store_seat_add_bot(t->s, 5, 1, &seat), ST_CONFLICT);
+	assert_int_equal(store_table_seats(t->s, 5, seats, 10, &n), ST_OK);
+	assert_int_equal(n, 3);
+	assert_int_equal(seats[0].bot, 2);
+	assert_int_equal(seats[0].user_id, 0);
+	assert_string_equal(seats[0].name, "");
+	assert_string_equal(seats[1].name, "Ole");
+	assert_int_equal(store_seat_set_bot(t->s, 5, 1, 2, 1), ST_OK);
+	assert_int_equal(store_table_seats(t->s, 5, seats, 10, &n), ST_OK);
+	assert_int_equal(seats[1].resigned, 1);
+	assert_int_equal(seats[1].user_id, 1);
+	assert_int_equal(store_seat_set_bot(t->s, 5, 1, 0, 1), ST_ERR);   /* resigned needs a bot */
+	assert_int_equal(store_seat_set_bot(t->s, 5, 0, 0, 0), ST_ERR);   /* no user, no bot */
+	assert_int_equal(store_seat_set_bot(t->s, 5, 7, 1, 0), ST_NOTFOUND);
+}
+
 static void test_two_connections(void **state)
 {
 	struct tmpdb *t = *state;
@@ -646,6 +696,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_move_transaction, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_results_migration, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_bots_migration, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_two_connections, setup_db, teardown_db),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,179 @@
+/*
+ * test_bots_web.c — bots and leaving a running table, through real nginx:
+ *   - a Drehwurm table of three created by one person, who seats a greedy
+ *     and a random bot; the match starts with the last seat and the person
+ *     plays it to the end alone (the bots move whenever a request touches
+ *     the table); every party replays from its log;
+ *   - a running table of three people where one lets a bot play for them
+ *     and takes the seat back (their own move is refused meanwhile), and
+ *     another resigns mid-party: the party goes on to its end, and the
+ *     resigned seat's result counts as last.
+ * Bounded by MAX_POSTS moves and MAX_SECONDS per table.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "integration/suite.h"
+
+enum { MAX_POSTS = 3000, MAX_SECONDS = 150 };
+
+static int start(void **state)
+{
+	(void)state;
+	return h_start();
+}
+
+static int stop(void **state)
+{
+	(void)state;
+	h_stop();
+	return 0;
+}
+
+/* POSTs a form with the csrf of the table page to /t/<id><what>; the
+ * status. */
+static long post_seat(struct h_client *c, int64_t id, const char *what, const char *key,
+		      const char *val)
+{
+	char path[64], csrf[128];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(it_csrf(c, path, csrf, sizeof csrf), 0);
+	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, key, val, NULL), 0);
+	long st = r.status;
+	h_resp_free(&r);
+	return st;
+}
+
+/* One legal move of whichever of the people may act (a random one of its
+ * list); 1 if one moved, 0 when nobody may, -1 when the table is finished. */
+static int one_move(struct h_client **who, int n, int64_t id, uint64_t *rnd)
+{
+	long status;
+	for (int i = 0; i < n; i++) {
+		json_t *o = it_table_json(who[i], id, &status);
+		assert_non_null(o);
+		if (strcmp(it_jstr(o, "status"), "finished") == 0) {
+			json_decref(o);
+			return -1;
+		}
+		json_t *mv = json_object_get(o, "moves");
+		if (!json_is_true(json_object_get(o, "can_act")) || json_array_size(mv) == 0) {
+			json_decref(o);
+			continue;
+		}
+		*rnd = *rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+		const char *m = it_jstr(json_array_get(mv, (size_t)(*rnd >> 33) % json_array_size(mv)),
+					"move");
+		long st = it_move(who[i], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
+		json_decref(o);
+		assert_true(st == 303 || st == 409);   /* 409: a deadline passed meanwhile */
+		return 1;
+	}
+	return 0;
+}
+
+/* Plays table id with the people in who[] until it is finished. */
+static int play_out(struct h_client **who, int n, int64_t id, uint64_t seed, int max)
+{
+	int posts = 0, r;
+	double t0 = it_now();
+	while (posts < max && it_now() - t0 < MAX_SECONDS && (r = one_move(who, n, id, &seed)) >= 0) {
+		posts += r;
+		if (r == 0) {
+			struct timespec ts = { 0, 100 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+	return posts;
+}
+
+static void test_one_person_and_two_bots(void **unused)
+{
+	(void)unused;
+	struct h_client *anna = it_register("Anna");
+	assert_non_null(anna);
+	int64_t id = it_create_table(anna, "drehwurm", 3, "snap_seconds", "3", NULL);
+	assert_true(id > 0);
+	assert_int_equal(post_seat(anna, id, "/bot", "level", "greedy"), 303);
+	assert_int_equal(post_seat(anna, id, "/bot", "level", "wild"), 409);
+	long status;
+	json_t *o = it_table_json(anna, id, &status);
+	assert_string_equal(it_jstr(o, "status"), "open");
+	assert_string_equal(it_jstr(json_array_get(json_object_get(o, "seats"), 1), "name"),
+			    "Bot 2 (gierig)");
+	json_decref(o);
+	assert_int_equal(post_seat(anna, id, "/bot", "level", "random"), 303);
+	o = it_table_json(anna, id, &status);
+	assert_string_equal(it_jstr(o, "status"), "playing");
+	json_decref(o);
+
+	int posts = play_out(&anna, 1, id, 77, MAX_POSTS);
+	o = it_table_json(anna, id, &status);
+	assert_string_equal(it_jstr(o, "status"), "finished");
+	json_decref(o);
+	print_message("one person and two bots: %d moves of the person\n", posts);
+	char why[256];
+	if (it_verify_table(id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+}
+
+static void test_bot_for_me_and_resign(void **unused)
+{
+	(void)unused;
+	struct h_client *p[3] = { it_register("Berta"), it_register("Cem"), it_register("Dana") };
+	for (int i = 0; i < 3; i++)
+		assert_non_null(p[i]);
+	int64_t id = it_create_table(p[0], "drehwurm", 3, "snap_seconds", "3", NULL);
+	for (int i = 1; i < 3; i++)
+		assert_int_equal(it_join(p[i], id), 0);
+
+	/* Cem lets a bot play: his own move is refused with a clear note */
+	assert_int_equal(post_seat(p[1], id, "/seat", "act", "bot"), 303);
+	long status;
+	json_t *o = it_table_json(p[1], id, &status);
+	assert_true(json_is_true(json_object_get(o, "my_bot_plays")));
+	assert_true(json_is_true(json_object_get(o, "can_take_back")));
+	long st = it_move(p[1], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), "draw");
+	assert_int_equal(st, 422);
+	json_decref(o);
+	assert_int_equal(post_seat(p[1], id, "/seat", "act", "back"), 303);
+	assert_int_equal(post_seat(p[1], id, "/seat", "act", "back"), 409);
+
+	uint64_t seed = 5;
+	for (int k = 0; k < 12; k++)
+		one_move(p, 3, id, &seed);
+	/* Dana resigns mid-party and cannot come back */
+	assert_int_equal(post_seat(p[2], id, "/seat", "act", "resign"), 303);
+	assert_int_equal(post_seat(p[2], id, "/seat", "act", "back"), 409);
+	o = it_table_json(p[0], id, &status);
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "seats"), 2),
+						 "resigned")));
+	json_decref(o);
+	play_out(p, 2, id, 9, MAX_POSTS);
+	o = it_table_json(p[0], id, &status);
+	assert_string_equal(it_jstr(o, "status"), "finished");
+	json_t *standings = json_object_get(o, "standings");
+	size_t last = json_array_size(standings) - 1;
+	assert_int_equal(it_jint(json_array_get(standings, last), "seat", -1), 2);
+	json_decref(o);
+	char why[256];
+	if (it_verify_table(id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_one_person_and_two_bots),
+		cmocka_unit_test(test_bot_for_me_and_resign),
+	};
+	return cmocka_run_group_tests_name("bots and leaving through nginx", tests, start, stop);
+}
