@@ -21,6 +21,21 @@ static long long worth(const struct game *g, const void *st, int seat, int nplay
 	return s.score[seat];
 }
 
+/* What a move leads to once nobody answers it: the windows it opens pass
+ * their deadlines (a played card resolves, an attack is rolled). Only
+ * window deadlines: a turn's own clock is not the move's consequence. */
+static void settle(const struct game *g, void *st, int64_t now)
+{
+	enum { SETTLE_ROUNDS = 3 };
+	for (int k = 0; k < SETTLE_ROUNDS; k++) {
+		struct status s;
+		g->status(st, &s);
+		if (s.over || !s.window || s.deadline <= 0)
+			return;
+		g->tick(st, s.deadline > now ? s.deadline : now);
+	}
+}
+
 /* The move being chosen while the seat's moves are listed. */
 struct choice {
 	const struct game *g;
@@ -55,6 +70,7 @@ static void consider(void *ctx, const char *move)
 	memcpy(c->m->trial, c->m->seen, c->g->state_size);
 	if (c->g->apply(c->m->trial, c->seat, move, c->now, &e) != 0)
 		return;   /* a listed move is always accepted; the simulator checks that */
+	settle(c->g, c->m->trial, c->now);
 	long long w = worth(c->g, c->m->trial, c->seat, c->nplayers);
 	if (c->ties == 0 || w > c->best) {
 		c->best = w;
