@@ -343,7 +343,10 @@ enum { LISTEN_ALL = (1 << K__MAX) - 1,
  * over the turn or the last round. PR_FINAL: everyone still in plays cards
  * once more. PR_SHOUT: the tie is decided by the first shout. */
 enum wg_prompt { PR_TURN = 1, PR_REACT, PR_FINAL, PR_SHOUT, PR__MAX };
-enum wg_step { ST_ATTACK, ST_AFTER, ST_DISCARD, ST__MAX };
+/* ST_DISCARD: down to the hand limit after `end`; ST_LAST_DISCARD: again
+ * after the end-of-turn window, when a card played there drew the hand
+ * over the limit (then the turn ends without another window). */
+enum wg_step { ST_ATTACK, ST_AFTER, ST_DISCARD, ST_LAST_DISCARD, ST__MAX };
 /* What a window follows, and so what comes once the stack has resolved. */
 enum wg_base { B_ANTE, B_DRAW, B_ATTACK, B_ROLL, B_END, B_PLAY, B__MAX };
 
@@ -1003,6 +1006,10 @@ static void continue_from(struct wg_state *s, int base, int64_t now)
 		s->step = ST_AFTER;
 		return;
 	case B_END:
+		if (s->nhand[s->active] > WG_HAND_LIMIT) {
+			s->step = ST_LAST_DISCARD;   /* a card in the window drew cards */
+			return;
+		}
 		end_turn(s, now);
 		return;
 	default:   /* B_DRAW, B_PLAY: back to the turn or the last round */
@@ -1023,7 +1030,10 @@ static void finish(struct wg_state *s, int winner)
 		s->kitty = 0;
 		ev->arg = (uint8_t)(s->chips[winner] > 255 ? 255 : s->chips[winner]);
 	} else {
+		uint16_t out = s->out;
+		s->out = seats_in(s) ? out : 0;   /* nobody in: the tied seats share all the same */
 		kitty_share(s, s->tied, -1);
+		s->out = out;
 		logev(s, EV_SHARED, -1)->num = s->tied;
 	}
 	uint32_t first = winner >= 0 ? 1u << winner : s->tied;
@@ -1169,7 +1179,7 @@ static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 		if (seat != s->active)
 			return rerr_set(e, "Karten spielst du, wenn ein Reaktionsfenster für dich offen "
 					"ist, oder in deinem Zug.");
-		if (s->step == ST_DISCARD)
+		if (s->step >= ST_DISCARD)
 			return rerr_set(e, "Erst abwerfen: höchstens %d Karten am Ende des Zuges.",
 					WG_HAND_LIMIT);
 		return B_PLAY;
@@ -1299,9 +1309,12 @@ static int parse_react(const struct mtok *t, struct wg_move *m, struct rerr *e)
 static int turn_step(const struct wg_state *s, int seat, int step, struct rerr *e)
 {
 	static const char *const what[ST__MAX] = {
-		"Jetzt wird angegriffen.", "Erst greifst du an.", "Erst abwerfen."
+		"Erst greifst du an.",
+		"Du hast schon angegriffen: spiele Karten oder beende deinen Zug (end).",
+		"Erst abwerfen.", "Erst abwerfen."
 	};
-	if (prompt_kind(&s->pr) == PR_REACT && prompt_find((struct prompts *)&s->pr, PR_TURN))
+	if (prompt_kind(&s->pr) == PR_REACT && prompt_find((struct prompts *)&s->pr, PR_TURN) &&
+	    seat == s->active)
 		return rerr_set(e, "Erst schließt das Reaktionsfenster.");
 	if (prompt_kind(&s->pr) != PR_TURN || seat != s->active)
 		return rerr_set(e, "Du bist nicht am Zug.");
@@ -1318,7 +1331,9 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 		if (prompt_kind(&s->pr) != PR_REACT)
 			return rerr_set(e, "Gerade ist kein Reaktionsfenster offen.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, "Du hast in diesem Fenster schon gepasst.");
+			return rerr_set(e, (prompt_peek(&s->pr)->seats >> seat) & 1u ?
+					"Du hast in diesem Fenster schon gepasst." :
+					"Dieses Reaktionsfenster ist nicht für dich.");
 		return 0;
 	case V_ATTACK:
 		if (turn_step(s, seat, ST_ATTACK, e) != 0 ||
@@ -1331,7 +1346,7 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 	case V_END:
 		return turn_step(s, seat, ST_AFTER, e);
 	case V_DISCARD:
-		if (turn_step(s, seat, ST_DISCARD, e) != 0)
+		if (turn_step(s, seat, s->step == ST_LAST_DISCARD ? ST_LAST_DISCARD : ST_DISCARD, e) != 0)
 			return -1;
 		if ((m->type = type_by_slug(t->w[1])) < 0 ||
 		    (m->hand_at = hand_find_type(s, seat, m->type)) < 0)
@@ -1341,7 +1356,8 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 		if (prompt_kind(&s->pr) != PR_FINAL)
 			return rerr_set(e, "done gibt es nur in der letzten Runde.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, "Du bist schon fertig.");
+			return rerr_set(e, is_in(s, seat) ? "Du bist schon fertig." :
+					"Du bist ausgeschieden.");
 		return 0;
 	case V_SHOUT: {
 		const struct prompt *p = prompt_peek(&s->pr);
@@ -1437,7 +1453,9 @@ static int wg_apply(void *st, int seat, const char *text, int64_t now, struct re
 		s->discard[s->ndiscard++] = c;
 		logev(s, EV_PASSOUT, seat)->card = c;
 		s->epoch++;
-		if (s->nhand[seat] <= WG_HAND_LIMIT)
+		if (s->nhand[seat] <= WG_HAND_LIMIT && s->step == ST_LAST_DISCARD)
+			end_turn(s, now);
+		else if (s->nhand[seat] <= WG_HAND_LIMIT)
 			step_done(s, B_END, K_END, now);
 		return 0;
 	}
@@ -1501,7 +1519,7 @@ static void wg_status(const void *st, struct status *o)
 static int emit_plays_of(const struct wg_state *s, int seat, int t, move_emit_fn emit, void *ctx)
 {
 	const struct wg_type *ty = &wg_types[t];
-	char m[GAME_MOVE_MAX + 1], a[8];
+	char m[GAME_MOVE_MAX + 1], a[12];
 	const char *args[3] = { ty->slug, a, NULL };
 	int k = 0;
 	switch (ty->target) {
@@ -1567,7 +1585,7 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct wg_state *s = st;
 	const struct prompt *p = prompt_peek(&s->pr);
-	char m[GAME_MOVE_MAX + 1], a[8], b[8];
+	char m[GAME_MOVE_MAX + 1], a[12], b[12];
 	int k = 0;
 	if (!p || seat < 0 || seat >= s->n)
 		return 0;
@@ -1578,7 +1596,7 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 		}
 		return k;
 	}
-	if (p->kind == PR_TURN && seat == s->active && s->step == ST_DISCARD) {
+	if (p->kind == PR_TURN && seat == s->active && s->step >= ST_DISCARD) {
 		for (int t = 0; t < WG_TYPES; t++) {
 			const char *args[1] = { wg_types[t].slug };
 			if (hand_find_type(s, seat, t) >= 0 &&
@@ -2136,7 +2154,7 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		vnum(v, "seat", q);
 		vnum(v, "chips", s->chips[q]);
 		for (int d = 1; d <= WG_DEMAND_MAX; d++) {
-			char m[32], l[8];
+			char m[32], l[12];
 			snprintf(m, sizeof m, "attack %d %d", q, d);
 			snprintf(l, sizeof l, "%d", d);
 			vbegin(v, "demands");
@@ -2153,7 +2171,7 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		emit_action(&k, "end");
 	if (kind == PR_FINAL && mine)
 		emit_action(&k, "done");
-	if (kind == PR_TURN && me == s->active && s->step == ST_DISCARD) {
+	if (kind == PR_TURN && me == s->active && s->step >= ST_DISCARD) {
 		k.section = "discards";
 		wg_moves(s, me, emit_action, &k);
 	}
