@@ -264,6 +264,9 @@ static void seat_actions_view(struct page *p, const struct play_table *pt, struc
 	view_flag(v, "can_resign", mine && playing && !mine->resigned);
 	view_flag(v, "my_bot_plays", mine && mine->bot && !mine->resigned);
 	view_flag(v, "i_resigned", mine && mine->resigned);
+	view_flag(v, "can_autopass", mine && t->status != TABLE_FINISHED && !mine->bot);
+	view_flag(v, "my_autopass", mine && mine->autopass);
+	view_flag(v, "autopass_off", mine && !mine->autopass);
 }
 
 static void seats_view(const struct play_table *pt, const struct act *a, const struct names *nm,
@@ -732,12 +735,14 @@ void page_table_bot(struct page *p)
 	seat_answer(p, play_add_bot(p->store, p->id, p->user_id, level, p->now_ms, &e), &e);
 }
 
-/* POST /t/<id>/seat, act=bot|back|resign: see play_seat. */
+/* POST /t/<id>/seat, act=bot|back|resign: see play_seat;
+ * act=autopass_on|autopass_off: see play_autopass. */
 void page_table_seat(struct page *p)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
 						  { "act", HTTP_V_TEXT, 1, 1, 16 } };
 	static const char *const acts[PLAY_SEAT__MAX] = { "bot", "back", "resign" };
+	static const char *const passes[2] = { "autopass_off", "autopass_on" };
 	struct http_value f[2];
 	enum http_err err = http_validate(&p->req->form, rules, 2, f);
 	if (err) {
@@ -748,6 +753,12 @@ void page_table_seat(struct page *p)
 	while (act < PLAY_SEAT__MAX && strcmp(f[1].s, acts[act]) != 0)
 		act++;
 	struct rerr e = { "" };
+	for (int on = 0; on < 2; on++)
+		if (strcmp(f[1].s, passes[on]) == 0) {
+			seat_answer(p, play_autopass(p->store, p->id, p->user_id, on, p->now_ms, &e),
+				    &e);
+			return;
+		}
 	if (act == PLAY_SEAT__MAX) {
 		snprintf(e.msg, sizeof e.msg, "Das geht mit einem Platz nicht.");
 		seat_answer(p, PLAY_INVALID, &e);

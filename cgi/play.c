@@ -353,6 +353,7 @@ struct live {
 	unsigned char *snap;       /* GAME_SNAPSHOT_MAX bytes, scratch */
 	uint32_t bots;             /* seats a bot plays (bits) */
 	uint32_t resigned;         /* seats whose person gave up (bits) */
+	uint32_t autopass;         /* seats whose person passes every window (bits) */
 	int level[GAME_MAX_SEATS]; /* a bot seat's level: BOT_RANDOM, BOT_GREEDY */
 };
 
@@ -361,9 +362,11 @@ static int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
-	l->bots = l->resigned = 0;
+	l->bots = l->resigned = l->autopass = 0;
 	for (int i = 0; rc == PLAY_OK && i < n; i++) {
 		int q = seats[i].seat;
+		if (q >= 0 && q < GAME_MAX_SEATS && seats[i].autopass)
+			l->autopass |= 1u << q;
 		if (q < 0 || q >= GAME_MAX_SEATS || !seats[i].bot)
 			continue;
 		l->bots |= 1u << q;
@@ -854,10 +857,39 @@ out:
 
 enum { BOT_STEPS_MAX = 2000 };   /* bot steps one request may take */
 
+static void find_pass(void *ctx, const char *move)
+{
+	if (strcmp(move, "pass") == 0)
+		*(int *)ctx = 1;
+}
+
+/* A seat whose person chose to pass every window, waiting in an open one
+ * where "pass" is legal: it passes, in the same request that opened the
+ * window, so its timing tells nothing. *acted as bot_step. */
+static int autopass_step(struct store *s, struct live *l, const struct status *st, int64_t now,
+			 int *acted)
+{
+	uint32_t who = st->window & st->to_act & l->autopass & ~l->bots;
+	for (int q = 0; who; q++, who >>= 1) {
+		int legal = 0;
+		if (!(who & 1u))
+			continue;
+		l->g->moves(l->state, q, find_pass, &legal);
+		if (!legal)
+			continue;
+		struct rerr e;
+		*acted = 1;
+		int rc = apply_move(s, l, q, "pass", now, &e);
+		return rc == PLAY_REJECTED ? PLAY_ERR : rc;
+	}
+	return PLAY_OK;
+}
+
 /* One step of a bot, if a bot may act in l: a bot seat that has not
- * continued after a party's end continues; else the lowest bot seat that
- * may act makes its bot's move, logged like a person's. *acted says
- * whether anything happened. In the caller's transaction. */
+ * continued after a party's end continues; a seat on auto-pass passes an
+ * open window; else the lowest bot seat that may act makes its bot's move,
+ * logged like a person's. *acted says whether anything happened. In the
+ * caller's transaction. */
 static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t now, int *acted)
 {
 	struct status st;
@@ -878,7 +910,9 @@ static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t 
 	}
 	l->g->status(l->state, &st);
 	uint32_t who = st.to_act & l->bots;
-	if (st.over || !who)
+	if (!st.over && (rc = autopass_step(s, l, &st, now, acted)) != PLAY_OK)
+		return rc;
+	if (*acted || st.over || !who)
 		return PLAY_OK;
 	int seat = __builtin_ctz(who);
 	if ((rc = from_store(store_move_count(s, l->party.id, &count), PLAY_ERR)) != PLAY_OK)
@@ -903,14 +937,14 @@ static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t 
 static int bots_act(struct store *s, int64_t table, int64_t now)
 {
 	struct bot_mem m = { NULL, NULL };
-	int rc = PLAY_OK, acted = 1;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n, rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR),
+	       acted = 0;
+	for (int i = 0; rc == PLAY_OK && i < n; i++)
+		acted |= seats[i].bot || seats[i].autopass;   /* else nothing to do: no load */
 	for (int step = 0; rc == PLAY_OK && acted && step < BOT_STEPS_MAX; step++) {
 		struct live l;
 		rc = live_load(s, table, &l);
-		if (rc == PLAY_OK && !l.bots) {
-			live_free(&l);
-			break;
-		}
 		if (rc == PLAY_OK && !m.seen) {
 			m.seen = malloc(l.g->state_size);
 			m.trial = malloc(l.g->state_size);
@@ -1057,6 +1091,27 @@ out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, play_message(rc));
 	live_free(&l);
+	return finish(s, rc);
+}
+
+/* The viewer's standing choice at a table they sit at, open or running:
+ * pass every window automatically (on) or not. A window open for them now
+ * is passed at once. PLAY_NOT_SEATED (a note), PLAY_NOT_FOUND (404). */
+int play_autopass(struct store *s, int64_t table, int64_t user, int on, int64_t now_ms,
+		  struct rerr *e)
+{
+	struct st_table t;
+	int rc;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) == PLAY_OK &&
+	    (rc = from_store(store_seat_set_autopass(s, table, user, on), PLAY_NOT_SEATED)) ==
+		    PLAY_OK &&
+	    (rc = from_store(store_table_bump_quiet(s, table, -1, t.next_deadline, t.epoch, NULL),
+			     PLAY_ERR)) == PLAY_OK && t.status == TABLE_PLAYING)
+		rc = bots_act(s, table, now_ms);
+	if (rc == PLAY_NOT_SEATED)
+		fail_msg(e, rc, play_message(rc));
 	return finish(s, rc);
 }
 

@@ -104,6 +104,12 @@ enum play_seat_act {
 int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act act,
 	      int64_t now_ms, struct rerr *e);
 
+/* The user's standing choice for a table they sit at: pass every window
+ * (a snap, a reaction) automatically. It depends on nothing in the hand;
+ * an open window for them is passed at once. */
+int play_autopass(struct store *s, int64_t table, int64_t user, int on, int64_t now_ms,
+		  struct rerr *e);
+
 /* Loads a table for `user` (0: not logged in). Applies passed deadlines
  * first (a write, logged as a "tick" step). Free with play_free(). */
 int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,

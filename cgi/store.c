@@ -56,6 +56,7 @@ enum stmt {
 	STMT_SEAT_LEAVE,
 	STMT_SEAT_BOT_ADD,
 	STMT_SEAT_SET_BOT,
+	STMT_SEAT_SET_AUTOPASS,
 	STMT_TABLE_SET_STATUS,
 	STMT_TABLE_BUMP,
 	STMT_TABLE_VERSION,
@@ -120,7 +121,8 @@ static const char *const stmt_sql[] = {
 		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
-		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned"
+		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
+		" s.autopass"
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
@@ -143,6 +145,8 @@ static const char *const stmt_sql[] = {
 		" SELECT ?1, min(k), NULL, ?2 FROM n"
 		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
 		" HAVING min(k) IS NOT NULL RETURNING seat",
+	[STMT_SEAT_SET_AUTOPASS] =
+		"UPDATE seats SET autopass = ?3 WHERE table_id = ?1 AND user_id = ?2",
 	[STMT_SEAT_SET_BOT] =
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	[STMT_TABLE_SET_STATUS] =
@@ -1013,6 +1017,7 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		copy_col(st->name, sizeof st->name, q, 2);
 		st->bot = sqlite3_column_int(q, 3);
 		st->resigned = sqlite3_column_int(q, 4);
+		st->autopass = sqlite3_column_int(q, 5);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);
@@ -1096,6 +1101,22 @@ int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int re
 	sqlite3_bind_int(q, 3, bot);
 	sqlite3_bind_int(q, 4, resigned);
 	int rc = exec_stmt(s, q, "seat set bot");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* The user's standing choice at the table: pass every window (1) or not.
+ * ST_NOTFOUND when the user holds no seat there. */
+int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_SET_AUTOPASS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	sqlite3_bind_int(q, 3, on ? 1 : 0);
+	int rc = exec_stmt(s, q, "seat set autopass");
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_NOTFOUND;
 	return rc;

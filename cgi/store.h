@@ -126,6 +126,7 @@ struct st_seat {
 	char name[ST_NAME_MAX + 1];      /* the user's; "" for a bot's own seat */
 	int bot;                         /* 0 a person plays; 1 random, 2 greedy bot */
 	int resigned;                    /* the person gave up: results count as last */
+	int autopass;                    /* the person passes every window automatically */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
@@ -139,6 +140,8 @@ int store_seat_leave(struct store *s, int64_t table, int64_t user);
 /* A bot of level 1 (random) or 2 (greedy) on the lowest free seat: ST_OK
  * with *seat, ST_CONFLICT when full. */
 int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat);
+/* The user's standing choice: pass every window automatically (005). */
+int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on);
 /* Who plays seat: bot 0 (its person), 1 or 2; resigned 0 or 1. */
 int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned);
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,

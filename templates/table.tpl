@@ -78,6 +78,15 @@
 <a class="button" href="/register?next={{table_url}}">Neu hier? Registrieren</a>{{/login_needed}}
 </div>
 {{/is_open}}
+{{#can_autopass}}<form method="post" action="{{seat_url}}" class="autopass">
+<input type="hidden" name="csrf" value="{{csrf}}">
+{{#my_autopass}}<p>Du passt jedes Fenster (Zwischenwurf, Reaktion) automatisch.
+<input type="hidden" name="act" value="autopass_off">
+<button type="submit">Fenster wieder selbst beantworten</button></p>{{/my_autopass}}
+{{#autopass_off}}<p><input type="hidden" name="act" value="autopass_on">
+<button type="submit">Fenster immer automatisch passen</button>
+<small>Gut für Partien über Tage: niemand wartet bis zur Frist auf dich. Die Wahl hängt nicht von deinen Karten ab und verrät nichts.</small></p>{{/autopass_off}}
+</form>{{/can_autopass}}
 {{#is_playing}}{{#seated}}
 {{#my_bot_plays}}<p class="note">Ein Bot spielt gerade deinen Platz.</p>{{/my_bot_plays}}
 {{#i_resigned}}<p class="note">Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende, dein Ergebnis zählt als letztes.</p>{{/i_resigned}}

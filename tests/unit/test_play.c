@@ -944,6 +944,32 @@ static void test_bot_for_me_and_resign(void **state)
 	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
 }
 
+/* A standing choice made in advance: seats 1 and 2 pass every window
+ * automatically, so no open window ever waits for them, while seat 0
+ * still answers its own; the auto-passes are logged as moves. */
+static void test_autopass_answers_windows(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	uint32_t rnd = 31;
+	int64_t tid = full_table(f, 3, "snap_seconds=30");
+	assert_int_equal(play_autopass(f->s, tid, f->user[1], 1, f->now, &e), PLAY_OK);
+	assert_int_equal(play_autopass(f->s, tid, f->user[2], 1, f->now, &e), PLAY_OK);
+	assert_int_equal(play_autopass(f->s, tid, f->user[4], 1, f->now, &e), PLAY_NOT_SEATED);
+	int windows_for_me = 0;
+	for (int k = 0; k < 300 && play_one(f, tid, &rnd); k++) {
+		struct play_table pt;
+		assert_int_equal(play_load(f->s, tid, f->user[0], f->now, &pt), PLAY_OK);
+		assert_int_equal(pt.status.to_act & pt.status.window & 6u, 0);
+		windows_for_me += (pt.status.window & pt.status.to_act & 1u) != 0;
+		assert_int_equal(pt.seats[1].autopass, 1);
+		play_free(&pt);
+	}
+	assert_int_equal(play_autopass(f->s, tid, f->user[1], 0, f->now, &e), PLAY_OK);
+	print_message("seat 0 answered %d windows itself\n", windows_for_me);
+	assert_true(windows_for_me > 0);
+}
+
 /* The end of a party stays on the table: the party is over, its scores are
  * counted, the table waits PLAY_PAUSE_SECONDS and the poll sees that
  * deadline; game moves are refused, a page from before the end is too late,
@@ -1316,6 +1342,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_winner_starts_next_party, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_bots_fill_a_table, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_bot_for_me_and_resign, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_autopass_answers_windows, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
