@@ -675,9 +675,10 @@ static void resolve_cards(struct wg_state *s, const struct wg_entry *x, const st
 			s->hand[me][s->nhand[me]++] = c;
 		}
 		return;
-	case E_RECALL:
-		if (s->ndiscard > 0) {
-			uint16_t c = s->discard[--s->ndiscard];
+	case E_RECALL:   /* the card itself lies on top by now: the one beneath it */
+		if (s->ndiscard > 1 && s->discard[s->ndiscard - 1] == x->card) {
+			uint16_t c = s->discard[s->ndiscard - 2];
+			pile_remove_at(s->discard, &s->ndiscard, s->ndiscard - 2);
 			s->hand[me][s->nhand[me]++] = c;
 		}
 		return;
@@ -1081,6 +1082,20 @@ static void start_final(struct wg_state *s, int64_t now)
 {
 	prompt_clear(&s->pr);
 	memset(&s->atk, 0, sizeof s->atk);
+	/* No turn comes any more: the cards that pay out at a turn's start pay
+	 * their holders now ("die Effekte dauerhafter Karten nutzen"), and the
+	 * ones that last until their holder's turn ends go. */
+	for (int i = s->ntable - 1; i >= 0; i--) {
+		struct wg_inplay *c = &s->table[i];
+		int p = type_of(c->card)->passive;
+		if (p == P_PIGGY || p == P_TOLL) {
+			s->chips[c->holder] = (int16_t)(s->chips[c->holder] + c->chips);
+			c->chips = 0;
+			table_take(s, i, 0);
+		} else if (p == P_JINX || p == P_MUZZLE || p == P_KIBITZ) {
+			table_take(s, i, 0);
+		}
+	}
 	logev(s, EV_FINAL, -1);
 	s->epoch++;
 	if (!seats_in(s)) {

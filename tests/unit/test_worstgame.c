@@ -26,8 +26,8 @@ static const struct game *const G = &worstgame_game;
 static const int64_t T0 = 1000000;
 
 /* Pinned by test_known_answer. */
-#define KNOWN_CRC 0xadddc2a1u
-#define KNOWN_LEN 450u
+#define KNOWN_CRC 0x2debd046u
+#define KNOWN_LEN 448u
 
 static void assert_ok(const struct wg_state *s)
 {
@@ -1058,6 +1058,36 @@ static void test_last_round_then_most_chips_wins(void **u)
 	free(s);
 }
 
+/* "… dürfen noch einmal Karten spielen oder die Effekte dauerhafter Karten
+ * nutzen": when the end begins, a piggy bank and a toll booth pay what lies
+ * on them to their holders (no turn start comes any more), and the cards
+ * that last until their holder's turn ends go. */
+static void test_last_round_pays_out_stays(void **u)
+{
+	(void)u;
+	struct wg_state *s = before_elimination();
+	uint16_t pig = lay(s, 3, "sparschwein", 2);
+	uint16_t toll = lay(s, 0, "mautstelle", 1);
+	uint16_t muzzle = lay(s, 3, "maulkorb", 0);
+	uint16_t jinx = lay(s, 0, "pechstraehne", 0);
+	to_hand(s, 3, "topfgriff");
+	int c0 = s->chips[0], c3 = s->chips[3];   /* lay() moved the chips onto the cards */
+	ok(s, 0, "end");
+	ok(s, 1, "play topfgriff");
+	pass_windows(s);
+	assert_int_equal(prompt_kind(&s->pr), PR_FINAL);
+	assert_int_equal(s->chips[3], c3 + 2);
+	assert_int_equal(s->chips[0], c0 + 1);
+	for (int i = 0; i < s->ntable; i++)
+		assert_true(s->table[i].card != pig && s->table[i].card != toll &&
+			    s->table[i].card != muzzle && s->table[i].card != jinx);
+	assert_true(in_pile(s->discard, s->ndiscard, pig));
+	assert_true(in_pile(s->discard, s->ndiscard, muzzle));
+	ok(s, 3, "play topfgriff");   /* no muzzle any more */
+	assert_ok(s);
+	free(s);
+}
+
 /* The reaction deadline also ends the last round. */
 static void test_last_round_deadline(void **u)
 {
@@ -1572,6 +1602,7 @@ int main(void)
 		cmocka_unit_test(test_short_kitty_shared_clockwise_from_active),
 		cmocka_unit_test(test_out_at_end_of_any_turn),
 		cmocka_unit_test(test_last_round_then_most_chips_wins),
+		cmocka_unit_test(test_last_round_pays_out_stays),
 		cmocka_unit_test(test_last_round_deadline),
 		cmocka_unit_test(test_tie_first_shout_wins),
 		cmocka_unit_test(test_tie_nobody_shouts_shared),
