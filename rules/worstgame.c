@@ -108,9 +108,10 @@ enum wg_theme {
 	TH_KINGMAKING, TH_GLOATING, TH_CHEATING, TH_RECURSION, TH_SILLINESS, TH_ELIMINATION,
 	TH_BROKEN, TH_DENIAL, TH_KIBITZING, TH_GANGING_UP, TH__MAX
 };
+/* Named unlike any card, so that a theme on a page never reads as a card. */
 static const char *const theme_name[TH__MAX] = {
-	"Königsmacher", "Schadenfreude", "Schummeln", "Rekursion", "Albernheit",
-	"Rauswurf", "Kaputte Karten", "Verweigerung", "Kiebitzen", "Alle gegen einen",
+	"Sieger küren", "Häme", "Schummeln", "Rekursion", "Albernheit",
+	"Ausscheiden", "Defekte", "Verweigerung", "Zuschauen", "Verbünden",
 };
 
 struct wg_type {
@@ -1969,7 +1970,8 @@ static void view_card(struct view_sink *v, unsigned card)
 	vflag(v, "stays", t->flags & F_STAYS);
 }
 
-/* Chips as stacks: black chips are worth 5. */
+/* Chips as stacks: black chips are worth 5; "<prefix>_stack" has one item
+ * per chip to draw, black ones first. */
 static void view_chips(struct view_sink *v, const char *prefix, int chips)
 {
 	char k[32];
@@ -1979,6 +1981,12 @@ static void view_chips(struct view_sink *v, const char *prefix, int chips)
 	vnum(v, k, chips / 5);
 	snprintf(k, sizeof k, "%s_red", prefix);
 	vnum(v, k, chips % 5);
+	snprintf(k, sizeof k, "%s_stack", prefix);
+	for (int i = 0; i < chips / 5 + chips % 5; i++) {
+		vbegin(v, k);
+		vflag(v, "black", i < chips / 5);
+		vend(v);
+	}
 }
 
 struct emit_sink {
@@ -2008,6 +2016,9 @@ static void emit_action(void *ctx, const char *move)
 		snprintf(label, sizeof label, "%s", t.w[2]);
 	else if (mt_is(&t, 0, "discard") && type_by_slug(t.w[1]) >= 0)
 		snprintf(label, sizeof label, "%s abwerfen", wg_types[type_by_slug(t.w[1])].name);
+	else if (ty < 0)
+		snprintf(label, sizeof label, "%s", mt_is(&t, 0, "pass") ? "Passen" :
+			 mt_is(&t, 0, "end") ? "Zug beenden" : mt_is(&t, 0, "done") ? "Fertig" : move);
 	vbegin(k->v, k->section);
 	vstr(k->v, "move", move);
 	vstr(k->v, "label", label);
@@ -2020,7 +2031,7 @@ static void view_headline(const struct wg_state *s, int me, struct view_sink *v)
 {
 	const struct prompt *p = prompt_peek(&s->pr);
 	static const char *const step_text[K__MAX] = {
-		"den Einsatz", "das Ziehen", "den Angriff", "den Wurf", "die Karte", "das Zugende"
+		"dem Einsatz", "dem Ziehen", "dem Angriff", "dem Wurf", "der Karte", "dem Zugende"
 	};
 	if (!p) {
 		vstrf(v, "headline", s->winner >= 0 ? "@%d gewinnt." :
@@ -2068,6 +2079,8 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
 		if (x->target >= 0)
 			vnum(v, "target_seat", x->target);
 		vnum(v, "face", x->face);
+		vflag(v, "has_face", x->face > 0);
+		vflag(v, "has_target_card", t->target == T_INPLAY && x->tcard < WG_CARDS);
 		if (t->target == T_INPLAY && x->tcard < WG_CARDS)
 			vstr(v, "target_card", type_of(x->tcard)->name);
 		vend(v);
@@ -2076,9 +2089,10 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
 	vflag(v, "has_attack", a->on >= 1);
 	if (a->on >= 1) {
 		vnum(v, "attacker_seat", s->active);
-		vnum(v, "attack_target", a->target);
+		vnum(v, "attack_target_seat", a->target);
 		vnum(v, "attack_demand", a->demand);
 		vnum(v, "attack_doubled", a->doubled);
+		vflag(v, "doubled", a->doubled > 0);
 		vflag(v, "attack_rolled", a->on >= 2);
 		vflag(v, "attack_settled", a->on == 3);
 		if (a->on >= 2) {
@@ -2117,6 +2131,7 @@ static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 			vbegin(v, "inplay");
 			view_card(v, s->table[i].card);
 			vnum(v, "on_card", s->table[i].chips);
+			vflag(v, "has_chips_on", s->table[i].chips > 0);
 			vend(v);
 		}
 		vend(v);
@@ -2149,6 +2164,7 @@ static void view_hand(const struct wg_state *s, int me, struct view_sink *v)
 		vbegin(v, "listen");
 		vstr(v, "kind", kind_name[k]);
 		vflag(v, "on", (s->listen[me] >> k) & 1u);
+		vflag(v, "off", !((s->listen[me] >> k) & 1u));
 		vstr(v, "move", mask ? m : "react none");
 		vend(v);
 	}
@@ -2186,6 +2202,7 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		emit_action(&k, "end");
 	if (kind == PR_FINAL && mine)
 		emit_action(&k, "done");
+	vflag(v, "discarding", kind == PR_TURN && me == s->active && s->step >= ST_DISCARD);
 	if (kind == PR_TURN && me == s->active && s->step >= ST_DISCARD) {
 		k.section = "discards";
 		wg_moves(s, me, emit_action, &k);
