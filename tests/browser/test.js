@@ -442,6 +442,75 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	check(wide <= PHONE.width, `at phone width the Wurf & Wort page is ${wide} px wide`);
 });
 
+// ---- Worst Game Ever: a card played in reaction -----------------------------------
+
+test('Worst Game Ever: an attack, a card played against it by clicking; the pages follow', 150000, async t => {
+	const lea = await t.player('lea'), max = await t.player('max');
+	const nia = await t.player('nia', DESKTOP, { javaScriptEnabled: false });
+	const all = [lea, max, nia], live = [lea, max];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(lea, 'worstgame', 3, { react_seconds: 600 });
+	t.note(`table ${url}`);
+	await join(max, url);
+	await join(nia, url);
+	const look = async () => {
+		await nia.page.goto(url);   // no script: the test reloads nia's page
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		return ss;
+	};
+	const settle = async p => allAt(live, (await state(p)).version, `after ${p.label}'s click`);
+	// Everyone passes the windows of ante and draw; the player on turn
+	// attacks; then another player answers the attack with a card.
+	let attacker = -1, reactor = -1, card = '';
+	for (let step = 0; step < 60 && reactor < 0; step++) {
+		const ss = await look();
+		if (attacker < 0) {
+			const a = ss.findIndex(s => s.moves.some(m => m.startsWith('attack ')));
+			if (a >= 0) {
+				attacker = a;
+				await clickMove(all[a], ss[a].moves.find(m => m.startsWith('attack ')));
+				await settle(all[a]);
+				continue;
+			}
+		} else {
+			const r = ss.findIndex((s, i) => i !== attacker && s.moves.some(m => m.startsWith('play ')));
+			if (r >= 0) {
+				const mv = ss[r].moves.find(m => m.startsWith('play '));
+				card = (await all[r].page.locator(`.wg-hand li:has(button[value="${mv}"]) .wg-name`)
+					.first().innerText()).trim();
+				t.note(`${all[r].label} answers ${all[attacker].label}'s attack: "${mv}" (${card})`);
+				await t.shot(all[r].page, 'worstgame-window.png');
+				await clickMove(all[r], mv);
+				reactor = r;
+				break;
+			}
+		}
+		const w = ss.findIndex(s => s.moves.includes('pass') || s.moves.includes('done'));
+		if (w < 0) { await sleep(300); continue; }
+		await clickMove(all[w], ss[w].moves.includes('pass') ? 'pass' : 'done');
+		if (w !== 2) await settle(all[w]);
+	}
+	check(reactor >= 0, 'in 60 steps nobody could answer an attack with a card');
+	// The card waits on the stack, on every page, until the window closes.
+	const v = (await state(all[reactor])).version;
+	await allAt(live, v, 'the card played');
+	await nia.page.goto(url);
+	for (const p of all) {
+		const stack = await p.page.locator('.wg-stack').innerText().catch(() => '');
+		check(stack.includes(card), `${p.label}'s page does not show ${card} on the stack: "${stack}"`);
+	}
+	const watcher = all[attacker === 2 ? (reactor === 0 ? 1 : 0) : attacker];
+	await t.shot(watcher.page, 'worstgame-desktop.png');
+	await t.shot(nia.page, 'worstgame-nojs.png');
+	await watcher.page.setViewportSize(PHONE);
+	await watcher.page.waitForTimeout(200);
+	await t.shot(watcher.page, 'worstgame-phone.png');
+	const wide = await watcher.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the Worst Game Ever page is ${wide} px wide`);
+	t.note('screenshots: tests/out/worstgame-{window,desktop,phone,nojs}.png');
+});
+
 // ---- play safety: no move without a click ------------------------------------------
 
 // Three players at a new Drehwurm table (60 s snap windows); returns
