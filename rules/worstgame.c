@@ -572,6 +572,16 @@ static int hand_find_type(const struct wg_state *s, int seat, int t)
 	return -1;
 }
 
+/* The kinds of card in seat's hand, as bits (one pass over the hand). */
+_Static_assert(WG_TYPES <= 64, "kinds fit a 64-bit mask");
+static uint64_t hand_types(const struct wg_state *s, int seat)
+{
+	uint64_t m = 0;
+	for (int i = 0; i < s->nhand[seat]; i++)
+		m |= 1ull << type_index(s->hand[seat][i]);
+	return m;
+}
+
 /* Takes card i out of seat's hand. */
 static uint16_t hand_take(struct wg_state *s, int seat, int i)
 {
@@ -1591,8 +1601,9 @@ static int emit_plays(const struct wg_state *s, int seat, move_emit_fn emit, voi
 	int base = play_base(s, seat, &e), k = 0;
 	if (base < 0)
 		return 0;
+	uint64_t held = hand_types(s, seat);
 	for (int t = 0; t < WG_TYPES; t++)
-		if (hand_find_type(s, seat, t) >= 0 && when_ok(s, &wg_types[t], base, &e) == 0)
+		if (((held >> t) & 1u) && when_ok(s, &wg_types[t], base, &e) == 0)
 			k += emit_plays_of(s, seat, t, emit, ctx);
 	return k;
 }
@@ -1613,9 +1624,10 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 		return k;
 	}
 	if (p->kind == PR_TURN && seat == s->active && s->step >= ST_DISCARD) {
+		uint64_t held = hand_types(s, seat);
 		for (int t = 0; t < WG_TYPES; t++) {
 			const char *args[1] = { wg_types[t].slug };
-			if (hand_find_type(s, seat, t) >= 0 &&
+			if (((held >> t) & 1u) &&
 			    mt_spell(&wg_verbs[V_DISCARD], args, 1, m, sizeof m) > 0) {
 				emit(ctx, m);
 				k++;
