@@ -231,11 +231,14 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	view_str(v, "status_kind", kind);
 	/* Seconds left, counted from the server's clock so that a wrong clock
 	 * on the phone does not matter; poll.js counts down. */
-	if (a->playing && pt->status.deadline > p->now_ms) {
+	long long secs = a->playing && pt->status.deadline > p->now_ms ?
+			 (pt->status.deadline - p->now_ms + 999) / 1000 : 0;
+	if (secs > 0) {
 		view_begin(v, "countdown");
-		view_num(v, "seconds", (pt->status.deadline - p->now_ms + 999) / 1000);
+		view_num(v, "seconds", secs);
 		view_end(v);
 	}
+	view_global_num(v, "deadline_seconds", secs);   /* for a board's own countdown */
 }
 
 /* Section `seats`: every seat's player, turn and window badges, points in

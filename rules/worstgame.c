@@ -2178,6 +2178,7 @@ static void view_hand(const struct wg_state *s, int me, struct view_sink *v)
 		vflag(v, "on", (s->listen[me] >> k) & 1u);
 		vflag(v, "off", !((s->listen[me] >> k) & 1u));
 		vstr(v, "move", mask ? m : "react none");
+		vstr(v, "label", (s->listen[me] >> k) & 1u ? "nicht mehr fragen" : "fragen");
 		vend(v);
 	}
 }
@@ -2220,6 +2221,13 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		wg_moves(s, me, emit_action, &k);
 	}
 	vflag(v, "can_shout", kind == PR_SHOUT && ((p->seats >> me) & 1u));
+	if (kind == PR_SHOUT && ((p->seats >> me) & 1u)) {
+		vbegin(v, "shout_actions");
+		vstr(v, "move", "shout");
+		vstr(v, "label", "Worst Game Ever!");
+		vflag(v, "primary", 1);
+		vend(v);
+	}
 }
 
 static void wg_view(const void *st, int seat, struct view_sink *v)
@@ -2235,6 +2243,7 @@ static void wg_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "my_window", p && p->kind != PR_TURN && prompt_waits(&s->pr, me));
 	vflag(v, "my_turn", p && p->kind == PR_TURN && me == s->active);
 	vnum(v, "deadline", p ? p->deadline : 0);
+	vflag(v, "has_deadline", p && p->deadline > 0);
 	vnum(v, "react_seconds", s->react_seconds);
 	vflag(v, "few_windows", s->few);
 	view_chips(v, "kitty", s->kitty);

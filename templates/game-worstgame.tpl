@@ -2,15 +2,12 @@
 <div class="wg">
 <p class="wg-headline">{{headline}}</p>
 
-{{#can_shout}}<form method="post" action="{{move_url}}" class="mv wg-shout">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<input type="hidden" name="v" value="{{v}}">
-<button type="submit" name="move" value="shout" class="primary">Worst Game Ever!</button>
-</form>
+{{#can_shout}}<div class="wg-shout">{{#shout_actions}}{{>move_form}}{{/shout_actions}}</div>
 <p class="wg-hint">Gleichstand: wer zuerst ruft, gewinnt – auch wer nicht gleichauf liegt.</p>{{/can_shout}}
 
 {{#my_window}}<section class="wg-react" aria-label="Reaktion">
-<p>{{#window}}Reaktionsfenster: spiele eine Karte (die Knöpfe unter deinen Karten) oder passe. Wer nicht rechtzeitig antwortet, passt.{{/window}}{{#final}}Letzte Runde: spiele noch Karten oder sag „fertig“.{{/final}}</p>
+<p>{{#window}}Reaktionsfenster: spiele eine Karte (die Knöpfe unter deinen Karten) oder passe. Wer nicht rechtzeitig antwortet, passt.{{/window}}{{#final}}Letzte Runde: spiele noch Karten oder sag „fertig“.{{/final}}
+{{#has_deadline}}<span class="countdown" role="timer">Noch <span data-countdown="{{deadline_seconds}}">{{deadline_seconds}}</span>&nbsp;s.</span>{{/has_deadline}}</p>
 <div class="wg-actions">{{#actions}}{{>move_form}}{{/actions}}</div>
 </section>{{/my_window}}
 
@@ -72,7 +69,7 @@
 <summary>Wann ich gefragt werde</summary>
 <p class="wg-hint">Ein Reaktionsfenster öffnet sich nur bei den Schritten, die du hier wählst. Die Wahl hängt nicht von deinen Karten ab und verrät den anderen nichts. Für Partien über Tage: nur Angriff, Wurf und Karte.</p>
 <ul>
-{{#listen}}<li>{{kind}}: {{#on}}ja{{/on}}{{#off}}nein{{/off}} <form method="post" action="{{move_url}}" class="mv"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="v" value="{{v}}"><button type="submit" name="move" value="{{move}}">{{#on}}nicht mehr fragen{{/on}}{{#off}}fragen{{/off}}</button></form></li>{{/listen}}
+{{#listen}}<li>{{kind}}: {{#on}}ja{{/on}}{{#off}}nein{{/off}} {{>move_form}}</li>{{/listen}}
 </ul>
 </details>{{/has_hand}}
 
