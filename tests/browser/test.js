@@ -511,6 +511,39 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	t.note('screenshots: tests/out/worstgame-{window,desktop,phone,nojs}.png');
 });
 
+// ---- bots: one person and two bots ------------------------------------------------
+
+test('Bots: one person seats two bots and plays; the bots answer at once', 90000, async t => {
+	const ole = await t.player('ole');
+	await register(ole, 'ole');
+	const url = await createTable(ole, 'drehwurm', 3);
+	for (const level of ['greedy', 'random']) {
+		const before = ole.loads;
+		await ole.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click();
+		await until(`ole's page after seating a ${level} bot`, 10000, async () => ole.loads > before);
+	}
+	const names = await ole.page.locator('.seats .seat-name').allInnerTexts();
+	check(names.some(n => /Bot 2 \(gierig\)/.test(n)) && names.some(n => /Bot 3 \(zufällig\)/.test(n)),
+		`the seats do not name the bots: ${names.join(' | ')}`);
+	// ole plays until he has made three moves; the bots' turns pass at once
+	let mine = 0;
+	for (let step = 0; step < 40 && mine < 3; step++) {
+		const s = await state(ole);
+		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
+		if (!mv) { await ole.page.goto(url); await sleep(200); continue; }
+		await clickMove(ole, mv);
+		mine++;
+	}
+	check(mine === 3, `ole made ${mine} moves in 40 steps`);
+	await t.shot(ole.page, 'bots-desktop.png');
+	await ole.page.setViewportSize(PHONE);
+	await ole.page.waitForTimeout(200);
+	await t.shot(ole.page, 'bots-phone.png');
+	const wide = await ole.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the table with bots is ${wide} px wide`);
+	t.note('screenshots: tests/out/bots-{desktop,phone}.png');
+});
+
 // ---- play safety: no move without a click ------------------------------------------
 
 // Three players at a new Drehwurm table (60 s snap windows); returns
