@@ -1909,8 +1909,7 @@ static int dna_encode(const void *st, struct buf *b)
 	ser_u16(b, s->turn);
 	ser_u32(b, s->epoch);
 	prompt_encode(b, &s->pr);
-	for (int i = 0; i < 4; i++)
-		ser_u64(b, s->rng.s[i]);
+	ser_rng(b, &s->rng);
 	for (int c = 0; c < s->ncards; c++) {
 		ser_u8(b, s->loc[c]);
 		ser_u8(b, s->own[c]);
@@ -2011,8 +2010,7 @@ static int dna_decode(void *st, struct de *d, struct rerr *e)
 	s->epoch = de_u32(d);
 	if (prompt_decode(d, &s->pr) != 0)
 		bad = 1;
-	for (int i = 0; i < 4; i++)
-		s->rng.s[i] = de_u64(d);
+	de_rng(d, &s->rng);
 	for (int c = 0; c < s->ncards && !bad && !d->err; c++) {
 		s->loc[c] = (uint8_t)rd8(d, L_DECK, L__MAX - 1, &bad);
 		s->own[c] = (uint8_t)rd8(d, 0, s->n - 1u, &bad);

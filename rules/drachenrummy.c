@@ -1153,8 +1153,7 @@ static int dr_encode(const void *st, struct buf *b)
 	ser_u8(b, s->parties);
 	ser_u16(b, s->turn);
 	ser_u32(b, s->epoch);
-	for (int i = 0; i < 4; i++)
-		ser_u64(b, s->rng.s[i]);
+	ser_rng(b, &s->rng);
 	prompt_encode(b, &s->pr);
 	for (int c = 0; c < s->ncards; c++) {
 		ser_u8(b, s->loc[c]);
@@ -1190,8 +1189,7 @@ static int dr_decode(void *st, struct de *d, struct rerr *e)
 	s->parties = (uint8_t)de_u8(d);
 	s->turn = (uint16_t)de_u16(d);
 	s->epoch = de_u32(d);
-	for (int i = 0; i < 4; i++)
-		s->rng.s[i] = de_u64(d);
+	de_rng(d, &s->rng);
 	if (prompt_decode(d, &s->pr) != 0)
 		return rerr_set(e, "Spielstand beschädigt: Aufforderungen");
 	for (int c = 0; c < s->ncards; c++) {

@@ -902,8 +902,7 @@ static int dw_encode(const void *vst, struct buf *b)
 	ser_u8(b, (unsigned)st->dealer);
 	ser_u16(b, (unsigned)st->snap_seconds);
 	ser_u8(b, (unsigned)st->snap_colour);
-	for (int i = 0; i < 4; i++)
-		ser_u64(b, st->rng.s[i]);
+	ser_rng(b, &st->rng);
 	ser_u8(b, (unsigned)st->end_reason);
 	ser_u32(b, st->epoch);
 	prompt_encode(b, &st->pr);
@@ -1077,8 +1076,7 @@ static int dw_decode(void *vst, struct de *d, struct rerr *e)
 	t->dealer = (int)de_u8(d);
 	t->snap_seconds = (int)de_u16(d);
 	t->snap_colour = (int)de_u8(d);
-	for (int i = 0; i < 4; i++)
-		t->rng.s[i] = de_u64(d);
+	de_rng(d, &t->rng);
 	t->end_reason = (int)de_u8(d);
 	t->epoch = de_u32(d);
 	if (prompt_decode(d, &t->pr) != 0 || d->err || t->nplayers < 3 || t->nplayers > DW_SEATS)

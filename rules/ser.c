@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rng.h"
 #include "ser.h"
 
 static void put(struct buf *b, const unsigned char *p, size_t n)
@@ -181,4 +182,16 @@ int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
 		memcpy(st, scratch, g->state_size);
 	free(scratch);
 	return rc;
+}
+
+void ser_rng(struct buf *b, const struct rng *r)
+{
+	for (int i = 0; i < 4; i++)
+		ser_u64(b, r->s[i]);
+}
+
+void de_rng(struct de *d, struct rng *r)
+{
+	for (int i = 0; i < 4; i++)
+		r->s[i] = de_u64(d);
 }

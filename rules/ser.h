@@ -25,6 +25,9 @@ void ser_u32(struct buf *b, uint32_t v);
 void ser_u64(struct buf *b, uint64_t v);
 void ser_i64(struct buf *b, int64_t v);
 void ser_u16s(struct buf *b, const uint16_t *a, int n);   /* n (u16) then n values */
+/* A game's generator (its four words), the same in every game's snapshot. */
+struct rng;
+void ser_rng(struct buf *b, const struct rng *r);
 
 struct de {
 	const unsigned char *p;
@@ -40,6 +43,7 @@ uint64_t de_u64(struct de *d);
 int64_t de_i64(struct de *d);
 /* Reads a count and that many values; err when the count exceeds cap. */
 int de_u16s(struct de *d, uint16_t *a, int cap);
+void de_rng(struct de *d, struct rng *r);
 
 /* Envelope. snap_begin writes the header and the format byte and returns
  * the offset to finish; snap_end fills in the length and appends the CRC.

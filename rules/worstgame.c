@@ -1685,8 +1685,7 @@ static int wg_encode(const void *st, struct buf *b)
 	ser_u8(b, s->base);
 	ser_u16(b, s->out);
 	ser_u32(b, s->epoch);
-	for (int i = 0; i < 4; i++)
-		ser_u64(b, s->rng.s[i]);
+	ser_rng(b, &s->rng);
 	prompt_encode(b, &s->pr);
 	ser_u16(b, (unsigned)s->kitty);
 	for (int q = 0; q < s->n; q++) {
@@ -1743,8 +1742,7 @@ static int wg_decode(void *st, struct de *d, struct rerr *e)
 	s->base = (uint8_t)de_u8(d);
 	s->out = (uint16_t)de_u16(d);
 	s->epoch = de_u32(d);
-	for (int i = 0; i < 4; i++)
-		s->rng.s[i] = de_u64(d);
+	de_rng(d, &s->rng);
 	if (prompt_decode(d, &s->pr) != 0)
 		return rerr_set(e, "Spielstand beschädigt: Aufforderungen");
 	s->kitty = (int16_t)de_u16(d);

@@ -696,8 +696,7 @@ static int ww_encode(const void *st, struct buf *b)
 	ser_u16(b, s->answer_seconds);
 	ser_u16(b, s->vote_seconds);
 	ser_u32(b, s->epoch);
-	for (int i = 0; i < 4; i++)
-		ser_u64(b, s->rng.s[i]);
+	ser_rng(b, &s->rng);
 	prompt_encode(b, &s->pr);
 	for (int i = 0; i < WW_ROUNDS; i++)
 		ser_u8(b, s->deck[i]);
@@ -737,8 +736,7 @@ static int ww_decode(void *st, struct de *d, struct rerr *e)
 	s->answer_seconds = (uint16_t)de_u16(d);
 	s->vote_seconds = (uint16_t)de_u16(d);
 	s->epoch = de_u32(d);
-	for (int i = 0; i < 4; i++)
-		s->rng.s[i] = de_u64(d);
+	de_rng(d, &s->rng);
 	if (prompt_decode(d, &s->pr) != 0)
 		return rerr_set(e, "Spielstand beschädigt: Aufforderungen");
 	for (int i = 0; i < WW_ROUNDS; i++)
