@@ -985,8 +985,14 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	if ((rc = live_load(s, table, &l)) != PLAY_OK)
+	if ((rc = live_load(s, table, &l)) != PLAY_OK) {
+		/* the move that finished the table came first (a shout race) */
+		if (rc == PLAY_NOT_PLAYING && l.t.status == TABLE_FINISHED && seen_version >= 0 &&
+		    seen_version < l.t.version)
+			rc = fail_msg(e, PLAY_STALE, "Zu spät: die Partie ist inzwischen entschieden. "
+						     "Hier ist der Endstand.");
 		goto out;
+	}
 	if ((rc = seat_of(s, table, user, &seat)) != PLAY_OK)
 		goto out;
 	if (seat < 0) {
