@@ -136,9 +136,9 @@ fi
 # Playwright gives Chromium a fresh --user-data-dir under TMPDIR: keep it in ours.
 rc=0
 TMPDIR="$tmp/home" BASE_URL="$base" OUT_DIR="$root/tests/out" APP_LOG="$tmp/app.log" \
-	timeout 300 node "$here/test.js" || rc=$?
+	timeout 480 node "$here/test.js" || rc=$?
 if [ $rc -eq 124 ]; then
-	echo "browser: the run took longer than 300 s and was stopped" >&2
+	echo "browser: the run took longer than 480 s and was stopped" >&2
 	echo "browser: 0 passed, 1 failed"
 fi
 if [ $rc -ne 0 ] && [ -s "$tmp/app.log" ]; then

@@ -9,6 +9,7 @@ const { test, main, until, sleep, check, visibleText, BASE, DESKTOP, PHONE } = r
 
 const PASSWORD = 'geheim-123';
 const POLL_WAIT = 15000;   // a page must catch up with a move within this
+const PHONE360 = { width: 360, height: 780 };   // a narrow phone
 
 // ---- reading a page ----------------------------------------------------------
 
@@ -503,12 +504,50 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	const watcher = all[attacker === 2 ? (reactor === 0 ? 1 : 0) : attacker];
 	await t.shot(watcher.page, 'worstgame-desktop.png');
 	await t.shot(nia.page, 'worstgame-nojs.png');
-	await watcher.page.setViewportSize(PHONE);
-	await watcher.page.waitForTimeout(200);
+	// A narrow phone (360 px): no sideways scrolling, with or without script;
+	// the headline is the board's status line.
+	for (const p of [watcher, nia]) {
+		await p.page.setViewportSize(PHONE360);
+		await p.page.waitForTimeout(200);
+		const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+		check(wide <= PHONE360.width, `at 360 px ${p.label}'s Worst Game Ever page is ${wide} px wide`);
+		check(await p.page.locator('.wg-headline[role="status"]').count() === 1,
+			`${p.label}'s board has no headline with role=status`);
+	}
 	await t.shot(watcher.page, 'worstgame-phone.png');
-	const wide = await watcher.page.evaluate(() => document.documentElement.scrollWidth);
-	check(wide <= PHONE.width, `at phone width the Worst Game Ever page is ${wide} px wide`);
-	t.note('screenshots: tests/out/worstgame-{window,desktop,phone,nojs}.png');
+	await t.shot(watcher.page, 'worstgame-phone-top.png', false);
+	await t.shot(nia.page, 'worstgame-nojs-phone.png');
+
+	// The others pass (nia by a plain form without script); the window
+	// closes, the card resolves, and every page's log says so.
+	const resolved = `${card} von ${all[reactor].label} wirkt`;
+	for (let step = 0; step < 12; step++) {
+		const ss = await look();
+		await allAt(live, Math.max(...ss.map(s => s.version)), 'the pages to catch up');
+		const log = await all[reactor].page.locator('.wg-log').innerText().catch(() => '');
+		if (log.includes(resolved)) break;
+		const w = ss.findIndex((s, i) => i !== reactor && s.moves.includes('pass'));
+		if (w < 0) { await sleep(300); continue; }
+		await clickMove(all[w], 'pass');
+	}
+	await nia.page.goto(url);
+	for (const p of all) {
+		const log = await p.page.locator('.wg-log').innerText().catch(() => '');
+		check(log.includes(resolved), `${p.label}'s log does not say "${resolved}": "${log.slice(0, 300)}"`);
+	}
+	t.note(`every log: "${resolved}…"`);
+	await t.shot(nia.page, 'worstgame-resolved-nojs-phone.png');
+
+	// The standing choice of windows, without script: unfold it, switch off
+	// the window after the ante, and the page says so.
+	await nia.page.locator('.wg-listen summary').click();
+	const toggle = nia.page.locator('.wg-listen li').first();
+	check(/gefragt/.test(await toggle.innerText()), `nia's first window is not on: "${await toggle.innerText()}"`);
+	await clickMove(nia, await toggle.locator('button[name="move"]').getAttribute('value'));
+	const after = await nia.page.locator('.wg-listen li').first().textContent();   // folded again
+	check(/von selbst/.test(after), `after the toggle nia's first window reads "${after}"`);
+	t.note(`nia (no script) toggled her first window: "${after.replace(/\s+/g, ' ')}"`);
+	t.note('screenshots: tests/out/worstgame-{window,desktop,nojs,phone,phone-top,nojs-phone,resolved-nojs-phone}.png');
 });
 
 // ---- bots: one person and two bots ------------------------------------------------

@@ -1,20 +1,25 @@
 /*
  * test_worstgame_web.c — Worst Game Ever through real nginx, three players
- * acting from their own JSON twins:
- *   - the party is dealt from a seed the test chose (written into the
- *     store before the first move), so that a fixed way of choosing moves
- *     reaches a tie at the end: the same moves are made locally on the rules
- *     core and through HTTP, and both must agree;
- *   - on the way cards are played in reaction windows by one seat while
- *     another's card waits on the stack, and answered;
+ * acting from their own JSON twins and pages:
+ *   - a table of three is opened and joined; its party is then dealt anew
+ *     from a seed the test chose (written into the store before the first
+ *     move), so that a fixed way of choosing moves reaches a tie at the
+ *     end: the same moves are made locally on the rules core and through
+ *     HTTP, and both must agree;
+ *   - on the way, cards are played in reaction windows on a card another
+ *     seat played, by at least two different seats;
+ *   - every legal move of a seat is a button on its board (the page draws
+ *     what the view offers), and the headline is on the page;
  *   - no seat's page or JSON ever names a card of another seat's hand that
- *     is not public (on the stack, on the discard pile, in play, in the log,
- *     or in its own hand), and no seat's JSON carries another seat's hand;
- *   - the shout race: the two tied players shout at the same moment from
- *     the same page version: exactly one wins, the other is told it was too
- *     late, the log holds one shout;
+ *     is not public (on the stack, the discard pile's top, in play, in an
+ *     open hand, in the log, or in its own hand), and no seat's JSON carries
+ *     another seat's hand;
+ *   - the shout race: two players shout at the same moment from the same
+ *     page version: exactly one wins, the other is told it was too late, the
+ *     log holds one shout; a later shout from a browser lands on the table
+ *     with a "too late" note and changes nothing;
  *   - the party replays from its log.
- * Bounded by MAX_MOVES moves and MAX_SECONDS.
+ * Bounded by SEEDS deals tried locally, MAX_MOVES moves and MAX_SECONDS.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -31,8 +36,10 @@
 #include "options.h"
 #include "rng.h"
 
-enum { PLAYERS = 3, MAX_MOVES = 600, MAX_SECONDS = 240, MAXLIST = 600 };
+enum { PLAYERS = 3, MAX_MOVES = 600, MAX_SECONDS = 240, MAXLIST = 600, SEEDS = 4000 };
 static const char *const OPTS = "react_seconds=600";
+static const char browser_accept[] = "text/html,application/xhtml+xml,application/xml;q=0.9,"
+				     "*/*;q=0.8";
 
 static struct h_client *player[PLAYERS];
 static int64_t table_id;
@@ -66,9 +73,74 @@ static void add(void *ctx, const char *move)
 		snprintf(l->m[l->n++], sizeof l->m[0], "%s", move);
 }
 
-/* The fixed way of choosing: the lowest seat that may act, mostly a pass
- * in a window, else any of its moves. 0 with *seat and move, or -1 when
- * nobody may act; *shout is set when the moves are the tie's shouts. */
+/* ---- what a seat's view says about the stack, read locally ---------------- */
+
+struct peek {
+	int depth, in_stack, item_top, item_by;
+	int window, nstack, top_by;
+};
+
+static void pk_str(void *ctx, const char *key, const char *val)
+{
+	(void)ctx;
+	(void)key;
+	(void)val;
+}
+
+static void pk_num(void *ctx, const char *key, long long val)
+{
+	struct peek *k = ctx;
+	if (k->in_stack && k->depth == 1 && strcmp(key, "by_seat") == 0)
+		k->item_by = (int)val;
+}
+
+static void pk_flag(void *ctx, const char *key, int on)
+{
+	struct peek *k = ctx;
+	if (k->in_stack && k->depth == 1 && strcmp(key, "top") == 0)
+		k->item_top = on;
+	if (k->depth == 0 && strcmp(key, "window") == 0)
+		k->window = on;
+}
+
+static void pk_begin(void *ctx, const char *section)
+{
+	struct peek *k = ctx;
+	if (k->depth++ == 0 && strcmp(section, "stack") == 0) {
+		k->in_stack = 1;
+		k->item_top = 0;
+		k->item_by = -1;
+		k->nstack++;
+	}
+}
+
+static void pk_end(void *ctx)
+{
+	struct peek *k = ctx;
+	if (--k->depth == 0 && k->in_stack) {
+		if (k->item_top)
+			k->top_by = k->item_by;
+		k->in_stack = 0;
+	}
+}
+
+/* 1 when `move` by seat is a card played in a reaction window on a card
+ * that another seat played (the top of the stack is not its own). */
+static int answers_card(const void *st, int seat, const char *move)
+{
+	struct peek k = { .top_by = -1 };
+	struct view_sink v = { pk_str, pk_num, pk_flag, pk_begin, pk_end, &k };
+	if (strncmp(move, "play ", 5) != 0)
+		return 0;
+	G->view(st, seat, &v);
+	return k.window && k.nstack > 0 && k.top_by >= 0 && k.top_by != seat;
+}
+
+/* ---- the fixed way of playing ------------------------------------------------ */
+
+/* The lowest seat that may act, mostly a pass in a window, else any of its
+ * moves. 0 with *seat and move, or -1 when nobody may act; *shout is set
+ * when the moves are the tie's shouts. */
 static int choose(const void *st, struct rng *r, int *seat, char *move, int *shout)
 {
 	struct status s;
@@ -94,22 +166,27 @@ static void deal(void *st, uint64_t seed)
 	assert_int_equal(game_setup(G, st, &su, &e), 0);
 }
 
-/* A seed whose party, played the fixed way, reaches the shout. */
+/* A seed whose party, played the fixed way, reaches the shout after cards
+ * answered other seats' cards from at least two seats. */
 static uint64_t find_seed(void *st)
 {
 	char move[GAME_MOVE_MAX + 1];
 	struct rerr e;
-	for (uint64_t seed = 1; seed < 2000; seed++) {
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
 		struct rng r;
 		int seat, shout = 0, k = 0;
+		unsigned answered = 0;
 		deal(st, seed);
 		rng_seed(&r, seed);
-		while (k++ < MAX_MOVES && choose(st, &r, &seat, move, &shout) == 0 && !shout)
+		while (k++ < MAX_MOVES && choose(st, &r, &seat, move, &shout) == 0 && !shout) {
+			if (answers_card(st, seat, move))
+				answered |= 1u << seat;
 			assert_int_equal(G->apply(st, seat, move, 1000 + k, &e), 0);
-		if (shout)
+		}
+		if (shout && __builtin_popcount(answered) >= 2)
 			return seed;
 	}
-	fail_msg("no seed reaches a tie");
+	fail_msg("no seed reaches a tie with answers from two seats");
 	return 0;
 }
 
@@ -138,24 +215,29 @@ static void redeal(uint64_t seed, void *st)
 	free(snap);
 }
 
+/* ---- what the pages show --------------------------------------------------------- */
+
 static json_t *game_of(json_t *o)
 {
 	return json_object_get(o, "game");
 }
 
-/* The names in the `name` fields of section `sec` of o's game view. */
-static void names_of(json_t *arr, char *out, size_t cap)
+static void append(char *out, size_t cap, const char *s)
 {
-	for (size_t k = 0; k < json_array_size(arr); k++) {
-		const char *nm = it_jstr(json_array_get(arr, k), "name");
-		if (nm && strlen(out) + strlen(nm) + 2 < cap) {
-			strcat(out, nm);
-			strcat(out, "|");
-		}
+	if (s && strlen(out) + strlen(s) + 2 < cap) {
+		strcat(out, s);
+		strcat(out, "|");
 	}
 }
 
-/* Everything seat i's JSON shows in public or of its own: its hand, the
+/* The names in the `name` fields of the items of arr. */
+static void names_of(json_t *arr, char *out, size_t cap)
+{
+	for (size_t k = 0; k < json_array_size(arr); k++)
+		append(out, cap, it_jstr(json_array_get(arr, k), "name"));
+}
+
+/* Everything a seat's JSON shows in public or of its own: its hand, the
  * stack, the discard pile's top, cards in play, open hands, the log. */
 static void public_text(json_t *o, char *out, size_t cap)
 {
@@ -167,19 +249,10 @@ static void public_text(json_t *o, char *out, size_t cap)
 		names_of(json_object_get(json_array_get(seats, k), "inplay"), out, cap);
 		names_of(json_object_get(json_array_get(seats, k), "open_cards"), out, cap);
 	}
-	const char *top = it_jstr(g, "discard_top");
-	if (top && strlen(out) + strlen(top) + 2 < cap) {
-		strcat(out, top);
-		strcat(out, "|");
-	}
+	append(out, cap, it_jstr(g, "discard_top"));
 	json_t *log = json_object_get(g, "log");
-	for (size_t k = 0; k < json_array_size(log); k++) {
-		const char *t = it_jstr(json_array_get(log, k), "text");
-		if (t && strlen(out) + strlen(t) + 2 < cap) {
-			strcat(out, t);
-			strcat(out, "|");
-		}
-	}
+	for (size_t k = 0; k < json_array_size(log); k++)
+		append(out, cap, it_jstr(json_array_get(log, k), "text"));
 }
 
 /* Seat i's page and JSON hold only its own hand; a card another seat holds
@@ -202,7 +275,7 @@ static void assert_hands_hidden(json_t **js, char **html)
 			json_t *hand = json_object_get(game_of(js[o]), "hand");
 			for (size_t k = 0; o != i && k < json_array_size(hand); k++) {
 				const char *nm = it_jstr(json_array_get(hand, k), "name");
-				if (!nm || strstr(pub, nm))
+				if (!*nm || strstr(pub, nm))
 					continue;
 				if (strstr(dump, nm) || strstr(html[i], nm))
 					fail_msg("seat %d is shown %s from seat %d's hand", i, nm, o);
@@ -210,6 +283,39 @@ static void assert_hands_hidden(json_t **js, char **html)
 		}
 		free(dump);
 	}
+}
+
+/* The board of a table page: from its section to the next one. */
+static char *board_of(const char *html)
+{
+	const char *b = strstr(html, "<section class=\"board\">");
+	assert_non_null(b);
+	const char *e = strstr(b, "<section class=\"card");
+	size_t n = e ? (size_t)(e - b) : strlen(b);
+	char *out = malloc(n + 1);
+	assert_non_null(out);
+	memcpy(out, b, n);
+	out[n] = '\0';
+	return out;
+}
+
+/* Seat i's board draws what its view offers: the headline, and every legal
+ * move as a button. How many of its buttons were moves. */
+static int assert_board_offers(int i, json_t *o, const char *html)
+{
+	char *board = board_of(html), want[GAME_MOVE_MAX + 32];
+	json_t *moves = json_object_get(o, "moves");
+	const char *head = it_jstr(game_of(o), "headline");
+	if (!*head || !strstr(board, head))
+		fail_msg("seat %d's board lacks its headline \"%s\"", i, head);
+	for (size_t k = 0; k < json_array_size(moves); k++) {
+		const char *m = it_jstr(json_array_get(moves, k), "move");
+		snprintf(want, sizeof want, "name=\"move\" value=\"%s\"", m);
+		if (!strstr(board, want))
+			fail_msg("seat %d may \"%s\", but its board has no button for it", i, m);
+	}
+	free(board);
+	return (int)json_array_size(moves);
 }
 
 static json_t *shown(int i, char **html)
@@ -227,23 +333,83 @@ static json_t *shown(int i, char **html)
 	return o;
 }
 
+/* ---- the shout race ---------------------------------------------------------------- */
+
 struct press {
 	int seat;
 	const char *csrf;
 	long long v;
 	pthread_barrier_t *go;
 	long status;
+	char *body;
 };
 
+/* Posts "shout" for p->seat once both threads are ready; keeps the answer. */
 static void *press(void *arg)
 {
 	struct press *p = arg;
+	char path[64], vs[32];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)table_id);
+	snprintf(vs, sizeof vs, "%lld", p->v);
 	pthread_barrier_wait(p->go);
-	p->status = it_move(player[p->seat], table_id, p->csrf, p->v, "shout");
+	h_post_form(player[p->seat], path, &r, "csrf", p->csrf, "v", vs, "move", "shout", NULL);
+	p->status = r.status;
+	p->body = r.body ? strdup(r.body) : NULL;
+	h_resp_free(&r);
 	return NULL;
 }
 
-/* The two seats that may shout do so at once: one wins. */
+/* What a shout that came too late was told, when it was not "Zu spät"
+ * (checked last, after the replay). */
+static char not_too_late[2][240];
+
+/* The note of page `body` into out (one line, at most cap bytes) when it
+ * does not say "Zu spät"; "" when it does. */
+static void keep_note(const char *body, char *out, size_t cap)
+{
+	const char *n = strstr(body, "class=\"note");
+	out[0] = '\0';
+	if (!strstr(body, "Zu spät"))
+		snprintf(out, cap, "%.*s", (int)strcspn(n ? n : body, "\n"), n ? n : body);
+}
+
+static int shouts_logged(void)
+{
+	struct it_step *steps = NULL;
+	int n = 0, shouts = 0;
+	assert_int_equal(it_db_steps(h_db_path(), table_id, &steps, &n), 0);
+	for (int k = 0; k < n; k++)
+		shouts += strcmp(steps[k].text, "shout") == 0;
+	free(steps);
+	return shouts;
+}
+
+/* Seat `late` shouts once more from a browser, from the page it raced
+ * with (version v): it lands on the table with a "too late" note, and
+ * nothing changes. */
+static void late_shout(int late, const char *csrf, long long v)
+{
+	long long v0, s0, v1, s1;
+	char path[64];
+	struct h_resp r;
+	assert_int_equal(it_db_table_state(h_db_path(), table_id, &v0, &s0), 0);
+	h_client_accept(player[late], browser_accept);
+	assert_int_equal(it_move(player[late], table_id, csrf, v, "shout"), 303);
+	snprintf(path, sizeof path, "/t/%lld", (long long)table_id);
+	assert_int_equal(h_get(player[late], path, &r), 0);
+	h_client_accept(player[late], NULL);
+	assert_int_equal(r.status, 200);
+	assert_true(h_has(&r, "class=\"note stale\""));
+	keep_note(r.body, not_too_late[1], sizeof not_too_late[1]);
+	assert_true(h_has(&r, "ruft „Worst Game Ever!“"));   /* the winner's, in the log */
+	h_resp_free(&r);
+	assert_int_equal(it_db_table_state(h_db_path(), table_id, &v1, &s1), 0);
+	assert_int_equal(v1, v0);
+	assert_int_equal(s1, s0);
+}
+
+/* The two seats shout at once from the same page version: one wins. */
 static void shout_race(int a, int b)
 {
 	long status;
@@ -251,10 +417,11 @@ static void shout_race(int a, int b)
 	json_t *jb = it_table_json(player[b], table_id, &status);
 	assert_true(json_is_true(json_object_get(game_of(ja), "can_shout")));
 	assert_true(json_is_true(json_object_get(game_of(jb), "can_shout")));
+	assert_int_equal(it_jint(ja, "version", -1), it_jint(jb, "version", -2));
 	pthread_barrier_t go;
 	pthread_barrier_init(&go, NULL, 2);
-	struct press pa = { a, it_jstr(ja, "csrf"), it_jint(ja, "version", -1), &go, 0 };
-	struct press pb = { b, it_jstr(jb, "csrf"), it_jint(jb, "version", -1), &go, 0 };
+	struct press pa = { a, it_jstr(ja, "csrf"), it_jint(ja, "version", -1), &go, 0, NULL };
+	struct press pb = { b, it_jstr(jb, "csrf"), it_jint(jb, "version", -1), &go, 0, NULL };
 	pthread_t ta, tb;
 	pthread_create(&ta, NULL, press, &pa);
 	pthread_create(&tb, NULL, press, &pb);
@@ -262,25 +429,67 @@ static void shout_race(int a, int b)
 	pthread_join(tb, NULL);
 	pthread_barrier_destroy(&go);
 	assert_true((pa.status == 303) != (pb.status == 303));
-	assert_true(pa.status == 409 || pb.status == 409);
+	struct press *lost = pa.status == 303 ? &pb : &pa;
 	int winner = pa.status == 303 ? a : b;
+	assert_int_equal(lost->status, 409);
+	assert_non_null(lost->body);
+	keep_note(lost->body, not_too_late[0], sizeof not_too_late[0]);
 	json_t *o = it_table_json(player[0], table_id, &status);
 	assert_string_equal(it_jstr(o, "status"), "finished");
 	json_t *w = json_array_get(json_object_get(o, "standings"), 0);
 	assert_int_equal(it_jint(w, "seat", -1), winner);
 	assert_true(json_is_true(json_object_get(w, "winner")));
-	struct it_step *steps = NULL;
-	int n = 0, shouts = 0;
-	assert_int_equal(it_db_steps(h_db_path(), table_id, &steps, &n), 0);
-	for (int k = 0; k < n; k++)
-		shouts += strcmp(steps[k].text, "shout") == 0;
-	free(steps);
-	assert_int_equal(shouts, 1);
+	assert_int_equal(shouts_logged(), 1);
 	print_message("worstgame: seats %d and %d shouted at once: seat %d wins (%ld, %ld)\n",
 		      a, b, winner, pa.status, pb.status);
+	late_shout(lost->seat, lost->csrf, lost->v);
+	assert_int_equal(shouts_logged(), 1);
+	free(pa.body);
+	free(pb.body);
 	json_decref(ja);
 	json_decref(jb);
 	json_decref(o);
+}
+
+/* ---- the party ----------------------------------------------------------------------- */
+
+struct run {
+	int moves, answers, buttons;
+	unsigned answered;   /* seats that answered another seat's card */
+};
+
+/* One move of the fixed way, made through HTTP by seat `seat` after every
+ * seat's page and JSON were checked, then locally. */
+static void one_move(void *st, int seat, const char *move, struct run *run)
+{
+	json_t *js[PLAYERS];
+	char *html[PLAYERS];
+	struct rerr e;
+	for (int i = 0; i < PLAYERS; i++) {
+		js[i] = shown(i, &html[i]);
+		run->buttons += assert_board_offers(i, js[i], html[i]);
+	}
+	assert_hands_hidden(js, html);
+	json_t *g = game_of(js[seat]);
+	if (answers_card(st, seat, move)) {
+		json_t *stack = json_object_get(g, "stack");
+		json_t *top = json_array_get(stack, json_array_size(stack) - 1);
+		assert_true(json_is_true(json_object_get(g, "my_window")));
+		assert_true(json_is_true(json_object_get(top, "top")));
+		assert_int_not_equal(it_jint(top, "by_seat", seat), seat);
+		run->answers++;
+		run->answered |= 1u << seat;
+	}
+	long status = it_move(player[seat], table_id, it_jstr(js[seat], "csrf"),
+			      it_jint(js[seat], "version", -1), move);
+	if (status != 303)
+		fail_msg("move %d '%s' by seat %d: %ld", run->moves, move, seat, status);
+	assert_int_equal(G->apply(st, seat, move, 1000 + run->moves, &e), 0);
+	run->moves++;
+	for (int i = 0; i < PLAYERS; i++) {
+		json_decref(js[i]);
+		free(html[i]);
+	}
 }
 
 static void test_worstgame_party_through_nginx(void **unused)
@@ -299,40 +508,39 @@ static void test_worstgame_party_through_nginx(void **unused)
 	redeal(seed, st);
 
 	struct rng r;
+	struct run run = { 0, 0, 0, 0 };
 	char move[GAME_MOVE_MAX + 1];
-	struct rerr e;
-	int seat, shout = 0, moves = 0, reactions = 0;
+	int seat, shout = 0;
 	double t0 = it_now();
 	rng_seed(&r, seed);
-	while (moves < MAX_MOVES && it_now() - t0 < MAX_SECONDS &&
-	       choose(st, &r, &seat, move, &shout) == 0 && !shout) {
-		json_t *js[PLAYERS];
-		char *html[PLAYERS];
-		for (int i = 0; i < PLAYERS; i++)
-			js[i] = shown(i, &html[i]);
-		assert_hands_hidden(js, html);
-		json_t *g = game_of(js[seat]);
-		if (strncmp(move, "play ", 5) == 0 && json_is_true(json_object_get(g, "window")) &&
-		    json_is_true(json_object_get(g, "has_stack")))
-			reactions++;   /* a card on a card another seat played */
-		long status = it_move(player[seat], table_id, it_jstr(js[seat], "csrf"),
-				      it_jint(js[seat], "version", -1), move);
-		if (status != 303)
-			fail_msg("move %d '%s' by seat %d: %ld", moves, move, seat, status);
-		assert_int_equal(G->apply(st, seat, move, 1000 + moves, &e), 0);
-		moves++;
-		for (int i = 0; i < PLAYERS; i++) {
-			json_decref(js[i]);
-			free(html[i]);
-		}
-	}
+	while (run.moves < MAX_MOVES && it_now() - t0 < MAX_SECONDS &&
+	       choose(st, &r, &seat, move, &shout) == 0 && !shout)
+		one_move(st, seat, move, &run);
 	assert_true(shout);
-	print_message("worstgame through nginx: seed %llu, %d moves, %d cards answering cards, "
-		      "%.1f s\n", (unsigned long long)seed, moves, reactions, it_now() - t0);
-	assert_true(reactions > 0);
+	print_message("worstgame through nginx: seed %llu, %d moves, %d cards answering another "
+		      "seat's card (seats 0x%x), %d buttons checked, %.1f s\n",
+		      (unsigned long long)seed, run.moves, run.answers, run.answered, run.buttons,
+		      it_now() - t0);
+	assert_true(__builtin_popcount(run.answered) >= 2);
 
+	/* the tie: every seat still in may shout, from a button on its board */
 	struct status s;
 	G->status(st, &s);
+	assert_true(__builtin_popcount(s.to_act) >= 2);
+	json_t *js[PLAYERS];
+	char *html[PLAYERS];
+	for (int i = 0; i < PLAYERS; i++) {
+		js[i] = shown(i, &html[i]);
+		if ((s.to_act >> i) & 1u) {
+			assert_int_equal(assert_board_offers(i, js[i], html[i]), 1);
+			assert_non_null(strstr(html[i], "Worst Game Ever!"));
+		}
+	}
+	assert_hands_hidden(js, html);
+	for (int i = 0; i < PLAYERS; i++) {
+		json_decref(js[i]);
+		free(html[i]);
+	}
 	int a = __builtin_ctz(s.to_act), b = __builtin_ctz(s.to_act & (s.to_act - 1));
 	shout_race(a, b);
 	char why[256];
@@ -340,6 +548,10 @@ static void test_worstgame_party_through_nginx(void **unused)
 		fail_msg("replay: %s", why);
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 	free(st);
+	for (int k = 0; k < 2; k++)
+		if (not_too_late[k][0])
+			fail_msg("the %s shout is not told it was too late: %s",
+				 k ? "late browser's" : "race's second", not_too_late[k]);
 }
 
 int main(void)
