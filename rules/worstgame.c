@@ -2126,6 +2126,7 @@ static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 		vflag(v, "out", !is_in(s, q));
 		vflag(v, "waiting", p && p->kind != PR_TURN && ((p->waiting >> q) & 1u));
 		vflag(v, "winner", !p && s->place[q] == 1);
+		vflag(v, "tied", (s->tied >> q) & 1u);   /* known from the count at the end */
 		vnum(v, "place", s->place[q]);
 		view_chips(v, "chips", s->chips[q]);
 		vnum(v, "hand_count", s->nhand[q]);
