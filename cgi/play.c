@@ -14,6 +14,7 @@
 #include "options.h"
 #include "perft.h"
 #include "play.h"
+#include "seatclock.h"
 #include "ser.h"
 #include "sim.h"
 
@@ -35,6 +36,8 @@ static const char *const messages[] = {
 _Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
 
 static int bots_act(struct store *s, int64_t table, int64_t now);
+struct live;
+static int clock_step(struct store *s, struct live *l, int64_t now, int *done);
 
 /* A static German sentence for rc; never NULL. */
 const char *play_message(enum play_rc rc)
@@ -99,16 +102,16 @@ static int encode_state(const struct game *g, const void *st, unsigned char *sna
  * party's deadline and epoch go to *deadline and *epoch. Inside the
  * caller's transaction. */
 static int start_party(struct store *s, const struct st_table *t, int number, int dealer,
-		       int64_t now, int64_t *deadline, uint32_t *epoch)
+		       int64_t now, struct status *st)
 {
 	const struct game *g;
 	int opt[GAME_OPT_MAX];
 	struct setup su;
-	struct status st;
 	struct rerr e;
 	size_t len;
 	void *state = NULL;
 	unsigned char *snap = NULL;
+	memset(st, 0, sizeof *st);
 	int rc = table_game(t, &g, opt);
 	if (rc != PLAY_OK)
 		return rc;
@@ -132,9 +135,7 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 			PLAY_ERR);
 	if (rc != PLAY_OK)
 		goto out;
-	g->status(state, &st);
-	*deadline = st.deadline;
-	*epoch = st.epoch;
+	g->status(state, st);
 out:
 	free(snap);
 	free(state);
@@ -145,15 +146,18 @@ out:
  * PLAYING, a new version that makes every open page stale. */
 static int start_match(struct store *s, const struct st_table *t, int64_t now)
 {
-	int64_t deadline = 0;
-	uint32_t epoch = 0;
+	struct status st;
 	int first = (int)(auth_random_seed() % (uint64_t)t->nseats);
-	int rc = start_party(s, t, 0, match_dealer(0, first, t->nseats), now, &deadline, &epoch);
+	int rc = start_party(s, t, 0, match_dealer(0, first, t->nseats), now, &st);
+	int64_t deadline = st.deadline;
 	if (rc != PLAY_OK)
 		return rc;
 	if ((rc = from_store(store_table_set_status(s, t->id, TABLE_PLAYING, 0, first),
 			     PLAY_NOT_FOUND)) != PLAY_OK ||
-	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, epoch, NULL),
+	    (rc = from_store(store_seats_reset_clock(s, t->id, t->clock.first_ms), PLAY_ERR)) !=
+		    PLAY_OK ||
+	    (rc = from_store(seatclock_sync(s, t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, st.epoch, NULL),
 			     PLAY_NOT_FOUND)) != PLAY_OK)
 		return rc;
 	return from_store(store_table_new_epoch(s, t->id), PLAY_NOT_FOUND);
@@ -187,6 +191,13 @@ static int seat_of(struct store *s, int64_t table, int64_t user, int *seat)
 int play_create(struct store *s, const char *slug, const char *options, int nseats,
 		int64_t user, int64_t now_ms, int64_t *table_id, struct rerr *e)
 {
+	return play_create_timed(s, slug, options, nseats, NULL, user, now_ms, table_id, e);
+}
+
+int play_create_timed(struct store *s, const char *slug, const char *options, int nseats,
+		      const struct play_speed *speed, int64_t user, int64_t now_ms,
+		      int64_t *table_id, struct rerr *e)
+{
 	int opt[GAME_OPT_MAX];
 	char canon[ST_OPTS_MAX + 1];
 	struct st_table t;
@@ -217,6 +228,9 @@ int play_create(struct store *s, const char *slug, const char *options, int nsea
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	rc = from_store(store_table_create(s, slug, canon, nseats, n, user, now_ms, &id), PLAY_ERR);
+	if (rc == PLAY_OK && speed && speed->clock.first_ms > 0)
+		rc = from_store(store_table_set_clock(s, id, &speed->clock, speed->timeouts_max),
+				PLAY_ERR);
 	if (rc == PLAY_OK)
 		rc = from_store(store_seat_take(s, id, user, &seat), PLAY_ERR);
 	if (rc == PLAY_OK)
@@ -512,6 +526,8 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	deadline = st.deadline;
+	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK)
+		return rc;
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
 		deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
@@ -564,14 +580,15 @@ static int next_dealer(const struct live *l, int next)
  * l->state still hold the finished party. Inside the caller's transaction. */
 static int next_party(struct store *s, struct live *l, int64_t now)
 {
-	int64_t deadline = 0;
-	uint32_t epoch = 0;
+	struct status st;
 	int next = l->t.party_no + 1;
-	int rc = start_party(s, &l->t, next, next_dealer(l, next), now, &deadline, &epoch);
+	int rc = start_party(s, &l->t, next, next_dealer(l, next), now, &st);
+	int64_t deadline = st.deadline;
 	if (rc != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
 						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, epoch, NULL),
+	    (rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL),
 			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
 		return rc;
@@ -638,8 +655,11 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 static int live_tick(struct store *s, struct live *l, int64_t now)
 {
 	struct status st;
+	int done = 0, rc;
 	if (live_pausing(l))
 		return deadline_passed(l->t.next_deadline, now) ? next_party(s, l, now) : PLAY_OK;
+	if ((rc = clock_step(s, l, now, &done)) != PLAY_OK || done)
+		return rc;
 	if (l->g->tick(l->state, now))
 		return save_step(s, l, -1, deadline_passed(l->t.next_deadline, now) ?
 				 PLAY_STEP_TICK : PLAY_STEP_START, now, 0);
@@ -651,8 +671,11 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 			(long long)l->t.id, (long long)st.deadline);
 		st.deadline = 0;
 	}
-	int rc = from_store(store_table_bump(s, l->t.id, l->t.version, st.deadline, l->t.epoch,
-					     NULL), PLAY_ERR);
+	int64_t deadline = st.deadline;
+	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, l->t.epoch, NULL),
+			PLAY_ERR);
 	return rc == PLAY_OK ? from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR) : rc;
 }
 
@@ -885,6 +908,23 @@ static int autopass_step(struct store *s, struct live *l, const struct status *s
 	return PLAY_OK;
 }
 
+/* The move a bot of `level` makes for seat in l, into move (GAME_MOVE_MAX
+ * + 1 bytes); *found 0 when the seat has none. Seeded by the party and the
+ * step: the log keeps the move anyway. */
+static int bot_move(struct store *s, struct live *l, int seat, enum bot_level level, int64_t now,
+		    struct bot_mem *m, char *move, int *found)
+{
+	int64_t count;
+	int rc = from_store(store_move_count(s, l->party.id, &count), PLAY_ERR);
+	*found = 0;
+	if (rc != PLAY_OK)
+		return rc;
+	uint64_t seed = l->party.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 1000003u ^
+			(uint64_t)seat;
+	*found = bot_choose(l->g, l->state, l->t.nseats, seat, level, seed, now, m, move) == 0;
+	return PLAY_OK;
+}
+
 /* One step of a bot, if a bot may act in l: a bot seat that has not
  * continued after a party's end continues; a seat on auto-pass passes an
  * open window; else the lowest bot seat that may act makes its bot's move,
@@ -893,7 +933,6 @@ static int autopass_step(struct store *s, struct live *l, const struct status *s
 static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t now, int *acted)
 {
 	struct status st;
-	int64_t count;
 	char move[GAME_MOVE_MAX + 1];
 	struct rerr e;
 	int rc;
@@ -914,15 +953,10 @@ static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t 
 		return rc;
 	if (*acted || st.over || !who)
 		return PLAY_OK;
-	int seat = __builtin_ctz(who);
-	if ((rc = from_store(store_move_count(s, l->party.id, &count), PLAY_ERR)) != PLAY_OK)
+	int seat = __builtin_ctz(who), found;
+	if ((rc = bot_move(s, l, seat, (enum bot_level)l->level[seat], now, m, move, &found)) !=
+		    PLAY_OK || !found)
 		return rc;
-	/* seeded by the party and the step: the log keeps the move anyway */
-	uint64_t seed = l->party.seed * 0x9e3779b97f4a7c15ull ^ (uint64_t)count * 1000003u ^
-			(uint64_t)seat;
-	if (bot_choose(l->g, l->state, l->t.nseats, seat, (enum bot_level)l->level[seat], seed, now,
-		       m, move) != 0)
-		return PLAY_OK;
 	*acted = 1;
 	rc = apply_move(s, l, seat, move, now, &e);
 	if (rc == PLAY_REJECTED)
@@ -955,6 +989,77 @@ static int bots_act(struct store *s, int64_t table, int64_t now)
 		else if (rc == PLAY_NOT_PLAYING)
 			rc = PLAY_OK, acted = 0;
 		live_free(&l);
+	}
+	free(m.seen);
+	free(m.trial);
+	return rc;
+}
+
+enum { TIMEOUT_MOVES_MAX = 64 };   /* moves of one turn a stand-in makes */
+
+/* What stands in for seat when its time is up: a pass in a window that
+ * lets it pass, else the greedy bot's move. *found as bot_move. */
+static int stand_in_move(struct store *s, struct live *l, int seat, int64_t now,
+			 struct bot_mem *m, char *move, int *found)
+{
+	struct status st;
+	int legal = 0;
+	l->g->status(l->state, &st);
+	if ((st.window >> seat) & 1u)
+		l->g->moves(l->state, seat, find_pass, &legal);
+	if (legal) {
+		strcpy(move, "pass");
+		*found = 1;
+		return PLAY_OK;
+	}
+	return bot_move(s, l, seat, BOT_GREEDY, now, m, move, found);
+}
+
+/* A running clock that ran out (seatclock.h): the seat's timeout counts,
+ * and what stands in for it plays the rest of its turn (a window: its
+ * pass). At the table's limit of timeouts the bot keeps the seat. Sets
+ * *done when it acted, and at a table over days also when somebody must
+ * still act: the game's own deadlines wait for the clocks there. */
+static int clock_step(struct store *s, struct live *l, int64_t now, int *done)
+{
+	struct status st;
+	struct bot_mem m = { NULL, NULL };
+	struct rerr e;
+	char move[GAME_MOVE_MAX + 1];
+	int seat, takeover, found = 1, rc;
+	int64_t next;
+	l->g->status(l->state, &st);
+	if ((rc = from_store(seatclock_due(s, &l->t, &st, now, &seat, &next), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if (seat < 0) {
+		*done = l->t.clock.windows && (clock_waiting(&l->t.clock, &st) & ~l->bots);
+		if (*done && deadline_passed(l->t.next_deadline, now) &&
+		    (rc = from_store(store_table_bump_quiet(s, l->t.id, l->t.version, next,
+							    l->t.epoch, NULL), PLAY_ERR)) == PLAY_OK)
+			rc = from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
+		return rc;
+	}
+	*done = 1;
+	if ((rc = from_store(seatclock_timeout(s, &l->t, seat, now, &takeover), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if (takeover) {
+		l->bots |= 1u << seat;
+		l->resigned |= 1u << seat;
+		l->level[seat] = BOT_GREEDY;
+	}
+	m.seen = malloc(l->g->state_size);
+	m.trial = malloc(l->g->state_size);
+	rc = m.seen && m.trial ? PLAY_OK : PLAY_ERR;
+	for (int k = 0; rc == PLAY_OK && found && k < TIMEOUT_MOVES_MAX; k++) {
+		l->g->status(l->state, &st);
+		if (!((clock_waiting(&l->t.clock, &st) >> seat) & 1u) ||
+		    (rc = stand_in_move(s, l, seat, now, &m, move, &found)) != PLAY_OK || !found)
+			break;
+		if ((rc = apply_move(s, l, seat, move, now, &e)) == PLAY_REJECTED) {
+			fprintf(stderr, "play: table %lld: stand-in move '%s' refused: %s\n",
+				(long long)l->t.id, move, e.msg);
+			rc = PLAY_ERR;
+		}
 	}
 	free(m.seen);
 	free(m.trial);
@@ -1057,6 +1162,24 @@ out:
 	return finish(s, rc);
 }
 
+/* After a seat changed hands (a bot took it, its person took it back):
+ * the clocks follow (a bot has none), every page becomes stale, and the
+ * bots that are to act, act. */
+static int seats_changed(struct store *s, struct live *l, int64_t now)
+{
+	struct status st;
+	l->g->status(l->state, &st);
+	int64_t deadline = live_pausing(l) ? l->t.next_deadline : st.deadline;
+	int rc = live_pausing(l) ? PLAY_OK :
+		 from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_bump(s, l->t.id, -1, deadline, l->t.epoch, NULL),
+				PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR);
+	return rc == PLAY_OK ? bots_act(s, l->t.id, now) : rc;
+}
+
 /* What a person does with their seat of a running table: let a bot play
  * it, take it back from the bot, or resign (a bot plays on; the results
  * count as last). Every page of the table becomes stale; the bots that are
@@ -1087,12 +1210,50 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 	rc = from_store(store_seat_set_bot(s, table, seat, act == PLAY_SEAT_BACK ? 0 :
 					   BOT_GREEDY + 1, act == PLAY_SEAT_RESIGN), PLAY_ERR);
 	if (rc == PLAY_OK)
+		rc = seats_changed(s, &l, now_ms);
+out:
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
+		fail_msg(e, rc, play_message(rc));
+	live_free(&l);
+	return finish(s, rc);
+}
+
+int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t now_ms,
+	       struct rerr *e)
+{
+	struct live l;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int seat, n, rc;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = live_load(s, table, &l)) != PLAY_OK ||
+	    (rc = seat_of(s, table, user, &seat)) != PLAY_OK ||
+	    (rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
+		    PLAY_OK)
+		goto out;
+	uint32_t voters = target >= 0 && target < l.t.nseats ? seatclock_voters(seats, n, target) : 0;
+	uint32_t votes = 0;
+	for (int i = 0; i < n; i++)
+		votes |= seats[i].seat == target ? seats[i].expel_votes : 0;
+	if (seat < 0)
+		rc = PLAY_NOT_SEATED;
+	else if (!((voters >> seat) & 1u))
+		rc = fail_msg(e, PLAY_REJECTED, "Abstimmen lässt sich nur über einen Platz, den ein "
+						"Mensch spielt und dessen Zeit schon abgelaufen ist.");
+	else if ((votes >> seat) & 1u)
+		rc = fail_msg(e, PLAY_STALE, "Deine Stimme ist schon gezählt.");
+	if (rc != PLAY_OK)
+		goto out;
+	votes |= 1u << seat;
+	rc = from_store(store_seat_expel_vote(s, table, target, 1u << seat), PLAY_ERR);
+	if (rc == PLAY_OK && (votes & voters) == voters) {
+		rc = from_store(store_seat_set_bot(s, table, target, BOT_GREEDY + 1, 1), PLAY_ERR);
+		if (rc == PLAY_OK)
+			rc = seats_changed(s, &l, now_ms);
+	} else if (rc == PLAY_OK) {
 		rc = from_store(store_table_bump(s, table, -1, l.t.next_deadline, l.t.epoch, NULL),
 				PLAY_ERR);
-	if (rc == PLAY_OK)
-		rc = from_store(store_table_new_epoch(s, table), PLAY_ERR);
-	if (rc == PLAY_OK)
-		rc = bots_act(s, table, now_ms);
+	}
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, play_message(rc));

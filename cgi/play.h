@@ -82,6 +82,15 @@ struct play_table {
  * (options_parse text), and seats the creator at seat 0. */
 int play_create(struct store *s, const char *slug, const char *options, int nseats,
 		int64_t user, int64_t now_ms, int64_t *table_id, struct rerr *e);
+/* The same with a speed: the seats' clock (rules/clock.h; first_ms 0: none)
+ * and the timeouts after which a bot keeps a seat (0: never). */
+struct play_speed {
+	struct clock_rule clock;
+	int timeouts_max;
+};
+int play_create_timed(struct store *s, const char *slug, const char *options, int nseats,
+		      const struct play_speed *speed, int64_t user, int64_t now_ms,
+		      int64_t *table_id, struct rerr *e);
 /* Takes a free seat; when the last seat is taken, the first party starts. */
 int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e);
 /* Gives up a seat of a table that has not started. */
@@ -103,6 +112,12 @@ enum play_seat_act {
 };
 int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act act,
 	      int64_t now_ms, struct rerr *e);
+/* A vote of the user's seat to let a bot take over seat `target` for the
+ * rest of the match (its results count as last), allowed once target has
+ * run out of time; when every other seat a person plays has voted, the bot
+ * takes it. PLAY_REJECTED (a note) when the vote is not possible. */
+int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t now_ms,
+	       struct rerr *e);
 
 /* The user's standing choice for a table they sit at: pass every window
  * (a snap, a reaction) automatically. It depends on nothing in the hand;

@@ -57,6 +57,10 @@ enum stmt {
 	STMT_SEAT_BOT_ADD,
 	STMT_SEAT_SET_BOT,
 	STMT_SEAT_SET_AUTOPASS,
+	STMT_SEAT_SET_CLOCK,
+	STMT_SEATS_RESET_CLOCK,
+	STMT_SEAT_EXPEL_VOTE,
+	STMT_TABLE_SET_CLOCK,
 	STMT_TABLE_SET_STATUS,
 	STMT_TABLE_BUMP,
 	STMT_TABLE_VERSION,
@@ -86,7 +90,9 @@ enum stmt {
 /* The columns struct st_table is read from, in read_table()'s order. */
 #define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
-	"coalesce(t.created_by, 0), t.created_at, t.public_version"
+	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
+	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max"
+enum { TABLE_NCOLS = 22 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 
@@ -122,7 +128,7 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
-		" s.autopass"
+		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes"
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
@@ -147,6 +153,17 @@ static const char *const stmt_sql[] = {
 		" HAVING min(k) IS NOT NULL RETURNING seat",
 	[STMT_SEAT_SET_AUTOPASS] =
 		"UPDATE seats SET autopass = ?3 WHERE table_id = ?1 AND user_id = ?2",
+	[STMT_SEAT_SET_CLOCK] =
+		"UPDATE seats SET clock_left = ?3, waiting_since = ?4, timeouts = ?5"
+		" WHERE table_id = ?1 AND seat = ?2",
+	[STMT_SEATS_RESET_CLOCK] =
+		"UPDATE seats SET clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
+		" WHERE table_id = ?1",
+	[STMT_SEAT_EXPEL_VOTE] =
+		"UPDATE seats SET expel_votes = expel_votes | ?3 WHERE table_id = ?1 AND seat = ?2",
+	[STMT_TABLE_SET_CLOCK] =
+		"UPDATE tables SET clock_first = ?2, clock_per_move = ?3, clock_cap = ?4,"
+		" clock_day = ?5, clock_weekend = ?6, over_days = ?7, timeouts_max = ?8 WHERE id = ?1",
 	[STMT_SEAT_SET_BOT] =
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	[STMT_TABLE_SET_STATUS] =
@@ -979,6 +996,13 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->created_by = sqlite3_column_int64(q, 12);
 	t->created_at = sqlite3_column_int64(q, 13);
 	t->public_version = sqlite3_column_int64(q, 14);
+	t->clock.first_ms = sqlite3_column_int64(q, 15);
+	t->clock.per_move_ms = sqlite3_column_int64(q, 16);
+	t->clock.cap_ms = sqlite3_column_int64(q, 17);
+	t->clock.day_ms = sqlite3_column_int64(q, 18);
+	t->clock.weekend = sqlite3_column_int(q, 19);
+	t->clock.windows = sqlite3_column_int(q, 20);
+	t->timeouts_max = sqlite3_column_int(q, 21);
 }
 
 /* One table by id; ST_NOTFOUND (a 404). */
@@ -1018,6 +1042,10 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		st->bot = sqlite3_column_int(q, 3);
 		st->resigned = sqlite3_column_int(q, 4);
 		st->autopass = sqlite3_column_int(q, 5);
+		st->clock_left = sqlite3_column_int64(q, 6);
+		st->waiting_since = sqlite3_column_int64(q, 7);
+		st->timeouts = sqlite3_column_int(q, 8);
+		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);
@@ -1108,6 +1136,58 @@ int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int re
 
 /* The user's standing choice at the table: pass every window (1) or not.
  * ST_NOTFOUND when the user holds no seat there. */
+int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left, int64_t since,
+			 int timeouts)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_SET_CLOCK);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int64(q, 3, left);
+	sqlite3_bind_int64(q, 4, since);
+	sqlite3_bind_int(q, 5, timeouts);
+	return exec_stmt(s, q, "seat set clock");
+}
+
+int store_seats_reset_clock(struct store *s, int64_t table, int64_t left)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEATS_RESET_CLOCK);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, left);
+	return exec_stmt(s, q, "seats reset clock");
+}
+
+int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_EXPEL_VOTE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int64(q, 3, voters);
+	return exec_stmt(s, q, "seat expel vote");
+}
+
+int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
+			  int timeouts_max)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_SET_CLOCK);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, c->first_ms);
+	sqlite3_bind_int64(q, 3, c->per_move_ms);
+	sqlite3_bind_int64(q, 4, c->cap_ms);
+	sqlite3_bind_int64(q, 5, c->day_ms > 0 ? c->day_ms : CLOCK_DAY_MS);
+	sqlite3_bind_int(q, 6, c->weekend ? 1 : 0);
+	sqlite3_bind_int(q, 7, c->windows ? 1 : 0);
+	sqlite3_bind_int(q, 8, timeouts_max);
+	return exec_stmt(s, q, "table set clock");
+}
+
 int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEAT_SET_AUTOPASS);
@@ -1263,7 +1343,7 @@ static int list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *c
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		read_table(q, &t);
-		fn(ctx, &t, sqlite3_column_int(q, 15));
+		fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS));
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
 	done(q);

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "game.h"
 #include "match.h"
 
@@ -118,6 +119,8 @@ struct st_table {
 	int64_t created_at;
 	int64_t public_version;          /* the version of the last change others can see:
 	                                  * what polls compare (003_public_version.sql) */
+	struct clock_rule clock;         /* the table's speed (006_clocks.sql) */
+	int timeouts_max;                /* timeouts before a bot takes a seat; 0 never */
 };
 
 struct st_seat {
@@ -127,11 +130,18 @@ struct st_seat {
 	int bot;                         /* 0 a person plays; 1 random, 2 greedy bot */
 	int resigned;                    /* the person gave up: results count as last */
 	int autopass;                    /* the person passes every window automatically */
+	int64_t clock_left;              /* the seat's bank (ms; below 0 once overrun) */
+	int64_t waiting_since;           /* since when its clock runs; 0: it does not */
+	int timeouts;                    /* timeouts in this match */
+	uint32_t expel_votes;            /* seats that voted to let a bot take it (bits) */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
 		       int nparties, int64_t created_by, int64_t now, int64_t *id);
 int store_table_get(struct store *s, int64_t id, struct st_table *t);
+/* Sets a new table's speed: its clock rule and timeouts before a takeover. */
+int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
+			  int timeouts_max);
 /* Seats taken, ordered by seat; returns the count in *n (at most max). */
 int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n);
 /* The lowest free seat for user (ST_EXISTS: already seated, ST_CONFLICT: full). */
@@ -144,6 +154,13 @@ int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat);
 int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on);
 /* Who plays seat: bot 0 (its person), 1 or 2; resigned 0 or 1. */
 int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned);
+/* A seat's clock: its bank, since when it runs (0: not), its timeouts. */
+int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left, int64_t since,
+			 int timeouts);
+/* Every seat of a table starts the match with `left`, no timeouts, no votes. */
+int store_seats_reset_clock(struct store *s, int64_t table, int64_t left);
+/* One more seat (bits) votes to let a bot take `seat` over. */
+int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters);
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 			   int party_no, int first_dealer);
 /* version = version + 1, next_deadline, and epoch (epoch_version = the new

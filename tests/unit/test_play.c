@@ -944,6 +944,165 @@ static void test_bot_for_me_and_resign(void **state)
 	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
 }
 
+/* A Drehwurm table of n seats with a clock: "days" of day_ms, the first
+ * move's bank `first` days, one day per move, capped at `first`. */
+static int64_t clocked_table(struct fx *f, int n, const char *opts, int over_days,
+			     int64_t day_ms, int first, int timeouts_max)
+{
+	struct play_speed sp = { { first * day_ms, day_ms, first * day_ms, day_ms, 0, over_days },
+				 timeouts_max };
+	int64_t tid = 0;
+	struct rerr e;
+	assert_int_equal(play_create_timed(f->s, "drehwurm", opts, n, &sp, f->user[0], f->now, &tid,
+					   &e), PLAY_OK);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(play_join(f->s, tid, f->user[i], f->now, &e), PLAY_OK);
+	return tid;
+}
+
+/* The seat's row of a loaded table. */
+static const struct st_seat *seat_row(const struct play_table *pt, int seat)
+{
+	for (int i = 0; i < pt->nseated; i++)
+		if (pt->seats[i].seat == seat)
+			return &pt->seats[i];
+	fail_msg("no seat %d", seat);
+	return NULL;
+}
+
+/* A clock that runs out on a regular turn: the greedy bot plays it, the
+ * timeout counts, the bank comes back as the time per move; at the table's
+ * second timeout the bot keeps the seat and its result counts as last. */
+static void test_clock_timeout_bot_then_takeover(void **state)
+{
+	struct fx *f = *state;
+	struct play_table pt;
+	const int64_t day = 1000;
+	int64_t tid = clocked_table(f, 3, "", 1, day, 3, 2);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int q = pt.status.turn;
+	assert_true(q >= 0);
+	assert_true(seat_row(&pt, q)->waiting_since == f->now);
+	assert_true(seat_row(&pt, q)->clock_left == 3 * day);
+	assert_true(pt.t.next_deadline == f->now + 3 * day);
+	int64_t v = pt.t.version;
+	play_free(&pt);
+	/* a moment before the end nothing happens */
+	f->now += 3 * day - 1;
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_true(pt.t.version == v);
+	play_free(&pt);
+	f->now += 1;
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	struct st_move m = last_step(f, tid);
+	assert_int_equal(m.seat, q);
+	assert_string_not_equal(m.text, "pass");
+	assert_int_equal(seat_row(&pt, q)->timeouts, 1);
+	assert_int_equal(seat_row(&pt, q)->bot, 0);
+	assert_true(seat_row(&pt, q)->waiting_since == 0);
+	assert_true(seat_row(&pt, q)->clock_left == day);
+	play_free(&pt);
+	/* nobody moves again: every clock runs out, until q's second timeout */
+	for (int k = 0; k < 40; k++) {
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		int bot = seat_row(&pt, q)->bot;
+		f->now = pt.t.next_deadline > f->now ? pt.t.next_deadline : f->now + day;
+		play_free(&pt);
+		if (bot)
+			break;
+	}
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(seat_row(&pt, q)->bot, BOT_GREEDY + 1);
+	assert_int_equal(seat_row(&pt, q)->resigned, 1);
+	assert_int_equal(seat_row(&pt, q)->timeouts, 2);
+	play_free(&pt);
+}
+
+/* Over days a window waits for the seats' clocks, not its own deadline;
+ * when a seat's clock runs out in it, the seat passes. Live, the window
+ * closes at its own deadline as always and the clock only runs on turns. */
+static void test_clock_windows_over_days_and_live(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	uint32_t rnd = 3;
+	for (int over_days = 1; over_days >= 0; over_days--) {
+		int64_t tid = clocked_table(f, 3, "snap_seconds=5", over_days, 3600000, 2, 0);
+		int found = 0;
+		for (int k = 0; k < 400 && !found; k++) {
+			assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+			found = pt.status.window && (pt.status.to_act & pt.status.window);
+			if (!found && pt.status.to_act) {
+				struct movelist *l = malloc(sizeof *l);
+				int seat = lowest_bit(pt.status.to_act);
+				moves_of(&pt, seat, l);
+				rnd = rnd * 1103515245u + 12345u;
+				assert_int_equal(play_move(f->s, tid, user_of(&pt, seat),
+							   l->m[(rnd >> 8) % (uint32_t)l->n],
+							   pt.t.version, f->now, &e), PLAY_OK);
+				free(l);
+			}
+			play_free(&pt);
+			f->now += 100;
+		}
+		assert_true(found);
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		uint32_t waiting = pt.status.to_act & pt.status.window;
+		int w = lowest_bit(waiting);
+		play_free(&pt);
+		f->now += 6000;   /* past the window's own five seconds */
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		assert_int_equal((pt.status.to_act & pt.status.window) == waiting, over_days);
+		if (over_days) {
+			assert_true(seat_row(&pt, w)->waiting_since > 0);
+			f->now = pt.t.next_deadline;
+			play_free(&pt);
+			assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+			/* every seat the window waited for passed (a new wait may begin) */
+			for (int z = 0; z < 3; z++)
+				if ((waiting >> z) & 1u) {
+					assert_int_equal(seat_row(&pt, z)->timeouts, 1);
+					assert_true(seat_row(&pt, z)->waiting_since == 0 ||
+						    seat_row(&pt, z)->waiting_since == f->now);
+				}
+		} else {
+			assert_int_equal(seat_row(&pt, w)->timeouts, 0);
+		}
+		play_free(&pt);
+	}
+}
+
+/* After a seat's timeout the others may vote to let a bot take it over
+ * for good; not before, not twice, not for themselves. */
+static void test_clock_expel_vote(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	int64_t tid = clocked_table(f, 3, "", 1, 1000, 1, 0);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	int q = pt.status.turn, a = (q + 1) % 3, b = (q + 2) % 3;
+	play_free(&pt);
+	assert_int_equal(play_expel(f->s, tid, f->user[a], q, f->now, &e), PLAY_REJECTED);
+	f->now += 1000;
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(seat_row(&pt, q)->timeouts, 1);
+	play_free(&pt);
+	assert_int_equal(play_expel(f->s, tid, f->user[q], q, f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_expel(f->s, tid, f->user[a], q, f->now, &e), PLAY_OK);
+	assert_int_equal(play_expel(f->s, tid, f->user[a], q, f->now, &e), PLAY_STALE);
+	assert_int_equal(play_expel(f->s, tid, f->user[4], q, f->now, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(seat_row(&pt, q)->bot, 0);
+	play_free(&pt);
+	assert_int_equal(play_expel(f->s, tid, f->user[b], q, f->now, &e), PLAY_OK);
+	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+	assert_int_equal(seat_row(&pt, q)->bot, BOT_GREEDY + 1);
+	assert_int_equal(seat_row(&pt, q)->resigned, 1);
+	play_free(&pt);
+}
+
 /* A standing choice made in advance: seats 1 and 2 pass every window
  * automatically, so no open window ever waits for them, while seat 0
  * still answers its own; the auto-passes are logged as moves. */
@@ -1343,6 +1502,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bots_fill_a_table, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_bot_for_me_and_resign, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_autopass_answers_windows, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_clock_timeout_bot_then_takeover, setup_fx,
+						teardown_fx),
+		cmocka_unit_test_setup_teardown(test_clock_windows_over_days_and_live, setup_fx,
+						teardown_fx),
+		cmocka_unit_test_setup_teardown(test_clock_expel_vote, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),

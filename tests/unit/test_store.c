@@ -86,7 +86,7 @@ static void copy_file(const char *from, const char *to)
 /* The project's migrations, in order. */
 static const char *const real_migrations[] = { "001_init.sql", "002_results.sql",
 						  "003_public_version.sql", "004_bots.sql",
-						  "005_autopass.sql" };
+						  "005_autopass.sql", "006_clocks.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -668,6 +668,41 @@ static void test_bots_migration(void **state)
 	assert_int_equal(store_seat_set_bot(t->s, 5, 7, 1, 0), ST_NOTFOUND);
 }
 
+/* A table's speed and its seats' clocks: written, read back, reset at the
+ * match's start; votes to let a bot take a seat add up. */
+static void test_table_clock(void **state)
+{
+	struct tmpdb *t = *state;
+	int64_t a = make_user(t->s, "Uta"), b = make_user(t->s, "Veit"), id = 0;
+	struct st_table tb;
+	struct st_seat seats[4];
+	int seat, n;
+	assert_int_equal(store_table_create(t->s, "drehwurm", "", 2, 1, a, 1000, &id), ST_OK);
+	assert_int_equal(store_table_get(t->s, id, &tb), ST_OK);
+	assert_true(tb.clock.first_ms == 0 && tb.clock.day_ms == CLOCK_DAY_MS && !tb.clock.windows);
+	struct clock_rule c = { 3 * 86400000LL, 86400000LL, 3 * 86400000LL, 2000, 1, 1 };
+	assert_int_equal(store_table_set_clock(t->s, id, &c, 3), ST_OK);
+	assert_int_equal(store_table_get(t->s, id, &tb), ST_OK);
+	assert_true(tb.clock.first_ms == c.first_ms && tb.clock.per_move_ms == c.per_move_ms &&
+		    tb.clock.cap_ms == c.cap_ms && tb.clock.day_ms == 2000 && tb.clock.weekend == 1 &&
+		    tb.clock.windows == 1 && tb.timeouts_max == 3);
+	assert_int_equal(store_seat_take(t->s, id, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, id, b, &seat), ST_OK);
+	assert_int_equal(store_seats_reset_clock(t->s, id, c.first_ms), ST_OK);
+	assert_int_equal(store_seat_set_clock(t->s, id, 1, -5, 777, 2), ST_OK);
+	assert_int_equal(store_seat_expel_vote(t->s, id, 1, 1u), ST_OK);
+	assert_int_equal(store_seat_expel_vote(t->s, id, 1, 4u), ST_OK);
+	assert_int_equal(store_table_seats(t->s, id, seats, 4, &n), ST_OK);
+	assert_int_equal(n, 2);
+	assert_true(seats[0].clock_left == c.first_ms && seats[0].waiting_since == 0);
+	assert_true(seats[1].clock_left == -5 && seats[1].waiting_since == 777);
+	assert_int_equal(seats[1].timeouts, 2);
+	assert_int_equal(seats[1].expel_votes, 5);
+	assert_int_equal(store_seats_reset_clock(t->s, id, 10), ST_OK);
+	assert_int_equal(store_table_seats(t->s, id, seats, 4, &n), ST_OK);
+	assert_true(seats[1].clock_left == 10 && seats[1].timeouts == 0 && !seats[1].expel_votes);
+}
+
 static void test_two_connections(void **state)
 {
 	struct tmpdb *t = *state;
@@ -698,6 +733,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_move_transaction, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_results_migration, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_bots_migration, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_table_clock, setup_db, teardown_db),
 		cmocka_unit_test_setup_teardown(test_two_connections, setup_db, teardown_db),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
