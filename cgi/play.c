@@ -1052,7 +1052,7 @@ static int clock_step(struct store *s, struct live *l, int64_t now, int *done)
 	rc = m.seen && m.trial ? PLAY_OK : PLAY_ERR;
 	for (int k = 0; rc == PLAY_OK && found && k < TIMEOUT_MOVES_MAX; k++) {
 		l->g->status(l->state, &st);
-		if (!((clock_waiting(&l->t.clock, &st) >> seat) & 1u) ||
+		if (!(((clock_waiting(&l->t.clock, &st) & st.to_act) >> seat) & 1u) ||
 		    (rc = stand_in_move(s, l, seat, now, &m, move, &found)) != PLAY_OK || !found)
 			break;
 		if ((rc = apply_move(s, l, seat, move, now, &e)) == PLAY_REJECTED) {

@@ -36,8 +36,11 @@ int seatclock_sync(struct store *s, const struct st_table *t, const struct statu
 		} else if (!since && w) {
 			since = now;
 		}
-		if (w)
-			runs_out = deadline_min(runs_out, clock_runs_out(c, since, left));
+		/* a seat that may no longer act (it passed in the window) and
+		 * whose time is up sets no deadline, as if it had timed out */
+		int64_t out = w ? clock_runs_out(c, since, left) : 0;
+		if (w && (out > now || ((st->to_act >> x->seat) & 1u)))
+			runs_out = deadline_min(runs_out, out);
 		if (left != x->clock_left || since != x->waiting_since)
 			rc = store_seat_set_clock(s, t->id, x->seat, left, since, x->timeouts);
 	}
@@ -66,9 +69,10 @@ int seatclock_due(struct store *s, const struct st_table *t, const struct status
 		    !x->waiting_since)
 			continue;
 		int64_t out = clock_runs_out(&t->clock, x->waiting_since, x->clock_left);
-		if (out <= now && *seat < 0)
-			*seat = x->seat;
-		*next = deadline_min(*next, out);
+		if (out > now)
+			*next = deadline_min(*next, out);
+		else if (((st->to_act >> x->seat) & 1u) && *seat < 0)
+			*seat = x->seat;   /* (one that passed has nothing left to time out) */
 	}
 	return ST_OK;
 }

@@ -19,8 +19,8 @@
 int seatclock_sync(struct store *s, const struct st_table *t, const struct status *st,
 		   int64_t now, int64_t *deadline);
 
-/* The lowest seat whose clock has run out at now, or -1; *next: the
- * earliest run-out of a running clock (0: none runs). */
+/* The lowest seat that may act and whose clock has run out at now, or -1;
+ * *next: the earliest run-out still to come (0: none). */
 int seatclock_due(struct store *s, const struct st_table *t, const struct status *st,
 		  int64_t now, int *seat, int64_t *next);
 

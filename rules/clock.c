@@ -48,7 +48,7 @@ uint32_t clock_waiting(const struct clock_rule *r, const struct status *st)
 	if (st->over || r->first_ms <= 0)
 		return 0;
 	if (st->window)
-		return r->windows ? st->window & st->to_act : 0;
+		return r->windows ? st->window : 0;
 	if (st->turn >= 0 && st->turn < GAME_MAX_SEATS)
 		return st->to_act & (1u << st->turn);
 	return st->to_act;

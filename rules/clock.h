@@ -47,7 +47,10 @@ int64_t clock_after_move(const struct clock_rule *r, int64_t left, int64_t from,
 
 /* The seats whose clock runs in a status: the seat on turn (or, when
  * nobody's turn in particular, every seat that may act), and over days
- * every seat a window still waits for. Nobody's once the party is over. */
+ * every seat a window is for, whether it has passed or not, until the
+ * window closes: who passed is nobody else's business, so no clock shown,
+ * no charge and no deadline may depend on it. Only a seat that may still
+ * act can run out of time. Nobody's once the party is over. */
 uint32_t clock_waiting(const struct clock_rule *r, const struct status *st);
 
 #endif

@@ -99,10 +99,11 @@ static void test_clock_runs_for_the_seats_that_must_act(void **unused)
 	/* simultaneous choices: everyone who may act */
 	st.turn = -1;
 	assert_int_equal(clock_waiting(&live, &st), 0x7);
-	/* a window: over days it waits for its seats; live, for its deadline */
+	/* a window: over days it waits for its seats (seat 0 passed: its clock
+	 * runs on until the window closes); live, for its deadline */
 	st.window = 0x5;
 	st.to_act = 0x4;
-	assert_int_equal(clock_waiting(&over_days, &st), 0x4);
+	assert_int_equal(clock_waiting(&over_days, &st), 0x5);
 	assert_int_equal(clock_waiting(&live, &st), 0);
 	/* no clock at all, or the party is over */
 	struct clock_rule none = { 0, 0, 0, DAY, 0, 0 };
