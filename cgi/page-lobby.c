@@ -11,8 +11,8 @@
 /* OPEN_PER_USER: open tables (waiting for players) one user may have;
  * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
  * newest), so that nobody's tables push everybody else's out of it. */
-enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, CREATE_FIELDS = 3 + GAME_OPT_MAX,
-       OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, SPEED_FIELDS = 6,
+       CREATE_FIELDS = 3 + GAME_OPT_MAX + SPEED_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
 	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
@@ -162,6 +162,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		view_num(&v, "seats_taken", r.taken[i]);
 		view_num(&v, "nseats", r.t[i].nseats);
 		page_options_view(p, &v, game_find(r.t[i].game), r.t[i].options);
+		view_str(&v, "speed", page_speed_text(p->a, &r.t[i]));
 		view_end(&v);
 	}
 	view_flag(&v, r.n > 0 ? "has_open" : "no_open", 1);
@@ -223,6 +224,52 @@ static int may_open(struct page *p)
 	return 0;
 }
 
+/* The length of a clock's day: a day, or on a test server
+ * $SPIELTISCH_DAY_SECONDS (1..86400), so that a test runs days in seconds. */
+static int64_t day_ms(void)
+{
+	const char *env = getenv("SPIELTISCH_DAY_SECONDS");
+	long d = env ? strtol(env, NULL, 10) : 0;
+	return d >= 1 && d <= 86400 ? (int64_t)d * 1000 : CLOCK_DAY_MS;
+}
+
+/* The speed fields of the create form (speed, move_seconds, clock_days,
+ * move_hours, weekend, timeouts) into rules; f: their values, as
+ * http_validate fills them. */
+static void speed_rules(struct http_rule *r)
+{
+	r[0] = (struct http_rule){ "speed", HTTP_V_TEXT, 0, 4, 4 };
+	r[1] = (struct http_rule){ "move_seconds", HTTP_V_INT, 0, 0, 3600 };
+	r[2] = (struct http_rule){ "clock_days", HTTP_V_INT, 0, 1, 14 };
+	r[3] = (struct http_rule){ "move_hours", HTTP_V_INT, 0, 1, 72 };
+	r[4] = (struct http_rule){ "weekend", HTTP_V_BOOL, 0, 0, 1 };
+	r[5] = (struct http_rule){ "timeouts", HTTP_V_INT, 0, 1, 9 };
+}
+
+/* A table's speed from the form: live with a time per move (none without
+ * move_seconds), or over days: clock_days for the first move and at most,
+ * move_hours more after each move, the weekend's pause, a bot after
+ * `timeouts` timeouts (3 unless given). -1 for an unknown speed. */
+static int speed_of(const struct http_value *f, struct play_speed *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	int64_t day = day_ms();
+	sp->clock.day_ms = day;
+	sp->timeouts_max = f[5].present ? (int)f[5].n : 3;
+	if (!f[0].present || strcmp(f[0].s, "live") == 0) {
+		int64_t ms = f[1].present ? f[1].n * 1000 : 0;
+		sp->clock.first_ms = sp->clock.per_move_ms = sp->clock.cap_ms = ms;
+		return 0;
+	}
+	if (strcmp(f[0].s, "days") != 0)
+		return -1;
+	sp->clock.first_ms = sp->clock.cap_ms = (f[2].present ? f[2].n : 3) * day;
+	sp->clock.per_move_ms = (f[3].present ? f[3].n : 24) * day / 24;
+	sp->clock.weekend = (int)f[4].n;
+	sp->clock.windows = 1;
+	return 0;
+}
+
 /* POST /tables (game, seats, the game's options): 303 to the new table;
  * 400 for a malformed form or an unknown game, 422 (lobby with the note)
  * when the rules refuse the combination or the user has OPEN_PER_USER
@@ -245,8 +292,14 @@ void page_table_create(struct page *p)
 		rules[n++] = (struct http_rule){ o->key, o->type == OPT_BOOL ? HTTP_V_BOOL : HTTP_V_INT,
 						 0, o->min, o->max };
 	}
+	int speed_at = n;
+	speed_rules(&rules[n]);
+	n += SPEED_FIELDS;
 	struct http_value f[CREATE_FIELDS];
+	struct play_speed sp;
 	enum http_err err = http_validate(&p->req->form, rules, n, f);
+	if (!err && speed_of(&f[speed_at], &sp) != 0)
+		err = HTTP_E_INVALID;
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
@@ -265,7 +318,8 @@ void page_table_create(struct page *p)
 		return;
 	int64_t id = 0;
 	struct rerr e = { "" };
-	int rc = play_create(p->store, g->slug, text, (int)f[2].n, p->user_id, p->now_ms, &id, &e);
+	int rc = play_create_timed(p->store, g->slug, text, (int)f[2].n, &sp, p->user_id, p->now_ms,
+				   &id, &e);
 	if (rc == PLAY_OK) {
 		page_redirect_table(p, id, "");
 	} else if (rc == PLAY_INVALID)

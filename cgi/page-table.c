@@ -11,6 +11,7 @@
 #include "page.h"
 #include "party-end.h"
 #include "play.h"
+#include "seatclock.h"
 #include "tmpl.h"
 
 static const char *const status_names[] = {
@@ -272,8 +273,36 @@ static void seat_actions_view(struct page *p, const struct play_table *pt, struc
 	view_flag(v, "autopass_off", mine && !mine->autopass);
 }
 
-static void seats_view(const struct play_table *pt, const struct act *a, const struct names *nm,
+/* A seat's clock, as everyone sees it: what is left (running or not), its
+ * timeouts, and whether the viewer may vote to let a bot take it over.
+ * Over days every clock of an open window runs until the window closes
+ * (rules/clock.h), so what is shown does not tell who passed. */
+static void clock_view(struct page *p, const struct play_table *pt, const struct st_seat *st,
 		       struct view *v)
+{
+	const struct clock_rule *c = &pt->t.clock;
+	int running = st->waiting_since > 0 && !st->bot && pt->t.status == TABLE_PLAYING;
+	int64_t left = running ? st->clock_left - clock_elapsed(c, st->waiting_since, p->now_ms) :
+				 st->clock_left;
+	const char *text = st->bot ? "" : page_clock_text(p->a, left, c->day_ms);
+	view_flag(v, "has_clock", !st->bot);
+	view_str(v, "clock", text ? text : "");
+	view_num(v, "clock_left_ms", left > 0 ? left : 0);
+	view_flag(v, "clock_running", running);
+	view_flag(v, "clock_low", running && left < c->per_move_ms / 4);
+	view_num(v, "timeouts", st->timeouts);
+	view_flag(v, "has_timeouts", st->timeouts > 0);
+	uint32_t voters = pt->t.status == TABLE_PLAYING ?
+			  seatclock_voters(pt->seats, pt->nseated, st->seat) : 0;
+	int me = pt->my_seat, votes = __builtin_popcount(st->expel_votes & voters);
+	view_flag(v, "can_expel", me >= 0 && ((voters >> me) & 1u) && !((st->expel_votes >> me) & 1u));
+	view_flag(v, "has_expel_votes", votes > 0);
+	view_num(v, "expel_votes", votes);
+	view_num(v, "expel_needed", __builtin_popcount(voters));
+}
+
+static void seats_view(struct page *p, const struct play_table *pt, const struct act *a,
+		       const struct names *nm, struct view *v)
 {
 	const struct st_table *t = &pt->t;
 	int me = pt->my_seat, turn = a->turn;
@@ -299,6 +328,8 @@ static void seats_view(const struct play_table *pt, const struct act *a, const s
 		view_flag(v, "bot", st && st->bot && !st->user_id);
 		view_flag(v, "bot_plays", st && st->bot && st->user_id && !st->resigned);
 		view_flag(v, "resigned", st && st->resigned);
+		if (st && pt->t.clock.first_ms > 0)
+			clock_view(p, pt, st, v);
 		view_end(v);
 	}
 }
@@ -402,7 +433,9 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_flag(v, "login_needed", !p->user_id && t->status == TABLE_OPEN);
 	page_options_view(p, v, g, t->options);
 
-	seats_view(pt, &a, &nm, v);
+	view_str(v, "speed", page_speed_text(p->a, t));
+	view_flag(v, "table_has_clock", t->clock.first_ms > 0);
+	seats_view(p, pt, &a, &nm, v);
 	seat_actions_view(p, pt, v);
 	view_list(v, "moves");
 	if (a.can_act)
@@ -739,23 +772,32 @@ void page_table_bot(struct page *p)
 }
 
 /* POST /t/<id>/seat, act=bot|back|resign: see play_seat;
- * act=autopass_on|autopass_off: see play_autopass. */
+ * act=autopass_on|autopass_off: see play_autopass; act=expel with seat=N:
+ * see play_expel. */
 void page_table_seat(struct page *p)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
-						  { "act", HTTP_V_TEXT, 1, 1, 16 } };
+						  { "act", HTTP_V_TEXT, 1, 1, 16 },
+						  { "seat", HTTP_V_INT, 0, 0, GAME_MAX_SEATS - 1 } };
 	static const char *const acts[PLAY_SEAT__MAX] = { "bot", "back", "resign" };
 	static const char *const passes[2] = { "autopass_off", "autopass_on" };
-	struct http_value f[2];
-	enum http_err err = http_validate(&p->req->form, rules, 2, f);
+	struct http_value f[3];
+	enum http_err err = http_validate(&p->req->form, rules, 3, f);
+	if (!err && strcmp(f[1].s, "expel") == 0 && !f[2].present)
+		err = HTTP_E_MISSING;
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	struct rerr e = { "" };
+	if (strcmp(f[1].s, "expel") == 0) {
+		seat_answer(p, play_expel(p->store, p->id, p->user_id, (int)f[2].n, p->now_ms, &e),
+			    &e);
 		return;
 	}
 	int act = 0;
 	while (act < PLAY_SEAT__MAX && strcmp(f[1].s, acts[act]) != 0)
 		act++;
-	struct rerr e = { "" };
 	for (int on = 0; on < 2; on++)
 		if (strcmp(f[1].s, passes[on]) == 0) {
 			seat_answer(p, play_autopass(p->store, p->id, p->user_id, on, p->now_ms, &e),

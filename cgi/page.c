@@ -194,6 +194,43 @@ const char *page_quantity(struct arena *a, long long n, const char *unit)
 	return arena_printf(a, "%lld\xc2\xa0%s", n, unit);
 }
 
+const char *page_clock_text(struct arena *a, int64_t ms, int64_t day_ms)
+{
+	if (ms <= 0)
+		return "0";
+	if (day_ms <= 0)
+		day_ms = CLOCK_DAY_MS;
+	int64_t hour = day_ms / 24 > 0 ? day_ms / 24 : 1, min = hour / 60 > 0 ? hour / 60 : 1;
+	long long d = ms / day_ms, h = ms % day_ms / hour, m = ms % hour / min;
+	if (day_ms == CLOCK_DAY_MS && ms < 60000)
+		return arena_printf(a, "%lld\xc2\xa0s", (long long)(ms + 999) / 1000);
+	if (d > 0)
+		return h ? arena_printf(a, "%lld\xc2\xa0T. %lld\xc2\xa0Std.", d, h) :
+			   arena_printf(a, "%lld\xc2\xa0%s", d, d == 1 ? "Tag" : "Tage");
+	if (h > 0)
+		return m ? arena_printf(a, "%lld\xc2\xa0Std. %lld\xc2\xa0Min.", h, m) :
+			   arena_printf(a, "%lld\xc2\xa0Std.", h);
+	return arena_printf(a, "%lld\xc2\xa0Min.", m > 0 ? m : 1);
+}
+
+const char *page_speed_text(struct arena *a, const struct st_table *t)
+{
+	const struct clock_rule *c = &t->clock;
+	if (c->first_ms <= 0)
+		return "Live, ohne Zeitlimit";
+	if (!c->windows)
+		return arena_printf(a, "Live: %s pro Zug", page_clock_text(a, c->per_move_ms,
+									  CLOCK_DAY_MS));
+	const char *bot = t->timeouts_max > 0 ?
+			  arena_printf(a, "; nach %d-mal Zeit überschritten spielt ein Bot",
+				       t->timeouts_max) : "";
+	return arena_printf(a, "Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens %s)%s%s",
+			    page_clock_text(a, c->first_ms, c->day_ms),
+			    page_clock_text(a, c->per_move_ms, c->day_ms),
+			    page_clock_text(a, c->cap_ms, c->day_ms),
+			    c->weekend ? ", Wochenenden zählen nicht" : "", bot ? bot : "");
+}
+
 void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text)
 {
 	int opt[GAME_OPT_MAX];

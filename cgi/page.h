@@ -80,6 +80,11 @@ void page_view(struct page *p, struct view *v);
  * are given in the plural (struct game_option); a word unit ending in -s
  * drops it after 1. A string in the arena, or NULL. */
 const char *page_quantity(struct arena *a, long long n, const char *unit);
+/* A clock's time left (ms) in words: "3 Tage", "5 Std. 10 Min.", "45 s";
+ * days and hours are the clock's (day_ms long, shorter on a test server). */
+const char *page_clock_text(struct arena *a, int64_t ms, int64_t day_ms);
+/* A table's speed in words, for the lobby and the table. */
+const char *page_speed_text(struct arena *a, const struct st_table *t);
 
 /* The options of a table (their stored text) as section `opts`: label and
  * text ("15 s", "ja", "nein") per option. Nothing when they do not parse. */
