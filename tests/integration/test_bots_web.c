@@ -7,7 +7,11 @@
  *   - a running table of three people where one lets a bot play for them
  *     and takes the seat back (their own move is refused meanwhile), and
  *     another resigns mid-party: the party goes on to its end, and the
- *     resigned seat's result counts as last.
+ *     resigned seat's result counts as last;
+ *   - a table over days (a clock "day" is DAY_SECONDS here, as the server
+ *     allows a test) where one of three people never comes back: her clock
+ *     runs out, a bot plays her turns, after her second timeout it keeps
+ *     her seat, and the two others finish the whole match; she is last.
  * Bounded by MAX_POSTS moves and MAX_SECONDS per table.
  */
 #include <setjmp.h>
@@ -22,10 +26,12 @@
 #include "integration/suite.h"
 
 enum { MAX_POSTS = 3000, MAX_SECONDS = 150 };
+#define DAY_SECONDS "4"
 
 static int start(void **state)
 {
 	(void)state;
+	setenv("SPIELTISCH_DAY_SECONDS", DAY_SECONDS, 1);
 	return h_start();
 }
 
@@ -169,11 +175,52 @@ static void test_bot_for_me_and_resign(void **unused)
 		fail_msg("replay: %s", why);
 }
 
+static void test_over_days_one_disappears(void **unused)
+{
+	(void)unused;
+	struct h_client *p[3] = { it_register("Emil"), it_register("Fritz"), it_register("Gabi") };
+	for (int i = 0; i < 3; i++)
+		assert_non_null(p[i]);
+	int64_t id = it_create_table(p[0], "drehwurm", 3, "snap_seconds", "3", "speed", "days",
+				     "clock_days", "1", "move_hours", "1", "timeouts", "2", NULL);
+	assert_true(id > 0);
+	for (int i = 1; i < 3; i++)
+		assert_int_equal(it_join(p[i], id), 0);
+	long status;
+	json_t *o = it_table_json(p[0], id, &status);
+	assert_non_null(strstr(it_jstr(o, "speed"), "Über Tage"));
+	json_t *seats = json_object_get(o, "seats");
+	int running = 0;
+	for (size_t i = 0; i < json_array_size(seats); i++)
+		running += json_is_true(json_object_get(json_array_get(seats, i), "clock_running"));
+	assert_int_equal(running, 1);   /* the first turn's */
+	json_decref(o);
+
+	/* Emil and Fritz play; Gabi never does */
+	double t0 = it_now();
+	int posts = play_out(p, 2, id, 13, MAX_POSTS);
+	o = it_table_json(p[0], id, &status);
+	assert_string_equal(it_jstr(o, "status"), "finished");
+	json_t *gabi = json_array_get(json_object_get(o, "seats"), 2);
+	assert_true(json_is_true(json_object_get(gabi, "resigned")));
+	assert_int_equal(it_jint(gabi, "timeouts", -1), 2);
+	json_t *standings = json_object_get(o, "standings");
+	size_t last = json_array_size(standings) - 1;
+	assert_int_equal(it_jint(json_array_get(standings, last), "seat", -1), 2);
+	print_message("over days, one gone: %d moves of the two others, the whole match in %.1f s "
+		      "(a day is " DAY_SECONDS " s)\n", posts, it_now() - t0);
+	json_decref(o);
+	char why[256];
+	if (it_verify_table(id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_person_and_two_bots),
 		cmocka_unit_test(test_bot_for_me_and_resign),
+		cmocka_unit_test(test_over_days_one_disappears),
 	};
 	return cmocka_run_group_tests_name("bots and leaving through nginx", tests, start, stop);
 }
