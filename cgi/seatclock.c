@@ -89,10 +89,11 @@ int seatclock_timeout(struct store *s, const struct st_table *t, int seat, int64
 		const struct st_seat *x = &seats[i];
 		if (x->seat != seat)
 			continue;
-		/* the bank is spent exactly: the move brings the time per move */
-		int64_t used = clock_elapsed(&t->clock, x->waiting_since, now);
+		/* the bank is spent: a new wait with the time per move begins, so
+		 * that a wait that goes on (a window, then the seat's turn) does
+		 * not run out again at once */
 		int timeouts = x->timeouts + 1;
-		if ((rc = store_seat_set_clock(s, t->id, seat, used, x->waiting_since, timeouts)) !=
+		if ((rc = store_seat_set_clock(s, t->id, seat, t->clock.per_move_ms, now, timeouts)) !=
 		    ST_OK)
 			return rc;
 		if (t->timeouts_max > 0 && timeouts >= t->timeouts_max) {

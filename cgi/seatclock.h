@@ -24,8 +24,8 @@ int seatclock_sync(struct store *s, const struct st_table *t, const struct statu
 int seatclock_due(struct store *s, const struct st_table *t, const struct status *st,
 		  int64_t now, int *seat, int64_t *next);
 
-/* Seat's time is up: one more timeout, and a bank that the move made for it
- * now turns into the time per move. At the table's limit of timeouts a bot
+/* Seat's time is up: one more timeout, and a new wait from now with the
+ * time per move. At the table's limit of timeouts a bot
  * takes the seat over for good (*takeover = 1): its results count as last. */
 int seatclock_timeout(struct store *s, const struct st_table *t, int seat, int64_t now,
 		      int *takeover);

@@ -971,7 +971,7 @@ static const struct st_seat *seat_row(const struct play_table *pt, int seat)
 }
 
 /* A clock that runs out on a regular turn: the greedy bot plays it, the
- * timeout counts, the bank comes back as the time per move; at the table's
+ * timeout counts, the bank starts again from the time per move; at the table's
  * second timeout the bot keeps the seat and its result counts as last. */
 static void test_clock_timeout_bot_then_takeover(void **state)
 {
@@ -1000,7 +1000,9 @@ static void test_clock_timeout_bot_then_takeover(void **state)
 	assert_int_equal(seat_row(&pt, q)->timeouts, 1);
 	assert_int_equal(seat_row(&pt, q)->bot, 0);
 	assert_true(seat_row(&pt, q)->waiting_since == 0);
-	assert_true(seat_row(&pt, q)->clock_left == day);
+	/* a new wait began with the time per move, and the stand-in's move
+	 * earned the time per move */
+	assert_true(seat_row(&pt, q)->clock_left == 2 * day);
 	play_free(&pt);
 	/* nobody moves again: every clock runs out, until q's second timeout */
 	for (int k = 0; k < 40; k++) {
