@@ -183,9 +183,49 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 	page_html(p, status, "lobby.tpl", &v, &h);
 }
 
+/* The length of a clock's day: a day, or on a test server
+ * $SPIELTISCH_DAY_SECONDS (1..86400), so that a test runs days in seconds. */
+static int64_t day_ms(void)
+{
+	const char *env = getenv("SPIELTISCH_DAY_SECONDS");
+	long d = env ? strtol(env, NULL, 10) : 0;
+	return d >= 1 && d <= 86400 ? (int64_t)d * 1000 : CLOCK_DAY_MS;
+}
+
+/* A whole number of days from the environment (1..365), else def. */
+static int64_t env_days(const char *name, long def)
+{
+	const char *env = getenv(name);
+	long d = env ? strtol(env, NULL, 10) : 0;
+	return d >= 1 && d <= 365 ? d : def;
+}
+
+/* The lobby's request does the housekeeping (play_sweep), at most once a
+ * clock "minute" per worker: tables with a passed deadline are ticked, open
+ * tables not full after SPIELTISCH_OPEN_DAYS (7) days go, running tables
+ * nobody moved at for SPIELTISCH_IDLE_DAYS (14) days are closed. */
+static void sweep(struct page *p)
+{
+	static int64_t last;
+	int64_t day = day_ms();
+	if (last && p->now_ms - last >= 0 && p->now_ms - last < day / 1440)
+		return;
+	last = p->now_ms;
+	struct play_sweep rule = { env_days("SPIELTISCH_OPEN_DAYS", 7) * day,
+				   env_days("SPIELTISCH_IDLE_DAYS", 14) * day, 3 };
+	struct play_swept out;
+	int rc = play_sweep(p->store, &rule, p->now_ms, &out);
+	if (rc != PLAY_OK)
+		fprintf(stderr, "lobby: sweep: %s\n", play_message(rc));
+	else if (out.expired || out.closed)
+		fprintf(stderr, "lobby: sweep: %d ticked, %d open expired, %d idle closed\n",
+			out.ticked, out.expired, out.closed);
+}
+
 /* GET /: the lobby (200; 500 on a store error). */
 void page_lobby(struct page *p)
 {
+	sweep(p);
 	lobby(p, HTTP_200, NULL);
 }
 
@@ -224,18 +264,8 @@ static int may_open(struct page *p)
 	return 0;
 }
 
-/* The length of a clock's day: a day, or on a test server
- * $SPIELTISCH_DAY_SECONDS (1..86400), so that a test runs days in seconds. */
-static int64_t day_ms(void)
-{
-	const char *env = getenv("SPIELTISCH_DAY_SECONDS");
-	long d = env ? strtol(env, NULL, 10) : 0;
-	return d >= 1 && d <= 86400 ? (int64_t)d * 1000 : CLOCK_DAY_MS;
-}
-
 /* The speed fields of the create form (speed, move_seconds, clock_days,
- * move_hours, weekend, timeouts) into rules; f: their values, as
- * http_validate fills them. */
+ * move_hours, weekend, timeouts) into rules. */
 static void speed_rules(struct http_rule *r)
 {
 	r[0] = (struct http_rule){ "speed", HTTP_V_TEXT, 0, 4, 4 };

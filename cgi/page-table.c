@@ -434,6 +434,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	page_options_view(p, v, g, t->options);
 
 	view_str(v, "speed", page_speed_text(p->a, t));
+	view_flag(v, "closed_idle", t->closed_idle);
 	view_flag(v, "table_has_clock", t->clock.first_ms > 0);
 	seats_view(p, pt, &a, &nm, v);
 	seat_actions_view(p, pt, v);

@@ -1282,6 +1282,66 @@ int play_autopass(struct store *s, int64_t table, int64_t user, int on, int64_t 
 	return finish(s, rc);
 }
 
+enum { SWEEP_MAX = 16 };
+
+/* Removes open table id if it is still open and was created before `before`
+ * (another request may have filled or removed it meanwhile). */
+static int expire_open(struct store *s, int64_t id, int64_t before, int *done)
+{
+	struct st_table t;
+	int rc = from_store(store_begin(s), PLAY_ERR);
+	*done = 0;
+	if (rc != PLAY_OK)
+		return rc;
+	rc = from_store(store_table_get(s, id, &t), PLAY_NOT_FOUND);
+	if (rc == PLAY_OK && t.status == TABLE_OPEN && t.created_at < before) {
+		rc = from_store(store_table_delete(s, id), PLAY_NOT_FOUND);
+		*done = rc == PLAY_OK;
+	}
+	rc = finish(s, rc);
+	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
+}
+
+/* Closes running table id if its party still saw no step since `before`. */
+static int close_idle(struct store *s, int64_t id, int64_t before, int *done)
+{
+	int rc = from_store(store_begin(s), PLAY_ERR);
+	*done = 0;
+	if (rc != PLAY_OK)
+		return rc;
+	rc = from_store(store_table_close_idle(s, id, before), PLAY_NOT_FOUND);
+	*done = rc == PLAY_OK;
+	rc = finish(s, rc);
+	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
+}
+
+int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
+	       struct play_swept *out)
+{
+	int64_t ids[SWEEP_MAX];
+	int n, done, max = rule->max < SWEEP_MAX ? rule->max : SWEEP_MAX;
+	memset(out, 0, sizeof *out);
+	int rc = from_store(store_tables_due(s, now_ms, ids, max, &n), PLAY_ERR);
+	for (int i = 0; rc == PLAY_OK && i < n; i++) {
+		rc = play_tick(s, ids[i], now_ms);
+		out->ticked += rc == PLAY_OK;
+		if (rc == PLAY_BUSY || rc == PLAY_NOT_FOUND)
+			rc = PLAY_OK;   /* someone else is at it */
+	}
+	if (rc == PLAY_OK && rule->open_ms > 0)
+		rc = from_store(store_tables_expired(s, now_ms - rule->open_ms, ids, max, &n),
+				PLAY_ERR);
+	for (int i = 0; rc == PLAY_OK && rule->open_ms > 0 && i < n; i++)
+		if ((rc = expire_open(s, ids[i], now_ms - rule->open_ms, &done)) == PLAY_OK)
+			out->expired += done;
+	if (rc == PLAY_OK && rule->idle_ms > 0)
+		rc = from_store(store_tables_idle(s, now_ms - rule->idle_ms, ids, max, &n), PLAY_ERR);
+	for (int i = 0; rc == PLAY_OK && rule->idle_ms > 0 && i < n; i++)
+		if ((rc = close_idle(s, ids[i], now_ms - rule->idle_ms, &done)) == PLAY_OK)
+			out->closed += done;
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Reading a table for a page                                          */
 

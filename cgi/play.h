@@ -119,6 +119,22 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t now_ms,
 	       struct rerr *e);
 
+/* Housekeeping that a request does on the side (no timer process): up to
+ * `max` tables each whose deadline has passed are ticked (their clocks and
+ * windows apply even when nobody looks at them), open tables older than
+ * open_ms are removed, and running tables whose party saw no step for
+ * idle_ms are closed with the result of their finished parties. Each table
+ * its own transaction; counts into *out. PLAY_OK, or the first error. */
+struct play_sweep {
+	int64_t open_ms, idle_ms;
+	int max;
+};
+struct play_swept {
+	int ticked, expired, closed;
+};
+int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
+	       struct play_swept *out);
+
 /* The user's standing choice for a table they sit at: pass every window
  * (a snap, a reaction) automatically. It depends on nothing in the hand;
  * an open window for them is passed at once. */

@@ -61,6 +61,10 @@ enum stmt {
 	STMT_SEATS_RESET_CLOCK,
 	STMT_SEAT_EXPEL_VOTE,
 	STMT_TABLE_SET_CLOCK,
+	STMT_TABLES_EXPIRED,
+	STMT_TABLES_IDLE,
+	STMT_TABLES_DUE,
+	STMT_TABLE_CLOSE_IDLE,
 	STMT_TABLE_SET_STATUS,
 	STMT_TABLE_BUMP,
 	STMT_TABLE_VERSION,
@@ -91,8 +95,9 @@ enum stmt {
 #define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
-	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max"
-enum { TABLE_NCOLS = 22 };   /* columns in TABLE_COLS */
+	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
+	"t.closed_idle"
+enum { TABLE_NCOLS = 23 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 
@@ -164,6 +169,23 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_SET_CLOCK] =
 		"UPDATE tables SET clock_first = ?2, clock_per_move = ?3, clock_cap = ?4,"
 		" clock_day = ?5, clock_weekend = ?6, over_days = ?7, timeouts_max = ?8 WHERE id = ?1",
+	/* open tables nobody completed in time */
+	[STMT_TABLES_EXPIRED] =
+		"SELECT id FROM tables WHERE status = 0 AND created_at < ?1 ORDER BY id LIMIT ?2",
+	/* running tables whose current party saw no step since ?1 */
+	[STMT_TABLES_IDLE] =
+		"SELECT t.id FROM tables t JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
+		" WHERE t.status = 1 AND coalesce((SELECT max(at) FROM moves m WHERE m.party = p.id),"
+		" p.created_at) < ?1 ORDER BY t.id LIMIT ?2",
+	[STMT_TABLES_DUE] =
+		"SELECT id FROM tables WHERE status = 1 AND next_deadline > 0 AND next_deadline <= ?1"
+		" ORDER BY next_deadline LIMIT ?2",
+	[STMT_TABLE_CLOSE_IDLE] =
+		"UPDATE tables SET status = 2, closed_idle = 1, next_deadline = 0,"
+		" version = version + 1, public_version = version + 1, epoch_version = version + 1"
+		" WHERE id = ?1 AND status = 1 AND (SELECT coalesce((SELECT max(at) FROM moves m"
+		" WHERE m.party = p.id), p.created_at) FROM parties p WHERE p.table_id = tables.id"
+		" AND p.number = tables.party_no) < ?2",
 	[STMT_SEAT_SET_BOT] =
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	[STMT_TABLE_SET_STATUS] =
@@ -1003,6 +1025,7 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->clock.weekend = sqlite3_column_int(q, 19);
 	t->clock.windows = sqlite3_column_int(q, 20);
 	t->timeouts_max = sqlite3_column_int(q, 21);
+	t->closed_idle = sqlite3_column_int(q, 22);
 }
 
 /* One table by id; ST_NOTFOUND (a 404). */
@@ -1169,6 +1192,53 @@ int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t vot
 	sqlite3_bind_int(q, 2, seat);
 	sqlite3_bind_int64(q, 3, voters);
 	return exec_stmt(s, q, "seat expel vote");
+}
+
+/* Up to max ids of a listing bound with (?1 time, ?2 max) into ids. */
+static int list_ids(struct store *s, enum stmt which, int64_t t, int64_t *ids, int max, int *n,
+		    const char *what)
+{
+	sqlite3_stmt *q = stmt(s, which);
+	int rc;
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (*n < max)
+			ids[(*n)++] = sqlite3_column_int64(q, 0);
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
+	done(q);
+	return rc;
+}
+
+int store_tables_expired(struct store *s, int64_t before, int64_t *ids, int max, int *n)
+{
+	return list_ids(s, STMT_TABLES_EXPIRED, before, ids, max, n, "tables expired");
+}
+
+int store_tables_idle(struct store *s, int64_t before, int64_t *ids, int max, int *n)
+{
+	return list_ids(s, STMT_TABLES_IDLE, before, ids, max, n, "tables idle");
+}
+
+int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
+{
+	return list_ids(s, STMT_TABLES_DUE, now, ids, max, n, "tables due");
+}
+
+int store_table_close_idle(struct store *s, int64_t id, int64_t before)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_CLOSE_IDLE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, before);
+	int rc = exec_stmt(s, q, "table close idle");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
 }
 
 int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,

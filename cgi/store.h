@@ -121,6 +121,7 @@ struct st_table {
 	                                  * what polls compare (003_public_version.sql) */
 	struct clock_rule clock;         /* the table's speed (006_clocks.sql) */
 	int timeouts_max;                /* timeouts before a bot takes a seat; 0 never */
+	int closed_idle;                 /* closed because nobody moved (007_idle.sql) */
 };
 
 struct st_seat {
@@ -139,6 +140,16 @@ struct st_seat {
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
 		       int nparties, int64_t created_by, int64_t now, int64_t *id);
 int store_table_get(struct store *s, int64_t id, struct st_table *t);
+/* Tables for the sweep, at most max ids each, oldest first: open ones
+ * created before `before`; running ones whose party saw no step since
+ * `before`; running ones whose next deadline has passed at now. */
+int store_tables_expired(struct store *s, int64_t before, int64_t *ids, int max, int *n);
+int store_tables_idle(struct store *s, int64_t before, int64_t *ids, int max, int *n);
+int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n);
+/* Finishes a running table whose party saw no step since `before`
+ * (closed_idle), with a new version that makes every page stale.
+ * ST_NOTFOUND when it is not running or not idle (any more). */
+int store_table_close_idle(struct store *s, int64_t id, int64_t before);
 /* Sets a new table's speed: its clock rule and timeouts before a takeover. */
 int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
 			  int timeouts_max);

@@ -6,6 +6,7 @@
 {{#is_open}}Wartet auf Mitspieler: {{seats_taken}} von {{nseats}} Plätzen besetzt.{{/is_open}}
 {{#is_playing}}{{#multi_party}}Partie {{party_number}} von {{nparties}}.{{/multi_party}}{{/is_playing}}
 {{#is_finished}}{{#multi_party}}Das Match ist beendet.{{/multi_party}}{{#single_party}}Die Partie ist beendet.{{/single_party}}{{/is_finished}}
+{{#closed_idle}}Geschlossen, weil zu lange niemand gezogen hat: es zählen die beendeten Partien.{{/closed_idle}}
 {{#has_opts}}<span class="opts">{{#opts}}<span class="opt">{{label}}: {{text}}</span> {{/opts}}</span>{{/has_opts}}
 </p>
 </section>
@@ -50,8 +51,8 @@
 {{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
 {{#next}}<span class="badge">als Nächstes am Zug</span>{{/next}}
 {{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
-<span class="score" title="Punkte in dieser Partie">{{score:x-points}}</span>
-{{#has_clock}}<span class="clock{{#clock_running}} running{{/clock_running}}{{#clock_low}} low{{/clock_low}}" title="Zeit auf der Uhr dieses Platzes">⏱ {{clock}}{{#clock_running}} <small>läuft</small>{{/clock_running}}</span>{{/has_clock}}
+<span class="tally"><span class="score" title="Punkte in dieser Partie">{{score:x-points}}</span>
+{{#has_clock}}<span class="clock{{#clock_running}} running{{/clock_running}}{{#clock_low}} low{{/clock_low}}" title="Zeit auf der Uhr dieses Platzes">⏱ {{clock}}{{#clock_running}} <small>läuft</small>{{/clock_running}}</span>{{/has_clock}}</span>
 {{#has_timeouts}}<span class="badge window">{{timeouts}}× Zeit überschritten</span>{{/has_timeouts}}
 {{#has_expel_votes}}<span class="badge">{{expel_votes}} von {{expel_needed}} für einen Bot</span>{{/has_expel_votes}}
 {{#can_expel}}<form method="post" action="{{seat_url}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="act" value="expel"><input type="hidden" name="seat" value="{{seat}}"><button type="submit">Bot für diesen Platz</button></form>{{/can_expel}}

@@ -1105,6 +1105,52 @@ static void test_clock_expel_vote(void **state)
 	play_free(&pt);
 }
 
+/* The housekeeping a request does on the side: a table whose clock ran
+ * out is ticked although nobody looks at it, an open table nobody filled
+ * in time goes, a running table nobody moved at is closed with the result
+ * of its finished parties; anything younger stays as it is. */
+static void test_sweep(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	struct st_table t;
+	struct play_swept out;
+	const int64_t day = 1000;
+	struct play_sweep rule = { 7 * day, 14 * day, 3 };
+	int64_t open = 0, clocked = clocked_table(f, 3, "", 1, day, 3, 0);
+	assert_int_equal(play_create(f->s, "drehwurm", "", 3, f->user[4], f->now, &open, &e),
+			 PLAY_OK);
+	int64_t idle = full_table(f, 3, "");
+	int64_t t0 = f->now;
+	/* nothing is due yet */
+	assert_int_equal(play_sweep(f->s, &rule, t0 + day, &out), PLAY_OK);
+	assert_true(out.ticked == 0 && out.expired == 0 && out.closed == 0);
+	/* the clock ran out: ticked without a page */
+	assert_int_equal(play_sweep(f->s, &rule, t0 + 3 * day, &out), PLAY_OK);
+	assert_true(out.ticked >= 1 && out.expired == 0 && out.closed == 0);
+	assert_int_equal(store_table_get(f->s, clocked, &t), ST_OK);
+	assert_true(t.next_deadline > t0 + 3 * day);
+	/* a week: the open table goes */
+	assert_int_equal(play_sweep(f->s, &rule, t0 + 7 * day + 1, &out), PLAY_OK);
+	assert_int_equal(out.expired, 1);
+	assert_int_equal(store_table_get(f->s, open, &t), ST_NOTFOUND);
+	/* two weeks without a step: the table without a clock closes; the
+	 * clocked one keeps moving as its clocks run out */
+	f->now = t0 + 14 * day + 1;
+	assert_int_equal(play_sweep(f->s, &rule, f->now, &out), PLAY_OK);
+	assert_int_equal(out.closed, 1);
+	assert_int_equal(store_table_get(f->s, idle, &t), ST_OK);
+	assert_int_equal(t.status, TABLE_FINISHED);
+	assert_int_equal(t.closed_idle, 1);
+	assert_int_equal(store_table_get(f->s, clocked, &t), ST_OK);
+	assert_int_equal(t.status, TABLE_PLAYING);
+	assert_int_equal(play_load(f->s, idle, f->user[0], f->now, &pt), PLAY_OK);
+	long long v = pt.t.version;
+	play_free(&pt);
+	assert_int_equal(play_move(f->s, idle, f->user[0], "pass", v, f->now, &e), PLAY_NOT_PLAYING);
+}
+
 /* A standing choice made in advance: seats 1 and 2 pass every window
  * automatically, so no open window ever waits for them, while seat 0
  * still answers its own; the auto-passes are logged as moves. */
@@ -1509,6 +1555,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clock_windows_over_days_and_live, setup_fx,
 						teardown_fx),
 		cmocka_unit_test_setup_teardown(test_clock_expel_vote, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_sweep, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
