@@ -583,6 +583,113 @@ test('Bots: one person seats two bots and plays; the bots answer at once', 90000
 	t.note('screenshots: tests/out/bots-{desktop,phone}.png');
 });
 
+// ---- over days: every seat's clock ------------------------------------------------
+
+// The seats as the page shows them: name, classes, clock text, badges.
+async function seatRows(p) {
+	return p.page.evaluate(() => [...document.querySelectorAll('ol.seats > li.seat')].map(li => {
+		const clock = li.querySelector('.clock');
+		return {
+			name: (li.querySelector('.seat-name') || {}).innerText || '',
+			turn: li.classList.contains('turn'),
+			acting: li.classList.contains('acting'),
+			clock: clock ? clock.innerText.replace(/\s+/g, ' ').trim() : null,
+			running: !!(clock && clock.classList.contains('running')),
+			bot: [...li.querySelectorAll('.badge.bot')].map(b => b.innerText.trim()),
+		};
+	}));
+}
+
+test('Over days: the table says its speed, every person has a clock, one runs, the bot has none', 90000, async t => {
+	const sina = await t.player('sina'), tom = await t.player('tom', PHONE360);
+	for (const p of [sina, tom]) await register(p, p.label);
+
+	// The lobby form: over days, 5 days, 12 hours per move, weekends off, a bot after 2 timeouts.
+	await sina.page.goto(`${BASE}/`);
+	const f = sina.page.locator('form[action="/tables"]:has(input[name="game"][value="drehwurm"])');
+	await f.locator('select[name="seats"]').selectOption('3');
+	await f.locator('input[name="snap_seconds"]').fill('60');
+	await f.locator('input[name="speed"][value="days"]').click();
+	check(await f.locator('input[name="speed"][value="days"]').isChecked(), 'the radio "Über Tage" is not checked');
+	await f.locator('select[name="clock_days"]').selectOption('5');
+	await f.locator('input[name="move_hours"]').fill('12');
+	await f.locator('input[name="weekend"]').setChecked(true);
+	await f.locator('input[name="timeouts"]').fill('2');
+	await Promise.all([
+		sina.page.waitForURL(/\/t\/\d+$/),
+		f.locator('button[type="submit"]').click(),
+	]);
+	const url = sina.page.url();
+	t.note(`table ${url}`);
+	const speed = (await sina.page.locator('p.speed').innerText()).replace(/\s+/g, ' ');
+	check(/^Tempo: Über Tage: 5 Tage für den ersten Zug, \+12 Std\. pro Zug \(höchstens 5 Tage\), Wochenenden zählen nicht; nach 2-mal Zeit überschritten spielt ein Bot/.test(speed),
+		`the table's speed line reads "${speed}"`);
+
+	// A bot on one free seat from the table page, then tom takes the last one.
+	const before = sina.loads;
+	await sina.page.locator('form[action$="/bot"]:has(input[value="greedy"]) button').click();
+	await until("sina's page after seating a bot", 10000, async () => sina.loads > before);
+	await join(tom, url);
+	await allAt([sina, tom], (await state(tom)).version, 'the party starts');
+
+	// Both pages: a clock on each person's seat, none on the bot's, and
+	// exactly one running: the seat on turn. A snap window after a bot's
+	// move runs several clocks at once: the people pass it first.
+	let rows = [];
+	for (let step = 0; step < 10; step++) {
+		rows = await seatRows(sina);
+		const running = rows.filter(r => r.running);
+		if (running.length === 1 && running[0].turn) break;
+		const ss = [await state(sina), await state(tom)];
+		const w = ss.findIndex(s => s.moves.includes('pass'));
+		if (w < 0) { await sleep(300); continue; }
+		const p = [sina, tom][w];
+		t.note(`${p.label} passes a window`);
+		await clickMove(p, 'pass');
+		await allAt([sina, tom], (await state(p)).version, `after ${p.label}'s pass`);
+	}
+	for (const p of [sina, tom]) {
+		rows = await seatRows(p);
+		const desc = rows.map(r => `${r.name}: ${r.clock}${r.running ? ' (läuft)' : ''}${r.turn ? ' [am Zug]' : ''} ${r.bot.join(' ')}`).join(' | ');
+		check(rows.length === 3, `${p.label} sees ${rows.length} seats: ${desc}`);
+		const people = rows.filter(r => !r.bot.length), bots = rows.filter(r => r.bot.length);
+		check(people.length === 2 && bots.length === 1, `${p.label} sees ${people.length} people, ${bots.length} bots: ${desc}`);
+		check(/Bot 2 \(gierig\)/.test(bots[0].name) && bots[0].bot.includes('Bot'),
+			`${p.label}: the bot seat has no "Bot" badge: ${desc}`);
+		check(bots[0].clock === null, `${p.label}: the bot seat shows a clock: ${desc}`);
+		for (const r of people)
+			check(r.clock && /^⏱ \d+ (Tage?|T\. \d+ Std\.)/.test(r.clock), `${p.label}: ${r.name} has no clock in days: ${desc}`);
+		const running = rows.filter(r => r.running);
+		check(running.length === 1, `${p.label} sees ${running.length} running clocks: ${desc}`);
+		check(running[0].turn && !running[0].bot.length,
+			`${p.label}: the running clock is not the person on turn: ${desc}`);
+		check(/läuft/.test(running[0].clock), `${p.label}: the running clock does not say "läuft": ${desc}`);
+		check(rows.filter(r => r.clock && !r.running).every(r => !/läuft/.test(r.clock)),
+			`${p.label}: a stopped clock says "läuft": ${desc}`);
+		check(/^Tempo: Über Tage/.test(await p.page.locator('p.speed').innerText()),
+			`${p.label}'s page lacks the "Tempo: Über Tage" line`);
+		t.note(`${p.label}: ${desc}`);
+	}
+
+	// Screenshots; at 360 px no seat row is wider than its list, nothing scrolls sideways.
+	await t.shot(sina.page, 'table-clocks-desktop.png');
+	await t.shot(tom.page, 'table-clocks-phone.png');
+	await t.shotOf(tom.page.locator('section.seats'), 'table-clocks-phone-seats.png');
+	const wide = await tom.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE360.width, `at 360 px the table with clocks is ${wide} px wide`);
+	const over = await tom.page.evaluate(() => {
+		const list = document.querySelector('ol.seats').getBoundingClientRect();
+		return [...document.querySelectorAll('ol.seats > li.seat, ol.seats > li.seat > *')]
+			.filter(e => e.getBoundingClientRect().right > list.right + 0.5 ||
+				e.getBoundingClientRect().left < list.left - 0.5)
+			.map(e => `${e.className || e.tagName}: ${Math.round(e.getBoundingClientRect().right)} > ${Math.round(list.right)}`);
+	});
+	check(over.length === 0, `at 360 px parts of a seat row stick out of the list: ${over.join(', ')}`);
+	for (const p of [sina, tom])
+		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
+	t.note('screenshots: tests/out/table-clocks-{desktop,phone,phone-seats}.png');
+});
+
 // ---- play safety: no move without a click ------------------------------------------
 
 // Three players at a new Drehwurm table (60 s snap windows); returns
