@@ -301,6 +301,25 @@ static void clock_view(struct page *p, const struct play_table *pt, const struct
 	view_num(v, "expel_needed", __builtin_popcount(voters));
 }
 
+/* A seat a bot holds for nobody may be claimed by a logged-in visitor who
+ * is not seated there (play_claim): from the next party on it is theirs. */
+static void claim_view(struct page *p, const struct play_table *pt, const struct st_seat *st,
+		       struct view *v)
+{
+	int claiming = 0;
+	for (int i = 0; i < pt->nseated; i++)
+		claiming |= p->user_id && pt->seats[i].claimed_by == p->user_id;
+	int open = st && st->bot && (!st->user_id || st->resigned) && !st->claimed_by &&
+		   pt->t.status == TABLE_PLAYING && pt->t.party_no + 1 < pt->t.nparties;
+	int can = open && p->user_id && pt->my_seat < 0 && !claiming;
+	view_flag(v, "can_claim", can);
+	/* (the table's own "csrf" is empty for a visitor: the board's forms
+	 * are not theirs) */
+	view_str(v, "claim_csrf", can ? p->csrf : "");
+	view_flag(v, "claimed", st && st->claimed_by);
+	view_str(v, "claimer", st && st->claimed_by ? st->claimer : "");
+}
+
 static void seats_view(struct page *p, const struct play_table *pt, const struct act *a,
 		       const struct names *nm, struct view *v)
 {
@@ -330,6 +349,7 @@ static void seats_view(struct page *p, const struct play_table *pt, const struct
 		view_flag(v, "resigned", st && st->resigned);
 		if (st && pt->t.clock.first_ms > 0)
 			clock_view(p, pt, st, v);
+		claim_view(p, pt, st, v);
 		view_end(v);
 	}
 }
@@ -743,6 +763,8 @@ static void seat_answer(struct page *p, int rc, const struct rerr *e)
 		page_redirect_table(p, p->id, "");
 		return;
 	case PLAY_FULL:
+	case PLAY_ALREADY:
+	case PLAY_STALE:
 	case PLAY_NOT_PLAYING:
 	case PLAY_NOT_SEATED:
 	case PLAY_REJECTED:
@@ -774,7 +796,7 @@ void page_table_bot(struct page *p)
 
 /* POST /t/<id>/seat, act=bot|back|resign: see play_seat;
  * act=autopass_on|autopass_off: see play_autopass; act=expel with seat=N:
- * see play_expel. */
+ * see play_expel; act=claim with seat=N: see play_claim. */
 void page_table_seat(struct page *p)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
@@ -784,16 +806,19 @@ void page_table_seat(struct page *p)
 	static const char *const passes[2] = { "autopass_off", "autopass_on" };
 	struct http_value f[3];
 	enum http_err err = http_validate(&p->req->form, rules, 3, f);
-	if (!err && strcmp(f[1].s, "expel") == 0 && !f[2].present)
+	int targeted = strcmp(f[1].s, "expel") == 0 || strcmp(f[1].s, "claim") == 0;
+	if (!err && targeted && !f[2].present)
 		err = HTTP_E_MISSING;
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
 	struct rerr e = { "" };
-	if (strcmp(f[1].s, "expel") == 0) {
-		seat_answer(p, play_expel(p->store, p->id, p->user_id, (int)f[2].n, p->now_ms, &e),
-			    &e);
+	if (targeted) {
+		int q = (int)f[2].n;
+		seat_answer(p, strcmp(f[1].s, "expel") == 0 ?
+				       play_expel(p->store, p->id, p->user_id, q, p->now_ms, &e) :
+				       play_claim(p->store, p->id, p->user_id, q, p->now_ms, &e), &e);
 		return;
 	}
 	int act = 0;

@@ -576,13 +576,17 @@ static int next_dealer(const struct live *l, int next)
 }
 
 /* Deals the next party of a pausing table (see next_dealer), with a new
- * version that makes every older page stale. l->t is re-read; l->party and
+ * version that makes every older page stale; the seats claimed meanwhile
+ * change hands first (play_claim). l->t is re-read; l->party and
  * l->state still hold the finished party. Inside the caller's transaction. */
 static int next_party(struct store *s, struct live *l, int64_t now)
 {
 	struct status st;
+	memset(&st, 0, sizeof st);
 	int next = l->t.party_no + 1;
-	int rc = start_party(s, &l->t, next, next_dealer(l, next), now, &st);
+	int rc = from_store(store_seats_apply_claims(s, l->t.id, l->t.clock.first_ms), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = start_party(s, &l->t, next, next_dealer(l, next), now, &st);
 	int64_t deadline = st.deadline;
 	if (rc != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
@@ -1215,6 +1219,38 @@ out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, play_message(rc));
 	live_free(&l);
+	return finish(s, rc);
+}
+
+int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t now_ms,
+	       struct rerr *e)
+{
+	struct st_table t;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int mine, n, rc;
+	(void)now_ms;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK ||
+	    (rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
+		    PLAY_OK)
+		goto out;
+	if (mine >= 0)
+		rc = fail_msg(e, PLAY_ALREADY, play_message(PLAY_ALREADY));
+	else if (t.status != TABLE_PLAYING || t.party_no + 1 >= t.nparties)
+		rc = fail_msg(e, PLAY_REJECTED, "Hier beginnt keine Partie mehr: es gibt keinen Platz "
+						"zu übernehmen.");
+	for (int i = 0; rc == PLAY_OK && i < n; i++)
+		if (seats[i].claimed_by == user)
+			rc = fail_msg(e, PLAY_STALE, "Du übernimmst hier schon einen Platz, ab der "
+						     "nächsten Partie.");
+	if (rc == PLAY_OK && store_seat_claim(s, table, seat, user) != ST_OK)
+		rc = fail_msg(e, PLAY_REJECTED, "Diesen Platz kann gerade niemand übernehmen.");
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_bump(s, table, -1, t.next_deadline, t.epoch, NULL),
+				PLAY_ERR);
+out:
 	return finish(s, rc);
 }
 

@@ -119,6 +119,14 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t now_ms,
 	       struct rerr *e);
 
+/* The user, not seated at the running table, claims `seat`, which a bot
+ * holds for nobody (a bot's from the start, or its person resigned or was
+ * replaced): they play it from the next party on, with its totals so far.
+ * PLAY_ALREADY (seated), PLAY_STALE (already claiming a seat here),
+ * PLAY_REJECTED (not such a seat, claimed, or no party left). */
+int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t now_ms,
+	       struct rerr *e);
+
 /* Housekeeping that a request does on the side (no timer process): up to
  * `max` tables each whose deadline has passed are ticked (their clocks and
  * windows apply even when nobody looks at them), open tables older than

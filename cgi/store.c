@@ -60,6 +60,8 @@ enum stmt {
 	STMT_SEAT_SET_CLOCK,
 	STMT_SEATS_RESET_CLOCK,
 	STMT_SEAT_EXPEL_VOTE,
+	STMT_SEAT_CLAIM,
+	STMT_SEATS_APPLY_CLAIMS,
 	STMT_TABLE_SET_CLOCK,
 	STMT_TABLES_EXPIRED,
 	STMT_TABLES_IDLE,
@@ -133,8 +135,10 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
-		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes"
+		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
+		" coalesce(s.claimed_by, 0), coalesce(c.name, '')"
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		" LEFT JOIN users c ON c.id = s.claimed_by"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
 	/* The lowest seat number below nseats that nobody holds; no row when full. */
@@ -166,6 +170,13 @@ static const char *const stmt_sql[] = {
 		" WHERE table_id = ?1",
 	[STMT_SEAT_EXPEL_VOTE] =
 		"UPDATE seats SET expel_votes = expel_votes | ?3 WHERE table_id = ?1 AND seat = ?2",
+	[STMT_SEAT_CLAIM] =
+		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
+		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
+	[STMT_SEATS_APPLY_CLAIMS] =
+		"UPDATE seats SET user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
+		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
 	[STMT_TABLE_SET_CLOCK] =
 		"UPDATE tables SET clock_first = ?2, clock_per_move = ?3, clock_cap = ?4,"
 		" clock_day = ?5, clock_weekend = ?6, over_days = ?7, timeouts_max = ?8 WHERE id = ?1",
@@ -1069,6 +1080,8 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		st->waiting_since = sqlite3_column_int64(q, 7);
 		st->timeouts = sqlite3_column_int(q, 8);
 		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
+		st->claimed_by = sqlite3_column_int64(q, 10);
+		copy_col(st->claimer, sizeof st->claimer, q, 11);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);
@@ -1181,6 +1194,30 @@ int store_seats_reset_clock(struct store *s, int64_t table, int64_t left)
 	sqlite3_bind_int64(q, 1, table);
 	sqlite3_bind_int64(q, 2, left);
 	return exec_stmt(s, q, "seats reset clock");
+}
+
+int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_CLAIM);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, seat);
+	sqlite3_bind_int64(q, 3, user);
+	int rc = exec_stmt(s, q, "seat claim");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_CONFLICT;
+	return rc;
+}
+
+int store_seats_apply_claims(struct store *s, int64_t table, int64_t clock_left)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEATS_APPLY_CLAIMS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, clock_left);
+	return exec_stmt(s, q, "seats apply claims");
 }
 
 int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters)

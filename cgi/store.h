@@ -135,6 +135,8 @@ struct st_seat {
 	int64_t waiting_since;           /* since when its clock runs; 0: it does not */
 	int timeouts;                    /* timeouts in this match */
 	uint32_t expel_votes;            /* seats that voted to let a bot take it (bits) */
+	int64_t claimed_by;              /* who takes it over at the next party; 0 nobody */
+	char claimer[ST_NAME_MAX + 1];   /* their name */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
@@ -170,6 +172,13 @@ int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left,
 			 int timeouts);
 /* Every seat of a table starts the match with `left`, no timeouts, no votes. */
 int store_seats_reset_clock(struct store *s, int64_t table, int64_t left);
+/* `user` claims `seat`, which a bot holds for nobody (a bot's own, or its
+ * person resigned), from the next party on. ST_CONFLICT: not such a seat,
+ * or claimed already. */
+int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user);
+/* Every claim of the table takes effect: the claimer plays the seat, with
+ * a full clock (`clock_left`), no timeouts, votes or resignation. */
+int store_seats_apply_claims(struct store *s, int64_t table, int64_t clock_left);
 /* One more seat (bits) votes to let a bot take `seat` over. */
 int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters);
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,

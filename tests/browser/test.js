@@ -658,7 +658,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 			`${p.label}: the bot seat has no "Bot" badge: ${desc}`);
 		check(bots[0].clock === null, `${p.label}: the bot seat shows a clock: ${desc}`);
 		for (const r of people)
-			check(r.clock && /^⏱ \d+ (Tage?|T\. \d+ Std\.)/.test(r.clock), `${p.label}: ${r.name} has no clock in days: ${desc}`);
+			check(r.clock && /^◷ Uhr: \d+ (Tage?|T\. \d+ Std\.)/.test(r.clock), `${p.label}: ${r.name} has no clock in days: ${desc}`);
 		const running = rows.filter(r => r.running);
 		check(running.length === 1, `${p.label} sees ${running.length} running clocks: ${desc}`);
 		check(running[0].turn && !running[0].bot.length,

@@ -1,9 +1,10 @@
 /*
  * test_bots_web.c — bots and leaving a running table, through real nginx:
  *   - a Drehwurm table of three created by one person, who seats a greedy
- *     and a random bot; the match starts with the last seat and the person
- *     plays it to the end alone (the bots move whenever a request touches
- *     the table); every party replays from its log;
+ *     and a random bot; the match starts with the last seat (the bots move
+ *     whenever a request touches the table); a visitor claims the random
+ *     bot's seat and plays it from the second party on; every party
+ *     replays from its log;
  *   - a running table of three people where one lets a bot play for them
  *     and takes the seat back (their own move is refused meanwhile), and
  *     another resigns mid-party: the party goes on to its end, and the
@@ -121,11 +122,50 @@ static void test_one_person_and_two_bots(void **unused)
 	assert_string_equal(it_jstr(o, "status"), "playing");
 	json_decref(o);
 
-	int posts = play_out(&anna, 1, id, 77, MAX_POSTS);
+	/* Vera, who does not sit there, claims the random bot's seat: hers
+	 * from the next party on */
+	struct h_client *who[2] = { anna, it_register("Vera") };
+	assert_non_null(who[1]);
+	o = it_table_json(who[1], id, &status);
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "seats"), 2),
+						 "can_claim")));
+	json_decref(o);
+	char path[64], csrf[128];
+	struct h_resp r;
+	/* the csrf of the claim form itself, as a browser sends it */
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(h_get(who[1], path, &r), 0);
+	const char *form = strstr(r.body, "name=\"act\" value=\"claim\"");
+	assert_non_null(form);
+	static const char key[] = "name=\"csrf\" value=\"";
+	const char *c0 = form;
+	while (c0 > r.body && strncmp(c0, key, sizeof key - 1) != 0)
+		c0--;
+	c0 += sizeof key - 1;
+	size_t cl = strcspn(c0, "\"");
+	assert_true(cl > 0 && cl < sizeof csrf);
+	memcpy(csrf, c0, cl);
+	csrf[cl] = '\0';
+
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/t/%lld/seat", (long long)id);
+	assert_int_equal(h_post_form(who[1], path, &r, "csrf", csrf, "act", "claim", "seat", "2",
+				     NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	o = it_table_json(anna, id, &status);
+	assert_string_equal(it_jstr(json_array_get(json_object_get(o, "seats"), 2), "claimer"),
+			    "Vera");
+	json_decref(o);
+
+	int posts = play_out(who, 2, id, 77, MAX_POSTS);
 	o = it_table_json(anna, id, &status);
 	assert_string_equal(it_jstr(o, "status"), "finished");
+	assert_string_equal(it_jstr(json_array_get(json_object_get(o, "seats"), 2), "name"),
+			    "Vera");
 	json_decref(o);
-	print_message("one person and two bots: %d moves of the person\n", posts);
+	print_message("one person and two bots, one of them replaced by a person after the first "
+		      "party: %d moves of the people\n", posts);
 	char why[256];
 	if (it_verify_table(id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);

@@ -1105,6 +1105,51 @@ static void test_clock_expel_vote(void **state)
 	play_free(&pt);
 }
 
+/* A seat a bot holds for nobody is offered to a new player: one claim a
+ * person, not by someone seated, not twice; it changes hands when the next
+ * party is dealt, with the seat's totals and a full clock. */
+static void test_claim_a_bot_seat(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct play_table pt;
+	uint32_t rnd = 17;
+	int64_t tid = 0;
+	assert_int_equal(play_create(f->s, "worstgame", "parties=2;react_seconds=5", 3, f->user[0],
+				     f->now, &tid, &e), PLAY_OK);
+	assert_int_equal(play_add_bot(f->s, tid, f->user[0], BOT_GREEDY, f->now, &e), PLAY_OK);
+	assert_int_equal(play_claim(f->s, tid, f->user[3], 1, f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_join(f->s, tid, f->user[1], f->now, &e), PLAY_OK);
+	assert_int_equal(play_claim(f->s, tid, f->user[1], 1, f->now, &e), PLAY_ALREADY);
+	assert_int_equal(play_claim(f->s, tid, f->user[3], 2, f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_claim(f->s, tid, f->user[3], 1, f->now, &e), PLAY_OK);
+	assert_int_equal(play_claim(f->s, tid, f->user[3], 1, f->now, &e), PLAY_STALE);
+	assert_int_equal(play_claim(f->s, tid, f->user[4], 1, f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_load(f->s, tid, f->user[3], f->now, &pt), PLAY_OK);
+	assert_int_equal(seat_row(&pt, 1)->claimed_by, f->user[3]);
+	assert_int_equal(seat_row(&pt, 1)->bot, BOT_GREEDY + 1);
+	assert_int_equal(pt.my_seat, -1);
+	play_free(&pt);
+	/* the first party runs to its end with the bot; then the seat is hers */
+	for (int k = 0; k < 5000; k++) {
+		assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
+		int party = pt.t.party_no;
+		play_free(&pt);
+		if (party == 1)
+			break;
+		assert_int_equal(play_one(f, tid, &rnd), 1);
+	}
+	assert_int_equal(play_load(f->s, tid, f->user[3], f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.party_no, 1);
+	assert_int_equal(pt.my_seat, 1);
+	assert_int_equal(seat_row(&pt, 1)->bot, 0);
+	assert_int_equal(seat_row(&pt, 1)->claimed_by, 0);
+	assert_int_equal(pt.nfinished, 1);
+	play_free(&pt);
+	/* the last party: nothing left to claim */
+	assert_int_equal(play_claim(f->s, tid, f->user[4], 1, f->now, &e), PLAY_REJECTED);
+}
+
 /* The housekeeping a request does on the side: a table whose clock ran
  * out is ticked although nobody looks at it, an open table nobody filled
  * in time goes, a running table nobody moved at is closed with the result
@@ -1556,6 +1601,7 @@ int main(void)
 						teardown_fx),
 		cmocka_unit_test_setup_teardown(test_clock_expel_vote, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_sweep, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_claim_a_bot_seat, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
