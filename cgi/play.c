@@ -1166,6 +1166,16 @@ out:
 	return finish(s, rc);
 }
 
+/* The end of a seat's transaction on a loaded table: the note for a
+ * refusal, l freed, committed or rolled back. */
+static int live_finish(struct store *s, struct live *l, int rc, struct rerr *e)
+{
+	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
+		fail_msg(e, rc, play_message(rc));
+	live_free(l);
+	return finish(s, rc);
+}
+
 /* After a seat changed hands (a bot took it, its person took it back):
  * the clocks follow (a bot has none), every page becomes stale, and the
  * bots that are to act, act. */
@@ -1216,10 +1226,7 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 	if (rc == PLAY_OK)
 		rc = seats_changed(s, &l, now_ms);
 out:
-	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
-		fail_msg(e, rc, play_message(rc));
-	live_free(&l);
-	return finish(s, rc);
+	return live_finish(s, &l, rc, e);
 }
 
 int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t now_ms,
@@ -1291,10 +1298,7 @@ int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t
 				PLAY_ERR);
 	}
 out:
-	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
-		fail_msg(e, rc, play_message(rc));
-	live_free(&l);
-	return finish(s, rc);
+	return live_finish(s, &l, rc, e);
 }
 
 /* The viewer's standing choice at a table they sit at, open or running:

@@ -1186,49 +1186,58 @@ int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left,
 	return exec_stmt(s, q, "seat set clock");
 }
 
-int store_seats_reset_clock(struct store *s, int64_t table, int64_t left)
+/* Runs a statement bound with (?1 table, ?2 value); ST_NOTFOUND when it
+ * changed no row and `must_change`. */
+static int table_update(struct store *s, enum stmt which, int64_t table, int64_t value,
+			const char *what, int must_change)
 {
-	sqlite3_stmt *q = stmt(s, STMT_SEATS_RESET_CLOCK);
+	sqlite3_stmt *q = stmt(s, which);
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, table);
-	sqlite3_bind_int64(q, 2, left);
-	return exec_stmt(s, q, "seats reset clock");
+	sqlite3_bind_int64(q, 2, value);
+	int rc = exec_stmt(s, q, what);
+	if (rc == ST_OK && must_change && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
 }
 
-int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user)
+/* Runs a statement bound with (?1 table, ?2 seat, ?3 value); ST_CONFLICT
+ * when it changed no row. */
+static int seat_update(struct store *s, enum stmt which, int64_t table, int seat, int64_t value,
+		       const char *what)
 {
-	sqlite3_stmt *q = stmt(s, STMT_SEAT_CLAIM);
+	sqlite3_stmt *q = stmt(s, which);
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, table);
 	sqlite3_bind_int(q, 2, seat);
-	sqlite3_bind_int64(q, 3, user);
-	int rc = exec_stmt(s, q, "seat claim");
+	sqlite3_bind_int64(q, 3, value);
+	int rc = exec_stmt(s, q, what);
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_CONFLICT;
 	return rc;
 }
 
+int store_seats_reset_clock(struct store *s, int64_t table, int64_t left)
+{
+	return table_update(s, STMT_SEATS_RESET_CLOCK, table, left, "seats reset clock", 0);
+}
+
+int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user)
+{
+	return seat_update(s, STMT_SEAT_CLAIM, table, seat, user, "seat claim");
+}
+
 int store_seats_apply_claims(struct store *s, int64_t table, int64_t clock_left)
 {
-	sqlite3_stmt *q = stmt(s, STMT_SEATS_APPLY_CLAIMS);
-	if (!q)
-		return ST_ERR;
-	sqlite3_bind_int64(q, 1, table);
-	sqlite3_bind_int64(q, 2, clock_left);
-	return exec_stmt(s, q, "seats apply claims");
+	return table_update(s, STMT_SEATS_APPLY_CLAIMS, table, clock_left, "seats apply claims", 0);
 }
 
 int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters)
 {
-	sqlite3_stmt *q = stmt(s, STMT_SEAT_EXPEL_VOTE);
-	if (!q)
-		return ST_ERR;
-	sqlite3_bind_int64(q, 1, table);
-	sqlite3_bind_int(q, 2, seat);
-	sqlite3_bind_int64(q, 3, voters);
-	return exec_stmt(s, q, "seat expel vote");
+	int rc = seat_update(s, STMT_SEAT_EXPEL_VOTE, table, seat, voters, "seat expel vote");
+	return rc == ST_CONFLICT ? ST_NOTFOUND : rc;
 }
 
 /* Up to max ids of a listing bound with (?1 time, ?2 max) into ids. */
@@ -1267,15 +1276,7 @@ int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n
 
 int store_table_close_idle(struct store *s, int64_t id, int64_t before)
 {
-	sqlite3_stmt *q = stmt(s, STMT_TABLE_CLOSE_IDLE);
-	if (!q)
-		return ST_ERR;
-	sqlite3_bind_int64(q, 1, id);
-	sqlite3_bind_int64(q, 2, before);
-	int rc = exec_stmt(s, q, "table close idle");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
-		rc = ST_NOTFOUND;
-	return rc;
+	return table_update(s, STMT_TABLE_CLOSE_IDLE, id, before, "table close idle", 1);
 }
 
 int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
