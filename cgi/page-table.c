@@ -346,7 +346,8 @@ static void seats_view(struct page *p, const struct play_table *pt, const struct
 		const struct st_seat *st = seat_row(pt, s);
 		view_flag(v, "bot", st && st->bot && !st->user_id);
 		view_flag(v, "bot_plays", st && st->bot && st->user_id && !st->resigned);
-		view_flag(v, "resigned", st && st->resigned);
+		view_flag(v, "resigned", st && st->resigned && !st->timeouts);
+		view_flag(v, "timed_out", st && st->resigned && st->timeouts);
 		if (st && pt->t.clock.first_ms > 0)
 			clock_view(p, pt, st, v);
 		claim_view(p, pt, st, v);

@@ -367,6 +367,7 @@ struct live {
 	unsigned char *snap;       /* GAME_SNAPSHOT_MAX bytes, scratch */
 	uint32_t bots;             /* seats a bot plays (bits) */
 	uint32_t resigned;         /* seats whose person gave up (bits) */
+	uint32_t timed_out;        /* of those, the ones that ran out of time */
 	uint32_t autopass;         /* seats whose person passes every window (bits) */
 	int level[GAME_MAX_SEATS]; /* a bot seat's level: BOT_RANDOM, BOT_GREEDY */
 };
@@ -376,7 +377,7 @@ static int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
-	l->bots = l->resigned = l->autopass = 0;
+	l->bots = l->resigned = l->timed_out = l->autopass = 0;
 	for (int i = 0; rc == PLAY_OK && i < n; i++) {
 		int q = seats[i].seat;
 		if (q >= 0 && q < GAME_MAX_SEATS && seats[i].autopass)
@@ -385,6 +386,7 @@ static int live_seats(struct store *s, struct live *l)
 			continue;
 		l->bots |= 1u << q;
 		l->resigned |= seats[i].resigned ? 1u << q : 0;
+		l->timed_out |= seats[i].resigned && seats[i].timeouts ? 1u << q : 0;
 		l->level[q] = seats[i].bot == 1 ? BOT_RANDOM : BOT_GREEDY;
 	}
 	return rc;
@@ -1109,7 +1111,9 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		goto out;
 	}
 	if ((l.bots >> seat) & 1u) {
-		rc = fail_msg(e, PLAY_REJECTED, (l.resigned >> seat) & 1u ?
+		rc = fail_msg(e, PLAY_REJECTED, (l.timed_out >> seat) & 1u ?
+			      "Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu Ende." :
+			      (l.resigned >> seat) & 1u ?
 			      "Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende." :
 			      "Ein Bot spielt gerade für dich: nimm deinen Platz zurück, um "
 			      "selbst zu spielen.");
@@ -1214,7 +1218,9 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 	if (seat < 0)
 		rc = PLAY_NOT_SEATED;
 	else if (resigned)
-		rc = fail_msg(e, PLAY_REJECTED, "Du hast schon aufgegeben.");
+		rc = fail_msg(e, PLAY_REJECTED, (l.timed_out >> seat) & 1u ?
+			      "Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu Ende." :
+			      "Du hast schon aufgegeben.");
 	else if (act == PLAY_SEAT_BOT && bot)
 		rc = fail_msg(e, PLAY_REJECTED, "Ein Bot spielt schon für dich.");
 	else if (act == PLAY_SEAT_BACK && !bot)

@@ -242,7 +242,7 @@ static void test_over_days_one_disappears(void **unused)
 	o = it_table_json(p[0], id, &status);
 	assert_string_equal(it_jstr(o, "status"), "finished");
 	json_t *gabi = json_array_get(json_object_get(o, "seats"), 2);
-	assert_true(json_is_true(json_object_get(gabi, "resigned")));
+	assert_true(json_is_true(json_object_get(gabi, "timed_out")));
 	assert_int_equal(it_jint(gabi, "timeouts", -1), 2);
 	json_t *standings = json_object_get(o, "standings");
 	size_t last = json_array_size(standings) - 1;
