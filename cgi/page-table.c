@@ -285,7 +285,12 @@ static void clock_view(struct page *p, const struct play_table *pt, const struct
 	int64_t left = running ? st->clock_left - clock_elapsed(c, st->waiting_since, p->now_ms) :
 				 st->clock_left;
 	const char *text = st->bot ? "" : page_clock_text(p->a, left, c->day_ms);
+	/* a live table's running clock counts down in seconds (poll.js) */
+	int countdown = running && !c->windows && left > 0;
 	view_flag(v, "has_clock", !st->bot);
+	view_flag(v, "clock_countdown", countdown);
+	view_flag(v, "clock_static", !countdown);
+	view_num(v, "clock_seconds", left > 0 ? (left + 999) / 1000 : 0);
 	view_str(v, "clock", text ? text : "");
 	view_num(v, "clock_left_ms", left > 0 ? left : 0);
 	view_flag(v, "clock_running", running);

@@ -202,8 +202,13 @@ const char *page_clock_text(struct arena *a, int64_t ms, int64_t day_ms)
 		day_ms = CLOCK_DAY_MS;
 	int64_t hour = day_ms / 24 > 0 ? day_ms / 24 : 1, min = hour / 60 > 0 ? hour / 60 : 1;
 	long long d = ms / day_ms, h = ms % day_ms / hour, m = ms % hour / min;
-	if (day_ms == CLOCK_DAY_MS && ms < 60000)
-		return arena_printf(a, "%lld\xc2\xa0s", (long long)(ms + 999) / 1000);
+	if (day_ms == CLOCK_DAY_MS && ms < 3600000) {   /* a live table's minutes and seconds */
+		long long secs = (long long)(ms + 999) / 1000, mm = secs / 60, ss = secs % 60;
+		if (!mm)
+			return arena_printf(a, "%lld\xc2\xa0s", ss);
+		return ss ? arena_printf(a, "%lld\xc2\xa0Min. %lld\xc2\xa0s", mm, ss) :
+			    arena_printf(a, "%lld\xc2\xa0Min.", mm);
+	}
 	if (d > 0)
 		return h ? arena_printf(a, "%lld\xc2\xa0T. %lld\xc2\xa0Std.", d, h) :
 			   arena_printf(a, "%lld\xc2\xa0%s", d, d == 1 ? "Tag" : "Tage");

@@ -52,7 +52,7 @@
 {{#next}}<span class="badge">als Nächstes am Zug</span>{{/next}}
 {{#acting_out_of_turn}}<span class="badge window">kann eingreifen</span>{{/acting_out_of_turn}}
 <span class="tally"><span class="score" title="Punkte in dieser Partie">{{score:x-points}}</span>
-{{#has_clock}}<span class="clock{{#clock_running}} running{{/clock_running}}{{#clock_low}} low{{/clock_low}}" title="Zeit auf der Uhr dieses Platzes"><span aria-hidden="true">◷</span> <span class="sr-only">Uhr:</span> {{clock}}{{#clock_running}} <small>läuft</small>{{/clock_running}}</span>{{/has_clock}}</span>
+{{#has_clock}}<span class="clock{{#clock_running}} running{{/clock_running}}{{#clock_low}} low{{/clock_low}}" title="Zeit auf der Uhr dieses Platzes"><span aria-hidden="true">◷</span> <span class="sr-only">Uhr:</span> {{#clock_static}}{{clock}}{{/clock_static}}{{#clock_countdown}}<span data-countdown="{{clock_seconds}}">{{clock_seconds}}</span>&nbsp;s{{/clock_countdown}}{{#clock_running}} <small>läuft</small>{{/clock_running}}</span>{{/has_clock}}</span>
 {{#has_timeouts}}<span class="badge window">{{timeouts}}× Zeit überschritten</span>{{/has_timeouts}}
 {{#has_expel_votes}}<span class="badge">{{expel_votes}} von {{expel_needed}} für einen Bot</span>{{/has_expel_votes}}
 {{#claimed}}<span class="badge">{{claimer}} übernimmt ab der nächsten Partie</span>{{/claimed}}

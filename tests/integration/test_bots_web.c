@@ -255,12 +255,50 @@ static void test_over_days_one_disappears(void **unused)
 		fail_msg("replay: %s", why);
 }
 
+/* A live table with a time per move: the seat on turn counts down in
+ * seconds on the page, and the lobby form's fields say so. */
+static void test_live_clock(void **unused)
+{
+	(void)unused;
+	struct h_client *c = it_register("Hanna");
+	assert_non_null(c);
+	int64_t id = it_create_table(c, "drehwurm", 3, "speed", "live", "move_seconds", "90", NULL);
+	assert_true(id > 0);
+	assert_int_equal(post_seat(c, id, "/bot", "level", "greedy"), 303);
+	assert_int_equal(post_seat(c, id, "/bot", "level", "random"), 303);
+	long status;
+	json_t *o = it_table_json(c, id, &status);
+	assert_string_equal(it_jstr(o, "speed"), "Live: 1\xc2\xa0Min. 30\xc2\xa0s pro Zug");
+	/* a window the bots opened has its own deadline and no clock: pass it */
+	for (int k = 0; k < 10 && !json_is_true(json_object_get(o, "my_turn")); k++) {
+		if (json_is_true(json_object_get(o, "window")))
+			it_move(c, id, it_jstr(o, "csrf"), it_jint(o, "version", -1), "pass");
+		json_decref(o);
+		o = it_table_json(c, id, &status);
+	}
+	assert_true(json_is_true(json_object_get(o, "my_turn")));
+	json_t *me = json_array_get(json_object_get(o, "seats"), 0);
+	assert_true(json_is_true(json_object_get(me, "clock_running")));
+	assert_true(json_is_true(json_object_get(me, "clock_countdown")));
+	long long secs = it_jint(me, "clock_seconds", -1);
+	assert_true(secs > 0 && secs <= 90);
+	json_decref(o);
+	char path[64];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(h_get(c, path, &r), 0);
+	assert_non_null(strstr(r.body, "<span data-countdown=\""));
+	h_resp_free(&r);
+	print_message("live, 90 s a move: the seat on turn counts down from %lld s\n", secs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_one_person_and_two_bots),
 		cmocka_unit_test(test_bot_for_me_and_resign),
 		cmocka_unit_test(test_over_days_one_disappears),
+		cmocka_unit_test(test_live_clock),
 	};
 	return cmocka_run_group_tests_name("bots and leaving through nginx", tests, start, stop);
 }
