@@ -368,6 +368,7 @@ struct live {
 	uint32_t bots;             /* seats a bot plays (bits) */
 	uint32_t resigned;         /* seats whose person gave up (bits) */
 	uint32_t timed_out;        /* of those, the ones that ran out of time */
+	uint32_t ran_out;          /* seats whose clock clock_step() applied now */
 	uint32_t autopass;         /* seats whose person passes every window (bits) */
 	int level[GAME_MAX_SEATS]; /* a bot seat's level: BOT_RANDOM, BOT_GREEDY */
 };
@@ -1046,6 +1047,7 @@ static int clock_step(struct store *s, struct live *l, int64_t now, int *done)
 		return rc;
 	}
 	*done = 1;
+	l->ran_out |= 1u << seat;
 	if ((rc = from_store(seatclock_timeout(s, &l->t, seat, now, &takeover), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	if (takeover) {
@@ -1127,6 +1129,12 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	party_before = l.party.id;
 	if ((rc = live_tick(s, &l, now_ms)) != PLAY_OK)
 		goto out;
+	if ((l.ran_out >> seat) & 1u) {
+		/* (rolled back like every refusal: the page it reloads applies it) */
+		rc = fail_msg(e, PLAY_STALE, "Zu spät: deine Zeit war abgelaufen, für dich wurde "
+					     "schon gezogen. Hier ist der neue Stand.");
+		goto out;
+	}
 	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen_version, &moved),
 			     PLAY_ERR)) != PLAY_OK)
 		goto out;

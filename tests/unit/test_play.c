@@ -987,7 +987,12 @@ static void test_clock_timeout_bot_then_takeover(void **state)
 	assert_true(pt.t.next_deadline == f->now + 3 * day);
 	int64_t v = pt.t.version;
 	play_free(&pt);
-	/* a moment before the end nothing happens */
+	/* a move sent after the end is too late, and says why */
+	struct rerr e;
+	assert_int_equal(play_move(f->s, tid, f->user[q], "draw", v, f->now + 3 * day, &e),
+			 PLAY_STALE);
+	assert_non_null(strstr(e.msg, "Zeit"));
+		/* a moment before the end nothing happens */
 	f->now += 3 * day - 1;
 	assert_int_equal(play_load(f->s, tid, 0, f->now, &pt), PLAY_OK);
 	assert_true(pt.t.version == v);
