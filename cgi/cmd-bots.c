@@ -1,69 +1,157 @@
 /* cmd-bots.c — `spieltisch bots GAME [--games N] [--players P] [--seed S]
- * [--opt KEY=VALUE]...`: N parties of bots (rules/bot.h), one greedy seat
+ * [--opt KEY=VALUE]... [--timing [--level random|greedy]]`.
+ *
+ * Without --timing: N parties of bots (rules/bot.h), one greedy seat
  * (party k: seat k mod P, so every seat takes its turn) against random
  * ones. Prints how often the greedy seat won and how often a random seat
- * did on average (a shared first place counts for each). */
+ * did on average (a shared first place counts for each).
+ *
+ * With --timing: what one bot move costs at each level (or at --level's
+ * only). For a level, N parties with every seat at that level, played the
+ * way bot_party() plays them, with each bot_choose() call timed on
+ * CLOCK_MONOTONIC (the cost of reading the clock taken off). Each party is
+ * then played once more by bot_party() itself and must end in the same
+ * state, so the timed loop cannot drift from the real one; bot_choose()
+ * therefore runs twice per timed move. Prints one line,
+ *   bot move SLUG: random X us, greedy Y us (A, B moves; N parties a level, P players)
+ * with the mean microseconds per move and the moves timed at each level. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bot.h"
 #include "cmd.h"
 #include "game.h"
 #include "options.h"
+#include "rng.h"
+#include "sim.h"
 
-int cmd_bots(int argc, char **argv)
+enum { BOTS_MAX_STEPS = 200000 };
+
+/* What `bots` was asked for. */
+struct bots_args {
+	const struct game *g;
+	long parties, players, seed;
+	struct setup s;   /* options and player count; seed and dealer per party */
+	int timing;
+	int level;        /* --level: a BOT_* level, or -1 for every level */
+};
+
+/* Scratch for the parties: bot memory, the state, a second state to check. */
+struct bots_mem {
+	struct bot_mem m;
+	void *st, *check;
+};
+
+/* The bot_choose() calls of one level: how many, and their nanoseconds. */
+struct bots_timing {
+	long calls;
+	uint64_t ns;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What one timed interval costs with nothing in it: the mean of many
+ * back-to-back clock readings, in nanoseconds. */
+static double clock_cost_ns(void)
+{
+	enum { ROUNDS = 20000 };
+	uint64_t sum = 0;
+	for (int i = 0; i < ROUNDS; i++) {
+		uint64_t t0 = now_ns();
+		sum += now_ns() - t0;
+	}
+	return (double)sum / ROUNDS;
+}
+
+/* Reads the arguments into a. 0, or the exit status 2 after a message. */
+static int bots_args_read(int argc, char **argv, struct bots_args *a)
 {
 	static const char usage[] = "usage: spieltisch bots GAME [--games N] [--players P] "
-				    "[--seed S] [--opt KEY=VALUE]...\n";
-	const struct game *g = argc >= 2 ? game_find(argv[1]) : NULL;
+				    "[--seed S] [--opt KEY=VALUE]... [--timing [--level random|greedy]]\n";
+	const struct game *g = a->g = argc >= 2 ? game_find(argv[1]) : NULL;
 	if (!g) {
 		fputs(usage, stderr);
 		return 2;
 	}
-	long parties = 1000, players = g->min_players, seed = 1;
-	struct setup s = { 0 };
 	struct rerr e;
-	options_default(g, s.opt);
-	for (int i = 2; i < argc; i += 2) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (v && strcmp(a, "--games") == 0 && cmd_read_long(v, 1, 1000000, &parties) == 0)
+	memset(&a->s, 0, sizeof a->s);
+	a->parties = 1000;
+	a->players = g->min_players;
+	a->seed = 1;
+	a->timing = 0;
+	a->level = -1;
+	options_default(g, a->s.opt);
+	for (int i = 2; i < argc; i++) {
+		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (strcmp(k, "--timing") == 0) {
+			a->timing = 1;
 			continue;
-		if (v && strcmp(a, "--players") == 0 &&
-		    cmd_read_long(v, g->min_players, g->max_players, &players) == 0)
+		}
+		i++;
+		if (v && strcmp(k, "--games") == 0 && cmd_read_long(v, 1, 1000000, &a->parties) == 0)
 			continue;
-		if (v && strcmp(a, "--seed") == 0 && cmd_read_long(v, 0, 0x7fffffffL, &seed) == 0)
+		if (v && strcmp(k, "--players") == 0 &&
+		    cmd_read_long(v, g->min_players, g->max_players, &a->players) == 0)
 			continue;
-		if (v && strcmp(a, "--opt") == 0) {
-			if (cmd_set_opt(g, s.opt, v, &e) == 0)
+		if (v && strcmp(k, "--seed") == 0 && cmd_read_long(v, 0, 0x7fffffffL, &a->seed) == 0)
+			continue;
+		if (v && strcmp(k, "--level") == 0) {
+			for (int l = 0; l < BOT__MAX; l++)
+				if (strcmp(v, bot_level_name[l]) == 0)
+					a->level = l;
+			if (a->level >= 0)
+				continue;
+		}
+		if (v && strcmp(k, "--opt") == 0) {
+			if (cmd_set_opt(g, a->s.opt, v, &e) == 0)
 				continue;
 			fprintf(stderr, "bots: %s\n", e.msg);
 			return 2;
 		}
-		fprintf(stderr, "bots: bad argument %s %s\n%s", a, v ? v : "", usage);
+		fprintf(stderr, "bots: bad argument %s %s\n%s", k, v ? v : "", usage);
 		return 2;
 	}
-	struct bot_mem m = { malloc(g->state_size), malloc(g->state_size) };
-	void *st = malloc(g->state_size);
-	if (!m.seen || !m.trial || !st) {
-		fputs("bots: out of memory\n", stderr);
-		return 1;
+	if (a->level >= 0 && !a->timing) {
+		fprintf(stderr, "bots: --level goes with --timing\n%s", usage);
+		return 2;
 	}
-	s.nplayers = (int)players;
+	a->s.nplayers = (int)a->players;
+	return 0;
+}
+
+/* Party k's seed and dealer in a->s (the same parties in both modes). */
+static void bots_party_setup(struct bots_args *a, long k)
+{
+	a->s.seed = (uint64_t)a->seed * 1000003u + (uint64_t)k;
+	a->s.dealer = (int)(k % a->players);
+}
+
+/* Greedy against random: the win rates. The exit status. */
+static int bots_win_rates(struct bots_args *a, struct bots_mem *bm)
+{
+	const struct game *g = a->g;
 	long greedy_wins = 0, random_wins = 0, failed = 0;
-	for (long k = 0; k < parties; k++) {
+	struct rerr e;
+	for (long k = 0; k < a->parties; k++) {
 		enum bot_level level[GAME_MAX_SEATS];
-		int place[GAME_MAX_SEATS], greedy = (int)(k % players);
-		for (int p = 0; p < players; p++)
+		int place[GAME_MAX_SEATS], greedy = (int)(k % a->players);
+		for (int p = 0; p < a->players; p++)
 			level[p] = p == greedy ? BOT_GREEDY : BOT_RANDOM;
-		s.seed = (uint64_t)seed * 1000003u + (uint64_t)k;
-		s.dealer = (int)(k % players);
-		if (bot_party(g, &s, level, s.seed ^ 0xb07ULL, 200000, st, &m, place, &e) != 0) {
+		bots_party_setup(a, k);
+		if (bot_party(g, &a->s, level, a->s.seed ^ 0xb07ULL, BOTS_MAX_STEPS, bm->st, &bm->m,
+			      place, &e) != 0) {
 			if (failed++ == 0)
 				fprintf(stderr, "bots: %s party %ld: %s\n", g->slug, k, e.msg);
 			continue;
 		}
-		for (int p = 0; p < players; p++)
+		for (int p = 0; p < a->players; p++)
 			if (place[p] == 1) {
 				if (p == greedy)
 					greedy_wins++;
@@ -71,13 +159,131 @@ int cmd_bots(int argc, char **argv)
 					random_wins++;
 			}
 	}
-	long played = parties - failed;
+	long played = a->parties - failed;
 	printf("bots %s: players=%ld games=%ld greedy_won=%.1f%% random_seat_won=%.1f%% failed=%ld\n",
-	       g->slug, players, played, played ? 100.0 * (double)greedy_wins / (double)played : 0.0,
-	       played ? 100.0 * (double)random_wins / (double)played / (double)(players - 1) : 0.0,
+	       g->slug, a->players, played,
+	       played ? 100.0 * (double)greedy_wins / (double)played : 0.0,
+	       played ? 100.0 * (double)random_wins / (double)played / (double)(a->players - 1) : 0.0,
 	       failed);
-	free(m.seen);
-	free(m.trial);
-	free(st);
 	return failed ? 1 : 0;
+}
+
+/* One party with every seat at `level`, step for step as bot_party() plays
+ * it (keep the two alike: bots_timing_level() checks that they end in the
+ * same state), each bot_choose() call timed into *t. 0, or -1 with e. */
+static int timed_party(const struct game *g, const struct setup *s, enum bot_level level,
+		       uint64_t seed, void *st, struct bot_mem *m, struct bots_timing *t,
+		       struct rerr *e)
+{
+	struct rng rng;
+	struct status stt;
+	int64_t now = 1000000;
+	char move[GAME_MOVE_MAX + 1];
+	rng_seed(&rng, seed);
+	if (game_setup(g, st, s, e) != 0)
+		return -1;
+	for (int step = 0; step < BOTS_MAX_STEPS; step++) {
+		g->status(st, &stt);
+		if (stt.over)
+			return 0;
+		now += 1000;
+		if (stt.to_act == 0) {
+			if (stt.deadline <= 0)
+				return rerr_set(e, "niemand kann ziehen, keine Frist offen");
+			if (now < stt.deadline)
+				now = stt.deadline;
+			g->tick(st, now);
+			continue;
+		}
+		int seat = sim_random_seat(&rng, stt.to_act);
+		uint64_t bseed = rng_next(&rng), t0 = now_ns();
+		int rc = bot_choose(g, st, s->nplayers, seat, level, bseed, now, m, move);
+		t->ns += now_ns() - t0;
+		t->calls++;
+		if (rc != 0)
+			return rerr_set(e, "Platz %d soll ziehen, hat aber keinen Zug", seat);
+		if (g->apply(st, seat, move, now, e) != 0)
+			return -1;
+	}
+	return rerr_set(e, "nach %d Schritten nicht zu Ende", BOTS_MAX_STEPS);
+}
+
+/* The timed parties of one level, each checked against bot_party(). 0, or
+ * -1 after a message. */
+static int bots_timing_level(struct bots_args *a, enum bot_level level, struct bots_mem *bm,
+			     struct bots_timing *t)
+{
+	const struct game *g = a->g;
+	enum bot_level levels[GAME_MAX_SEATS];
+	int place[GAME_MAX_SEATS];
+	struct rerr e;
+	for (int p = 0; p < GAME_MAX_SEATS; p++)
+		levels[p] = level;
+	for (long k = 0; k < a->parties; k++) {
+		bots_party_setup(a, k);
+		uint64_t seed = a->s.seed ^ 0xb07ULL;
+		if (timed_party(g, &a->s, level, seed, bm->st, &bm->m, t, &e) != 0 ||
+		    bot_party(g, &a->s, levels, seed, BOTS_MAX_STEPS, bm->check, &bm->m, place,
+			      &e) != 0) {
+			fprintf(stderr, "bots: %s %s party %ld: %s\n", g->slug, bot_level_name[level],
+				k, e.msg);
+			return -1;
+		}
+		if (memcmp(bm->st, bm->check, g->state_size) != 0) {
+			fprintf(stderr, "bots: %s %s party %ld: the timed party and bot_party() "
+				"ended apart\n", g->slug, bot_level_name[level], k);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* --timing: microseconds per bot move at each level. The exit status. */
+static int bots_timing(struct bots_args *a, struct bots_mem *bm)
+{
+	struct bots_timing t[BOT__MAX];
+	double clock_ns = clock_cost_ns();
+	memset(t, 0, sizeof t);
+	for (int l = 0; l < BOT__MAX; l++)
+		if ((a->level < 0 || a->level == l) &&
+		    bots_timing_level(a, (enum bot_level)l, bm, &t[l]) != 0)
+			return 1;
+	printf("bot move %s:", a->g->slug);
+	const char *sep = " ";
+	for (int l = 0; l < BOT__MAX; l++)
+		if (t[l].calls > 0) {
+			double us = ((double)t[l].ns - clock_ns * (double)t[l].calls) /
+				    (double)t[l].calls / 1000.0;
+			printf("%s%s %.2f us", sep, bot_level_name[l], us);
+			sep = ", ";
+		}
+	sep = " (";
+	for (int l = 0; l < BOT__MAX; l++)
+		if (t[l].calls > 0) {
+			printf("%s%ld", sep, t[l].calls);
+			sep = ", ";
+		}
+	printf(" moves; %ld parties a level, %ld players)\n", a->parties, a->players);
+	return 0;
+}
+
+int cmd_bots(int argc, char **argv)
+{
+	struct bots_args a;
+	int rc = bots_args_read(argc, argv, &a);
+	if (rc != 0)
+		return rc;
+	size_t n = a.g->state_size;
+	struct bots_mem bm = { { malloc(n), malloc(n) }, malloc(n), malloc(n) };
+	if (!bm.m.seen || !bm.m.trial || !bm.st || !bm.check) {
+		fputs("bots: out of memory\n", stderr);
+		rc = 1;
+	} else {
+		rc = a.timing ? bots_timing(&a, &bm) : bots_win_rates(&a, &bm);
+	}
+	free(bm.m.seen);
+	free(bm.m.trial);
+	free(bm.st);
+	free(bm.check);
+	return rc;
 }

@@ -13,7 +13,7 @@ static const struct {
 	{ "games", cmd_games, "games   (one line per game: slug, fewest and most players)" },
 	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--bench]" },
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
-	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]..." },
+	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--timing [--level L]]" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

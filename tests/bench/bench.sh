@@ -13,7 +13,8 @@
 # (16), BENCH_THREADS wrk threads for the GET runs (= connections; the move
 # runs always use one connection per thread), BENCH_WORKERS FastCGI workers
 # (the number of cores), BENCH_HISTORY the large history (1000000 finished
-# parties), BENCH_SIM_GAMES parties per sim run (3000), BENCH_PORT (18517),
+# parties), BENCH_SIM_GAMES parties per sim run (3000), BENCH_BOT_GAMES
+# parties per level for the bot moves (300), BENCH_PORT (18517),
 # BENCH_PROFILE=0 skips the instruction counts (callgrind), BENCH_KEEP=1
 # keeps the scratch directory.
 #
@@ -39,6 +40,7 @@ HIST_SMALL=1000
 HIST_LARGE=${BENCH_HISTORY:-1000000}
 PORT=${BENCH_PORT:-18517}
 SIM_GAMES=${BENCH_SIM_GAMES:-3000}
+BOT_GAMES=${BENCH_BOT_GAMES:-300}
 
 for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
 	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
@@ -266,6 +268,39 @@ while read -r slug min max; do
 	fi
 	echo "rules|$slug|$p|$at4|$worst_p|$worst|$irp" >> "$RES"
 	log "rules $slug: $at4 parties/s at $p players, slowest $worst at $worst_p ($irp instructions a party)"
+done < "$W/games"
+
+# ---- 1b. bot moves: one bot_choose() at each level, one core ----
+# At the player count of the move rows, the same for every game; the
+# instructions are callgrind's, counted inside bot_choose() only, over a few
+# parties (`bots --timing` plays each party twice, timed and then through
+# bot_party() as a check, so bot_choose() runs twice per move it reports).
+
+while read -r slug min max; do
+	p=4
+	[ "$p" -lt "$min" ] && p=$min
+	[ "$p" -gt "$max" ] && p=$max
+	# shellcheck disable=SC2086
+	out=$(timeout 300 $pin "$BIN" bots "$slug" --games "$BOT_GAMES" --players "$p" --timing) || {
+		log "bots $slug --timing failed"; out=""; }
+	us_r=$(printf '%s\n' "$out" | sed -n 's/.* random \([0-9.-]*\) us.*/\1/p')
+	us_g=$(printf '%s\n' "$out" | sed -n 's/.* greedy \([0-9.-]*\) us.*/\1/p')
+	ir_r="" ir_g=""
+	if [ -n "$out" ] && [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1; then
+		for lv in random greedy; do
+			m=$(timeout 300 valgrind --tool=callgrind --toggle-collect=bot_choose \
+				--callgrind-out-file="$W/cg-bots-$slug-$lv" "$BIN" bots "$slug" --games 10 \
+				--players "$p" --timing --level "$lv" 2> /dev/null |
+				sed -n 's/.*us (\([0-9]*\) moves.*/\1/p') || true
+			t=$(awk '/^(summary|totals):/ { print $2; exit }' "$W/cg-bots-$slug-$lv" 2>/dev/null || true)
+			i=""
+			[ -n "$t" ] && [ "${m:-0}" -gt 0 ] && i=$((t / (2 * m)))
+			if [ "$lv" = random ]; then ir_r=$i; else ir_g=$i; fi
+		done
+	fi
+	echo "bots|$slug|$p|$BOT_GAMES|${us_r:-0}|${us_g:-0}|$ir_r|$ir_g" >> "$RES"
+	log "bot move $slug: random ${us_r:-?} us, greedy ${us_g:-?} us at $p players" \
+		"(instructions ${ir_r:-?}, ${ir_g:-?})"
 done < "$W/games"
 
 # ---- 2. the limit: hello-world behind the same nginx ----

@@ -3,6 +3,7 @@
 # benchmark table (Markdown) from the result lines bench.sh collected:
 #   KEY|LABEL|rps|p50_us|p99_us|errors|codes|exhausted   one wrk run
 #   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate|instructions a party
+#   bots|SLUG|P|parties|random_us|greedy_us|random_instr|greedy_instr   one bot move
 #   rss|WHAT|KiB|private KiB                              largest worker RSS
 #   hist|N|seconds|MiB|generator line                     the large history
 #   ir|KEY|instructions per request|requests|unexpected    callgrind, one worker
@@ -46,8 +47,8 @@ END {
 	print "| measurement | req/s | ratio | goal | p50 ms | p99 ms | errors | status codes | instructions/request | goal met |"
 	print "|---|---:|---:|---|---:|---:|---:|---|---:|---|"
 	# Rows in this order: HTTP at the small history, the large history, the
-	# limit again, memory, the history generator, the rules cores.
-	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules", order, " ")
+	# limit again, memory, the history generator, the rules cores, the bots.
+	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules bots", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -107,6 +108,22 @@ END {
 			    "rules " f[2] ": random parties/s, one core, " f[3] " players (slowest: " f[5] " players)",
 			    sprintf("%.0f (%.0f)", f[4], f[6]), "≥ " g_rules " every count", irp,
 			    ((f[6] >= g_rules) ? "yes" : "**no**: " sprintf("%.0f", f[6]) " at " f[5] " players")
+			continue
+		}
+		if (k == "bots") {
+			# One bot_choose(): microseconds at each level, greedy against
+			# random, and its instructions against the served move (303) of
+			# the same game: the request in which the server makes bot moves
+			mv = "move:" f[2]
+			irb = ""
+			if (f[7] != "" && f[8] != "")
+				irb = sprintf("%.1fk (%.1fk) a move", f[7] / 1000, f[8] / 1000)
+			if (irb != "" && ir[mv] > 0)
+				irb = irb sprintf("; %.3f (%.3f) × a served move", f[7] / ir[mv], f[8] / ir[mv])
+			printf "| %s | %s | %s | — | | | | | %s | — |\n",
+			    "bot move " f[2] ": one bot_choose, one core, " f[3] " players, random (greedy)",
+			    sprintf("%.2f µs (%.2f µs)", f[5], f[6]),
+			    (f[5] > 0 ? sprintf("greedy %.2f × random", f[6] / f[5]) : ""), irb
 			continue
 		}
 		if (k == "hist") {
