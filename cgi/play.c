@@ -977,7 +977,7 @@ static int bot_step(struct store *s, struct live *l, struct bot_mem *m, int64_t 
  * from a timer. In the caller's transaction. */
 static int bots_act(struct store *s, int64_t table, int64_t now)
 {
-	struct bot_mem m = { NULL, NULL };
+	struct bot_mem m = { .seen = NULL, .trial = NULL };
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR),
 	       acted = 0;
@@ -1030,7 +1030,7 @@ static int stand_in_move(struct store *s, struct live *l, int seat, int64_t now,
 static int clock_step(struct store *s, struct live *l, int64_t now, int *done)
 {
 	struct status st;
-	struct bot_mem m = { NULL, NULL };
+	struct bot_mem m = { .seen = NULL, .trial = NULL };
 	struct rerr e;
 	char move[GAME_MOVE_MAX + 1];
 	int seat, takeover, found = 1, rc;

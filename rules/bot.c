@@ -127,8 +127,13 @@ int bot_party(const struct game *g, const struct setup *s, const enum bot_level 
 			continue;
 		}
 		int seat = sim_random_seat(&rng, stt.to_act);
-		if (bot_choose(g, st, s->nplayers, seat, level[seat], rng_next(&rng), now, m,
-			       move) != 0)
+		uint64_t bseed = rng_next(&rng), t0 = m->clock_ns ? m->clock_ns() : 0;
+		int rc = bot_choose(g, st, s->nplayers, seat, level[seat], bseed, now, m, move);
+		if (m->clock_ns) {
+			m->spent_ns += m->clock_ns() - t0;
+			m->choices++;
+		}
+		if (rc != 0)
 			return rerr_set(e, "Platz %d soll ziehen, hat aber keinen Zug", seat);
 		if (g->apply(st, seat, move, now, e) != 0)
 			return -1;

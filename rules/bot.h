@@ -24,9 +24,15 @@
 enum bot_level { BOT_RANDOM, BOT_GREEDY, BOT__MAX };
 extern const char *const bot_level_name[BOT__MAX];
 
-/* Scratch for a bot: two states of g->state_size bytes each. */
+/* Scratch for a bot: two states of g->state_size bytes each. Optionally a
+ * clock (nanoseconds) that bot_party() reads around each bot_choose(),
+ * adding what the choices took to spent_ns and their number to choices
+ * (`spieltisch bots --timing`); the rules core itself reads no clock. */
 struct bot_mem {
 	void *seen, *trial;
+	uint64_t (*clock_ns)(void);
+	uint64_t spent_ns;
+	long choices;
 };
 
 /* The move of `seat` (of nplayers) at `level` in state st at now_ms, into

@@ -273,8 +273,7 @@ done < "$W/games"
 # ---- 1b. bot moves: one bot_choose() at each level, one core ----
 # At the player count of the move rows, the same for every game; the
 # instructions are callgrind's, counted inside bot_choose() only, over a few
-# parties (`bots --timing` plays each party twice, timed and then through
-# bot_party() as a check, so bot_choose() runs twice per move it reports).
+# parties, divided by the moves `bots --timing` reports.
 
 while read -r slug min max; do
 	p=4
@@ -294,7 +293,7 @@ while read -r slug min max; do
 				sed -n 's/.*us (\([0-9]*\) moves.*/\1/p') || true
 			t=$(awk '/^(summary|totals):/ { print $2; exit }' "$W/cg-bots-$slug-$lv" 2>/dev/null || true)
 			i=""
-			[ -n "$t" ] && [ "${m:-0}" -gt 0 ] && i=$((t / (2 * m)))
+			[ -n "$t" ] && [ "${m:-0}" -gt 0 ] && i=$((t / m))
 			if [ "$lv" = random ]; then ir_r=$i; else ir_g=$i; fi
 		done
 	fi
