@@ -54,7 +54,23 @@ static const char *game_title(const char *slug)
  * turn) and window (another chance to act, e.g. a snap window). Reading a
  * running table applies its passed deadlines first (play_load). 0, or -1
  * on a store error (the caller answers 500). */
-static int mine_view(struct page *p, struct view *v)
+/* The time left on the viewer's clock at a loaded table, in words, or
+ * NULL (no clock, not seated, a bot plays the seat). */
+static const char *my_clock(struct page *p, const struct play_table *pt)
+{
+	const struct clock_rule *c = &pt->t.clock;
+	for (int i = 0; c->first_ms > 0 && i < pt->nseated; i++) {
+		const struct st_seat *x = &pt->seats[i];
+		if (x->seat != pt->my_seat || x->bot)
+			continue;
+		int64_t left = x->clock_left - (x->waiting_since ?
+				clock_elapsed(c, x->waiting_since, p->now_ms) : 0);
+		return page_clock_text(p->a, left, c->day_ms);
+	}
+	return NULL;
+}
+
+static int mine_view(struct page *p, struct view *v, int *waiting_out)
 {
 	struct rows r;
 	if (rows_init(&r, p, MINE_LIMIT) != 0 ||
@@ -68,12 +84,14 @@ static int mine_view(struct page *p, struct view *v)
 	for (int i = 0; i < r.n; i++) {
 		const struct st_table *t = &r.t[i];
 		int my_turn = 0, window = 0;
+		const char *clock = NULL;
 		if (t->status == TABLE_PLAYING && play_load(p->store, t->id, p->user_id, p->now_ms, pt) == PLAY_OK) {
 			int s = pt->my_seat;
 			if (s >= 0 && !pt->status.over && (pt->status.to_act >> s & 1u)) {
 				my_turn = pt->status.turn == s || pt->status.turn < 0;
 				window = !my_turn;
 			}
+			clock = my_clock(p, pt);
 			play_free(pt);
 		}
 		waiting += my_turn || window;
@@ -88,10 +106,14 @@ static int mine_view(struct page *p, struct view *v)
 		view_num(v, "nseats", t->nseats);
 		view_flag(v, "my_turn", my_turn);
 		view_flag(v, "window", window);
+		view_flag(v, "has_my_clock", clock != NULL);
+		view_str(v, "my_clock", clock ? clock : "");
 		view_end(v);
 	}
 	view_num(v, "mine_count", r.n);
 	view_num(v, "waiting_count", waiting);
+	if (waiting_out)
+		*waiting_out = waiting;
 	view_flag(v, r.n > 0 ? "has_mine" : "no_mine", 1);
 	return 0;
 }
@@ -166,7 +188,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		view_end(&v);
 	}
 	view_flag(&v, r.n > 0 ? "has_open" : "no_open", 1);
-	if (p->user_id && mine_view(p, &v) != 0) {
+	if (p->user_id && mine_view(p, &v, NULL) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -234,7 +256,8 @@ void page_me(struct page *p)
 {
 	struct view v;
 	page_view(p, &v);
-	if (mine_view(p, &v) != 0) {
+	int waiting = 0;
+	if (mine_view(p, &v, &waiting) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -242,7 +265,15 @@ void page_me(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
-	struct page_head h = { .page = "me" };
+	/* it polls like a table: the number of all the user's tables, read
+	 * after they were loaded (and ticked) above */
+	int64_t sig = 0, deadline = 0;
+	if (store_user_poll(p->store, p->user_id, &sig, &deadline) != ST_OK)
+		sig = 0;   /* the first poll reloads */
+	const char *alert = waiting > 0 ? arena_printf(p->a, "(%d) Du bist dran!", waiting) : NULL;
+	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",
+			       .version = sig, .alert = alert, .refresh = 1,
+			       .attention = waiting > 0 };
 	page_html(p, HTTP_200, "me.tpl", &v, &h);
 }
 

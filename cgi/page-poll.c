@@ -6,21 +6,46 @@
  * game state: 204 while the table is still at version N and no deadline has
  * passed; otherwise 200 with the current version as the body ("17\n") and
  * the page reloads (the reload applies the passed deadline).
+ *
+ * GET /me/poll?v=N does the same for "Meine Tische": N is the number
+ * store_user_poll() gives for all of the user's tables (one indexed read
+ * after the session's).
  */
 #include "page.h"
 
-/* 204, 200 (text/plain version), 400 (v missing or not a number), 404,
- * 500. */
-void page_poll(struct page *p)
+/* v from the query into *seen; 0, or -1 with the error page answered. */
+static int seen_version(struct page *p, int64_t *seen)
 {
 	static const struct http_rule rules[] = { { "v", HTTP_V_INT, 1, 0, INT64_MAX } };
 	struct http_value f[1];
 	enum http_err err = http_validate(&p->req->query, rules, 1, f);
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
+		return -1;
+	}
+	*seen = f[0].n;
+	return 0;
+}
+
+/* 204 while `version` is the one seen and no deadline has passed, else 200
+ * with the version. */
+static void answer(struct page *p, int64_t seen, int64_t version, int64_t deadline)
+{
+	if (version == seen && !(deadline > 0 && deadline <= p->now_ms)) {
+		page_status(p, HTTP_204, NULL);
 		return;
 	}
-	int64_t version = 0, deadline = 0;
+	char *body = arena_printf(p->a, "%lld\n", (long long)version);
+	page_status(p, HTTP_200, body ? body : "\n");
+}
+
+/* 204, 200 (text/plain version), 400 (v missing or not a number), 404,
+ * 500. */
+void page_poll(struct page *p)
+{
+	int64_t seen, version = 0, deadline = 0;
+	if (seen_version(p, &seen) != 0)
+		return;
 	int rc = store_table_poll(p->store, p->id, &version, &deadline);
 	if (rc == ST_NOTFOUND) {
 		page_error(p, HTTP_404, "notable");
@@ -30,10 +55,19 @@ void page_poll(struct page *p)
 		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
 		return;
 	}
-	if (version == f[0].n && !(deadline > 0 && deadline <= p->now_ms)) {
-		page_status(p, HTTP_204, NULL);
+	answer(p, seen, version, deadline);
+}
+
+/* GET /me/poll: 204, 200, 400, 500 as page_poll. */
+void page_me_poll(struct page *p)
+{
+	int64_t seen, sig = 0, deadline = 0;
+	if (seen_version(p, &seen) != 0)
+		return;
+	int rc = store_user_poll(p->store, p->user_id, &sig, &deadline);
+	if (rc != ST_OK) {
+		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
 		return;
 	}
-	char *body = arena_printf(p->a, "%lld\n", (long long)version);
-	page_status(p, HTTP_200, body ? body : "\n");
+	answer(p, seen, sig, deadline);
 }

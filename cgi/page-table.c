@@ -539,6 +539,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		.version = pt->t.public_version,   /* what the poll compares */
 		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,
 		.refresh = refresh,
+		.attention = a.my_turn || a.in_window,
 	};
 	play_free(pt);
 	if (json)

@@ -58,6 +58,7 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 		view_str(v, "alert", h->alert ? h->alert : "");
 		view_end(v);
 	}
+	view_str(v, "favicon", h && h->attention ? "favicon-turn.svg" : "favicon.svg");
 	if (h && h->refresh && h->table_url) {
 		view_begin(v, "refresh");
 		view_str(v, "url", h->table_url);

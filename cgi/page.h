@@ -43,6 +43,7 @@ struct page_head {
 	long long version;
 	const char *alert;                    /* poll.js puts it before the title ("Du bist dran!") */
 	int refresh;                          /* <noscript> meta refresh of table_url */
+	int attention;                        /* the viewer may act: the favicon's badge */
 };
 
 /* Expands `tpl` with v plus the frame (header.tpl, footer.tpl) as the
@@ -107,6 +108,7 @@ void page_table_bot(struct page *p);
 void page_table_seat(struct page *p);
 void page_table_move(struct page *p);
 void page_poll(struct page *p);
+void page_me_poll(struct page *p);
 
 /* Names of the session cookies. */
 #define PAGE_COOKIE_SESSION "st"

@@ -73,6 +73,7 @@ enum stmt {
 	STMT_TABLE_NEW_EPOCH,
 	STMT_TABLE_DELETE,
 	STMT_TABLE_POLL,
+	STMT_USER_POLL,
 	STMT_TABLES_OPEN,
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
@@ -213,6 +214,13 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_NEW_EPOCH] = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
 	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
+	/* one indexed read (seats_user): what changes when any of the user's
+	 * tables does, is added or goes; the earliest deadline among them */
+	[STMT_USER_POLL] =
+		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*),"
+		" coalesce(min(CASE WHEN t.status = 1 AND t.next_deadline > 0"
+		" THEN t.next_deadline END), 0)"
+		" FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -1425,6 +1433,24 @@ int store_table_delete(struct store *s, int64_t id)
 }
 
 /* One primary-key read; ST_NOTFOUND (a 404) for an unknown table. */
+int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_POLL);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*sig = sqlite3_column_int64(q, 0) & INT64_MAX;
+		*next_deadline = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "user poll");
+	}
+	done(q);
+	return rc;
+}
+
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLE_POLL);

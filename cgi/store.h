@@ -201,6 +201,10 @@ int store_table_new_epoch(struct store *s, int64_t id);
 int store_table_delete(struct store *s, int64_t id);
 /* The poll's one indexed read. */
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
+/* What "Meine Tische" polls: a number that changes whenever one of the
+ * user's tables changes, is joined or goes (0..INT64_MAX), and the earliest
+ * deadline of the running ones (0 none). */
+int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline);
 
 /* Listing: fn is called once per row; the row is only valid during the call. */
 typedef void (*st_table_fn)(void *ctx, const struct st_table *t, int seats_taken);

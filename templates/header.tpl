@@ -7,7 +7,7 @@
 <title>{{#p_lobby}}Lobby{{/p_lobby}}{{#p_me}}Meine Tische{{/p_me}}{{#p_login}}Anmelden{{/p_login}}{{#p_register}}Registrieren{{/p_register}}{{#p_error}}Fehler{{/p_error}}{{title}} · Spieltisch</title>
 <link rel="stylesheet" href="/static/site.css">
 {{#game_css}}<link rel="stylesheet" href="/static/game-{{slug}}.css">{{/game_css}}
-<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="icon" href="/static/{{favicon}}" type="image/svg+xml">
 {{#refresh}}<noscript><meta http-equiv="refresh" content="5; url={{url}}"></noscript>{{/refresh}}
 <script src="/static/poll.js" defer></script>
 </head>
