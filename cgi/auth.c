@@ -430,3 +430,35 @@ uint64_t auth_random_seed(void)
 	randombytes_buf(&seed, sizeof seed);
 	return seed;
 }
+
+_Static_assert((int)ST_FEED_TOKEN_LEN == (int)AUTH_TOKEN_LEN, "a feed token is a token");
+
+/* The user's feed token into out: the one they have, or (renew, or none
+ * yet) a new one of 32 random bytes that replaces it. */
+int auth_feed_token(struct store *s, int64_t user, int64_t now_ms, int renew,
+		    char out[AUTH_TOKEN_LEN + 1])
+{
+	unsigned char raw[TOKEN_BYTES];
+	int rc = renew ? ST_NOTFOUND : store_feed_get(s, user, out, NULL);
+	if (rc == ST_OK)
+		return AUTH_OK;
+	if (rc != ST_NOTFOUND)
+		return AUTH_ERR;
+	char fresh[AUTH_TOKEN_LEN + 1];
+	random_token(raw, fresh);
+	sodium_memzero(raw, sizeof raw);
+	if (store_feed_set(s, user, fresh, now_ms, renew) != ST_OK)
+		return AUTH_ERR;
+	/* read back: a first use in another request at the same time may have won */
+	return store_feed_get(s, user, out, NULL) == ST_OK ? AUTH_OK : AUTH_ERR;
+}
+
+/* The user of a feed token: AUTH_OK, AUTH_WRONG (malformed, unknown or
+ * replaced), AUTH_ERR. */
+int auth_feed_user(struct store *s, const char *token, int64_t *user, int64_t *since_ms)
+{
+	if (!token || strlen(token) != AUTH_TOKEN_LEN)
+		return AUTH_WRONG;
+	int rc = store_feed_user(s, token, user, since_ms);
+	return rc == ST_OK ? AUTH_OK : rc == ST_NOTFOUND ? AUTH_WRONG : AUTH_ERR;
+}

@@ -80,6 +80,16 @@ int auth_session_end(struct store *s, const char *token);
 /* 1 when the submitted token equals the session's, in constant time. */
 int auth_csrf_ok(const char *expected, const char *submitted);
 
+/* The feed token of a user (GET /feed/<token>.atom): the one they have,
+ * made on first use, or with renew a new one that replaces it (the old
+ * address is a 404 from then on). Kept as it is in the store, because the
+ * account page shows the address again; it opens nothing but the feed. */
+int auth_feed_token(struct store *s, int64_t user, int64_t now_ms, int renew,
+		    char out[AUTH_TOKEN_LEN + 1]);
+/* The user of a feed token and when it was made: AUTH_OK, AUTH_WRONG
+ * (malformed, unknown or replaced), AUTH_ERR. */
+int auth_feed_user(struct store *s, const char *token, int64_t *user, int64_t *since_ms);
+
 /* Random 64-bit seed for a new party. */
 uint64_t auth_random_seed(void);
 

@@ -308,6 +308,20 @@ static int accept_json(const char *accept)
 	return strstr(accept, "application/json") && !strstr(accept, "text/html");
 }
 
+/* 1 for a Host header a page may put into an absolute link: 1..255 bytes
+ * of letters, digits and . - : [ ] (a name or address with a port). */
+static int host_ok(const char *h)
+{
+	size_t n = h ? strlen(h) : 0;
+	if (n == 0 || n > 255)
+		return 0;
+	for (const char *c = h; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr(".-:[]", *c)))
+			return 0;
+	return 1;
+}
+
 enum http_err http_req_parse(struct arena *a, const struct http_raw *raw, struct http_req *req)
 {
 	memset(req, 0, sizeof *req);
@@ -317,6 +331,7 @@ enum http_err http_req_parse(struct arena *a, const struct http_raw *raw, struct
 			req->method = (enum http_method)m;
 	req->accept = raw->accept ? raw->accept : "";
 	req->remote_addr = raw->remote_addr ? raw->remote_addr : "";
+	req->host = host_ok(raw->host) ? raw->host : "";
 	req->wants_json = accept_json(req->accept);
 	http_decode_cookies(a, raw->cookie, &req->cookies);
 

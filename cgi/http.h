@@ -105,6 +105,7 @@ struct http_raw {
 	const char *cookie;        /* HTTP_COOKIE or NULL */
 	const char *accept;        /* HTTP_ACCEPT or NULL */
 	const char *remote_addr;   /* REMOTE_ADDR or NULL */
+	const char *host;          /* HTTP_HOST or NULL */
 	const char *body;          /* the body read so far (may be NULL when len is 0) */
 	size_t body_len;
 };
@@ -115,6 +116,8 @@ struct http_req {
 	struct http_fields query, form, cookies;
 	const char *accept;        /* "" when absent */
 	const char *remote_addr;   /* "" when absent */
+	const char *host;          /* the Host header; "" when absent or not a plain
+	                            * host[:port] (letters, digits, . - : [ ]) */
 	int wants_json;            /* Accept names application/json and not text/html */
 };
 

@@ -265,6 +265,10 @@ void page_me(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
+	if (page_feed_view(p, &v) != 0) {   /* the page only, not its JSON */
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
 	/* it polls like a table: the number of all the user's tables, read
 	 * after they were loaded (and ticked) above */
 	int64_t sig = 0, deadline = 0;

@@ -109,6 +109,13 @@ void page_table_seat(struct page *p);
 void page_table_move(struct page *p);
 void page_poll(struct page *p);
 void page_me_poll(struct page *p);
+void page_feed(struct page *p);
+void page_feed_renew(struct page *p);
+
+/* page-feed.c: section `feed` of the account page (/me): the user's feed
+ * address (`url`, the token made on first use) and `renew_url`, the form
+ * that replaces it. 0, or -1 on a store error. */
+int page_feed_view(struct page *p, struct view *v);
 
 /* Names of the session cookies. */
 #define PAGE_COOKIE_SESSION "st"

@@ -15,10 +15,12 @@ enum route_id {
 	RT_LOBBY, RT_ME, RT_ME_POLL, RT_CREATE,
 	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
 	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_MOVE, RT_POLL,
+	RT_FEED, RT_FEED_RENEW,
 	RT__MAX
 };
 
-/* In a pattern, '#' stands for a table id: 1 to 18 digits, no leading 0. */
+/* In a pattern, '#' stands for a table id: 1 to 18 digits, no leading 0;
+ * '$' for a token: 43 characters of base64url (the handler reads it). */
 static const struct route {
 	enum http_method method;
 	const char *pattern;
@@ -42,6 +44,8 @@ static const struct route {
 	[RT_SEAT] = { HTTP_POST, "/t/#/seat", page_table_seat, R_LOGIN },
 	[RT_MOVE] = { HTTP_POST, "/t/#/move", page_table_move, R_LOGIN },
 	[RT_POLL] = { HTTP_GET, "/t/#/poll", page_poll, R_NO_SESSION },
+	[RT_FEED] = { HTTP_GET, "/feed/$.atom", page_feed, R_NO_SESSION },
+	[RT_FEED_RENEW] = { HTTP_POST, "/me/feed", page_feed_renew, R_LOGIN },
 };
 _Static_assert(sizeof routes / sizeof routes[0] == RT__MAX, "one row per route");
 
@@ -50,6 +54,13 @@ static int match(const char *pattern, const char *path, int64_t *id)
 {
 	const char *q = path;
 	for (const char *c = pattern; *c; c++) {
+		if (*c == '$') {
+			for (int k = 0; k < AUTH_TOKEN_LEN; k++, q++)
+				if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
+				      (*q >= '0' && *q <= '9') || *q == '-' || *q == '_'))
+					return 0;
+			continue;
+		}
 		if (*c != '#') {
 			if (*q++ != *c)
 				return 0;

@@ -136,6 +136,7 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 		.cookie = FCGX_GetParam("HTTP_COOKIE", rq->envp),
 		.accept = FCGX_GetParam("HTTP_ACCEPT", rq->envp),
 		.remote_addr = FCGX_GetParam("REMOTE_ADDR", rq->envp),
+		.host = FCGX_GetParam("HTTP_HOST", rq->envp),
 	};
 	enum http_err err = HTTP_E_NONE;
 	const char *cl = FCGX_GetParam("CONTENT_LENGTH", rq->envp);

@@ -91,6 +91,11 @@ enum stmt {
 	STMT_TICKED_SINCE,
 	STMT_MOVES,
 	STMT_MOVE_COUNT,
+	STMT_FEED_GET,
+	STMT_FEED_BY_TOKEN,
+	STMT_FEED_CREATE,
+	STMT_FEED_REPLACE,
+	STMT_PARTY_STEP_AT,
 	STMT__MAX
 };
 
@@ -260,6 +265,18 @@ static const char *const stmt_sql[] = {
 		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
 		" ORDER BY seq",
 	[STMT_MOVE_COUNT] = "SELECT count(*) FROM moves WHERE party = ?1",
+	[STMT_FEED_GET] = "SELECT token, user_id, created_at FROM feeds WHERE user_id = ?1",
+	[STMT_FEED_BY_TOKEN] = "SELECT token, user_id, created_at FROM feeds WHERE token = ?1",
+	[STMT_FEED_CREATE] =
+		"INSERT INTO feeds (user_id, token, created_at) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (user_id) DO NOTHING",
+	[STMT_FEED_REPLACE] =
+		"INSERT INTO feeds (user_id, token, created_at) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (user_id) DO UPDATE SET token = excluded.token, created_at = excluded.created_at",
+	/* the platform's continue steps come after a party's end: left out */
+	[STMT_PARTY_STEP_AT] =
+		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
+		" AND (?2 < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -1785,6 +1802,76 @@ int store_move_count(struct store *s, int64_t party, int64_t *n)
 	} else {
 		rc = fail(s, "move count");
 	}
+	done(q);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The feed token (009_feed.sql)                                       */
+
+/* A one-row read of the feed of a user (STMT_FEED_GET) or of a token
+ * (STMT_FEED_BY_TOKEN): token, user, created_at. */
+static int feed_read(struct store *s, enum stmt id, sqlite3_stmt *q, char *token,
+		     int64_t *user, int64_t *created_at)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		if (token)
+			copy_col(token, ST_FEED_TOKEN_LEN + 1, q, 0);
+		if (user)
+			*user = sqlite3_column_int64(q, 1);
+		if (created_at)
+			*created_at = sqlite3_column_int64(q, 2);
+		rc = ST_OK;
+	} else
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, stmt_sql[id]);
+	done(q);
+	return rc;
+}
+
+int store_feed_get(struct store *s, int64_t user, char token[ST_FEED_TOKEN_LEN + 1],
+		   int64_t *created_at)
+{
+	sqlite3_stmt *q = stmt(s, STMT_FEED_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	return feed_read(s, STMT_FEED_GET, q, token, NULL, created_at);
+}
+
+int store_feed_user(struct store *s, const char *token, int64_t *user, int64_t *created_at)
+{
+	sqlite3_stmt *q = stmt(s, STMT_FEED_BY_TOKEN);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, token);
+	return feed_read(s, STMT_FEED_BY_TOKEN, q, NULL, user, created_at);
+}
+
+int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now, int replace)
+{
+	sqlite3_stmt *q = stmt(s, replace ? STMT_FEED_REPLACE : STMT_FEED_CREATE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	bind_text(q, 2, token);
+	sqlite3_bind_int64(q, 3, now);
+	return exec_stmt(s, q, "feed set");
+}
+
+int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at)
+{
+	sqlite3_stmt *q = stmt(s, STMT_PARTY_STEP_AT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int64(q, 2, upto);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*at = sqlite3_column_int64(q, 0);
+		rc = ST_OK;
+	} else
+		rc = fail(s, "party step at");
 	done(q);
 	return rc;
 }

@@ -258,4 +258,19 @@ typedef void (*st_move_fn)(void *ctx, const struct st_move *m);
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx);
 int store_move_count(struct store *s, int64_t party, int64_t *n);
 
+/* ---- the feed token (009_feed.sql): one per user, kept as it is ---- */
+enum { ST_FEED_TOKEN_LEN = 43 };
+/* The user's token and when it was made; ST_NOTFOUND: none yet. */
+int store_feed_get(struct store *s, int64_t user, char token[ST_FEED_TOKEN_LEN + 1],
+		   int64_t *created_at);
+/* The user a token belongs to; ST_NOTFOUND for an unknown (or replaced) one. */
+int store_feed_user(struct store *s, const char *token, int64_t *user, int64_t *created_at);
+/* Gives the user `token` made at `now`: replace 0 keeps a token the user
+ * already has (two first uses at once: the first wins), 1 replaces it. */
+int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now, int replace);
+/* The time of the party's latest step with a version at most `upto` (any
+ * when upto < 0), the platform's "weiter" steps left out; the party's
+ * start when there is none. */
+int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at);
+
 #endif

@@ -18,19 +18,27 @@
 namespace {
 
 const char pragma[] = "{{%AUTOESCAPE context=\"HTML\"}}";
+// A feed (*.atom.tpl) is XML: its values are escaped with xml_escape.
+const char xml_pragma[] = "{{%AUTOESCAPE context=\"XML\"}}";
 
 std::set<std::string> *loaded;   // names that loaded; per process, set once
 
-// 1 when the file starts with the AUTOESCAPE pragma.
+// 1 when the file starts with the AUTOESCAPE pragma: HTML, or XML for a
+// name ending in .atom.tpl.
 bool has_pragma(const std::string &path)
 {
+	static const char atom[] = ".atom.tpl";
+	bool xml = path.size() > sizeof atom - 1 &&
+		   path.compare(path.size() - (sizeof atom - 1), sizeof atom - 1, atom) == 0;
+	const char *want = xml ? xml_pragma : pragma;
+	size_t len = strlen(want);
 	FILE *f = fopen(path.c_str(), "rb");
 	if (!f)
 		return false;
 	char head[sizeof pragma] = "";
-	size_t n = fread(head, 1, sizeof pragma - 1, f);
+	size_t n = fread(head, 1, len, f);
 	fclose(f);
-	return n == sizeof pragma - 1 && memcmp(head, pragma, n) == 0;
+	return n == len && memcmp(head, want, n) == 0;
 }
 
 // Keys as ctemplate sees them, once per process. A key that reaches

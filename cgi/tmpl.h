@@ -1,6 +1,7 @@
 /* tmpl.h — ctemplate behind a small C interface (tmpl.cc is the only C++).
  * Templates are loaded once per worker and frozen: no disk access while
- * serving. Every template must begin with {{%AUTOESCAPE context="HTML"}}. */
+ * serving. Every template must begin with {{%AUTOESCAPE context="HTML"}},
+ * a feed (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 

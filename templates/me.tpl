@@ -18,4 +18,16 @@
 </ul>
 {{/has_mine}}
 {{#no_mine}}<p>Du sitzt noch an keinem Tisch. <a href="/">Zur Lobby</a></p>{{/no_mine}}
+{{#feed}}
+<section class="feed" id="feed">
+<h2>Dein Feed</h2>
+<p>Mit dieser Adresse zeigt dir ein Feedreader, wo du dran bist und wie Partien und Matches ausgegangen sind:</p>
+<p><a href="{{url}}" rel="alternate" type="application/atom+xml"><code>{{url}}</code></a></p>
+<p>Die Adresse ist geheim: Wer sie kennt, sieht, was in deinem Feed steht. „Neu erzeugen“ macht die alte Adresse ungültig.</p>
+<form method="post" action="{{renew_url}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit">Feed-Adresse neu erzeugen</button>
+</form>
+</section>
+{{/feed}}
 {{>footer}}
