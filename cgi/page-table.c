@@ -483,6 +483,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	if (party_end_view(p, pt, v, names) != 0)
 		return -1;
 	scores_view(pt, v, &nm);
+	if (page_chat_view(p, t->id, me >= 0, v) != 0)
+		return -1;
 	return logs_view(p, pt, v, &nm);
 }
 
@@ -529,7 +531,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	int running = pt->t.status == TABLE_PLAYING || pt->t.status == TABLE_OPEN;
 	/* Without script the page refreshes itself only while the viewer has
 	 * nothing to do: a refresh would wipe a move being typed. */
-	int refresh = running && !a.can_act && !(typed && *typed);
+	int refresh = running && !a.can_act && !(typed && *typed) && !p->chat_text;
 	view_flag(&v, "reload_link", running && !refresh);
 	struct page_head h = {
 		.title = pt->g->title,
@@ -675,6 +677,12 @@ void page_table(struct page *p)
 void page_table_json(struct page *p)
 {
 	show(p, 1, HTTP_200, NOTE_NONE, NULL, NULL);
+}
+
+/* The page after a refused chat POST (page-chat.c): see page.h. */
+void page_table_show(struct page *p, enum http_status status)
+{
+	show(p, p->req->wants_json, status, NOTE_NONE, NULL, NULL);
 }
 
 enum mv_field { MV_CSRF, MV_V, MV_MOVE, MV__MAX };

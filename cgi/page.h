@@ -31,6 +31,8 @@ struct page {
 	char csrf[AUTH_TOKEN_LEN + 1];        /* the session's, or the pre-session cookie's */
 	int64_t id;                           /* the <id> of /t/<id>…, 0 otherwise */
 	int head_only;                        /* HEAD: the body is not sent */
+	const char *chat_note;               /* a refused chat message: why (page-chat.c) */
+	const char *chat_text;               /* … and its text, back in the chat field */
 };
 
 /* The frame around a page: title and, on a table page, what poll.js reads. */
@@ -108,6 +110,7 @@ void page_table_bot(struct page *p);
 void page_table_seat(struct page *p);
 void page_table_move(struct page *p);
 void page_poll(struct page *p);
+void page_table_chat(struct page *p);
 void page_me_poll(struct page *p);
 void page_feed(struct page *p);
 void page_feed_renew(struct page *p);
@@ -116,6 +119,14 @@ void page_feed_renew(struct page *p);
  * address (`url`, the token made on first use) and `renew_url`, the form
  * that replaces it. 0, or -1 on a store error. */
 int page_feed_view(struct page *p, struct view *v);
+
+/* page-table.c: table p->id's page (the JSON twin when the request asks
+ * for JSON) with `status`, p->chat_note and p->chat_text in its chat card. */
+void page_table_show(struct page *p, enum http_status status);
+/* page-chat.c: the chat of table `table` for the viewer (sections `chat`,
+ * `chat_muted`, the form's values); `seated`: the viewer may write.
+ * 0, or -1 on a store error. */
+int page_chat_view(struct page *p, int64_t table, int seated, struct view *v);
 
 /* Names of the session cookies. */
 #define PAGE_COOKIE_SESSION "st"

@@ -15,6 +15,7 @@ enum route_id {
 	RT_LOBBY, RT_ME, RT_ME_POLL, RT_CREATE,
 	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
 	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_MOVE, RT_POLL,
+	RT_CHAT,
 	RT_FEED, RT_FEED_RENEW,
 	RT__MAX
 };
@@ -44,6 +45,7 @@ static const struct route {
 	[RT_SEAT] = { HTTP_POST, "/t/#/seat", page_table_seat, R_LOGIN },
 	[RT_MOVE] = { HTTP_POST, "/t/#/move", page_table_move, R_LOGIN },
 	[RT_POLL] = { HTTP_GET, "/t/#/poll", page_poll, R_NO_SESSION },
+	[RT_CHAT] = { HTTP_POST, "/t/#/chat", page_table_chat, R_LOGIN },
 	[RT_FEED] = { HTTP_GET, "/feed/$.atom", page_feed, R_NO_SESSION },
 	[RT_FEED_RENEW] = { HTTP_POST, "/me/feed", page_feed_renew, R_LOGIN },
 };

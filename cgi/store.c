@@ -78,6 +78,13 @@ enum stmt {
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
 	STMT_TABLES_OPEN_BY,
+	STMT_CHAT_ADD,
+	STMT_CHAT_RATE,
+	STMT_CHAT_RECENT,
+	STMT_CHAT_MUTE,
+	STMT_CHAT_UNMUTE,
+	STMT_CHAT_MUTED,
+	STMT_TABLE_BUMP_PUBLIC,
 	STMT_PARTY_CREATE,
 	STMT_PARTY_GET,
 	STMT_PARTY_LATEST,
@@ -237,6 +244,31 @@ static const char *const stmt_sql[] = {
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
 		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
 	[STMT_TABLES_OPEN_BY] = "SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
+	/* the table chat (008_chat.sql) */
+	[STMT_CHAT_ADD] =
+		"INSERT INTO chat_messages (table_id, user_id, text, at) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_CHAT_RATE] =
+		"SELECT count(*), coalesce(min(at), 0) FROM chat_messages"
+		" WHERE table_id = ?1 AND user_id = ?2 AND at > ?3",
+	[STMT_CHAT_RECENT] =
+		"SELECT c.id, c.user_id, u.name, c.at, c.text FROM chat_messages c"
+		" JOIN users u ON u.id = c.user_id WHERE c.table_id = ?1 AND NOT EXISTS"
+		" (SELECT 1 FROM chat_mutes m WHERE m.user_id = ?2 AND m.muted_id = c.user_id)"
+		" ORDER BY c.id DESC LIMIT ?3",
+	/* only an author of this table, never oneself; muting again is no error */
+	[STMT_CHAT_MUTE] =
+		"INSERT INTO chat_mutes (user_id, muted_id, at) SELECT ?1, ?2, ?3"
+		" WHERE ?1 <> ?2 AND EXISTS (SELECT 1 FROM chat_messages WHERE table_id = ?4"
+		" AND user_id = ?2) ON CONFLICT (user_id, muted_id) DO UPDATE SET at = excluded.at",
+	[STMT_CHAT_UNMUTE] = "DELETE FROM chat_mutes WHERE user_id = ?1 AND muted_id = ?2",
+	[STMT_CHAT_MUTED] =
+		"SELECT m.muted_id, u.name FROM chat_mutes m JOIN users u ON u.id = m.muted_id"
+		" WHERE m.user_id = ?1 AND EXISTS (SELECT 1 FROM chat_messages c"
+		" WHERE c.table_id = ?2 AND c.user_id = m.muted_id) ORDER BY u.name_key LIMIT ?3",
+	/* a change everybody sees that concerns no position: epoch, epoch_version
+	 * and next_deadline stay, so no page becomes stale */
+	[STMT_TABLE_BUMP_PUBLIC] =
+		"UPDATE tables SET version = version + 1, public_version = version + 1 WHERE id = ?1",
 	[STMT_PARTY_CREATE] =
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -1550,6 +1582,114 @@ int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn f
 	sqlite3_bind_int64(q, 1, user);
 	sqlite3_bind_int(q, 2, limit);
 	return list_tables(s, q, fn, ctx, "tables of user");
+}
+
+/* ------------------------------------------------------------------ */
+/* The table chat                                                      */
+
+int store_chat_add(struct store *s, int64_t table, int64_t user, const char *text, int64_t at)
+{
+	sqlite3_stmt *q = stmt(s, STMT_CHAT_ADD);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	bind_text(q, 3, text);
+	sqlite3_bind_int64(q, 4, at);
+	return exec_stmt(s, q, "chat add");
+}
+
+int store_chat_rate(struct store *s, int64_t table, int64_t user, int64_t after, int *count,
+		    int64_t *oldest)
+{
+	sqlite3_stmt *q = stmt(s, STMT_CHAT_RATE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	sqlite3_bind_int64(q, 3, after);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*count = sqlite3_column_int(q, 0);
+		*oldest = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "chat rate");
+	}
+	done(q);
+	return rc;
+}
+
+int store_chat_recent(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
+		      void *ctx)
+{
+	struct st_chat m;
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_CHAT_RECENT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, viewer);
+	sqlite3_bind_int(q, 3, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m.id = sqlite3_column_int64(q, 0);
+		m.user_id = sqlite3_column_int64(q, 1);
+		copy_col(m.author, sizeof m.author, q, 2);
+		m.at = sqlite3_column_int64(q, 3);
+		copy_col(m.text, sizeof m.text, q, 4);
+		fn(ctx, &m);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "chat recent");
+	done(q);
+	return rc;
+}
+
+int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted, int on,
+		    int64_t at)
+{
+	sqlite3_stmt *q = stmt(s, on ? STMT_CHAT_MUTE : STMT_CHAT_UNMUTE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int64(q, 2, muted);
+	if (on) {
+		sqlite3_bind_int64(q, 3, at);
+		sqlite3_bind_int64(q, 4, table);
+		return change_table_row(s, q, "chat mute");
+	}
+	return exec_stmt(s, q, "chat unmute");
+}
+
+int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
+		     void *ctx)
+{
+	char name[ST_NAME_MAX + 1];
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_CHAT_MUTED);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int64(q, 2, table);
+	sqlite3_bind_int(q, 3, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		copy_col(name, sizeof name, q, 1);
+		fn(ctx, sqlite3_column_int64(q, 0), name);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "chat muted");
+	done(q);
+	return rc;
+}
+
+int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_BUMP_PUBLIC);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = change_table_row(s, q, "table bump public");
+	if (rc == ST_OK && newv)
+		rc = table_version(s, id, newv);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

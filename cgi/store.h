@@ -215,6 +215,42 @@ int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn
 /* Open tables (waiting for players) that `user` created, into *n. */
 int store_tables_open_by(struct store *s, int64_t user, int *n);
 
+/* ---- the table chat (008_chat.sql) ---- */
+enum { ST_CHAT_BYTES = 1200 };   /* a message's bytes: 300 characters of up to 4 */
+struct st_chat {
+	int64_t id;                      /* the order of the messages */
+	int64_t user_id;
+	char author[ST_NAME_MAX + 1];
+	int64_t at;                      /* ms */
+	char text[ST_CHAT_BYTES + 1];
+};
+/* A message of `user` at `table` (checked by cgi/chat.c). Inside store_begin()
+ * together with store_table_bump_public(). */
+int store_chat_add(struct store *s, int64_t table, int64_t user, const char *text, int64_t at);
+/* How many messages `user` wrote at `table` after `after`, and when the
+ * oldest of them was written (0: none): the rate limit. */
+int store_chat_rate(struct store *s, int64_t table, int64_t user, int64_t after, int *count,
+		    int64_t *oldest);
+/* The newest `limit` messages of `table`, newest first, without those of
+ * the users `viewer` muted (viewer 0: nobody is muted). */
+typedef void (*st_chat_fn)(void *ctx, const struct st_chat *m);
+int store_chat_recent(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
+		      void *ctx);
+/* `user` mutes (on) or unmutes `muted` on every table. Muting needs a
+ * message of `muted` at `table` and another user: ST_NOTFOUND otherwise;
+ * muting twice or unmuting somebody not muted is ST_OK. */
+int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted, int on,
+		    int64_t at);
+/* The users `user` muted who wrote at `table`, by name, at most `limit`. */
+typedef void (*st_muted_fn)(void *ctx, int64_t user_id, const char *name);
+int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
+		     void *ctx);
+/* version + 1 and public_version with it, nothing else: a change every page
+ * should see that concerns no position (a chat message). Epoch,
+ * epoch_version and next_deadline stay, so no page becomes stale. The new
+ * version in *newv (may be NULL); ST_NOTFOUND without the table. */
+int store_table_bump_public(struct store *s, int64_t id, int64_t *newv);
+
 /* ---- parties, snapshots and the move log ---- */
 struct st_party {
 	int64_t id;

@@ -41,6 +41,27 @@
 </section>
 {{/show_typed}}
 
+<section class="card chat" id="chat" aria-labelledby="chat-title">
+<h2 id="chat-title">Chat</h2>
+{{#has_chat_note}}<p class="note" role="alert"><strong>Nicht gesendet:</strong> {{chat_note}}</p>{{/has_chat_note}}
+{{#can_chat}}<form method="post" action="{{chat_url}}" class="chat-form">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label for="chat-text">Nachricht an den Tisch</label>
+<input id="chat-text" name="text" value="{{chat_text}}" maxlength="{{chat_max}}" required autocomplete="off">
+<button type="submit">Senden</button>
+</form>{{/can_chat}}
+{{#chat_readonly}}<p class="chat-hint">Schreiben kann, wer an diesem Tisch sitzt; lesen kann jeder.</p>{{/chat_readonly}}
+{{#chat_login_needed}}<p class="chat-hint">Schreiben kann, wer an diesem Tisch sitzt und angemeldet ist; lesen kann jeder.</p>{{/chat_login_needed}}
+{{#has_chat}}<ol class="chat-log">
+{{#chat}}<li{{#mine}} class="mine"{{/mine}}><span class="chat-meta"><strong class="chat-author">{{author}}</strong> <time>{{time}}</time></span> <span class="chat-text">{{text}}</span>
+{{#can_mute}}<form method="post" action="{{chat_url}}" class="inline chat-mute"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="mute" value="{{author_id}}"><button type="submit" title="Nachrichten von {{author}} nicht mehr zeigen (nur für dich)">stumm schalten</button></form>{{/can_mute}}</li>
+{{/chat}}</ol>{{/has_chat}}
+{{#chat_empty}}<p class="chat-hint">Noch keine Nachrichten.</p>{{/chat_empty}}
+{{#has_chat_muted}}<p class="chat-muted">Für dich stumm geschaltet:
+{{#chat_muted}}<form method="post" action="{{chat_url}}" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="unmute" value="{{user_id}}">{{name}} <button type="submit">wieder zeigen</button></form>
+{{/chat_muted}}</p>{{/has_chat_muted}}
+</section>
+
 <section class="card seats">
 <h2>Plätze</h2>
 <ol class="seats">
