@@ -57,9 +57,11 @@ int page_chat_view(struct page *p, int64_t table, int seated, struct view *v)
 {
 	struct chatctx c = { p, v, 0 };
 	const char *url = page_table_url(p, table, "/chat");
-	if (!url)
+	const char *write = page_table_url(p, table, "?chat#chat");
+	if (!url || !write)
 		return -1;
 	view_str(v, "chat_url", url);
+	view_str(v, "chat_write_url", write);   /* no meta refresh while writing */
 	view_flag(v, "can_chat", p->user_id && seated);
 	view_flag(v, "chat_login_needed", !p->user_id);
 	view_flag(v, "chat_readonly", p->user_id && !seated);

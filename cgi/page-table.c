@@ -670,6 +670,8 @@ void page_table(struct page *p)
 		kind = NOTE_NONE;
 		note = typed = NULL;
 	}
+	if (http_get(&p->req->query, "chat"))
+		p->chat_text = "";   /* ?chat: writing without script, no meta refresh */
 	show(p, p->req->wants_json, HTTP_200, kind, note, typed);
 }
 

@@ -49,7 +49,8 @@
 <label for="chat-text">Nachricht an den Tisch</label>
 <input id="chat-text" name="text" value="{{chat_text}}" maxlength="{{chat_max}}" required autocomplete="off">
 <button type="submit">Senden</button>
-</form>{{/can_chat}}
+</form>
+<noscript><p class="chat-hint">Ohne JavaScript lädt sich die Seite alle paar Sekunden neu, solange du nicht dran bist. <a href="{{chat_write_url}}">Zum Schreiben anhalten</a></p></noscript>{{/can_chat}}
 {{#chat_readonly}}<p class="chat-hint">Schreiben kann, wer an diesem Tisch sitzt; lesen kann jeder.</p>{{/chat_readonly}}
 {{#chat_login_needed}}<p class="chat-hint">Schreiben kann, wer an diesem Tisch sitzt und angemeldet ist; lesen kann jeder.</p>{{/chat_login_needed}}
 {{#has_chat}}<ol class="chat-log">

@@ -141,6 +141,17 @@ static void test_two_players_chat(void **state)
 	assert_true(h_has(&r, "name=\"text\""));
 	assert_true(h_has(&r, "Servus, viel Glück"));
 	assert_true(h_has(&r, "stumm schalten"));
+	assert_true(h_has(&r, "?chat#chat"));   /* without script: stop the refresh to write */
+	h_resp_free(&r);
+	/* ?chat: the page does not refresh itself (a spectator's page otherwise does) */
+	char path[96];
+	snprintf(path, sizeof path, "%s?chat", table_path);
+	assert_int_equal(h_get(watcher, table_path, &r), 0);
+	assert_true(h_has(&r, "http-equiv=\"refresh\""));
+	h_resp_free(&r);
+	assert_int_equal(h_get(watcher, path, &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_false(h_has(&r, "http-equiv=\"refresh\""));
 	h_resp_free(&r);
 }
 
