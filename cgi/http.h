@@ -29,7 +29,7 @@ enum {
 	HTTP_VALUE_MAX = 8192,       /* bytes of one decoded value */
 	HTTP_COOKIES_MAX = 24,       /* cookies read; more are ignored */
 	HTTP_SET_COOKIES_MAX = 3,    /* Set-Cookie headers of one response */
-	HTTP_COOKIE_VALUE_MAX = 768  /* bytes of a cookie value we set (a table's note) */
+	HTTP_COOKIE_VALUE_MAX = 2048 /* bytes of a cookie value we set (a table's note) */
 };
 
 enum http_method { HTTP_GET, HTTP_HEAD, HTTP_POST, HTTP_METHOD_OTHER, HTTP_METHOD__MAX };

@@ -93,20 +93,18 @@ static const struct http_rule chat_rules[] = {
 };
 _Static_assert(sizeof chat_rules / sizeof chat_rules[0] == CF__MAX, "chat_rules");
 
-/* A refusal: the table page (or its JSON twin) with `status`, the reason
- * in the chat card and the text back in the field. Nothing was stored. */
+/* A refusal (nothing was stored): the reason in the chat card and the text
+ * back in the field, a browser on a GET URL (page_table_chat_refused). */
 static void refuse(struct page *p, enum http_status status, const char *note, const char *text)
 {
-	p->chat_note = note;
-	p->chat_text = text;
-	page_table_show(p, status);
+	page_table_chat_refused(p, status, note, text);
 }
 
 /* POST /t/<id>/chat with csrf and exactly one of: text (a seated player's
  * message), mute=<user id>, unmute=<user id>. 303 to the table's chat;
  * refused: 422 (text unfit, muting oneself or somebody who did not write
  * here), 409 (too many messages at once), 403 (no seat here) with the
- * page and the reason; 400, 404, 503, 500. */
+ * page and the reason, for a browser a 303 back to it; 400, 404, 503, 500. */
 void page_table_chat(struct page *p)
 {
 	struct http_value f[CF__MAX];

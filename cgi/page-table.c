@@ -7,6 +7,7 @@
 #include <sodium.h>
 
 #include "bot.h"
+#include "chat.h"
 #include "match.h"
 #include "page.h"
 #include "party-end.h"
@@ -19,10 +20,11 @@ static const char *const status_names[] = {
 };
 _Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX, "status_names");
 
-enum { NOTE_NONE, NOTE_STALE, NOTE_REJECTED, NOTE_REFUSED, NOTE__MAX };
+/* NOTE_CHAT: a refused chat message, its reason and text for the chat card */
+enum { NOTE_NONE, NOTE_STALE, NOTE_REJECTED, NOTE_REFUSED, NOTE_CHAT, NOTE__MAX };
 static const char *const note_kinds[] = {
 	[NOTE_NONE] = "", [NOTE_STALE] = "stale", [NOTE_REJECTED] = "rejected",
-	[NOTE_REFUSED] = "refused",
+	[NOTE_REFUSED] = "refused", [NOTE_CHAT] = "chat",
 };
 _Static_assert(sizeof note_kinds / sizeof note_kinds[0] == NOTE__MAX, "note_kinds");
 
@@ -557,7 +559,10 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
  * session's CSRF token: only the server can write a note that is shown,
  * and only to the browser it was meant for, only on that table. */
 #define NOTE_COOKIE "stn"
-enum { NOTE_MAX_AGE = 120, NOTE_PAYLOAD_MAX = 32 + GAME_MOVE_MAX + GAME_ERR_MAX };
+/* (the typed text is a move, or a chat message of up to 4 bytes a character) */
+enum { NOTE_MAX_AGE = 120, NOTE_TYPED_MAX = GAME_MOVE_MAX > 4 * CHAT_CHARS_MAX ? GAME_MOVE_MAX :
+									      4 * CHAT_CHARS_MAX,
+       NOTE_PAYLOAD_MAX = 32 + NOTE_TYPED_MAX + GAME_ERR_MAX };
 _Static_assert((NOTE_PAYLOAD_MAX + crypto_auth_BYTES) * 4 / 3 + 8 <= HTTP_COOKIE_VALUE_MAX,
 	       "a note fits in a cookie");
 
@@ -670,12 +675,31 @@ void page_table(struct page *p)
 		kind = NOTE_NONE;
 		note = typed = NULL;
 	}
-	if (http_get(&p->req->query, "chat"))
+	if (kind == NOTE_CHAT) {   /* back in the chat card, not as the page's note */
+		p->chat_note = note;
+		p->chat_text = typed;
+		kind = NOTE_NONE;
+		note = typed = NULL;
+	}
+	if (http_get(&p->req->query, "chat") && !p->chat_text)
 		p->chat_text = "";   /* ?chat: writing without script, no meta refresh */
 	show(p, p->req->wants_json, HTTP_200, kind, note, typed);
 }
 
 /* GET /t/<id>.json: the JSON twin. 200, 404, 503, 500. */
+void page_table_chat_refused(struct page *p, enum http_status status, const char *note,
+			     const char *text)
+{
+	if (browser(p)) {
+		note_set(p, NOTE_CHAT, note, text);
+		page_redirect_table(p, p->id, "?chat#chat");
+		return;
+	}
+	p->chat_note = note;
+	p->chat_text = text;
+	page_table_show(p, status);
+}
+
 void page_table_json(struct page *p)
 {
 	show(p, 1, HTTP_200, NOTE_NONE, NULL, NULL);

@@ -123,6 +123,11 @@ int page_feed_view(struct page *p, struct view *v);
 /* page-table.c: table p->id's page (the JSON twin when the request asks
  * for JSON) with `status`, p->chat_note and p->chat_text in its chat card. */
 void page_table_show(struct page *p, enum http_status status);
+/* A refused chat message: a browser goes back to the table's chat (303,
+ * the reason and the text kept for the chat card, signed in a cookie like
+ * a refused move's); others get the page with `status`. */
+void page_table_chat_refused(struct page *p, enum http_status status, const char *note,
+			     const char *text);
 /* page-chat.c: the chat of table `table` for the viewer (sections `chat`,
  * `chat_muted`, the form's values); `seated`: the viewer may write.
  * 0, or -1 on a store error. */

@@ -309,6 +309,21 @@ static void test_bad_input(void **state)
 	assert_int_equal(r.status, 400);
 	h_resp_free(&r);
 
+	/* a browser is sent back to a GET URL, the reason and its text kept */
+	h_client_accept(player[0], "text/html,application/xhtml+xml");
+	assert_int_equal(say(player[0], "zwei\nZeilen <b>", &r), 303);
+	char loc[128];
+	assert_int_equal(h_header(&r, "Location", loc, sizeof loc), 0);
+	h_resp_free(&r);
+	assert_non_null(strstr(loc, "?chat#chat"));
+	*strchr(loc, '#') = '\0';
+	assert_int_equal(h_get(player[0], loc, &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_true(h_has(&r, "Steuerzeichen"));
+	assert_true(h_has(&r, "&lt;b&gt;\""));
+	h_resp_free(&r);
+	h_client_accept(player[0], NULL);
+
 	h_client_accept(player[0], "application/json");
 	assert_int_equal(h_post_form(player[0], chat_path, &r, "csrf", csrf, "text", "", NULL), 0);
 	h_client_accept(player[0], NULL);
