@@ -11,7 +11,7 @@
 /* OPEN_PER_USER: open tables (waiting for players) one user may have;
  * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
  * newest), so that nobody's tables push everybody else's out of it. */
-enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, SPEED_FIELDS = 6,
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20, SPEED_FIELDS = 6,
        CREATE_FIELDS = 3 + GAME_OPT_MAX + SPEED_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
@@ -54,6 +54,27 @@ static const char *game_title(const char *slug)
  * turn) and window (another chance to act, e.g. a snap window). Reading a
  * running table applies its passed deadlines first (play_load). 0, or -1
  * on a store error (the caller answers 500). */
+/* Section `invites`: the tables the viewer is invited to that still wait. */
+static int invites_view(struct page *p, struct view *v)
+{
+	enum { INVITES_MAX = 20 };
+	struct st_invite *in = arena_alloc(p->a, INVITES_MAX * sizeof *in);
+	int n = 0;
+	if (!in || store_invites_to(p->store, p->user_id, in, INVITES_MAX, &n) != ST_OK)
+		return -1;
+	view_list(v, "invites");
+	for (int i = 0; i < n; i++) {
+		view_begin(v, "invites");
+		view_num(v, "id", in[i].table_id);
+		view_str(v, "url", page_table_url(p, in[i].table_id, ""));
+		view_str(v, "game_title", game_title(in[i].game));
+		view_str(v, "from", in[i].from);
+		view_end(v);
+	}
+	view_flag(v, "has_invites", n > 0);
+	return 0;
+}
+
 /* The time left on the viewer's clock at a loaded table, in words, or
  * NULL (no clock, not seated, a bot plays the seat). */
 static const char *my_clock(struct page *p, const struct play_table *pt)
@@ -110,6 +131,8 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		view_str(v, "my_clock", clock ? clock : "");
 		view_end(v);
 	}
+	if (invites_view(p, v) != 0)
+		return -1;
 	view_num(v, "mine_count", r.n);
 	view_num(v, "waiting_count", waiting);
 	if (waiting_out)
@@ -162,6 +185,30 @@ static void games_view(struct view *v, int logged_in)
 	}
 }
 
+/* Section `watch`: running tables anyone may watch, the newest first. */
+static int watch_view(struct page *p, struct view *v)
+{
+	struct rows r;
+	if (rows_init(&r, p, WATCH_LIMIT) != 0 ||
+	    store_tables_running(p->store, WATCH_LIMIT, collect, &r) != ST_OK)
+		return -1;
+	view_list(v, "watch");
+	for (int i = 0; i < r.n; i++) {
+		const struct st_table *t = &r.t[i];
+		view_begin(v, "watch");
+		view_num(v, "id", t->id);
+		view_str(v, "url", page_table_url(p, t->id, ""));
+		view_str(v, "game_title", game_title(t->game));
+		view_num(v, "nseats", t->nseats);
+		view_num(v, "party_number", t->party_no + 1);
+		view_num(v, "nparties", t->nparties);
+		view_str(v, "speed", page_speed_text(p->a, t));
+		view_end(v);
+	}
+	view_flag(v, r.n > 0 ? "has_watch" : "no_watch", 1);
+	return 0;
+}
+
 /* The lobby with an optional note; `status` 200, or 422 after a refused
  * create; 500 on a store error. */
 static void lobby(struct page *p, enum http_status status, const char *note)
@@ -185,9 +232,15 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		view_num(&v, "nseats", r.t[i].nseats);
 		page_options_view(p, &v, game_find(r.t[i].game), r.t[i].options);
 		view_str(&v, "speed", page_speed_text(p->a, &r.t[i]));
+		view_str(&v, "host", r.t[i].host);
+		view_flag(&v, "has_host", r.t[i].host[0] != '\0');
 		view_end(&v);
 	}
 	view_flag(&v, r.n > 0 ? "has_open" : "no_open", 1);
+	if (watch_view(p, &v) != 0) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
 	if (p->user_id && mine_view(p, &v, NULL) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;

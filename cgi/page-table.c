@@ -257,6 +257,20 @@ static const struct st_seat *seat_row(const struct play_table *pt, int s)
 
 /* What the viewer may do with seats: add a bot to an open table; let a bot
  * play for them, take the seat back, or resign at a running one. */
+/* Inviting by name (an open table) and the next match (a finished one). */
+static void invite_view(struct page *p, const struct play_table *pt, struct view *v)
+{
+	const struct st_table *t = &pt->t;
+	int seated = pt->my_seat >= 0;
+	view_str(v, "invite_url", page_table_url(p, t->id, "/invite"));
+	view_str(v, "rematch_url", page_table_url(p, t->id, "/rematch"));
+	view_flag(v, "can_invite", seated && t->status == TABLE_OPEN);
+	view_flag(v, "can_rematch", seated && t->status == TABLE_FINISHED && !t->rematch);
+	view_flag(v, "has_rematch", t->rematch != 0);
+	view_str(v, "next_table_url", t->rematch ? page_table_url(p, t->rematch, "") : "");
+	view_num(v, "next_table_id", t->rematch);
+}
+
 static void seat_actions_view(struct page *p, const struct play_table *pt, struct view *v)
 {
 	const struct st_table *t = &pt->t;
@@ -436,6 +450,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_str(v, "status", status_names[t->status]);
 	view_flag(v, t->status == TABLE_OPEN ? "is_open" :
 		     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
+	view_flag(v, "watching", me < 0 && t->status == TABLE_PLAYING);
 	view_global_str(v, "move_url", move_url);
 	view_str(v, "invite_path", table_url);
 	view_str(v, "table_url", table_url);
@@ -466,6 +481,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_flag(v, "table_has_clock", t->clock.first_ms > 0);
 	seats_view(p, pt, &a, &nm, v);
 	seat_actions_view(p, pt, v);
+	invite_view(p, pt, v);
 	view_list(v, "moves");
 	if (a.can_act)
 		g->moves(pt->state, me, emit_move, v);
@@ -665,6 +681,19 @@ static void refused(struct page *p, enum http_status status, int kind, const cha
 	show(p, p->req->wants_json, status, kind, note, typed);
 }
 
+void page_table_chat_refused(struct page *p, enum http_status status, const char *note,
+			     const char *text)
+{
+	if (browser(p)) {
+		note_set(p, NOTE_CHAT, note, text);
+		page_redirect_table(p, p->id, "?chat#chat");
+		return;
+	}
+	p->chat_note = note;
+	p->chat_text = text;
+	page_table_show(p, status);
+}
+
 /* GET /t/<id>: the page, or the JSON twin when Accept asks for JSON; the
  * note of a refused POST just before, if any. 200, 404, 503, 500. */
 void page_table(struct page *p)
@@ -687,19 +716,6 @@ void page_table(struct page *p)
 }
 
 /* GET /t/<id>.json: the JSON twin. 200, 404, 503, 500. */
-void page_table_chat_refused(struct page *p, enum http_status status, const char *note,
-			     const char *text)
-{
-	if (browser(p)) {
-		note_set(p, NOTE_CHAT, note, text);
-		page_redirect_table(p, p->id, "?chat#chat");
-		return;
-	}
-	p->chat_note = note;
-	p->chat_text = text;
-	page_table_show(p, status);
-}
-
 void page_table_json(struct page *p)
 {
 	show(p, 1, HTTP_200, NOTE_NONE, NULL, NULL);
@@ -819,6 +835,41 @@ static void seat_answer(struct page *p, int rc, const struct rerr *e)
 
 /* POST /t/<id>/bot, level=random|greedy: a bot takes a free seat of an
  * open table (see play_add_bot). */
+/* POST /t/<id>/invite, name: see play_invite; 303 back to the table with
+ * a note on it, or 409 with the table and the reason. */
+void page_table_invite(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
+						  { "name", HTTP_V_TEXT, 1, 1, ST_NAME_MAX } };
+	struct http_value f[2];
+	enum http_err err = http_validate(&p->req->form, rules, 2, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	struct rerr e = { "" };
+	seat_answer(p, play_invite(p->store, p->id, p->user_id, f[1].s, p->now_ms, &e), &e);
+}
+
+/* POST /t/<id>/rematch: see play_rematch; 303 to the new table. */
+void page_table_rematch(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
+	struct http_value f[1];
+	enum http_err err = http_validate(&p->req->form, rules, 1, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	struct rerr e = { "" };
+	int64_t next = 0;
+	int rc = play_rematch(p->store, p->id, p->user_id, p->now_ms, &next, &e);
+	if (rc == PLAY_OK)
+		page_redirect_table(p, next, "");
+	else
+		seat_answer(p, rc, &e);
+}
+
 void page_table_bot(struct page *p)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },

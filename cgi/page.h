@@ -112,6 +112,8 @@ void page_table_move(struct page *p);
 void page_poll(struct page *p);
 void page_table_chat(struct page *p);
 void page_me_poll(struct page *p);
+void page_table_invite(struct page *p);
+void page_table_rematch(struct page *p);
 void page_feed(struct page *p);
 void page_feed_renew(struct page *p);
 

@@ -194,15 +194,35 @@ int play_create(struct store *s, const char *slug, const char *options, int nsea
 	return play_create_timed(s, slug, options, nseats, NULL, user, now_ms, table_id, e);
 }
 
+/* Inside the caller's transaction: table `slug` with canonical options,
+ * n parties and the speed, `user` on seat 0 (a table of one starts). */
+static int table_insert(struct store *s, const char *slug, const char *canon, int nseats, int n,
+			const struct play_speed *speed, int64_t user, int64_t now_ms, int64_t *id)
+{
+	struct st_table t;
+	int seat;
+	int rc = from_store(store_table_create(s, slug, canon, nseats, n, user, now_ms, id),
+			    PLAY_ERR);
+	if (rc == PLAY_OK && speed && speed->clock.first_ms > 0)
+		rc = from_store(store_table_set_clock(s, *id, &speed->clock, speed->timeouts_max),
+				PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_seat_take(s, *id, user, &seat), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_get(s, *id, &t), PLAY_ERR);
+	if (rc == PLAY_OK && t.nseats == 1)
+		rc = start_match(s, &t, now_ms);
+	return rc;
+}
+
 int play_create_timed(struct store *s, const char *slug, const char *options, int nseats,
 		      const struct play_speed *speed, int64_t user, int64_t now_ms,
 		      int64_t *table_id, struct rerr *e)
 {
 	int opt[GAME_OPT_MAX];
 	char canon[ST_OPTS_MAX + 1];
-	struct st_table t;
-	int64_t id;
-	int seat, n, rc;
+	int64_t id = 0;
+	int n, rc;
 	const struct game *g = game_find(slug);
 	if (!g)
 		return fail_msg(e, PLAY_INVALID, "Dieses Spiel gibt es hier nicht.");
@@ -224,20 +244,9 @@ int play_create_timed(struct store *s, const char *slug, const char *options, in
 	n = g->parties ? g->parties(nseats, opt) : 1;
 	if (n < 1)
 		n = 1;
-
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	rc = from_store(store_table_create(s, slug, canon, nseats, n, user, now_ms, &id), PLAY_ERR);
-	if (rc == PLAY_OK && speed && speed->clock.first_ms > 0)
-		rc = from_store(store_table_set_clock(s, id, &speed->clock, speed->timeouts_max),
-				PLAY_ERR);
-	if (rc == PLAY_OK)
-		rc = from_store(store_seat_take(s, id, user, &seat), PLAY_ERR);
-	if (rc == PLAY_OK)
-		rc = from_store(store_table_get(s, id, &t), PLAY_ERR);
-	if (rc == PLAY_OK && t.nseats == 1)
-		rc = start_match(s, &t, now_ms);
-	rc = finish(s, rc);
+	rc = finish(s, table_insert(s, slug, canon, nseats, n, speed, user, now_ms, &id));
 	if (rc == PLAY_OK && table_id)
 		*table_id = id;
 	return rc;
@@ -1334,6 +1343,77 @@ int play_autopass(struct store *s, int64_t table, int64_t user, int on, int64_t 
 	if (rc == PLAY_NOT_SEATED)
 		fail_msg(e, rc, play_message(rc));
 	return finish(s, rc);
+}
+
+int play_invite(struct store *s, int64_t table, int64_t user, const char *name, int64_t now_ms,
+		struct rerr *e)
+{
+	struct st_table t;
+	struct st_user u;
+	int mine, theirs, rc;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK)
+		goto out;
+	if (mine < 0) {
+		rc = fail_msg(e, PLAY_NOT_SEATED, "Einladen kann nur, wer an diesem Tisch sitzt.");
+		goto out;
+	}
+	if (t.status != TABLE_OPEN) {
+		rc = fail_msg(e, PLAY_NOT_PLAYING, "Der Tisch wartet nicht mehr auf Mitspieler.");
+		goto out;
+	}
+	switch (store_user_by_name(s, name ? name : "", &u)) {
+	case ST_OK: break;
+	case ST_NOTFOUND: rc = fail_msg(e, PLAY_REJECTED, "Diesen Namen gibt es hier nicht."); goto out;
+	default: rc = PLAY_ERR; goto out;
+	}
+	if ((rc = seat_of(s, table, u.id, &theirs)) != PLAY_OK)
+		goto out;
+	if (u.id == user || theirs >= 0)
+		rc = fail_msg(e, PLAY_REJECTED, "Wer schon an diesem Tisch sitzt, braucht keine "
+						"Einladung.");
+	else
+		rc = from_store(store_invite(s, table, user, u.id, now_ms), PLAY_ERR);
+out:
+	return finish(s, rc);
+}
+
+int play_rematch(struct store *s, int64_t table, int64_t user, int64_t now_ms, int64_t *next,
+		 struct rerr *e)
+{
+	struct st_table t;
+	struct st_seat seats[GAME_MAX_SEATS];
+	int mine, n, rc;
+	*next = 0;
+	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK)
+		goto out;
+	if (mine < 0)
+		rc = fail_msg(e, PLAY_NOT_SEATED, play_message(PLAY_NOT_SEATED));
+	else if (t.status != TABLE_FINISHED)
+		rc = fail_msg(e, PLAY_NOT_PLAYING, "Das Match läuft noch.");
+	if (rc != PLAY_OK || (*next = t.rematch) != 0)
+		goto out;   /* (someone asked first: the same new table) */
+	struct play_speed sp = { t.clock, t.timeouts_max };
+	rc = table_insert(s, t.game, t.options, t.nseats, t.nparties, &sp, user, now_ms, next);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
+	for (int i = 0; rc == PLAY_OK && i < n; i++)
+		if (seats[i].user_id && seats[i].user_id != user)
+			rc = from_store(store_invite(s, *next, user, seats[i].user_id, now_ms), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_set_rematch(s, table, *next), PLAY_ERR);
+	if (rc == PLAY_OK)
+		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_ERR);
+out:
+	rc = finish(s, rc);
+	if (rc != PLAY_OK)
+		*next = 0;
+	return rc;
 }
 
 enum { SWEEP_MAX = 16 };

@@ -127,6 +127,19 @@ int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t
 int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t now_ms,
 	       struct rerr *e);
 
+/* A person seated at a table that waits for players invites another user
+ * by name: the invitation shows on their "Meine Tische" and in their feed.
+ * PLAY_NOT_SEATED, PLAY_NOT_PLAYING (the table no longer waits),
+ * PLAY_REJECTED (no such user, oneself, already seated; the note says). */
+int play_invite(struct store *s, int64_t table, int64_t user, const char *name, int64_t now_ms,
+		struct rerr *e);
+/* "Noch ein Match" at a finished table: a new table with the same game,
+ * options, seats and speed, the user seated, every other person of the old
+ * table invited; a second request (anyone's) finds the same new table.
+ * *next: its id. PLAY_NOT_SEATED, PLAY_NOT_PLAYING (not finished). */
+int play_rematch(struct store *s, int64_t table, int64_t user, int64_t now_ms, int64_t *next,
+		 struct rerr *e);
+
 /* Housekeeping that a request does on the side (no timer process): up to
  * `max` tables each whose deadline has passed are ticked (their clocks and
  * windows apply even when nobody looks at them), open tables older than

@@ -78,6 +78,10 @@ enum stmt {
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
 	STMT_TABLES_OPEN_BY,
+	STMT_TABLES_RUNNING,
+	STMT_INVITE,
+	STMT_INVITES_TO,
+	STMT_TABLE_SET_REMATCH,
 	STMT_CHAT_ADD,
 	STMT_CHAT_RATE,
 	STMT_CHAT_RECENT,
@@ -111,8 +115,9 @@ enum stmt {
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
-	"t.closed_idle"
-enum { TABLE_NCOLS = 23 };   /* columns in TABLE_COLS */
+	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
+	"coalesce(t.rematch, 0)"
+enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 
@@ -226,10 +231,13 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_NEW_EPOCH] = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
 	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
-	/* one indexed read (seats_user): what changes when any of the user's
-	 * tables does, is added or goes; the earliest deadline among them */
+	/* indexed reads (seats_user, invitations_to): what changes when any of
+	 * the user's tables (or tables they are invited to) does, is added or
+	 * goes; the earliest deadline among them */
 	[STMT_USER_POLL] =
-		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*),"
+		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*)"
+		" + (SELECT coalesce(sum(v.public_version * 7 + i.id), 0) FROM invitations i"
+		" JOIN tables v ON v.id = i.table_id WHERE i.to_id = ?1),"
 		" coalesce(min(CASE WHEN t.status = 1 AND t.next_deadline > 0"
 		" THEN t.next_deadline END), 0)"
 		" FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1",
@@ -244,6 +252,21 @@ static const char *const stmt_sql[] = {
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
 		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
 	[STMT_TABLES_OPEN_BY] = "SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
+	/* invitations (010_invites.sql): a second one to the same table is no error */
+	[STMT_INVITE] =
+		"INSERT INTO invitations (table_id, from_id, to_id, at) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (table_id, to_id) DO NOTHING",
+	/* those still open: the table waits for players and the invitee is not seated */
+	[STMT_INVITES_TO] =
+		"SELECT i.id, i.table_id, t.game, coalesce(f.name, ''), i.at FROM invitations i"
+		" JOIN tables t ON t.id = i.table_id LEFT JOIN users f ON f.id = i.from_id"
+		" WHERE i.to_id = ?1 AND t.status = 0 AND NOT EXISTS (SELECT 1 FROM seats s"
+		" WHERE s.table_id = i.table_id AND s.user_id = ?1) ORDER BY i.id DESC LIMIT ?2",
+	[STMT_TABLE_SET_REMATCH] = "UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+	/* running tables to watch, the newest first */
+	[STMT_TABLES_RUNNING] =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 1"
+		" ORDER BY t.id DESC LIMIT ?1",
 	/* the table chat (008_chat.sql) */
 	[STMT_CHAT_ADD] =
 		"INSERT INTO chat_messages (table_id, user_id, text, at) VALUES (?1, ?2, ?3, ?4)",
@@ -1094,6 +1117,8 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->clock.windows = sqlite3_column_int(q, 20);
 	t->timeouts_max = sqlite3_column_int(q, 21);
 	t->closed_idle = sqlite3_column_int(q, 22);
+	copy_col(t->host, sizeof t->host, q, 23);
+	t->rematch = sqlite3_column_int64(q, 24);
 }
 
 /* One table by id; ST_NOTFOUND (a 404). */
@@ -1553,6 +1578,54 @@ int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn
 	sqlite3_bind_int(q, 1, limit);
 	sqlite3_bind_int(q, 2, per_host);
 	return list_tables(s, q, fn, ctx, "tables open fair");
+}
+
+int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_INVITE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, from);
+	sqlite3_bind_int64(q, 3, to);
+	sqlite3_bind_int64(q, 4, now);
+	return exec_stmt(s, q, "invite");
+}
+
+int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_INVITES_TO);
+	int rc;
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct st_invite *x = &out[(*n)++];
+		x->id = sqlite3_column_int64(q, 0);
+		x->table_id = sqlite3_column_int64(q, 1);
+		copy_col(x->game, sizeof x->game, q, 2);
+		copy_col(x->from, sizeof x->from, q, 3);
+		x->at = sqlite3_column_int64(q, 4);
+	}
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : fail(s, "invites to");
+	done(q);
+	return rc;
+}
+
+int store_table_set_rematch(struct store *s, int64_t table, int64_t next)
+{
+	return table_update(s, STMT_TABLE_SET_REMATCH, table, next, "table set rematch", 1);
+}
+
+int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLES_RUNNING);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int(q, 1, limit);
+	return list_tables(s, q, fn, ctx, "tables running");
 }
 
 /* How many tables `user` opened that still wait for players, into *n. */

@@ -122,6 +122,8 @@ struct st_table {
 	struct clock_rule clock;         /* the table's speed (006_clocks.sql) */
 	int timeouts_max;                /* timeouts before a bot takes a seat; 0 never */
 	int closed_idle;                 /* closed because nobody moved (007_idle.sql) */
+	char host[ST_NAME_MAX + 1];      /* the name of who opened it ("" when gone) */
+	int64_t rematch;                 /* the table of the next match, 0 none (010) */
 };
 
 struct st_seat {
@@ -212,6 +214,22 @@ int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx);
 int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx);
 /* Open tables, newest first, at most per_host of each creator's newest. */
 int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx);
+/* An invitation to a table that waits for players (010_invites.sql). */
+struct st_invite {
+	int64_t id, table_id, at;
+	char game[ST_SLUG_MAX + 1];
+	char from[ST_NAME_MAX + 1];
+};
+/* `from` invites `to` to `table` (again: nothing new). */
+int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64_t now);
+/* The user's open invitations (the table still waits and they are not
+ * seated there), newest first, at most max into out. */
+int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n);
+/* The finished `table`'s next match is at `next` (once: ST_NOTFOUND when
+ * it already has one). */
+int store_table_set_rematch(struct store *s, int64_t table, int64_t next);
+/* Running tables, the newest first (the lobby's tables to watch). */
+int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx);
 /* Open tables (waiting for players) that `user` created, into *n. */
 int store_tables_open_by(struct store *s, int64_t user, int *n);
 

@@ -37,6 +37,17 @@
 			document.body.removeChild(t);
 		});
 		invite.parentNode.insertBefore(copy, invite.nextSibling);
+		// Where the device can share (phones), a share button too.
+		if (navigator.share) {
+			var share = document.createElement('button');
+			share.type = 'button';
+			share.className = 'copy';
+			share.textContent = 'Teilen';
+			share.addEventListener('click', function () {
+				navigator.share({ title: document.title, url: full }).catch(function () {});
+			});
+			copy.parentNode.insertBefore(share, copy.nextSibling);
+		}
 	}
 
 	var url = body && body.getAttribute('data-poll');

@@ -30,11 +30,26 @@
 {{#open_tables}}
 <li><a href="{{url}}">Tisch {{id}} · {{game_title}}</a>
 <span class="badge">{{seats_taken}}/{{nseats}} Plätze</span>
+{{#has_host}}<span class="host">von {{host}}</span>{{/has_host}}
 <span class="opts">{{#opts}}<span>{{label}}: {{text}}</span> {{/opts}}<span>Tempo: {{speed}}</span></span></li>
 {{/open_tables}}
 </ul>
 {{/has_open}}
 {{#no_open}}<p>Gerade wartet kein Tisch auf Mitspieler.</p>{{/no_open}}
+</section>
+
+<section class="card">
+<h2>Zuschauen</h2>
+{{#has_watch}}
+<ul class="tables">
+{{#watch}}
+<li><a href="{{url}}">Tisch {{id}} · {{game_title}}</a>
+<span class="badge">Partie {{party_number}} von {{nparties}}</span>
+<span class="opts"><span>{{nseats}} Plätze</span> <span>Tempo: {{speed}}</span></span></li>
+{{/watch}}
+</ul>
+{{/has_watch}}
+{{#no_watch}}<p>Gerade läuft an keinem Tisch eine Partie.</p>{{/no_watch}}
 </section>
 
 <section class="card">

@@ -1,6 +1,14 @@
 {{%AUTOESCAPE context="HTML"}}
 {{>header}}
 <h1>Meine Tische</h1>
+{{#has_invites}}
+<section class="card invites">
+<h2>Einladungen</h2>
+<ul class="tables">
+{{#invites}}<li class="attention"><a href="{{url}}">Tisch {{id}} · {{game_title}}</a> <span class="host">{{from}} lädt dich ein</span></li>{{/invites}}
+</ul>
+</section>
+{{/has_invites}}
 {{#has_mine}}
 <p>{{waiting_count}} von {{mine_count}} Tischen warten auf dich.</p>
 <ul class="tables">

@@ -5,12 +5,19 @@
 <p class="meta">
 {{#is_open}}Wartet auf Mitspieler: {{seats_taken}} von {{nseats}} Plätzen besetzt.{{/is_open}}
 {{#is_playing}}{{#multi_party}}Partie {{party_number}} von {{nparties}}.{{/multi_party}}{{/is_playing}}
+{{#watching}}<span class="badge">Du schaust zu</span>{{/watching}}
 {{#is_finished}}{{#multi_party}}Das Match ist beendet.{{/multi_party}}{{#single_party}}Die Partie ist beendet.{{/single_party}}{{/is_finished}}
 {{#closed_idle}}Geschlossen, weil zu lange niemand gezogen hat: es zählen die beendeten Partien.{{/closed_idle}}
 {{#has_opts}}<span class="opts">{{#opts}}<span class="opt">{{label}}: {{text}}</span> {{/opts}}</span>{{/has_opts}}
 </p>
 </section>
 {{>party_end}}
+{{#is_finished}}{{#can_rematch}}<form method="post" action="{{rematch_url}}" class="rematch">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<button type="submit" class="primary">Noch ein Match mit denselben Leuten</button>
+<small>Ein neuer Tisch mit demselben Spiel, denselben Einstellungen und demselben Tempo; alle anderen werden eingeladen.</small>
+</form>{{/can_rematch}}
+{{#has_rematch}}<p class="note rematch">Das nächste Match: <a href="{{next_table_url}}">Tisch {{next_table_id}}</a> – dort mit einem Klick mitspielen; freie Plätze kann ein Bot übernehmen.</p>{{/has_rematch}}{{/is_finished}}
 
 <div id="spiel" class="now">
 {{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>Nicht übernommen:</strong> {{/stale}}{{#rejected}}<strong>Nicht erlaubt:</strong> {{/rejected}}{{#refused}}<strong>Abgelehnt:</strong> {{/refused}}{{text}}</p>{{/note}}
@@ -85,6 +92,11 @@
 <p class="speed">Tempo: {{speed}}</p>
 {{#is_open}}
 <p class="invite">Einladungslink: <a class="invite-link" href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.</p>
+{{#can_invite}}<form method="post" action="{{invite_url}}" class="invite-by-name">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<label>Jemanden hier einladen <input name="name" required maxlength="24" autocomplete="off" placeholder="Name"></label>
+<button type="submit">Einladen</button>
+</form>{{/can_invite}}
 <div class="actions">
 {{#can_join}}<form method="post" action="{{join_url}}" class="inline">
 <input type="hidden" name="csrf" value="{{csrf}}">

@@ -17,6 +17,8 @@
 
 #include "integration/suite.h"
 
+enum { MAX_POSTS = 2000, MAX_SECONDS = 120 };
+
 static int start(void **state)
 {
 	(void)state;
@@ -54,7 +56,10 @@ static void me_page(struct h_client *c, struct h_resp *r, long long *sig)
 	*sig = strtoll(v + 14, NULL, 10);
 }
 
-/* Whoever of a and b may act plays the first legal move; 1 if one did. */
+static uint64_t rnd = 7;
+
+/* Whoever of who[] may act plays a legal move (a random one of its list);
+ * 1 if one did. */
 static int someone_moves(struct h_client **who, int n, int64_t id)
 {
 	long status;
@@ -62,8 +67,10 @@ static int someone_moves(struct h_client **who, int n, int64_t id)
 		json_t *o = it_table_json(who[i], id, &status);
 		json_t *mv = json_object_get(o, "moves");
 		if (json_is_true(json_object_get(o, "can_act")) && json_array_size(mv) > 0) {
+			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+			size_t k = (size_t)(rnd >> 33) % json_array_size(mv);
 			long st = it_move(who[i], id, it_jstr(o, "csrf"), it_jint(o, "version", -1),
-					  it_jstr(json_array_get(mv, 0), "move"));
+					  it_jstr(json_array_get(mv, k), "move"));
 			json_decref(o);
 			assert_true(st == 303 || st == 409);
 			return 1;
@@ -131,10 +138,122 @@ static void test_my_tables_poll_and_mark(void **unused)
 		      waiting);
 }
 
+static void test_lobby_host_and_watching(void **unused)
+{
+	(void)unused;
+	struct h_client *host = it_register("Lotte"), *guest = it_register("Mats"),
+			*visitor = it_register("Nele");
+	assert_non_null(host);
+	assert_non_null(guest);
+	assert_non_null(visitor);
+	int64_t id = it_create_table(host, "dna", 2, NULL);
+	assert_true(id > 0);
+	struct h_resp r;
+	char want[96];
+	assert_int_equal(h_get(visitor, "/", &r), 0);
+	snprintf(want, sizeof want, "Tisch %lld · ", (long long)id);
+	const char *row = strstr(r.body, want);
+	assert_non_null(row);
+	assert_non_null(strstr(row, "von Lotte"));
+	h_resp_free(&r);
+	assert_int_equal(it_join(guest, id), 0);   /* full: it runs */
+	assert_int_equal(h_get(visitor, "/", &r), 0);
+	const char *watch = strstr(r.body, "<h2>Zuschauen</h2>");
+	assert_non_null(watch);
+	assert_non_null(strstr(watch, want));
+	h_resp_free(&r);
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(h_get(visitor, path, &r), 0);
+	assert_non_null(strstr(r.body, "Du schaust zu"));
+	assert_null(strstr(r.body, "name=\"move\""));
+	h_resp_free(&r);
+	assert_int_equal(h_get(guest, path, &r), 0);
+	assert_null(strstr(r.body, "Du schaust zu"));
+	h_resp_free(&r);
+}
+
+/* POST to /t/<id><what> with the table page's csrf and one field; the
+ * status, the Location into loc (cap bytes, "" when none). */
+static long post_table(struct h_client *c, int64_t id, const char *what, const char *key,
+		       const char *val, char *loc, size_t cap)
+{
+	char path[64], csrf[128];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(it_csrf(c, path, csrf, sizeof csrf), 0);
+	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
+	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, key, val, NULL), 0);
+	long st = r.status;
+	if (loc && (st != 303 || h_header(&r, "Location", loc, cap) != 0))
+		loc[0] = '\0';
+	h_resp_free(&r);
+	return st;
+}
+
+static void test_invite_and_rematch(void **unused)
+{
+	(void)unused;
+	struct h_client *p[2] = { it_register("Olga"), it_register("Paul") };
+	assert_non_null(p[0]);
+	assert_non_null(p[1]);
+	int64_t id = it_create_table(p[0], "dna", 2, NULL);
+	assert_true(id > 0);
+	assert_int_equal(post_table(p[0], id, "/invite", "name", "paul", NULL, 0), 303);
+	assert_int_equal(post_table(p[0], id, "/invite", "name", "Niemand", NULL, 0), 409);
+	struct h_resp r;
+	assert_int_equal(h_get(p[1], "/me", &r), 0);
+	assert_non_null(strstr(r.body, "Olga lädt dich ein"));
+	h_resp_free(&r);
+	assert_int_equal(it_join(p[1], id), 0);
+	/* the match, played by both with their first legal moves */
+	int posts = 0;
+	long status;
+	double t0 = it_now();
+	for (;;) {
+		json_t *o = it_table_json(p[0], id, &status);
+		int over = strcmp(it_jstr(o, "status"), "finished") == 0;
+		json_decref(o);
+		if (over || posts >= MAX_POSTS || it_now() - t0 > MAX_SECONDS)
+			break;
+		if (someone_moves(p, 2, id))
+			posts++;
+		else
+			nanosleep(&(struct timespec){ 0, 100 * 1000000L }, NULL);
+	}
+	json_t *o = it_table_json(p[1], id, &status);
+	print_message("the first match: %d moves in %.1f s\n", posts, it_now() - t0);
+	assert_string_equal(it_jstr(o, "status"), "finished");
+	assert_true(json_is_true(json_object_get(o, "can_rematch")));
+	json_decref(o);
+	/* Paul asks for the next match; Olga's click finds the same table */
+	char loc[128], loc2[128];
+	assert_int_equal(post_table(p[1], id, "/rematch", NULL, NULL, loc, sizeof loc), 303);
+	assert_int_equal(strncmp(loc, "/t/", 3), 0);
+	int64_t next = strtoll(loc + 3, NULL, 10);
+	assert_true(next > id);
+	assert_int_equal(h_get(p[0], "/me", &r), 0);
+	assert_non_null(strstr(r.body, "Paul lädt dich ein"));
+	h_resp_free(&r);
+	o = it_table_json(p[0], id, &status);
+	assert_int_equal(it_jint(o, "next_table_id", 0), next);
+	json_decref(o);
+	assert_int_equal(post_table(p[0], id, "/rematch", NULL, NULL, loc2, sizeof loc2), 303);
+	assert_string_equal(loc, loc2);
+	assert_int_equal(it_join(p[0], next), 0);
+	o = it_table_json(p[0], next, &status);
+	assert_string_equal(it_jstr(o, "status"), "playing");
+	json_decref(o);
+	print_message("invite and rematch: the first match took %d moves; the rematch, table %lld, "
+		      "runs\n", posts, (long long)next);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_my_tables_poll_and_mark),
+		cmocka_unit_test(test_lobby_host_and_watching),
+		cmocka_unit_test(test_invite_and_rematch),
 	};
 	return cmocka_run_group_tests(tests, start, stop);
 }

@@ -1155,6 +1155,61 @@ static void test_claim_a_bot_seat(void **state)
 	assert_int_equal(play_claim(f->s, tid, f->user[4], 1, f->now, &e), PLAY_REJECTED);
 }
 
+/* Inviting by name: only someone seated, only while the table waits, only
+ * someone who exists and is not seated; the invitee sees it until they sit
+ * down. The rematch of a finished table: the same game, options, seats and
+ * speed, the asker seated, the others invited, one new table however many
+ * ask; joining it by all starts it. */
+static void test_invite_and_rematch(void **state)
+{
+	struct fx *f = *state;
+	struct rerr e;
+	struct st_invite in[4];
+	struct st_table t, nt;
+	int n;
+	int64_t tid = 0, next = 0, again = 0;
+	struct play_speed sp = { { 60000, 60000, 60000, CLOCK_DAY_MS, 0, 0 }, 2 };
+	assert_int_equal(play_create_timed(f->s, "dna", "", 2, &sp, f->user[0], f->now, &tid, &e),
+			 PLAY_OK);
+	assert_int_equal(play_invite(f->s, tid, f->user[1], "Anna", f->now, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_invite(f->s, tid, f->user[0], "Niemand", f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_invite(f->s, tid, f->user[0], "anna", f->now, &e), PLAY_REJECTED);
+	assert_int_equal(play_invite(f->s, tid, f->user[0], "bert", f->now, &e), PLAY_OK);
+	assert_int_equal(play_invite(f->s, tid, f->user[0], "Bert", f->now, &e), PLAY_OK);
+	assert_int_equal(store_invites_to(f->s, f->user[1], in, 4, &n), ST_OK);
+	assert_int_equal(n, 1);
+	assert_true(in[0].table_id == tid);
+	assert_string_equal(in[0].from, "Anna");
+	assert_int_equal(play_rematch(f->s, tid, f->user[0], f->now, &next, &e), PLAY_NOT_PLAYING);
+	assert_int_equal(play_join(f->s, tid, f->user[1], f->now, &e), PLAY_OK);
+	assert_int_equal(store_invites_to(f->s, f->user[1], in, 4, &n), ST_OK);
+	assert_int_equal(n, 0);   /* seated: settled */
+	assert_int_equal(play_invite(f->s, tid, f->user[0], "Carla", f->now, &e), PLAY_NOT_PLAYING);
+	/* the match ends (the sweep closes it: the quickest way to an end) */
+	struct play_sweep rule = { 0, 1000, 3 };
+	struct play_swept out;
+	assert_int_equal(play_sweep(f->s, &rule, f->now + 2000, &out), PLAY_OK);
+	assert_int_equal(store_table_get(f->s, tid, &t), ST_OK);
+	assert_int_equal(t.status, TABLE_FINISHED);
+	assert_int_equal(play_rematch(f->s, tid, f->user[2], f->now, &next, &e), PLAY_NOT_SEATED);
+	assert_int_equal(play_rematch(f->s, tid, f->user[1], f->now, &next, &e), PLAY_OK);
+	assert_int_equal(play_rematch(f->s, tid, f->user[0], f->now, &again, &e), PLAY_OK);
+	assert_true(next > 0 && again == next);
+	assert_int_equal(store_table_get(f->s, next, &nt), ST_OK);
+	assert_string_equal(nt.game, t.game);
+	assert_string_equal(nt.options, t.options);
+	assert_int_equal(nt.nseats, t.nseats);
+	assert_true(nt.clock.first_ms == 60000 && nt.timeouts_max == 2);
+	assert_int_equal(nt.status, TABLE_OPEN);
+	assert_int_equal(store_invites_to(f->s, f->user[0], in, 4, &n), ST_OK);
+	assert_int_equal(n, 1);
+	assert_true(in[0].table_id == next);
+	assert_string_equal(in[0].from, "Bert");
+	assert_int_equal(play_join(f->s, next, f->user[0], f->now, &e), PLAY_OK);
+	assert_int_equal(store_table_get(f->s, next, &nt), ST_OK);
+	assert_int_equal(nt.status, TABLE_PLAYING);
+}
+
 /* The housekeeping a request does on the side: a table whose clock ran
  * out is ticked although nobody looks at it, an open table nobody filled
  * in time goes, a running table nobody moved at is closed with the result
@@ -1607,6 +1662,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_clock_expel_vote, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_sweep, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_claim_a_bot_seat, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_invite_and_rematch, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_whole_match, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_stays, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_party_end_deadline, setup_fx, teardown_fx),
