@@ -1,8 +1,8 @@
 /* page-feed.c — every user's Atom feed (GET /feed/<token>.atom) and its
  * secret address on the account page (/me, POST /me/feed makes a new one).
  *
- * The feed says what the user's own table pages say: where they may act
- * now, how each finished party and match of their tables ended. Entries
+ * The feed says what the user's own pages say: where they may act now, how
+ * each finished party and match of their tables ended, who invited them. Entries
  * are derived from the store on every request (no table of their own):
  * the user's FEED_TABLES newest tables, at most FEED_ENTRIES entries, the
  * newest first. The XML is templates/feed.atom.tpl (XML autoescape). */
@@ -206,6 +206,27 @@ static int match_entry(struct feed *f, const struct play_table *pt, int64_t at)
 	return 0;
 }
 
+/* "Einladung von Anna" for every open invitation (010_invites.sql): what
+ * the invitee's "Meine Tische" shows. */
+static int invite_entries(struct feed *f)
+{
+	struct page *p = f->p;
+	struct st_invite *inv = arena_alloc(p->a, sizeof *inv * FEED_TABLES);
+	int n = 0;
+	if (!inv || store_invites_to(p->store, f->user, inv, FEED_TABLES, &n) != ST_OK)
+		return -1;
+	for (int i = 0; i < n; i++) {
+		const struct game *g = game_find(inv[i].game);
+		add(f, arena_printf(p->a, FEED_TAG "table/%lld/invite", (long long)inv[i].table_id),
+		    arena_printf(p->a, "Tisch %lld \xc2\xb7 %s: Einladung von %s",
+				 (long long)inv[i].table_id, g ? g->title : inv[i].game, inv[i].from),
+		    arena_printf(p->a, "%s lädt dich an den Tisch ein; er wartet auf Mitspieler.",
+				 inv[i].from),
+		    inv[i].table_id, inv[i].at);
+	}
+	return 0;
+}
+
 static void collect_table(void *ctx, const struct st_table *t, int seats_taken)
 {
 	struct feed *f = ctx;
@@ -218,7 +239,8 @@ static void collect_table(void *ctx, const struct st_table *t, int seats_taken)
 static int entries(struct feed *f)
 {
 	struct page *p = f->p;
-	if (store_tables_of_user(p->store, f->user, FEED_TABLES, collect_table, f) != ST_OK)
+	if (store_tables_of_user(p->store, f->user, FEED_TABLES, collect_table, f) != ST_OK ||
+	    invite_entries(f) != 0)
 		return -1;
 	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
 	if (!pt)

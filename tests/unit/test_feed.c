@@ -6,7 +6,8 @@
  *   - a name with < & " ' comes out escaped (in the feed's title and in a
  *     party's result), never raw;
  *   - a finished party is an entry with the scores, with a stable id;
- *   - a new token makes the old address a 404, the new one works. */
+ *   - a new token makes the old address a 404, the new one works;
+ *   - an open invitation is an entry until the invitee sits down. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -260,11 +261,34 @@ static void test_feed_revoke(void **state)
 	assert_int_equal(p->resp.status, HTTP_404);
 }
 
+/* An invitation to a table that waits for players is an entry of the
+ * invitee's feed, until they sit down. */
+static void test_feed_invite(void **state)
+{
+	struct fx *f = *state;
+	char tok[AUTH_TOKEN_LEN + 1], id[128];
+	int64_t tid = 0;
+	struct rerr e;
+	assert_int_equal(auth_feed_token(f->db.s, f->user[1], f->now, 0, tok), AUTH_OK);
+	assert_int_equal(play_create(f->db.s, "drehwurm", "", NUSERS, f->user[0], f->now, &tid, &e),
+			 PLAY_OK);
+	assert_int_equal(store_invite(f->db.s, tid, f->user[0], f->user[1], f->now + 5000), ST_OK);
+	snprintf(id, sizeof id, "<id>tag:spieltisch,2026:table/%lld/invite</id>", (long long)tid);
+	struct page *p = get_feed(f, tok);
+	assert_atom(p, tok);
+	assert_int_equal(count(p, id), 1);
+	assert_int_equal(count(p, "Einladung von Anna</title>"), 1);
+	assert_int_equal(count(p, "<updated>2023-11-14T22:13:25Z</updated>"), 2);
+	assert_int_equal(play_join(f->db.s, tid, f->user[1], f->now, &e), PLAY_OK);
+	assert_int_equal(count(get_feed(f, tok), id), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_feed_entries, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_feed_revoke, setup_fx, teardown_fx),
+		cmocka_unit_test_setup_teardown(test_feed_invite, setup_fx, teardown_fx),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
