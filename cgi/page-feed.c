@@ -345,14 +345,9 @@ int page_feed_view(struct page *p, struct view *v)
  * from now on); 303 back to the account page. */
 void page_feed_renew(struct page *p)
 {
-	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
-	struct http_value val[1];
 	char token[AUTH_TOKEN_LEN + 1];
-	enum http_err err = http_validate(&p->req->form, rules, 1, val);
-	if (err) {
-		page_error(p, http_err_status(err), http_err_key(err));
+	if (!page_csrf_only(p))
 		return;
-	}
 	if (auth_feed_token(p->store, p->user_id, p->now_ms, 1, token) != AUTH_OK) {
 		page_error(p, HTTP_500, "internal");
 		return;

@@ -776,13 +776,8 @@ void page_table_move(struct page *p)
  * 500. */
 static void seat_change(struct page *p, int join)
 {
-	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
-	struct http_value f[1];
-	enum http_err err = http_validate(&p->req->form, rules, 1, f);
-	if (err) {
-		page_error(p, http_err_status(err), http_err_key(err));
+	if (!page_csrf_only(p))
 		return;
-	}
 	struct rerr e = { "" };
 	int rc = join ? play_join(p->store, p->id, p->user_id, p->now_ms, &e) :
 			play_leave(p->store, p->id, p->user_id, p->now_ms, &e);
@@ -854,13 +849,8 @@ void page_table_invite(struct page *p)
 /* POST /t/<id>/rematch: see play_rematch; 303 to the new table. */
 void page_table_rematch(struct page *p)
 {
-	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
-	struct http_value f[1];
-	enum http_err err = http_validate(&p->req->form, rules, 1, f);
-	if (err) {
-		page_error(p, http_err_status(err), http_err_key(err));
+	if (!page_csrf_only(p))
 		return;
-	}
 	struct rerr e = { "" };
 	int64_t next = 0;
 	int rc = play_rematch(p->store, p->id, p->user_id, p->now_ms, &next, &e);

@@ -255,3 +255,13 @@ void page_options_view(struct page *p, struct view *v, const struct game *g, con
 		view_end(v);
 	}
 }
+
+int page_csrf_only(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 } };
+	struct http_value f[1];
+	enum http_err err = http_validate(&p->req->form, rules, 1, f);
+	if (err)
+		page_error(p, http_err_status(err), http_err_key(err));
+	return !err;
+}

@@ -62,6 +62,9 @@ void page_redirect(struct page *p, const char *location);
 const char *page_table_url(struct page *p, int64_t id, const char *tail);
 /* 303 to page_table_url(p, id, tail); to "/" when the arena is exhausted. */
 void page_redirect_table(struct page *p, int64_t id, const char *tail);
+/* A POST whose form is the csrf field alone (the router checked its value):
+ * 1, or 0 with the error page answered (a field too many, a malformed one). */
+int page_csrf_only(struct page *p);
 /* The error page for `status`; `why` names a reason section of error.tpl
  * (an http_err key, "csrf", "login", …) or is NULL. */
 void page_error(struct page *p, enum http_status status, const char *why);
