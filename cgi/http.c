@@ -146,10 +146,11 @@ static int hexval(int c)
 	return -1;
 }
 
-/* Percent-decodes s[0..n) into a new arena string; '+' becomes a space.
- * Sets *err on a bad escape, NUL or invalid UTF-8; NULL then. */
-static char *pct_decode(struct arena *a, const char *s, size_t n, size_t *outlen,
-			enum http_err *err)
+/* Percent-decodes s[0..n) into a new arena string; '+' becomes a space
+ * when plus_space (a form, not a path). Sets *err on a bad escape, NUL or
+ * invalid UTF-8; NULL then. */
+static char *pct_decode_as(struct arena *a, const char *s, size_t n, int plus_space,
+			   size_t *outlen, enum http_err *err)
 {
 	char *o = arena_alloc(a, n + 1);
 	if (!o) {
@@ -159,7 +160,7 @@ static char *pct_decode(struct arena *a, const char *s, size_t n, size_t *outlen
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		int c = (unsigned char)s[i];
-		if (c == '+')
+		if (c == '+' && plus_space)
 			c = ' ';
 		else if (c == '%') {
 			if (n - i < 3) {
@@ -186,6 +187,41 @@ static char *pct_decode(struct arena *a, const char *s, size_t n, size_t *outlen
 		return NULL;
 	}
 	*outlen = k;
+	return o;
+}
+
+static char *pct_decode(struct arena *a, const char *s, size_t n, size_t *outlen,
+			enum http_err *err)
+{
+	return pct_decode_as(a, s, n, 1, outlen, err);
+}
+
+char *http_path_decode(struct arena *a, const char *s, size_t n)
+{
+	size_t len = 0;
+	enum http_err err = HTTP_E_NONE;
+	return pct_decode_as(a, s, n, 0, &len, &err);
+}
+
+char *http_path_escape(struct arena *a, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(s);
+	char *o = arena_alloc(a, n * 3 + 1);
+	if (!o)
+		return NULL;
+	size_t k = 0;
+	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+		    *c == '-' || *c == '_' || *c == '.' || *c == '~') {
+			o[k++] = (char)*c;
+			continue;
+		}
+		o[k++] = '%';
+		o[k++] = hex[*c >> 4];
+		o[k++] = hex[*c & 15];
+	}
+	o[k] = '\0';
 	return o;
 }
 

@@ -88,6 +88,13 @@ enum http_err http_decode_form(struct arena *a, const char *s, size_t n, struct 
 /* Reads a Cookie header ("a=1; b=2"); never fails, skips what is malformed. */
 void http_decode_cookies(struct arena *a, const char *header, struct http_fields *out);
 
+/* A path segment s[0..n) percent-decoded ('+' stays '+') into a new arena
+ * string; NULL for a bad escape, a NUL or invalid UTF-8 (or no memory). */
+char *http_path_decode(struct arena *a, const char *s, size_t n);
+/* s percent-encoded for a path segment: every byte but A–Z a–z 0–9 - _ . ~
+ * as %XX (UTF-8 bytes one by one). A new arena string, or NULL. */
+char *http_path_escape(struct arena *a, const char *s);
+
 /* 1 when s[0..n) is well-formed UTF-8 (no overlong forms, no surrogates). */
 int http_utf8_valid(const char *s, size_t n);
 

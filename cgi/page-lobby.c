@@ -69,6 +69,7 @@ static int invites_view(struct page *p, struct view *v)
 		view_str(v, "url", page_table_url(p, in[i].table_id, ""));
 		view_str(v, "game_title", game_title(in[i].game));
 		view_str(v, "from", in[i].from);
+		view_str(v, "from_url", page_user_url(p, in[i].from));
 		view_end(v);
 	}
 	view_flag(v, "has_invites", n > 0);
@@ -233,6 +234,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		page_options_view(p, &v, game_find(r.t[i].game), r.t[i].options);
 		view_str(&v, "speed", page_speed_text(p->a, &r.t[i]));
 		view_str(&v, "host", r.t[i].host);
+		view_str(&v, "host_url", r.t[i].host[0] ? page_user_url(p, r.t[i].host) : "");
 		view_flag(&v, "has_host", r.t[i].host[0] != '\0');
 		view_end(&v);
 	}

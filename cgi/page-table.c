@@ -113,14 +113,12 @@ static void scores_view(const struct play_table *pt, struct view *v, const struc
 		view_end(v);
 	}
 	/* by totals; a seat whose person resigned counts as last */
-	struct party_result pr = { { 0 }, { 0 } };
+	int place[GAME_MAX_SEATS] = { 0 };
 	uint32_t resigned = 0, leaders = 0;
-	match_places(&pt->totals, n, pr.place);
 	for (int i = 0; i < pt->nseated; i++)
 		if (pt->seats[i].resigned && pt->seats[i].seat >= 0 && pt->seats[i].seat < n)
 			resigned |= 1u << pt->seats[i].seat;
-	party_resigned_last(&pr, n, resigned);
-	const int *place = pr.place;
+	match_standings(&pt->totals, n, resigned, place);
 	for (int s = 0; s < n; s++)
 		leaders |= place[s] == 1 ? 1u << s : 0;
 	int over = pt->t.status == TABLE_FINISHED;
@@ -365,6 +363,9 @@ static void seats_view(struct page *p, const struct play_table *pt, const struct
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
 		const struct st_seat *st = seat_row(pt, s);
+		int person = st && st->user_id && st->name[0];
+		view_flag(v, person ? "has_profile" : "no_profile", 1);
+		view_str(v, "profile_url", person ? page_user_url(p, st->name) : "");
 		view_flag(v, "bot", st && st->bot && !st->user_id);
 		view_flag(v, "bot_plays", st && st->bot && st->user_id && !st->resigned);
 		view_flag(v, "resigned", st && st->resigned && !st->timeouts);

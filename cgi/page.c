@@ -116,6 +116,12 @@ const char *page_table_url(struct page *p, int64_t id, const char *tail)
 	return arena_printf(p->a, "/t/%lld%s", (long long)id, tail);
 }
 
+const char *page_user_url(struct page *p, const char *name)
+{
+	const char *esc = http_path_escape(p->a, name ? name : "");
+	return esc ? arena_printf(p->a, "/u/%s", esc) : NULL;
+}
+
 void page_redirect_table(struct page *p, int64_t id, const char *tail)
 {
 	const char *to = page_table_url(p, id, tail);

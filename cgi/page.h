@@ -30,6 +30,8 @@ struct page {
 	const char *token;                    /* the session cookie, NULL without one */
 	char csrf[AUTH_TOKEN_LEN + 1];        /* the session's, or the pre-session cookie's */
 	int64_t id;                           /* the <id> of /t/<id>…, 0 otherwise */
+	const char *name;                     /* the <name> of /u/<name>, decoded and a
+	                                       * valid name (route.c); NULL otherwise */
 	int head_only;                        /* HEAD: the body is not sent */
 	const char *chat_note;               /* a refused chat message: why (page-chat.c) */
 	const char *chat_text;               /* … and its text, back in the chat field */
@@ -60,6 +62,10 @@ void page_redirect(struct page *p, const char *location);
  * "#spiel"): every link to a table, in C and (as a view value) in the
  * templates, is built here. A string in the arena, or NULL. */
 const char *page_table_url(struct page *p, int64_t id, const char *tail);
+/* The path of a user's profile, /u/<name> with the name percent-encoded:
+ * every link to a profile is built here, never in a template. A string in
+ * the arena, or NULL. */
+const char *page_user_url(struct page *p, const char *name);
 /* 303 to page_table_url(p, id, tail); to "/" when the arena is exhausted. */
 void page_redirect_table(struct page *p, int64_t id, const char *tail);
 /* A POST whose form is the csrf field alone (the router checked its value):
@@ -119,6 +125,7 @@ void page_table_invite(struct page *p);
 void page_table_rematch(struct page *p);
 void page_feed(struct page *p);
 void page_feed_renew(struct page *p);
+void page_profile(struct page *p);
 
 /* page-feed.c: section `feed` of the account page (/me): the user's feed
  * address (`url`, the token made on first use) and `renew_url`, the form
@@ -137,6 +144,12 @@ void page_table_chat_refused(struct page *p, enum http_status status, const char
  * `chat_muted`, the form's values); `seated`: the viewer may write.
  * 0, or -1 on a store error. */
 int page_chat_view(struct page *p, int64_t table, int seated, struct view *v);
+
+/* page-profile.c: the place of the user's seat (f->my_seat) in a finished
+ * table's standings (match_standings: by totals, seats that resigned
+ * last); *win is 1 when that is place 1 after at least one finished party.
+ * 0 (and no win) for a row that makes no sense. */
+int page_profile_place(const struct st_finished *f, int *win);
 
 /* Names of the session cookies. */
 #define PAGE_COOKIE_SESSION "st"

@@ -18,11 +18,16 @@ enum route_id {
 	RT_MOVE, RT_POLL,
 	RT_CHAT,
 	RT_FEED, RT_FEED_RENEW,
+	RT_PROFILE,
 	RT__MAX
 };
 
 /* In a pattern, '#' stands for a table id: 1 to 18 digits, no leading 0;
- * '$' for a token: 43 characters of base64url (the handler reads it). */
+ * '$' for a token: 43 characters of base64url (the handler reads it);
+ * '@' for a user name: 1 to NAME_SEG_MAX characters of A–Z a–z 0–9 . - _
+ * and %XX escapes (two hex digits), decoded as UTF-8 into p->name, which
+ * must then be a valid name (auth_name_valid), else the path is a 404. */
+enum { NAME_SEG_MAX = AUTH_NAME_MAX * 6 };   /* 24 letters of two bytes, each as %XX%XX */
 static const struct route {
 	enum http_method method;
 	const char *pattern;
@@ -51,14 +56,48 @@ static const struct route {
 	[RT_CHAT] = { HTTP_POST, "/t/#/chat", page_table_chat, R_LOGIN },
 	[RT_FEED] = { HTTP_GET, "/feed/$.atom", page_feed, R_NO_SESSION },
 	[RT_FEED_RENEW] = { HTTP_POST, "/me/feed", page_feed_renew, R_LOGIN },
+	[RT_PROFILE] = { HTTP_GET, "/u/@", page_profile, R_PUBLIC },
 };
 _Static_assert(sizeof routes / sizeof routes[0] == RT__MAX, "one row per route");
 
-/* 1 when path matches pattern; the id '#' stands for goes to *id. */
-static int match(const char *pattern, const char *path, int64_t *id)
+static int hex_digit(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+}
+
+/* The length of the name segment at q ('@'), or 0 when it is none. */
+static size_t name_segment(const char *q)
+{
+	size_t n = 0;
+	while (n <= NAME_SEG_MAX) {
+		char c = q[n];
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '.' || c == '-' || c == '_')
+			n++;
+		else if (c == '%' && hex_digit(q[n + 1]) && hex_digit(q[n + 2]))
+			n += 3;
+		else
+			break;
+	}
+	return n <= NAME_SEG_MAX ? n : 0;
+}
+
+/* 1 when path matches pattern; the id '#' stands for goes to *id, the
+ * segment '@' stands for to *seg and *seglen. */
+static int match(const char *pattern, const char *path, int64_t *id, const char **seg,
+		 size_t *seglen)
 {
 	const char *q = path;
 	for (const char *c = pattern; *c; c++) {
+		if (*c == '@') {
+			size_t n = name_segment(q);
+			if (!n)
+				return 0;
+			*seg = q;
+			*seglen = n;
+			q += n;
+			continue;
+		}
 		if (*c == '$') {
 			for (int k = 0; k < AUTH_TOKEN_LEN; k++, q++)
 				if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
@@ -116,13 +155,19 @@ void route_dispatch(struct page *p)
 	p->head_only = p->req->method == HTTP_HEAD;
 	const struct route *hit = NULL;
 	char allow[32] = "";
+	const char *seg = NULL;
+	size_t seglen = 0;
 	for (int i = 0; i < RT__MAX; i++) {
 		int64_t id = 0;
-		if (!match(routes[i].pattern, p->req->path, &id))
+		const char *s = NULL;
+		size_t slen = 0;
+		if (!match(routes[i].pattern, p->req->path, &id, &s, &slen))
 			continue;
 		if (routes[i].method == m) {
 			hit = &routes[i];
 			p->id = id;
+			seg = s;
+			seglen = slen;
 			break;
 		}
 		const char *name = routes[i].method == HTTP_GET ? "GET, HEAD" : "POST";
@@ -141,6 +186,13 @@ void route_dispatch(struct page *p)
 	}
 	if (!(hit->flags & R_NO_SESSION))
 		session(p);
+	if (seg) {
+		p->name = http_path_decode(p->a, seg, seglen);
+		if (!p->name || !auth_name_valid(p->name)) {
+			page_error(p, HTTP_404, "notfound");
+			return;
+		}
+	}
 	if (m == HTTP_POST) {
 		const char *sent = http_get(&p->req->form, "csrf");
 		if (!p->csrf[0] || !sent || !auth_csrf_ok(p->csrf, sent)) {

@@ -107,6 +107,8 @@ enum stmt {
 	STMT_FEED_CREATE,
 	STMT_FEED_REPLACE,
 	STMT_PARTY_STEP_AT,
+	STMT_PROFILE_GAMES,
+	STMT_PROFILE_FINISHED,
 	STMT__MAX
 };
 
@@ -132,8 +134,8 @@ static const char *const stmt_sql[] = {
 	[STMT_ROLLBACK] = "ROLLBACK",
 	[STMT_USER_CREATE] =
 		"INSERT INTO users (name, name_key, pwhash, created_at) VALUES (?1, ?2, ?3, ?4)",
-	[STMT_USER_BY_NAME] = "SELECT id, name, pwhash FROM users WHERE name_key = ?1",
-	[STMT_USER_BY_ID] = "SELECT id, name, pwhash FROM users WHERE id = ?1",
+	[STMT_USER_BY_NAME] = "SELECT id, name, pwhash, created_at FROM users WHERE name_key = ?1",
+	[STMT_USER_BY_ID] = "SELECT id, name, pwhash, created_at FROM users WHERE id = ?1",
 	[STMT_SESSION_CREATE] =
 		"INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
 	[STMT_SESSION_GET] =
@@ -332,6 +334,26 @@ static const char *const stmt_sql[] = {
 	[STMT_PARTY_STEP_AT] =
 		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
 		" AND (?2 < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+	/* profiles: the user's finished tables through seats_user, each table
+	 * by its primary key; per game, and (the newest first, ?2 tables, -1
+	 * all) one row per seat with the match's totals and resignations */
+	[STMT_PROFILE_GAMES] =
+		"SELECT t.game, count(*) FROM seats s JOIN tables t ON t.id = s.table_id"
+		" WHERE s.user_id = ?1 AND t.status = 2 GROUP BY t.game ORDER BY 2 DESC, 1",
+	[STMT_PROFILE_FINISHED] =
+		"WITH mine(table_id, my_seat) AS (SELECT s.table_id, s.seat FROM seats s"
+		" JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND t.status = 2"
+		" ORDER BY s.table_id DESC LIMIT ?2)"
+		" SELECT m.table_id, m.my_seat, t.game, t.nseats,"
+		" coalesce((SELECT mv.at FROM moves mv WHERE mv.party = (SELECT p.id FROM parties p"
+		" WHERE p.table_id = m.table_id ORDER BY p.number DESC LIMIT 1)"
+		" ORDER BY mv.seq DESC LIMIT 1), t.created_at),"
+		" (SELECT count(*) FROM parties p WHERE p.table_id = m.table_id AND p.over = 1),"
+		" x.seat, x.resigned,"
+		" (SELECT coalesce(sum(r.points), 0) FROM parties p JOIN party_results r"
+		" ON r.party = p.id WHERE p.table_id = m.table_id AND p.over = 1 AND r.seat = x.seat)"
+		" FROM mine m JOIN tables t ON t.id = m.table_id JOIN seats x ON x.table_id = m.table_id"
+		" ORDER BY m.table_id DESC, x.seat",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -825,6 +847,7 @@ static int read_user(struct store *s, sqlite3_stmt *q, struct st_user *u, const 
 		u->id = sqlite3_column_int64(q, 0);
 		copy_col(u->name, sizeof u->name, q, 1);
 		copy_col(u->pwhash, sizeof u->pwhash, q, 2);
+		u->created_at = sqlite3_column_int64(q, 3);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, what);
@@ -2085,6 +2108,70 @@ int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *a
 		rc = ST_OK;
 	} else
 		rc = fail(s, "party step at");
+	done(q);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Profiles                                                            */
+
+int store_profile_games(struct store *s, int64_t user, st_game_count_fn fn, void *ctx)
+{
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_PROFILE_GAMES);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char game[ST_SLUG_MAX + 1];
+		copy_col(game, sizeof game, q, 0);
+		fn(ctx, game, sqlite3_column_int(q, 1));
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "profile games");
+	done(q);
+	return rc;
+}
+
+/* One row (a seat of a finished table) into f; a new table starts f anew. */
+static void finished_row(sqlite3_stmt *q, struct st_finished *f)
+{
+	int64_t id = sqlite3_column_int64(q, 0);
+	if (f->table_id != id) {
+		memset(f, 0, sizeof *f);
+		f->table_id = id;
+		f->my_seat = sqlite3_column_int(q, 1);
+		copy_col(f->game, sizeof f->game, q, 2);
+		f->nseats = sqlite3_column_int(q, 3);
+		f->at = sqlite3_column_int64(q, 4);
+		f->totals.parties = sqlite3_column_int(q, 5);
+	}
+	int seat = sqlite3_column_int(q, 6);
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return;
+	if (sqlite3_column_int(q, 7))
+		f->resigned |= 1u << seat;
+	f->totals.total[seat] = sqlite3_column_int(q, 8);
+}
+
+int store_profile_finished(struct store *s, int64_t user, int limit, st_finished_fn fn,
+			   void *ctx)
+{
+	struct st_finished f;
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_PROFILE_FINISHED);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, limit < 0 ? -1 : limit);
+	memset(&f, 0, sizeof f);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (f.table_id && f.table_id != sqlite3_column_int64(q, 0))
+			fn(ctx, &f);
+		finished_row(q, &f);
+	}
+	if (rc == SQLITE_DONE && f.table_id)
+		fn(ctx, &f);
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "profile finished");
 	done(q);
 	return rc;
 }

@@ -59,6 +59,7 @@ struct st_user {
 	int64_t id;
 	char name[ST_NAME_MAX + 1];
 	char pwhash[ST_HASH_MAX + 1];
+	int64_t created_at;              /* ms: member since */
 };
 int store_user_create(struct store *s, const char *name, const char *pwhash,
 		      int64_t now, int64_t *id);                  /* ST_EXISTS: name taken (case-insensitive) */
@@ -326,5 +327,29 @@ int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now
  * when upto < 0), the platform's "weiter" steps left out; the party's
  * start when there is none. */
 int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at);
+
+/* ---- profiles (/u/<name>): what a user played, from the finished tables
+ * they sit at. Ratings and tournaments would read party_results the same
+ * way (one row per seat and party) and get their own functions here. ---- */
+/* Finished tables the user sat at, per game (slug): the most first. */
+typedef void (*st_game_count_fn)(void *ctx, const char *game, int tables);
+int store_profile_games(struct store *s, int64_t user, st_game_count_fn fn, void *ctx);
+
+/* A finished table the user sat at, with what its final standings need. */
+struct st_finished {
+	int64_t table_id;
+	char game[ST_SLUG_MAX + 1];
+	int nseats;
+	int my_seat;
+	int64_t at;                      /* the last step of its last party (ms); its
+	                                  * creation when there is none */
+	struct match_totals totals;      /* finished parties, points per seat */
+	uint32_t resigned;               /* seats whose person resigned (bits) */
+};
+typedef void (*st_finished_fn)(void *ctx, const struct st_finished *f);
+/* The user's finished tables, the newest (highest id) first, at most
+ * `limit` (-1: all); fn once per table. */
+int store_profile_finished(struct store *s, int64_t user, int limit, st_finished_fn fn,
+			   void *ctx);
 
 #endif

@@ -83,6 +83,15 @@ void match_places(const struct match_totals *m, int nplayers, int *place)
 	rank_desc(m->total, nplayers, place);
 }
 
+void match_standings(const struct match_totals *m, int nplayers, uint32_t resigned, int *place)
+{
+	struct party_result r;
+	memset(&r, 0, sizeof r);
+	match_places(m, nplayers, r.place);
+	party_resigned_last(&r, nplayers, resigned);
+	memcpy(place, r.place, sizeof(int) * (size_t)nplayers);
+}
+
 void party_resigned_last(struct party_result *r, int nplayers, uint32_t resigned)
 {
 	int place[GAME_MAX_SEATS], stay = 0;

@@ -57,5 +57,9 @@ void match_add_party(struct match_totals *m, const int *score, int nplayers);
 uint32_t match_leaders(const struct match_totals *m, int nplayers);
 /* 1-based place of each seat (equal totals share a place). */
 void match_places(const struct match_totals *m, int nplayers, int *place);
+/* The standings of a match: places by totals (match_places), the seats
+ * that resigned (bits) last (party_resigned_last). What the table page
+ * shows and what a profile counts as a win (place 1). */
+void match_standings(const struct match_totals *m, int nplayers, uint32_t resigned, int *place);
 
 #endif

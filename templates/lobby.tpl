@@ -30,7 +30,7 @@
 {{#open_tables}}
 <li><a href="{{url}}">Tisch {{id}} · {{game_title}}</a>
 <span class="badge">{{seats_taken}}/{{nseats}} Plätze</span>
-{{#has_host}}<span class="host">von {{host}}</span>{{/has_host}}
+{{#has_host}}<span class="host">von <a href="{{host_url}}">{{host}}</a></span>{{/has_host}}
 <span class="opts">{{#opts}}<span>{{label}}: {{text}}</span> {{/opts}}<span>Tempo: {{speed}}</span></span></li>
 {{/open_tables}}
 </ul>

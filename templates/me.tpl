@@ -5,7 +5,7 @@
 <section class="card invites">
 <h2>Einladungen</h2>
 <ul class="tables">
-{{#invites}}<li class="attention"><a href="{{url}}">Tisch {{id}} · {{game_title}}</a> <span class="host">{{from}} lädt dich ein</span></li>{{/invites}}
+{{#invites}}<li class="attention"><a href="{{url}}">Tisch {{id}} · {{game_title}}</a> <span class="host"><a href="{{from_url}}">{{from}}</a> lädt dich ein</span></li>{{/invites}}
 </ul>
 </section>
 {{/has_invites}}

@@ -75,7 +75,7 @@
 <ol class="seats">
 {{#seats}}<li class="seat{{#me}} me{{/me}}{{#turn}} turn{{/turn}}{{#acting}} acting{{/acting}}{{#empty}} empty{{/empty}}">
 <span class="seat-no">{{number}}</span>
-<span class="seat-name">{{#empty}}frei{{/empty}}{{name}}{{#me}} (du){{/me}}</span>
+<span class="seat-name">{{#empty}}frei{{/empty}}{{#has_profile}}<a href="{{profile_url}}">{{name}}</a>{{/has_profile}}{{#no_profile}}{{name}}{{/no_profile}}{{#me}} (du){{/me}}</span>
 {{#bot}}<span class="badge bot">Bot</span>{{/bot}}{{#bot_plays}}<span class="badge bot">ein Bot spielt</span>{{/bot_plays}}{{#resigned}}<span class="badge bot">aufgegeben – ein Bot spielt</span>{{/resigned}}{{#timed_out}}<span class="badge bot">Zeit abgelaufen – ein Bot spielt</span>{{/timed_out}}
 {{#turn}}<span class="badge turn">am Zug</span>{{/turn}}
 {{#next}}<span class="badge">als Nächstes am Zug</span>{{/next}}

@@ -154,7 +154,7 @@ static void test_lobby_host_and_watching(void **unused)
 	snprintf(want, sizeof want, "Tisch %lld · ", (long long)id);
 	const char *row = strstr(r.body, want);
 	assert_non_null(row);
-	assert_non_null(strstr(row, "von Lotte"));
+	assert_non_null(strstr(row, "von <a href=\"/u/Lotte\">Lotte</a>"));
 	h_resp_free(&r);
 	assert_int_equal(it_join(guest, id), 0);   /* full: it runs */
 	assert_int_equal(h_get(visitor, "/", &r), 0);
@@ -203,7 +203,7 @@ static void test_invite_and_rematch(void **unused)
 	assert_int_equal(post_table(p[0], id, "/invite", "name", "Niemand", NULL, 0), 409);
 	struct h_resp r;
 	assert_int_equal(h_get(p[1], "/me", &r), 0);
-	assert_non_null(strstr(r.body, "Olga lädt dich ein"));
+	assert_non_null(strstr(r.body, "<a href=\"/u/Olga\">Olga</a> lädt dich ein"));
 	h_resp_free(&r);
 	assert_int_equal(it_join(p[1], id), 0);
 	/* the match, played by both with their first legal moves */
@@ -233,7 +233,7 @@ static void test_invite_and_rematch(void **unused)
 	int64_t next = strtoll(loc + 3, NULL, 10);
 	assert_true(next > id);
 	assert_int_equal(h_get(p[0], "/me", &r), 0);
-	assert_non_null(strstr(r.body, "Paul lädt dich ein"));
+	assert_non_null(strstr(r.body, "<a href=\"/u/Paul\">Paul</a> lädt dich ein"));
 	h_resp_free(&r);
 	o = it_table_json(p[0], id, &status);
 	assert_int_equal(it_jint(o, "next_table_id", 0), next);

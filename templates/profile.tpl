@@ -1,0 +1,26 @@
+{{%AUTOESCAPE context="HTML"}}
+{{>header}}
+<h1>{{name}}{{#is_me}} <small>(du)</small>{{/is_me}}</h1>
+<section class="card profile">
+<p>Dabei seit {{member_since}}.</p>
+<p>{{tables_played}} beendete Tische, {{wins}} davon gewonnen (Platz 1 der Endwertung).</p>
+{{#has_games}}
+<h2>Tische je Spiel</h2>
+<ul class="games-played">
+{{#games}}<li>{{game_title}}: {{tables}}</li>{{/games}}
+</ul>
+{{/has_games}}
+{{#no_games}}<p>Noch kein Tisch zu Ende gespielt.</p>{{/no_games}}
+</section>
+{{#has_results}}
+<section class="card results">
+<h2>Letzte Ergebnisse</h2>
+<ul class="tables">
+{{#results}}<li><a href="{{url}}">Tisch {{table_id}} · {{game_title}}</a>
+<span class="date">{{date}}</span>
+<span class="badge{{#won}} turn{{/won}}">Platz {{place}} von {{of}}</span></li>
+{{/results}}
+</ul>
+</section>
+{{/has_results}}
+{{>footer}}
