@@ -5,7 +5,7 @@
 // who did not act: those pages must notice other players' moves by polling.
 'use strict';
 
-const { test, main, until, sleep, check, visibleText, BASE, DESKTOP, PHONE } = require('./lib');
+const { test, main, until, sleep, check, visibleText, BASE, OUT, DESKTOP, PHONE } = require('./lib');
 
 const PASSWORD = 'geheim-123';
 const POLL_WAIT = 15000;   // a page must catch up with a move within this
@@ -988,6 +988,336 @@ test('A whole match: the summary after each party, the match result first at the
 	});
 	check(top < PHONE.height, `on a phone the match result starts at ${Math.round(top)} px, below the first screen`);
 	t.note(`${steps} steps, ${end.parties_played} parties; screenshots party-end-*.png, match-end-*.png`);
+});
+
+// ---- the table chat, invitations, the rematch ----------------------------------------
+
+// The favicon a page shows: the "your turn" one exactly while the viewer may act.
+async function favicon(p) {
+	return p.page.evaluate(() => {
+		const l = document.querySelector('link[rel="icon"]');
+		return { href: l ? l.getAttribute('href') : '', alert: !!document.body.dataset.alert };
+	});
+}
+
+// Nothing on the page sticks out at the right of a narrow screen.
+async function fitsWidth(p, what) {
+	const w = p.page.viewportSize().width;
+	const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= w, `at ${w} px ${p.label}'s ${what} is ${wide} px wide: it scrolls sideways`);
+	// Past the right edge and not inside a box that scrolls or clips by itself.
+	const out = await p.page.evaluate(vw => {
+		const clipped = e => {
+			for (let a = e.parentElement; a && a !== document.body; a = a.parentElement)
+				if (getComputedStyle(a).overflowX !== 'visible') return true;
+			return false;
+		};
+		return [...document.querySelectorAll('main *')]
+			.filter(e => e.getClientRects().length && e.getBoundingClientRect().right > vw + 0.5 && !clipped(e))
+			.slice(0, 3).map(e => `${e.tagName.toLowerCase()}.${e.getAttribute('class') || ''} ends at ` +
+				`${Math.round(e.getBoundingClientRect().right)} px`);
+	}, w);
+	check(out.length === 0, `at ${w} px on ${p.label}'s ${what}: ${out.join('; ')}`);
+}
+
+test('Chat: a message reaches the other page by its own poll, markup stays text, a visitor reads', 60000, async t => {
+	const uma = await t.player('uma'), vera = await t.player('vera', PHONE360);
+	for (const p of [uma, vera]) await register(p, p.label);
+	const url = await createTable(uma, 'dna', 2);
+	t.note(`table ${url}`);
+	await join(vera, url);
+	await allAt([uma, vera], (await state(vera)).version, 'the party starts');
+	// DNA: both choose at once, so both may act: both tabs show the turn favicon.
+	for (const p of [uma, vera]) {
+		const f = await favicon(p);
+		check(f.alert && /favicon-turn\.svg$/.test(f.href),
+			`${p.label} may act, but the favicon is ${f.href} (data-alert ${f.alert})`);
+	}
+
+	// uma writes; markup in a message is text, on every page.
+	const msg = 'Hallo vera, <b>fett?</b> & <img src=x onerror=alert(1)> – viel Glück!';
+	const loads = vera.loads;
+	const before = uma.loads;
+	await uma.page.locator('form.chat-form input[name="text"]').fill(msg);
+	await uma.page.locator('form.chat-form button[type="submit"]').click();
+	await until("uma's page after her message", 10000, async () => uma.loads > before);
+	await uma.page.waitForLoadState('load');
+	const landed = new URL(uma.page.url());
+	check(landed.pathname === new URL(url).pathname && landed.hash === '#chat',
+		`after the message uma is on ${landed.pathname}${landed.hash}, not the table's #chat`);
+	check(await uma.page.locator('#chat .note').count() === 0,
+		`uma's message was refused: ${await uma.page.locator('#chat .note').innerText().catch(() => '')}`);
+
+	// vera's page, untouched since it showed the started party, shows it by itself.
+	const t0 = Date.now();
+	await until("vera's page to show uma's message by its own poll", POLL_WAIT, async () =>
+		(await vera.page.locator('#chat .chat-log li .chat-text').first().innerText()) === msg, 250);
+	check(vera.loads > loads, "vera's page shows the message without having reloaded?");
+	const seen = await vera.page.evaluate(() => {
+		const li = document.querySelector('#chat .chat-log li');
+		return {
+			author: li.querySelector('.chat-author').innerText,
+			elements: li.querySelectorAll('.chat-text *').length,
+			mute: !!li.querySelector('form.chat-mute button'),
+			imgs: document.querySelectorAll('main img[src="x"]').length,
+		};
+	});
+	check(seen.author === 'uma', `the message on vera's page is by "${seen.author}", not uma`);
+	check(seen.elements === 0 && seen.imgs === 0, "the markup in uma's message became elements on vera's page");
+	check(seen.mute, "vera's page offers no way to mute uma");
+	const mine = await uma.page.locator('#chat .chat-log li').first().evaluate(li =>
+		({ mine: li.classList.contains('mine'), text: li.querySelector('.chat-text').innerText }));
+	check(mine.mine && mine.text === msg, `uma's own page shows "${mine.text}" (mine: ${mine.mine})`);
+	t.note(`vera's page showed the message after ${((Date.now() - t0) / 1000).toFixed(1)} s, by its own reload`);
+
+	// vera answers from her phone; uma's page follows the same way.
+	const loadsU = uma.loads;
+	const reply = 'Danke! Ich wähle gleich.';
+	const beforeV = vera.loads;
+	await vera.page.locator('form.chat-form input[name="text"]').fill(reply);
+	await vera.page.locator('form.chat-form button[type="submit"]').click();
+	await until("vera's page after her reply", 10000, async () => vera.loads > beforeV);
+	await until("uma's page to show vera's reply by its own poll", POLL_WAIT, async () =>
+		(await uma.page.locator('#chat .chat-log li .chat-text').first().innerText()) === reply, 250);
+	check(uma.loads > loadsU, "uma's page did not reload by itself for vera's reply");
+
+	// uma chooses: her tab loses the turn favicon, vera's keeps it.
+	const su = await state(uma);
+	const choice = su.moves.find(m => m.startsWith('attach ')) || su.moves.find(m => m === 'draw');
+	await clickMove(uma, choice);
+	const fu = await favicon(uma), fv = await favicon(vera);
+	check(!fu.alert && /\/favicon\.svg$/.test(fu.href), `uma has chosen, but her favicon is ${fu.href}`);
+	check(fv.alert && /favicon-turn\.svg$/.test(fv.href), `vera must still choose, but her favicon is ${fv.href}`);
+
+	// A visitor (not logged in) finds the table under "Zuschauen" and reads the chat.
+	const gast = await t.player('gast');
+	await gast.page.goto(`${BASE}/`);
+	const watch = gast.page.locator(`section:has(h2:text-is("Zuschauen")) a[href="${new URL(url).pathname}"]`);
+	check(await watch.count() === 1, 'the lobby does not list the running table under "Zuschauen"');
+	await watch.click();
+	await gast.page.waitForURL(u => u.pathname === new URL(url).pathname);
+	const gt = await visibleText(gast.page);
+	check(/Du schaust zu/.test(gt), 'the visitor\'s table page does not say "Du schaust zu"');
+	check(gt.includes(msg) && gt.includes(reply), "the visitor's page does not show the chat");
+	check(await gast.page.locator('form.chat-form').count() === 0, 'a visitor is offered the chat form');
+
+	// Screenshots: the chat card at 1280 px and at 360 px; the phone page does not scroll sideways.
+	await uma.page.locator('#chat').scrollIntoViewIfNeeded();
+	await t.shotOf(uma.page.locator('#chat'), 'chat-desktop.png');
+	await vera.page.goto(`${url}#chat`);
+	await fitsWidth(vera, 'table page with the chat');
+	const form = await vera.page.locator('form.chat-form').evaluate(f => {
+		const r = b => Math.round(b.getBoundingClientRect().right);
+		return { input: r(f.querySelector('input[name="text"]')), button: r(f.querySelector('button')) };
+	});
+	check(Math.max(form.input, form.button) <= PHONE360.width,
+		`at 360 px the chat form's field ends at ${form.input} px, its button at ${form.button} px`);
+	await t.shotOf(vera.page.locator('#chat'), 'chat-phone.png');
+	await t.shot(vera.page, 'chat-phone-page.png', false);
+	for (const p of [uma, vera, gast])
+		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
+	t.note('screenshots: tests/out/chat-{desktop,phone,phone-page}.png');
+});
+
+test('Invite: "Link kopieren" copies the full address; an invitation by name shows on the other /me by its own poll', 60000, async t => {
+	const wim = await t.player('wim'), xenia = await t.player('xenia');
+	for (const p of [wim, xenia]) await register(p, p.label);
+	await wim.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: BASE });
+	// A DNA table where both choose now: on xenia's /me it says "Du bist dran!".
+	const running = await createTable(wim, 'dna', 2);
+	await join(xenia, running);
+
+	// xenia opens "Meine Tische" and leaves it alone from here on.
+	await xenia.page.goto(`${BASE}/me`);
+	const poll = await xenia.page.evaluate(() => document.body.dataset.poll || '');
+	check(poll === '/me/poll', `"Meine Tische" polls "${poll}", not /me/poll`);
+	const turn = xenia.page.locator(`ul.tables li:has(a[href="${new URL(running).pathname}"]) .badge.turn`);
+	check(/Du bist dran!/.test(await turn.innerText().catch(() => '')),
+		'xenia\'s /me does not mark the DNA table "Du bist dran!"');
+	const loads = xenia.loads;
+
+	// wim opens a second table; the page shows the whole address with a copy button.
+	const url = await createTable(wim, 'drehwurm', 3, { snap_seconds: 60 });
+	t.note(`open table ${url}`);
+	const link = await wim.page.locator('.invite a.invite-link').evaluate(a => ({ href: a.href, text: a.textContent.trim() }));
+	check(link.href === url && link.text === url && /^https?:\/\//.test(link.text),
+		`the invite link reads "${link.text}" (href ${link.href}), not the full address ${url}`);
+	const copy = wim.page.locator('.invite button.copy').first();
+	check(await copy.innerText().catch(() => '') === 'Link kopieren', 'the open table has no "Link kopieren" button');
+	await copy.click();
+	await until('the copy button to say "Kopiert"', 3000, async () => (await copy.innerText()) === 'Kopiert');
+	const clip = await wim.page.evaluate(() => navigator.clipboard.readText());
+	check(clip === url, `"Link kopieren" put "${clip}" on the clipboard, not ${url}`);
+	const share = await wim.page.evaluate(() => ({
+		api: typeof navigator.share === 'function',
+		button: [...document.querySelectorAll('.invite button.copy')].some(b => b.textContent === 'Teilen'),
+	}));
+	check(share.api === share.button, `navigator.share ${share.api ? 'exists' : 'is missing'}, ` +
+		`but the "Teilen" button is ${share.button ? 'there' : 'missing'}`);
+	t.note(`copied ${clip}; "Teilen" ${share.button ? 'shown' : 'not shown (no navigator.share here)'}`);
+
+	// wim invites xenia by name.
+	const before = wim.loads;
+	const f = wim.page.locator('form.invite-by-name');
+	await f.locator('input[name="name"]').fill('xenia');
+	await f.locator('button[type="submit"]').click();
+	await until("wim's page after the invitation", 10000, async () => wim.loads > before);
+	await wim.page.waitForLoadState('load');
+	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
+	const note = await wim.page.locator('.note').first().innerText({ timeout: 200 }).catch(() => '');
+	check(!note, `the invitation was refused: ${note}`);
+	await t.shotOf(wim.page.locator('section.seats'), 'invite-desktop.png');
+	await wim.page.setViewportSize(PHONE360);
+	await wim.page.waitForTimeout(200);
+	await fitsWidth(wim, 'open table with the invite form');
+	await t.shotOf(wim.page.locator('section.seats'), 'invite-phone.png');
+
+	// xenia's /me shows it by itself.
+	const t0 = Date.now();
+	const inv = xenia.page.locator(`.invites li:has(a[href="${new URL(url).pathname}"])`);
+	await until("the invitation on xenia's /me, by its own poll", POLL_WAIT, async () =>
+		/wim lädt dich ein/.test(await inv.innerText()), 250);
+	check(xenia.loads > loads, "xenia's /me shows the invitation without having reloaded?");
+	t.note(`xenia's /me showed the invitation after ${((Date.now() - t0) / 1000).toFixed(1)} s, by its own reload`);
+	check(/Du bist dran!/.test(await turn.innerText()), 'after the reload the DNA table lost "Du bist dran!"');
+	await t.shot(xenia.page, 'me-invite-desktop.png');
+	await xenia.page.setViewportSize(PHONE360);
+	await xenia.page.waitForTimeout(200);
+	await fitsWidth(xenia, '/me');
+	await t.shot(xenia.page, 'me-invite-phone.png');
+
+	// She follows the invitation and sits down with one click; it is gone from /me.
+	await inv.locator(`a[href="${new URL(url).pathname}"]`).click();
+	await xenia.page.waitForURL(u => u.pathname === new URL(url).pathname);
+	const b2 = xenia.loads;
+	await xenia.page.locator('form[action$="/join"] button').click();
+	await until("xenia's page after joining", 10000, async () => xenia.loads > b2);
+	const seated = await tableJson(xenia, url);
+	check(seated.seated, 'xenia is not seated after following the invitation');
+	await xenia.page.goto(`${BASE}/me`);
+	check(await xenia.page.locator(`.invites a[href="${new URL(url).pathname}"]`).count() === 0,
+		'the invitation is still on /me after xenia sat down');
+	for (const p of [wim, xenia])
+		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
+	t.note('screenshots: tests/out/invite-{desktop,phone}.png, me-invite-{desktop,phone}.png');
+});
+
+// Plays a table to its end through the JSON twin: every seat that may act
+// posts a move (weiter, then a card laid, a draw last). Returns the steps.
+async function playToEnd(all, url, maxSteps) {
+	const order = ['weiter', 'set ', 'attach ', 'open ', 'refill ', 'discard ', 'clear ', 'pass', 'draw'];
+	for (let steps = 0; steps < maxSteps; steps++) {
+		const js = [];
+		for (const p of all) js.push(await tableJson(p, url));
+		if (js[0].is_finished) return steps;
+		const k = js.findIndex(j => j.can_act && j.moves.length);
+		if (k < 0) { await sleep(200); continue; }
+		const mv = js[k].moves.map(m => m.move);
+		let pick = mv[0];
+		for (const o of order) {
+			const m = mv.find(x => x.startsWith(o));
+			if (m) { pick = m; break; }
+		}
+		const r = await all[k].context.request.post(`${url}/move`, {
+			form: { csrf: js[k].csrf, v: String(js[k].v), move: pick },
+			headers: { Accept: 'application/json' }, maxRedirects: 0,
+		});
+		check(r.status() < 500, `"${pick}" by ${all[k].label}: status ${r.status()}`);
+	}
+	throw new Error(`the table did not finish within ${maxSteps} steps`);
+}
+
+test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the new table, one click to join', 90000, async t => {
+	const yara = await t.player('yara'), zeno = await t.player('zeno');
+	const all = [yara, zeno];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(yara, 'dna', 2);
+	await join(zeno, url);
+	const t0 = Date.now();
+	const steps = await playToEnd(all, url, 1500);
+	t.note(`table ${url} played to its end in ${steps} moves (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+	for (const p of all) await p.page.goto(url);
+	const button = 'form.rematch button[type="submit"]';
+	for (const p of all)
+		check(/Noch ein Match mit denselben Leuten/.test(await p.page.locator(button).innerText().catch(() => '')),
+			`${p.label}'s finished table offers no "Noch ein Match mit denselben Leuten"`);
+	await t.shot(yara.page, 'rematch-finished-desktop.png');
+	await yara.page.setViewportSize(PHONE360);
+	await yara.page.waitForTimeout(200);
+	await fitsWidth(yara, 'finished table');
+	await yara.page.locator('form.rematch').scrollIntoViewIfNeeded();
+	await t.shot(yara.page, 'rematch-finished-phone.png', false);
+	await yara.page.setViewportSize(DESKTOP);
+
+	// zeno keeps two tabs: "Meine Tische" and the finished table.
+	const tab = await zeno.context.newPage();
+	await tab.goto(url);
+	await zeno.page.goto(`${BASE}/me`);
+	const loads = zeno.loads;
+
+	// yara asks for the rematch; she lands on the new table, seated.
+	await Promise.all([
+		yara.page.waitForURL(u => /^\/t\/\d+$/.test(u.pathname) && u.pathname !== new URL(url).pathname),
+		yara.page.locator(button).click(),
+	]);
+	const next = yara.page.url(), nextPath = new URL(next).pathname;
+	t.note(`the new table: ${next}`);
+	const jn = await tableJson(yara, next);
+	check(jn.is_open && jn.seated && jn.game_slug === 'dna' && jn.nseats === 2,
+		`the new table: status ${jn.status}, seated ${jn.seated}, ${jn.game_slug} for ${jn.nseats}`);
+
+	// zeno's "Meine Tische", left alone, shows yara's invitation by its own poll.
+	const inv = zeno.page.locator(`.invites li:has(a[href="${nextPath}"])`);
+	await until("yara's invitation on zeno's /me, by its own poll", POLL_WAIT, async () =>
+		/yara lädt dich ein/.test(await inv.innerText({ timeout: 200 })), 250);
+	check(zeno.loads > loads, "zeno's /me shows the invitation without having reloaded?");
+	await t.shot(zeno.page, 'rematch-me-invite.png');
+
+	// The finished table offers the new one in place of the button. It
+	// follows by itself if it polls; a finished table's page has no poll
+	// (data-poll) today, so then it shows the offer when it is reloaded.
+	const polls = await tab.evaluate(() => !!document.body.dataset.poll);
+	const offer = tab.locator('p.note.rematch a');
+	if (polls)
+		await until("zeno's finished table to offer the new one, by its own poll", POLL_WAIT, async () =>
+			(await offer.getAttribute('href', { timeout: 200 })) === nextPath, 250);
+	else {
+		t.note("zeno's finished table does not poll (no data-poll): it shows the new table after a reload");
+		await tab.reload();
+	}
+	check((await offer.getAttribute('href', { timeout: 2000 })) === nextPath,
+		`zeno's finished table does not offer ${nextPath}`);
+	check(await tab.locator(button).count() === 0, "zeno's finished table still offers a second rematch");
+	await tab.locator('p.note.rematch').scrollIntoViewIfNeeded();
+	await tab.screenshot({ path: require('path').join(OUT, 'rematch-offer-desktop.png') });
+	await tab.close();
+
+	// From the invitation on /me, one click on "Mitspielen" seats zeno.
+	await inv.locator(`a[href="${nextPath}"]`).click();
+	await zeno.page.waitForURL(u => u.pathname === nextPath);
+	const b = zeno.loads;
+	await zeno.page.locator('form[action$="/join"] button').click();   // the one click
+	await until("zeno's page after joining the new table", 10000, async () => zeno.loads > b);
+
+	// The new table runs: both pages show the started party, yara's by its own poll.
+	const v = (await state(zeno)).version;
+	await allAt(all, v, 'the new match starts');
+	for (const p of all) {
+		const j = await tableJson(p, next);
+		check(j.is_playing && j.can_act, `${p.label} at the new table: status ${j.status}, can act ${j.can_act}`);
+	}
+	const s = await state(zeno);
+	const mv = s.moves.find(m => m.startsWith('attach ')) || s.moves.find(m => m === 'draw');
+	await clickMove(zeno, mv);
+	await allAt([yara], (await state(zeno)).version, "after zeno's first choice");
+	await t.shot(yara.page, 'rematch-new-table-desktop.png');
+	await zeno.page.setViewportSize(PHONE360);
+	await zeno.page.waitForTimeout(200);
+	await fitsWidth(zeno, 'new table');
+	await t.shot(zeno.page, 'rematch-new-table-phone.png', false);
+	for (const p of all)
+		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
+	t.note('screenshots: tests/out/rematch-{finished-desktop,finished-phone,me-invite,offer-desktop,new-table-desktop,new-table-phone}.png');
 });
 
 main();
