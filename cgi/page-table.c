@@ -555,7 +555,8 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	struct page_head h = {
 		.title = pt->g->title,
 		.game_slug = board ? pt->g->slug : NULL,
-		.poll_url = running ? page_table_url(p, pt->t.id, "/poll") : NULL,
+		/* a finished table polls too: its chat, and the next match */
+		.poll_url = page_table_url(p, pt->t.id, "/poll"),
 		.table_url = page_table_url(p, pt->t.id, ""),
 		.version = pt->t.public_version,   /* what the poll compares */
 		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,

@@ -1273,18 +1273,13 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	check(zeno.loads > loads, "zeno's /me shows the invitation without having reloaded?");
 	await t.shot(zeno.page, 'rematch-me-invite.png');
 
-	// The finished table offers the new one in place of the button. It
-	// follows by itself if it polls; a finished table's page has no poll
-	// (data-poll) today, so then it shows the offer when it is reloaded.
+	// The finished table offers the new one in place of the button, by
+	// its own poll (a finished table polls: its chat, the next match).
 	const polls = await tab.evaluate(() => !!document.body.dataset.poll);
+	check(polls, "zeno's finished table does not poll (no data-poll)");
 	const offer = tab.locator('p.note.rematch a');
-	if (polls)
-		await until("zeno's finished table to offer the new one, by its own poll", POLL_WAIT, async () =>
-			(await offer.getAttribute('href', { timeout: 200 })) === nextPath, 250);
-	else {
-		t.note("zeno's finished table does not poll (no data-poll): it shows the new table after a reload");
-		await tab.reload();
-	}
+	await until("zeno's finished table to offer the new one, by its own poll", POLL_WAIT, async () =>
+		(await offer.getAttribute('href', { timeout: 200 })) === nextPath, 250);
 	check((await offer.getAttribute('href', { timeout: 2000 })) === nextPath,
 		`zeno's finished table does not offer ${nextPath}`);
 	check(await tab.locator(button).count() === 0, "zeno's finished table still offers a second rematch");
