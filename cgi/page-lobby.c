@@ -329,7 +329,7 @@ void page_me(struct page *p)
 	int64_t sig = 0, deadline = 0;
 	if (store_user_poll(p->store, p->user_id, &sig, &deadline) != ST_OK)
 		sig = 0;   /* the first poll reloads */
-	const char *alert = waiting > 0 ? arena_printf(p->a, "(%d) Du bist dran!", waiting) : NULL;
+	const char *alert = waiting > 0 ? "Du bist dran!" : NULL;   /* (the title counts) */
 	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",
 			       .version = sig, .alert = alert, .refresh = 1,
 			       .attention = waiting > 0 };

@@ -58,7 +58,18 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 		view_str(v, "alert", h->alert ? h->alert : "");
 		view_end(v);
 	}
-	view_str(v, "favicon", h && h->attention ? "favicon-turn.svg" : "favicon.svg");
+	/* how many of my tables wait for me: the tab title counts them and the
+	 * favicon has its badge, on every page (one indexed read) */
+	int acting = 0;
+	if (p->user_id && store_user_acting(p->store, p->user_id, &acting) != ST_OK)
+		acting = 0;
+	if (acting > 0) {
+		view_begin(v, "acting");
+		view_num(v, "n", acting);
+		view_end(v);
+	}
+	view_str(v, "favicon", (h && h->attention) || acting > 0 ? "favicon-turn.svg" :
+								  "favicon.svg");
 	if (h && h->refresh && h->table_url) {
 		view_begin(v, "refresh");
 		view_str(v, "url", h->table_url);

@@ -157,6 +157,7 @@ static int start_match(struct store *s, const struct st_table *t, int64_t now)
 	    (rc = from_store(store_seats_reset_clock(s, t->id, t->clock.first_ms), PLAY_ERR)) !=
 		    PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_seats_set_acting(s, t->id, st.to_act), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, st.epoch, NULL),
 			     PLAY_NOT_FOUND)) != PLAY_OK)
 		return rc;
@@ -538,7 +539,9 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	deadline = st.deadline;
-	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK)
+	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_seats_set_acting(s, l->t.id, st.over ? 0 : st.to_act),
+			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
@@ -604,6 +607,7 @@ static int next_party(struct store *s, struct live *l, int64_t now)
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
 						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(store_seats_set_acting(s, l->t.id, st.to_act), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL),
 			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)

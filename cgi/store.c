@@ -74,6 +74,8 @@ enum stmt {
 	STMT_TABLE_DELETE,
 	STMT_TABLE_POLL,
 	STMT_USER_POLL,
+	STMT_SEATS_SET_ACTING,
+	STMT_USER_ACTING,
 	STMT_TABLES_OPEN,
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
@@ -236,6 +238,13 @@ static const char *const stmt_sql[] = {
 	/* indexed reads (seats_user, invitations_to): what changes when any of
 	 * the user's tables (or tables they are invited to) does, is added or
 	 * goes; the earliest deadline among them */
+	[STMT_SEATS_SET_ACTING] =
+		"UPDATE seats SET acting = (?2 >> seat) & 1 WHERE table_id = ?1"
+		" AND acting <> (?2 >> seat) & 1",
+	/* the user's running tables where their seat may act (seats_user) */
+	[STMT_USER_ACTING] =
+		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1",
 	[STMT_USER_POLL] =
 		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*)"
 		" + (SELECT coalesce(sum(v.public_version * 7 + i.id), 0) FROM invitations i"
@@ -1530,6 +1539,29 @@ int store_table_delete(struct store *s, int64_t id)
 }
 
 /* One primary-key read; ST_NOTFOUND (a 404) for an unknown table. */
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting)
+{
+	return table_update(s, STMT_SEATS_SET_ACTING, table, acting, "seats set acting", 0);
+}
+
+int store_user_acting(struct store *s, int64_t user, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_ACTING);
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*n = sqlite3_column_int(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = fail(s, "user acting");
+	}
+	done(q);
+	return rc;
+}
+
 int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline)
 {
 	sqlite3_stmt *q = stmt(s, STMT_USER_POLL);

@@ -208,6 +208,11 @@ int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *nex
  * user's tables changes, is joined or goes (0..INT64_MAX), and the earliest
  * deadline of the running ones (0 none). */
 int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline);
+/* Which seats of a table may act now (bits of status.to_act), kept after
+ * every step (011_acting.sql). */
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting);
+/* How many running tables wait for the user's own move, into *n. */
+int store_user_acting(struct store *s, int64_t user, int *n);
 
 /* Listing: fn is called once per row; the row is only valid during the call. */
 typedef void (*st_table_fn)(void *ctx, const struct st_table *t, int seats_taken);

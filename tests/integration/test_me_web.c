@@ -1,10 +1,17 @@
 /*
- * test_me_web.c — "Meine Tische" through real nginx: the page polls like a
- * table (204 while none of my tables changed, 200 once another player
- * moved at one of them, never for a table I do not sit at), counts the
- * tables waiting for me in the tab title, shows the favicon with its badge
- * while I may act, and my clock's time at a table over days.
- * Bounded: a handful of requests, no loops over the network.
+ * test_me_web.c — "Meine Tische" and the lobby through real nginx:
+ *   - /me polls like a table (204 while none of my tables changed, 200 once
+ *     another player moved at one of them, not for a table I left), and
+ *     every page counts the tables waiting for me in its tab title and
+ *     shows the favicon with its badge while I may act anywhere; my clock's
+ *     time at a table over days;
+ *   - the lobby names who opened an open table and lists running tables to
+ *     watch; a visitor there is told "Du schaust zu" and gets no move;
+ *   - inviting by name shows on the invitee's /me; at a match's end "Noch
+ *     ein Match" opens a new table with the same game and people, one
+ *     table however many ask, and the other's click there starts it.
+ * Bounded: loops over the network stop after MAX_POSTS moves or
+ * MAX_SECONDS.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -128,9 +135,15 @@ static void test_my_tables_poll_and_mark(void **unused)
 		int mine = strstr(r.body, "Du bist dran!") != NULL ||
 			   strstr(r.body, "Fenster offen") != NULL;
 		waiting += mine;
-		assert_int_equal(strstr(r.body, "data-alert=\"(1) Du bist dran!\"") != NULL, mine);
+		assert_int_equal(strstr(r.body, "data-alert=\"Du bist dran!\"") != NULL, mine);
+		assert_int_equal(strstr(r.body, "<title>(1) Meine Tische") != NULL, mine);
 		assert_int_equal(strstr(r.body, "favicon-turn.svg") != NULL, mine);
 		assert_non_null(strstr(r.body, "Deine Uhr:"));
+		h_resp_free(&r);
+		/* every page counts and badges it, the lobby too */
+		assert_int_equal(h_get(p[i], "/", &r), 0);
+		assert_int_equal(strstr(r.body, "<title>(1) Lobby") != NULL, mine);
+		assert_int_equal(strstr(r.body, "favicon-turn.svg") != NULL, mine);
 		h_resp_free(&r);
 	}
 	assert_true(waiting >= 1);

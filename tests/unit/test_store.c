@@ -88,7 +88,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "003_public_version.sql", "004_bots.sql",
 						  "005_autopass.sql", "006_clocks.sql",
 						  "007_idle.sql", "008_chat.sql",
-						  "009_feed.sql", "010_invites.sql" };
+						  "009_feed.sql", "010_invites.sql",
+						  "011_acting.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
