@@ -1,8 +1,11 @@
 /* seatclock.c — the seats' clocks of a table (seatclock.h). */
+#include <stdio.h>
+
 #include "seatclock.h"
 
 #include "bot.h"
 #include "clock.h"
+#include "mail.h"
 
 /* The seats a bot plays (bits). */
 static uint32_t bot_seats(const struct st_seat *seats, int n)
@@ -12,6 +15,19 @@ static uint32_t bot_seats(const struct st_seat *seats, int n)
 		if (seats[i].bot && seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
 			bots |= 1u << seats[i].seat;
 	return bots;
+}
+
+/* A person's clock starts at a table over days: their per-turn mail, when
+ * mail is on and that is their choice (store_mail_turn). A mail that cannot
+ * be queued is logged and does not fail the step. */
+static void notify(struct store *s, const struct st_table *t, const struct st_seat *x,
+		   int64_t now)
+{
+	if (!t->clock.windows || !x->user_id || x->bot || !mail_enabled())
+		return;
+	if (store_mail_turn(s, t->id, x->user_id, now) != ST_OK)
+		fprintf(stderr, "seatclock: table %lld: per-turn mail not queued\n",
+			(long long)t->id);
 }
 
 int seatclock_sync(struct store *s, const struct st_table *t, const struct status *st,
@@ -35,6 +51,7 @@ int seatclock_sync(struct store *s, const struct st_table *t, const struct statu
 			since = 0;
 		} else if (!since && w) {
 			since = now;
+			notify(s, t, x, now);
 		}
 		/* a seat that may no longer act (it passed in the window) and
 		 * whose time is up sets no deadline, as if it had timed out */

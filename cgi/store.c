@@ -111,6 +111,20 @@ enum stmt {
 	STMT_PARTY_STEP_AT,
 	STMT_PROFILE_GAMES,
 	STMT_PROFILE_FINISHED,
+	STMT_MAIL_PREFS,
+	STMT_MAIL_PREFS_SET,
+	STMT_MAIL_OFF,
+	STMT_MAIL_BY_TOKEN,
+	STMT_MAIL_TURN,
+	STMT_MAIL_DIGEST_DUE,
+	STMT_MAIL_DIGEST_QUEUE,
+	STMT_MAIL_DIGEST_NEXT,
+	STMT_MAIL_DUE,
+	STMT_MAIL_ACTING,
+	STMT_MAIL_ACTING_TABLES,
+	STMT_MAIL_DONE,
+	STMT_MAIL_RETRY,
+	STMT_MAIL_PURGE,
 	STMT__MAX
 };
 
@@ -363,6 +377,44 @@ static const char *const stmt_sql[] = {
 		" ON r.party = p.id WHERE p.table_id = m.table_id AND p.over = 1 AND r.seat = x.seat)"
 		" FROM mine m JOIN tables t ON t.id = m.table_id JOIN seats x ON x.table_id = m.table_id"
 		" ORDER BY m.table_id DESC, x.seat",
+	/* e-mail notices (012_mail.sql): a first save makes the token */
+	[STMT_MAIL_PREFS] = "SELECT address, mode, token FROM mail_prefs WHERE user_id = ?1",
+	[STMT_MAIL_PREFS_SET] =
+		"INSERT INTO mail_prefs (user_id, address, mode, token) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (user_id) DO UPDATE SET address = excluded.address,"
+		" mode = excluded.mode",
+	[STMT_MAIL_OFF] = "UPDATE mail_prefs SET mode = 0 WHERE token = ?1 RETURNING user_id",
+	[STMT_MAIL_BY_TOKEN] = "SELECT address, mode, token, user_id FROM mail_prefs WHERE token = ?1",
+	/* a per-turn mail only for that choice, and one queued per table at most */
+	[STMT_MAIL_TURN] =
+		"INSERT OR IGNORE INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
+		" SELECT ?2, 2, ?1, ?3, ?3 FROM mail_prefs WHERE user_id = ?2 AND mode = 2",
+	[STMT_MAIL_DIGEST_DUE] =
+		"SELECT p.user_id FROM mail_prefs p WHERE p.mode = 1 AND p.digest_at <= ?1"
+		" AND EXISTS (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = p.user_id AND m.acting = 1 AND m.bot = 0 AND t.status = 1)"
+		" ORDER BY p.digest_at LIMIT ?2",
+	[STMT_MAIL_DIGEST_QUEUE] =
+		"INSERT OR IGNORE INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
+		" VALUES (?1, 1, NULL, ?2, ?2)",
+	[STMT_MAIL_DIGEST_NEXT] = "UPDATE mail_prefs SET digest_at = ?2 WHERE user_id = ?1",
+	[STMT_MAIL_DUE] =
+		"SELECT q.id, q.user_id, coalesce(q.table_id, 0), q.kind, q.attempts, q.created_at,"
+		" coalesce(p.mode, 0), u.name, coalesce(p.address, ''), coalesce(p.token, '')"
+		" FROM mail_queue q JOIN users u ON u.id = q.user_id"
+		" LEFT JOIN mail_prefs p ON p.user_id = q.user_id"
+		" WHERE q.state = 0 AND q.next_try <= ?1 ORDER BY q.next_try, q.id LIMIT ?2",
+	[STMT_MAIL_ACTING] =
+		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1"
+		" AND m.table_id = ?2 AND m.acting = 1 AND m.bot = 0 AND t.status = 1",
+	[STMT_MAIL_ACTING_TABLES] =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1"
+		" ORDER BY t.id LIMIT ?2",
+	[STMT_MAIL_DONE] = "UPDATE mail_queue SET state = ?2, done_at = ?3 WHERE id = ?1",
+	[STMT_MAIL_RETRY] =
+		"UPDATE mail_queue SET attempts = attempts + 1, next_try = ?2 WHERE id = ?1",
+	[STMT_MAIL_PURGE] = "DELETE FROM mail_queue WHERE state <> 0 AND done_at < ?1",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -2206,4 +2258,182 @@ int store_profile_finished(struct store *s, int64_t user, int limit, st_finished
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "profile finished");
 	done(q);
 	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* E-mail notices (012_mail.sql)                                        */
+
+/* One row of mail_prefs (address, mode, token[, user_id]) into out. */
+static int mail_prefs_row(struct store *s, sqlite3_stmt *q, struct st_mail_prefs *out,
+			  int64_t *user, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		copy_col(out->address, sizeof out->address, q, 0);
+		out->mode = sqlite3_column_int(q, 1);
+		copy_col(out->token, sizeof out->token, q, 2);
+		if (user)
+			*user = sqlite3_column_int64(q, 3);
+		rc = ST_OK;
+	} else
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, what);
+	done(q);
+	return rc;
+}
+
+int store_mail_prefs(struct store *s, int64_t user, struct st_mail_prefs *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_PREFS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	return mail_prefs_row(s, q, out, NULL, "mail prefs");
+}
+
+int store_mail_prefs_set(struct store *s, int64_t user, const char *address, int mode,
+			 const char *token)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_PREFS_SET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	bind_text(q, 2, address);
+	sqlite3_bind_int(q, 3, mode);
+	bind_text(q, 4, token);
+	return exec_stmt(s, q, "mail prefs set");
+}
+
+int store_mail_off(struct store *s, const char *token, int64_t *user)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_OFF);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, token);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*user = sqlite3_column_int64(q, 0);
+		rc = ST_OK;
+	} else
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "mail off");
+	done(q);
+	return rc;
+}
+
+int store_mail_by_token(struct store *s, const char *token, int64_t *user,
+			struct st_mail_prefs *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_BY_TOKEN);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, token);
+	return mail_prefs_row(s, q, out, user, "mail by token");
+}
+
+int store_mail_turn(struct store *s, int64_t table, int64_t user, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_TURN);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	sqlite3_bind_int64(q, 3, now);
+	return exec_stmt(s, q, "mail turn");
+}
+
+int store_mail_digest_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
+{
+	return list_ids(s, STMT_MAIL_DIGEST_DUE, now, ids, max, n, "mail digest due");
+}
+
+int store_mail_digest_queue(struct store *s, int64_t user, int64_t now, int64_t next)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_DIGEST_QUEUE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int64(q, 2, now);
+	int rc = exec_stmt(s, q, "mail digest queue");
+	return rc == ST_OK ? table_update(s, STMT_MAIL_DIGEST_NEXT, user, next, "mail digest next",
+					  0) : rc;
+}
+
+int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, int *n)
+{
+	int rc;
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_DUE);
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, now);
+	sqlite3_bind_int(q, 2, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct st_mail *m = &out[(*n)++];
+		m->id = sqlite3_column_int64(q, 0);
+		m->user_id = sqlite3_column_int64(q, 1);
+		m->table_id = sqlite3_column_int64(q, 2);
+		m->kind = sqlite3_column_int(q, 3);
+		m->attempts = sqlite3_column_int(q, 4);
+		m->created_at = sqlite3_column_int64(q, 5);
+		m->mode = sqlite3_column_int(q, 6);
+		copy_col(m->name, sizeof m->name, q, 7);
+		copy_col(m->address, sizeof m->address, q, 8);
+		copy_col(m->token, sizeof m->token, q, 9);
+	}
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : fail(s, "mail due");
+	done(q);
+	return rc;
+}
+
+int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_ACTING);
+	*yes = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int64(q, 2, table);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*yes = sqlite3_column_int(q, 0) > 0;
+		rc = ST_OK;
+	} else
+		rc = fail(s, "mail acting");
+	done(q);
+	return rc;
+}
+
+int store_mail_acting_tables(struct store *s, int64_t user, int max, st_table_fn fn,
+			     void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_ACTING_TABLES);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, max);
+	return list_tables(s, q, fn, ctx, "mail acting tables");
+}
+
+int store_mail_done(struct store *s, int64_t id, int state, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_DONE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int(q, 2, state);
+	sqlite3_bind_int64(q, 3, now);
+	return exec_stmt(s, q, "mail done");
+}
+
+int store_mail_retry(struct store *s, int64_t id, int64_t next_try)
+{
+	return table_update(s, STMT_MAIL_RETRY, id, next_try, "mail retry", 0);
+}
+
+int store_mail_purge(struct store *s, int64_t before)
+{
+	sqlite3_stmt *q = stmt(s, STMT_MAIL_PURGE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, before);
+	return exec_stmt(s, q, "mail purge");
 }

@@ -357,4 +357,60 @@ typedef void (*st_finished_fn)(void *ctx, const struct st_finished *f);
 int store_profile_finished(struct store *s, int64_t user, int limit, st_finished_fn fn,
 			   void *ctx);
 
+
+/* ---- e-mail notices (012_mail.sql) ---- */
+enum st_mail_mode { ST_MAIL_NONE, ST_MAIL_DIGEST, ST_MAIL_TURN, ST_MAIL_MODE__MAX };
+enum st_mail_state { ST_MAIL_QUEUED, ST_MAIL_SENT, ST_MAIL_DROPPED, ST_MAIL_FAILED };
+enum { ST_MAIL_ADDR_MAX = 254, ST_MAIL_TOKEN_LEN = 43 };
+struct st_mail_prefs {
+	char address[ST_MAIL_ADDR_MAX + 1];
+	int mode;                        /* enum st_mail_mode */
+	char token[ST_MAIL_TOKEN_LEN + 1];
+};
+/* The user's address, choice and unsubscribe token; ST_NOTFOUND: none yet. */
+int store_mail_prefs(struct store *s, int64_t user, struct st_mail_prefs *out);
+/* Sets address and mode; `token` is the unsubscribe token of a first
+ * save (a user who has one keeps it). */
+int store_mail_prefs_set(struct store *s, int64_t user, const char *address, int mode,
+			 const char *token);
+/* The unsubscribe link: mode none for the token's user, into *user;
+ * ST_NOTFOUND for an unknown token. store_mail_by_token only reads. */
+int store_mail_off(struct store *s, const char *token, int64_t *user);
+int store_mail_by_token(struct store *s, const char *token, int64_t *user,
+			struct st_mail_prefs *out);
+/* A seat's person must act at `table` now: a per-turn mail for `user` when
+ * that is their choice and none for this table is queued already. */
+int store_mail_turn(struct store *s, int64_t table, int64_t user, int64_t now);
+/* Users whose choice is the digest, whose next look is due at `now` and
+ * who have a running table waiting for them (seats.acting), the longest
+ * due first, at most max into ids. */
+int store_mail_digest_due(struct store *s, int64_t now, int64_t *ids, int max, int *n);
+/* Queues the user's digest (once: one queued at most) and sets the next
+ * look at the digest to `next`. */
+int store_mail_digest_queue(struct store *s, int64_t user, int64_t now, int64_t next);
+/* A queued mail with what sending it needs. */
+struct st_mail {
+	int64_t id, user_id, table_id;   /* table_id 0: a digest */
+	int kind;                        /* ST_MAIL_DIGEST or ST_MAIL_TURN */
+	int attempts;
+	int64_t created_at;
+	int mode;                        /* the user's choice now */
+	char name[ST_NAME_MAX + 1];
+	char address[ST_MAIL_ADDR_MAX + 1];
+	char token[ST_MAIL_TOKEN_LEN + 1];
+};
+/* Queued mails whose next try is due at `now`, the oldest first. */
+int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, int *n);
+/* 1 in *yes when the user's seat at `table` may act (a running table). */
+int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes);
+/* The user's running tables waiting for them, the oldest first. */
+int store_mail_acting_tables(struct store *s, int64_t user, int max, st_table_fn fn,
+			     void *ctx);
+/* A mail is sent, dropped or given up (state) at `now`. */
+int store_mail_done(struct store *s, int64_t id, int state, int64_t now);
+/* A failed try: one more attempt, the next at `next_try`. */
+int store_mail_retry(struct store *s, int64_t id, int64_t next_try);
+/* Forgets mails that left the queue before `before`. */
+int store_mail_purge(struct store *s, int64_t before);
+
 #endif
