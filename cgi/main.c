@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +14,7 @@ static const struct {
 	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--bench]" },
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
 	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--timing [--level L]]" },
+	{ "mail", cmd_mail, "mail --db FILE --sendmail CMD --base URL --from ADDR [--root DIR] [--once]" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mail.h"
 #include "options.h"
 #include "page.h"
 #include "play.h"
@@ -280,7 +281,8 @@ static int64_t env_days(const char *name, long def)
 /* The lobby's request does the housekeeping (play_sweep), at most once a
  * clock "minute" per worker: tables with a passed deadline are ticked, open
  * tables not full after SPIELTISCH_OPEN_DAYS (7) days go, running tables
- * nobody moved at for SPIELTISCH_IDLE_DAYS (14) days are closed. */
+ * nobody moved at for SPIELTISCH_IDLE_DAYS (14) days are closed; with mail
+ * on, a few users' daily digests are queued (mail.h). */
 static void sweep(struct page *p)
 {
 	static int64_t last;
@@ -297,6 +299,9 @@ static void sweep(struct page *p)
 	else if (out.expired || out.closed)
 		fprintf(stderr, "lobby: sweep: %d ticked, %d open expired, %d idle closed\n",
 			out.ticked, out.expired, out.closed);
+	int queued = 0;
+	if (mail_enabled() && (rc = mail_digest_sweep(p->store, p->now_ms, day, 3, &queued)) != ST_OK)
+		fprintf(stderr, "lobby: sweep: mail digests: store error %d\n", rc);
 }
 
 /* GET /: the lobby (200; 500 on a store error). */
@@ -309,6 +314,11 @@ void page_lobby(struct page *p)
 /* GET /me: my tables with markers (200; 500). */
 void page_me(struct page *p)
 {
+	page_me_show(p, HTTP_200);
+}
+
+void page_me_show(struct page *p, enum http_status status)
+{
 	struct view v;
 	page_view(p, &v);
 	int waiting = 0;
@@ -317,10 +327,11 @@ void page_me(struct page *p)
 		return;
 	}
 	if (p->req->wants_json) {
-		page_json(p, HTTP_200, &v);
+		page_json(p, status, &v);
 		return;
 	}
-	if (page_feed_view(p, &v) != 0) {   /* the page only, not its JSON */
+	/* the feed and mail sections: the page only, not its JSON */
+	if (page_feed_view(p, &v) != 0 || page_mail_view(p, &v) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -333,7 +344,7 @@ void page_me(struct page *p)
 	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",
 			       .version = sig, .alert = alert, .refresh = 1,
 			       .attention = waiting > 0 };
-	page_html(p, HTTP_200, "me.tpl", &v, &h);
+	page_html(p, status, "me.tpl", &v, &h);
 }
 
 /* 1 when the user may open one more table; else 0 with the lobby (422,

@@ -35,6 +35,8 @@ struct page {
 	int head_only;                        /* HEAD: the body is not sent */
 	const char *chat_note;               /* a refused chat message: why (page-chat.c) */
 	const char *chat_text;               /* … and its text, back in the chat field */
+	const char *mail_note;               /* a refused mail address: why (page-mail.c) */
+	const char *mail_address;            /* … and the address, back in its field */
 };
 
 /* The frame around a page: title and, on a table page, what poll.js reads. */
@@ -126,6 +128,16 @@ void page_table_rematch(struct page *p);
 void page_feed(struct page *p);
 void page_feed_renew(struct page *p);
 void page_profile(struct page *p);
+void page_mail_save(struct page *p);
+void page_mail_off_form(struct page *p);
+void page_mail_off(struct page *p);
+
+/* page-lobby.c: the account page (/me) with `status`, p->mail_note and
+ * p->mail_address in its mail section. */
+void page_me_show(struct page *p, enum http_status status);
+/* page-mail.c: section `mail` of the account page while mail is on (the
+ * address, the choice, a note). 0, or -1 on a store error. */
+int page_mail_view(struct page *p, struct view *v);
 
 /* page-feed.c: section `feed` of the account page (/me): the user's feed
  * address (`url`, the token made on first use) and `renew_url`, the form

@@ -21,21 +21,35 @@ const char pragma[] = "{{%AUTOESCAPE context=\"HTML\"}}";
 // A feed (*.atom.tpl) is XML: its values are escaped with xml_escape.
 const char xml_pragma[] = "{{%AUTOESCAPE context=\"XML\"}}";
 
+// A text (*.txt.tpl: a mail) is not escaped at all (ctemplate has no
+// plain-text context) and keeps its blank lines; it must say so first.
+const char text_pragma[] = "{{! plain text, not escaped }}";
+
+bool ends_with(const std::string &s, const char *tail)
+{
+	size_t n = strlen(tail);
+	return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+// How a template is stripped: a text keeps its lines as they are.
+ctemplate::Strip strip_of(const std::string &name)
+{
+	return ends_with(name, ".txt.tpl") ? ctemplate::DO_NOT_STRIP : ctemplate::STRIP_BLANK_LINES;
+}
+
 std::set<std::string> *loaded;   // names that loaded; per process, set once
 
 // 1 when the file starts with the AUTOESCAPE pragma: HTML, or XML for a
-// name ending in .atom.tpl.
+// name ending in .atom.tpl; a text (.txt.tpl) with text_pragma.
 bool has_pragma(const std::string &path)
 {
-	static const char atom[] = ".atom.tpl";
-	bool xml = path.size() > sizeof atom - 1 &&
-		   path.compare(path.size() - (sizeof atom - 1), sizeof atom - 1, atom) == 0;
-	const char *want = xml ? xml_pragma : pragma;
+	const char *want = ends_with(path, ".atom.tpl") ? xml_pragma :
+			   ends_with(path, ".txt.tpl") ? text_pragma : pragma;
 	size_t len = strlen(want);
 	FILE *f = fopen(path.c_str(), "rb");
 	if (!f)
 		return false;
-	char head[sizeof pragma] = "";
+	char head[64] = "";
 	size_t n = fread(head, 1, len, f);
 	fclose(f);
 	return n == len && memcmp(head, want, n) == 0;
@@ -243,7 +257,7 @@ extern "C" int tmpl_load(const char *dir)
 				bad++;
 				continue;
 			}
-			if (!cache->LoadTemplate(name, ctemplate::STRIP_BLANK_LINES)) {
+			if (!cache->LoadTemplate(name, strip_of(name))) {
 				fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
 				bad++;
 				continue;
@@ -283,7 +297,7 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct vie
 			return NULL;
 		}
 		std::string out;
-		if (!ctemplate::ExpandTemplate(name, ctemplate::STRIP_BLANK_LINES, &dict, &out)) {
+		if (!ctemplate::ExpandTemplate(name, strip_of(name), &dict, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
 			return NULL;
 		}

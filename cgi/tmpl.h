@@ -1,7 +1,9 @@
 /* tmpl.h — ctemplate behind a small C interface (tmpl.cc is the only C++).
  * Templates are loaded once per worker and frozen: no disk access while
  * serving. Every template must begin with {{%AUTOESCAPE context="HTML"}},
- * a feed (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}. */
+ * a feed (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}, a plain text (a
+ * mail, *.txt.tpl: nothing escaped, blank lines kept) with
+ * {{! plain text, not escaped }}. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 

@@ -38,4 +38,23 @@
 </form>
 </section>
 {{/feed}}
+{{#mail}}
+<section class="feed mail" id="mail">
+<h2>Benachrichtigungen per E-Mail</h2>
+{{#note}}<p class="note rejected" role="alert">{{text}}</p>{{/note}}
+<form method="post" action="{{action}}">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<p><label for="mail-address">E-Mail-Adresse</label>
+<input type="email" id="mail-address" name="address" value="{{address}}" maxlength="254" autocomplete="email"></p>
+<fieldset>
+<legend>Wann?</legend>
+<label><input type="radio" name="mode" value="none"{{#mode_none}} checked{{/mode_none}}> nie</label>
+<label><input type="radio" name="mode" value="digest"{{#mode_digest}} checked{{/mode_digest}}> einmal am Tag eine Zusammenfassung, wenn Tische auf mich warten</label>
+<label><input type="radio" name="mode" value="turn"{{#mode_turn}} checked{{/mode_turn}}> eine Mail, wenn ich an einem Tisch über Tage dran bin</label>
+</fieldset>
+<p>Jede Mail hat einen Link, mit dem du sie ohne Anmeldung abbestellst.</p>
+<button type="submit">Speichern</button>
+</form>
+</section>
+{{/mail}}
 {{>footer}}
