@@ -15,7 +15,8 @@
  * next deadline: the earliest time a running clock runs out and the game's
  * own, except at a table over days, where the seats' clocks replace the
  * game's deadlines while anyone must act. Nothing on a table without a
- * clock. */
+ * clock. A person's clock that starts at a table over days queues their
+ * per-turn mail when mail is on and that is their choice (mail.h). */
 int seatclock_sync(struct store *s, const struct st_table *t, const struct status *st,
 		   int64_t now, int64_t *deadline);
 
