@@ -31,14 +31,6 @@ static int setup_db(void **state)
 	return 0;
 }
 
-static int teardown_db(void **state)
-{
-	struct tmpdb *t = *state;
-	tmpdb_close(t);
-	free(t);
-	return 0;
-}
-
 static double seconds_since(const struct timespec *a)
 {
 	struct timespec b;
@@ -431,15 +423,15 @@ static void test_throttle_race(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_register_and_login, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_name_validation, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_throttling, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_register_and_login, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_name_validation, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_throttling, setup_db, tmpdb_teardown),
 		cmocka_unit_test(test_addr_key),
-		cmocka_unit_test_setup_teardown(test_throttle_per_address, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_hash_slots, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_throttle_race, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_sessions, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_malformed_tokens, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_throttle_per_address, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_hash_slots, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_throttle_race, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_sessions, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_tokens, setup_db, tmpdb_teardown),
 		cmocka_unit_test(test_csrf),
 		cmocka_unit_test(test_random_seed),
 	};

@@ -14,25 +14,6 @@
 
 enum { DAY = 86400000 };
 
-static int setup_db(void **state)
-{
-	struct tmpdb *t = calloc(1, sizeof *t);
-	if (!t || tmpdb_open(t) != 0) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-static int teardown_db(void **state)
-{
-	struct tmpdb *t = *state;
-	tmpdb_close(t);
-	free(t);
-	return 0;
-}
-
 static int64_t make_user(struct store *s, const char *name, int mode)
 {
 	int64_t id = 0;
@@ -184,9 +165,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_address),
-		cmocka_unit_test_setup_teardown(test_turn_dedupe, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_digest_daily, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_unsubscribe, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_turn_dedupe, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_digest_daily, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_unsubscribe, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

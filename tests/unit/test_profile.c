@@ -12,25 +12,6 @@
 #include "page.h"
 #include "tmpdb.h"
 
-static int setup_db(void **state)
-{
-	struct tmpdb *t = calloc(1, sizeof *t);
-	if (!t || tmpdb_open(t) != 0) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-static int teardown_db(void **state)
-{
-	struct tmpdb *t = *state;
-	tmpdb_close(t);
-	free(t);
-	return 0;
-}
-
 static int64_t make_user(struct store *s, const char *name)
 {
 	int64_t id = 0;
@@ -267,10 +248,10 @@ static void test_name_in_url(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_tables_per_game, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_wins_tie, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_wins_resigned, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_last_results_order, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_tables_per_game, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_wins_tie, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_wins_resigned, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_last_results_order, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test(test_name_in_url),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,25 +11,6 @@
 
 #include "tmpdb.h"
 
-static int setup_db(void **state)
-{
-	struct tmpdb *t = calloc(1, sizeof *t);
-	if (!t || tmpdb_open(t) != 0) {
-		free(t);
-		return -1;
-	}
-	*state = t;
-	return 0;
-}
-
-static int teardown_db(void **state)
-{
-	struct tmpdb *t = *state;
-	tmpdb_close(t);
-	free(t);
-	return 0;
-}
-
 static int64_t make_user(struct store *s, const char *name)
 {
 	int64_t id = 0;
@@ -726,18 +707,18 @@ static void test_two_connections(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_migrations, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_users_case_insensitive, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_sessions_expire, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_login_failures, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_seats_until_full, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_bump_and_poll, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_move_transaction, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_results_migration, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_bots_migration, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_table_clock, setup_db, teardown_db),
-		cmocka_unit_test_setup_teardown(test_two_connections, setup_db, teardown_db),
+		cmocka_unit_test_setup_teardown(test_migrations, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_users_case_insensitive, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_sessions_expire, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_login_failures, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_seats_until_full, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_two_connections, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -66,4 +66,24 @@ static inline void tmpdb_close(struct tmpdb *t)
 		tmpdb_remove_dir(t->dir);
 }
 
+/* cmocka fixtures: a fresh database per test as *state, and its end. */
+static inline int tmpdb_setup(void **state)
+{
+	struct tmpdb *t = calloc(1, sizeof *t);
+	if (!t || tmpdb_open(t) != 0) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
+}
+
+static inline int tmpdb_teardown(void **state)
+{
+	struct tmpdb *t = *state;
+	tmpdb_close(t);
+	free(t);
+	return 0;
+}
+
 #endif
