@@ -11,7 +11,7 @@ CFLAGS   ?= -O2 -g
 override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
-LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -lpthread
+LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -lpthread -lm
 
 B        := build
 RULES    := $(wildcard rules/*.c)
