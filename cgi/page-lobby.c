@@ -144,7 +144,7 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 }
 
 /* The create form of every playable game, from its option table. */
-static void games_view(struct view *v, int logged_in)
+static void games_view(struct page *p, struct view *v, int logged_in)
 {
 	for (int i = 0; i < ngames; i++) {
 		const struct game *g = games[i];
@@ -154,6 +154,7 @@ static void games_view(struct view *v, int logged_in)
 		view_str(v, "tagline", g->tagline ? g->tagline : "");
 		view_num(v, "min_players", g->min_players);
 		view_num(v, "max_players", g->max_players);
+		view_str(v, "ratings_url", page_ratings_url(p, g->slug));
 		view_flag(v, logged_in ? "can_create" : "login_to_create", 1);
 		for (int n = g->min_players; n <= g->max_players; n++) {
 			view_begin(v, "seat_choices");
@@ -217,7 +218,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 {
 	struct view v;
 	page_view(p, &v);
-	games_view(&v, p->user_id != 0);
+	games_view(p, &v, p->user_id != 0);
 	struct rows r;
 	if (rows_init(&r, p, OPEN_LIMIT) != 0 ||
 	    store_tables_open_fair(p->store, OPEN_LIMIT, OPEN_PER_HOST, collect, &r) != ST_OK) {

@@ -2,8 +2,8 @@
  * finished tables per game, the matches won and the latest results.
  *
  * Everything comes from the finished tables the user sat at (seats) and
- * their parties' results (party_results). Ratings and tournaments, once
- * they exist, belong here as further sections of the same page. */
+ * their parties' results (party_results), and the ratings (ratings,
+ * rating_history). Tournaments, once they exist, belong here too. */
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -95,6 +95,62 @@ static void results_view(struct page *p, const struct tally *t, struct view *v)
 	view_flag(v, t->n > 0 ? "has_results" : "no_results", 1);
 }
 
+/* Sections `ratings` (per game: the shown value, mu and sigma, matches)
+ * and `rating_history` (the latest rated matches). */
+struct rating_rows {
+	struct page *p;
+	struct view *v;
+	int n;
+};
+
+static const char *one_decimal(struct page *p, double x)
+{
+	const char *s = arena_printf(p->a, "%.1f", x);
+	return s ? s : "";
+}
+
+static void rating_row(void *ctx, const struct st_rating *r)
+{
+	struct rating_rows *c = ctx;
+	view_begin(c->v, "ratings");
+	view_str(c->v, "game_title", game_title(r->game));
+	view_str(c->v, "board_url", page_ratings_url(c->p, r->game));
+	view_str(c->v, "shown", one_decimal(c->p, r->shown));
+	view_str(c->v, "mu", one_decimal(c->p, r->mu));
+	view_str(c->v, "sigma", one_decimal(c->p, r->sigma));
+	view_num(c->v, "matches", r->matches);
+	view_end(c->v);
+	c->n++;
+}
+
+static void history_row(void *ctx, const struct st_rating_step *h)
+{
+	struct rating_rows *c = ctx;
+	view_begin(c->v, "rating_history");
+	view_str(c->v, "game_title", game_title(h->game));
+	view_str(c->v, "date", german_date(c->p, h->at));
+	view_str(c->v, "shown", one_decimal(c->p, h->shown));
+	view_num(c->v, "place", h->place);
+	view_num(c->v, "of", h->players);
+	view_flag(c->v, "has_table", h->table_id > 0);
+	view_str(c->v, "url", h->table_id > 0 ? page_table_url(c->p, h->table_id, "") : "");
+	view_end(c->v);
+	c->n++;
+}
+
+static int ratings_view(struct page *p, int64_t user, struct view *v)
+{
+	struct rating_rows c = { p, v, 0 };
+	view_list(v, "ratings");
+	int rc = store_ratings_of_user(p->store, user, 10, rating_row, &c);
+	view_flag(v, "has_ratings", c.n > 0);
+	c.n = 0;
+	view_list(v, "rating_history");
+	if (rc == ST_OK)
+		rc = store_rating_history(p->store, user, RESULTS_MAX, history_row, &c);
+	return rc;
+}
+
 /* GET /u/<name>: 200; 404 (no such user, the error page); 500. */
 void page_profile(struct page *p)
 {
@@ -118,6 +174,8 @@ void page_profile(struct page *p)
 	rc = store_profile_games(p->store, u.id, game_row, &g);
 	if (rc == ST_OK)
 		rc = store_profile_finished(p->store, u.id, -1, count, t);
+	if (rc == ST_OK)
+		rc = ratings_view(p, u.id, &v);
 	store_rollback(p->store);   /* a read: nothing to keep */
 	if (rc != ST_OK) {
 		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");

@@ -282,3 +282,9 @@ int page_csrf_only(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 	return !err;
 }
+
+const char *page_ratings_url(struct page *p, const char *slug)
+{
+	const char *u = arena_printf(p->a, "/ratings?game=%s", slug);
+	return u ? u : "/ratings";
+}

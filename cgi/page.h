@@ -68,6 +68,8 @@ const char *page_table_url(struct page *p, int64_t id, const char *tail);
  * every link to a profile is built here, never in a template. A string in
  * the arena, or NULL. */
 const char *page_user_url(struct page *p, const char *name);
+/* The leaderboard of game `slug` (/ratings?game=slug). */
+const char *page_ratings_url(struct page *p, const char *slug);
 /* 303 to page_table_url(p, id, tail); to "/" when the arena is exhausted. */
 void page_redirect_table(struct page *p, int64_t id, const char *tail);
 /* A POST whose form is the csrf field alone (the router checked its value):
@@ -123,6 +125,7 @@ void page_table_move(struct page *p);
 void page_poll(struct page *p);
 void page_table_chat(struct page *p);
 void page_me_poll(struct page *p);
+void page_ratings(struct page *p);
 void page_table_invite(struct page *p);
 void page_table_rematch(struct page *p);
 void page_feed(struct page *p);

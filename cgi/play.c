@@ -14,6 +14,7 @@
 #include "options.h"
 #include "perft.h"
 #include "play.h"
+#include "ratings.h"
 #include "seatclock.h"
 #include "ser.h"
 #include "sim.h"
@@ -546,9 +547,10 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
 		deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
-		if (last && (rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
-								    l->t.party_no, l->t.first_dealer),
-					     PLAY_ERR)) != PLAY_OK)
+		if (last && ((rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
+								     l->t.party_no, l->t.first_dealer),
+					      PLAY_ERR)) != PLAY_OK ||
+			     (rc = from_store(ratings_after_match(s, &l->t, now), PLAY_ERR)) != PLAY_OK))
 			return rc;
 	}
 	switch ((quiet && !st.over ? store_table_bump_quiet : store_table_bump)(

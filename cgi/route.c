@@ -18,7 +18,7 @@ enum route_id {
 	RT_MOVE, RT_POLL,
 	RT_CHAT,
 	RT_FEED, RT_FEED_RENEW,
-	RT_PROFILE,
+	RT_PROFILE, RT_RATINGS,
 	RT_MAIL_SAVE, RT_MAIL_OFF_FORM, RT_MAIL_OFF,
 	RT__MAX
 };
@@ -58,6 +58,7 @@ static const struct route {
 	[RT_FEED] = { HTTP_GET, "/feed/$.atom", page_feed, R_NO_SESSION },
 	[RT_FEED_RENEW] = { HTTP_POST, "/me/feed", page_feed_renew, R_LOGIN },
 	[RT_PROFILE] = { HTTP_GET, "/u/@", page_profile, R_PUBLIC },
+	[RT_RATINGS] = { HTTP_GET, "/ratings", page_ratings, R_PUBLIC },
 	[RT_MAIL_SAVE] = { HTTP_POST, "/me/mail", page_mail_save, R_LOGIN },
 	[RT_MAIL_OFF_FORM] = { HTTP_GET, "/mail/off/$", page_mail_off_form, R_PUBLIC },
 	[RT_MAIL_OFF] = { HTTP_POST, "/mail/off/$", page_mail_off, R_PUBLIC },

@@ -74,6 +74,13 @@ enum stmt {
 	STMT_TABLE_DELETE,
 	STMT_TABLE_POLL,
 	STMT_USER_POLL,
+	STMT_RATING_GET,
+	STMT_RATING_PUT,
+	STMT_RATING_HISTORY_ADD,
+	STMT_TABLE_SET_RATED,
+	STMT_RATING_BOARD,
+	STMT_RATINGS_OF_USER,
+	STMT_RATING_HISTORY,
 	STMT_SEATS_SET_ACTING,
 	STMT_USER_ACTING,
 	STMT_TABLES_OPEN,
@@ -259,6 +266,29 @@ static const char *const stmt_sql[] = {
 	[STMT_USER_ACTING] =
 		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id"
 		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1",
+	/* ratings (013_ratings.sql) */
+	[STMT_RATING_GET] =
+		"SELECT mu, sigma, matches FROM ratings WHERE user_id = ?1 AND game = ?2",
+	[STMT_RATING_PUT] =
+		"INSERT INTO ratings (user_id, game, mu, sigma, shown, matches, updated_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT (user_id, game) DO UPDATE SET"
+		" mu = excluded.mu, sigma = excluded.sigma, shown = excluded.shown,"
+		" matches = matches + 1, updated_at = excluded.updated_at",
+	[STMT_RATING_HISTORY_ADD] =
+		"INSERT INTO rating_history (user_id, game, table_id, mu, sigma, shown, place, players,"
+		" at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	/* once: a second call changes nothing (the caller sees no change) */
+	[STMT_TABLE_SET_RATED] = "UPDATE tables SET rated = 1 WHERE id = ?1 AND rated = 0",
+	[STMT_RATING_BOARD] =
+		"SELECT r.user_id, u.name, r.mu, r.sigma, r.shown, r.matches FROM ratings r"
+		" JOIN users u ON u.id = r.user_id WHERE r.game = ?1 AND r.matches >= ?2"
+		" ORDER BY r.shown DESC, u.name_key LIMIT ?3",
+	[STMT_RATINGS_OF_USER] =
+		"SELECT r.user_id, '', r.mu, r.sigma, r.shown, r.matches, r.game FROM ratings r"
+		" WHERE r.user_id = ?1 ORDER BY r.matches DESC, r.game LIMIT ?2",
+	[STMT_RATING_HISTORY] =
+		"SELECT game, coalesce(table_id, 0), shown, place, players, at FROM rating_history"
+		" WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
 	[STMT_USER_POLL] =
 		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*)"
 		" + (SELECT coalesce(sum(v.public_version * 7 + i.id), 0) FROM invitations i"
@@ -1610,6 +1640,139 @@ int store_user_acting(struct store *s, int64_t user, int *n)
 	} else {
 		rc = fail(s, "user acting");
 	}
+	done(q);
+	return rc;
+}
+
+int store_rating_get(struct store *s, int64_t user, const char *game, struct st_rating *r)
+{
+	sqlite3_stmt *q = stmt(s, STMT_RATING_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	bind_text(q, 2, game);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		r->user_id = user;
+		r->mu = sqlite3_column_double(q, 0);
+		r->sigma = sqlite3_column_double(q, 1);
+		r->matches = sqlite3_column_int(q, 2);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "rating get");
+	}
+	done(q);
+	return rc;
+}
+
+int store_rating_put(struct store *s, const char *game, int64_t table, const struct st_rating *r,
+		     int place, int players, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_RATING_PUT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, r->user_id);
+	bind_text(q, 2, game);
+	sqlite3_bind_double(q, 3, r->mu);
+	sqlite3_bind_double(q, 4, r->sigma);
+	sqlite3_bind_double(q, 5, r->shown);
+	sqlite3_bind_int64(q, 6, now);
+	int rc = exec_stmt(s, q, "rating put");
+	if (rc != ST_OK || !(q = stmt(s, STMT_RATING_HISTORY_ADD)))
+		return rc != ST_OK ? rc : ST_ERR;
+	sqlite3_bind_int64(q, 1, r->user_id);
+	bind_text(q, 2, game);
+	if (table > 0)
+		sqlite3_bind_int64(q, 3, table);
+	else
+		sqlite3_bind_null(q, 3);
+	sqlite3_bind_double(q, 4, r->mu);
+	sqlite3_bind_double(q, 5, r->sigma);
+	sqlite3_bind_double(q, 6, r->shown);
+	sqlite3_bind_int(q, 7, place);
+	sqlite3_bind_int(q, 8, players);
+	sqlite3_bind_int64(q, 9, now);
+	return exec_stmt(s, q, "rating history add");
+}
+
+int store_table_set_rated(struct store *s, int64_t table)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_SET_RATED);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	int rc = exec_stmt(s, q, "table set rated");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_EXISTS;
+	return rc;
+}
+
+/* Rows of STMT_RATING_BOARD / STMT_RATINGS_OF_USER into fn. */
+static int list_ratings(struct store *s, sqlite3_stmt *q, st_rating_fn fn, void *ctx,
+			const char *what)
+{
+	struct st_rating r;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		memset(&r, 0, sizeof r);
+		r.user_id = sqlite3_column_int64(q, 0);
+		copy_col(r.name, sizeof r.name, q, 1);
+		r.mu = sqlite3_column_double(q, 2);
+		r.sigma = sqlite3_column_double(q, 3);
+		r.shown = sqlite3_column_double(q, 4);
+		r.matches = sqlite3_column_int(q, 5);
+		if (sqlite3_column_count(q) > 6)
+			copy_col(r.game, sizeof r.game, q, 6);
+		fn(ctx, &r);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
+	done(q);
+	return rc;
+}
+
+int store_rating_board(struct store *s, const char *game, int min_matches, int limit,
+		       st_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_RATING_BOARD);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, game);
+	sqlite3_bind_int(q, 2, min_matches);
+	sqlite3_bind_int(q, 3, limit);
+	return list_ratings(s, q, fn, ctx, "rating board");
+}
+
+int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_RATINGS_OF_USER);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, limit);
+	return list_ratings(s, q, fn, ctx, "ratings of user");
+}
+
+int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
+			 void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_RATING_HISTORY);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct st_rating_step h;
+		memset(&h, 0, sizeof h);
+		copy_col(h.game, sizeof h.game, q, 0);
+		h.table_id = sqlite3_column_int64(q, 1);
+		h.shown = sqlite3_column_double(q, 2);
+		h.place = sqlite3_column_int(q, 3);
+		h.players = sqlite3_column_int(q, 4);
+		h.at = sqlite3_column_int64(q, 5);
+		fn(ctx, &h);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "rating history");
 	done(q);
 	return rc;
 }

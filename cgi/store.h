@@ -208,6 +208,38 @@ int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *nex
  * user's tables changes, is joined or goes (0..INT64_MAX), and the earliest
  * deadline of the running ones (0 none). */
 int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline);
+
+/* Ratings (013_ratings.sql; the model is rules/rating.h). */
+struct st_rating {
+	int64_t user_id;
+	char name[ST_NAME_MAX + 1];      /* the leaderboard's */
+	char game[ST_SLUG_MAX + 1];      /* a user's list's */
+	double mu, sigma, shown;
+	int matches;
+};
+typedef void (*st_rating_fn)(void *ctx, const struct st_rating *r);
+struct st_rating_step {
+	char game[ST_SLUG_MAX + 1];
+	int64_t table_id, at;
+	double shown;
+	int place, players;
+};
+typedef void (*st_rating_step_fn)(void *ctx, const struct st_rating_step *h);
+/* A user's rating at a game: ST_OK (mu, sigma, matches) or ST_NOTFOUND. */
+int store_rating_get(struct store *s, int64_t user, const char *game, struct st_rating *r);
+/* The rating after one more rated match at `table` (0: none; place of players),
+ * and its row in the history. */
+int store_rating_put(struct store *s, const char *game, int64_t table, const struct st_rating *r,
+		     int place, int players, int64_t now);
+/* Marks a finished table's match rated: ST_EXISTS when it already was. */
+int store_table_set_rated(struct store *s, int64_t table);
+/* The best `limit` of a game with at least min_matches, by shown value. */
+int store_rating_board(struct store *s, const char *game, int min_matches, int limit,
+		       st_rating_fn fn, void *ctx);
+/* A user's ratings (most played games first) and their latest changes. */
+int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx);
+int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
+			 void *ctx);
 /* Which seats of a table may act now (bits of status.to_act), kept after
  * every step (011_acting.sql). */
 int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting);

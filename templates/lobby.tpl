@@ -59,7 +59,7 @@
 <article class="game">
 <h3>{{title}}</h3>
 <p class="tagline">{{tagline}}</p>
-<p>{{min_players}}–{{max_players}} Personen</p>
+<p>{{min_players}}–{{max_players}} Personen · <a href="{{ratings_url}}">Wertung</a></p>
 {{#login_to_create}}<p><a href="/login">Anmelden</a>, um einen Tisch zu eröffnen.</p>{{/login_to_create}}
 {{#can_create}}
 <form method="post" action="/tables" class="stack">

@@ -12,6 +12,19 @@
 {{/has_games}}
 {{#no_games}}<p>Noch kein Tisch zu Ende gespielt.</p>{{/no_games}}
 </section>
+{{#has_ratings}}
+<section class="card ratings">
+<h2>Wertung</h2>
+<p><small>Die Zahl ist vorsichtig geschätzt (μ − 3σ): sie steigt, je sicherer die Wertung ist.</small></p>
+<ul class="tables">
+{{#ratings}}<li><a href="{{board_url}}">{{game_title}}</a>: <strong>{{shown}}</strong> <small>(μ {{mu}}, σ {{sigma}}, {{matches}} Matches)</small></li>{{/ratings}}
+</ul>
+<h3>Zuletzt gewertet</h3>
+<ul class="tables">
+{{#rating_history}}<li>{{#has_table}}<a href="{{url}}">{{/has_table}}{{game_title}}{{#has_table}}</a>{{/has_table}} <span class="date">{{date}}</span> Platz {{place}} von {{of}} → {{shown}}</li>{{/rating_history}}
+</ul>
+</section>
+{{/has_ratings}}
 {{#has_results}}
 <section class="card results">
 <h2>Letzte Ergebnisse</h2>

@@ -124,6 +124,18 @@ static void moves_of(const struct play_table *pt, int seat, struct movelist *l)
 	pt->g->moves(pt->state, seat, add_move, l);
 }
 
+/* The user on `seat` of table tid. */
+static int64_t user_of_seat(struct fx *f, int64_t tid, int seat)
+{
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n;
+	assert_int_equal(store_table_seats(f->s, tid, seats, GAME_MAX_SEATS, &n), ST_OK);
+	for (int i = 0; i < n; i++)
+		if (seats[i].seat == seat)
+			return seats[i].user_id;
+	return 0;
+}
+
 /* The first legal move of seat that starts with prefix, or NULL. */
 static const char *move_like(const struct movelist *l, const char *prefix)
 {
@@ -802,6 +814,17 @@ static void test_whole_match(void **state)
 	int64_t v = pt.t.version;
 	play_free(&pt);
 
+	/* Its match is rated once, by the final places: every player has one
+	 * rated match, more certain than a new player's; the winner gains. */
+	struct st_rating rt;
+	for (int s2 = 0; s2 < 3; s2++) {
+		assert_int_equal(store_rating_get(f->s, user_of_seat(f, tid, s2), "drehwurm", &rt),
+				 ST_OK);
+		assert_int_equal(rt.matches, 1);
+		assert_true(rt.sigma < 25.0 / 3);
+	}
+	assert_int_equal(store_table_set_rated(f->s, tid), ST_EXISTS);
+
 	/* A finished table takes no more moves. */
 	assert_int_equal(play_move(f->s, tid, f->user[0], "pass", v, f->now, &e), PLAY_NOT_PLAYING);
 	for (int k = 0; k < 3; k++)
@@ -900,6 +923,8 @@ static void test_bots_fill_a_table(void **state)
 	assert_int_equal(pt.t.status, TABLE_FINISHED);
 	assert_int_equal(pt.nfinished, 2);
 	play_free(&pt);
+	struct st_rating rt;   /* a match with bots is unrated */
+	assert_int_equal(store_rating_get(f->s, f->user[0], "worstgame", &rt), ST_NOTFOUND);
 	for (int k = 0; k < 2; k++)
 		assert_int_equal(play_verify_party(f->s, tid, k, &e), PLAY_OK);
 	print_message("one person and two bots: %d steps of the person\n", steps);
@@ -941,6 +966,11 @@ static void test_bot_for_me_and_resign(void **state)
 	assert_int_equal(p.over, 1);
 	assert_int_equal(p.result.place[2], 3);
 	assert_true(p.result.place[0] == 1 || p.result.place[1] == 1);
+	/* rated for the two who played on, not for the one who gave up */
+	struct st_rating rt;
+	assert_int_equal(store_rating_get(f->s, f->user[0], "worstgame", &rt), ST_OK);
+	assert_int_equal(store_rating_get(f->s, f->user[1], "worstgame", &rt), ST_OK);
+	assert_int_equal(store_rating_get(f->s, f->user[2], "worstgame", &rt), ST_NOTFOUND);
 	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_OK);
 }
 

@@ -70,7 +70,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "005_autopass.sql", "006_clocks.sql",
 						  "007_idle.sql", "008_chat.sql",
 						  "009_feed.sql", "010_invites.sql",
-						  "011_acting.sql", "012_mail.sql" };
+						  "011_acting.sql", "012_mail.sql", "013_ratings.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -687,6 +687,47 @@ static void test_table_clock(void **state)
 	assert_true(seats[1].clock_left == 10 && seats[1].timeouts == 0 && !seats[1].expel_votes);
 }
 
+static void board_name(void *ctx, const struct st_rating *r)
+{
+	char *out = ctx;
+	size_t n = strlen(out);
+	snprintf(out + n, 200 - n, "%s ", r->name);
+}
+
+static void history_place(void *ctx, const struct st_rating_step *h)
+{
+	int *sum = ctx;
+	*sum = *sum * 10 + h->place;
+}
+
+/* Ratings: written with their history, read back; the board lists those
+ * with enough matches, best first. */
+static void test_ratings_board(void **state)
+{
+	struct tmpdb *t = *state;
+	int64_t a = make_user(t->s, "Rita"), b = make_user(t->s, "Sven"), c = make_user(t->s, "Tara");
+	struct st_rating r = { .user_id = a, .mu = 28, .sigma = 7, .shown = 7 };
+	assert_int_equal(store_rating_get(t->s, a, "dna", &r), ST_NOTFOUND);
+	r = (struct st_rating){ .user_id = a, .mu = 28, .sigma = 7, .shown = 7 };
+	assert_int_equal(store_rating_put(t->s, "dna", 0, &r, 1, 3, 1000), ST_OK);
+	assert_int_equal(store_rating_put(t->s, "dna", 0, &r, 2, 3, 2000), ST_OK);
+	r = (struct st_rating){ .user_id = b, .mu = 30, .sigma = 6, .shown = 12 };
+	assert_int_equal(store_rating_put(t->s, "dna", 0, &r, 1, 3, 1000), ST_OK);
+	assert_int_equal(store_rating_put(t->s, "dna", 0, &r, 1, 3, 2000), ST_OK);
+	r = (struct st_rating){ .user_id = c, .mu = 40, .sigma = 2, .shown = 34 };
+	assert_int_equal(store_rating_put(t->s, "dna", 0, &r, 1, 2, 1000), ST_OK);   /* once */
+	struct st_rating got;
+	assert_int_equal(store_rating_get(t->s, a, "dna", &got), ST_OK);
+	assert_int_equal(got.matches, 2);
+	assert_true(got.mu == 28 && got.sigma == 7);
+	char names[200] = "";
+	assert_int_equal(store_rating_board(t->s, "dna", 2, 10, board_name, names), ST_OK);
+	assert_string_equal(names, "Sven Rita ");
+	int places = 0;
+	assert_int_equal(store_rating_history(t->s, a, 10, history_place, &places), ST_OK);
+	assert_int_equal(places, 21);   /* newest first */
+}
+
 static void test_two_connections(void **state)
 {
 	struct tmpdb *t = *state;
@@ -718,6 +759,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_ratings_board, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_two_connections, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
