@@ -236,6 +236,19 @@ static void test_invite_and_rematch(void **unused)
 	}
 	json_t *o = it_table_json(p[1], id, &status);
 	print_message("the first match: %d moves in %.1f s\n", posts, it_now() - t0);
+	/* both are rated for it: their profiles say so; the board lists
+	 * nobody yet (three rated matches first) */
+	assert_int_equal(h_get(p[0], "/u/Olga", &r), 0);
+	assert_non_null(strstr(r.body, "<h2>Wertung</h2>"));
+	assert_non_null(strstr(r.body, "Platz "));
+	h_resp_free(&r);
+	assert_int_equal(h_get(p[0], "/ratings?game=dna", &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_non_null(strstr(r.body, "Noch niemand hat hier 3"));
+	h_resp_free(&r);
+	assert_int_equal(h_get(p[0], "/ratings?game=nogame", &r), 0);
+	assert_int_equal(r.status, 404);
+	h_resp_free(&r);
 	assert_string_equal(it_jstr(o, "status"), "finished");
 	assert_true(json_is_true(json_object_get(o, "can_rematch")));
 	json_decref(o);
