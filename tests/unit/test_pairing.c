@@ -1,0 +1,438 @@
+/* test_pairing.c — seating tournament rounds (rules/pairing.h): the split
+ * into table sizes, every player seated once or given a bye, byes shared
+ * out before anyone gets a second, no repeat meetings while avoiding them
+ * is easy, the same seed giving the same seating, and the quality figures
+ * (repeat meetings per player over 3, 5 and 10 Swiss rounds) printed. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "pairing.h"
+
+enum { N = PAIRING_PLAYERS_MAX, ROUNDS = 10 };
+
+/* A small fixed generator for the simulated results. */
+static uint32_t next(uint32_t *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return *s >> 8;
+}
+
+/* Whether n players split into tables of min..seats with nobody out. */
+static int splits(int n, int seats, int min_seats)
+{
+	for (int t = 0; t * min_seats <= n; t++)
+		if (n <= t * seats)
+			return 1;
+	return 0;
+}
+
+static void assert_sizes(int n, int seats, int min_seats)
+{
+	int sizes[PAIRING_TABLES_MAX], t = -1, sum = 0;
+	int out = pairing_table_sizes(n, seats, min_seats, sizes, &t);
+	assert_true(out >= 0 && out <= n);
+	for (int i = 0; i < t; i++) {
+		assert_true(sizes[i] >= min_seats && sizes[i] <= seats);
+		if (i > 0)
+			assert_true(sizes[i] <= sizes[i - 1]);
+		sum += sizes[i];
+	}
+	assert_int_equal(sum + out, n);
+	/* the fewest players out, and then the fewest tables */
+	for (int k = 0; k < out; k++)
+		assert_false(splits(n - k, seats, min_seats));
+	assert_true(t == 0 || (t - 1) * seats < n - out);
+	/* the smaller tables as few as possible: one more small table could
+	 * not have taken all of the shortfall */
+	int small = 0;
+	for (int i = 0; i < t; i++)
+		small += sizes[i] < seats;
+	if (seats > min_seats)
+		assert_true(small == 0 || (small - 1) * (seats - min_seats) < t * seats - (n - out));
+}
+
+static void test_pairing_table_sizes(void **unused)
+{
+	(void)unused;
+	int sizes[PAIRING_TABLES_MAX], t;
+	assert_int_equal(pairing_table_sizes(14, 4, 3, sizes, &t), 0);
+	assert_int_equal(t, 4);
+	assert_memory_equal(sizes, ((int[]){ 4, 4, 3, 3 }), 4 * sizeof(int));
+	assert_int_equal(pairing_table_sizes(12, 4, 3, sizes, &t), 0);
+	assert_int_equal(t, 3);
+	assert_memory_equal(sizes, ((int[]){ 4, 4, 4 }), 3 * sizeof(int));
+	assert_int_equal(pairing_table_sizes(9, 8, 2, sizes, &t), 0);
+	assert_memory_equal(sizes, ((int[]){ 5, 4 }), 2 * sizeof(int));
+	assert_int_equal(pairing_table_sizes(11, 6, 4, sizes, &t), 0);
+	assert_memory_equal(sizes, ((int[]){ 6, 5 }), 2 * sizeof(int));
+	/* no split: the fewest players sit out */
+	assert_int_equal(pairing_table_sizes(5, 4, 4, sizes, &t), 1);
+	assert_int_equal(t, 1);
+	assert_int_equal(pairing_table_sizes(7, 5, 4, sizes, &t), 2);
+	assert_int_equal(t, 1);
+	assert_int_equal(pairing_table_sizes(2, 4, 3, sizes, &t), 2);
+	assert_int_equal(t, 0);
+	assert_int_equal(pairing_table_sizes(0, 4, 3, sizes, &t), 0);
+	assert_int_equal(t, 0);
+	/* bad input */
+	assert_int_equal(pairing_table_sizes(-1, 4, 3, sizes, &t), -1);
+	assert_int_equal(pairing_table_sizes(N + 1, 4, 3, sizes, &t), -1);
+	assert_int_equal(pairing_table_sizes(10, 2, 2, sizes, &t), -1);
+	assert_int_equal(pairing_table_sizes(10, 9, 3, sizes, &t), -1);
+	assert_int_equal(pairing_table_sizes(10, 4, 1, sizes, &t), -1);
+	assert_int_equal(pairing_table_sizes(10, 4, 5, sizes, &t), -1);
+	for (int n = 0; n <= N; n++)
+		for (int s = PAIRING_SEATS_MIN; s <= PAIRING_SEATS_MAX; s++)
+			for (int m = 2; m <= s; m++)
+				assert_sizes(n, s, m);
+}
+
+/* A tournament being simulated: the caller's side of the history. */
+struct tourney {
+	int n, seats, min_seats, elimination;
+	int score[N], byes[N];
+	unsigned char met[N * N];
+	uint32_t results; /* the generator of the places */
+};
+
+static void tourney_start(struct tourney *t, int n, int seats, int min_seats, uint32_t seed)
+{
+	memset(t, 0, sizeof *t);
+	t->n = n;
+	t->seats = seats;
+	t->min_seats = min_seats;
+	t->results = seed;
+}
+
+/* The seating is valid: every player at one table or out with a bye,
+ * table sizes as pairing_table_sizes has them, repeats as counted. */
+static void check_round(const struct tourney *t, const struct pairing_out *o)
+{
+	int seen[N] = { 0 }, sizes[PAIRING_TABLES_MAX], nt, repeats = 0;
+	int out = pairing_table_sizes(t->n, t->seats, t->min_seats, sizes, &nt);
+	assert_int_equal(o->nbyes, out);
+	assert_int_equal(o->ntables, nt);
+	for (int i = 0; i < o->ntables; i++) {
+		assert_int_equal(o->size[i], sizes[i]);
+		for (int k = 0; k < o->size[i]; k++) {
+			int p = o->seat[i][k];
+			assert_true(p >= 0 && p < t->n);
+			seen[p]++;
+			for (int l = 0; l < k; l++)
+				repeats += t->met[p * t->n + o->seat[i][l]] > 0;
+		}
+	}
+	for (int b = 0; b < o->nbyes; b++) {
+		assert_true(o->bye[b] >= 0 && o->bye[b] < t->n);
+		seen[o->bye[b]]++;
+	}
+	for (int p = 0; p < t->n; p++)
+		assert_int_equal(seen[p], 1);
+	assert_int_equal(o->repeats, repeats);
+}
+
+/* The round played: met counts, byes (a bye is worth 1 point) and random
+ * places at each table (the last 0 points, the first size - 1). */
+static void play_round(struct tourney *t, const struct pairing_out *o)
+{
+	for (int i = 0; i < o->ntables; i++) {
+		int order[PAIRING_SEATS_MAX], m = o->size[i];
+		for (int k = 0; k < m; k++) {
+			order[k] = o->seat[i][k];
+			for (int l = 0; l < k; l++) {
+				t->met[order[k] * t->n + order[l]]++;
+				t->met[order[l] * t->n + order[k]]++;
+			}
+		}
+		for (int k = m - 1; k > 0; k--) {
+			int j = (int)(next(&t->results) % (uint32_t)(k + 1)), x = order[k];
+			order[k] = order[j];
+			order[j] = x;
+		}
+		for (int k = 0; k < m; k++)
+			t->score[order[k]] += m - 1 - k;
+	}
+	for (int b = 0; b < o->nbyes; b++) {
+		t->byes[o->bye[b]]++;
+		t->score[o->bye[b]] += 1;
+	}
+}
+
+static int seat_round(const struct tourney *t, int round, uint64_t seed, struct pairing_out *o)
+{
+	struct pairing_in in = {
+		.n = t->n, .seats = t->seats, .min_seats = t->min_seats, .round = round,
+		.score = t->score, .met = t->met, .byes = t->byes, .seed = seed,
+	};
+	memset(o, 0, sizeof *o);
+	return t->elimination ? pairing_elimination(&in, o) : pairing_swiss(&in, o);
+}
+
+/* Repeat meetings of player p: every sitting with someone met before. */
+static int repeats_of(const struct tourney *t, int p)
+{
+	int r = 0;
+	for (int q = 0; q < t->n; q++)
+		if (q != p && t->met[p * t->n + q] > 1)
+			r += t->met[p * t->n + q] - 1;
+	return r;
+}
+
+static void assert_byes_fair(const struct tourney *t)
+{
+	int lo = t->byes[0], hi = t->byes[0];
+	for (int p = 1; p < t->n; p++) {
+		lo = t->byes[p] < lo ? t->byes[p] : lo;
+		hi = t->byes[p] > hi ? t->byes[p] : hi;
+	}
+	assert_true(hi - lo <= 1);
+}
+
+/* Ten Swiss rounds for every n from 5 to 40 and 3..6 seats (min one
+ * less). A repeat-free seating is easy when there are at least as many
+ * tables as seats: the second round takes no repeats then, and with at
+ * least seats * seats * 2 players neither does the third. */
+static void test_pairing_swiss_every_case(void **unused)
+{
+	(void)unused;
+	static struct tourney t;
+	long repeats_total = 0, rounds_total = 0;
+	for (int seats = 3; seats <= 6; seats++)
+		for (int n = 5; n <= 40; n++) {
+			tourney_start(&t, n, seats, seats - 1, (uint32_t)(n * 31 + seats));
+			for (int round = 0; round < ROUNDS; round++) {
+				struct pairing_out o;
+				assert_int_equal(seat_round(&t, round, (uint64_t)n * 1000 + (uint64_t)seats, &o), 0);
+				check_round(&t, &o);
+				if (round == 0 || (round == 1 && o.ntables >= seats) ||
+				    (round == 2 && n >= 2 * seats * seats))
+					assert_int_equal(o.repeats, 0);
+				repeats_total += o.repeats;
+				rounds_total++;
+				play_round(&t, &o);
+				assert_byes_fair(&t);
+			}
+		}
+	print_message("swiss, n 5..40, seats 3..6, 10 rounds: %.2f repeat pairs a round\n",
+		      (double)repeats_total / (double)rounds_total);
+}
+
+static void test_pairing_quality(void **unused)
+{
+	(void)unused;
+	static struct tourney t;
+	static const int sizes[] = { 12, 24, 40 };
+	for (int s = 0; s < 3; s++) {
+		tourney_start(&t, sizes[s], 4, 3, 7u + (uint32_t)s);
+		for (int round = 0; round < ROUNDS; round++) {
+			struct pairing_out o;
+			assert_int_equal(seat_round(&t, round, 99, &o), 0);
+			check_round(&t, &o);
+			play_round(&t, &o);
+			if (round + 1 == 3 || round + 1 == 5 || round + 1 == 10) {
+				int sum = 0, max = 0;
+				for (int p = 0; p < t.n; p++) {
+					int r = repeats_of(&t, p);
+					sum += r;
+					max = r > max ? r : max;
+				}
+				print_message("swiss %2d players, 4 seats, after %2d rounds: "
+					      "repeat meetings per player avg %.2f max %d\n",
+					      t.n, round + 1, (double)sum / t.n, max);
+			}
+		}
+	}
+}
+
+static int same_out(const struct pairing_out *a, const struct pairing_out *b)
+{
+	if (a->ntables != b->ntables || a->nbyes != b->nbyes || a->repeats != b->repeats)
+		return 0;
+	for (int i = 0; i < a->ntables; i++)
+		if (a->size[i] != b->size[i] ||
+		    memcmp(a->seat[i], b->seat[i], (size_t)a->size[i] * sizeof(int)) != 0)
+			return 0;
+	return memcmp(a->bye, b->bye, (size_t)a->nbyes * sizeof(int)) == 0;
+}
+
+/* The same seed and history: the same seating, round after round; another
+ * seed: another seating, seat order included. */
+static void test_pairing_deterministic(void **unused)
+{
+	(void)unused;
+	static struct tourney a, b;
+	int differ = 0;
+	for (int elim = 0; elim < 2; elim++) {
+		tourney_start(&a, 23, 4, 3, 5);
+		tourney_start(&b, 23, 4, 3, 5);
+		a.elimination = b.elimination = elim;
+		for (int round = 0; round < ROUNDS; round++) {
+			struct pairing_out oa, ob, oc;
+			assert_int_equal(seat_round(&a, round, 42, &oa), 0);
+			assert_int_equal(seat_round(&b, round, 42, &ob), 0);
+			assert_int_equal(seat_round(&a, round, 43, &oc), 0);
+			assert_true(same_out(&oa, &ob));
+			differ += !same_out(&oa, &oc);
+			play_round(&a, &oa);
+			play_round(&b, &ob);
+		}
+	}
+	assert_true(differ >= 2 * ROUNDS - 2);
+}
+
+/* Over rounds nobody keeps the first seat: with 12 players at 4 seats and
+ * 10 rounds, nobody sits first more than 6 times. */
+static void test_pairing_seat_rotation(void **unused)
+{
+	(void)unused;
+	static struct tourney t;
+	int first[N] = { 0 };
+	tourney_start(&t, 12, 4, 3, 3);
+	for (int round = 0; round < ROUNDS; round++) {
+		struct pairing_out o;
+		assert_int_equal(seat_round(&t, round, 7, &o), 0);
+		for (int i = 0; i < o.ntables; i++)
+			first[o.seat[i][0]]++;
+		play_round(&t, &o);
+	}
+	for (int p = 0; p < t.n; p++)
+		assert_true(first[p] <= 6);
+}
+
+/* Byes in Swiss go to the lowest-ranked among the fewest byes; in
+ * elimination to the highest-ranked. */
+static void test_pairing_byes(void **unused)
+{
+	(void)unused;
+	static struct tourney t;
+	struct pairing_out o;
+	tourney_start(&t, 7, 5, 4, 1); /* 7 at 5 seats, min 4: two sit out */
+	for (int p = 0; p < t.n; p++)
+		t.score[p] = 10 * p; /* player 6 best, 0 worst */
+	assert_int_equal(seat_round(&t, 0, 1, &o), 0);
+	assert_int_equal(o.nbyes, 2);
+	assert_int_equal(o.bye[0], 0);
+	assert_int_equal(o.bye[1], 1);
+	t.byes[0] = 1;
+	assert_int_equal(seat_round(&t, 1, 1, &o), 0);
+	assert_int_equal(o.bye[0], 1);
+	assert_int_equal(o.bye[1], 2);
+	t.elimination = 1;
+	assert_int_equal(seat_round(&t, 1, 1, &o), 0);
+	assert_int_equal(o.bye[0], 6);
+	assert_int_equal(o.bye[1], 5);
+	/* fewer players than the smallest table: everybody sits out */
+	tourney_start(&t, 2, 4, 3, 1);
+	assert_int_equal(seat_round(&t, 0, 1, &o), 0);
+	assert_int_equal(o.ntables, 0);
+	assert_int_equal(o.nbyes, 2);
+}
+
+/* The players of tier 0 (the best `ntables` after the byes, by score)
+ * sit at different tables. */
+static void assert_tier_apart(const struct tourney *t, const struct pairing_out *o)
+{
+	int table_of[N], best[N], nbest = 0;
+	for (int i = 0; i < o->ntables; i++)
+		for (int k = 0; k < o->size[i]; k++)
+			table_of[o->seat[i][k]] = i;
+	/* the ntables highest scores among the seated (scores are distinct) */
+	for (int i = 0; i < o->ntables; i++) {
+		int pick = -1;
+		for (int p = 0; p < t->n; p++) {
+			int taken = 0;
+			for (int b = 0; b < o->nbyes; b++)
+				taken |= o->bye[b] == p;
+			for (int b = 0; b < nbest; b++)
+				taken |= best[b] == p;
+			if (!taken && (pick < 0 || t->score[p] > t->score[pick]))
+				pick = p;
+		}
+		best[nbest++] = pick;
+	}
+	for (int a = 0; a < nbest; a++)
+		for (int b = a + 1; b < nbest; b++)
+			assert_int_not_equal(table_of[best[a]], table_of[best[b]]);
+}
+
+/* Elimination, every n from 5 to 40 at 3..6 seats: the strongest sit
+ * apart, byes go to the best; in a second round of everybody (a test of
+ * the search, not a real elimination round) the strongest still sit apart
+ * and, with as many tables as seats, at most one pair meets again
+ * (the figures printed). */
+static void test_pairing_elimination(void **unused)
+{
+	(void)unused;
+	static struct tourney t;
+	int cases = 0, repeated = 0, repeats = 0;
+	for (int seats = 3; seats <= 6; seats++)
+		for (int n = 5; n <= 40; n++) {
+			struct pairing_out o;
+			tourney_start(&t, n, seats, seats - 1, (uint32_t)n);
+			t.elimination = 1;
+			for (int p = 0; p < n; p++)
+				t.score[p] = 1000 * (n - p); /* player 0 best */
+			assert_int_equal(seat_round(&t, 0, 5, &o), 0);
+			check_round(&t, &o);
+			for (int b = 0; b < o.nbyes; b++)
+				assert_int_equal(o.bye[b], b);
+			assert_tier_apart(&t, &o);
+			play_round(&t, &o);
+			assert_int_equal(seat_round(&t, 1, 5, &o), 0);
+			check_round(&t, &o);
+			assert_tier_apart(&t, &o);
+			if (o.ntables < seats)
+				continue; /* some repeats cannot be avoided */
+			cases++;
+			repeated += o.repeats > 0;
+			repeats += o.repeats;
+			assert_true(o.repeats <= 1);
+		}
+	print_message("elimination, everybody again, tables >= seats: %d of %d cases with repeats, %d in all\n",
+		      repeated, cases, repeats);
+}
+
+static void test_pairing_bad_input(void **unused)
+{
+	(void)unused;
+	static unsigned char met[16];
+	int score[4] = { 0 };
+	struct pairing_out o;
+	struct pairing_in in = { .n = 4, .seats = 4, .min_seats = 3, .score = score, .met = met };
+	o.ntables = 77;
+	in.seats = 9;
+	assert_int_equal(pairing_swiss(&in, &o), -1);
+	in.seats = 4;
+	in.min_seats = 1;
+	assert_int_equal(pairing_elimination(&in, &o), -1);
+	in.min_seats = 3;
+	in.score = NULL;
+	assert_int_equal(pairing_swiss(&in, &o), -1);
+	in.score = score;
+	in.byes = (const int[]){ 0, -1, 0, 0 };
+	assert_int_equal(pairing_swiss(&in, &o), -1);
+	assert_int_equal(pairing_swiss(NULL, &o), -1);
+	assert_int_equal(o.ntables, 77);
+	in.byes = NULL;
+	assert_int_equal(pairing_swiss(&in, &o), 0);
+	assert_int_equal(o.ntables, 1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pairing_table_sizes),
+		cmocka_unit_test(test_pairing_swiss_every_case),
+		cmocka_unit_test(test_pairing_quality),
+		cmocka_unit_test(test_pairing_deterministic),
+		cmocka_unit_test(test_pairing_seat_rotation),
+		cmocka_unit_test(test_pairing_byes),
+		cmocka_unit_test(test_pairing_elimination),
+		cmocka_unit_test(test_pairing_bad_input),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
