@@ -1104,7 +1104,7 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	// Screenshots: the chat card at 1280 px and at 360 px; the phone page does not scroll sideways.
 	await uma.page.locator('#chat').scrollIntoViewIfNeeded();
 	await t.shotOf(uma.page.locator('#chat'), 'chat-desktop.png');
-	await vera.page.goto(`${url}#chat`);
+	await gotoSettled(vera, `${url}#chat`);
 	await fitsWidth(vera, 'table page with the chat');
 	const form = await vera.page.locator('form.chat-form').evaluate(f => {
 		const r = b => Math.round(b.getBoundingClientRect().right);
@@ -1194,7 +1194,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	await until("xenia's page after joining", 10000, async () => xenia.loads > b2);
 	const seated = await tableJson(xenia, url);
 	check(seated.seated, 'xenia is not seated after following the invitation');
-	await xenia.page.goto(`${BASE}/me`);
+	await gotoSettled(xenia, `${BASE}/me`);
 	check(await xenia.page.locator(`.invites a[href="${new URL(url).pathname}"]`).count() === 0,
 		'the invitation is still on /me after xenia sat down');
 	for (const p of [wim, xenia])
@@ -1204,6 +1204,21 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 
 // Plays a table to its end through the JSON twin: every seat that may act
 // posts a move (weiter, then a card laid, a draw last). Returns the steps.
+// Loads url in p's page; a page that polls may be reloading itself at
+// that moment (its table just changed), which aborts the navigation: then
+// it tries again, at most three times.
+async function gotoSettled(p, url) {
+	for (let i = 0; ; i++) {
+		try {
+			await p.page.goto(url);
+			return;
+		} catch (e) {
+			if (i >= 2 || !/ERR_ABORTED/.test(String(e))) throw e;
+			await sleep(300);
+		}
+	}
+}
+
 async function playToEnd(all, url, maxSteps) {
 	const order = ['weiter', 'set ', 'attach ', 'open ', 'refill ', 'discard ', 'clear ', 'pass', 'draw'];
 	for (let steps = 0; steps < maxSteps; steps++) {
@@ -1236,7 +1251,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	const t0 = Date.now();
 	const steps = await playToEnd(all, url, 1500);
 	t.note(`table ${url} played to its end in ${steps} moves (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
-	for (const p of all) await p.page.goto(url);
+	for (const p of all) await gotoSettled(p, url);
 	const button = 'form.rematch button[type="submit"]';
 	for (const p of all)
 		check(/Noch ein Match mit denselben Leuten/.test(await p.page.locator(button).innerText().catch(() => '')),
@@ -1252,7 +1267,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	// zeno keeps two tabs: "Meine Tische" and the finished table.
 	const tab = await zeno.context.newPage();
 	await tab.goto(url);
-	await zeno.page.goto(`${BASE}/me`);
+	await gotoSettled(zeno, `${BASE}/me`);
 	const loads = zeno.loads;
 
 	// yara asks for the rematch; she lands on the new table, seated.
