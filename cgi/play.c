@@ -1030,7 +1030,7 @@ static int stand_in_move(struct store *s, struct live *l, int seat, int64_t now,
 	if ((st.window >> seat) & 1u)
 		l->g->moves(l->state, seat, find_pass, &legal);
 	if (legal) {
-		strcpy(move, "pass");
+		memcpy(move, "pass", sizeof "pass");
 		*found = 1;
 		return PLAY_OK;
 	}
