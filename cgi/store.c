@@ -1284,22 +1284,33 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 	return rc;
 }
 
+/* Steps a bound statement that reads one number (column 0) into *out:
+ * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
+ * or the error. Resets the statement. */
+static int one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*out = sqlite3_column_int64(q, 0);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, what);
+	}
+	done(q);
+	return rc;
+}
+
 /* The seat `user` holds at `table`: ST_OK with *seat, or ST_NOTFOUND. */
 static int seat_find(struct store *s, int64_t table, int64_t user, int *seat)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEAT_FIND);
+	int64_t v = 0;
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, table);
 	sqlite3_bind_int64(q, 2, user);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*seat = sqlite3_column_int(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "seat find");
-	}
-	done(q);
+	int rc = one_int64(s, q, &v, "seat find");
+	*seat = (int)v;
 	return rc;
 }
 
@@ -1550,15 +1561,7 @@ static int table_version(struct store *s, int64_t id, int64_t *v)
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, id);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*v = sqlite3_column_int64(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table version");
-	}
-	done(q);
-	return rc;
+	return one_int64(s, q, v, "table version");
 }
 
 /* ST_CONFLICT when the version moved on (somebody else wrote first),
@@ -1629,18 +1632,13 @@ int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting)
 int store_user_acting(struct store *s, int64_t user, int *n)
 {
 	sqlite3_stmt *q = stmt(s, STMT_USER_ACTING);
+	int64_t v = 0;
 	*n = 0;
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = fail(s, "user acting");
-	}
-	done(q);
+	int rc = one_int64(s, q, &v, "user acting");
+	*n = (int)v;
 	return rc;
 }
 
@@ -1902,17 +1900,12 @@ int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
 int store_tables_open_by(struct store *s, int64_t user, int *n)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TABLES_OPEN_BY);
+	int64_t v = 0;
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = fail(s, "tables open by");
-	}
-	done(q);
+	int rc = one_int64(s, q, &v, "tables open by");
+	*n = (int)v;
 	return rc;
 }
 
@@ -2212,14 +2205,9 @@ int store_move_append(struct store *s, int64_t party, int seat, const char *text
 /* Steps an EXISTS query into *yes, then resets it. */
 static int exists_row(struct store *s, sqlite3_stmt *q, int *yes, const char *what)
 {
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*yes = sqlite3_column_int(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = fail(s, what);
-	}
-	done(q);
+	int64_t v = 0;
+	int rc = one_int64(s, q, &v, what);
+	*yes = (int)v;
 	return rc;
 }
 
@@ -2278,15 +2266,7 @@ int store_move_count(struct store *s, int64_t party, int64_t *n)
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, party);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*n = sqlite3_column_int64(q, 0);
-		rc = ST_OK;
-	} else {
-		rc = fail(s, "move count");
-	}
-	done(q);
-	return rc;
+	return one_int64(s, q, n, "move count");
 }
 
 /* ------------------------------------------------------------------ */
@@ -2349,14 +2329,7 @@ int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *a
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, party);
 	sqlite3_bind_int64(q, 2, upto);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*at = sqlite3_column_int64(q, 0);
-		rc = ST_OK;
-	} else
-		rc = fail(s, "party step at");
-	done(q);
-	return rc;
+	return one_int64(s, q, at, "party step at");
 }
 
 /* ------------------------------------------------------------------ */
@@ -2472,14 +2445,7 @@ int store_mail_off(struct store *s, const char *token, int64_t *user)
 	if (!q)
 		return ST_ERR;
 	bind_text(q, 1, token);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*user = sqlite3_column_int64(q, 0);
-		rc = ST_OK;
-	} else
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "mail off");
-	done(q);
-	return rc;
+	return one_int64(s, q, user, "mail off");
 }
 
 int store_mail_by_token(struct store *s, const char *token, int64_t *user,
@@ -2550,18 +2516,14 @@ int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, i
 int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes)
 {
 	sqlite3_stmt *q = stmt(s, STMT_MAIL_ACTING);
+	int64_t v = 0;
 	*yes = 0;
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
 	sqlite3_bind_int64(q, 2, table);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*yes = sqlite3_column_int(q, 0) > 0;
-		rc = ST_OK;
-	} else
-		rc = fail(s, "mail acting");
-	done(q);
+	int rc = one_int64(s, q, &v, "mail acting");
+	*yes = v > 0;
 	return rc;
 }
 
