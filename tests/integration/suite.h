@@ -126,6 +126,28 @@ static inline int64_t it_create_table(struct h_client *c, const char *slug, int 
 	return strtoll(loc + 3, NULL, 10);
 }
 
+/* POST to /t/<id><what> ("/seat", "/bot", "/invite", …) with the table
+ * page's csrf and one field (key NULL: none); the status, or -1 when the
+ * page or the request failed. The Location into loc (cap bytes; "" when
+ * there is none) when loc is given. */
+static inline long it_post_table(struct h_client *c, int64_t id, const char *what,
+				 const char *key, const char *val, char *loc, size_t cap)
+{
+	char path[64], csrf[128];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	if (it_csrf(c, path, csrf, sizeof csrf) != 0)
+		return -1;
+	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
+	if (h_post_form(c, path, &r, "csrf", csrf, key, val, NULL) != 0)
+		return -1;
+	long st = r.status;
+	if (loc && (st != 303 || h_header(&r, "Location", loc, cap) != 0))
+		loc[0] = '\0';
+	h_resp_free(&r);
+	return st;
+}
+
 /* Client c takes a seat at table id; 0 or -1. */
 static inline int it_join(struct h_client *c, int64_t id)
 {

@@ -43,22 +43,6 @@ static int stop(void **state)
 	return 0;
 }
 
-/* POSTs a form with the csrf of the table page to /t/<id><what>; the
- * status. */
-static long post_seat(struct h_client *c, int64_t id, const char *what, const char *key,
-		      const char *val)
-{
-	char path[64], csrf[128];
-	struct h_resp r;
-	snprintf(path, sizeof path, "/t/%lld", (long long)id);
-	assert_int_equal(it_csrf(c, path, csrf, sizeof csrf), 0);
-	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
-	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, key, val, NULL), 0);
-	long st = r.status;
-	h_resp_free(&r);
-	return st;
-}
-
 /* One legal move of whichever of the people may act (a random one of its
  * list); 1 if one moved, 0 when nobody may, -1 when the table is finished. */
 static int one_move(struct h_client **who, int n, int64_t id, uint64_t *rnd)
@@ -109,15 +93,15 @@ static void test_one_person_and_two_bots(void **unused)
 	assert_non_null(anna);
 	int64_t id = it_create_table(anna, "drehwurm", 3, "snap_seconds", "3", NULL);
 	assert_true(id > 0);
-	assert_int_equal(post_seat(anna, id, "/bot", "level", "greedy"), 303);
-	assert_int_equal(post_seat(anna, id, "/bot", "level", "wild"), 409);
+	assert_int_equal(it_post_table(anna, id, "/bot", "level", "greedy", NULL, 0), 303);
+	assert_int_equal(it_post_table(anna, id, "/bot", "level", "wild", NULL, 0), 409);
 	long status;
 	json_t *o = it_table_json(anna, id, &status);
 	assert_string_equal(it_jstr(o, "status"), "open");
 	assert_string_equal(it_jstr(json_array_get(json_object_get(o, "seats"), 1), "name"),
 			    "Bot 2 (gierig)");
 	json_decref(o);
-	assert_int_equal(post_seat(anna, id, "/bot", "level", "random"), 303);
+	assert_int_equal(it_post_table(anna, id, "/bot", "level", "random", NULL, 0), 303);
 	o = it_table_json(anna, id, &status);
 	assert_string_equal(it_jstr(o, "status"), "playing");
 	json_decref(o);
@@ -182,7 +166,7 @@ static void test_bot_for_me_and_resign(void **unused)
 		assert_int_equal(it_join(p[i], id), 0);
 
 	/* Cem lets a bot play: his own move is refused with a clear note */
-	assert_int_equal(post_seat(p[1], id, "/seat", "act", "bot"), 303);
+	assert_int_equal(it_post_table(p[1], id, "/seat", "act", "bot", NULL, 0), 303);
 	long status;
 	json_t *o = it_table_json(p[1], id, &status);
 	assert_true(json_is_true(json_object_get(o, "my_bot_plays")));
@@ -190,15 +174,15 @@ static void test_bot_for_me_and_resign(void **unused)
 	long st = it_move(p[1], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), "draw");
 	assert_int_equal(st, 422);
 	json_decref(o);
-	assert_int_equal(post_seat(p[1], id, "/seat", "act", "back"), 303);
-	assert_int_equal(post_seat(p[1], id, "/seat", "act", "back"), 409);
+	assert_int_equal(it_post_table(p[1], id, "/seat", "act", "back", NULL, 0), 303);
+	assert_int_equal(it_post_table(p[1], id, "/seat", "act", "back", NULL, 0), 409);
 
 	uint64_t seed = 5;
 	for (int k = 0; k < 12; k++)
 		one_move(p, 3, id, &seed);
 	/* Dana resigns mid-party and cannot come back */
-	assert_int_equal(post_seat(p[2], id, "/seat", "act", "resign"), 303);
-	assert_int_equal(post_seat(p[2], id, "/seat", "act", "back"), 409);
+	assert_int_equal(it_post_table(p[2], id, "/seat", "act", "resign", NULL, 0), 303);
+	assert_int_equal(it_post_table(p[2], id, "/seat", "act", "back", NULL, 0), 409);
 	o = it_table_json(p[0], id, &status);
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "seats"), 2),
 						 "resigned")));
@@ -264,8 +248,8 @@ static void test_live_clock(void **unused)
 	assert_non_null(c);
 	int64_t id = it_create_table(c, "drehwurm", 3, "speed", "live", "move_seconds", "90", NULL);
 	assert_true(id > 0);
-	assert_int_equal(post_seat(c, id, "/bot", "level", "greedy"), 303);
-	assert_int_equal(post_seat(c, id, "/bot", "level", "random"), 303);
+	assert_int_equal(it_post_table(c, id, "/bot", "level", "greedy", NULL, 0), 303);
+	assert_int_equal(it_post_table(c, id, "/bot", "level", "random", NULL, 0), 303);
 	long status;
 	json_t *o = it_table_json(c, id, &status);
 	assert_string_equal(it_jstr(o, "speed"), "Live: 1\xc2\xa0Min. 30\xc2\xa0s pro Zug");

@@ -186,24 +186,6 @@ static void test_lobby_host_and_watching(void **unused)
 	h_resp_free(&r);
 }
 
-/* POST to /t/<id><what> with the table page's csrf and one field; the
- * status, the Location into loc (cap bytes, "" when none). */
-static long post_table(struct h_client *c, int64_t id, const char *what, const char *key,
-		       const char *val, char *loc, size_t cap)
-{
-	char path[64], csrf[128];
-	struct h_resp r;
-	snprintf(path, sizeof path, "/t/%lld", (long long)id);
-	assert_int_equal(it_csrf(c, path, csrf, sizeof csrf), 0);
-	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
-	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, key, val, NULL), 0);
-	long st = r.status;
-	if (loc && (st != 303 || h_header(&r, "Location", loc, cap) != 0))
-		loc[0] = '\0';
-	h_resp_free(&r);
-	return st;
-}
-
 static void test_invite_and_rematch(void **unused)
 {
 	(void)unused;
@@ -212,8 +194,8 @@ static void test_invite_and_rematch(void **unused)
 	assert_non_null(p[1]);
 	int64_t id = it_create_table(p[0], "dna", 2, NULL);
 	assert_true(id > 0);
-	assert_int_equal(post_table(p[0], id, "/invite", "name", "paul", NULL, 0), 303);
-	assert_int_equal(post_table(p[0], id, "/invite", "name", "Niemand", NULL, 0), 409);
+	assert_int_equal(it_post_table(p[0], id, "/invite", "name", "paul", NULL, 0), 303);
+	assert_int_equal(it_post_table(p[0], id, "/invite", "name", "Niemand", NULL, 0), 409);
 	struct h_resp r;
 	assert_int_equal(h_get(p[1], "/me", &r), 0);
 	assert_non_null(strstr(r.body, "<a href=\"/u/Olga\">Olga</a> lädt dich ein"));
@@ -254,7 +236,7 @@ static void test_invite_and_rematch(void **unused)
 	json_decref(o);
 	/* Paul asks for the next match; Olga's click finds the same table */
 	char loc[128], loc2[128];
-	assert_int_equal(post_table(p[1], id, "/rematch", NULL, NULL, loc, sizeof loc), 303);
+	assert_int_equal(it_post_table(p[1], id, "/rematch", NULL, NULL, loc, sizeof loc), 303);
 	assert_int_equal(strncmp(loc, "/t/", 3), 0);
 	int64_t next = strtoll(loc + 3, NULL, 10);
 	assert_true(next > id);
@@ -264,7 +246,7 @@ static void test_invite_and_rematch(void **unused)
 	o = it_table_json(p[0], id, &status);
 	assert_int_equal(it_jint(o, "next_table_id", 0), next);
 	json_decref(o);
-	assert_int_equal(post_table(p[0], id, "/rematch", NULL, NULL, loc2, sizeof loc2), 303);
+	assert_int_equal(it_post_table(p[0], id, "/rematch", NULL, NULL, loc2, sizeof loc2), 303);
 	assert_string_equal(loc, loc2);
 	assert_int_equal(it_join(p[0], next), 0);
 	o = it_table_json(p[0], next, &status);

@@ -42,21 +42,6 @@ static int stop(void **state)
 	return 0;
 }
 
-/* POST /t/<id><what> with csrf and one field; the status. */
-static long post_seat(struct h_client *c, int64_t id, const char *what, const char *key,
-		      const char *val)
-{
-	char path[64], csrf[128];
-	struct h_resp r;
-	snprintf(path, sizeof path, "/t/%lld", (long long)id);
-	assert_int_equal(it_csrf(c, path, csrf, sizeof csrf), 0);
-	snprintf(path, sizeof path, "/t/%lld%s", (long long)id, what);
-	assert_int_equal(h_post_form(c, path, &r, "csrf", csrf, key, val, NULL), 0);
-	long st = r.status;
-	h_resp_free(&r);
-	return st;
-}
-
 /* c plays random legal moves at table id until it is finished, within
  * MAX_POSTS moves and MAX_SECONDS; 1 when it finished. */
 static int play_out(struct h_client *c, int64_t id)
@@ -131,7 +116,7 @@ static void test_finished_table_on_both_profiles(void **unused)
 	int64_t id = it_create_table(joerg, "dna", 2, NULL);
 	assert_true(id > 0);
 	assert_int_equal(it_join(ulla, id), 0);
-	assert_int_equal(post_seat(ulla, id, "/seat", "act", "resign"), 303);
+	assert_int_equal(it_post_table(ulla, id, "/seat", "act", "resign", NULL, 0), 303);
 
 	/* the seats link to the profiles, the name percent-encoded */
 	struct h_resp r;
