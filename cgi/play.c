@@ -18,6 +18,7 @@
 #include "seatclock.h"
 #include "ser.h"
 #include "sim.h"
+#include "tourney.h"
 
 static const char *const messages[] = {
 	[PLAY_OK] = "Erledigt.",
@@ -49,7 +50,7 @@ const char *play_message(enum play_rc rc)
 }
 
 /* A store result as a play result; `missing` is what ST_NOTFOUND means here. */
-static int from_store(int st, int missing)
+int play_from_store(int st, int missing)
 {
 	switch (st) {
 	case ST_OK: return PLAY_OK;
@@ -61,11 +62,22 @@ static int from_store(int st, int missing)
 }
 
 /* Fills e (when given) and returns rc. */
-static int fail_msg(struct rerr *e, int rc, const char *msg)
+int play_fail(struct rerr *e, int rc, const char *msg)
 {
 	if (e)
 		snprintf(e->msg, sizeof e->msg, "%s", msg);
 	return rc;
+}
+
+/* This file's short names for the two above. */
+static int from_store(int st, int missing)
+{
+	return play_from_store(st, missing);
+}
+
+static int fail_msg(struct rerr *e, int rc, const char *msg)
+{
+	return play_fail(e, rc, msg);
 }
 
 /* The game and options of a stored table; PLAY_ERR (logged) when the game
@@ -197,24 +209,40 @@ int play_create(struct store *s, const char *slug, const char *options, int nsea
 }
 
 /* Inside the caller's transaction: table `slug` with canonical options,
- * n parties and the speed, `user` on seat 0 (a table of one starts). */
-static int table_insert(struct store *s, const char *slug, const char *canon, int nseats, int n,
-			const struct play_speed *speed, int64_t user, int64_t now_ms, int64_t *id)
+ * nseats seats, n parties and the speed, opened by `host`, users[0..k-1]
+ * on its first seats; a table whose seats are all taken starts. */
+static int table_open(struct store *s, const char *slug, const char *canon, int nseats, int n,
+		      const struct play_speed *speed, const int64_t *users, int k, int64_t host,
+		      int64_t now_ms, int64_t *id)
 {
 	struct st_table t;
 	int seat;
-	int rc = from_store(store_table_create(s, slug, canon, nseats, n, user, now_ms, id),
+	int rc = from_store(store_table_create(s, slug, canon, nseats, n, host, now_ms, id),
 			    PLAY_ERR);
 	if (rc == PLAY_OK && speed && speed->clock.first_ms > 0)
 		rc = from_store(store_table_set_clock(s, *id, &speed->clock, speed->timeouts_max),
 				PLAY_ERR);
-	if (rc == PLAY_OK)
-		rc = from_store(store_seat_take(s, *id, user, &seat), PLAY_ERR);
+	for (int i = 0; rc == PLAY_OK && i < k; i++)
+		rc = from_store(store_seat_take(s, *id, users[i], &seat), PLAY_ERR);
 	if (rc == PLAY_OK)
 		rc = from_store(store_table_get(s, *id, &t), PLAY_ERR);
-	if (rc == PLAY_OK && t.nseats == 1)
+	if (rc == PLAY_OK && t.nseats == k)
 		rc = start_match(s, &t, now_ms);
 	return rc;
+}
+
+int play_table_seated(struct store *s, const char *slug, const char *options,
+		      const struct play_speed *speed, const int64_t *users, int n, int64_t host,
+		      int64_t now_ms, int64_t *id)
+{
+	const struct game *g = game_find(slug);
+	int opt[GAME_OPT_MAX];
+	if (!g || n < g->min_players || n > g->max_players ||
+	    options_parse(g, opt, options ? options : "", NULL) != 0)
+		return PLAY_INVALID;
+	int parties = g->parties ? g->parties(n, opt) : 1;
+	return table_open(s, slug, options ? options : "", n, parties < 1 ? 1 : parties, speed,
+			  users, n, host, now_ms, id);
 }
 
 int play_create_timed(struct store *s, const char *slug, const char *options, int nseats,
@@ -248,7 +276,7 @@ int play_create_timed(struct store *s, const char *slug, const char *options, in
 		n = 1;
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	rc = finish(s, table_insert(s, slug, canon, nseats, n, speed, user, now_ms, &id));
+	rc = finish(s, table_open(s, slug, canon, nseats, n, speed, &user, 1, user, now_ms, &id));
 	if (rc == PLAY_OK && table_id)
 		*table_id = id;
 	return rc;
@@ -550,7 +578,9 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 		if (last && ((rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
 								     l->t.party_no, l->t.first_dealer),
 					      PLAY_ERR)) != PLAY_OK ||
-			     (rc = from_store(ratings_after_match(s, &l->t, now), PLAY_ERR)) != PLAY_OK))
+			     (rc = from_store(ratings_after_match(s, &l->t, now), PLAY_ERR)) !=
+				     PLAY_OK ||
+			     (rc = tourney_after_table(s, &l->t, now)) != PLAY_OK))
 			return rc;
 	}
 	switch ((quiet && !st.over ? store_table_bump_quiet : store_table_bump)(
@@ -1405,7 +1435,8 @@ int play_rematch(struct store *s, int64_t table, int64_t user, int64_t now_ms, i
 	if (rc != PLAY_OK || (*next = t.rematch) != 0)
 		goto out;   /* (someone asked first: the same new table) */
 	struct play_speed sp = { t.clock, t.timeouts_max };
-	rc = table_insert(s, t.game, t.options, t.nseats, t.nparties, &sp, user, now_ms, next);
+	rc = table_open(s, t.game, t.options, t.nseats, t.nparties, &sp, &user, 1, user, now_ms,
+				next);
 	if (rc == PLAY_OK)
 		rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
 	for (int i = 0; rc == PLAY_OK && i < n; i++)
@@ -1442,15 +1473,19 @@ static int expire_open(struct store *s, int64_t id, int64_t before, int *done)
 	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
 }
 
-/* Closes running table id if its party still saw no step since `before`. */
-static int close_idle(struct store *s, int64_t id, int64_t before, int *done)
+/* Closes running table id if its party still saw no step since `before`
+ * (a tournament's table counts as played: tourney_after_table). */
+static int close_idle(struct store *s, int64_t id, int64_t before, int64_t now, int *done)
 {
 	int rc = from_store(store_begin(s), PLAY_ERR);
 	*done = 0;
 	if (rc != PLAY_OK)
 		return rc;
+	struct st_table t;
 	rc = from_store(store_table_close_idle(s, id, before), PLAY_NOT_FOUND);
 	*done = rc == PLAY_OK;
+	if (rc == PLAY_OK && (rc = from_store(store_table_get(s, id, &t), PLAY_ERR)) == PLAY_OK)
+		rc = tourney_after_table(s, &t, now);
 	rc = finish(s, rc);
 	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
 }
@@ -1477,7 +1512,7 @@ int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
 	if (rc == PLAY_OK && rule->idle_ms > 0)
 		rc = from_store(store_tables_idle(s, now_ms - rule->idle_ms, ids, max, &n), PLAY_ERR);
 	for (int i = 0; rc == PLAY_OK && rule->idle_ms > 0 && i < n; i++)
-		if ((rc = close_idle(s, ids[i], now_ms - rule->idle_ms, &done)) == PLAY_OK)
+		if ((rc = close_idle(s, ids[i], now_ms - rule->idle_ms, now_ms, &done)) == PLAY_OK)
 			out->closed += done;
 	return rc;
 }

@@ -59,6 +59,12 @@ enum play_rc {
 /* German note for a result (e->msg is more precise where set). */
 const char *play_message(enum play_rc rc);
 
+/* A store result (ST_*) as a play result; `missing` is what ST_NOTFOUND
+ * means to the caller. */
+int play_from_store(int st, int missing);
+/* Fills e->msg (when e is given) with msg and returns rc. */
+int play_fail(struct rerr *e, int rc, const char *msg);
+
 /* Everything a page needs about one table, loaded once per request. */
 struct play_table {
 	struct st_table t;
@@ -91,6 +97,12 @@ struct play_speed {
 int play_create_timed(struct store *s, const char *slug, const char *options, int nseats,
 		      const struct play_speed *speed, int64_t user, int64_t now_ms,
 		      int64_t *table_id, struct rerr *e);
+/* Inside the caller's transaction: a table of `slug` with canonical
+ * options and the speed, users[0..n-1] on seats 0..n-1, its match started
+ * at once; opened by `host` (a tournament's organiser, 0 none). */
+int play_table_seated(struct store *s, const char *slug, const char *options,
+		      const struct play_speed *speed, const int64_t *users, int n, int64_t host,
+		      int64_t now_ms, int64_t *id);
 /* Takes a free seat; when the last seat is taken, the first party starts. */
 int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, struct rerr *e);
 /* Gives up a seat of a table that has not started. */

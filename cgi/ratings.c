@@ -5,42 +5,45 @@
 #include "rating.h"
 #include "ratings.h"
 
-struct totals {
-	struct match_totals m;
-	int n;
-};
-
 static void add_party(void *ctx, const struct st_party *p)
 {
-	struct totals *c = ctx;
-	match_add_party(&c->m, p->result.points, c->n);
+	struct match_final *f = ctx;
+	match_add_party(&f->m, p->result.points, f->nseats);
+}
+
+int match_final_load(struct store *s, const struct st_table *t, struct match_final *f)
+{
+	int rc;
+	memset(f, 0, sizeof *f);
+	f->nseats = t->nseats;
+	if ((rc = store_table_seats(s, t->id, f->seats, GAME_MAX_SEATS, &f->n)) != ST_OK)
+		return rc;
+	for (int i = 0; i < f->n; i++)
+		if (f->seats[i].resigned && f->seats[i].seat >= 0 && f->seats[i].seat < GAME_MAX_SEATS)
+			f->resigned |= 1u << f->seats[i].seat;
+	if ((rc = store_parties_of_table(s, t->id, add_party, f)) != ST_OK)
+		return rc;
+	match_standings(&f->m, t->nseats, f->resigned, f->place);
+	return ST_OK;
 }
 
 int ratings_after_match(struct store *s, const struct st_table *t, int64_t now)
 {
-	struct st_seat seats[GAME_MAX_SEATS];
-	struct totals c;
+	struct match_final f;
 	struct rating r[RATING_PLAYERS_MAX];
 	int64_t who[RATING_PLAYERS_MAX];
-	int place[GAME_MAX_SEATS], pl[RATING_PLAYERS_MAX], n, k = 0, rc;
-	uint32_t resigned = 0;
-	if (t->closed_idle || (rc = store_table_seats(s, t->id, seats, GAME_MAX_SEATS, &n)) != ST_OK)
+	int pl[RATING_PLAYERS_MAX], k = 0, rc = ST_OK;
+	if (t->closed_idle || (rc = match_final_load(s, t, &f)) != ST_OK)
 		return t->closed_idle ? ST_OK : rc;
-	for (int i = 0; i < n; i++) {
-		if (seats[i].bot && !seats[i].user_id)
+	for (int i = 0; i < f.n; i++)
+		if (f.seats[i].bot && !f.seats[i].user_id)
 			return ST_OK;   /* a bot's from the start: unrated */
-		if (seats[i].resigned && seats[i].seat >= 0 && seats[i].seat < GAME_MAX_SEATS)
-			resigned |= 1u << seats[i].seat;
-	}
-	memset(&c, 0, sizeof c);
-	c.n = t->nseats;
-	if ((rc = store_parties_of_table(s, t->id, add_party, &c)) != ST_OK || c.m.parties == 0)
-		return rc;
-	match_standings(&c.m, t->nseats, resigned, place);
-	for (int i = 0; i < n && k < RATING_PLAYERS_MAX; i++) {
-		const struct st_seat *x = &seats[i];
+	if (f.m.parties == 0)
+		return ST_OK;
+	for (int i = 0; i < f.n && k < RATING_PLAYERS_MAX; i++) {
+		const struct st_seat *x = &f.seats[i];
 		struct st_rating got;
-		if (!x->user_id || ((resigned >> x->seat) & 1u))
+		if (!x->user_id || ((f.resigned >> x->seat) & 1u))
 			continue;   /* gave up: unrated for them */
 		if ((rc = store_rating_get(s, x->user_id, t->game, &got)) == ST_OK) {
 			r[k].mu = got.mu;
@@ -51,7 +54,7 @@ int ratings_after_match(struct store *s, const struct st_table *t, int64_t now)
 			return rc;
 		}
 		who[k] = x->user_id;
-		pl[k++] = place[x->seat];
+		pl[k++] = f.place[x->seat];
 	}
 	if (k < 2)
 		return ST_OK;

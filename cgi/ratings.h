@@ -5,7 +5,21 @@
 
 #include <stdint.h>
 
+#include "match.h"
 #include "store.h"
+
+/* A finished (or closed) table's final standings: its seats, the match
+ * totals of its finished parties, the places by them with the seats whose
+ * person resigned or ran out of time last (match_standings). */
+struct match_final {
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n;                           /* seats taken */
+	int nseats;
+	struct match_totals m;           /* .parties finished, .total[seat] */
+	int place[GAME_MAX_SEATS];       /* by seat, 1-based */
+	uint32_t resigned;               /* seats, as bits */
+};
+int match_final_load(struct store *s, const struct st_table *t, struct match_final *f);
 
 /* Rates the finished match of table t by its final standings (the match
  * totals; seats whose person resigned or ran out of time last): every

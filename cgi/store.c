@@ -132,6 +132,27 @@ enum stmt {
 	STMT_MAIL_DONE,
 	STMT_MAIL_RETRY,
 	STMT_MAIL_PURGE,
+	STMT_TOURNEY_CREATE,
+	STMT_TOURNEY_GET,
+	STMT_TOURNEY_SET_STATE,
+	STMT_TOURNEY_BUMP,
+	STMT_TOURNEYS_LIST,
+	STMT_TOURNEYS_OF_USER,
+	STMT_TOURNEYS_DUE,
+	STMT_TPLAYER_ADD,
+	STMT_TPLAYER_DELETE,
+	STMT_TPLAYER_LEAVE,
+	STMT_TPLAYER_OUT,
+	STMT_TPLAYER_GROUP,
+	STMT_TPLAYERS,
+	STMT_TTABLE_ADD,
+	STMT_TTABLE_OF,
+	STMT_TTABLE_DONE,
+	STMT_TROUND_OPEN,
+	STMT_TTABLES,
+	STMT_TRESULT_PUT,
+	STMT_TRESULTS,
+	STMT_TOURNEY_POLL,
 	STMT__MAX
 };
 
@@ -145,6 +166,14 @@ enum stmt {
 enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
+/* The columns struct st_tourney is read from, in read_tourney()'s order. */
+#define TOURNEY_COLS "o.id, o.name, o.game, o.options, o.format, o.seats, o.min_seats, " \
+	"o.rounds, o.advance, o.points, o.tiebreaks, o.clock_first, o.clock_per_move, " \
+	"o.clock_cap, o.clock_day, o.clock_weekend, o.over_days, o.timeouts_max, " \
+	"o.register_until, o.starts_at, o.status, o.round, o.seed, o.version, " \
+	"coalesce(o.created_by, 0), o.created_at, " \
+	"coalesce((SELECT h.name FROM users h WHERE h.id = o.created_by), ''), " \
+	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id AND c.left_how = 0)"
 
 static const char *const stmt_sql[] = {
 	[STMT_PRAGMA_WAL] = "PRAGMA journal_mode = WAL",
@@ -445,6 +474,64 @@ static const char *const stmt_sql[] = {
 	[STMT_MAIL_RETRY] =
 		"UPDATE mail_queue SET attempts = attempts + 1, next_try = ?2 WHERE id = ?1",
 	[STMT_MAIL_PURGE] = "DELETE FROM mail_queue WHERE state <> 0 AND done_at < ?1",
+	/* tournaments (014_tournaments.sql) */
+	[STMT_TOURNEY_CREATE] =
+		"INSERT INTO tournaments (name, game, options, format, seats, min_seats, rounds,"
+		" advance, points, tiebreaks, clock_first, clock_per_move, clock_cap, clock_day,"
+		" clock_weekend, over_days, timeouts_max, register_until, starts_at, seed,"
+		" created_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+	[STMT_TOURNEY_GET] = "SELECT " TOURNEY_COLS " FROM tournaments o WHERE o.id = ?1",
+	[STMT_TOURNEY_SET_STATE] =
+		"UPDATE tournaments SET status = ?2, round = ?3, version = version + 1 WHERE id = ?1",
+	[STMT_TOURNEY_BUMP] = "UPDATE tournaments SET version = version + 1 WHERE id = ?1",
+	/* the ones to come and running first (by start), then the finished */
+	[STMT_TOURNEYS_LIST] =
+		"SELECT " TOURNEY_COLS " FROM tournaments o"
+		" ORDER BY o.status >= 2, CASE WHEN o.status >= 2 THEN -o.starts_at ELSE o.starts_at"
+		" END, o.id DESC LIMIT ?1",
+	[STMT_TOURNEYS_OF_USER] =
+		"SELECT " TOURNEY_COLS " FROM tournament_players m JOIN tournaments o"
+		" ON o.id = m.tournament WHERE m.user_id = ?1 ORDER BY o.status >= 2, o.id DESC"
+		" LIMIT ?2",
+	[STMT_TOURNEYS_DUE] =
+		"SELECT id FROM tournaments WHERE status = 0 AND starts_at <= ?1 ORDER BY starts_at"
+		" LIMIT ?2",
+	[STMT_TPLAYER_ADD] =
+		"INSERT INTO tournament_players (tournament, user_id, registered_at) VALUES (?1, ?2, ?3)",
+	[STMT_TPLAYER_DELETE] = "DELETE FROM tournament_players WHERE tournament = ?1 AND user_id = ?2",
+	[STMT_TPLAYER_LEAVE] =
+		"UPDATE tournament_players SET left_how = ?3, left_round = ?4"
+		" WHERE tournament = ?1 AND user_id = ?2 AND left_how = 0",
+	[STMT_TPLAYER_OUT] =
+		"UPDATE tournament_players SET out_round = ?3 WHERE tournament = ?1 AND user_id = ?2",
+	[STMT_TPLAYER_GROUP] =
+		"UPDATE tournament_players SET grp = ?3, gpos = ?4 WHERE tournament = ?1 AND user_id = ?2",
+	[STMT_TPLAYERS] =
+		"SELECT m.user_id, u.name, m.registered_at, m.left_how, m.left_round, m.out_round,"
+		" m.grp, m.gpos FROM tournament_players m JOIN users u ON u.id = m.user_id"
+		" WHERE m.tournament = ?1 ORDER BY m.registered_at, m.user_id",
+	[STMT_TTABLE_ADD] =
+		"INSERT INTO tournament_tables (tournament, round, number, table_id) VALUES (?1, ?2, ?3, ?4)",
+	[STMT_TTABLE_OF] =
+		"SELECT tournament, round, number, done FROM tournament_tables WHERE table_id = ?1",
+	[STMT_TTABLE_DONE] = "UPDATE tournament_tables SET done = 1 WHERE table_id = ?1 AND done = 0",
+	[STMT_TROUND_OPEN] =
+		"SELECT count(*) FROM tournament_tables WHERE tournament = ?1 AND round = ?2 AND done = 0",
+	[STMT_TTABLES] =
+		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties"
+		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
+		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
+	[STMT_TRESULT_PUT] =
+		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
+		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8, ?9)",
+	[STMT_TRESULTS] =
+		"SELECT round, user_id, table_no, coalesce(table_id, 0), seat, place, points,"
+		" party_points FROM tournament_results WHERE tournament = ?1"
+		" ORDER BY round, table_no, place, user_id",
+	[STMT_TOURNEY_POLL] =
+		"SELECT version, CASE WHEN status = 0 THEN starts_at ELSE 0 END FROM tournaments"
+		" WHERE id = ?1",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -2561,4 +2648,379 @@ int store_mail_purge(struct store *s, int64_t before)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, before);
 	return exec_stmt(s, q, "mail purge");
+}
+
+/* ------------------------------------------------------------------ */
+/* Tournaments (014_tournaments.sql)                                   */
+
+int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEY_CREATE);
+	if (!q)
+		return ST_ERR;
+	bind_text(q, 1, t->name);
+	bind_text(q, 2, t->game);
+	bind_text(q, 3, t->options);
+	sqlite3_bind_int(q, 4, t->format);
+	sqlite3_bind_int(q, 5, t->seats);
+	sqlite3_bind_int(q, 6, t->min_seats);
+	sqlite3_bind_int(q, 7, t->rounds);
+	sqlite3_bind_int(q, 8, t->advance);
+	bind_text(q, 9, t->points);
+	bind_text(q, 10, t->tiebreaks);
+	sqlite3_bind_int64(q, 11, t->clock.first_ms);
+	sqlite3_bind_int64(q, 12, t->clock.per_move_ms);
+	sqlite3_bind_int64(q, 13, t->clock.cap_ms);
+	sqlite3_bind_int64(q, 14, t->clock.day_ms > 0 ? t->clock.day_ms : 86400000);
+	sqlite3_bind_int(q, 15, t->clock.weekend);
+	sqlite3_bind_int(q, 16, t->clock.windows);
+	sqlite3_bind_int(q, 17, t->timeouts_max);
+	sqlite3_bind_int64(q, 18, t->register_until);
+	sqlite3_bind_int64(q, 19, t->starts_at);
+	sqlite3_bind_int64(q, 20, t->seed);
+	if (t->created_by > 0)
+		sqlite3_bind_int64(q, 21, t->created_by);
+	sqlite3_bind_int64(q, 22, t->created_at);
+	int rc = exec_stmt(s, q, "tourney create");
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* One row of TOURNEY_COLS. */
+static void read_tourney(sqlite3_stmt *q, struct st_tourney *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(q, 0);
+	copy_col(t->name, sizeof t->name, q, 1);
+	copy_col(t->game, sizeof t->game, q, 2);
+	copy_col(t->options, sizeof t->options, q, 3);
+	t->format = sqlite3_column_int(q, 4);
+	t->seats = sqlite3_column_int(q, 5);
+	t->min_seats = sqlite3_column_int(q, 6);
+	t->rounds = sqlite3_column_int(q, 7);
+	t->advance = sqlite3_column_int(q, 8);
+	copy_col(t->points, sizeof t->points, q, 9);
+	copy_col(t->tiebreaks, sizeof t->tiebreaks, q, 10);
+	t->clock.first_ms = sqlite3_column_int64(q, 11);
+	t->clock.per_move_ms = sqlite3_column_int64(q, 12);
+	t->clock.cap_ms = sqlite3_column_int64(q, 13);
+	t->clock.day_ms = sqlite3_column_int64(q, 14);
+	t->clock.weekend = sqlite3_column_int(q, 15);
+	t->clock.windows = sqlite3_column_int(q, 16);
+	t->timeouts_max = sqlite3_column_int(q, 17);
+	t->register_until = sqlite3_column_int64(q, 18);
+	t->starts_at = sqlite3_column_int64(q, 19);
+	int st = sqlite3_column_int(q, 20);
+	t->status = st >= 0 && st < TOURNEY_STATUS__MAX ? (enum st_tourney_status)st
+							  : TOURNEY_FINISHED;
+	t->round = sqlite3_column_int(q, 21);
+	t->seed = sqlite3_column_int64(q, 22);
+	t->version = sqlite3_column_int64(q, 23);
+	t->created_by = sqlite3_column_int64(q, 24);
+	t->created_at = sqlite3_column_int64(q, 25);
+	copy_col(t->organiser, sizeof t->organiser, q, 26);
+	t->players = sqlite3_column_int(q, 27);
+}
+
+int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEY_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tourney(q, t);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "tourney get");
+	}
+	done(q);
+	return rc;
+}
+
+/* Runs an UPDATE of one row bound to (id, a, b); ST_NOTFOUND when it
+ * changed none. */
+static int update_two(struct store *s, enum stmt which, int64_t id, int64_t a, int64_t b,
+		      const char *what)
+{
+	sqlite3_stmt *q = stmt(s, which);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_int64(q, 2, a);
+	sqlite3_bind_int64(q, 3, b);
+	int rc = exec_stmt(s, q, what);
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+}
+
+int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status st, int round)
+{
+	return update_two(s, STMT_TOURNEY_SET_STATE, id, st, round, "tourney set state");
+}
+
+int store_tourney_bump(struct store *s, int64_t id)
+{
+	return table_update(s, STMT_TOURNEY_BUMP, id, 0, "tourney bump", 1);
+}
+
+/* Rows of TOURNEY_COLS into fn. */
+static int list_tourneys(struct store *s, sqlite3_stmt *q, st_tourney_fn fn, void *ctx,
+			 const char *what)
+{
+	struct st_tourney t;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_tourney(q, &t);
+		fn(ctx, &t);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
+	done(q);
+	return rc;
+}
+
+int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEYS_LIST);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int(q, 1, limit);
+	return list_tourneys(s, q, fn, ctx, "tourneys list");
+}
+
+int store_tourneys_of_user(struct store *s, int64_t user, int limit, st_tourney_fn fn,
+			   void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEYS_OF_USER);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, limit);
+	return list_tourneys(s, q, fn, ctx, "tourneys of user");
+}
+
+int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
+{
+	return list_ids(s, STMT_TOURNEYS_DUE, now, ids, max, n, "tourneys due");
+}
+
+int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TPLAYER_ADD);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int64(q, 2, user);
+	sqlite3_bind_int64(q, 3, now);
+	return exec_stmt(s, q, "tplayer add");
+}
+
+int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TPLAYER_DELETE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = exec_stmt(s, q, "tplayer delete");
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+}
+
+/* An UPDATE of one player bound to (t, user, a, b); ST_NOTFOUND: none. */
+static int tplayer_update(struct store *s, enum stmt which, int64_t t, int64_t user, int a,
+			  int b, const char *what)
+{
+	sqlite3_stmt *q = stmt(s, which);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int64(q, 2, user);
+	sqlite3_bind_int(q, 3, a);
+	sqlite3_bind_int(q, 4, b);
+	int rc = exec_stmt(s, q, what);
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+}
+
+int store_tplayer_leave(struct store *s, int64_t t, int64_t user, int how, int round)
+{
+	return tplayer_update(s, STMT_TPLAYER_LEAVE, t, user, how, round, "tplayer leave");
+}
+
+int store_tplayer_out(struct store *s, int64_t t, int64_t user, int round)
+{
+	return update_two(s, STMT_TPLAYER_OUT, t, user, round, "tplayer out");
+}
+
+int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int gpos)
+{
+	return tplayer_update(s, STMT_TPLAYER_GROUP, t, user, grp, gpos, "tplayer group");
+}
+
+int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TPLAYERS);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	*n = 0;
+	sqlite3_bind_int64(q, 1, t);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n >= max) {
+			(*n)++;
+			continue;
+		}
+		struct st_tplayer *x = &out[(*n)++];
+		x->user_id = sqlite3_column_int64(q, 0);
+		copy_col(x->name, sizeof x->name, q, 1);
+		x->registered_at = sqlite3_column_int64(q, 2);
+		x->left_how = sqlite3_column_int(q, 3);
+		x->left_round = sqlite3_column_int(q, 4);
+		x->out_round = sqlite3_column_int(q, 5);
+		x->grp = sqlite3_column_int(q, 6);
+		x->gpos = sqlite3_column_int(q, 7);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tplayers");
+	done(q);
+	return rc;
+}
+
+int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TTABLE_ADD);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	sqlite3_bind_int(q, 3, number);
+	sqlite3_bind_int64(q, 4, table_id);
+	return exec_stmt(s, q, "ttable add");
+}
+
+int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,
+		    int *isdone)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TTABLE_OF);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table_id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*t = sqlite3_column_int64(q, 0);
+		*round = sqlite3_column_int(q, 1);
+		*number = sqlite3_column_int(q, 2);
+		*isdone = sqlite3_column_int(q, 3);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "ttable of");
+	}
+	done(q);
+	return rc;
+}
+
+int store_ttable_done(struct store *s, int64_t table_id)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TTABLE_DONE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table_id);
+	int rc = exec_stmt(s, q, "ttable done");
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_EXISTS : rc;
+}
+
+int store_tround_open(struct store *s, int64_t t, int round, int *open)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TROUND_OPEN);
+	int64_t v = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	int rc = one_int64(s, q, &v, "tround open");
+	*open = (int)v;
+	return rc;
+}
+
+int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TTABLES);
+	struct st_ttable x;
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		x.round = sqlite3_column_int(q, 0);
+		x.number = sqlite3_column_int(q, 1);
+		x.table_id = sqlite3_column_int64(q, 2);
+		x.done = sqlite3_column_int(q, 3);
+		int st = sqlite3_column_int(q, 4);
+		x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st
+							     : TABLE_FINISHED;
+		x.party_no = sqlite3_column_int(q, 5);
+		x.nparties = sqlite3_column_int(q, 6);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "ttables");
+	done(q);
+	return rc;
+}
+
+int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TRESULT_PUT);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, r->round);
+	sqlite3_bind_int64(q, 3, r->user_id);
+	sqlite3_bind_int(q, 4, r->table_no);
+	sqlite3_bind_int64(q, 5, r->table_id);
+	sqlite3_bind_int(q, 6, r->seat);
+	sqlite3_bind_int(q, 7, r->place);
+	sqlite3_bind_int(q, 8, r->points);
+	sqlite3_bind_int(q, 9, r->party_points);
+	return exec_stmt(s, q, "tresult put");
+}
+
+int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TRESULTS);
+	struct st_tresult r;
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		r.round = sqlite3_column_int(q, 0);
+		r.user_id = sqlite3_column_int64(q, 1);
+		r.table_no = sqlite3_column_int(q, 2);
+		r.table_id = sqlite3_column_int64(q, 3);
+		r.seat = sqlite3_column_int(q, 4);
+		r.place = sqlite3_column_int(q, 5);
+		r.points = sqlite3_column_int(q, 6);
+		r.party_points = sqlite3_column_int(q, 7);
+		fn(ctx, &r);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tresults");
+	done(q);
+	return rc;
+}
+
+int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEY_POLL);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(q, 0);
+		*deadline = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "tourney poll");
+	}
+	done(q);
+	return rc;
 }

@@ -445,4 +445,95 @@ int store_mail_retry(struct store *s, int64_t id, int64_t next_try);
 /* Forgets mails that left the queue before `before`. */
 int store_mail_purge(struct store *s, int64_t before);
 
+/* ---- tournaments (014_tournaments.sql; docs/tournaments.md) ---- */
+
+enum { ST_TNAME_MAX = 120, ST_TPOINTS_MAX = 40, ST_TTIEBREAKS_MAX = 16 };
+enum st_tourney_status {
+	TOURNEY_REGISTERING, TOURNEY_RUNNING, TOURNEY_FINISHED, TOURNEY_CANCELLED,
+	TOURNEY_STATUS__MAX
+};
+struct st_tourney {
+	int64_t id;
+	char name[ST_TNAME_MAX + 1];
+	char game[ST_SLUG_MAX + 1];
+	char options[ST_OPTS_MAX + 1];
+	int format;                      /* enum tourney_format (rules/tournament.h) */
+	int seats, min_seats, rounds;
+	int advance;                     /* elimination: the best K of a table go on */
+	char points[ST_TPOINTS_MAX + 1]; /* points by place, "6,4,2,0" */
+	char tiebreaks[ST_TTIEBREAKS_MAX + 1]; /* "party,sb", "sb,party", "party", "sb", "" */
+	struct clock_rule clock;         /* the speed of every table */
+	int timeouts_max;
+	int64_t register_until, starts_at;
+	enum st_tourney_status status;
+	int round;                       /* rounds seated so far */
+	int64_t seed, version, created_by, created_at;
+	char organiser[ST_NAME_MAX + 1]; /* "" when the account is gone */
+	int players;                     /* registered and not withdrawn */
+};
+int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *id);
+int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t);
+/* Status and rounds seated; the version grows. */
+int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status st, int round);
+int store_tourney_bump(struct store *s, int64_t id);
+/* What the tournament page's poll compares: the version, and the start
+ * while it registers (a deadline: the page reloads to start it). */
+int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline);
+typedef void (*st_tourney_fn)(void *ctx, const struct st_tourney *t);
+/* The ones to come and running by their start, then the finished ones. */
+int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx);
+int store_tourneys_of_user(struct store *s, int64_t user, int limit, st_tourney_fn fn,
+			   void *ctx);
+/* Tournaments still registering whose start has come. */
+int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int *n);
+
+struct st_tplayer {
+	int64_t user_id;
+	char name[ST_NAME_MAX + 1];
+	int64_t registered_at;
+	int left_how;                    /* 0 in, 1 withdrew, 2 removed */
+	int left_round, out_round, grp, gpos;
+};
+/* ST_EXISTS: registered already. */
+int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now);
+/* Before the start: the registration is gone. ST_NOTFOUND: none. */
+int store_tplayer_delete(struct store *s, int64_t t, int64_t user);
+/* After the start: withdrew (how 1) or removed (2) in `round`. ST_NOTFOUND:
+ * not a player, or gone already. */
+int store_tplayer_leave(struct store *s, int64_t t, int64_t user, int how, int round);
+int store_tplayer_out(struct store *s, int64_t t, int64_t user, int round);
+int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int gpos);
+/* Every player in order of registration; at most max written, *n all. */
+int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n);
+
+struct st_ttable {
+	int round, number;
+	int64_t table_id;
+	int done;                        /* results recorded */
+	enum st_table_status status;     /* the table's */
+	int party_no, nparties;
+};
+int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id);
+/* The tournament, round and number of a table; ST_NOTFOUND: not one. */
+int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,
+		    int *done);
+/* Marks the table's results recorded; ST_EXISTS when they were already. */
+int store_ttable_done(struct store *s, int64_t table_id);
+/* Tables of the round whose results are not in yet. */
+int store_tround_open(struct store *s, int64_t t, int round, int *open);
+typedef void (*st_ttable_fn)(void *ctx, const struct st_ttable *x);
+int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx);
+
+struct st_tresult {
+	int round;
+	int64_t user_id;
+	int table_no;                    /* -1: a bye */
+	int64_t table_id;                /* 0: none */
+	int seat, place, points, party_points;
+};
+int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r);
+typedef void (*st_tresult_fn)(void *ctx, const struct st_tresult *r);
+/* By round, table, place: the rows of one table together. */
+int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
+
 #endif

@@ -70,7 +70,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "005_autopass.sql", "006_clocks.sql",
 						  "007_idle.sql", "008_chat.sql",
 						  "009_feed.sql", "010_invites.sql",
-						  "011_acting.sql", "012_mail.sql", "013_ratings.sql" };
+						  "011_acting.sql", "012_mail.sql", "013_ratings.sql",
+						  "014_tournaments.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
