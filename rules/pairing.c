@@ -1,10 +1,19 @@
 /* pairing.c — seating one round of a tournament (pairing.h). */
 #include "pairing.h"
 
+#include <string.h>
+
 #include "rng.h"
 
-/* Local search bound: sweeps over the table pairs at one width. */
-enum { SWEEPS_MAX = 32 };
+/* Bounds of the local search: sweeps over the table pairs at one width;
+ * kicks in a row that find no better seating; swaps of one kick; the work
+ * of one round in all (seats looked at while weighing swaps): WORK_PLAYER
+ * for each player seated, at least WORK_MIN (some milliseconds). */
+enum { SWEEPS_MAX = 32, STALE_MAX = 100, KICK_SWAPS = 2, WORK_PLAYER = 15000, WORK_MIN = 700000 };
+/* Looking one round ahead: up to how many players, how many other
+ * seatings are tried, and the kicks in a row of the search of the next
+ * round. */
+enum { LOOK_PLAYERS_MAX = 36, LOOK_TRIES = 40, LOOK_STALE = 8 };
 
 /* Splits m players into tables; 0, or -1 when no split exists. */
 static int split(int m, int seats, int min_seats, int *sizes, int *ntables)
@@ -43,12 +52,16 @@ int pairing_table_sizes(int n, int seats, int min_seats, int *sizes, int *ntable
 struct work {
 	const struct pairing_in *in;
 	struct rng rng;
+	struct rng kicks;              /* the search's own, apart from rng */
 	int rank[PAIRING_PLAYERS_MAX]; /* player ids, best first */
 	int nplay;                     /* players seated; at[] holds them */
 	int at[PAIRING_PLAYERS_MAX];
 	int ntables, size[PAIRING_TABLES_MAX], start[PAIRING_TABLES_MAX];
 	int table_of[PAIRING_PLAYERS_MAX]; /* by position in at[] */
 	int tier_only;                 /* elimination: swap equal tiers only */
+	long work, work_max;           /* seats looked at so far, the bound */
+	int stale_max;                 /* kicks in a row without a better one */
+	int look;                      /* whether to look one round ahead */
 };
 
 static int met(const struct work *w, int a, int b)
@@ -130,30 +143,65 @@ static void lay_tables(struct work *w, const int *sizes, int ntables)
 	}
 }
 
-/* What swapping the players at positions p and q changes: met counts in
- * *dm, score differences in *ds. */
-static void swap_delta(const struct work *w, int p, int q, int *dm, int *ds)
+/* What a swap changes, in the order it counts: pairs at a table who met
+ * before, their met counts, the score differences of pairs at a table. */
+struct delta {
+	int r, m, s;
+};
+
+static int less(struct delta a, struct delta b)
 {
-	int a = w->at[p], b = w->at[q];
-	int tp = w->table_of[p], tq = w->table_of[q];
-	*dm = *ds = 0;
-	for (int k = w->start[tp]; k < w->start[tp] + w->size[tp]; k++) {
-		if (k == p)
+	if (a.r != b.r)
+		return a.r < b.r;
+	if (a.m != b.m)
+		return a.m < b.m;
+	return a.s < b.s;
+}
+
+/* What moving player `from` out and `to` in at table t (position skip
+ * left out) adds to *d. */
+static void table_delta(struct work *w, int t, int skip, int from, int to, struct delta *d)
+{
+	const unsigned char *mf = w->in->met + from * w->in->n, *mt = w->in->met + to * w->in->n;
+	const int *score = w->in->score;
+	for (int k = w->start[t]; k < w->start[t] + w->size[t]; k++) {
+		if (k == skip)
 			continue;
-		*dm += met(w, b, w->at[k]) - met(w, a, w->at[k]);
-		*ds += gap(w, b, w->at[k]) - gap(w, a, w->at[k]);
+		int x = w->at[k], gf = score[from] - score[x], gt = score[to] - score[x];
+		d->r += (mt[x] > 0) - (mf[x] > 0);
+		d->m += mt[x] - mf[x];
+		d->s += (gt < 0 ? -gt : gt) - (gf < 0 ? -gf : gf);
 	}
-	for (int k = w->start[tq]; k < w->start[tq] + w->size[tq]; k++) {
-		if (k == q)
-			continue;
-		*dm += met(w, a, w->at[k]) - met(w, b, w->at[k]);
-		*ds += gap(w, a, w->at[k]) - gap(w, b, w->at[k]);
-	}
+	w->work += w->size[t];
+}
+
+/* What swapping the players at positions p and q changes. */
+static struct delta swap_delta(struct work *w, int p, int q)
+{
+	struct delta d = { 0, 0, 0 };
+	table_delta(w, w->table_of[p], p, w->at[p], w->at[q], &d);
+	table_delta(w, w->table_of[q], q, w->at[q], w->at[p], &d);
+	return d;
+}
+
+static void swap_at(struct work *w, int p, int q)
+{
+	int a = w->at[p];
+	w->at[p] = w->at[q];
+	w->at[q] = a;
+}
+
+/* Whether a swap is made: Swiss, when it lowers the delta; elimination
+ * (tiers only), when it lowers the met counts. */
+static int takes(const struct work *w, struct delta d)
+{
+	if (w->tier_only)
+		return d.m < 0;
+	return less(d, (struct delta){ 0, 0, 0 });
 }
 
 /* One sweep over the table pairs at most `width` apart: every swap that
- * lowers (met counts, then score differences) is made. Returns the number
- * of swaps. */
+ * takes is made. Returns the number of swaps. */
 static int sweep(struct work *w, int width)
 {
 	int swaps = 0;
@@ -161,45 +209,220 @@ static int sweep(struct work *w, int width)
 		for (int j = i + 1; j < w->ntables && j - i <= width; j++)
 			for (int p = w->start[i]; p < w->start[i] + w->size[i]; p++)
 				for (int q = w->start[j]; q < w->start[j] + w->size[j]; q++) {
-					int dm, ds;
 					if (w->tier_only && p - w->start[i] != q - w->start[j])
 						continue;
-					swap_delta(w, p, q, &dm, &ds);
-					if (dm < 0 || (dm == 0 && ds < 0 && !w->tier_only)) {
-						int a = w->at[p];
-						w->at[p] = w->at[q];
-						w->at[q] = a;
+					if (takes(w, swap_delta(w, p, q))) {
+						swap_at(w, p, q);
 						swaps++;
 					}
 				}
 	return swaps;
 }
 
-/* The met counts of all pairs at tables, or (count_pairs) the number of
- * pairs among them that met before. */
-static int met_total(const struct work *w, int count_pairs)
+/* The whole seating's cost, counted as in struct delta. */
+static struct delta cost(const struct work *w)
 {
-	int sum = 0;
+	struct delta c = { 0, 0, 0 };
 	for (int t = 0; t < w->ntables; t++)
 		for (int k = w->start[t]; k < w->start[t] + w->size[t]; k++)
 			for (int l = k + 1; l < w->start[t] + w->size[t]; l++) {
 				int m = met(w, w->at[k], w->at[l]);
-				sum += count_pairs ? m > 0 : m;
+				c.r += m > 0;
+				c.m += m;
+				c.s += gap(w, w->at[k], w->at[l]);
 			}
-	return sum;
+	return c;
 }
 
-/* Local search: neighbouring tables first, wider only while meetings
- * repeat. */
+/* Whether the player at position p sits with somebody met before. */
+static int repeating(const struct work *w, int p)
+{
+	int t = w->table_of[p];
+	for (int k = w->start[t]; k < w->start[t] + w->size[t]; k++)
+		if (k != p && met(w, w->at[p], w->at[k]) > 0)
+			return 1;
+	return 0;
+}
+
+/* One pass of repairs: each player who sits with somebody met before
+ * makes the best swap with anybody at another table, if one lowers the
+ * delta. Returns the number of swaps. */
+static int repair(struct work *w)
+{
+	int swaps = 0;
+	for (int p = 0; p < w->nplay && w->work < w->work_max; p++) {
+		if (!repeating(w, p))
+			continue;
+		struct delta best = { 0, 0, 0 };
+		int bq = -1;
+		for (int q = 0; q < w->nplay; q++) {
+			if (w->table_of[q] == w->table_of[p])
+				continue;
+			struct delta d = swap_delta(w, p, q);
+			if (less(d, best)) {
+				best = d;
+				bq = q;
+			}
+		}
+		if (bq >= 0) {
+			swap_at(w, p, bq);
+			swaps++;
+		}
+	}
+	return swaps;
+}
+
+/* A kick out of a local optimum: KICK_SWAPS random swaps, each of a player
+ * who sits with somebody met before and anybody at another table. */
+static void kick(struct work *w)
+{
+	for (int i = 0; i < KICK_SWAPS; i++) {
+		int list[PAIRING_PLAYERS_MAX], m = 0;
+		for (int p = 0; p < w->nplay; p++)
+			if (repeating(w, p))
+				list[m++] = p;
+		if (m == 0)
+			return;
+		int p = list[rng_below(&w->kicks, (uint32_t)m)];
+		int q = (int)rng_below(&w->kicks, (uint32_t)(w->nplay - w->size[w->table_of[p]]));
+		/* q counts the positions outside p's table */
+		if (q >= w->start[w->table_of[p]])
+			q += w->size[w->table_of[p]];
+		swap_at(w, p, q);
+	}
+}
+
+/* Repairs, then kicks and repairs again while meetings repeat, keeping
+ * the best seating: bounded by stale_max kicks in a row without a better
+ * one and by the work bound in all. A kick's result is the next start
+ * when it has no more repeats and met counts than the best, else the best
+ * is. */
+static void search(struct work *w)
+{
+	int best[PAIRING_PLAYERS_MAX], n = w->nplay;
+	while (repair(w) > 0 && w->work < w->work_max)
+		;
+	struct delta bc = cost(w), plateau = { 0, 0, 0 };
+	memcpy(best, w->at, (size_t)n * sizeof(int));
+	for (int stale = 0; bc.r > 0 && stale < w->stale_max && w->work < w->work_max;) {
+		kick(w);
+		while (repair(w) > 0 && w->work < w->work_max)
+			;
+		struct delta c = cost(w);
+		if (less(c, bc)) {
+			bc = c;
+			memcpy(best, w->at, (size_t)n * sizeof(int));
+			stale = 0;
+			continue;
+		}
+		stale++;
+		plateau.r = bc.r;
+		plateau.m = bc.m + 1;
+		if (!less(c, plateau))
+			memcpy(w->at, best, (size_t)n * sizeof(int));
+	}
+	memcpy(w->at, best, (size_t)n * sizeof(int));
+}
+
+/* The number of pairs at tables who met before. */
+static int repeat_pairs(const struct work *w)
+{
+	return cost(w).r;
+}
+
+/* The search, then sweeps over all tables for the score differences. */
+static void search_and_sweep(struct work *w)
+{
+	search(w);
+	for (int s = 0; s < SWEEPS_MAX && w->work < w->work_max; s++)
+		if (sweep(w, w->ntables) == 0)
+			break;
+}
+
+/* Whether the round after this seating could seat everybody with new
+ * people: everybody still has enough players not met yet for the smallest
+ * table (the same tables assumed), and a short search of that round finds
+ * such a seating.
+ * Small fields only (LOOK_PLAYERS_MAX); its work counts towards the bound. */
+static int next_round_clean(struct work *w)
+{
+	unsigned char met2[LOOK_PLAYERS_MAX * LOOK_PLAYERS_MAX];
+	struct pairing_in in2 = *w->in;
+	int n = in2.n;
+	memcpy(met2, in2.met, (size_t)(n * n));
+	for (int p = 0; p < n; p++)
+		for (int q = 0; q < n; q++)
+			if (p != q && w->table_of[p] == w->table_of[q] && met2[w->at[p] * n + w->at[q]] < 255)
+				met2[w->at[p] * n + w->at[q]]++;
+	for (int p = 0; p < n; p++) {
+		int fresh = 0;
+		for (int q = 0; q < n; q++)
+			fresh += q != p && met2[p * n + q] == 0;
+		if (fresh < w->size[w->ntables - 1] - 1)
+			return 0;
+	}
+	in2.met = met2;
+	struct work w2 = *w;
+	w2.in = &in2;
+	w2.stale_max = LOOK_STALE;
+	memcpy(w2.at, w->rank, (size_t)n * sizeof(int));
+	search(&w2);
+	w->work = w2.work;
+	w->kicks = w2.kicks;
+	return repeat_pairs(&w2) == 0;
+}
+
+/* Random swaps of any two players at different tables. */
+static void shake(struct work *w)
+{
+	for (int i = 0; i < w->nplay / 4 + 1; i++) {
+		int p = (int)rng_below(&w->kicks, (uint32_t)w->nplay);
+		int q = (int)rng_below(&w->kicks, (uint32_t)w->nplay);
+		if (w->table_of[p] != w->table_of[q])
+			swap_at(w, p, q);
+	}
+}
+
+/* Small fields, nobody out, no repeats this round: when the next round
+ * could not seat everybody with new people after this seating, up to
+ * LOOK_TRIES other seatings without repeats are tried (each shaken from
+ * the last, searched and swept); the first after which it could is
+ * taken, else the first seating stays. */
+static void look_ahead(struct work *w)
+{
+	int first[PAIRING_PLAYERS_MAX], n = w->nplay;
+	/* fewer tables than seats: a full table of the next round holds two
+	 * players of one table of this round, whatever this seating */
+	if (!w->look || n != w->in->n || n > LOOK_PLAYERS_MAX || w->ntables < w->size[0] ||
+	    repeat_pairs(w) > 0 || next_round_clean(w))
+		return;
+	memcpy(first, w->at, (size_t)n * sizeof(int));
+	for (int i = 0; i < LOOK_TRIES && w->work < w->work_max; i++) {
+		shake(w);
+		search_and_sweep(w);
+		if (repeat_pairs(w) == 0 && next_round_clean(w))
+			return;
+	}
+	memcpy(w->at, first, (size_t)n * sizeof(int));
+}
+
+/* Neighbouring tables first; while meetings repeat, the search over all
+ * tables and sweeps over all tables for the score differences; then, for
+ * small fields, a look one round ahead. */
 static void improve(struct work *w)
 {
-	for (int width = 1; width < w->ntables; width++) {
-		if (width > 1 && met_total(w, 0) == 0)
+	for (int width = 1; width < w->ntables && w->work < w->work_max / 2; width++) {
+		if (width > 1 && repeat_pairs(w) == 0)
 			break;
-		for (int s = 0; s < SWEEPS_MAX; s++)
+		for (int s = 0; s < SWEEPS_MAX && w->work < w->work_max / 2; s++)
 			if (sweep(w, width) == 0)
 				break;
 	}
+	if (w->ntables < 2)
+		return;
+	if (repeat_pairs(w) > 0)
+		search_and_sweep(w);
+	look_ahead(w);
 }
 
 /* Seat order: each table shuffled; the result into out. */
@@ -217,7 +440,7 @@ static void seat_tables(struct work *w, struct pairing_out *out)
 			s[j] = x;
 		}
 	}
-	out->repeats = met_total(w, 1);
+	out->repeats = repeat_pairs(w);
 }
 
 /* Ranking, byes and table sizes, shared by both formats. */
@@ -228,11 +451,18 @@ static int begin(struct work *w, const struct pairing_in *in, int byes_top, stru
 		return -1;
 	w->in = in;
 	w->tier_only = 0;
+	w->work = 0;
+	w->stale_max = STALE_MAX;
+	w->look = 0;
 	rng_seed(&w->rng, in->seed ^ ((uint64_t)(unsigned)in->round * 0x9e3779b97f4a7c15ULL));
+	rng_seed(&w->kicks, ~in->seed ^ ((uint64_t)(unsigned)in->round * 0xbf58476d1ce4e5b9ULL));
 	rank_players(w);
 	int out_count = pairing_table_sizes(in->n, in->seats, in->min_seats, sizes, &ntables);
 	take_byes(w, out_count, byes_top, out);
 	lay_tables(w, sizes, ntables);
+	w->work_max = (long)WORK_PLAYER * w->nplay;
+	if (w->work_max < WORK_MIN)
+		w->work_max = WORK_MIN;
 	return 0;
 }
 
@@ -244,6 +474,7 @@ int pairing_swiss(const struct pairing_in *in, struct pairing_out *out)
 		return -1;
 	for (int r = 0; r < w.nplay; r++)
 		w.at[r] = w.rank[r];
+	w.look = 1;
 	improve(&w);
 	seat_tables(&w, &o);
 	*out = o;

@@ -12,7 +12,7 @@
  * - Elimination: the ranking is spread over the tables (the strongest at
  *   different tables); the caller advances the best K of each table
  *   (pairing_elimination).
- * Round robin in groups is not offered.
+ * Round robin in groups needs no pairing: see docs/tournaments.md.
  *
  * Pure functions: no allocation, no I/O, no global state; the same input
  * (and seed) gives the same seating on every machine. */
@@ -69,10 +69,17 @@ int pairing_table_sizes(int n, int seats, int min_seats, int *sizes, int *ntable
  * seeded random order. Byes (when the split needs them): the lowest-ranked
  * among those with the fewest byes so far. Tables are filled from the top
  * of the ranking, then players are swapped between tables while that
- * lowers, first, the sum over every table of the met counts of each pair
- * at it and, second, the sum of the score differences of each pair at a
- * table; neighbouring tables first, farther ones only while meetings
- * repeat; bounded passes. Seat order at each table: a seeded shuffle.
+ * lowers, in this order: the pairs at a table who met before (the repeat
+ * meetings), the sum of their met counts, the sum of the score
+ * differences of each pair at a table. Neighbouring tables first, farther
+ * ones only while meetings repeat. Repeats left: a local search over all
+ * tables (each player at a table with somebody met before takes the best
+ * swap with anybody; stuck, seeded random swaps and again, the best
+ * seating kept). Fields of at most 36 players with nobody out: a seating
+ * without repeats after which the next round could have none either is
+ * preferred (a short search of that round, a few other such seatings
+ * tried). All of it bounded by a count of the work done, growing with
+ * the players seated. Seat order at each table: a seeded shuffle.
  * 0, or -1 for bad input (out untouched). */
 int pairing_swiss(const struct pairing_in *in, struct pairing_out *out);
 

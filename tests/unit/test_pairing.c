@@ -1,13 +1,15 @@
 /* test_pairing.c — seating tournament rounds (rules/pairing.h): the split
  * into table sizes, every player seated once or given a bye, byes shared
  * out before anyone gets a second, no repeat meetings while avoiding them
- * is easy, the same seed giving the same seating, and the quality figures
- * (repeat meetings per player over 3, 5 and 10 Swiss rounds) printed. */
+ * is easy, the fewest repeats possible for small fields, the same seed
+ * giving the same seating, and the quality figures (repeat meetings per
+ * player over 3, 5 and 10 Swiss rounds) printed. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "pairing.h"
@@ -221,12 +223,21 @@ static void test_pairing_swiss_every_case(void **unused)
 		      (double)repeats_total / (double)rounds_total);
 }
 
+/* The quality figures: repeat meetings per player (average and most)
+ * after 3, 5 and 10 Swiss rounds of 12, 24 and 40 players at 4 seats (min
+ * 3), as a table. The least possible: 12 players 1.00 after 3 rounds (see
+ * test_pairing_fewest_repeats), 4.00 after 5, 19.00 after 10 (everybody
+ * met, 30 sittings with 11 others); 24 players 7.00 after 10. */
 static void test_pairing_quality(void **unused)
 {
 	(void)unused;
 	static struct tourney t;
 	static const int sizes[] = { 12, 24, 40 };
+	print_message("swiss, 4 seats (min 3), repeat meetings per player, avg (max):\n"
+		      "players    after 3     after 5    after 10\n");
 	for (int s = 0; s < 3; s++) {
+		char line[80];
+		int len = snprintf(line, sizeof line, "%7d", sizes[s]);
 		tourney_start(&t, sizes[s], 4, 3, 7u + (uint32_t)s);
 		for (int round = 0; round < ROUNDS; round++) {
 			struct pairing_out o;
@@ -240,11 +251,46 @@ static void test_pairing_quality(void **unused)
 					sum += r;
 					max = r > max ? r : max;
 				}
-				print_message("swiss %2d players, 4 seats, after %2d rounds: "
-					      "repeat meetings per player avg %.2f max %d\n",
-					      t.n, round + 1, (double)sum / t.n, max);
+				len += snprintf(line + len, sizeof line - (size_t)len, "  %6.2f (%2d)",
+						(double)sum / t.n, max);
 			}
 		}
+		print_message("%s\n", line);
+	}
+}
+
+/* Repeat meetings in all (pairs at a table who had met, every round)
+ * over `rounds` Swiss rounds with random results. */
+static int swiss_repeats(int n, int seats, int min_seats, int rounds, uint32_t seed)
+{
+	static struct tourney t;
+	int repeats = 0;
+	tourney_start(&t, n, seats, min_seats, seed);
+	for (int round = 0; round < rounds; round++) {
+		struct pairing_out o;
+		assert_int_equal(seat_round(&t, round, (uint64_t)seed * 7 + 1, &o), 0);
+		check_round(&t, &o);
+		repeats += o.repeats;
+		play_round(&t, &o);
+	}
+	return repeats;
+}
+
+/* Small fields reach the fewest repeats possible, for several seeds:
+ * - 9 players at 3 seats over 4 rounds and 16 at 4 seats over 5 rounds:
+ *   none (the affine planes of order 3 and 4; the round before the last
+ *   must be picked with the next one in mind, the look ahead);
+ * - 12 players at 4 seats over 3 rounds: 6 pairs, 1.00 a player. None is
+ *   impossible: from round 2 on, a table of 4 draws from only 3 tables of
+ *   the round before, so every table holds a pair that met, 3 a round at
+ *   least; over 3 rounds 6 is the least (every seating tried). */
+static void test_pairing_fewest_repeats(void **unused)
+{
+	(void)unused;
+	for (uint32_t seed = 1; seed <= 6; seed++) {
+		assert_int_equal(swiss_repeats(9, 3, 2, 4, seed), 0);
+		assert_int_equal(swiss_repeats(16, 4, 3, 5, seed), 0);
+		assert_int_equal(swiss_repeats(12, 4, 3, 3, seed), 6);
 	}
 }
 
@@ -428,6 +474,7 @@ int main(void)
 		cmocka_unit_test(test_pairing_table_sizes),
 		cmocka_unit_test(test_pairing_swiss_every_case),
 		cmocka_unit_test(test_pairing_quality),
+		cmocka_unit_test(test_pairing_fewest_repeats),
 		cmocka_unit_test(test_pairing_deterministic),
 		cmocka_unit_test(test_pairing_seat_rotation),
 		cmocka_unit_test(test_pairing_byes),
