@@ -4,7 +4,6 @@
  * the template (never HTML here). */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "chat.h"
 #include "page.h"
@@ -15,18 +14,6 @@ struct chatctx {
 	int n;
 };
 
-/* "14:05" in the server's time zone, or "" (a string in the arena). */
-static const char *clock_time(struct page *p, int64_t at_ms)
-{
-	time_t t = (time_t)(at_ms / 1000);
-	struct tm tm;
-	char buf[16];
-	if (!localtime_r(&t, &tm) || strftime(buf, sizeof buf, "%H:%M", &tm) == 0)
-		return "";
-	const char *s = arena_strdup(p->a, buf);
-	return s ? s : "";
-}
-
 static void emit_message(void *ctx, const struct st_chat *m)
 {
 	struct chatctx *c = ctx;
@@ -36,7 +23,7 @@ static void emit_message(void *ctx, const struct st_chat *m)
 	view_num(c->v, "author_id", m->user_id);
 	view_str(c->v, "text", m->text);
 	view_num(c->v, "at", m->at);
-	view_str(c->v, "time", clock_time(c->p, m->at));
+	view_str(c->v, "time", page_local_time(c->p, m->at, "%H:%M"));
 	view_flag(c->v, "mine", mine);
 	view_flag(c->v, "can_mute", c->p->user_id && !mine);
 	view_end(c->v);

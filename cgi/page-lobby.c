@@ -8,12 +8,13 @@
 #include "options.h"
 #include "page.h"
 #include "play.h"
+#include "tourney.h"
 
 /* OPEN_PER_USER: open tables (waiting for players) one user may have;
  * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
  * newest), so that nobody's tables push everybody else's out of it. */
-enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20, SPEED_FIELDS = 6,
-       CREATE_FIELDS = 3 + GAME_OPT_MAX + SPEED_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20,
+       CREATE_FIELDS = 3 + PAGE_TABLE_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
 	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
@@ -162,19 +163,7 @@ static void games_view(struct page *p, struct view *v, int logged_in)
 			view_flag(v, "selected", n == g->min_players);
 			view_end(v);
 		}
-		for (int k = 0; k < g->noptions; k++) {
-			const struct game_option *o = &g->options[k];
-			view_begin(v, "options");
-			view_str(v, "key", o->key);
-			view_str(v, "label", o->label);
-			view_flag(v, o->type == OPT_BOOL ? "is_bool" : "is_int", 1);
-			view_num(v, "min", o->min);
-			view_num(v, "max", o->max);
-			view_num(v, "def", o->def);
-			view_flag(v, "checked", o->type == OPT_BOOL && o->def);
-			view_str(v, "unit", o->unit ? o->unit : "");
-			view_end(v);
-		}
+		page_table_form_view(v, g);
 		view_end(v);
 	}
 	for (int i = 0; i < ngames_coming; i++) {
@@ -262,15 +251,6 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 	page_html(p, status, "lobby.tpl", &v, &h);
 }
 
-/* The length of a clock's day: a day, or on a test server
- * $SPIELTISCH_DAY_SECONDS (1..86400), so that a test runs days in seconds. */
-static int64_t day_ms(void)
-{
-	const char *env = getenv("SPIELTISCH_DAY_SECONDS");
-	long d = env ? strtol(env, NULL, 10) : 0;
-	return d >= 1 && d <= 86400 ? (int64_t)d * 1000 : CLOCK_DAY_MS;
-}
-
 /* A whole number of days from the environment (1..365), else def. */
 static int64_t env_days(const char *name, long def)
 {
@@ -287,7 +267,7 @@ static int64_t env_days(const char *name, long def)
 static void sweep(struct page *p)
 {
 	static int64_t last;
-	int64_t day = day_ms();
+	int64_t day = page_day_ms();
 	if (last && p->now_ms - last >= 0 && p->now_ms - last < day / 1440)
 		return;
 	last = p->now_ms;
@@ -300,6 +280,8 @@ static void sweep(struct page *p)
 	else if (out.expired || out.closed)
 		fprintf(stderr, "lobby: sweep: %d ticked, %d open expired, %d idle closed\n",
 			out.ticked, out.expired, out.closed);
+	if ((rc = tourney_sweep(p->store, p->now_ms, 3)) != PLAY_OK)
+		fprintf(stderr, "lobby: sweep: tournaments: %s\n", play_message(rc));
 	int queued = 0;
 	if (mail_enabled() && (rc = mail_digest_sweep(p->store, p->now_ms, day, 3, &queued)) != ST_OK)
 		fprintf(stderr, "lobby: sweep: mail digests: store error %d\n", rc);
@@ -318,12 +300,38 @@ void page_me(struct page *p)
 	page_me_show(p, HTTP_200);
 }
 
+struct my_tourneys {
+	struct page *p;
+	struct view *v;
+	int n;
+};
+
+static void my_tourney(void *ctx, const struct st_tourney *t)
+{
+	struct my_tourneys *m = ctx;
+	view_begin(m->v, "tournaments");
+	page_tourney_row(m->p, m->v, t);
+	view_end(m->v);
+	m->n++;
+}
+
+/* Section "tournaments": the user's, the running and coming first. */
+static int my_tourneys_view(struct page *p, struct view *v)
+{
+	struct my_tourneys m = { p, v, 0 };
+	view_list(v, "tournaments");
+	if (store_tourneys_of_user(p->store, p->user_id, MINE_LIMIT, my_tourney, &m) != ST_OK)
+		return -1;
+	view_flag(v, "has_tournaments", m.n > 0);
+	return 0;
+}
+
 void page_me_show(struct page *p, enum http_status status)
 {
 	struct view v;
 	page_view(p, &v);
 	int waiting = 0;
-	if (mine_view(p, &v, &waiting) != 0) {
+	if (mine_view(p, &v, &waiting) != 0 || my_tourneys_view(p, &v) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -366,42 +374,6 @@ static int may_open(struct page *p)
 	return 0;
 }
 
-/* The speed fields of the create form (speed, move_seconds, clock_days,
- * move_hours, weekend, timeouts) into rules. */
-static void speed_rules(struct http_rule *r)
-{
-	r[0] = (struct http_rule){ "speed", HTTP_V_TEXT, 0, 4, 4 };
-	r[1] = (struct http_rule){ "move_seconds", HTTP_V_INT, 0, 0, 3600 };
-	r[2] = (struct http_rule){ "clock_days", HTTP_V_INT, 0, 1, 14 };
-	r[3] = (struct http_rule){ "move_hours", HTTP_V_INT, 0, 1, 72 };
-	r[4] = (struct http_rule){ "weekend", HTTP_V_BOOL, 0, 0, 1 };
-	r[5] = (struct http_rule){ "timeouts", HTTP_V_INT, 0, 1, 9 };
-}
-
-/* A table's speed from the form: live with a time per move (none without
- * move_seconds), or over days: clock_days for the first move and at most,
- * move_hours more after each move, the weekend's pause, a bot after
- * `timeouts` timeouts (3 unless given). -1 for an unknown speed. */
-static int speed_of(const struct http_value *f, struct play_speed *sp)
-{
-	memset(sp, 0, sizeof *sp);
-	int64_t day = day_ms();
-	sp->clock.day_ms = day;
-	sp->timeouts_max = f[5].present ? (int)f[5].n : 3;
-	if (!f[0].present || strcmp(f[0].s, "live") == 0) {
-		int64_t ms = f[1].present ? f[1].n * 1000 : 0;
-		sp->clock.first_ms = sp->clock.per_move_ms = sp->clock.cap_ms = ms;
-		return 0;
-	}
-	if (strcmp(f[0].s, "days") != 0)
-		return -1;
-	sp->clock.first_ms = sp->clock.cap_ms = (f[2].present ? f[2].n : 3) * day;
-	sp->clock.per_move_ms = (f[3].present ? f[3].n : 24) * day / 24;
-	sp->clock.weekend = (int)f[4].n;
-	sp->clock.windows = 1;
-	return 0;
-}
-
 /* POST /tables (game, seats, the game's options): 303 to the new table;
  * 400 for a malformed form or an unknown game, 422 (lobby with the note)
  * when the rules refuse the combination or the user has OPEN_PER_USER
@@ -418,32 +390,15 @@ void page_table_create(struct page *p)
 		{ "game", HTTP_V_TEXT, 1, 1, ST_SLUG_MAX },
 		{ "seats", HTTP_V_INT, 1, g->min_players, g->max_players },
 	};
-	int n = 3;
-	for (int k = 0; k < g->noptions && k < GAME_OPT_MAX; k++) {
-		const struct game_option *o = &g->options[k];
-		rules[n++] = (struct http_rule){ o->key, o->type == OPT_BOOL ? HTTP_V_BOOL : HTTP_V_INT,
-						 0, o->min, o->max };
-	}
-	int speed_at = n;
-	speed_rules(&rules[n]);
-	n += SPEED_FIELDS;
+	int n = 3 + page_table_form_rules(g, &rules[3]);
 	struct http_value f[CREATE_FIELDS];
 	struct play_speed sp;
+	char text[ST_OPTS_MAX + 1];
 	enum http_err err = http_validate(&p->req->form, rules, n, f);
-	if (!err && speed_of(&f[speed_at], &sp) != 0)
+	if (!err && page_table_form_read(g, &f[3], text, sizeof text, &sp) != 0)
 		err = HTTP_E_INVALID;
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
-		return;
-	}
-	int opt[GAME_OPT_MAX];
-	options_default(g, opt);
-	for (int k = 0; k < g->noptions && k < GAME_OPT_MAX; k++)
-		if (f[3 + k].present || g->options[k].type == OPT_BOOL)
-			opt[k] = (int)f[3 + k].n;
-	char text[ST_OPTS_MAX + 1];
-	if (options_format(g, opt, text, sizeof text) != 0) {
-		page_error(p, HTTP_500, "internal");
 		return;
 	}
 	if (!may_open(p))

@@ -6,7 +6,6 @@
  * rating_history). Tournaments, once they exist, belong here too. */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "page.h"
 
@@ -16,17 +15,6 @@ static const char *game_title(const char *slug)
 {
 	const struct game *g = game_find(slug);
 	return g ? g->title : slug;
-}
-
-/* A day as Germans write it ("05.03.2026"), the server's time zone. */
-static const char *german_date(struct page *p, int64_t ms)
-{
-	char buf[16];
-	struct tm tm;
-	time_t t = (time_t)(ms / 1000);
-	if (!localtime_r(&t, &tm) || strftime(buf, sizeof buf, "%d.%m.%Y", &tm) == 0)
-		return "";
-	return arena_strdup(p->a, buf);
 }
 
 int page_profile_place(const struct st_finished *f, int *win)
@@ -86,7 +74,7 @@ static void results_view(struct page *p, const struct tally *t, struct view *v)
 		view_str(v, "url", page_table_url(p, f->table_id, ""));
 		view_str(v, "game_title", game_title(f->game));
 		view_num(v, "at", f->at);
-		view_str(v, "date", german_date(p, f->at));
+		view_str(v, "date", page_local_time(p, f->at, "%d.%m.%Y"));
 		view_num(v, "place", place);
 		view_num(v, "of", f->nseats);
 		view_flag(v, "won", win);
@@ -128,7 +116,7 @@ static void history_row(void *ctx, const struct st_rating_step *h)
 	struct rating_rows *c = ctx;
 	view_begin(c->v, "rating_history");
 	view_str(c->v, "game_title", game_title(h->game));
-	view_str(c->v, "date", german_date(c->p, h->at));
+	view_str(c->v, "date", page_local_time(c->p, h->at, "%d.%m.%Y"));
 	view_str(c->v, "shown", one_decimal(c->p, h->shown));
 	view_num(c->v, "place", h->place);
 	view_num(c->v, "of", h->players);
@@ -184,7 +172,7 @@ void page_profile(struct page *p)
 	view_str(&v, "name", u.name);
 	view_str(&v, "profile_url", page_user_url(p, u.name));
 	view_num(&v, "created_at", u.created_at);
-	view_str(&v, "member_since", german_date(p, u.created_at));
+	view_str(&v, "member_since", page_local_time(p, u.created_at, "%d.%m.%Y"));
 	view_flag(&v, "is_me", p->user_id == u.id);
 	view_num(&v, "tables_played", g.tables);
 	view_flag(&v, g.tables > 0 ? "has_games" : "no_games", 1);

@@ -1,12 +1,15 @@
 /* page.c — the helpers every page shares; see page.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sodium.h>
 
 #include "json.h"
 #include "options.h"
 #include "page.h"
+#include "play.h"
 #include "tmpl.h"
 
 static const char html_type[] = "text/html; charset=utf-8";
@@ -287,4 +290,95 @@ const char *page_ratings_url(struct page *p, const char *slug)
 {
 	const char *u = arena_printf(p->a, "/ratings?game=%s", slug);
 	return u ? u : "/ratings";
+}
+
+int64_t page_day_ms(void)
+{
+	const char *env = getenv("SPIELTISCH_DAY_SECONDS");
+	long d = env ? strtol(env, NULL, 10) : 0;
+	return d >= 1 && d <= 86400 ? (int64_t)d * 1000 : CLOCK_DAY_MS;
+}
+
+int page_table_form_rules(const struct game *g, struct http_rule *r)
+{
+	int n = 0;
+	for (int k = 0; k < g->noptions && k < GAME_OPT_MAX; k++) {
+		const struct game_option *o = &g->options[k];
+		r[n++] = (struct http_rule){ o->key, o->type == OPT_BOOL ? HTTP_V_BOOL : HTTP_V_INT,
+					     0, o->min, o->max };
+	}
+	r[n++] = (struct http_rule){ "speed", HTTP_V_TEXT, 0, 4, 4 };
+	r[n++] = (struct http_rule){ "move_seconds", HTTP_V_INT, 0, 0, 3600 };
+	r[n++] = (struct http_rule){ "clock_days", HTTP_V_INT, 0, 1, 14 };
+	r[n++] = (struct http_rule){ "move_hours", HTTP_V_INT, 0, 1, 72 };
+	r[n++] = (struct http_rule){ "weekend", HTTP_V_BOOL, 0, 0, 1 };
+	r[n++] = (struct http_rule){ "timeouts", HTTP_V_INT, 0, 1, 9 };
+	return n;
+}
+
+/* The speed from its six fields: live with a time per move (none without
+ * move_seconds), or over days: clock_days for the first move and at most,
+ * move_hours more after each move, the weekend's pause, a bot after
+ * `timeouts` timeouts (3 unless given). -1 for an unknown speed. */
+static int speed_of(const struct http_value *f, struct play_speed *sp)
+{
+	memset(sp, 0, sizeof *sp);
+	int64_t day = page_day_ms();
+	sp->clock.day_ms = day;
+	sp->timeouts_max = f[5].present ? (int)f[5].n : 3;
+	if (!f[0].present || strcmp(f[0].s, "live") == 0) {
+		int64_t ms = f[1].present ? f[1].n * 1000 : 0;
+		sp->clock.first_ms = sp->clock.per_move_ms = sp->clock.cap_ms = ms;
+		return 0;
+	}
+	if (strcmp(f[0].s, "days") != 0)
+		return -1;
+	sp->clock.first_ms = sp->clock.cap_ms = (f[2].present ? f[2].n : 3) * day;
+	sp->clock.per_move_ms = (f[3].present ? f[3].n : 24) * day / 24;
+	sp->clock.weekend = (int)f[4].n;
+	sp->clock.windows = 1;
+	return 0;
+}
+
+int page_table_form_read(const struct game *g, const struct http_value *f, char *opts,
+			 size_t cap, struct play_speed *sp)
+{
+	int opt[GAME_OPT_MAX], k;
+	options_default(g, opt);
+	for (k = 0; k < g->noptions && k < GAME_OPT_MAX; k++)
+		if (f[k].present || g->options[k].type == OPT_BOOL)
+			opt[k] = (int)f[k].n;
+	if (speed_of(&f[k], sp) != 0)
+		return -1;
+	return options_format(g, opt, opts, cap);
+}
+
+void page_table_form_view(struct view *v, const struct game *g)
+{
+	view_include(v, "table_fields", "table-fields.tpl");
+	for (int k = 0; k < g->noptions; k++) {
+		const struct game_option *o = &g->options[k];
+		view_begin(v, "options");
+		view_str(v, "key", o->key);
+		view_str(v, "label", o->label);
+		view_flag(v, o->type == OPT_BOOL ? "is_bool" : "is_int", 1);
+		view_num(v, "min", o->min);
+		view_num(v, "max", o->max);
+		view_num(v, "def", o->def);
+		view_flag(v, "checked", o->type == OPT_BOOL && o->def);
+		view_str(v, "unit", o->unit ? o->unit : "");
+		view_end(v);
+	}
+	view_end(v);
+}
+
+const char *page_local_time(struct page *p, int64_t ms, const char *fmt)
+{
+	char buf[64];
+	struct tm tm;
+	time_t t = (time_t)(ms / 1000);
+	if (!localtime_r(&t, &tm) || strftime(buf, sizeof buf, fmt, &tm) == 0)
+		return "";
+	const char *s = arena_strdup(p->a, buf);
+	return s ? s : "";
 }

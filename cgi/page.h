@@ -106,6 +106,39 @@ const char *page_speed_text(struct arena *a, const struct st_table *t);
  * text ("15 s", "ja", "nein") per option. Nothing when they do not parse. */
 void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text);
 
+/* The form of a new table's game options and speed (a lobby's table, a
+ * tournament's tables): PAGE_TABLE_FIELDS rules at most, in this order:
+ * the game's options, then speed, move_seconds, clock_days, move_hours,
+ * weekend, timeouts. page_table_form_rules writes them to r and returns
+ * how many; page_table_form_read reads the validated values f (laid out
+ * alike) into the canonical options text and the speed, -1 for a bad
+ * speed or options that do not fit. page_table_form_view adds the
+ * partial {{>table_fields}} (table-fields.tpl) with the game's options. */
+enum { PAGE_TABLE_FIELDS = GAME_OPT_MAX + 6 };
+struct play_speed;
+int page_table_form_rules(const struct game *g, struct http_rule *r);
+int page_table_form_read(const struct game *g, const struct http_value *f, char *opts,
+			 size_t cap, struct play_speed *sp);
+void page_table_form_view(struct view *v, const struct game *g);
+/* A clock's day: a day, or on a test server $SPIELTISCH_DAY_SECONDS
+ * (1..86400) seconds, so that a test runs days in seconds. */
+int64_t page_day_ms(void);
+/* A time in the server's time zone by strftime format fmt ("%d.%m.%Y":
+ * "05.03.2026"), in the arena; "" when it cannot be written. */
+const char *page_local_time(struct page *p, int64_t ms, const char *fmt);
+
+/* Tournaments (page-tournaments.c): the format's German name and its key
+ * ("swiss"), the status's German text or key ("running"), a tournament's
+ * URL with a tail (".json", "/poll", ""), and the fields of one listed
+ * tournament (name, url, game_title, format, status, status_text,
+ * player_count, round, rounds_total, started, starts). */
+struct st_tourney;
+const char *page_tourney_format(int format);
+const char *page_tourney_format_key(int format);
+const char *page_tourney_status(int status, int key);
+const char *page_tourney_url(struct page *p, int64_t id, const char *tail);
+void page_tourney_row(struct page *p, struct view *v, const struct st_tourney *t);
+
 /* The handlers (route.c's table). */
 void page_lobby(struct page *p);
 void page_me(struct page *p);
@@ -126,6 +159,17 @@ void page_poll(struct page *p);
 void page_table_chat(struct page *p);
 void page_me_poll(struct page *p);
 void page_ratings(struct page *p);
+void page_tournaments(struct page *p);
+void page_tournament_new(struct page *p);
+void page_tournament_create(struct page *p);
+void page_tournament(struct page *p);
+void page_tournament_json(struct page *p);
+void page_tournament_poll(struct page *p);
+void page_tournament_standings_csv(struct page *p);
+void page_tournament_results_csv(struct page *p);
+void page_tournament_register(struct page *p);
+void page_tournament_withdraw(struct page *p);
+void page_tournament_start(struct page *p);
 void page_table_invite(struct page *p);
 void page_table_rematch(struct page *p);
 void page_feed(struct page *p);

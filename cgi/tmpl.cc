@@ -31,20 +31,26 @@ bool ends_with(const std::string &s, const char *tail)
 	return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
 }
 
+// A plain text, not escaped: a mail (.txt.tpl), a CSV file (.csv.tpl).
+bool is_text(const std::string &name)
+{
+	return ends_with(name, ".txt.tpl") || ends_with(name, ".csv.tpl");
+}
+
 // How a template is stripped: a text keeps its lines as they are.
 ctemplate::Strip strip_of(const std::string &name)
 {
-	return ends_with(name, ".txt.tpl") ? ctemplate::DO_NOT_STRIP : ctemplate::STRIP_BLANK_LINES;
+	return is_text(name) ? ctemplate::DO_NOT_STRIP : ctemplate::STRIP_BLANK_LINES;
 }
 
 std::set<std::string> *loaded;   // names that loaded; per process, set once
 
 // 1 when the file starts with the AUTOESCAPE pragma: HTML, or XML for a
-// name ending in .atom.tpl; a text (.txt.tpl) with text_pragma.
+// name ending in .atom.tpl; a text (is_text) with text_pragma.
 bool has_pragma(const std::string &path)
 {
 	const char *want = ends_with(path, ".atom.tpl") ? xml_pragma :
-			   ends_with(path, ".txt.tpl") ? text_pragma : pragma;
+			   is_text(path) ? text_pragma : pragma;
 	size_t len = strlen(want);
 	FILE *f = fopen(path.c_str(), "rb");
 	if (!f)

@@ -15,6 +15,7 @@
 <header class="top">
 <a class="brand" href="/">Spieltisch</a>
 <nav>
+<a href="/tournaments">Turniere</a>
 {{#logged_in}}
 <a href="/me">Meine Tische</a>
 <span class="who">{{user_name}}</span>

@@ -26,6 +26,15 @@
 </ul>
 {{/has_mine}}
 {{#no_mine}}<p>Du sitzt noch an keinem Tisch. <a href="/">Zur Lobby</a></p>{{/no_mine}}
+{{#has_tournaments}}
+<section class="card my-tournaments">
+<h2>Meine Turniere</h2>
+<ul class="tables">
+{{#tournaments}}<li><a href="{{url}}">{{name}}</a> · {{game_title}} · {{format}} <span class="badge {{status}}">{{status_text}}</span>{{#started}} Runde {{round}} von {{rounds_total}}{{/started}}</li>
+{{/tournaments}}
+</ul>
+</section>
+{{/has_tournaments}}
 {{#feed}}
 <section class="feed" id="feed">
 <h2>Dein Feed</h2>

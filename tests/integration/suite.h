@@ -206,6 +206,36 @@ static inline long it_move(struct h_client *c, int64_t id, const char *csrf, lon
 	return st;
 }
 
+/* One legal move of whichever of the people who[0..n-1] may act at table
+ * id (a random one of its list, by *rnd): 1 when one moved, 0 when nobody
+ * may, -1 when the table is finished, -2 on a failure (no JSON twin, a
+ * move answered other than 303 or 409: a deadline passed meanwhile). */
+static inline int it_one_move(struct h_client **who, int n, int64_t id, uint64_t *rnd)
+{
+	long status;
+	for (int i = 0; i < n; i++) {
+		json_t *o = it_table_json(who[i], id, &status);
+		if (!o)
+			return -2;
+		if (strcmp(it_jstr(o, "status"), "finished") == 0) {
+			json_decref(o);
+			return -1;
+		}
+		json_t *mv = json_object_get(o, "moves");
+		if (!json_is_true(json_object_get(o, "can_act")) || json_array_size(mv) == 0) {
+			json_decref(o);
+			continue;
+		}
+		*rnd = *rnd * 6364136223846793005ULL + 1442695040888963407ULL;
+		const char *m = it_jstr(json_array_get(mv, (size_t)(*rnd >> 33) % json_array_size(mv)),
+					"move");
+		long st = it_move(who[i], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
+		json_decref(o);
+		return st == 303 || st == 409 ? 1 : -2;
+	}
+	return 0;
+}
+
 /* ---- a raw HTTP/1.1 client, for what libcurl would not send ---- */
 
 /* The port of the harness' nginx. */

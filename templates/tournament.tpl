@@ -1,0 +1,53 @@
+{{%AUTOESCAPE context="HTML"}}
+{{>header}}
+<h1>{{name}}</h1>
+{{#note}}<p class="note rejected" role="alert">{{text}}</p>{{/note}}
+<section class="card tournament-rule">
+<p><span class="badge {{status}}">{{status_text}}</span>{{#started}} · Runde {{round}} von {{rounds_total}}{{/started}}</p>
+{{#my_table}}<p class="attention"><a class="button primary" href="{{url}}">Zu meinem Tisch</a></p>{{/my_table}}
+<dl class="facts">
+<dt>Spiel</dt><dd>{{game_title}}{{#has_opts}} ({{#opts}}{{label}}: {{text}}; {{/opts}}){{/has_opts}}</dd>
+<dt>Format</dt><dd>{{format}}{{#elimination}}: die besten {{advance}} jedes Tisches kommen weiter{{/elimination}}, {{rounds_total}} Runden</dd>
+<dt>Tische</dt><dd>{{seats}} Plätze{{#smaller_tables}}, wenn es nicht aufgeht auch {{min_seats}}{{/smaller_tables}}</dd>
+<dt>Punkte nach Platz</dt><dd>{{points}}; ein Freilos zählt {{bye_points}}</dd>
+<dt>Gleichstand</dt><dd>{{#tb_party}}Partiepunkte{{#tb_then_sb}}, dann Gegnerwertung{{/tb_then_sb}}{{/tb_party}}{{#tb_sb}}Gegnerwertung{{#tb_then_party}}, dann Partiepunkte{{/tb_then_party}}{{/tb_sb}} · sonst geteilter Platz</dd>
+<dt>Tempo</dt><dd>{{speed}}</dd>
+<dt>Start</dt><dd>{{starts}} (Anmeldung bis {{register_until}})</dd>
+<dt>Ausrichter</dt><dd>{{#organiser_link}}<a href="{{url}}">{{organiser}}</a>{{/organiser_link}}</dd>
+</dl>
+{{#can_register}}<form method="post" action="{{action_url}}/register" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="primary">Anmelden</button></form>{{/can_register}}
+{{#login_to_register}}<p><a href="/login">Anmelden</a>, um mitzuspielen.</p>{{/login_to_register}}
+{{#registered}}<p>Du bist dabei.</p>{{/registered}}
+{{#can_withdraw}}<form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Vom Turnier abmelden</button></form>{{/can_withdraw}}
+{{#can_start}}<form method="post" action="{{action_url}}/start" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Jetzt starten</button></form>{{/can_start}}
+</section>
+<section class="card standings">
+<h2>Tabelle</h2>
+<table class="board">
+<thead><tr><th scope="col">Platz</th><th scope="col">Name</th><th scope="col">Punkte</th><th scope="col">Partiepunkte</th><th scope="col"><abbr title="Gegnerwertung: die Punkte der Gegner, die man hinter sich ließ (halb bei Gleichstand)">GW</abbr></th><th scope="col">Tische</th><th scope="col">Freilose</th></tr></thead>
+<tbody>
+{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td><a href="{{profile_url}}">{{name}}</a></td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
+{{/standings}}
+</tbody>
+</table>
+<p><a href="{{standings_csv}}">Tabelle als CSV</a> · <a href="{{results_csv}}">alle Ergebnisse als CSV</a> · <a href="{{json_url}}">JSON</a></p>
+</section>
+{{#rounds}}
+<section class="card round">
+<h2>Runde {{round}}</h2>
+<ul class="tables">
+{{#tables}}<li><a href="{{url}}">Tisch {{number}}</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
+<ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} (Bot){{/bot}}{{#done}}: Platz {{place}}, {{points}} Punkte ({{party_points}} in der Partie){{/done}}</li>{{/players}}</ol></li>
+{{/tables}}
+</ul>
+{{#byes}}<p>Freilos: {{name}} ({{points}} Punkte)</p>{{/byes}}
+</section>
+{{/rounds}}
+<section class="card players">
+<h2>Spieler ({{player_count}})</h2>
+<ul class="plain">
+{{#players}}<li{{#me}} class="me"{{/me}}><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">entfernen</button></form>{{/can_remove}}</li>
+{{/players}}
+</ul>
+</section>
+{{>footer}}
