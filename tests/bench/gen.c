@@ -6,12 +6,13 @@
  *   gen history --db FILE --schema DIR --parties N
  *
  * setup: ten users with one session each; for every registered game one
- * "page" table played by random legal moves to the middle of a party (about
- * half the moves of an average party, then on until no window is open, so
- * that nothing changes by itself while the page and the poll are measured),
- * and enough "move" tables, just dealt, for N moves per game (a table gives
- * about a third of an average party before its end comes near). Everything goes through the party engine
- * (play.c) as a browser's requests would. OUT lists what the bench needs:
+ * "page" table played by random legal moves to the middle of a party (a
+ * fixed number of moves per game, page_moves[] below, then on until no
+ * window is open, so that nothing changes by itself while the page and the
+ * poll are measured), and enough "move" tables, just dealt, for N moves per
+ * game (a table gives about a third of an average party before its end
+ * comes near). Everything goes through the party engine (play.c) as a
+ * browser's requests would. OUT lists what the bench needs:
  *   user IDX USER_ID TOKEN CSRF
  *   page SLUG TABLE_ID VERSION USER_IDX
  *   mtable SLUG TABLE_ID
@@ -35,6 +36,26 @@
  * played by the rules core, reused round-robin. The sample logs go into a
  * temporary table once; each party's log is then one INSERT … SELECT.
  *
+ * Pinned positions: every run of gen, at every commit, builds the same
+ * tables, so that the instruction counts of the page, the JSON and the move
+ * compare across runs and commits. The party engine deals with libsodium's
+ * randombytes (the deal's seed, the first dealer); in this program that is
+ * a deterministic stream (det_random below) that is reseeded from the
+ * game's slug before each table, and the random moves come from a
+ * generator seeded the same way. So the page table of game SLUG is: deal
+ * and first dealer from the stream seeded seed_of(SLUG, 0), then
+ * page_moves[SLUG] moves (seats and moves from rng_seed(seed_of(SLUG, 1))),
+ * then on until no window is open; the page tables are made first, before
+ * any move table, so they do not depend on how many move tables the run
+ * needs. Move table k of a game is dealt from seed_of(SLUG, 1000000 + k)
+ * (a window open after the deal is closed with moves from
+ * rng_seed(seed_of(SLUG, 3000000 + k))) and `gen moves` plays it with
+ * rng_seed(seed_of(SLUG, 2000000 + k)), so the
+ * k-th table's moves are the same whatever the number of tables. The same
+ * position is reached at another commit as long as the game's rules deal
+ * and list moves as they did (the list says each page table's moves and
+ * version, the log the hash of its move log, to check that).
+ *
  * Exit status 0, or 1 with a message on stderr.
  */
 #include <errno.h>
@@ -44,6 +65,7 @@
 #include <string.h>
 #include <time.h>
 
+#include <sodium.h>
 #include <sqlite3.h>
 
 #include "auth.h"
@@ -109,6 +131,59 @@ static int parse_long(const char *s, long min, long max, long *out)
 		return -1;
 	*out = (long)v;
 	return 0;
+}
+
+/* ---- pinned randomness (see the top of the file) ---- */
+
+/* The moves to the middle of a party on each game's page table: about half
+ * of an average random party at the bench's player count, fixed here so that
+ * a change of the rules' average does not move the position. A game not
+ * listed uses half its average (and the log says so). */
+static const struct {
+	const char *slug;
+	long moves;
+} page_moves[] = {
+	{ "drehwurm", 62 }, { "dna", 32 }, { "drachenrummy", 88 }, { "wurfwort", 39 },
+	{ "worstgame", 212 },
+};
+
+static struct rng det_rng;
+
+static const char *det_name(void) { return "bench-deterministic"; }
+static uint32_t det_random(void) { return (uint32_t)(rng_next(&det_rng) >> 32); }
+static void det_stir(void) { }
+static void det_buf(void *const buf, const size_t size)
+{
+	unsigned char *p = buf;
+	for (size_t i = 0; i < size; i += 8) {
+		uint64_t v = rng_next(&det_rng);
+		memcpy(p + i, &v, size - i < 8 ? size - i : 8);
+	}
+}
+static int det_close(void) { return 0; }
+
+static struct randombytes_implementation det_impl = {
+	.implementation_name = det_name,
+	.random = det_random,
+	.stir = det_stir,
+	.uniform = NULL,
+	.buf = det_buf,
+	.close = det_close,
+};
+
+/* FNV-1a of the slug, mixed with n: the seed of one table's randomness. */
+static uint64_t seed_of(const char *slug, uint64_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+	for (const unsigned char *p = (const unsigned char *)slug; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	return h ^ (n * 0x9e3779b97f4a7c15ULL);
+}
+
+/* From here on randombytes (the deals, tokens, salts) comes from seed. */
+static void det_reseed(uint64_t seed)
+{
+	rng_seed(&det_rng, seed);
 }
 
 /* ---- options given as SLUG:KEY=VALUE ---- */
@@ -270,9 +345,27 @@ out:
 	return rc;
 }
 
+/* FNV-1a over the moves made (acting user and text), and their count: what
+ * says that two runs reached the same position. */
+struct trail {
+	uint64_t hash;
+	long n;
+};
+
+static void trail_add(struct trail *t, int uidx, const char *move)
+{
+	if (!t)
+		return;
+	t->hash = (t->hash ^ (uint64_t)(unsigned)uidx) * 0x100000001b3ULL;
+	for (const unsigned char *p = (const unsigned char *)move; *p; p++)
+		t->hash = (t->hash ^ *p) * 0x100000001b3ULL;
+	t->hash = (t->hash ^ 0xffu) * 0x100000001b3ULL;
+	t->n++;
+}
+
 /* Moves on tid until `moves` are made and no window is open. */
 static int advance(struct store *s, const struct user *u, int64_t tid, long moves,
-		   struct rng *rng, void **tmp, size_t *tmpsz)
+		   struct rng *rng, void **tmp, size_t *tmpsz, struct trail *tr)
 {
 	int64_t v;
 	int uidx;
@@ -283,6 +376,7 @@ static int advance(struct store *s, const struct user *u, int64_t tid, long move
 			return 0;
 		if (rc != 0)
 			return rc < 0 ? -1 : 0;
+		trail_add(tr, uidx, move);
 	}
 	fprintf(stderr, "gen: table %lld still has a window open\n", (long long)tid);
 	return 0;
@@ -311,6 +405,57 @@ static int bench_players(const struct game *g)
 	return p;
 }
 
+/* Half the moves of an average party, unless page_moves[] pins them. */
+static long moves_to_middle(const struct game *g, int p, const int *opt, int *pinned)
+{
+	for (size_t i = 0; i < sizeof page_moves / sizeof page_moves[0]; i++)
+		if (strcmp(page_moves[i].slug, g->slug) == 0) {
+			*pinned = 1;
+			return page_moves[i].moves;
+		}
+	*pinned = 0;
+	return average_moves(g, p, opt) / 2;
+}
+
+/* Game g's page table, pinned (see the top of the file); one "page" line. */
+static int page_table(struct store *s, const struct game *g, const char *opts, const int *opt,
+		      const struct user *u, FILE *f, void **tmp, size_t *tmpsz)
+{
+	int p = bench_players(g), pinned;
+	long mid = moves_to_middle(g, p, opt, &pinned);
+	struct rng rng;
+	struct trail tr = { 0xcbf29ce484222325ULL, 0 };
+	int64_t tid;
+	det_reseed(seed_of(g->slug, 0));
+	rng_seed(&rng, seed_of(g->slug, 1));
+	if (new_table(s, g, opts, p, u, &tid) != 0)
+		return 1;
+	if (advance(s, u, tid, mid, &rng, tmp, tmpsz, &tr) != 0)
+		return fail("%s: cannot reach the middle of a party", g->slug);
+	struct play_table pt;
+	if (play_load(s, tid, u[0].id, now_ms(), &pt) != PLAY_OK)
+		return fail("%s: cannot load table %lld", g->slug, (long long)tid);
+	fprintf(f, "page %s %lld %lld 0\n", g->slug, (long long)tid, (long long)pt.t.version);
+	fprintf(stderr, "gen: %s page table %lld: %d players, %ld moves in (%s), %ld made,"
+		" version %lld, moves hash %016llx\n", g->slug, (long long)tid, p, mid,
+		pinned ? "pinned" : "NOT pinned: half the average", tr.n,
+		(long long)pt.t.version, (unsigned long long)tr.hash);
+	play_free(&pt);
+	return 0;
+}
+
+/* The options of g as text (defaults with --opt) and parsed. */
+static int game_opts(const struct game *g, const struct gen_opts *o, char *opts, size_t cap,
+		     int *opt)
+{
+	struct rerr e;
+	if (options_for(g, o, opts, cap) != 0)
+		return 1;
+	options_default(g, opt);
+	options_parse(g, opt, opts, &e);
+	return 0;
+}
+
 static int cmd_setup(struct store *s, const char *list, long need, const struct gen_opts *o)
 {
 	struct user u[GEN_USERS];
@@ -318,6 +463,7 @@ static int cmd_setup(struct store *s, const char *list, long need, const struct 
 	FILE *f = fopen(list, "w");
 	if (!f)
 		return fail("cannot write %s", list);
+	det_reseed(seed_of("users", 0));
 	for (int i = 0; i < GEN_USERS; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "bench-%d", i);
@@ -327,42 +473,34 @@ static int cmd_setup(struct store *s, const char *list, long need, const struct 
 			return fail("session for %s", name);
 		fprintf(f, "user %d %lld %s %s\n", i, (long long)u[i].id, u[i].token, u[i].csrf);
 	}
-	struct rng rng;
-	rng_seed(&rng, 20260101);
 	void *tmp = NULL;
 	size_t tmpsz = 0;
+	char opts[ST_OPTS_MAX + 1];
+	int opt[GAME_OPT_MAX];
+	/* All page tables first: their ids and positions do not depend on need. */
+	for (int gi = 0; gi < ngames; gi++)
+		if (game_opts(games[gi], o, opts, sizeof opts, opt) != 0 ||
+		    page_table(s, games[gi], opts, opt, u, f, &tmp, &tmpsz) != 0)
+			return 1;
 	for (int gi = 0; gi < ngames; gi++) {
 		const struct game *g = games[gi];
-		char opts[ST_OPTS_MAX + 1];
-		int opt[GAME_OPT_MAX];
-		struct rerr e;
-		if (options_for(g, o, opts, sizeof opts) != 0)
+		if (game_opts(g, o, opts, sizeof opts, opt) != 0)
 			return 1;
-		options_default(g, opt);
-		options_parse(g, opt, opts, &e);
 		int p = bench_players(g);
-		long avg = average_moves(g, p, opt), mid = avg / 2;
+		long avg = average_moves(g, p, opt);
 		long per = avg / 3 > 3 ? avg / 3 : 3;
 		long mtables = (need + per - 1) / per;
 		if (mtables > GEN_MAX_TABLES / ngames)
 			mtables = GEN_MAX_TABLES / ngames;
-		int64_t tid;
-		if (new_table(s, g, opts, p, u, &tid) != 0)
-			return 1;
-		if (advance(s, u, tid, mid, &rng, &tmp, &tmpsz) != 0)
-			return fail("%s: cannot reach the middle of a party", g->slug);
-		struct play_table pt;
-		if (play_load(s, tid, u[0].id, now_ms(), &pt) != PLAY_OK)
-			return fail("%s: cannot load table %lld", g->slug, (long long)tid);
-		fprintf(f, "page %s %lld %lld 0\n", g->slug, (long long)tid, (long long)pt.t.version);
-		fprintf(stderr, "gen: %s page table %lld: %d players, %ld moves in, version %lld;"
-			" %ld move tables\n", g->slug, (long long)tid, p, mid,
-			(long long)pt.t.version, mtables);
-		play_free(&pt);
+		fprintf(stderr, "gen: %s: %ld move tables\n", g->slug, mtables);
 		for (long k = 0; k < mtables; k++) {
+			int64_t tid;
+			struct rng rng;
+			det_reseed(seed_of(g->slug, 1000000 + (uint64_t)k));
+			rng_seed(&rng, seed_of(g->slug, 3000000 + (uint64_t)k));
 			if (new_table(s, g, opts, p, u, &tid) != 0)
 				return 1;
-			if (advance(s, u, tid, 0, &rng, &tmp, &tmpsz) != 0)
+			if (advance(s, u, tid, 0, &rng, &tmp, &tmpsz, NULL) != 0)
 				return fail("%s: move table %lld", g->slug, (long long)tid);
 			fprintf(f, "mtable %s %lld\n", g->slug, (long long)tid);
 		}
@@ -429,8 +567,7 @@ static int cmd_moves(struct store *s, const char *list, long need, const char *d
 	if (nu != GEN_USERS)
 		return fail("%s: want %d users, found %d", list, GEN_USERS, nu);
 
-	struct rng rng;
-	rng_seed(&rng, 4711);
+	static struct rng trng[GEN_MAX_TABLES];
 	void *tmp = NULL;
 	size_t tmpsz = 0;
 	for (int gi = 0; gi < ngames; gi++) {
@@ -448,14 +585,18 @@ static int cmd_moves(struct store *s, const char *list, long need, const char *d
 				if (strcmp(t[i].slug, slug) != 0)
 					continue;
 				int my_slot = slot++;
-				if (stepno == 0)
+				if (stepno == 0) {
+					/* Table k of the game plays the same moves
+					 * whatever the number of tables. */
+					rng_seed(&trng[i], seed_of(slug, 2000000 + (uint64_t)my_slot));
 					tables++;
+				}
 				if (t[i].done)
 					continue;
 				int64_t v;
 				int uidx;
 				char move[GAME_MOVE_MAX + 1], enc[3 * GAME_MOVE_MAX + 1];
-				int rc = step(s, u, t[i].id, &rng, &tmp, &tmpsz, &v, &uidx, move, 0);
+				int rc = step(s, u, t[i].id, &trng[i], &tmp, &tmpsz, &v, &uidx, move, 0);
 				if (rc < 0)
 					return fail("%s: table %lld: step %ld failed", slug,
 						    (long long)t[i].id, stepno);
@@ -804,6 +945,10 @@ int main(int argc, char **argv)
 		return usage();
 
 	struct store *s;
+	/* Before sodium_init: the pinned stream instead of the system's. */
+	det_reseed(seed_of("gen", 0));
+	if (randombytes_set_implementation(&det_impl) != 0)
+		return fail("cannot pin randombytes");
 	if (auth_init() != 0)
 		return fail("auth_init failed");
 	if (store_open(&s, db, schema) != ST_OK)
