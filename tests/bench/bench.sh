@@ -15,8 +15,14 @@
 # (the number of cores), BENCH_HISTORY the large history (1000000 finished
 # parties), BENCH_SIM_GAMES parties per sim run (3000), BENCH_BOT_GAMES
 # parties per level for the bot moves (300), BENCH_PORT (18517),
-# BENCH_PROFILE=0 skips the instruction counts (callgrind), BENCH_KEEP=1
-# keeps the scratch directory.
+# BENCH_PEER=0 skips the peer (boardgame.io, section 6b, needs node and
+# npm; BENCH_PEER_PORT 18617), BENCH_PROFILE=0 skips the instruction counts
+# (callgrind), BENCH_KEEP=1
+# keeps the scratch directory. BENCH_PROFILE_ONLY=1 runs only the pinned
+# setup and the instruction counts (no rates, no history: every count on
+# the setup database, 2000 prepared moves a game), prints the "ir" lines
+# and writes nothing into docs/benchmarks.md: the quick way to compare the
+# counts of two commits (docs/benchmarks.md, "Pinned positions").
 #
 # Everything it starts listens on 127.0.0.1 or a unix socket in a scratch
 # directory and is stopped on exit; every wait is bounded.
@@ -41,6 +47,7 @@ HIST_LARGE=${BENCH_HISTORY:-1000000}
 PORT=${BENCH_PORT:-18517}
 SIM_GAMES=${BENCH_SIM_GAMES:-3000}
 BOT_GAMES=${BENCH_BOT_GAMES:-300}
+ONLY=${BENCH_PROFILE_ONLY:-0}
 
 for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
 	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
@@ -60,6 +67,7 @@ RES=$W/results
 : > "$RES"
 SERVER_PID=
 NGINX_PID=
+PEER_PID=
 
 stop_server() {
 	if [ -n "$SERVER_PID" ]; then
@@ -77,6 +85,14 @@ stop_nginx() {
 	fi
 }
 
+stop_peer() {
+	if [ -n "$PEER_PID" ]; then
+		kill "$PEER_PID" 2>/dev/null || true
+		wait_gone "$PEER_PID"
+		PEER_PID=
+	fi
+}
+
 # Waits up to 10 s for a process to end, then kills it.
 wait_gone() {
 	n=0
@@ -91,6 +107,7 @@ wait_gone() {
 cleanup() {
 	stop_server
 	stop_nginx
+	stop_peer
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
 		echo "bench: scratch kept in $W" >&2
 	else
@@ -236,6 +253,7 @@ note() { echo "note|$*" >> "$RES"; }
 pin=""
 command -v taskset >/dev/null 2>&1 && pin="taskset -c 0"
 "$BIN" games > "$W/games"
+[ "$ONLY" = 1 ] && : > "$W/games"
 while read -r slug min max; do
 	p=4
 	[ "$p" -lt "$min" ] && p=$min
@@ -305,12 +323,16 @@ done < "$W/games"
 # ---- 2. the limit: hello-world behind the same nginx ----
 
 start_nginx
-start_hello
-measure hello "hello-world (libfcgi)" 200 / ""
-echo "rss|hello|$(worker_rss_kib)" >> "$RES"
-stop_server
-hello_rps=$(awk -F'|' '$1 == "hello" { printf "%d", $3 }' "$RES")
-[ "${hello_rps:-0}" -gt 0 ] || { log "hello-world gave no result"; exit 1; }
+if [ "$ONLY" = 1 ]; then
+	hello_rps=1
+else
+	start_hello
+	measure hello "hello-world (libfcgi)" 200 / ""
+	echo "rss|hello|$(worker_rss_kib)" >> "$RES"
+	stop_server
+	hello_rps=$(awk -F'|' '$1 == "hello" { printf "%d", $3 }' "$RES")
+	[ "${hello_rps:-0}" -gt 0 ] || { log "hello-world gave no result"; exit 1; }
+fi
 
 # ---- 3. databases ----
 
@@ -330,13 +352,15 @@ timeout 600 "$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --mo
 log "setup: $(($(now_s) - t0)) s"
 copy_db "$W/base.db" "$W/small.db"
 copy_db "$W/base.db" "$W/large.db"
-timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
-t0=$(now_s)
-timeout 1800 "$GEN" history --db "$W/large.db" --schema schema --parties "$HIST_LARGE" > "$W/hist-large"
-hist_s=$(($(now_s) - t0))
-hist_size=$(du -m "$W/large.db" | awk '{ print $1 }')
-log "history: $(cat "$W/hist-large"), $hist_size MiB, $hist_s s"
-echo "hist|$HIST_LARGE|$hist_s|$hist_size|$(cat "$W/hist-large")" >> "$RES"
+if [ "$ONLY" != 1 ]; then
+	timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
+	t0=$(now_s)
+	timeout 1800 "$GEN" history --db "$W/large.db" --schema schema --parties "$HIST_LARGE" > "$W/hist-large"
+	hist_s=$(($(now_s) - t0))
+	hist_size=$(du -m "$W/large.db" | awk '{ print $1 }')
+	log "history: $(cat "$W/hist-large"), $hist_size MiB, $hist_s s"
+	echo "hist|$HIST_LARGE|$hist_s|$hist_size|$(cat "$W/hist-large")" >> "$RES"
+fi
 
 # The moves are worked out on a copy, so the measured database is untouched.
 copy_db "$W/small.db" "$W/presim.db"
@@ -353,31 +377,33 @@ cookie_of() { # USER_IDX
 
 # ---- 4. the app, 10^3 finished parties ----
 
-start_app "$W/small.db"
-while read -r kind slug tid version uidx; do
-	[ "$kind" = page ] || continue
-	c=$(cookie_of "$uidx")
-	measure "page:$slug" "$slug table page" 200 "/t/$tid" "$c"
-	measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
-	measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
-done < "$W/list"
-while read -r _ slug made tables secs; do
-	measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
-done < "$W/moves"
-echo "rss|app|$(worker_rss_kib)" >> "$RES"
-stop_server
+if [ "$ONLY" != 1 ]; then
+	start_app "$W/small.db"
+	while read -r kind slug tid version uidx; do
+		[ "$kind" = page ] || continue
+		c=$(cookie_of "$uidx")
+		measure "page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+		measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
+		measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+	done < "$W/list"
+	while read -r _ slug made tables secs; do
+		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	echo "rss|app|$(worker_rss_kib)" >> "$RES"
+	stop_server
 
-# ---- 5. the same pages with the large history ----
+	# ---- 5. the same pages with the large history ----
 
-start_app "$W/large.db"
-while read -r kind slug tid version uidx; do
-	[ "$kind" = page ] || continue
-	c=$(cookie_of "$uidx")
-	measure "page6:$slug" "$slug table page, $HIST_LARGE parties" 200 "/t/$tid" "$c"
-	measure "poll6:$slug" "$slug poll, $HIST_LARGE parties" 204 "/t/$tid/poll?v=$version" "$c"
-done < "$W/list"
-echo "rss|app6|$(worker_rss_kib)" >> "$RES"
-stop_server
+	start_app "$W/large.db"
+	while read -r kind slug tid version uidx; do
+		[ "$kind" = page ] || continue
+		c=$(cookie_of "$uidx")
+		measure "page6:$slug" "$slug table page, $HIST_LARGE parties" 200 "/t/$tid" "$c"
+		measure "poll6:$slug" "$slug poll, $HIST_LARGE parties" 204 "/t/$tid/poll?v=$version" "$c"
+	done < "$W/list"
+	echo "rss|app6|$(worker_rss_kib)" >> "$RES"
+	stop_server
+fi
 
 # ---- 6. instructions per request (callgrind, one worker) ----
 
@@ -413,6 +439,93 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 		done < "$W/list"
 	fi
 	profile_stop
+fi
+
+if [ "$ONLY" = 1 ]; then
+	stop_nginx
+	grep '^ir|' "$RES"
+	exit 0
+fi
+
+# ---- 6b. the peer: boardgame.io, beside us on the same machine ----
+# tests/bench/peer/: a tiny card game with hidden hands served by
+# boardgame.io (versions pinned in its package-lock.json, installed here
+# with npm ci), with its in-memory storage and its durable FlatFile one,
+# loaded by driver.js through its own socket.io transport with as many
+# concurrent players as wrk has connections. docs/benchmarks.md says what
+# differs from the Spieltisch rows.
+
+PEER=tests/bench/peer
+
+peer_install() {
+	[ -d "$PEER/node_modules/boardgame.io" ] && [ -d "$PEER/node_modules/socket.io-client" ] &&
+		[ -d "$PEER/node_modules/node-persist" ] &&
+		return 0
+	log "peer: installing boardgame.io into $PEER/node_modules (npm ci)"
+	(cd "$PEER" && timeout 300 npm ci --no-audit --no-fund --loglevel=error) >&2
+}
+
+# peer_run STORAGE EXPECTED_MOVES_PER_S: one server, one driver run.
+peer_run() {
+	st=$1
+	pport=${BENCH_PEER_PORT:-18617}
+	saved=$PORT
+	PORT=$pport
+	n=0
+	while port_open && [ "$n" -lt 50 ]; do
+		PORT=$((PORT + 1))
+		n=$((n + 1))
+	done
+	pport=$PORT
+	PORT=$saved
+	mkdir -p "$W/peer-$st"
+	(cd "$PEER" && NODE_ENV=production exec node server.js "$pport" "$st" "$W/peer-$st") \
+		> "$W/peer-$st.log" 2>&1 &
+	PEER_PID=$!
+	n=0
+	until grep -q '^peer: listening' "$W/peer-$st.log" 2>/dev/null; do
+		n=$((n + 1))
+		if [ "$n" -gt 200 ] || ! kill -0 "$PEER_PID" 2>/dev/null; then
+			log "peer ($st) did not start:"
+			cat "$W/peer-$st.log" >&2
+			stop_peer
+			return 0
+		fi
+		sleep 0.05
+	done
+	# Prepared matches (40 moves each) for the expected rate and a quarter more.
+	matches=$(($2 * DUR * 5 / 4 / 40 + 1))
+	out=$(cd "$PEER" && timeout $((3 * DUR + 300)) node driver.js --port "$pport" --conn "$CONN" \
+		--duration "$DUR" --matches "$matches" 2>&1) || true
+	stop_peer
+	line=$(printf '%s\n' "$out" | grep '^PEER ' || true)
+	if [ -z "$line" ]; then
+		log "peer ($st): the driver gave no result:"
+		printf '%s\n' "$out" >&2
+		return 0
+	fi
+	printf '%s\n' "$line" | awk -v st="$st" '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "peer|%s|%.1f|%d|%d|%.1f|%d|%d|%d|%d\n", st, v["moves_per_s"], v["move_p50_us"],
+			v["move_p99_us"], v["reads_per_s"], v["read_p50_us"], v["read_p99_us"],
+			v["errors"], v["exhausted"]
+	}' >> "$RES"
+	log "peer $st: $line"
+}
+
+if [ "$ONLY" = 1 ]; then
+	:
+elif [ "${BENCH_PEER:-1}" = 0 ]; then
+	log "peer: skipped (BENCH_PEER=0)"
+elif ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+	log "peer: skipped: node or npm is not installed (sh deploy/deps.sh test installs them)"
+	echo "peerskip|node or npm is not installed" >> "$RES"
+elif ! peer_install; then
+	log "peer: skipped: npm ci failed"
+	echo "peerskip|npm ci failed" >> "$RES"
+else
+	peer_run memory 8000
+	peer_run flatfile 1500
 fi
 
 # The limit once more: how much the machine drifted during the runs.

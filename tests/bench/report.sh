@@ -7,6 +7,8 @@
 #   rss|WHAT|KiB|private KiB                              largest worker RSS
 #   hist|N|seconds|MiB|generator line                     the large history
 #   ir|KEY|instructions per request|requests|unexpected    callgrind, one worker
+#   peer|STORAGE|moves/s|p50|p99|reads/s|p50|p99|errors|exhausted   boardgame.io
+#   peerskip|why                                          the peer was not run
 set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
@@ -38,6 +40,15 @@ $1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = 
 $1 == "rss" { rss[$2] = $3 }
 $1 == "ir" { ir[$2] = $3 }
 $1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
+# The slowest Spieltisch game of a kind (move, json): what the peer is set against.
+function slowest(kind,   k, best, kk) {
+	best = ""
+	for (k in rps) {
+		split(k, kk, ":")
+		if (kk[1] == kind && (best == "" || rps[k] < rps[best])) best = k
+	}
+	return best
+}
 END {
 	# The limit is measured at the start and at the end; the ratios use
 	# their mean, so that a drift of the machine in between counts half.
@@ -48,7 +59,7 @@ END {
 	print "|---|---:|---:|---|---:|---:|---:|---|---:|---|"
 	# Rows in this order: HTTP at the small history, the large history, the
 	# limit again, memory, the history generator, the rules cores, the bots.
-	npass = split("hello page poll json move page6 poll6 hello2 rss hist rules bots", order, " ")
+	npass = split("hello page poll json move peer peerskip page6 poll6 hello2 rss hist rules bots", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -124,6 +135,25 @@ END {
 			    "bot move " f[2] ": one bot_choose, one core, " f[3] " players, random (greedy)",
 			    sprintf("%.2f µs (%.2f µs)", f[5], f[6]),
 			    (f[5] > 0 ? sprintf("greedy %.2f × random", f[6] / f[5]) : ""), irb
+			continue
+		}
+		if (k == "peer") {
+			# Spieltisch / peer: the move (303) of the slowest Spieltisch game
+			# against the move of the peer, its table JSON against a read.
+			sm = slowest("move"); sj = slowest("json")
+			split(sm, a, ":"); split(sj, b, ":")
+			rm = (sm != "" && f[3] > 0) ? sprintf("Spieltisch %s move / peer: %.2f ×", a[2], rps[sm] / f[3]) : ""
+			rr = (sj != "" && f[6] > 0) ? sprintf("Spieltisch %s JSON / peer: %.2f ×", b[2], rps[sj] / f[6]) : ""
+			st = (f[2] == "memory") ? "in-memory storage" : "FlatFile storage"
+			ex = f[10] ? "; ran out of prepared matches" : ""
+			row("peer: boardgame.io 0.50.2, " st ", move with its new state at the mover" ex,
+			    sprintf("%.0f", f[3]), rm, "—", ms(f[4]), ms(f[5]), f[9], "", "—")
+			row("peer: boardgame.io 0.50.2, " st ", state read (sync)",
+			    sprintf("%.0f", f[6]), rr, "—", ms(f[7]), ms(f[8]), "", "", "—")
+			continue
+		}
+		if (k == "peerskip") {
+			row("peer: boardgame.io not measured: " f[2], "", "", "—", "", "", "", "", "—")
 			continue
 		}
 		if (k == "hist") {
