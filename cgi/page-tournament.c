@@ -39,6 +39,8 @@ static void rule_view(struct page *p, struct view *v, const struct tourney_data 
 	view_str(v, "format_key", page_tourney_format_key(t->format));
 	view_num(v, "seats", t->seats);
 	view_num(v, "min_seats", t->min_seats);
+	view_str(v, "rounds_text", page_quantity(p->a, t->rounds,
+						 t->rounds == 1 ? "Runde" : "Runden"));
 	view_flag(v, "smaller_tables", t->min_seats < t->seats);
 	view_num(v, "advance", t->advance);
 	view_flag(v, "elimination", t->format == TOURNEY_ELIMINATION);

@@ -6,8 +6,8 @@
 <p><span class="badge {{status}}">{{status_text}}</span>{{#started}} · Runde {{round}} von {{rounds_total}}{{/started}}</p>
 {{#my_table}}<p class="attention"><a class="button primary" href="{{url}}">Zu meinem Tisch</a></p>{{/my_table}}
 <dl class="facts">
-<dt>Spiel</dt><dd>{{game_title}}{{#has_opts}} ({{#opts}}{{label}}: {{text}}; {{/opts}}){{/has_opts}}</dd>
-<dt>Format</dt><dd>{{format}}{{#elimination}}: die besten {{advance}} jedes Tisches kommen weiter{{/elimination}}, {{rounds_total}} Runden</dd>
+<dt>Spiel</dt><dd>{{game_title}}{{#has_opts}}<ul class="plain opts">{{#opts}}<li>{{label}}: {{text}}</li>{{/opts}}</ul>{{/has_opts}}</dd>
+<dt>Format</dt><dd>{{format}}{{#elimination}}: die besten {{advance}} jedes Tisches kommen weiter{{/elimination}}, {{rounds_text}}</dd>
 <dt>Tische</dt><dd>{{seats}} Plätze{{#smaller_tables}}, wenn es nicht aufgeht auch {{min_seats}}{{/smaller_tables}}</dd>
 <dt>Punkte nach Platz</dt><dd>{{points}}; ein Freilos zählt {{bye_points}}</dd>
 <dt>Gleichstand</dt><dd>{{#tb_party}}Partiepunkte{{#tb_then_sb}}, dann Gegnerwertung{{/tb_then_sb}}{{/tb_party}}{{#tb_sb}}Gegnerwertung{{#tb_then_party}}, dann Partiepunkte{{/tb_then_party}}{{/tb_sb}} · sonst geteilter Platz</dd>
@@ -23,19 +23,21 @@
 </section>
 <section class="card standings">
 <h2>Tabelle</h2>
-<table class="board">
-<thead><tr><th scope="col">Platz</th><th scope="col">Name</th><th scope="col">Punkte</th><th scope="col">Partiepunkte</th><th scope="col"><abbr title="Gegnerwertung: die Punkte der Gegner, die man hinter sich ließ (halb bei Gleichstand)">GW</abbr></th><th scope="col">Tische</th><th scope="col">Freilose</th></tr></thead>
+<div class="scroll">
+<table class="scores">
+<thead><tr><th scope="col">Platz</th><th scope="col" class="name">Name</th><th scope="col">Punkte</th><th scope="col">Partiepunkte</th><th scope="col"><abbr title="Gegnerwertung: die Punkte der Gegner, die man hinter sich ließ (halb bei Gleichstand)">GW</abbr></th><th scope="col">Tische</th><th scope="col">Freilose</th></tr></thead>
 <tbody>
-{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td><a href="{{profile_url}}">{{name}}</a></td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
+{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a></td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
 {{/standings}}
 </tbody>
 </table>
+</div>
 <p><a href="{{standings_csv}}">Tabelle als CSV</a> · <a href="{{results_csv}}">alle Ergebnisse als CSV</a> · <a href="{{json_url}}">JSON</a></p>
 </section>
 {{#rounds}}
 <section class="card round">
 <h2>Runde {{round}}</h2>
-<ul class="tables">
+<ul class="round-tables">
 {{#tables}}<li><a href="{{url}}">Tisch {{number}}</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
 <ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} (Bot){{/bot}}{{#done}}: Platz {{place}}, {{points}} Punkte ({{party_points}} in der Partie){{/done}}</li>{{/players}}</ol></li>
 {{/tables}}

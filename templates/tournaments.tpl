@@ -3,14 +3,16 @@
 <h1>Turniere</h1>
 <section class="card">
 {{#has_tournaments}}
-<table class="board tournaments">
+<div class="scroll">
+<table class="scores tournaments">
 <caption class="sr-only">Turniere: die kommenden und laufenden zuerst</caption>
-<thead><tr><th scope="col">Turnier</th><th scope="col">Spiel</th><th scope="col">Format</th><th scope="col">Start</th><th scope="col">Spieler</th><th scope="col">Stand</th></tr></thead>
+<thead><tr><th scope="col">Turnier</th><th scope="col" class="name">Spiel</th><th scope="col" class="name">Format</th><th scope="col">Start</th><th scope="col">Spieler</th><th scope="col">Stand</th></tr></thead>
 <tbody>
-{{#tournaments}}<tr><td><a href="{{url}}">{{name}}</a></td><td>{{game_title}}</td><td>{{format}}</td><td>{{starts}}</td><td>{{player_count}}</td><td><span class="badge {{status}}">{{status_text}}</span>{{#started}} · Runde {{round}} von {{rounds_total}}{{/started}}</td></tr>
+{{#tournaments}}<tr><td><a href="{{url}}">{{name}}</a></td><td class="name">{{game_title}}</td><td class="name">{{format}}</td><td>{{starts}}</td><td>{{player_count}}</td><td><span class="badge {{status}}">{{status_text}}</span>{{#started}} · Runde {{round}} von {{rounds_total}}{{/started}}</td></tr>
 {{/tournaments}}
 </tbody>
 </table>
+</div>
 {{/has_tournaments}}
 {{#no_tournaments}}<p>Noch kein Turnier. Richte das erste aus!</p>{{/no_tournaments}}
 </section>

@@ -1330,4 +1330,85 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	t.note('screenshots: tests/out/rematch-{finished-desktop,finished-phone,me-invite,offer-desktop,new-table-desktop,new-table-phone}.png');
 });
 
+// ---- a tournament ---------------------------------------------------------------------
+
+test('Tournament: register by clicking, my table by the page\'s own poll, the standings at the end', 180000, async t => {
+	const ola = await t.player('ola');
+	const players = [await t.player('ute'), await t.player('vik'), await t.player('wim')];
+	for (const p of [ola, ...players]) await register(p, p.label);
+
+	// ola organises a DNA Swiss of one round at tables of three from the form.
+	await ola.page.goto(`${BASE}/tournaments`);
+	await Promise.all([
+		ola.page.waitForURL(/\/tournaments\/new/),
+		ola.page.locator('a[href="/tournaments/new?game=dna"]').click(),
+	]);
+	const f = ola.page.locator('form[action="/tournaments"]');
+	await f.locator('input[name="name"]').fill('Abendturnier');
+	await f.locator('select[name="seats"]').selectOption('3');
+	await f.locator('select[name="min_seats"]').selectOption('3');
+	await f.locator('input[name="rounds"]').fill('1');
+	await Promise.all([
+		ola.page.waitForURL(/\/tournaments\/\d+$/),
+		f.locator('button[type="submit"]').click(),
+	]);
+	const turl = ola.page.url();
+	t.note(`the tournament: ${turl}`);
+
+	// Everyone registers with the page's button; wim on a narrow phone.
+	await players[2].page.setViewportSize(PHONE360);
+	for (const p of players) {
+		await gotoSettled(p, turl);
+		const before = p.loads;
+		await p.page.locator('form[action$="/register"] button').click();
+		await until(`${p.label}'s page after registering`, 10000, async () => p.loads > before);
+		await p.page.waitForURL(u => u.pathname === new URL(turl).pathname);
+		check(/Du bist dabei/.test(await visibleText(p.page)), `${p.label} is not registered`);
+	}
+	await fitsWidth(players[2], 'tournament page');
+	await t.shot(players[2].page, 'tournament-registered-phone.png', false);
+
+	// ola starts it; the players' pages, left alone, offer their table by their own poll.
+	await gotoSettled(ola, turl);
+	await Promise.all([
+		ola.page.waitForURL(u => u.pathname === new URL(turl).pathname),
+		ola.page.locator('form[action$="/start"] button').click(),
+	]);
+	const mine = 'a:has-text("Zu meinem Tisch")';
+	for (const p of players)
+		await until(`${p.label}'s tournament page to offer the table, by its own poll`, POLL_WAIT,
+			async () => (await p.page.locator(mine).count()) > 0, 250);
+	await t.shot(players[1].page, 'tournament-running-desktop.png');
+	await fitsWidth(players[2], 'running tournament');
+	await t.shot(players[2].page, 'tournament-running-phone.png', false);
+
+	// One click leads ute to her table, where she sits.
+	const ute = players[0];
+	await Promise.all([ute.page.waitForURL(/\/t\/\d+$/), ute.page.locator(mine).first().click()]);
+	const url = ute.page.url();
+	const j = await tableJson(ute, url);
+	check(j.seated && j.is_playing, `ute at her tournament table: seated ${j.seated}, status ${j.status}`);
+
+	// The table is played to its end; the tournament pages show the standings by their poll.
+	const steps = await playToEnd(players, url, 3000);
+	t.note(`the table ${url} played to its end in ${steps} moves`);
+	const rows = 'section.standings tbody tr';
+	for (const p of players.slice(1))
+		await until(`${p.label}'s page to show the final standings, by its own poll`, POLL_WAIT, async () =>
+			/beendet/.test(await p.page.locator('.tournament-rule .badge').first().innerText({ timeout: 200 })), 250);
+	const table = await players[1].page.locator(rows).allInnerTexts();
+	check(table.length === 3, `the standings have ${table.length} rows, not 3`);
+	for (const p of players)
+		check(table.some(r => r.includes(p.label)), `the standings do not name ${p.label}`);
+	check(/^1\b/.test(table[0].trim()), `the first row of the standings is not place 1: ${table[0]}`);
+	await players[1].page.locator('section.standings').scrollIntoViewIfNeeded();
+	await t.shot(players[1].page, 'tournament-standings-desktop.png', false);
+	await fitsWidth(players[2], 'finished tournament');
+	await players[2].page.locator('section.standings').scrollIntoViewIfNeeded();
+	await t.shot(players[2].page, 'tournament-standings-phone.png', false);
+	for (const p of [ola, ...players])
+		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
+	t.note('screenshots: tests/out/tournament-{registered-phone,running-desktop,running-phone,standings-desktop,standings-phone}.png');
+});
+
 main();
