@@ -17,12 +17,13 @@
 #include <stdint.h>
 
 #include "game.h"
+#include "pairing.h"
 #include "play.h"
 #include "store.h"
 #include "tournament.h"
 
 enum {
-	TOURNEY_PLAYERS_MAX = 200,   /* registrations (the pairing's bound) */
+	TOURNEY_PLAYERS_MAX = PAIRING_PLAYERS_MAX,   /* registrations */
 	TOURNEY_NAME_MIN = 3,
 };
 

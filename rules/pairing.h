@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 enum {
-	PAIRING_PLAYERS_MAX = 200,
+	PAIRING_PLAYERS_MAX = 1000,
 	PAIRING_SEATS_MIN = 3,
 	PAIRING_SEATS_MAX = 8,
 	/* the most tables: every table has at least 2 players */
