@@ -5,18 +5,32 @@
  * a player), start now. Visiting it after the start time starts it
  * (tourney_tick): rounds are seated by requests, never by a timer. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "page.h"
+#include "pairing.h"
 #include "play.h"
 #include "tmpl.h"
 #include "tourney.h"
 
-static const char *name_of(const struct tourney_data *d, int64_t user)
-{
-	int i = tourney_player_index(d, user);
-	return i >= 0 ? d->players[i].name : "";
-}
+enum { STANDINGS_PAGE = 100 };
+
+/* What one request of the page reads, in one read transaction. */
+struct tpage {
+	struct page *p;
+	struct view *v;
+	struct st_tourney t;
+	const struct game *g;
+	struct tourney_points points;
+	enum tourney_tiebreak tb[TOURNEY_TIEBREAKS];
+	int org;                       /* the viewer organises it */
+	int round;                     /* the round shown (0: none yet) */
+	int from;                      /* the first standings row shown */
+	struct st_tplayer me;          /* the viewer's registration ... */
+	int registered;                /* ... when there is one */
+	int failed;
+};
 
 /* "12,5" (comma: German) or "12.5" for a doubled whole number (the
  * Sonneborn-Berger-like sum; never below 0). */
@@ -27,9 +41,11 @@ static const char *halves(struct page *p, int x2, char comma)
 	return s ? s : "";
 }
 
-static void rule_view(struct page *p, struct view *v, const struct tourney_data *d)
+static void rule_view(struct tpage *tp)
 {
-	const struct st_tourney *t = &d->t;
+	struct page *p = tp->p;
+	struct view *v = tp->v;
+	const struct st_tourney *t = &tp->t;
 	struct st_table speed;
 	memset(&speed, 0, sizeof speed);
 	speed.clock = t->clock;
@@ -45,13 +61,13 @@ static void rule_view(struct page *p, struct view *v, const struct tourney_data 
 	view_num(v, "advance", t->advance);
 	view_flag(v, "elimination", t->format == TOURNEY_ELIMINATION);
 	view_str(v, "points", t->points);
-	view_num(v, "bye_points", tourney_bye_points(&d->points));
-	view_flag(v, "tb_party", d->tb[0] == TB_PARTY);
-	view_flag(v, "tb_sb", d->tb[0] == TB_SB);
-	view_flag(v, "tb_then_party", d->tb[0] == TB_SB && d->tb[1] == TB_PARTY);
-	view_flag(v, "tb_then_sb", d->tb[0] == TB_PARTY && d->tb[1] == TB_SB);
+	view_num(v, "bye_points", tourney_bye_points(&tp->points));
+	view_flag(v, "tb_party", tp->tb[0] == TB_PARTY);
+	view_flag(v, "tb_sb", tp->tb[0] == TB_SB);
+	view_flag(v, "tb_then_party", tp->tb[0] == TB_SB && tp->tb[1] == TB_PARTY);
+	view_flag(v, "tb_then_sb", tp->tb[0] == TB_PARTY && tp->tb[1] == TB_SB);
 	view_str(v, "speed", page_speed_text(p->a, &speed));
-	page_options_view(p, v, d->g, t->options);
+	page_options_view(p, v, tp->g, t->options);
 	view_str(v, "organiser", t->organiser);
 	if (t->organiser[0]) {
 		view_begin(v, "organiser_link");
@@ -59,224 +75,368 @@ static void rule_view(struct page *p, struct view *v, const struct tourney_data 
 		view_end(v);
 	}
 	view_str(v, "register_until", page_local_time(p, t->register_until, "%d.%m.%Y %H:%M"));
+	view_num(v, "entrants", t->entrants);
+	view_flag(v, "has_standings", t->status == TOURNEY_RUNNING || t->status == TOURNEY_FINISHED);
 	view_flag(v, t->status == TOURNEY_REGISTERING ? "is_registering" :
 		  t->status == TOURNEY_RUNNING ? "is_running" : "is_over", 1);
 }
 
-static void players_view(struct page *p, struct view *v, const struct tourney_data *d, int org)
+/* Section "state" of a player who left or went out. */
+static void state_view(struct tpage *tp, int left_how, int left_round, int out_round)
 {
-	int open = d->t.status == TOURNEY_REGISTERING || d->t.status == TOURNEY_RUNNING;
-	view_list(v, "players");
-	for (int i = 0; i < d->nplayers; i++) {
-		const struct st_tplayer *x = &d->players[i];
-		view_begin(v, "players");
-		view_str(v, "name", x->name);
-		view_str(v, "profile_url", page_user_url(p, x->name));
-		view_flag(v, "me", x->user_id == p->user_id);
-		const char *state = x->left_how == 1 ? "abgemeldet in Runde %d"
-				    : x->left_how ? "entfernt in Runde %d"
-				    : x->out_round ? "ausgeschieden in Runde %d" : NULL;
-		if (state) {
-			view_begin(v, "state");
-			view_str(v, "text", arena_printf(p->a, state, x->left_how ? x->left_round
-											: x->out_round));
-			view_end(v);
-		}
-		view_flag(v, "can_remove", org && open && !x->left_how && x->user_id != p->user_id);
-		view_end(v);
-	}
-}
-
-/* The players of a table not done yet, by seat. */
-static void seated_view(struct page *p, struct view *v, int64_t table)
-{
-	struct st_seat seats[GAME_MAX_SEATS];
-	int n = 0;
-	if (store_table_seats(p->store, table, seats, GAME_MAX_SEATS, &n) != ST_OK)
+	const char *fmt = left_how == 1 ? "abgemeldet in Runde %d"
+			  : left_how ? "entfernt in Runde %d"
+			  : out_round ? "ausgeschieden in Runde %d" : NULL;
+	if (!fmt)
 		return;
-	for (int k = 0; k < n; k++) {
-		view_begin(v, "players");
-		view_str(v, "name", seats[k].name);
-		view_flag(v, "me", seats[k].user_id && seats[k].user_id == p->user_id);
-		view_flag(v, "bot", seats[k].bot);
-		view_end(v);
+	view_begin(tp->v, "state");
+	view_str(tp->v, "text", arena_printf(tp->p->a, fmt, left_how ? left_round : out_round));
+	view_end(tp->v);
+}
+
+/* Before the start: who registered (section "players"). */
+static void registrants_view(struct tpage *tp)
+{
+	struct st_tplayer *all = malloc(TOURNEY_PLAYERS_MAX * sizeof *all);
+	int n = 0;
+	view_list(tp->v, "players");
+	if (!all || store_tplayers(tp->p->store, tp->t.id, all, TOURNEY_PLAYERS_MAX, &n) != ST_OK) {
+		free(all);
+		tp->failed = 1;
+		return;
+	}
+	for (int i = 0; i < n && i < TOURNEY_PLAYERS_MAX; i++) {
+		view_begin(tp->v, "players");
+		view_str(tp->v, "name", all[i].name);
+		view_str(tp->v, "profile_url", page_user_url(tp->p, all[i].name));
+		view_flag(tp->v, "me", all[i].user_id == tp->p->user_id);
+		view_flag(tp->v, "can_remove", tp->org && all[i].user_id != tp->p->user_id);
+		view_end(tp->v);
+	}
+	free(all);
+}
+
+static void standing_row(void *ctx, const struct st_tstanding *x)
+{
+	struct tpage *tp = ctx;
+	struct page *p = tp->p;
+	struct view *v = tp->v;
+	view_num(v, "place", x->place);
+	view_str(v, "name", x->name);
+	view_str(v, "profile_url", page_user_url(p, x->name));
+	view_flag(v, "me", x->user_id == p->user_id);
+	view_flag(v, "gone", x->left_how != 0 || x->out_round != 0);
+	state_view(tp, x->left_how, x->left_round, x->out_round);
+	view_num(v, "points", x->points);
+	view_num(v, "party_points", x->party_points);
+	view_str(v, "sb", halves(p, x->sb2, ','));
+	view_str(v, "sb_dot", halves(p, x->sb2, '.'));
+	view_num(v, "played", x->played);
+	view_num(v, "byes", x->byes);
+	view_flag(v, "can_remove", tp->org && tp->t.status == TOURNEY_RUNNING && !x->left_how &&
+		  !x->out_round && x->user_id != p->user_id);
+}
+
+static void standings_row(void *ctx, const struct st_tstanding *x)
+{
+	struct tpage *tp = ctx;
+	view_begin(tp->v, "standings");
+	standing_row(tp, x);
+	view_end(tp->v);
+}
+
+/* A page of the standings from row tp->from, the pages' links, and the
+ * viewer's own row when it is on another page. */
+static void standings_view(struct tpage *tp, int limit)
+{
+	struct page *p = tp->p;
+	view_list(tp->v, "standings");
+	if (store_tstandings(p->store, tp->t.id, tp->from, limit, standings_row, tp) != ST_OK) {
+		tp->failed = 1;
+		return;
+	}
+	int pages = (tp->t.entrants + STANDINGS_PAGE - 1) / STANDINGS_PAGE;
+	for (int k = 0; pages > 1 && limit == STANDINGS_PAGE && k < pages; k++) {
+		view_begin(tp->v, "standings_pages");
+		view_num(tp->v, "n", k + 1);
+		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d",
+						    page_tourney_url(p, tp->t.id, ""), k + 1));
+		view_flag(tp->v, k * STANDINGS_PAGE == tp->from ? "current" : "other", 1);
+		view_end(tp->v);
+	}
+	struct st_tstanding mine;
+	if (p->user_id && limit == STANDINGS_PAGE &&
+	    store_tstanding_of(p->store, tp->t.id, p->user_id, &mine) == ST_OK &&
+	    (mine.rank_order < tp->from || mine.rank_order >= tp->from + STANDINGS_PAGE)) {
+		view_begin(tp->v, "my_standing");
+		standing_row(tp, &mine);
+		view_end(tp->v);
 	}
 }
 
-/* The rows of round r, table no (done) into section "players". */
-static void results_view(struct page *p, struct view *v, const struct tourney_data *d, int r,
-			 int no)
+/* The shown round: its tables, who sits there (or how they did), byes. */
+struct round_rows {
+	struct st_ttable tables[PAIRING_TABLES_MAX];
+	int ntables;
+	struct st_tresult *results;
+	int nresults, cap;
+	struct st_tseat *seats;
+	int nseats, seat_cap;
+	int failed;
+};
+
+static void add_round_table(void *ctx, const struct st_ttable *x)
 {
-	for (int i = 0; i < d->nresults; i++) {
-		const struct st_tresult *x = &d->results[i];
-		if (x->round != r || x->table_no != no)
+	struct round_rows *r = ctx;
+	if (r->ntables < PAIRING_TABLES_MAX)
+		r->tables[r->ntables++] = *x;
+}
+
+static void add_round_result(void *ctx, const struct st_tresult *x)
+{
+	struct round_rows *r = ctx;
+	if (r->nresults == r->cap) {
+		int cap = r->cap ? r->cap * 2 : 64;
+		struct st_tresult *y = realloc(r->results, (size_t)cap * sizeof *y);
+		if (!y) {
+			r->failed = 1;
+			return;
+		}
+		r->results = y;
+		r->cap = cap;
+	}
+	r->results[r->nresults++] = *x;
+}
+
+static void add_round_seat(void *ctx, const struct st_tseat *x)
+{
+	struct round_rows *r = ctx;
+	if (r->nseats == r->seat_cap) {
+		int cap = r->seat_cap ? r->seat_cap * 2 : 64;
+		struct st_tseat *y = realloc(r->seats, (size_t)cap * sizeof *y);
+		if (!y) {
+			r->failed = 1;
+			return;
+		}
+		r->seats = y;
+		r->seat_cap = cap;
+	}
+	r->seats[r->nseats++] = *x;
+}
+
+/* Section "players" of table x: its results when done, else who sits. */
+static void round_table_players(struct tpage *tp, const struct round_rows *r,
+				const struct st_ttable *x)
+{
+	struct view *v = tp->v;
+	view_list(v, "players");
+	for (int i = 0; x->done && i < r->nresults; i++) {
+		const struct st_tresult *y = &r->results[i];
+		if (y->table_no != x->number)
 			continue;
 		view_begin(v, "players");
-		view_str(v, "name", name_of(d, x->user_id));
-		view_flag(v, "me", x->user_id == p->user_id);
+		view_str(v, "name", y->name);
+		view_flag(v, "me", y->user_id == tp->p->user_id);
 		view_flag(v, "done", 1);
-		view_num(v, "place", x->place);
-		view_num(v, "points", x->points);
-		view_num(v, "party_points", x->party_points);
+		view_num(v, "place", y->place);
+		view_num(v, "points", y->points);
+		view_num(v, "party_points", y->party_points);
+		view_end(v);
+	}
+	for (int i = 0; !x->done && i < r->nseats; i++) {
+		const struct st_tseat *y = &r->seats[i];
+		if (y->number != x->number)
+			continue;
+		view_begin(v, "players");
+		view_str(v, "name", y->name);
+		view_flag(v, "me", y->user_id && y->user_id == tp->p->user_id);
+		view_flag(v, "bot", y->bot);
 		view_end(v);
 	}
 }
-
-static void table_view(struct page *p, struct view *v, const struct tourney_data *d,
-		       const struct st_ttable *x, int64_t *mine)
+/* Section "rounds" (the shown round) and "round_links" (all of them). */
+static void round_view(struct tpage *tp)
 {
-	view_begin(v, "tables");
-	view_num(v, "number", x->number + 1);
-	view_str(v, "url", page_table_url(p, x->table_id, ""));
-	view_flag(v, "done", x->done);
-	if (x->done)
-		view_str(v, "status", "beendet");
-	else
-		view_str(v, "status", arena_printf(p->a, "läuft: Partie %d von %d",
-						   x->party_no + 1, x->nparties));
-	view_list(v, "players");
-	if (x->done)
-		results_view(p, v, d, x->round, x->number);
-	else
-		seated_view(p, v, x->table_id);
-	view_end(v);
-	if (!x->done && x->round == d->t.round && !*mine && p->user_id) {
-		struct st_seat seats[GAME_MAX_SEATS];
-		int n = 0;
-		if (store_table_seats(p->store, x->table_id, seats, GAME_MAX_SEATS, &n) == ST_OK)
-			for (int k = 0; k < n; k++)
-				if (seats[k].user_id == p->user_id && !seats[k].resigned)
-					*mine = x->table_id;
-	}
-}
-
-/* The rounds, the newest first; *mine: the viewer's running table. */
-static void rounds_view(struct page *p, struct view *v, const struct tourney_data *d,
-			int64_t *mine)
-{
+	struct page *p = tp->p;
+	struct view *v = tp->v;
+	struct round_rows *r = calloc(1, sizeof *r);
 	view_list(v, "rounds");
-	for (int r = d->t.round; r >= 1; r--) {
+	view_list(v, "round_links");
+	if (!r) {
+		tp->failed = 1;
+		return;
+	}
+	for (int k = 1; tp->t.round > 1 && k <= tp->t.round; k++) {
+		view_begin(v, "round_links");
+		view_num(v, "n", k);
+		view_str(v, "url", arena_printf(p->a, "%s?round=%d",
+						page_tourney_url(p, tp->t.id, ""), k));
+		view_flag(v, k == tp->round ? "current" : "other", 1);
+		view_end(v);
+	}
+	if (tp->round > 0 &&
+	    (store_tround_tables(p->store, tp->t.id, tp->round, add_round_table, r) != ST_OK ||
+	     store_tround_results(p->store, tp->t.id, tp->round, add_round_result, r) != ST_OK ||
+	     store_tround_seats(p->store, tp->t.id, tp->round, add_round_seat, r) != ST_OK))
+		r->failed = 1;
+	if (tp->round > 0 && !r->failed) {
 		view_begin(v, "rounds");
-		view_num(v, "round", r);
-		view_list(v, "tables");
-		for (int i = 0; i < d->ntables; i++)
-			if (d->tables[i].round == r)
-				table_view(p, v, d, &d->tables[i], mine);
+		view_num(v, "round", tp->round);
+		for (int i = 0; i < r->ntables; i++) {
+			const struct st_ttable *x = &r->tables[i];
+			view_begin(v, "tables");
+			view_num(v, "number", x->number + 1);
+			view_str(v, "url", page_table_url(p, x->table_id, ""));
+			view_flag(v, "done", x->done);
+			view_str(v, "status", x->done ? "beendet"
+				 : arena_printf(p->a, "läuft: Partie %d von %d", x->party_no + 1,
+						x->nparties));
+			round_table_players(tp, r, x);
+			view_end(v);
+		}
 		view_list(v, "byes");
-		for (int i = 0; i < d->nresults; i++)
-			if (d->results[i].round == r && d->results[i].table_no < 0) {
+		for (int i = 0; i < r->nresults; i++)
+			if (r->results[i].table_no < 0) {
 				view_begin(v, "byes");
-				view_str(v, "name", name_of(d, d->results[i].user_id));
-				view_num(v, "points", d->results[i].points);
+				view_str(v, "name", r->results[i].name);
+				view_num(v, "points", r->results[i].points);
 				view_end(v);
 			}
 		view_end(v);
 	}
+	tp->failed |= r->failed;
+	free(r->results);
+	free(r->seats);
+	free(r);
 }
 
-static void standings_view(struct page *p, struct view *v, const struct tourney_data *d)
+/* What the viewer may do; their running table. */
+static void actions_view(struct tpage *tp)
 {
-	view_list(v, "standings");
-	for (int i = 0; i < d->nplayers; i++) {
-		const struct tourney_standing *s = &d->standings[i];
-		const struct st_tplayer *x = &d->players[s->player];
-		view_begin(v, "standings");
-		view_num(v, "place", s->place);
-		view_str(v, "name", x->name);
-		view_str(v, "profile_url", page_user_url(p, x->name));
-		view_flag(v, "me", x->user_id == p->user_id);
-		view_flag(v, "gone", x->left_how != 0 || x->out_round != 0);
-		view_num(v, "points", s->points);
-		view_num(v, "party_points", s->party_points);
-		view_str(v, "sb", halves(p, s->sb2, ','));
-		view_str(v, "sb_dot", halves(p, s->sb2, '.'));
-		view_num(v, "played", s->played);
-		view_num(v, "byes", s->byes);
-		view_end(v);
-	}
-}
-
-/* What the viewer may do. */
-static void actions_view(struct page *p, struct view *v, const struct tourney_data *d,
-			 int64_t mine)
-{
-	int me = tourney_player_index(d, p->user_id);
-	int in = me >= 0 && d->players[me].left_how == 0;
-	int reg = d->t.status == TOURNEY_REGISTERING;
-	int org = p->user_id && p->user_id == d->t.created_by;
-	view_flag(v, "login_to_register", !p->user_id && reg && p->now_ms < d->t.register_until);
-	view_flag(v, "can_register", p->user_id && me < 0 && reg && p->now_ms < d->t.register_until);
+	struct page *p = tp->p;
+	struct view *v = tp->v;
+	const struct st_tourney *t = &tp->t;
+	int in = tp->registered && tp->me.left_how == 0;
+	int reg = t->status == TOURNEY_REGISTERING, open = reg && p->now_ms < t->register_until;
+	int64_t mine = 0;
+	view_flag(v, "login_to_register", !p->user_id && open);
+	view_flag(v, "can_register", p->user_id && !tp->registered && open);
 	view_flag(v, "registered", in);
-	view_flag(v, "can_withdraw", in && (reg || d->t.status == TOURNEY_RUNNING) &&
-		  !d->players[me].out_round);
-	view_flag(v, "can_start", org && reg);
-	view_flag(v, "organiser", org);
-	if (mine) {
+	view_flag(v, "can_withdraw", in && (reg || t->status == TOURNEY_RUNNING) &&
+		  !tp->me.out_round);
+	view_flag(v, "can_start", tp->org && reg);
+	view_flag(v, "organiser", tp->org);
+	if (in && t->status == TOURNEY_RUNNING &&
+	    store_tmy_table(p->store, t->id, t->round, p->user_id, &mine) == ST_OK && mine) {
 		view_begin(v, "my_table");
 		view_str(v, "url", page_table_url(p, mine, ""));
 		view_end(v);
 	}
 }
 
-/* The whole page's view of d. */
-static void tournament_view(struct page *p, struct view *v, const struct tourney_data *d)
+/* Reads the rule and the viewer's registration into tp; the store codes. */
+static int read_rule(struct tpage *tp)
 {
-	int64_t mine = 0;
-	int org = p->user_id && p->user_id == d->t.created_by;
-	rule_view(p, v, d);
-	players_view(p, v, d, org);
-	rounds_view(p, v, d, &mine);
-	standings_view(p, v, d);
-	actions_view(p, v, d, mine);
-	view_str(v, "json_url", page_tourney_url(p, d->t.id, ".json"));
-	view_str(v, "standings_csv", page_tourney_url(p, d->t.id, "/standings.csv"));
-	view_str(v, "results_csv", page_tourney_url(p, d->t.id, "/results.csv"));
-	view_str(v, "action_url", page_tourney_url(p, d->t.id, ""));
-	view_num(v, "version", d->t.version);
+	struct page *p = tp->p;
+	int rc = store_tourney_get(p->store, p->id, &tp->t);
+	if (rc != ST_OK)
+		return rc;
+	tp->g = game_find(tp->t.game);
+	if (!tp->g || tourney_points_parse(&tp->points, tp->t.seats, tp->t.points, NULL) != 0 ||
+	    tourney_tiebreaks_parse(tp->t.tiebreaks, tp->tb) != 0)
+		return ST_ERR;
+	tp->org = p->user_id && p->user_id == tp->t.created_by;
+	rc = p->user_id ? store_tplayer_get(p->store, tp->t.id, p->user_id, &tp->me) : ST_NOTFOUND;
+	tp->registered = rc == ST_OK;
+	return rc == ST_NOTFOUND ? ST_OK : rc;
 }
 
-/* Loads tournament p->id (started first when its time came); 0, or -1
+/* The round (?round=) and the standings' page (?page=) asked for; -1
  * with the error page answered. */
-static int load(struct page *p, struct tourney_data *d)
+static int wanted(struct page *p, int *round, int *page)
 {
-	int rc = tourney_tick(p->store, p->id, p->now_ms);
-	if (rc == PLAY_OK || rc == PLAY_BUSY)
-		rc = tourney_load(p->store, p->id, d);
-	if (rc == PLAY_OK)
+	static const struct http_rule rules[] = {
+		{ "round", HTTP_V_INT, 0, 1, TOURNEY_ROUNDS_MAX },
+		{ "page", HTTP_V_INT, 0, 1, TOURNEY_PLAYERS_MAX },
+	};
+	struct http_value f[2];
+	enum http_err err = http_validate(&p->req->query, rules, 2, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return -1;
+	}
+	*round = f[0].present ? (int)f[0].n : 0;
+	*page = f[1].present ? (int)f[1].n : 1;
+	return 0;
+}
+
+/* The whole view, read in one read transaction after the start was
+ * looked after (tourney_tick); 0, or -1 with the error page answered. */
+static int build(struct tpage *tp, int csv)
+{
+	struct page *p = tp->p;
+	int round = 0, page = 1, rc = tourney_tick(p->store, p->id, p->now_ms);
+	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOT_FOUND) {
+		page_error(p, HTTP_500, "internal");
+		return -1;
+	}
+	if (!csv && wanted(p, &round, &page) != 0)
+		return -1;
+	if ((rc = store_begin_read(p->store)) == ST_OK) {
+		if ((rc = read_rule(tp)) == ST_OK) {
+			tp->round = round >= 1 && round <= tp->t.round ? round : tp->t.round;
+			tp->from = (page - 1) * STANDINGS_PAGE;
+			rule_view(tp);
+			if (tp->t.status == TOURNEY_REGISTERING || tp->t.status == TOURNEY_CANCELLED)
+				registrants_view(tp);
+			standings_view(tp, csv ? TOURNEY_PLAYERS_MAX : STANDINGS_PAGE);
+			if (!csv) {
+				round_view(tp);
+				actions_view(tp);
+			}
+		}
+		store_commit(p->store);
+	}
+	if (rc == ST_OK && !tp->failed)
 		return 0;
-	page_error(p, rc == PLAY_NOT_FOUND ? HTTP_404 : rc == PLAY_BUSY ? HTTP_503 : HTTP_500,
-		   rc == PLAY_NOT_FOUND ? "notfound" : rc == PLAY_BUSY ? "busy" : "internal");
+	page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
+		   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
 	return -1;
 }
 
 /* The page with an optional note (a refused form) and status. */
 static void show(struct page *p, enum http_status status, const char *note)
 {
-	struct tourney_data d;
-	if (load(p, &d) != 0)
-		return;
 	struct view v;
+	struct tpage tp;
+	memset(&tp, 0, sizeof tp);
+	tp.p = p;
+	tp.v = &v;
 	page_view(p, &v);
-	tournament_view(p, &v, &d);
+	if (build(&tp, 0) != 0)
+		return;
+	view_str(&v, "json_url", page_tourney_url(p, tp.t.id, ".json"));
+	view_str(&v, "standings_csv", page_tourney_url(p, tp.t.id, "/standings.csv"));
+	view_str(&v, "results_csv", page_tourney_url(p, tp.t.id, "/results.csv"));
+	view_str(&v, "action_url", page_tourney_url(p, tp.t.id, ""));
+	view_num(&v, "version", tp.t.version);
 	if (note) {
 		view_begin(&v, "note");
 		view_str(&v, "text", note);
 		view_end(&v);
 	}
 	if (p->req->wants_json) {
-		tourney_free(&d);
 		page_json(p, status, &v);
 		return;
 	}
-	const char *url = page_tourney_url(p, d.t.id, "");
-	struct page_head h = { .page = "tournament", .title = d.t.name,
-			       .poll_url = page_tourney_url(p, d.t.id, "/poll"), .table_url = url,
-			       .version = d.t.version, .refresh = 1 };
+	struct page_head h = { .page = "tournament", .title = tp.t.name,
+			       .poll_url = page_tourney_url(p, tp.t.id, "/poll"),
+			       .table_url = page_tourney_url(p, tp.t.id, ""),
+			       .version = tp.t.version, .refresh = 1 };
 	page_html(p, status, "tournament.tpl", &v, &h);
-	tourney_free(&d);
 }
 
-/* GET /tournaments/<id>: 200, 404, 503, 500. */
+/* GET /tournaments/<id>[?round=N][&page=K]: 200, 400, 404, 503, 500. */
 void page_tournament(struct page *p)
 {
 	show(p, HTTP_200, NULL);
@@ -289,32 +449,39 @@ void page_tournament_json(struct page *p)
 	show(p, HTTP_200, NULL);
 }
 
-/* GET /tournaments/<id>/standings.csv and /results.csv. */
-static void csv(struct page *p, const char *tpl)
+static void add_csv_result(void *ctx, const struct st_tresult *x)
 {
-	struct tourney_data d;
-	if (load(p, &d) != 0)
-		return;
-	struct view v;
-	page_view(p, &v);
-	standings_view(p, &v, &d);
-	view_list(&v, "results");
-	for (int i = 0; i < d.nresults; i++) {
-		const struct st_tresult *x = &d.results[i];
-		view_begin(&v, "results");
-		view_num(&v, "round", x->round);
-		if (x->table_no >= 0) {
-			view_num(&v, "table", x->table_no + 1);
-			view_num(&v, "table_id", x->table_id);
-			view_num(&v, "seat", x->seat + 1);
-			view_num(&v, "place", x->place);
-		}
-		view_str(&v, "name", name_of(&d, x->user_id));
-		view_num(&v, "points", x->points);
-		view_num(&v, "party_points", x->party_points);
-		view_end(&v);
+	struct view *v = ctx;
+	view_begin(v, "results");
+	view_num(v, "round", x->round);
+	if (x->table_no >= 0) {
+		view_num(v, "table", x->table_no + 1);
+		view_num(v, "table_id", x->table_id);
+		view_num(v, "seat", x->seat + 1);
+		view_num(v, "place", x->place);
 	}
-	tourney_free(&d);
+	view_str(v, "name", x->name);
+	view_num(v, "points", x->points);
+	view_num(v, "party_points", x->party_points);
+	view_end(v);
+}
+
+/* GET /tournaments/<id>/standings.csv and /results.csv: every row. */
+static void csv(struct page *p, const char *tpl, int results)
+{
+	struct view v;
+	struct tpage tp;
+	memset(&tp, 0, sizeof tp);
+	tp.p = p;
+	tp.v = &v;
+	page_view(p, &v);
+	if (build(&tp, 1) != 0)
+		return;
+	view_list(&v, "results");
+	if (results && store_tresults(p->store, tp.t.id, add_csv_result, &v) != ST_OK) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
 	size_t len = 0;
 	char *body = v.failed ? NULL : tmpl_expand(p->a, tpl, &v.root, &len);
 	if (!body) {
@@ -329,12 +496,12 @@ static void csv(struct page *p, const char *tpl)
 
 void page_tournament_standings_csv(struct page *p)
 {
-	csv(p, "standings.csv.tpl");
+	csv(p, "standings.csv.tpl", 0);
 }
 
 void page_tournament_results_csv(struct page *p)
 {
-	csv(p, "results.csv.tpl");
+	csv(p, "results.csv.tpl", 1);
 }
 
 /* GET /tournaments/<id>/poll?v=N: as a table's poll (page-poll.c). */

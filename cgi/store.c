@@ -153,6 +153,15 @@ enum stmt {
 	STMT_TRESULT_PUT,
 	STMT_TRESULTS,
 	STMT_TOURNEY_POLL,
+	STMT_TSTANDINGS_CLEAR,
+	STMT_TSTANDING_PUT,
+	STMT_TSTANDINGS,
+	STMT_TSTANDING_OF,
+	STMT_TPLAYER_GET,
+	STMT_TROUND_TABLES,
+	STMT_TROUND_RESULTS,
+	STMT_TROUND_SEATS,
+	STMT_TMY_TABLE,
 	STMT__MAX
 };
 
@@ -173,7 +182,15 @@ enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 	"o.register_until, o.starts_at, o.status, o.round, o.seed, o.version, " \
 	"coalesce(o.created_by, 0), o.created_at, " \
 	"coalesce((SELECT h.name FROM users h WHERE h.id = o.created_by), ''), " \
-	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id AND c.left_how = 0)"
+	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id AND c.left_how = 0), " \
+	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id)"
+/* The columns struct st_tresult is read from (list_tresults()). */
+#define TRESULT_COLS "r.round, r.user_id, r.table_no, coalesce(r.table_id, 0), r.seat, " \
+	"r.place, r.points, r.party_points, u.name"
+/* The columns struct st_tstanding is read from (read_tstanding()). */
+#define TSTANDING_COLS "d.rank_order, d.user_id, u.name, d.place, d.points, d.party_points, " \
+	"d.sb2, d.played, d.byes, coalesce(m.left_how, 0), coalesce(m.left_round, 0), " \
+	"coalesce(m.out_round, 0)"
 
 static const char *const stmt_sql[] = {
 	[STMT_PRAGMA_WAL] = "PRAGMA journal_mode = WAL",
@@ -526,12 +543,45 @@ static const char *const stmt_sql[] = {
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
 		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8, ?9)",
 	[STMT_TRESULTS] =
-		"SELECT round, user_id, table_no, coalesce(table_id, 0), seat, place, points,"
-		" party_points FROM tournament_results WHERE tournament = ?1"
-		" ORDER BY round, table_no, place, user_id",
+		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
 	[STMT_TOURNEY_POLL] =
 		"SELECT version, CASE WHEN status = 0 THEN starts_at ELSE 0 END FROM tournaments"
 		" WHERE id = ?1",
+	[STMT_TSTANDINGS_CLEAR] = "DELETE FROM tournament_standings WHERE tournament = ?1",
+	[STMT_TSTANDING_PUT] =
+		"INSERT INTO tournament_standings (tournament, rank_order, user_id, place, points,"
+		" party_points, sb2, played, byes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	[STMT_TSTANDINGS] =
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d JOIN users u ON u.id = d.user_id"
+		" LEFT JOIN tournament_players m ON m.tournament = d.tournament AND m.user_id = d.user_id"
+		" WHERE d.tournament = ?1 AND d.rank_order >= ?2 ORDER BY d.rank_order LIMIT ?3",
+	[STMT_TSTANDING_OF] =
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d JOIN users u ON u.id = d.user_id"
+		" LEFT JOIN tournament_players m ON m.tournament = d.tournament AND m.user_id = d.user_id"
+		" WHERE d.tournament = ?1 AND d.user_id = ?2",
+	[STMT_TPLAYER_GET] =
+		"SELECT m.user_id, u.name, m.registered_at, m.left_how, m.left_round, m.out_round,"
+		" m.grp, m.gpos FROM tournament_players m JOIN users u ON u.id = m.user_id"
+		" WHERE m.tournament = ?1 AND m.user_id = ?2",
+	[STMT_TROUND_TABLES] =
+		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties"
+		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
+		" WHERE x.tournament = ?1 AND x.round = ?2 ORDER BY x.number",
+	[STMT_TROUND_RESULTS] =
+		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		" WHERE r.tournament = ?1 AND r.round = ?2 ORDER BY r.table_no, r.place, r.user_id",
+	/* who sits at the round's tables not done: table number, seat, the
+	 * person's name ("" for a bot's own seat), bot, resigned, user */
+	[STMT_TROUND_SEATS] =
+		"SELECT x.number, s.seat, coalesce(u.name, ''), s.bot, s.resigned, s.user_id"
+		" FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
+		" LEFT JOIN users u ON u.id = s.user_id WHERE x.tournament = ?1 AND x.round = ?2"
+		" AND x.done = 0 ORDER BY x.number, s.seat",
+	[STMT_TMY_TABLE] =
+		"SELECT x.table_id FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.done = 0 AND s.user_id = ?3"
+		" AND s.resigned = 0",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -2721,6 +2771,7 @@ static void read_tourney(sqlite3_stmt *q, struct st_tourney *t)
 	t->created_at = sqlite3_column_int64(q, 25);
 	copy_col(t->organiser, sizeof t->organiser, q, 26);
 	t->players = sqlite3_column_int(q, 27);
+	t->entrants = sqlite3_column_int(q, 28);
 }
 
 int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
@@ -2857,6 +2908,37 @@ int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int g
 	return tplayer_update(s, STMT_TPLAYER_GROUP, t, user, grp, gpos, "tplayer group");
 }
 
+/* One row of STMT_TPLAYERS / STMT_TPLAYER_GET. */
+static void read_tplayer(sqlite3_stmt *q, struct st_tplayer *x)
+{
+	x->user_id = sqlite3_column_int64(q, 0);
+	copy_col(x->name, sizeof x->name, q, 1);
+	x->registered_at = sqlite3_column_int64(q, 2);
+	x->left_how = sqlite3_column_int(q, 3);
+	x->left_round = sqlite3_column_int(q, 4);
+	x->out_round = sqlite3_column_int(q, 5);
+	x->grp = sqlite3_column_int(q, 6);
+	x->gpos = sqlite3_column_int(q, 7);
+}
+
+int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TPLAYER_GET);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tplayer(q, out);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "tplayer get");
+	}
+	done(q);
+	return rc;
+}
+
 int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TPLAYERS);
@@ -2870,15 +2952,7 @@ int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, 
 			(*n)++;
 			continue;
 		}
-		struct st_tplayer *x = &out[(*n)++];
-		x->user_id = sqlite3_column_int64(q, 0);
-		copy_col(x->name, sizeof x->name, q, 1);
-		x->registered_at = sqlite3_column_int64(q, 2);
-		x->left_how = sqlite3_column_int(q, 3);
-		x->left_round = sqlite3_column_int(q, 4);
-		x->out_round = sqlite3_column_int(q, 5);
-		x->grp = sqlite3_column_int(q, 6);
-		x->gpos = sqlite3_column_int(q, 7);
+		read_tplayer(q, &out[(*n)++]);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tplayers");
 	done(q);
@@ -2941,14 +3015,12 @@ int store_tround_open(struct store *s, int64_t t, int round, int *open)
 	return rc;
 }
 
-int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
+/* Rows of STMT_TTABLES / STMT_TROUND_TABLES into fn. */
+static int list_ttables(struct store *s, sqlite3_stmt *q, st_ttable_fn fn, void *ctx,
+			const char *what)
 {
-	sqlite3_stmt *q = stmt(s, STMT_TTABLES);
 	struct st_ttable x;
 	int rc;
-	if (!q)
-		return ST_ERR;
-	sqlite3_bind_int64(q, 1, t);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		x.round = sqlite3_column_int(q, 0);
 		x.number = sqlite3_column_int(q, 1);
@@ -2961,9 +3033,28 @@ int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
 		x.nparties = sqlite3_column_int(q, 6);
 		fn(ctx, &x);
 	}
-	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "ttables");
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
 	done(q);
 	return rc;
+}
+
+int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TTABLES);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	return list_ttables(s, q, fn, ctx, "ttables");
+}
+
+int store_tround_tables(struct store *s, int64_t t, int round, st_ttable_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TROUND_TABLES);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	return list_ttables(s, q, fn, ctx, "tround tables");
 }
 
 int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
@@ -2983,14 +3074,12 @@ int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
 	return exec_stmt(s, q, "tresult put");
 }
 
-int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
+/* Rows of STMT_TRESULTS / STMT_TROUND_RESULTS into fn. */
+static int list_tresults(struct store *s, sqlite3_stmt *q, st_tresult_fn fn, void *ctx,
+			 const char *what)
 {
-	sqlite3_stmt *q = stmt(s, STMT_TRESULTS);
 	struct st_tresult r;
 	int rc;
-	if (!q)
-		return ST_ERR;
-	sqlite3_bind_int64(q, 1, t);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		r.round = sqlite3_column_int(q, 0);
 		r.user_id = sqlite3_column_int64(q, 1);
@@ -3000,11 +3089,31 @@ int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
 		r.place = sqlite3_column_int(q, 5);
 		r.points = sqlite3_column_int(q, 6);
 		r.party_points = sqlite3_column_int(q, 7);
+		copy_col(r.name, sizeof r.name, q, 8);
 		fn(ctx, &r);
 	}
-	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tresults");
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, what);
 	done(q);
 	return rc;
+}
+
+int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TRESULTS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	return list_tresults(s, q, fn, ctx, "tresults");
+}
+
+int store_tround_results(struct store *s, int64_t t, int round, st_tresult_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TROUND_RESULTS);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	return list_tresults(s, q, fn, ctx, "tround results");
 }
 
 int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline)
@@ -3023,4 +3132,118 @@ int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *d
 	}
 	done(q);
 	return rc;
+}
+
+int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TSTANDINGS_CLEAR);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	int rc = exec_stmt(s, q, "tstandings clear");
+	for (int i = 0; rc == ST_OK && i < n; i++) {
+		const struct st_tstanding *x = &rows[i];
+		if (!(q = stmt(s, STMT_TSTANDING_PUT)))
+			return ST_ERR;
+		sqlite3_bind_int64(q, 1, t);
+		sqlite3_bind_int(q, 2, x->rank_order);
+		sqlite3_bind_int64(q, 3, x->user_id);
+		sqlite3_bind_int(q, 4, x->place);
+		sqlite3_bind_int(q, 5, x->points);
+		sqlite3_bind_int(q, 6, x->party_points);
+		sqlite3_bind_int(q, 7, x->sb2);
+		sqlite3_bind_int(q, 8, x->played);
+		sqlite3_bind_int(q, 9, x->byes);
+		rc = exec_stmt(s, q, "tstanding put");
+	}
+	return rc;
+}
+
+/* One row of TSTANDING_COLS. */
+static void read_tstanding(sqlite3_stmt *q, struct st_tstanding *x)
+{
+	x->rank_order = sqlite3_column_int(q, 0);
+	x->user_id = sqlite3_column_int64(q, 1);
+	copy_col(x->name, sizeof x->name, q, 2);
+	x->place = sqlite3_column_int(q, 3);
+	x->points = sqlite3_column_int(q, 4);
+	x->party_points = sqlite3_column_int(q, 5);
+	x->sb2 = sqlite3_column_int(q, 6);
+	x->played = sqlite3_column_int(q, 7);
+	x->byes = sqlite3_column_int(q, 8);
+	x->left_how = sqlite3_column_int(q, 9);
+	x->left_round = sqlite3_column_int(q, 10);
+	x->out_round = sqlite3_column_int(q, 11);
+}
+
+int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
+		     void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TSTANDINGS);
+	struct st_tstanding x;
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, from);
+	sqlite3_bind_int(q, 3, limit);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_tstanding(q, &x);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tstandings");
+	done(q);
+	return rc;
+}
+
+int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstanding *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TSTANDING_OF);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tstanding(q, out);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "tstanding of");
+	}
+	done(q);
+	return rc;
+}
+
+int store_tround_seats(struct store *s, int64_t t, int round, st_tseat_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TROUND_SEATS);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct st_tseat x;
+		x.number = sqlite3_column_int(q, 0);
+		x.seat = sqlite3_column_int(q, 1);
+		copy_col(x.name, sizeof x.name, q, 2);
+		x.bot = sqlite3_column_int(q, 3);
+		x.resigned = sqlite3_column_int(q, 4);
+		x.user_id = sqlite3_column_int64(q, 5);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "tround seats");
+	done(q);
+	return rc;
+}
+
+int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t *table)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TMY_TABLE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, round);
+	sqlite3_bind_int64(q, 3, user);
+	return one_int64(s, q, table, "tmy table");
 }

@@ -470,6 +470,7 @@ struct st_tourney {
 	int64_t seed, version, created_by, created_at;
 	char organiser[ST_NAME_MAX + 1]; /* "" when the account is gone */
 	int players;                     /* registered and not withdrawn */
+	int entrants;                    /* registered, withdrawn or not */
 };
 int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *id);
 int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t);
@@ -505,6 +506,8 @@ int store_tplayer_out(struct store *s, int64_t t, int64_t user, int round);
 int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int gpos);
 /* Every player in order of registration; at most max written, *n all. */
 int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n);
+/* One player's registration; ST_NOTFOUND: never registered. */
+int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out);
 
 struct st_ttable {
 	int round, number;
@@ -523,6 +526,18 @@ int store_ttable_done(struct store *s, int64_t table_id);
 int store_tround_open(struct store *s, int64_t t, int round, int *open);
 typedef void (*st_ttable_fn)(void *ctx, const struct st_ttable *x);
 int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx);
+int store_tround_tables(struct store *s, int64_t t, int round, st_ttable_fn fn, void *ctx);
+/* Who sits at the tables of `round` whose results are not in yet. */
+struct st_tseat {
+	int number, seat;
+	char name[ST_NAME_MAX + 1];      /* "" for a bot's own seat */
+	int bot, resigned;
+	int64_t user_id;
+};
+typedef void (*st_tseat_fn)(void *ctx, const struct st_tseat *x);
+int store_tround_seats(struct store *s, int64_t t, int round, st_tseat_fn fn, void *ctx);
+/* The table of `round` not done where `user` still plays; ST_NOTFOUND. */
+int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t *table);
 
 struct st_tresult {
 	int round;
@@ -530,10 +545,30 @@ struct st_tresult {
 	int table_no;                    /* -1: a bye */
 	int64_t table_id;                /* 0: none */
 	int seat, place, points, party_points;
+	char name[ST_NAME_MAX + 1];      /* the player's (read only) */
 };
 int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r);
 typedef void (*st_tresult_fn)(void *ctx, const struct st_tresult *r);
 /* By round, table, place: the rows of one table together. */
 int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
+int store_tround_results(struct store *s, int64_t t, int round, st_tresult_fn fn, void *ctx);
+
+/* The standings as stored (tournament_standings), with each player's name
+ * and whether they left or went out. */
+struct st_tstanding {
+	int rank_order, place;
+	int64_t user_id;
+	char name[ST_NAME_MAX + 1];
+	int points, party_points, sb2, played, byes;
+	int left_how, left_round, out_round;
+};
+/* Replaces the tournament's standings by rows[0..n-1]. */
+int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n);
+typedef void (*st_tstanding_fn)(void *ctx, const struct st_tstanding *x);
+/* At most `limit` rows from rank_order `from` on, in order. */
+int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
+		     void *ctx);
+/* The user's row; ST_NOTFOUND: none (yet). */
+int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstanding *out);
 
 #endif

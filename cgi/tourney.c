@@ -129,6 +129,21 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
 
+/* Everything the engine reads of a tournament, in one transaction. */
+struct tourney_data {
+	struct st_tourney t;
+	const struct game *g;
+	struct tourney_points points;
+	enum tourney_tiebreak tb[TOURNEY_TIEBREAKS];
+	struct st_tplayer *players;          /* in order of registration */
+	int nplayers;
+	struct st_tresult *results;          /* by round, table, place */
+	int nresults;
+	struct st_ttable *tables;            /* by round, number */
+	int ntables;
+	struct tourney_standing *standings;  /* nplayers; .player indexes players */
+};
+
 struct grow {
 	struct tourney_data *d;
 	int cap_results, cap_tables;
@@ -177,7 +192,7 @@ static void add_ttable(void *ctx, const struct st_ttable *t)
 	d->tables[d->ntables++] = *t;
 }
 
-void tourney_free(struct tourney_data *d)
+static void data_free(struct tourney_data *d)
 {
 	free(d->players);
 	free(d->results);
@@ -186,7 +201,8 @@ void tourney_free(struct tourney_data *d)
 	memset(d, 0, sizeof *d);
 }
 
-int tourney_player_index(const struct tourney_data *d, int64_t user)
+/* The index in d->players of user, or -1. */
+static int player_index(const struct tourney_data *d, int64_t user)
 {
 	for (int i = 0; i < d->nplayers; i++)
 		if (d->players[i].user_id == user)
@@ -262,15 +278,26 @@ static int load_in(struct store *s, int64_t id, struct tourney_data *d)
 	return rc;
 }
 
-int tourney_load(struct store *s, int64_t id, struct tourney_data *d)
+
+int tourney_standings_save(struct store *s, int64_t id)
 {
-	int rc = play_from_store(store_begin_read(s), PLAY_ERR);
-	if (rc != PLAY_OK)
-		return rc;
-	rc = load_in(s, id, d);
-	store_commit(s);
-	if (rc != PLAY_OK)
-		tourney_free(d);
+	struct tourney_data d;
+	int rc = load_in(s, id, &d);
+	struct st_tstanding *rows = rc == PLAY_OK ? malloc(((size_t)d.nplayers + 1) * sizeof *rows)
+						  : NULL;
+	if (rc == PLAY_OK && !rows)
+		rc = PLAY_ERR;
+	for (int i = 0; rc == PLAY_OK && i < d.nplayers; i++) {
+		const struct tourney_standing *x = &d.standings[i];
+		rows[i] = (struct st_tstanding){ .rank_order = x->rank_order, .place = x->place,
+						 .user_id = d.players[x->player].user_id,
+						 .points = x->points, .party_points = x->party_points,
+						 .sb2 = x->sb2, .played = x->played, .byes = x->byes };
+	}
+	if (rc == PLAY_OK)
+		rc = play_from_store(store_tstandings_replace(s, id, rows, d.nplayers), PLAY_ERR);
+	free(rows);
+	data_free(&d);
 	return rc;
 }
 
@@ -318,7 +345,7 @@ static void history(const struct tourney_data *d, struct seating *z)
 		       d->results[b].table_no == d->results[a].table_no)
 			b++;
 		for (int i = a; d->results[a].table_no >= 0 && i < b && m < TOURNEY_SEATS_MAX; i++) {
-			int x = tourney_player_index(d, d->results[i].user_id);
+			int x = player_index(d, d->results[i].user_id);
 			if (x >= 0 && z->active[x] >= 0)
 				k[m++] = z->active[x];
 		}
@@ -434,7 +461,8 @@ static int start_in(struct store *s, const struct tourney_data *d, int64_t now)
 	if (d->t.players < smallest)
 		return play_from_store(store_tourney_set_state(s, d->t.id, TOURNEY_CANCELLED, 0),
 				       PLAY_ERR);
-	return seat_round(s, d, 1, now);
+	int rc = seat_round(s, d, 1, now);
+	return rc == PLAY_OK ? tourney_standings_save(s, d->t.id) : rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -489,7 +517,7 @@ static int round_over(struct store *s, int64_t id, int round, int64_t now)
 					    PLAY_ERR)
 			  : seat_round(s, &d, round + 1, now);
 	}
-	tourney_free(&d);
+	data_free(&d);
 	return rc;
 }
 
@@ -506,7 +534,7 @@ int tourney_after_table(struct store *s, const struct st_table *t, int64_t now)
 	rc = load_in(s, id, &d);
 	if (rc == PLAY_OK)
 		rc = record_table(s, &d, t, round, no);
-	tourney_free(&d);
+	data_free(&d);
 	if (rc == PLAY_OK)
 		rc = play_from_store(store_ttable_done(s, t->id), PLAY_ERR);
 	if (rc == PLAY_OK)
@@ -515,7 +543,7 @@ int tourney_after_table(struct store *s, const struct st_table *t, int64_t now)
 		rc = round_over(s, id, round, now);
 	else if (rc == PLAY_OK)
 		rc = play_from_store(store_tourney_bump(s, id), PLAY_ERR);
-	return rc;
+	return rc == PLAY_OK ? tourney_standings_save(s, id) : rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -574,7 +602,7 @@ static int64_t current_table(struct store *s, const struct tourney_data *d, int6
 static int leave_in(struct store *s, const struct tourney_data *d, int64_t user, int64_t by,
 		    int64_t *table, struct rerr *e)
 {
-	int i = tourney_player_index(d, user);
+	int i = player_index(d, user);
 	*table = 0;
 	if (by != user && by != d->t.created_by)
 		return play_fail(e, PLAY_REJECTED, "Nur die Veranstalterin oder der Veranstalter "
@@ -602,7 +630,7 @@ int tourney_withdraw(struct store *s, int64_t t, int64_t user, int64_t by, int64
 	rc = load_in(s, t, &d);
 	if (rc == PLAY_OK)
 		rc = leave_in(s, &d, user, by, &table, e);
-	tourney_free(&d);
+	data_free(&d);
 	if (rc == PLAY_OK)
 		rc = play_from_store(store_tourney_bump(s, t), PLAY_ERR);
 	if ((rc = finish(s, rc)) != PLAY_OK || !table)
@@ -627,7 +655,7 @@ int tourney_start(struct store *s, int64_t t, int64_t user, int64_t now, struct 
 		rc = play_fail(e, PLAY_REJECTED, "Das Turnier hat schon begonnen.");
 	if (rc == PLAY_OK)
 		rc = start_in(s, &d, now);
-	tourney_free(&d);
+	data_free(&d);
 	return finish(s, rc);
 }
 
@@ -640,7 +668,7 @@ int tourney_tick(struct store *s, int64_t t, int64_t now)
 	rc = load_in(s, t, &d);
 	if (rc == PLAY_OK && d.t.status == TOURNEY_REGISTERING && d.t.starts_at <= now)
 		rc = start_in(s, &d, now);
-	tourney_free(&d);
+	data_free(&d);
 	return finish(s, rc);
 }
 

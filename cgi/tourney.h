@@ -66,27 +66,11 @@ int tourney_sweep(struct store *s, int64_t now, int max);
  * Play codes. */
 int tourney_after_table(struct store *s, const struct st_table *t, int64_t now);
 
-/* Everything the tournament's pages show, loaded in one read. */
-struct tourney_data {
-	struct st_tourney t;
-	const struct game *g;
-	struct tourney_points points;
-	enum tourney_tiebreak tb[TOURNEY_TIEBREAKS];
-	struct st_tplayer *players;          /* in order of registration */
-	int nplayers;
-	struct st_tresult *results;          /* by round, table, place */
-	int nresults;
-	struct st_ttable *tables;            /* by round, number */
-	int ntables;
-	struct tourney_standing *standings;  /* nplayers; .player indexes players */
-};
-/* PLAY_NOT_FOUND, PLAY_ERR, PLAY_BUSY; tourney_free after PLAY_OK. */
-int tourney_load(struct store *s, int64_t id, struct tourney_data *d);
-void tourney_free(struct tourney_data *d);
+/* Writes the standings of tournament id as they stand now (after results
+ * changed: tournament_standings), inside the caller's transaction. */
+int tourney_standings_save(struct store *s, int64_t id);
 
 /* "party,sb" into tb (TB_NONE-filled); -1 for an unknown word. */
 int tourney_tiebreaks_parse(const char *text, enum tourney_tiebreak tb[TOURNEY_TIEBREAKS]);
-/* The index in d->players of user, or -1. */
-int tourney_player_index(const struct tourney_data *d, int64_t user);
 
 #endif

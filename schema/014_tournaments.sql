@@ -86,4 +86,22 @@ CREATE TABLE tournament_results (
 -- The standings read the rows of one table together.
 CREATE INDEX tournament_results_tables ON tournament_results(tournament, round, table_no, place);
 
+-- The standings as they stand, written again whenever results change
+-- (rules/tournament.h computes them from tournament_results), so that the
+-- page of a tournament of a thousand players reads one page of rows.
+-- rank_order: the listing's order, 0 first; place: shared on a full tie.
+CREATE TABLE tournament_standings (
+	tournament   INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE,
+	rank_order   INTEGER NOT NULL CHECK (rank_order >= 0),
+	user_id      INTEGER NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+	place        INTEGER NOT NULL CHECK (place >= 1),
+	points       INTEGER NOT NULL,
+	party_points INTEGER NOT NULL,
+	sb2          INTEGER NOT NULL,
+	played       INTEGER NOT NULL,
+	byes         INTEGER NOT NULL,
+	PRIMARY KEY (tournament, rank_order)
+) WITHOUT ROWID;
+CREATE INDEX tournament_standings_user ON tournament_standings(tournament, user_id);
+
 PRAGMA user_version = 14;

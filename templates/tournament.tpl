@@ -21,22 +21,28 @@
 {{#can_withdraw}}<form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Vom Turnier abmelden</button></form>{{/can_withdraw}}
 {{#can_start}}<form method="post" action="{{action_url}}/start" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Jetzt starten</button></form>{{/can_start}}
 </section>
+{{#has_standings}}
 <section class="card standings">
 <h2>Tabelle</h2>
 <div class="scroll">
 <table class="scores">
 <thead><tr><th scope="col">Platz</th><th scope="col" class="name">Name</th><th scope="col">Punkte</th><th scope="col">Partiepunkte</th><th scope="col"><abbr title="Gegnerwertung: die Punkte der Gegner, die man hinter sich ließ (halb bei Gleichstand)">GW</abbr></th><th scope="col">Tische</th><th scope="col">Freilose</th></tr></thead>
 <tbody>
-{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a></td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
+{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">entfernen</button></form>{{/can_remove}}</td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
 {{/standings}}
+{{#my_standing}}<tr class="me"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}</td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td>{{played}}</td><td>{{byes}}</td></tr>
+{{/my_standing}}
 </tbody>
 </table>
 </div>
+{{#standings_pages}}{{#current}}<strong aria-current="page">{{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">{{n}}</a>{{/other}} {{/standings_pages}}
 <p><a href="{{standings_csv}}">Tabelle als CSV</a> · <a href="{{results_csv}}">alle Ergebnisse als CSV</a> · <a href="{{json_url}}">JSON</a></p>
 </section>
+{{/has_standings}}
 {{#rounds}}
 <section class="card round">
 <h2>Runde {{round}}</h2>
+<nav class="pager" aria-label="Runden">{{#round_links}}{{#current}}<strong aria-current="page">{{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">Runde {{n}}</a>{{/other}} {{/round_links}}</nav>
 <ul class="round-tables">
 {{#tables}}<li><a href="{{url}}">Tisch {{number}}</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
 <ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} (Bot){{/bot}}{{#done}}: Platz {{place}}, {{points}} Punkte ({{party_points}} in der Partie){{/done}}</li>{{/players}}</ol></li>
@@ -45,11 +51,13 @@
 {{#byes}}<p>Freilos: {{name}} ({{points}} Punkte)</p>{{/byes}}
 </section>
 {{/rounds}}
+{{#is_registering}}
 <section class="card players">
-<h2>Spieler ({{player_count}})</h2>
+<h2>Angemeldet ({{player_count}})</h2>
 <ul class="plain">
-{{#players}}<li{{#me}} class="me"{{/me}}><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">entfernen</button></form>{{/can_remove}}</li>
+{{#players}}<li{{#me}} class="me"{{/me}}><a href="{{profile_url}}">{{name}}</a>{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">entfernen</button></form>{{/can_remove}}</li>
 {{/players}}
 </ul>
 </section>
+{{/is_registering}}
 {{>footer}}
