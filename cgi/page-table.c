@@ -521,6 +521,21 @@ static const char *load_why(int rc)
 
 /* Loads table p->id and answers with its page (or JSON when `json`) with
  * `status` and an optional note: 404/503/500 when it cannot be loaded. */
+/* Section "tournament" of a tournament's table: its name, round, number
+ * and link (one indexed read). */
+static void tourney_view(struct page *p, int64_t table, struct view *v)
+{
+	struct st_table_tourney x;
+	if (store_table_tourney(p->store, table, &x) != ST_OK)
+		return;
+	view_begin(v, "tournament");
+	view_str(v, "name", x.name);
+	view_str(v, "url", page_tourney_url(p, x.id, ""));
+	view_num(v, "round", x.round);
+	view_num(v, "number", x.number + 1);
+	view_end(v);
+}
+
 static void show(struct page *p, int json, enum http_status status, int note_kind,
 		 const char *note, const char *typed)
 {
@@ -542,6 +557,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
+	tourney_view(p, pt->t.id, &v);
 	struct act a;
 	act_of(pt, &a);
 	/* The game's stylesheet comes with its board template. */

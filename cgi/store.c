@@ -162,6 +162,7 @@ enum stmt {
 	STMT_TROUND_RESULTS,
 	STMT_TROUND_SEATS,
 	STMT_TMY_TABLE,
+	STMT_TABLE_TOURNEY,
 	STMT__MAX
 };
 
@@ -582,6 +583,9 @@ static const char *const stmt_sql[] = {
 		"SELECT x.table_id FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
 		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.done = 0 AND s.user_id = ?3"
 		" AND s.resigned = 0",
+	[STMT_TABLE_TOURNEY] =
+		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
+		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -3246,4 +3250,24 @@ int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t
 	sqlite3_bind_int(q, 2, round);
 	sqlite3_bind_int64(q, 3, user);
 	return one_int64(s, q, table, "tmy table");
+}
+
+int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TABLE_TOURNEY);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(q, 0);
+		copy_col(out->name, sizeof out->name, q, 1);
+		out->round = sqlite3_column_int(q, 2);
+		out->number = sqlite3_column_int(q, 3);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table tourney");
+	}
+	done(q);
+	return rc;
 }

@@ -520,6 +520,13 @@ int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t 
 /* The tournament, round and number of a table; ST_NOTFOUND: not one. */
 int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,
 		    int *done);
+/* The tournament a table belongs to: ST_NOTFOUND for most tables. */
+struct st_table_tourney {
+	int64_t id;
+	char name[ST_TNAME_MAX + 1];
+	int round, number;
+};
+int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out);
 /* Marks the table's results recorded; ST_EXISTS when they were already. */
 int store_ttable_done(struct store *s, int64_t table_id);
 /* Tables of the round whose results are not in yet. */

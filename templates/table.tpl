@@ -3,6 +3,7 @@
 <section class="table-head">
 <h1>{{game_title}} <small>Tisch {{table_id}}</small></h1>
 <p class="meta">
+{{#tournament}}<a href="{{url}}">{{name}}</a>: Runde {{round}}, Tisch {{number}}.{{/tournament}}
 {{#is_open}}Wartet auf Mitspieler: {{seats_taken}} von {{nseats}} Plätzen besetzt.{{/is_open}}
 {{#is_playing}}{{#multi_party}}Partie {{party_number}} von {{nparties}}.{{/multi_party}}{{/is_playing}}
 {{#watching}}<span class="badge">Du schaust zu</span>{{/watching}}

@@ -1388,6 +1388,9 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	const url = ute.page.url();
 	const j = await tableJson(ute, url);
 	check(j.seated && j.is_playing, `ute at her tournament table: seated ${j.seated}, status ${j.status}`);
+	const back = ute.page.locator(`.table-head a[href="${new URL(turl).pathname}"]`);
+	check(/Abendturnier/.test(await back.innerText({ timeout: 2000 }).catch(() => '')),
+		'the tournament table does not link back to its tournament');
 
 	// The table is played to its end; the tournament pages show the standings by their poll.
 	const steps = await playToEnd(players, url, 3000);
