@@ -122,6 +122,10 @@ $(B)/bench/hello: tests/bench/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lfcgi
 
+$(B)/bench/pageprof: tests/bench/pageprof.c $(B)/libst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libst.a $(LDLIBS) -lstdc++
+
 $(B)/bench/gen: tests/bench/gen.c $(B)/libst.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(B)/libst.a $(LDLIBS) -lstdc++

@@ -1,0 +1,124 @@
+/* pageprof.c — one GET answered again and again in one process, without
+ * nginx or a socket: the request is parsed, routed and written as a worker
+ * does (cgi/server.c), to a writer that only counts bytes. For counting a
+ * page's instructions under callgrind (only run_requests() is collected:
+ * `valgrind --tool=callgrind --toggle-collect=run_requests …`, then divide
+ * by --n) and for a quick look at where they go.
+ *
+ *   pageprof --db FILE --root DIR --path /t/5 [--cookie 'st=…'] [--accept A] [--n N]
+ *
+ * Prints the status, the body's bytes and the mean wall time per request. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "arena.h"
+#include "http.h"
+#include "lexicon.h"
+#include "page.h"
+#include "play.h"
+#include "route.h"
+#include "store.h"
+#include "tmpl.h"
+
+struct sink {
+	size_t bytes;
+};
+
+static int count(void *ctx, const char *p, size_t n)
+{
+	(void)p;
+	((struct sink *)ctx)->bytes += n;
+	return 0;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static double mono(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* n times the request; the last status into *status. Not inlined, so that
+ * callgrind's --toggle-collect finds it. */
+__attribute__((noinline)) static void run_requests(struct store *s, struct arena *a,
+						   const struct http_raw *raw, long n,
+						   struct sink *out, int *status)
+{
+	static const struct http_conf conf = { 0 };
+	for (long i = 0; i < n; i++) {
+		struct http_req req;
+		struct page p;
+		memset(&p, 0, sizeof p);
+		p.a = a;
+		p.store = s;
+		p.conf = &conf;
+		p.req = &req;
+		p.now_ms = now_ms();
+		if (http_req_parse(a, raw, &req) != HTTP_E_NONE) {
+			*status = -1;
+			return;
+		}
+		route_dispatch(&p);
+		*status = http_status_code(p.resp.status);
+		out->bytes = 0;
+		http_respond(a, &conf, &p.resp, 0, count, out);
+		arena_reset(a);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	const char *db = NULL, *root = ".", *path = NULL, *cookie = NULL;
+	const char *accept = "text/html";
+	long n = 100;
+	for (int i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--db")) db = argv[i + 1];
+		else if (!strcmp(argv[i], "--root")) root = argv[i + 1];
+		else if (!strcmp(argv[i], "--path")) path = argv[i + 1];
+		else if (!strcmp(argv[i], "--cookie")) cookie = argv[i + 1];
+		else if (!strcmp(argv[i], "--accept")) accept = argv[i + 1];
+		else if (!strcmp(argv[i], "--n")) n = strtol(argv[i + 1], NULL, 10);
+		else {
+			fprintf(stderr, "pageprof: unknown %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!db || !path || n < 1) {
+		fprintf(stderr, "usage: pageprof --db FILE --root DIR --path PATH [--cookie C] "
+				"[--accept A] [--n N]\n");
+		return 2;
+	}
+	char dir[4096];
+	struct store *s = NULL;
+	struct arena a;
+	snprintf(dir, sizeof dir, "%s/templates", root);
+	if (tmpl_load(dir) != 0)
+		return 1;
+	snprintf(dir, sizeof dir, "%s/schema", root);
+	if (store_open(&s, db, dir) != ST_OK)
+		return 1;
+	play_set_lookup(lexicon_lookup());
+	arena_init(&a, 16 << 20);
+	struct http_raw raw = { .method = "GET", .uri = path, .cookie = cookie, .accept = accept,
+				.remote_addr = "127.0.0.1", .host = "127.0.0.1" };
+	struct sink out = { 0 };
+	int status = 0;
+	run_requests(s, &a, &raw, 1, &out, &status);   /* warm: statements, templates */
+	double t0 = mono();
+	run_requests(s, &a, &raw, n, &out, &status);
+	double each = (mono() - t0) / (double)n;
+	printf("%s: status %d, %zu bytes, %.1f us a request\n", path, status, out.bytes,
+	       each * 1e6);
+	arena_free(&a);
+	store_close(s);
+	return status == 200 || status == 204 ? 0 : 1;
+}
