@@ -11,6 +11,8 @@
  *   - registration: closed after its deadline, twice refused, withdrawing
  *     before the start removes the registration; too few at the start
  *     cancel the tournament; only the organiser starts it;
+ *   - a table closed because nobody moved counts as played: everybody at
+ *     it shares the last place and scores nothing, and the round goes on;
  *   - the standings as stored equal the rules core's over the result rows.
  */
 #include <setjmp.h>
@@ -319,6 +321,32 @@ static void test_registration(void **state)
 	assert_int_equal(t.status, TOURNEY_CANCELLED);   /* one player is no tournament */
 }
 
+static void test_idle_table(void **state)
+{
+	struct fix *f = *state;
+	struct rerr e;
+	int64_t id = create(f, TOURNEY_SWISS, 3, 3, 2, 0, 6);
+	assert_int_equal(tourney_start(f->db.s, id, f->org, f->now, &e), PLAY_OK);
+	/* nobody moves for days: the lobby's sweep closes both tables */
+	struct play_sweep rule = { .open_ms = 0, .idle_ms = 1000, .max = 10 };
+	struct play_swept out;
+	f->now += 5000;
+	assert_int_equal(play_sweep(f->db.s, &rule, f->now, &out), PLAY_OK);
+	assert_int_equal(out.closed, 2);
+	struct rows rows = { .n = 0 };
+	assert_int_equal(store_tresults(f->db.s, id, add_result, &rows), ST_OK);
+	assert_int_equal(rows.n, 6);
+	for (int i = 0; i < rows.n; i++) {
+		assert_int_equal(rows.r[i].place, 3);
+		assert_int_equal(rows.r[i].points, 0);
+	}
+	struct st_tourney t;
+	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
+	assert_int_equal(t.status, TOURNEY_RUNNING);
+	assert_int_equal(t.round, 2);
+	check_standings(f, id, 6);
+}
+
 static void test_bad_rules(void **state)
 {
 	struct fix *f = *state;
@@ -351,6 +379,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiss_bye, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_idle_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_rules, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
