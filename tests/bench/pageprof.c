@@ -6,8 +6,12 @@
  * by --n) and for a quick look at where they go.
  *
  *   pageprof --db FILE --root DIR --path /t/5 [--cookie 'st=…'] [--accept A] [--n N]
+ *            [--dump FILE] [--now MS]
  *
- * Prints the status, the body's bytes and the mean wall time per request. */
+ * Prints the status, the body's bytes and the mean wall time per request.
+ * --dump writes the first answer (head and body) to FILE, so that two builds'
+ * pages can be compared byte for byte; --now pins the clock the requests see
+ * (milliseconds since 1970), for pages that show the time. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,17 +28,24 @@
 
 struct sink {
 	size_t bytes;
+	FILE *dump;   /* when set, the answer is written here as well */
 };
 
 static int count(void *ctx, const char *p, size_t n)
 {
-	(void)p;
-	((struct sink *)ctx)->bytes += n;
+	struct sink *s = ctx;
+	s->bytes += n;
+	if (s->dump && fwrite(p, 1, n, s->dump) != n)
+		return -1;
 	return 0;
 }
 
+static int64_t pinned_ms;   /* --now; 0: the real clock */
+
 static int64_t now_ms(void)
 {
+	if (pinned_ms)
+		return pinned_ms;
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
@@ -47,11 +58,10 @@ static double mono(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* n times the request; the last status into *status. Not inlined, so that
- * callgrind's --toggle-collect finds it. */
-__attribute__((noinline)) static void run_requests(struct store *s, struct arena *a,
-						   const struct http_raw *raw, long n,
-						   struct sink *out, int *status)
+/* n times the request; the last status into *status. */
+__attribute__((noinline)) static void serve(struct store *s, struct arena *a,
+					    const struct http_raw *raw, long n,
+					    struct sink *out, int *status)
 {
 	static const struct http_conf conf = { 0 };
 	for (long i = 0; i < n; i++) {
@@ -75,10 +85,27 @@ __attribute__((noinline)) static void run_requests(struct store *s, struct arena
 	}
 }
 
+/* The first request: statements prepared, templates touched. Not counted. */
+__attribute__((noinline)) static void warm(struct store *s, struct arena *a,
+					   const struct http_raw *raw, struct sink *out,
+					   int *status)
+{
+	serve(s, a, raw, 1, out, status);
+}
+
+/* The measured requests. Not inlined, so that callgrind's --toggle-collect
+ * finds it (the warm request is outside it). */
+__attribute__((noinline)) static void run_requests(struct store *s, struct arena *a,
+						   const struct http_raw *raw, long n,
+						   struct sink *out, int *status)
+{
+	serve(s, a, raw, n, out, status);
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = NULL, *root = ".", *path = NULL, *cookie = NULL;
-	const char *accept = "text/html";
+	const char *accept = "text/html", *dump = NULL;
 	long n = 100;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--db")) db = argv[i + 1];
@@ -87,6 +114,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--cookie")) cookie = argv[i + 1];
 		else if (!strcmp(argv[i], "--accept")) accept = argv[i + 1];
 		else if (!strcmp(argv[i], "--n")) n = strtol(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--dump")) dump = argv[i + 1];
+		else if (!strcmp(argv[i], "--now")) pinned_ms = strtoll(argv[i + 1], NULL, 10);
 		else {
 			fprintf(stderr, "pageprof: unknown %s\n", argv[i]);
 			return 2;
@@ -94,7 +123,7 @@ int main(int argc, char **argv)
 	}
 	if (!db || !path || n < 1) {
 		fprintf(stderr, "usage: pageprof --db FILE --root DIR --path PATH [--cookie C] "
-				"[--accept A] [--n N]\n");
+				"[--accept A] [--n N] [--dump FILE] [--now MS]\n");
 		return 2;
 	}
 	char dir[4096];
@@ -110,9 +139,18 @@ int main(int argc, char **argv)
 	arena_init(&a, 16 << 20);
 	struct http_raw raw = { .method = "GET", .uri = path, .cookie = cookie, .accept = accept,
 				.remote_addr = "127.0.0.1", .host = "127.0.0.1" };
-	struct sink out = { 0 };
+	struct sink out = { 0, NULL };
 	int status = 0;
-	run_requests(s, &a, &raw, 1, &out, &status);   /* warm: statements, templates */
+	if (dump && !(out.dump = fopen(dump, "wb"))) {
+		perror(dump);
+		return 1;
+	}
+	warm(s, &a, &raw, &out, &status);
+	if (out.dump && fclose(out.dump) != 0) {
+		perror(dump);
+		return 1;
+	}
+	out.dump = NULL;
 	double t0 = mono();
 	run_requests(s, &a, &raw, n, &out, &status);
 	double each = (mono() - t0) / (double)n;
