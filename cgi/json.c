@@ -1,34 +1,101 @@
-/* json.c — view tree → JSON with jansson; see json.h.
+/* json.c — view tree → JSON; see json.h.
  *
- * While json_render() runs, jansson allocates from the request's arena (its
- * allocator functions are swapped in and restored before it returns): the
- * tree is a few thousand small nodes, and a malloc and a free for each cost
- * more than building and writing them. Nothing jansson allocated in that
- * time is freed on its own: the arena's reset frees it. */
+ * The tree is written in one pass into the request's arena. It used to be
+ * copied into a jansson tree first (an object with its own hash table per
+ * dictionary, a node per value) and dumped from there: two thirds of a
+ * JSON twin's instructions went to that copy and dump (docs/benchmarks.md,
+ * "Instructions per request: fixes"). The text is the one jansson wrote
+ * with JSON_COMPACT, byte for byte: keys in the order they first appear, a
+ * repeated key's later value in the first one's place, the items of a
+ * section gathered into one array where its key first appears; strings
+ * escaped as jansson escapes them ('"', '\\', \b \f \n \r \t, other control
+ * characters as \u00XX; UTF-8 as it is, '/' as it is), and '<', '>', '&'
+ * as \u003c, \u003e, \u0026. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "http.h"
 #include "json.h"
 
-enum { JSON_OUT_FIRST = 16 * 1024 };   /* first size of the text buffer */
+enum {
+	JSON_OUT_FIRST = 16 * 1024,   /* first size of the text buffer */
+	JSON_MAX_DEPTH = 32,          /* deeper dictionaries fail the page */
+	LINEAR_KEYS = 8               /* up to this many entries, keys are found by a scan */
+};
 
-/* The arena jansson allocates from; set only inside json_render(). */
-static struct arena *json_arena;
+/* The text being written. */
+struct out {
+	struct arena *a;
+	char *p;
+	size_t len, cap;
+};
 
-/* jansson's malloc during json_render(): memory from json_arena. */
-static void *arena_malloc(size_t n)
+/* Room for n more bytes (and the final "\n" and NUL); 0 when out of memory. */
+static int reserve(struct out *o, size_t n)
 {
-	return arena_alloc_raw(json_arena, n);
+	if (o->cap - o->len >= n + 2)
+		return 1;
+	size_t cap = o->cap * 2 > o->len + n + 2 ? o->cap * 2 : o->len + n + 2;
+	char *p = arena_alloc_raw(o->a, cap);
+	if (!p)
+		return 0;
+	memcpy(p, o->p, o->len);
+	o->p = p;
+	o->cap = cap;
+	return 1;
 }
 
-/* jansson's free during json_render(): nothing, the arena's reset frees. */
-static void arena_nofree(void *p)
+static int put(struct out *o, const char *s, size_t n)
 {
-	(void)p;
+	if (!reserve(o, n))
+		return 0;
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	return 1;
+}
+
+/* s[0..n) as a JSON string; s must be well-formed UTF-8. */
+static int put_string(struct out *o, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	if (!reserve(o, n * 6 + 2))
+		return 0;
+	char *q = o->p + o->len;
+	*q++ = '"';
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&') {
+			*q++ = (char)c;
+			continue;
+		}
+		const char *e = c == '"' ? "\\\"" : c == '\\' ? "\\\\" : c == '\b' ? "\\b"
+				: c == '\f' ? "\\f" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+				: c == '\t' ? "\\t" : c == '<' ? "\\u003c" : c == '>' ? "\\u003e"
+				: c == '&' ? "\\u0026" : NULL;
+		if (e) {
+			size_t l = strlen(e);
+			memcpy(q, e, l);
+			q += l;
+		} else {
+			memcpy(q, "\\u00", 4);
+			q[4] = hex[c >> 4];
+			q[5] = hex[c & 15];
+			q += 6;
+		}
+	}
+	*q++ = '"';
+	o->len = (size_t)(q - o->p);
+	return 1;
+}
+
+/* 1 when s[0..n) is plain ASCII or well-formed UTF-8. */
+static int utf8_ok(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] >= 0x80)
+			return http_utf8_valid(s + i, n - i);
+	return 1;
 }
 
 /* Bytes of the UTF-8 sequence a lead byte starts (1..4), 0 for a byte no
@@ -39,140 +106,223 @@ static size_t lead_len(unsigned char c)
 	       : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
 }
 
-/* A JSON string of s with every byte that is not part of well-formed
- * UTF-8 replaced by U+FFFD, so that text cut in the middle of a character
- * (or any other bad byte) becomes a visible mark instead of a failed page.
- * NULL only without memory. */
-static json_t *repaired_string(const char *s)
+/* A value string: as it is when it is well-formed UTF-8; else with every
+ * byte that is not part of well-formed UTF-8 replaced by U+FFFD, so that
+ * text cut in the middle of a character (or any other bad byte) becomes a
+ * visible mark instead of a failed page. */
+static int put_value(struct out *o, const char *s)
 {
 	size_t n = strlen(s), k = 0;
-	char *out = arena_alloc_raw(json_arena, n * 3 + 1);
-	if (!out)
-		return NULL;
+	if (utf8_ok(s, n))
+		return put_string(o, s, n);
+	char *fixed = arena_alloc_raw(o->a, n * 3 + 1);
+	if (!fixed)
+		return 0;
 	for (size_t i = 0; i < n;) {
 		size_t len = lead_len((unsigned char)s[i]);
 		if (len > 0 && len <= n - i && http_utf8_valid(s + i, len)) {
-			memcpy(out + k, s + i, len);
+			memcpy(fixed + k, s + i, len);
 			k += len;
 			i += len;
 		} else {
-			memcpy(out + k, "\xEF\xBF\xBD", 3);
+			memcpy(fixed + k, "\xEF\xBF\xBD", 3);
 			k += 3;
 			i++;
 		}
 	}
 	fprintf(stderr, "json: a string that was not UTF-8 was repaired\n");
-	return json_stringn(out, k);
+	return put_string(o, fixed, k);
 }
 
-/* The entries of dictionary `d` as a new JSON object, or NULL. Keys are the
- * views' own ASCII names, so they skip jansson's UTF-8 check; values do
- * not, and one that fails it is repaired (repaired_string). */
-static json_t *dict_to_json(const struct view_node *d, int depth)
+static int put_int(struct out *o, long long v)
 {
-	if (depth > 32)
-		return NULL;
-	json_t *o = json_object();
-	if (!o)
-		return NULL;
-	for (const struct view_node *n = d->first; n; n = n->next) {
-		json_t *val = NULL;
-		switch (n->kind) {
-		case VIEW_STR:
-			val = json_stringn(n->str, strlen(n->str));
-			if (!val)   /* not UTF-8: never a failed page for that */
-				val = repaired_string(n->str);
-			break;
-		case VIEW_NUM:
-			val = json_integer((json_int_t)n->num);
-			break;
-		case VIEW_FLAG:
-			val = json_boolean(n->num);
-			break;
-		case VIEW_INCLUDE:
-			val = dict_to_json(n, depth + 1);
-			break;
-		case VIEW_SECTION:
-		case VIEW_LIST: {
-			json_t *arr = json_object_get(o, n->key);
-			if (!arr) {
-				arr = json_array();
-				if (!arr || json_object_set_new_nocheck(o, n->key, arr) != 0)
-					return NULL;
-			} else if (!json_is_array(arr)) {
-				fprintf(stderr, "json: '%s' is both a value and a section\n", n->key);
-				return NULL;
-			}
-			if (n->kind == VIEW_SECTION) {
-				json_t *item = dict_to_json(n, depth + 1);
-				if (!item || json_array_append_new(arr, item) != 0)
-					return NULL;
-			}
-			continue;
-		}
-		case VIEW_KIND__MAX:
-			abort();
-		}
-		if (!val || json_object_set_new_nocheck(o, n->key, val) != 0)
-			return NULL;
-	}
-	return o;
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	return put(o, p, (size_t)(e - p));
 }
 
-/* The text as jansson writes it, '<', '>' and '&' escaped on the way. */
-struct out {
-	struct arena *a;
-	char *p;
-	size_t len, cap;
+/* One key of a dictionary as JSON has it: its last value, or the items of
+ * its sections (an array, maybe empty). */
+struct item {
+	const struct view_node *n;
+	struct item *next;
+};
+struct slot {
+	const char *key;
+	const struct view_node *val;   /* NULL: an array of items */
+	struct item *first, *last;
 };
 
-/* json_dump_callback's sink: appends a chunk; -1 when the arena is out. */
-static int put_chunk(const char *buf, size_t n, void *ctx)
+/* The keys of one dictionary, in the order they first appear. */
+struct keys {
+	struct slot *slot;
+	int n;
+	int *hash;        /* past LINEAR_KEYS entries: slot index + 1, 0 empty */
+	size_t mask;
+};
+
+static size_t key_hash(const char *k)
 {
-	struct out *o = ctx;
-	if (o->cap - o->len < n * 6 + 2) {
-		size_t cap = o->cap * 2 > o->len + n * 6 + 2 ? o->cap * 2 : o->len + n * 6 + 2;
-		char *p = arena_alloc_raw(o->a, cap);
-		if (!p)
-			return -1;
-		memcpy(p, o->p, o->len);
-		o->p = p;
-		o->cap = cap;
+	size_t h = 2166136261u;
+	for (; *k; k++)
+		h = (h ^ (unsigned char)*k) * 16777619u;
+	return h;
+}
+
+/* The slot of `key`, a new empty one if it has none yet; NULL without memory. */
+static struct slot *slot_of(struct keys *ks, const char *key)
+{
+	size_t h = 0;
+	if (ks->hash) {
+		for (h = key_hash(key) & ks->mask; ks->hash[h]; h = (h + 1) & ks->mask)
+			if (strcmp(ks->slot[ks->hash[h] - 1].key, key) == 0)
+				return &ks->slot[ks->hash[h] - 1];
+		ks->hash[h] = ks->n + 1;
+	} else {
+		for (int i = 0; i < ks->n; i++)
+			if (strcmp(ks->slot[i].key, key) == 0)
+				return &ks->slot[i];
 	}
-	char *q = o->p + o->len;
-	for (size_t i = 0; i < n; i++) {
-		char c = buf[i];
-		if (c == '<' || c == '>' || c == '&') {
-			memcpy(q, c == '<' ? "\\u003c" : c == '>' ? "\\u003e" : "\\u0026", 6);
-			q += 6;
-		} else
-			*q++ = c;
+	struct slot *s = &ks->slot[ks->n++];
+	*s = (struct slot){ key, NULL, NULL, NULL };
+	return s;
+}
+
+static int check_dict(struct arena *a, const struct view_node *d, int depth);
+
+/* What a later value of the same key replaces must still be a dictionary
+ * that can be written (jansson built it, and failed the page if not). */
+static int check_replaced(struct arena *a, const struct slot *s, int depth)
+{
+	if (s->val && s->val->kind == VIEW_INCLUDE && !check_dict(a, s->val, depth + 1))
+		return 0;
+	for (const struct item *it = s->first; it; it = it->next)
+		if (!check_dict(a, it->n, depth + 1))
+			return 0;
+	return 1;
+}
+
+/* Sorts the entries of dictionary `d` (at `depth`) into keys; 0 without
+ * memory or when a section meets a value of the same key (which jansson
+ * refused as well). */
+static int gather(struct arena *a, const struct view_node *d, int depth, struct keys *ks)
+{
+	size_t count = 0;
+	for (const struct view_node *n = d->first; n; n = n->next)
+		count++;
+	memset(ks, 0, sizeof *ks);
+	ks->slot = arena_alloc_raw(a, (count ? count : 1) * sizeof *ks->slot);
+	if (!ks->slot)
+		return 0;
+	if (count > LINEAR_KEYS) {
+		size_t size = 16;
+		while (size < count * 2)
+			size *= 2;
+		ks->hash = arena_alloc(a, size * sizeof *ks->hash);
+		if (!ks->hash)
+			return 0;
+		ks->mask = size - 1;
 	}
-	o->len = (size_t)(q - o->p);
-	return 0;
+	for (const struct view_node *n = d->first; n; n = n->next) {
+		if (n->kind == VIEW_KIND__MAX)
+			abort();
+		struct slot *s = slot_of(ks, n->key);
+		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
+		if (!section) {
+			if ((s->val || s->first) && !check_replaced(a, s, depth))
+				return 0;
+			s->val = n;   /* a later value takes the first one's place */
+			s->first = s->last = NULL;
+			continue;
+		}
+		if (s->val) {
+			fprintf(stderr, "json: '%s' is both a value and a section\n", n->key);
+			return 0;
+		}
+		if (n->kind == VIEW_LIST)
+			continue;
+		struct item *it = arena_alloc_raw(a, sizeof *it);
+		if (!it)
+			return 0;
+		*it = (struct item){ n, NULL };
+		if (s->last)
+			s->last->next = it;
+		else
+			s->first = it;
+		s->last = it;
+	}
+	return 1;
+}
+
+/* 1 when dictionary `d` could be written (put_dict without the text). */
+static int check_dict(struct arena *a, const struct view_node *d, int depth)
+{
+	struct keys ks;
+	if (depth > JSON_MAX_DEPTH || !gather(a, d, depth, &ks))
+		return 0;
+	for (int i = 0; i < ks.n; i++)
+		if (!check_replaced(a, &ks.slot[i], depth))
+			return 0;
+	return 1;
+}
+
+static int put_dict(struct out *o, const struct view_node *d, int depth);
+
+/* The value of one key. */
+static int put_slot(struct out *o, const struct slot *s, int depth)
+{
+	const struct view_node *n = s->val;
+	if (!n) {
+		if (!put(o, "[", 1))
+			return 0;
+		for (const struct item *it = s->first; it; it = it->next)
+			if ((it != s->first && !put(o, ",", 1)) || !put_dict(o, it->n, depth + 1))
+				return 0;
+		return put(o, "]", 1);
+	}
+	switch (n->kind) {
+	case VIEW_STR:
+		return put_value(o, n->str);
+	case VIEW_NUM:
+		return put_int(o, n->num);
+	case VIEW_FLAG:
+		return n->num ? put(o, "true", 4) : put(o, "false", 5);
+	case VIEW_INCLUDE:
+		return put_dict(o, n, depth + 1);
+	default:
+		return 0;
+	}
+}
+
+/* Dictionary `d` as one JSON object. */
+static int put_dict(struct out *o, const struct view_node *d, int depth)
+{
+	struct keys ks;
+	if (depth > JSON_MAX_DEPTH || !gather(o->a, d, depth, &ks) || !put(o, "{", 1))
+		return 0;
+	for (int i = 0; i < ks.n; i++) {
+		const char *k = ks.slot[i].key;
+		size_t kl = strlen(k);
+		if ((i > 0 && !put(o, ",", 1)) || !utf8_ok(k, kl) || !put_string(o, k, kl) ||
+		    !put(o, ":", 1) || !put_slot(o, &ks.slot[i], depth))
+			return 0;
+	}
+	return put(o, "}", 1);
 }
 
 char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 {
-	json_malloc_t saved_malloc;
-	json_free_t saved_free;
 	struct out o = { a, NULL, 0, JSON_OUT_FIRST };
-	char *text = NULL;
-
-	json_get_alloc_funcs(&saved_malloc, &saved_free);
-	json_arena = a;
-	json_set_alloc_funcs(arena_malloc, arena_nofree);
 	o.p = arena_alloc_raw(a, o.cap);
-	json_t *tree = o.p ? dict_to_json(root, 0) : NULL;
-	if (!tree || json_dump_callback(tree, put_chunk, &o, JSON_COMPACT) != 0)
-		goto out;
-	o.p[o.len++] = '\n';   /* put_chunk always leaves room for two more */
+	if (!o.p || !put_dict(&o, root, 0))
+		return NULL;
+	o.p[o.len++] = '\n';   /* reserve() always leaves room for two more */
 	o.p[o.len] = '\0';
 	*len = o.len;
-	text = o.p;
-out:
-	/* no json_decref(): the tree is in the arena */
-	json_set_alloc_funcs(saved_malloc, saved_free);
-	json_arena = NULL;
-	return text;
+	return o.p;
 }

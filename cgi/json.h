@@ -1,4 +1,4 @@
-/* json.h — a view tree (view.h) as JSON, written by jansson. */
+/* json.h — a view tree (view.h) as JSON, written in one pass (json.c). */
 #ifndef SPIELTISCH_JSON_H
 #define SPIELTISCH_JSON_H
 
