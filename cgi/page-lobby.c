@@ -238,11 +238,7 @@ static void lobby(struct page *p, enum http_status status, const char *note)
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
-	if (note) {
-		view_begin(&v, "note");
-		view_str(&v, "text", note);
-		view_end(&v);
-	}
+	page_note_view(&v, note);
 	if (p->req->wants_json) {
 		page_json(p, status, &v);
 		return;

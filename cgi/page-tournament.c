@@ -174,15 +174,16 @@ static void standings_view(struct tpage *tp, int limit)
 	}
 }
 
-/* The shown round: its tables, who sits there (or how they did), byes. */
+/* The shown round: its tables, who sits there (or how they did), byes;
+ * a round seats every player at most once, so TOURNEY_PLAYERS_MAX rows of
+ * each kind suffice (from the request's arena). */
 struct round_rows {
 	struct st_ttable tables[PAIRING_TABLES_MAX];
 	int ntables;
 	struct st_tresult *results;
-	int nresults, cap;
+	int nresults;
 	struct st_tseat *seats;
-	int nseats, seat_cap;
-	int failed;
+	int nseats;
 };
 
 static void add_round_table(void *ctx, const struct st_ttable *x)
@@ -195,33 +196,15 @@ static void add_round_table(void *ctx, const struct st_ttable *x)
 static void add_round_result(void *ctx, const struct st_tresult *x)
 {
 	struct round_rows *r = ctx;
-	if (r->nresults == r->cap) {
-		int cap = r->cap ? r->cap * 2 : 64;
-		struct st_tresult *y = realloc(r->results, (size_t)cap * sizeof *y);
-		if (!y) {
-			r->failed = 1;
-			return;
-		}
-		r->results = y;
-		r->cap = cap;
-	}
-	r->results[r->nresults++] = *x;
+	if (r->nresults < TOURNEY_PLAYERS_MAX)
+		r->results[r->nresults++] = *x;
 }
 
 static void add_round_seat(void *ctx, const struct st_tseat *x)
 {
 	struct round_rows *r = ctx;
-	if (r->nseats == r->seat_cap) {
-		int cap = r->seat_cap ? r->seat_cap * 2 : 64;
-		struct st_tseat *y = realloc(r->seats, (size_t)cap * sizeof *y);
-		if (!y) {
-			r->failed = 1;
-			return;
-		}
-		r->seats = y;
-		r->seat_cap = cap;
-	}
-	r->seats[r->nseats++] = *x;
+	if (r->nseats < TOURNEY_PLAYERS_MAX)
+		r->seats[r->nseats++] = *x;
 }
 
 /* Section "players" of table x: its results when done, else who sits. */
@@ -259,13 +242,18 @@ static void round_view(struct tpage *tp)
 {
 	struct page *p = tp->p;
 	struct view *v = tp->v;
-	struct round_rows *r = calloc(1, sizeof *r);
+	struct round_rows *r = arena_alloc(p->a, sizeof *r);
 	view_list(v, "rounds");
 	view_list(v, "round_links");
-	if (!r) {
+	if (r) {
+		r->results = arena_alloc(p->a, TOURNEY_PLAYERS_MAX * sizeof *r->results);
+		r->seats = arena_alloc(p->a, TOURNEY_PLAYERS_MAX * sizeof *r->seats);
+	}
+	if (!r || !r->results || !r->seats) {
 		tp->failed = 1;
 		return;
 	}
+	r->ntables = r->nresults = r->nseats = 0;
 	for (int k = 1; tp->t.round > 1 && k <= tp->t.round; k++) {
 		view_begin(v, "round_links");
 		view_num(v, "n", k);
@@ -277,9 +265,11 @@ static void round_view(struct tpage *tp)
 	if (tp->round > 0 &&
 	    (store_tround_tables(p->store, tp->t.id, tp->round, add_round_table, r) != ST_OK ||
 	     store_tround_results(p->store, tp->t.id, tp->round, add_round_result, r) != ST_OK ||
-	     store_tround_seats(p->store, tp->t.id, tp->round, add_round_seat, r) != ST_OK))
-		r->failed = 1;
-	if (tp->round > 0 && !r->failed) {
+	     store_tround_seats(p->store, tp->t.id, tp->round, add_round_seat, r) != ST_OK)) {
+		tp->failed = 1;
+		return;
+	}
+	if (tp->round > 0) {
 		view_begin(v, "rounds");
 		view_num(v, "round", tp->round);
 		for (int i = 0; i < r->ntables; i++) {
@@ -304,10 +294,6 @@ static void round_view(struct tpage *tp)
 			}
 		view_end(v);
 	}
-	tp->failed |= r->failed;
-	free(r->results);
-	free(r->seats);
-	free(r);
 }
 
 /* What the viewer may do; their running table. */
@@ -420,11 +406,7 @@ static void show(struct page *p, enum http_status status, const char *note)
 	view_str(&v, "results_csv", page_tourney_url(p, tp.t.id, "/results.csv"));
 	view_str(&v, "action_url", page_tourney_url(p, tp.t.id, ""));
 	view_num(&v, "version", tp.t.version);
-	if (note) {
-		view_begin(&v, "note");
-		view_str(&v, "text", note);
-		view_end(&v);
-	}
+	page_note_view(&v, note);
 	if (p->req->wants_json) {
 		page_json(p, status, &v);
 		return;

@@ -125,11 +125,7 @@ static void new_form(struct page *p, const struct game *g, enum http_status stat
 	page_view(p, &v);
 	view_str(&v, "game", g->slug);
 	view_str(&v, "game_title", g->title);
-	if (note) {
-		view_begin(&v, "note");
-		view_str(&v, "text", note);
-		view_end(&v);
-	}
+	page_note_view(&v, note);
 	int lo = g->min_players > PAIRING_SEATS_MIN ? g->min_players : PAIRING_SEATS_MIN;
 	int hi = g->max_players < TOURNEY_SEATS_MAX ? g->max_players : TOURNEY_SEATS_MAX;
 	int def = 4 < lo ? lo : 4 > hi ? hi : 4;           /* tables of 4 where the game allows */

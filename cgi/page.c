@@ -382,3 +382,12 @@ const char *page_local_time(struct page *p, int64_t ms, const char *fmt)
 	const char *s = arena_strdup(p->a, buf);
 	return s ? s : "";
 }
+
+void page_note_view(struct view *v, const char *note)
+{
+	if (!note)
+		return;
+	view_begin(v, "note");
+	view_str(v, "text", note);
+	view_end(v);
+}

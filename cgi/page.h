@@ -123,6 +123,8 @@ void page_table_form_view(struct view *v, const struct game *g);
 /* A clock's day: a day, or on a test server $SPIELTISCH_DAY_SECONDS
  * (1..86400) seconds, so that a test runs days in seconds. */
 int64_t page_day_ms(void);
+/* Section "note" with `text` (a refused form's reason); nothing for NULL. */
+void page_note_view(struct view *v, const char *note);
 /* A time in the server's time zone by strftime format fmt ("%d.%m.%Y":
  * "05.03.2026"), in the arena; "" when it cannot be written. */
 const char *page_local_time(struct page *p, int64_t ms, const char *fmt);
