@@ -17,20 +17,19 @@ void view_init(struct view *v, struct arena *a)
 
 /* Appends a node of `kind` under the current dictionary, with a copy of
  * `key` in the same allocation; NULL (and the tree marked failed) when the
- * arena is exhausted. */
+ * arena is exhausted. The memory is not zeroed: every field is set here
+ * (clearing each node and its key was 2 % of a page). */
 static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
 {
 	size_t kl = key ? strlen(key) : 0;
-	struct view_node *n = key ? arena_alloc(v->a, sizeof *n + kl + 1) : NULL;
+	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + kl + 1) : NULL;
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
 	char *k = (char *)(n + 1);
 	memcpy(k, key, kl + 1);
-	n->kind = kind;
-	n->key = k;
-	n->up = v->cur;
+	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur };
 	if (v->cur->last)
 		v->cur->last->next = n;
 	else
