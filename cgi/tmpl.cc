@@ -297,7 +297,9 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct vie
 			     size_t *len)
 {
 	try {
-		ctemplate::TemplateDictionary dict(name);
+		// The name only labels the dictionary (ctemplate prefixes it to every
+		// section's name, copied for each item): keep it short.
+		ctemplate::TemplateDictionary dict("");
 		if (!fill(a, &dict, root, 0)) {
 			fprintf(stderr, "tmpl: %s: out of memory\n", name);
 			return NULL;
