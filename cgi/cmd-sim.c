@@ -28,7 +28,7 @@ struct sim_args {
 	const struct game *g;
 	long nparties, players, seed;
 	int opt[GAME_OPT_MAX];
-	int quiet, bench;
+	int quiet, bench, fast;
 };
 
 /* What the parties added up to. */
@@ -40,7 +40,7 @@ struct sim_totals {
 };
 
 /* Reads `sim GAME [--games N] [--players P] [--seed S] [--opt K=V]...
- * [--quiet] [--bench]` into a. 0, or the exit status 2 after a message. */
+ * [--quiet] [--bench] [--fast]` into a. 0, or the exit status 2 after a message. */
 static int sim_args_read(int argc, char **argv, struct sim_args *a)
 {
 	if (argc < 2) {
@@ -55,7 +55,7 @@ static int sim_args_read(int argc, char **argv, struct sim_args *a)
 	a->nparties = 1000;
 	a->players = g->min_players;
 	a->seed = 1;
-	a->quiet = a->bench = 0;
+	a->quiet = a->bench = a->fast = 0;
 	struct rerr e;
 	options_default(g, a->opt);
 	for (int i = 2; i < argc; i++) {
@@ -66,6 +66,10 @@ static int sim_args_read(int argc, char **argv, struct sim_args *a)
 		}
 		if (strcmp(k, "--bench") == 0) {
 			a->bench = 1;
+			continue;
+		}
+		if (strcmp(k, "--fast") == 0) {
+			a->fast = 1;
 			continue;
 		}
 		if (!v) {
@@ -165,6 +169,7 @@ int cmd_sim(int argc, char **argv)
 		.max_steps = SIM_MAX_STEPS,
 		.snap_a = malloc(GAME_SNAPSHOT_MAX),
 		.snap_b = malloc(GAME_SNAPSHOT_MAX),
+		.fast = a.fast,
 	};
 	rc = 1;
 	if (!mem.state || !mem.replay || !mem.log || !mem.snap_a || !mem.snap_b) {

@@ -83,7 +83,7 @@ void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 		return;
 	}
 	while (r->steps < mem->max_steps) {
-		if (g->check(mem->state, &r->err) != 0) {
+		if (!mem->fast && g->check(mem->state, &r->err) != 0) {
 			r->invariant_failures++;
 			return;
 		}
@@ -126,7 +126,7 @@ void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 		log_step(mem, r, seat, now, p.chosen);
 		r->moves++;
 	}
-	if (!r->ended)
+	if (!r->ended || mem->fast)
 		return;
 
 	struct rerr e;

@@ -21,6 +21,9 @@ struct sim_mem {
 	struct sim_step *log;          /* room for max_steps */
 	int max_steps;
 	unsigned char *snap_a, *snap_b;/* GAME_SNAPSHOT_MAX bytes each */
+	int fast;                      /* 1: no invariant check, no replay (the
+	                                * rules' own speed: the same moves and
+	                                * final states, nothing verified) */
 };
 
 struct sim_result {
@@ -57,8 +60,9 @@ void sim_pick_emit(void *ctx, const char *move);
 /* Plays one party from `s` with random legal moves chosen by `seed`: a
  * random seat among those who may act, a random move of theirs (moves()
  * and, where a game has them, its bot_moves()); now and then
- * the clock jumps past the next deadline and tick() applies it. Then replays
- * the log on mem->replay and compares the encoded snapshots. */
+ * the clock jumps past the next deadline and tick() applies it; check()
+ * after every step. Then replays the log on mem->replay and compares the
+ * encoded snapshots. With mem->fast neither check() nor the replay run. */
 void sim_party(const struct game *g, const struct setup *s, uint64_t seed,
 	       struct sim_mem *mem, struct sim_result *r);
 
