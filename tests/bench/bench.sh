@@ -21,8 +21,14 @@
 # keeps the scratch directory. BENCH_PROFILE_ONLY=1 runs only the pinned
 # setup and the instruction counts (no rates, no history: every count on
 # the setup database, 2000 prepared moves a game), prints the "ir" lines
-# and writes nothing into docs/benchmarks.md: the quick way to compare the
+# (and the scale rows' counts over the drehwurm page's, "ir-ratio") and
+# writes nothing into docs/benchmarks.md: the quick way to compare the
 # counts of two commits (docs/benchmarks.md, "Pinned positions").
+#
+# The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
+# 1,000 players after 10 rounds, its JSON, and /me of a user at 200
+# tables, on a copy of the small history's database with their data
+# (gen scale), each after the small history's own rows.
 #
 # Everything it starts listens on 127.0.0.1 or a unix socket in a scratch
 # directory and is stopped on exit; every wait is bounded.
@@ -362,6 +368,17 @@ if [ "$ONLY" != 1 ]; then
 	echo "hist|$HIST_LARGE|$hist_s|$hist_size|$(cat "$W/hist-large")" >> "$RES"
 fi
 
+# The scale rows' data, in a copy of the small history's database of its
+# own (so the other rows measure the same database as before): a finished
+# Swiss of 1,000 players over 10 rounds and a user at 200 tables (gen.c,
+# "scale"); its lines go to the end of the list.
+copy_db "$W/small.db" "$W/scale.db"
+t0=$(now_s)
+timeout 600 "$GEN" scale --db "$W/scale.db" --schema schema --list "$W/list" \
+	--opt drehwurm:snap_seconds=600 > "$W/scale" 2> "$W/gen-scale.log" || {
+	cat "$W/gen-scale.log" >&2; exit 1; }
+log "scale data in $(($(now_s) - t0)) s: $(cat "$W/scale")"
+
 # The moves are worked out on a copy, so the measured database is untouched.
 copy_db "$W/small.db" "$W/presim.db"
 t0=$(now_s)
@@ -374,6 +391,27 @@ rm -f "$W/presim.db" "$W/presim.db-wal" "$W/presim.db-shm"
 cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
 }
+
+# scale_rows MEASURE: the scale rows, each as MEASURE KEY LABEL PATH COOKIE
+# (MEASURE is measure_get or profile_get): the tournament page and its JSON
+# with the cookie of a player whose row is off the first page, and /me of
+# the user at 200 tables.
+scale_rows() {
+	while read -r kind a b _; do
+		case $kind in
+		tourney)
+			c=$(cookie_of "$b")
+			"$1" "scale:tourney" "tournament page, 1,000 players × 10 rounds" \
+				"/tournaments/$a" "$c"
+			"$1" "scale:tourney_json" "tournament JSON, 1,000 players × 10 rounds" \
+				"/tournaments/$a.json" "$c" ;;
+		me200)
+			"$1" "scale:me200" "/me, 200 tables" "/me" "$(cookie_of "$a")" ;;
+		esac
+	done < "$W/list"
+}
+measure_get() { measure "$1" "$2" 200 "$3" "$4"; }
+profile_get() { profile_run "$1" "$3" "$4" 200; }
 
 # ---- 4. the app, 10^3 finished parties ----
 
@@ -390,6 +428,9 @@ if [ "$ONLY" != 1 ]; then
 		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
 	echo "rss|app|$(worker_rss_kib)" >> "$RES"
+	stop_server
+	start_app "$W/scale.db"
+	scale_rows measure_get
 	stop_server
 
 	# ---- 5. the same pages with the large history ----
@@ -416,7 +457,8 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 	fi
 	profile_stop
 	# The small database for the pages and polls (its page tables are as
-	# they were: the move runs used other tables), the large one for the
+	# they were: the move runs used other tables), its copy with the scale
+	# data for the scale rows, the large one for the
 	# same pages and polls again, the JSON and the moves (its move tables
 	# are still where the prepared moves start).
 	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/small.db" --root "$ROOT"; then
@@ -426,6 +468,10 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 			profile_run "page:$slug" "/t/$tid" "$c" 200
 			profile_run "poll:$slug" "/t/$tid/poll?v=$version" "$c" 204
 		done < "$W/list"
+	fi
+	profile_stop
+	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/scale.db" --root "$ROOT"; then
+		scale_rows profile_get
 	fi
 	profile_stop
 	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/large.db" --root "$ROOT"; then
@@ -444,6 +490,11 @@ fi
 if [ "$ONLY" = 1 ]; then
 	stop_nginx
 	grep '^ir|' "$RES"
+	# "As fast as a table page": the scale rows against the drehwurm page.
+	awk -F'|' '$1 == "ir" { ir[$2] = $3 }
+		END { if (ir["page:drehwurm"] > 0) for (k in ir) if (k ~ /^scale:/)
+			printf "ir-ratio|%s / page:drehwurm|%.2f\n", k, ir[k] / ir["page:drehwurm"] }' \
+		"$RES" | sort
 	exit 0
 fi
 

@@ -4,6 +4,7 @@
  *   gen setup   --db FILE --schema DIR --list OUT [--move-need N] [--opt SLUG:KEY=VALUE]...
  *   gen moves   --db FILE --schema DIR --list FILE --need N --out-dir DIR
  *   gen history --db FILE --schema DIR --parties N
+ *   gen scale   --db FILE --schema DIR --list FILE [--opt SLUG:KEY=VALUE]...
  *
  * setup: ten users with one session each; for every registered game one
  * "page" table played by random legal moves to the middle of a party (a
@@ -35,6 +36,18 @@
  * the real final snapshots, scores and complete move logs of random parties
  * played by the rules core, reused round-robin. The sample logs go into a
  * temporary table once; each party's log is then one INSERT … SELECT.
+ *
+ * scale: the data of the scale rows, through the store API (and the party
+ * engine for the tables that run), appended to the list: a finished Swiss
+ * tournament of 1,000 players over 10 rounds of drehwurm at tables of 4
+ * (seated by pairing_swiss, 2,500 finished tables, 10,000 result rows, the
+ * standings saved), a session for the player listed 501st (whose page
+ * shows "my row" below the first page of the standings), and a user
+ * "scale-me" with a session at 200 tables: 150 finished, 40 running and 10
+ * open, of every game in turn. Lines:
+ *   user IDX USER_ID TOKEN CSRF        (IDX 10 and 11: after the setup's)
+ *   tourney TOURNEY_ID USER_IDX
+ *   me200 USER_IDX
  *
  * Pinned positions: every run of gen, at every commit, builds the same
  * tables, so that the instruction counts of the page, the JSON and the move
@@ -75,7 +88,10 @@
 #include "play.h"
 #include "rng.h"
 #include "sim.h"
+#include "pairing.h"
 #include "store.h"
+#include "tourney.h"
+#include "tournament.h"
 
 extern const struct game *const games[];
 extern const int ngames;
@@ -899,6 +915,303 @@ out:
 	return rc;
 }
 
+/* ---- scale: a 1,000-player tournament and a user at 200 tables ---- */
+
+/* Everything through the store API (and the party engine for the tables
+ * that run), as the server would leave it, in batches of one transaction.
+ * Deterministic like the rest: randombytes from seed_of("scale", 0), the
+ * places and party points from rng_seed(seed_of("scale", 1)), the seating
+ * from pairing_swiss with the scores so far and the tournament's seed. */
+enum {
+	SCALE_PLAYERS = 1000,
+	SCALE_ROUNDS = 10,
+	SCALE_SEATS = 4,
+	SCALE_MIN_SEATS = 3,
+	SCALE_VIEWER_RANK = 500,      /* the viewer's row: on page 6 of the standings */
+	SCALE_ME_FINISHED = 150,
+	SCALE_ME_LIVE = 50,           /* every fifth of them open, the others running */
+	SCALE_LIST_IDX = GEN_USERS    /* the list index of the first scale "user" line */
+};
+static const char scale_game[] = "drehwurm";
+static const uint64_t scale_seed = 0x5ca1e5ca1eULL;
+
+struct scale {
+	struct store *s;
+	int64_t now;
+	int64_t uid[SCALE_PLAYERS];   /* the players, in order of registration */
+	int score[SCALE_PLAYERS];     /* tournament points so far */
+	unsigned char met[SCALE_PLAYERS * SCALE_PLAYERS];
+	struct pairing_out out;
+	struct tourney_points tp;
+	char opts[ST_OPTS_MAX + 1];   /* the tournament game's options */
+	int nparties;                 /* its tables' match length */
+	int64_t tid;                  /* the tournament */
+	int64_t viewer;               /* the player whose page is measured */
+	struct rng rng;
+};
+
+/* Ends a batch: commit when rc is ST_OK, else roll back. */
+static int batch_end(struct store *s, int rc, const char *what)
+{
+	if (rc == ST_OK && store_commit(s) == ST_OK)
+		return 0;
+	if (rc != ST_OK)
+		store_rollback(s);
+	return fail("scale: %s: store error %d", what, rc);
+}
+
+/* The 1,000 players (a password hash nobody can log in with) and the
+ * tournament they are registered at: a Swiss of drehwurm at tables of 4
+ * (3 at least), 10 rounds, the default points, tie-breaks "party,sb". */
+static int scale_tourney(struct scale *z)
+{
+	struct st_tourney t;
+	int rc = store_begin(z->s);
+	if (rc != ST_OK)
+		return fail("scale: begin: %d", rc);
+	for (int i = 0; rc == ST_OK && i < SCALE_PLAYERS; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "scale-%04d", i);
+		rc = store_user_create(z->s, name, "!", z->now, &z->uid[i]);
+	}
+	memset(&t, 0, sizeof t);
+	snprintf(t.name, sizeof t.name, "Großes Schweizer Turnier (%d Spieler)", SCALE_PLAYERS);
+	snprintf(t.game, sizeof t.game, "%s", scale_game);
+	snprintf(t.options, sizeof t.options, "%s", z->opts);
+	snprintf(t.tiebreaks, sizeof t.tiebreaks, "party,sb");
+	t.format = TOURNEY_SWISS;
+	t.seats = SCALE_SEATS;
+	t.min_seats = SCALE_MIN_SEATS;
+	t.rounds = SCALE_ROUNDS;
+	tourney_points_default(&z->tp, SCALE_SEATS);
+	if (tourney_points_format(&z->tp, t.points, sizeof t.points) != 0)
+		rc = ST_ERR;
+	t.timeouts_max = 3;
+	t.register_until = z->now - 86400000LL * 20;
+	t.starts_at = t.register_until;
+	t.seed = (int64_t)(scale_seed >> 1);
+	t.created_by = z->uid[0];
+	t.created_at = t.register_until - 86400000LL * 7;
+	if (rc == ST_OK)
+		rc = store_tourney_create(z->s, &t, &z->tid);
+	for (int i = 0; rc == ST_OK && i < SCALE_PLAYERS; i++)
+		rc = store_tplayer_add(z->s, z->tid, z->uid[i], t.created_at + i);
+	return batch_end(z->s, rc, "players and tournament");
+}
+
+/* One finished table of round `round`, number no, of the players
+ * (indexes) in seat order: the table, its seats, the tournament's rows
+ * (places a seeded permutation, party points following the place). */
+static int scale_table(struct scale *z, int round, int no, const int *who, int size)
+{
+	int64_t id;
+	int place[TOURNEY_SEATS_MAX], rc, seat;
+	rc = store_table_create(z->s, scale_game, z->opts, size, z->nparties, z->uid[0], z->now,
+				&id);
+	for (int k = 0; rc == ST_OK && k < size; k++)
+		rc = store_seat_take(z->s, id, z->uid[who[k]], &seat);
+	if (rc == ST_OK)
+		rc = store_table_set_status(z->s, id, TABLE_FINISHED, z->nparties - 1, 0);
+	if (rc == ST_OK)
+		rc = store_ttable_add(z->s, z->tid, round, no, id);
+	for (int k = 0; k < size; k++)
+		place[k] = k + 1;
+	for (int k = size - 1; k > 0; k--) {
+		int j = (int)rng_below(&z->rng, (uint32_t)k + 1), x = place[k];
+		place[k] = place[j];
+		place[j] = x;
+	}
+	for (int k = 0; rc == ST_OK && k < size; k++) {
+		struct st_tresult r = {
+			.round = round, .user_id = z->uid[who[k]], .table_no = no, .table_id = id,
+			.seat = k, .place = place[k],
+			.points = tourney_place_points(&z->tp, size, place[k], 1),
+			.party_points = (size - place[k]) * 40 + (int)rng_below(&z->rng, 40),
+		};
+		rc = store_tresult_put(z->s, z->tid, &r);
+		z->score[who[k]] += r.points;
+		for (int j = 0; j < size; j++)
+			if (j != k && z->met[who[k] * SCALE_PLAYERS + who[j]] < 255)
+				z->met[who[k] * SCALE_PLAYERS + who[j]]++;
+	}
+	if (rc == ST_OK)
+		rc = store_ttable_done(z->s, id);
+	return rc;
+}
+
+/* Round `round`: seated by pairing_swiss from the scores and meetings so
+ * far (as the engine seats it), every table finished; one transaction. */
+static int scale_round(struct scale *z, int round)
+{
+	struct pairing_in in = { .n = SCALE_PLAYERS, .seats = SCALE_SEATS,
+				 .min_seats = SCALE_MIN_SEATS, .round = round, .score = z->score,
+				 .met = z->met, .byes = NULL, .seed = scale_seed >> 1 };
+	if (pairing_swiss(&in, &z->out) != 0 || z->out.nbyes != 0)
+		return fail("scale: round %d: pairing failed (%d byes)", round, z->out.nbyes);
+	int rc = store_begin(z->s);
+	if (rc != ST_OK)
+		return fail("scale: begin: %d", rc);
+	for (int t = 0; rc == ST_OK && t < z->out.ntables; t++)
+		rc = scale_table(z, round, t, z->out.seat[t], z->out.size[t]);
+	return batch_end(z->s, rc, "round");
+}
+
+static void first_user(void *ctx, const struct st_tstanding *x)
+{
+	*(int64_t *)ctx = x->user_id;
+}
+
+/* Finished after round 10, the standings saved; the viewer is the player
+ * listed at SCALE_VIEWER_RANK, off the first page, so that the page shows
+ * "my row" below it. */
+static int scale_finish(struct scale *z)
+{
+	int rc = store_begin(z->s);
+	if (rc != ST_OK)
+		return fail("scale: begin: %d", rc);
+	rc = store_tourney_set_state(z->s, z->tid, TOURNEY_FINISHED, SCALE_ROUNDS);
+	if (rc == ST_OK && tourney_standings_save(z->s, z->tid) != PLAY_OK)
+		rc = ST_ERR;
+	if (batch_end(z->s, rc, "standings") != 0)
+		return 1;
+	z->viewer = 0;
+	if (store_tstandings(z->s, z->tid, SCALE_VIEWER_RANK, 1, first_user, &z->viewer) != ST_OK ||
+	    !z->viewer)
+		return fail("scale: no standings row %d", SCALE_VIEWER_RANK);
+	return 0;
+}
+
+/* A session for user id, printed as list line "user IDX ...". */
+static int scale_session(struct scale *z, FILE *f, int idx, int64_t id)
+{
+	char token[AUTH_TOKEN_LEN + 1], csrf[AUTH_TOKEN_LEN + 1];
+	if (auth_session_new(z->s, id, z->now, token, csrf) != AUTH_OK)
+		return fail("scale: session for user %lld", (long long)id);
+	fprintf(f, "user %d %lld %s %s\n", idx, (long long)id, token, csrf);
+	return 0;
+}
+
+/* The n-th co-player of table k at scale-me's tables: players of the
+ * tournament, never its viewer (whose page would count those tables). */
+static int64_t coplayer(const struct scale *z, int k, int n)
+{
+	int64_t u = z->uid[(k * 8 + n) % SCALE_PLAYERS];
+	return u == z->viewer ? z->uid[(k * 8 + 7) % SCALE_PLAYERS] : u;
+}
+
+/* scale-me's 150 finished tables of every game in turn: tables, seats and
+ * status through the store (no parties: /me reads only the running ones'),
+ * one transaction. */
+static int scale_me_finished(struct scale *z, int64_t me, const struct gen_opts *o)
+{
+	int rc = store_begin(z->s), seat, opt[GAME_OPT_MAX];
+	char opts[ST_OPTS_MAX + 1];
+	if (rc != ST_OK)
+		return fail("scale: begin: %d", rc);
+	for (int k = 0; rc == ST_OK && k < SCALE_ME_FINISHED; k++) {
+		const struct game *g = games[k % ngames];
+		int p = bench_players(g), np;
+		int64_t id;
+		if (game_opts(g, o, opts, sizeof opts, opt) != 0) {
+			rc = ST_ERR;
+			break;
+		}
+		np = g->parties(p, opt) > 0 ? g->parties(p, opt) : 1;
+		rc = store_table_create(z->s, g->slug, opts, p, np, me, z->now - 3600000LL * (k + 1),
+					&id);
+		if (rc == ST_OK)
+			rc = store_seat_take(z->s, id, me, &seat);
+		for (int j = 0; rc == ST_OK && j < p - 1; j++)
+			rc = store_seat_take(z->s, id, coplayer(z, k, j), &seat);
+		if (rc == ST_OK)
+			rc = store_table_set_status(z->s, id, TABLE_FINISHED, np - 1, 0);
+	}
+	return batch_end(z->s, rc, "finished tables of scale-me");
+}
+
+/* scale-me's 50 live tables, newest last, every game in turn, through the
+ * party engine like the page tables: every fifth open (only scale-me
+ * seated), the others full and dealt, any window open after the deal
+ * closed by moves (deal k from seed_of(SLUG, 4000000 + k), moves from
+ * seed_of(SLUG, 5000000 + k)). */
+static int scale_me_live(struct scale *z, int64_t me, const struct gen_opts *o)
+{
+	void *tmp = NULL;
+	size_t tmpsz = 0;
+	int opt[GAME_OPT_MAX], rc = 0;
+	char opts[ST_OPTS_MAX + 1];
+	for (int k = 0; rc == 0 && k < SCALE_ME_LIVE; k++) {
+		const struct game *g = games[k % ngames];
+		struct user u[GEN_USERS];
+		struct rng rng;
+		struct rerr e;
+		int64_t id;
+		int p = bench_players(g), running = k % 5 != 4;
+		memset(u, 0, sizeof u);
+		u[0].id = me;
+		det_reseed(seed_of(g->slug, 4000000 + (uint64_t)k));
+		rng_seed(&rng, seed_of(g->slug, 5000000 + (uint64_t)k));
+		if (game_opts(g, o, opts, sizeof opts, opt) != 0 ||
+		    play_create(z->s, g->slug, opts, p, me, z->now, &id, &e) != PLAY_OK) {
+			rc = fail("scale: create %s", g->slug);
+			break;
+		}
+		for (int j = 1; running && j < p && rc == 0; j++) {
+			u[j].id = coplayer(z, SCALE_ME_FINISHED + k, j - 1);
+			if (play_join(z->s, id, u[j].id, z->now, &e) != PLAY_OK)
+				rc = fail("scale: join %s table %lld: %s", g->slug, (long long)id, e.msg);
+		}
+		if (rc == 0 && running && advance(z->s, u, id, 0, &rng, &tmp, &tmpsz, NULL) != 0)
+			rc = fail("scale: %s table %lld: a window stays open", g->slug, (long long)id);
+	}
+	free(tmp);
+	return rc;
+}
+
+static int cmd_scale(struct store *s, const char *list, const struct gen_opts *o)
+{
+	struct scale *z = calloc(1, sizeof *z);
+	FILE *f = fopen(list, "a");
+	double t0 = mono_s();
+	int64_t me = 0;
+	int opt[GAME_OPT_MAX], rc = 1;
+	const struct game *g = game_find(scale_game);
+	if (!z || !f || !g) {
+		fail("scale: cannot start (%s)", f ? "memory or game" : list);
+		goto out;
+	}
+	z->s = s;
+	z->now = now_ms();
+	det_reseed(seed_of("scale", 0));
+	rng_seed(&z->rng, seed_of("scale", 1));
+	if (game_opts(g, o, z->opts, sizeof z->opts, opt) != 0)
+		goto out;
+	z->nparties = g->parties(SCALE_SEATS, opt) > 0 ? g->parties(SCALE_SEATS, opt) : 1;
+	if (scale_tourney(z) != 0)
+		goto out;
+	for (int r = 1; r <= SCALE_ROUNDS; r++)
+		if (scale_round(z, r) != 0)
+			goto out;
+	if (scale_finish(z) != 0 || scale_session(z, f, SCALE_LIST_IDX, z->viewer) != 0)
+		goto out;
+	fprintf(f, "tourney %lld %d\n", (long long)z->tid, SCALE_LIST_IDX);
+	if (store_user_create(s, "scale-me", "!", z->now, &me) != ST_OK ||
+	    scale_session(z, f, SCALE_LIST_IDX + 1, me) != 0 ||
+	    scale_me_finished(z, me, o) != 0 || scale_me_live(z, me, o) != 0)
+		goto out;
+	fprintf(f, "me200 %d\n", SCALE_LIST_IDX + 1);
+	printf("scale tournament %lld: %d players, %d rounds, viewer %lld at rank %d;"
+	       " scale-me %lld at %d tables; %.1f s\n", (long long)z->tid, SCALE_PLAYERS,
+	       SCALE_ROUNDS, (long long)z->viewer, SCALE_VIEWER_RANK + 1, (long long)me,
+	       SCALE_ME_FINISHED + SCALE_ME_LIVE, mono_s() - t0);
+	rc = 0;
+out:
+	if (f && fclose(f) != 0 && rc == 0)
+		rc = fail("cannot write %s", list);
+	free(z);
+	return rc;
+}
+
 /* ---- main ---- */
 
 static int usage(void)
@@ -906,7 +1219,8 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: gen setup   --db FILE --schema DIR --list OUT [--move-need N] [--opt SLUG:KEY=VALUE]...\n"
 		"       gen moves   --db FILE --schema DIR --list FILE --need N --out-dir DIR\n"
-		"       gen history --db FILE --schema DIR --parties N\n");
+		"       gen history --db FILE --schema DIR --parties N\n"
+		"       gen scale   --db FILE --schema DIR --list FILE [--opt SLUG:KEY=VALUE]...\n");
 	return 2;
 }
 
@@ -959,6 +1273,9 @@ int main(int argc, char **argv)
 		store_close(s);
 	} else if (strcmp(argv[1], "moves") == 0 && list && dir && need > 0) {
 		rc = cmd_moves(s, list, need, dir);
+		store_close(s);
+	} else if (strcmp(argv[1], "scale") == 0 && list) {
+		rc = cmd_scale(s, list, &o);
 		store_close(s);
 	} else if (strcmp(argv[1], "history") == 0 && parties > 0) {
 		store_close(s);

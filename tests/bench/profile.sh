@@ -10,6 +10,13 @@
 #                        connection for a few seconds, dump, and append
 #                        "ir|KEY|instructions per request|requests" to $RES
 # profile_stop
+#
+# The counters are zeroed and dumped only while the worker is idle (its CPU
+# time stands still), and the requests are the calls of route_dispatch in
+# the dump: so a request still running when wrk stops is counted whole,
+# once. wrk's own count would leave it out while its instructions are in
+# the dump, which for a page that takes a second under valgrind (the
+# tournament's) doubled the figure; wrk waits up to 30 s for an answer.
 
 profile_start() {
 	rm -f "$SOCK"
@@ -46,13 +53,37 @@ profile_stop() {
 profile_wrk() { # SECONDS EXPECT PATH COOKIE TUPLES
 	if [ -n "$5" ]; then
 		BENCH_EXPECT=$2 BENCH_TUPLES=$5 BENCH_THREADS=1 timeout $(($1 + 60)) \
-			wrk -t1 -c1 -d"$1s" -s "$LUA" "http://127.0.0.1:$PORT$3" > "$W/cg/wrk.out" 2>&1
+			wrk -t1 -c1 -d"$1s" --timeout 30s -s "$LUA" "http://127.0.0.1:$PORT$3" \
+			> "$W/cg/wrk.out" 2>&1
 	else
 		BENCH_EXPECT=$2 BENCH_THREADS=1 timeout $(($1 + 60)) \
-			wrk -t1 -c1 -d"$1s" -s "$LUA" -H "Cookie: $4" "http://127.0.0.1:$PORT$3" \
-			> "$W/cg/wrk.out" 2>&1
+			wrk -t1 -c1 -d"$1s" --timeout 30s -s "$LUA" -H "Cookie: $4" \
+			"http://127.0.0.1:$PORT$3" > "$W/cg/wrk.out" 2>&1
 	fi
 	sed -n 's/^BENCH requests=\([0-9]*\).*status_errors=\([0-9]*\).*/\1 \2/p' "$W/cg/wrk.out"
+}
+
+# Waits (up to 30 s) until the worker's CPU time stands still for 0.2 s.
+profile_idle() {
+	n=0
+	last=x
+	while [ "$n" -lt 150 ]; do
+		now=$(awk '{ print $14 + $15 }' "/proc/$PROF_WORKER/stat" 2>/dev/null) || return 0
+		[ "$now" = "$last" ] && return 0
+		last=$now
+		sleep 0.2
+		n=$((n + 1))
+	done
+}
+
+# The calls of route_dispatch in callgrind dump FILE (one a request), or
+# nothing. Function names are compressed: "(id) name" once, "(id)" after.
+profile_requests() {
+	awk '/^c?fn=\([0-9]+\) / { id = substr($1, index($1, "(")); name[id] = $2 }
+		/^cfn=/ { id = substr($1, index($1, "(")); want = name[id] == "route_dispatch"; next }
+		/^calls=/ && want { split($1, c, "="); n += c[2]; want = 0; next }
+		{ want = 0 }
+		END { if (n > 0) print n }' "$1"
 }
 
 profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
@@ -73,9 +104,11 @@ profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
 		meas=$W/cg/meas.tsv
 	fi
 	profile_wrk 1 "$expect" "$path" "$cookie" "$warm" > /dev/null
+	profile_idle
 	callgrind_control -z "$PROF_WORKER" > /dev/null 2>&1
 	set -- $(profile_wrk 3 "$expect" "$path" "$cookie" "$meas")
 	reqs=${1:-0} bad=${2:-0}
+	profile_idle
 	callgrind_control -d "$key" "$PROF_WORKER" > /dev/null 2>&1
 	# The dump that this key triggered (its header names the trigger).
 	n=0
@@ -87,6 +120,11 @@ profile_run() { # KEY PATH COOKIE EXPECT [TUPLES]
 	done
 	ir=""
 	[ -n "$f" ] && ir=$(awk '/^summary:/ { print $2; exit }' "$f")
+	served=""
+	[ -n "$f" ] && served=$(profile_requests "$f")
+	[ -n "$served" ] && [ "$served" != "$reqs" ] &&
+		log "profile $key: wrk counted $reqs requests, the worker served $served"
+	[ -n "$served" ] && reqs=$served
 	if [ "${reqs:-0}" -gt 0 ] && [ -n "$ir" ]; then
 		echo "ir|$key|$((ir / reqs))|$reqs|$bad" >> "$RES"
 		log "profile $key: $((ir / reqs)) instructions per request ($reqs requests, $bad unexpected)"

@@ -2,6 +2,7 @@
 # report.sh RESULTS DUR CONN THREADS WORKERS HIST_SMALL HIST_LARGE — prints the
 # benchmark table (Markdown) from the result lines bench.sh collected:
 #   KEY|LABEL|rps|p50_us|p99_us|errors|codes|exhausted   one wrk run
+#     (KEY scale:WHAT: a scale row, judged by the table page's goal)
 #   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate|instructions a party
 #   bots|SLUG|P|parties|random_us|greedy_us|random_instr|greedy_instr   one bot move
 #   rss|WHAT|KiB|private KiB                              largest worker RSS
@@ -59,7 +60,7 @@ END {
 	print "|---|---:|---:|---|---:|---:|---:|---|---:|---|"
 	# Rows in this order: HTTP at the small history, the large history, the
 	# limit again, memory, the history generator, the rules cores, the bots.
-	npass = split("hello page poll json move peer peerskip page6 poll6 hello2 rss hist rules bots", order, " ")
+	npass = split("hello page poll json move scale peer peerskip page6 poll6 hello2 rss hist rules bots", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -89,6 +90,18 @@ END {
 			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
 			    verdict(ok, sprintf("%.2f < %s", r, (kind == "page" ? g_page : kind == "poll" ? g_poll : g_move)),
 				    p99[k], err[k], exh[k]), k)
+			continue
+		}
+		if (kind == "scale") {
+			# A scale row (bench.sh scale_rows): the goal of a table page,
+			# and its instructions against those of the drehwurm table page.
+			r = h > 0 ? rps[k] / h : 0
+			ri = ""
+			if (k in ir && ir["page:drehwurm"] > 0)
+				ri = sprintf("; instructions %.2f × drehwurm table page", ir[k] / ir["page:drehwurm"])
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello%s", r, ri), "≥ " g_page " × hello",
+			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
+			    verdict(r >= g_page, sprintf("%.2f < %s", r, g_page), p99[k], err[k], exh[k]), k)
 			continue
 		}
 		if (kind == "page6" || kind == "poll6") {
@@ -166,4 +179,13 @@ END {
 	printf "\"hello\" = the mean of the two hello-world runs (%.0f req/s); ", h
 	printf "rows without a history size: %s finished parties in the database; ", pow10(small)
 	printf "errors = socket errors + responses with another status than the one expected.\n"
+	# The tournament issue: its standings "as fast as a table page".
+	t = "scale:tourney"; d = "page:drehwurm"
+	if (rps[t] > 0 && rps[d] > 0) {
+		printf "\nAs fast as a table page? The tournament page (1,000 players, 10 rounds) against the drehwurm table page: "
+		printf "%.2f × its requests/s", rps[t] / rps[d]
+		if (ir[t] > 0 && ir[d] > 0)
+			printf ", %.2f × its instructions (%.0fk against %.0fk)", ir[t] / ir[d], ir[t] / 1000, ir[d] / 1000
+		printf ".\n"
+	}
 }' "$res"
