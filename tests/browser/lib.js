@@ -66,6 +66,8 @@ async function visibleText(page) {
 	}
 }
 
+const usedLabels = new Set();
+
 class T {
 	constructor(browser, name) {
 		this.browser = browser;
@@ -78,6 +80,9 @@ class T {
 	// can tell a reload the page did by itself from one the test caused.
 	// opts go to the browser context, e.g. { javaScriptEnabled: false }.
 	async player(label, viewport = DESKTOP, opts = {}) {
+		// Tests share one server, and a label is the account's name: one test each.
+		if (usedLabels.has(label)) throw new Error(`player "${label}" is used by another test`);
+		usedLabels.add(label);
 		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...opts });
 		context.setDefaultTimeout(10000);
 		context.setDefaultNavigationTimeout(15000);

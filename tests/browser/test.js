@@ -1334,7 +1334,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 
 test('Tournament: register by clicking, my table by the page\'s own poll, the standings at the end', 180000, async t => {
 	const ola = await t.player('ola');
-	const players = [await t.player('ute'), await t.player('vik'), await t.player('wim')];
+	const players = [await t.player('ute'), await t.player('vik'), await t.player('wanda')];
 	for (const p of [ola, ...players]) await register(p, p.label);
 
 	// ola organises a DNA Swiss of one round at tables of three from the form.
@@ -1355,7 +1355,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	const turl = ola.page.url();
 	t.note(`the tournament: ${turl}`);
 
-	// Everyone registers with the page's button; wim on a narrow phone.
+	// Everyone registers with the page's button; wanda on a narrow phone.
 	await players[2].page.setViewportSize(PHONE360);
 	for (const p of players) {
 		await gotoSettled(p, turl);
