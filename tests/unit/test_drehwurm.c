@@ -2077,7 +2077,8 @@ static void run_sim(int players, int parties, const int *opt)
 	static unsigned char sa[GAME_SNAPSHOT_MAX], sb[GAME_SNAPSHOT_MAX];
 	static struct sim_step log[4000];
 	static struct dw_state s1, s2;
-	struct sim_mem mem = { &s1, &s2, log, 4000, sa, sb };
+	struct sim_mem mem = { .state = &s1, .replay = &s2, .log = log, .max_steps = 4000,
+				.snap_a = sa, .snap_b = sb };
 	int ticks = 0, snaps = 0;
 	for (int i = 0; i < parties; i++) {
 		struct setup s = { .nplayers = players, .dealer = i % players,
