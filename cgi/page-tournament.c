@@ -14,7 +14,9 @@
 #include "tmpl.h"
 #include "tourney.h"
 
-enum { STANDINGS_PAGE = 100 };
+/* What one page shows at most, so that a tournament of a thousand costs
+ * what one of twelve does: standings rows, tables of a round. */
+enum { STANDINGS_PAGE = 20, TABLES_PAGE = 10 };
 
 /* What one request of the page reads, in one read transaction. */
 struct tpage {
@@ -27,6 +29,8 @@ struct tpage {
 	int org;                       /* the viewer organises it */
 	int round;                     /* the round shown (0: none yet) */
 	int from;                      /* the first standings row shown */
+	int tables_from;               /* the first table of the round shown */
+	const char *url;               /* /tournaments/<id> */
 	struct st_tplayer me;          /* the viewer's registration ... */
 	int registered;                /* ... when there is one */
 	int failed;
@@ -156,11 +160,11 @@ static void standings_view(struct tpage *tp, int limit)
 		return;
 	}
 	int pages = (tp->t.entrants + STANDINGS_PAGE - 1) / STANDINGS_PAGE;
+	view_flag(tp->v, "standings_pager", pages > 1 && limit == STANDINGS_PAGE);
 	for (int k = 0; pages > 1 && limit == STANDINGS_PAGE && k < pages; k++) {
 		view_begin(tp->v, "standings_pages");
 		view_num(tp->v, "n", k + 1);
-		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d",
-						    page_tourney_url(p, tp->t.id, ""), k + 1));
+		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d", tp->url, k + 1));
 		view_flag(tp->v, k * STANDINGS_PAGE == tp->from ? "current" : "other", 1);
 		view_end(tp->v);
 	}
@@ -174,36 +178,36 @@ static void standings_view(struct tpage *tp, int limit)
 	}
 }
 
-/* The shown round: its tables, who sits there (or how they did), byes;
- * a round seats every player at most once, so TOURNEY_PLAYERS_MAX rows of
- * each kind suffice (from the request's arena). */
+/* The shown page of a round: its tables, who sits there (or how they
+ * did), its byes (fewer than a table's seats). */
+enum { ROUND_ROWS = (TABLES_PAGE + 1) * TOURNEY_SEATS_MAX };
 struct round_rows {
-	struct st_ttable tables[PAIRING_TABLES_MAX];
+	struct st_ttable tables[TABLES_PAGE];
 	int ntables;
-	struct st_tresult *results;
+	struct st_tresult results[ROUND_ROWS];
 	int nresults;
-	struct st_tseat *seats;
+	struct st_tseat seats[ROUND_ROWS];
 	int nseats;
 };
 
 static void add_round_table(void *ctx, const struct st_ttable *x)
 {
 	struct round_rows *r = ctx;
-	if (r->ntables < PAIRING_TABLES_MAX)
+	if (r->ntables < TABLES_PAGE)
 		r->tables[r->ntables++] = *x;
 }
 
 static void add_round_result(void *ctx, const struct st_tresult *x)
 {
 	struct round_rows *r = ctx;
-	if (r->nresults < TOURNEY_PLAYERS_MAX)
+	if (r->nresults < ROUND_ROWS)
 		r->results[r->nresults++] = *x;
 }
 
 static void add_round_seat(void *ctx, const struct st_tseat *x)
 {
 	struct round_rows *r = ctx;
-	if (r->nseats < TOURNEY_PLAYERS_MAX)
+	if (r->nseats < ROUND_ROWS)
 		r->seats[r->nseats++] = *x;
 }
 
@@ -237,38 +241,57 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 		view_end(v);
 	}
 }
+/* Section "table_pages": the shown round's tables by TABLES_PAGE. */
+static void table_pages_view(struct tpage *tp, int ntables)
+{
+	struct page *p = tp->p;
+	view_list(tp->v, "table_pages");
+	view_flag(tp->v, "table_pager", ntables > TABLES_PAGE);
+	for (int k = 0; ntables > TABLES_PAGE && k * TABLES_PAGE < ntables; k++) {
+		int last = (k + 1) * TABLES_PAGE < ntables ? (k + 1) * TABLES_PAGE : ntables;
+		view_begin(tp->v, "table_pages");
+		view_str(tp->v, "text", arena_printf(p->a, "%d–%d", k * TABLES_PAGE + 1, last));
+		view_str(tp->v, "url", arena_printf(p->a, "%s?round=%d&tables=%d", tp->url,
+						    tp->round, k + 1));
+		view_flag(tp->v, k * TABLES_PAGE == tp->tables_from ? "current" : "other", 1);
+		view_end(tp->v);
+	}
+}
+
 /* Section "rounds" (the shown round) and "round_links" (all of them). */
 static void round_view(struct tpage *tp)
 {
 	struct page *p = tp->p;
 	struct view *v = tp->v;
-	struct round_rows *r = arena_alloc(p->a, sizeof *r);
+	struct round_rows *r = arena_alloc_raw(p->a, sizeof *r);
 	view_list(v, "rounds");
 	view_list(v, "round_links");
-	if (r) {
-		r->results = arena_alloc(p->a, TOURNEY_PLAYERS_MAX * sizeof *r->results);
-		r->seats = arena_alloc(p->a, TOURNEY_PLAYERS_MAX * sizeof *r->seats);
-	}
-	if (!r || !r->results || !r->seats) {
+	if (!r) {
 		tp->failed = 1;
 		return;
 	}
 	r->ntables = r->nresults = r->nseats = 0;
+	view_flag(v, "round_pager", tp->t.round > 1);
 	for (int k = 1; tp->t.round > 1 && k <= tp->t.round; k++) {
 		view_begin(v, "round_links");
 		view_num(v, "n", k);
-		view_str(v, "url", arena_printf(p->a, "%s?round=%d",
-						page_tourney_url(p, tp->t.id, ""), k));
+		view_str(v, "url", arena_printf(p->a, "%s?round=%d", tp->url, k));
 		view_flag(v, k == tp->round ? "current" : "other", 1);
 		view_end(v);
 	}
+	struct st_tround which = { tp->round, tp->tables_from, tp->tables_from + TABLES_PAGE - 1 };
+	struct st_tround byes = { tp->round, -1, -1 };
+	int ntables = 0;
 	if (tp->round > 0 &&
-	    (store_tround_tables(p->store, tp->t.id, tp->round, add_round_table, r) != ST_OK ||
-	     store_tround_results(p->store, tp->t.id, tp->round, add_round_result, r) != ST_OK ||
-	     store_tround_seats(p->store, tp->t.id, tp->round, add_round_seat, r) != ST_OK)) {
+	    (store_tround_count(p->store, tp->t.id, tp->round, &ntables) != ST_OK ||
+	     store_tround_results(p->store, tp->t.id, &byes, add_round_result, r) != ST_OK ||
+	     store_tround_tables(p->store, tp->t.id, &which, add_round_table, r) != ST_OK ||
+	     store_tround_results(p->store, tp->t.id, &which, add_round_result, r) != ST_OK ||
+	     store_tround_seats(p->store, tp->t.id, &which, add_round_seat, r) != ST_OK)) {
 		tp->failed = 1;
 		return;
 	}
+	table_pages_view(tp, ntables);
 	if (tp->round > 0) {
 		view_begin(v, "rounds");
 		view_num(v, "round", tp->round);
@@ -339,20 +362,22 @@ static int read_rule(struct tpage *tp)
 
 /* The round (?round=) and the standings' page (?page=) asked for; -1
  * with the error page answered. */
-static int wanted(struct page *p, int *round, int *page)
+static int wanted(struct page *p, int *round, int *page, int *tables)
 {
 	static const struct http_rule rules[] = {
 		{ "round", HTTP_V_INT, 0, 1, TOURNEY_ROUNDS_MAX },
 		{ "page", HTTP_V_INT, 0, 1, TOURNEY_PLAYERS_MAX },
+		{ "tables", HTTP_V_INT, 0, 1, TOURNEY_PLAYERS_MAX },
 	};
-	struct http_value f[2];
-	enum http_err err = http_validate(&p->req->query, rules, 2, f);
+	struct http_value f[3];
+	enum http_err err = http_validate(&p->req->query, rules, 3, f);
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
 		return -1;
 	}
 	*round = f[0].present ? (int)f[0].n : 0;
 	*page = f[1].present ? (int)f[1].n : 1;
+	*tables = f[2].present ? (int)f[2].n : 1;
 	return 0;
 }
 
@@ -361,17 +386,19 @@ static int wanted(struct page *p, int *round, int *page)
 static int build(struct tpage *tp, int csv)
 {
 	struct page *p = tp->p;
-	int round = 0, page = 1, rc = tourney_tick(p->store, p->id, p->now_ms);
+	int round = 0, page = 1, tables = 1, rc = tourney_tick(p->store, p->id, p->now_ms);
 	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOT_FOUND) {
 		page_error(p, HTTP_500, "internal");
 		return -1;
 	}
-	if (!csv && wanted(p, &round, &page) != 0)
+	if (!csv && wanted(p, &round, &page, &tables) != 0)
 		return -1;
 	if ((rc = store_begin_read(p->store)) == ST_OK) {
 		if ((rc = read_rule(tp)) == ST_OK) {
 			tp->round = round >= 1 && round <= tp->t.round ? round : tp->t.round;
+			tp->url = page_tourney_url(p, tp->t.id, "");
 			tp->from = (page - 1) * STANDINGS_PAGE;
+			tp->tables_from = (tables - 1) * TABLES_PAGE;
 			rule_view(tp);
 			if (tp->t.status == TOURNEY_REGISTERING || tp->t.status == TOURNEY_CANCELLED)
 				registrants_view(tp);

@@ -140,6 +140,7 @@ enum stmt {
 	STMT_TOURNEYS_OF_USER,
 	STMT_TOURNEYS_DUE,
 	STMT_TPLAYER_ADD,
+	STMT_TOURNEY_COUNT,
 	STMT_TPLAYER_DELETE,
 	STMT_TPLAYER_LEAVE,
 	STMT_TPLAYER_OUT,
@@ -163,6 +164,7 @@ enum stmt {
 	STMT_TROUND_SEATS,
 	STMT_TMY_TABLE,
 	STMT_TABLE_TOURNEY,
+	STMT_TROUND_COUNT,
 	STMT__MAX
 };
 
@@ -182,16 +184,13 @@ enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 	"o.clock_cap, o.clock_day, o.clock_weekend, o.over_days, o.timeouts_max, " \
 	"o.register_until, o.starts_at, o.status, o.round, o.seed, o.version, " \
 	"coalesce(o.created_by, 0), o.created_at, " \
-	"coalesce((SELECT h.name FROM users h WHERE h.id = o.created_by), ''), " \
-	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id AND c.left_how = 0), " \
-	"(SELECT count(*) FROM tournament_players c WHERE c.tournament = o.id)"
+	"coalesce((SELECT h.name FROM users h WHERE h.id = o.created_by), ''), o.players, o.entrants"
 /* The columns struct st_tresult is read from (list_tresults()). */
 #define TRESULT_COLS "r.round, r.user_id, r.table_no, coalesce(r.table_id, 0), r.seat, " \
 	"r.place, r.points, r.party_points, u.name"
 /* The columns struct st_tstanding is read from (read_tstanding()). */
-#define TSTANDING_COLS "d.rank_order, d.user_id, u.name, d.place, d.points, d.party_points, " \
-	"d.sb2, d.played, d.byes, coalesce(m.left_how, 0), coalesce(m.left_round, 0), " \
-	"coalesce(m.out_round, 0)"
+#define TSTANDING_COLS "d.rank_order, d.user_id, d.name, d.place, d.points, d.party_points, " \
+	"d.sb2, d.played, d.byes, d.left_how, d.left_round, d.out_round"
 
 static const char *const stmt_sql[] = {
 	[STMT_PRAGMA_WAL] = "PRAGMA journal_mode = WAL",
@@ -517,6 +516,9 @@ static const char *const stmt_sql[] = {
 		" LIMIT ?2",
 	[STMT_TPLAYER_ADD] =
 		"INSERT INTO tournament_players (tournament, user_id, registered_at) VALUES (?1, ?2, ?3)",
+	/* the counts of tournaments.players and .entrants move with the rows */
+	[STMT_TOURNEY_COUNT] =
+		"UPDATE tournaments SET players = players + ?2, entrants = entrants + ?3 WHERE id = ?1",
 	[STMT_TPLAYER_DELETE] = "DELETE FROM tournament_players WHERE tournament = ?1 AND user_id = ?2",
 	[STMT_TPLAYER_LEAVE] =
 		"UPDATE tournament_players SET left_how = ?3, left_round = ?4"
@@ -552,15 +554,16 @@ static const char *const stmt_sql[] = {
 	[STMT_TSTANDINGS_CLEAR] = "DELETE FROM tournament_standings WHERE tournament = ?1",
 	[STMT_TSTANDING_PUT] =
 		"INSERT INTO tournament_standings (tournament, rank_order, user_id, place, points,"
-		" party_points, sb2, played, byes) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+		" party_points, sb2, played, byes, name, left_how, left_round, out_round)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 	[STMT_TSTANDINGS] =
-		"SELECT " TSTANDING_COLS " FROM tournament_standings d JOIN users u ON u.id = d.user_id"
-		" LEFT JOIN tournament_players m ON m.tournament = d.tournament AND m.user_id = d.user_id"
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d"
 		" WHERE d.tournament = ?1 AND d.rank_order >= ?2 ORDER BY d.rank_order LIMIT ?3",
 	[STMT_TSTANDING_OF] =
-		"SELECT " TSTANDING_COLS " FROM tournament_standings d JOIN users u ON u.id = d.user_id"
-		" LEFT JOIN tournament_players m ON m.tournament = d.tournament AND m.user_id = d.user_id"
-		" WHERE d.tournament = ?1 AND d.user_id = ?2",
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d"
+		/* (without statistics the planner would walk the whole primary
+		 * key range of the tournament instead) */
+		" INDEXED BY tournament_standings_user WHERE d.tournament = ?1 AND d.user_id = ?2",
 	[STMT_TPLAYER_GET] =
 		"SELECT m.user_id, u.name, m.registered_at, m.left_how, m.left_round, m.out_round,"
 		" m.grp, m.gpos FROM tournament_players m JOIN users u ON u.id = m.user_id"
@@ -568,21 +571,27 @@ static const char *const stmt_sql[] = {
 	[STMT_TROUND_TABLES] =
 		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties"
 		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
-		" WHERE x.tournament = ?1 AND x.round = ?2 ORDER BY x.number",
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
+		" ORDER BY x.number",
 	[STMT_TROUND_RESULTS] =
 		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
-		" WHERE r.tournament = ?1 AND r.round = ?2 ORDER BY r.table_no, r.place, r.user_id",
+		" WHERE r.tournament = ?1 AND r.round = ?2 AND r.table_no BETWEEN ?3 AND ?4"
+		" ORDER BY r.table_no, r.place, r.user_id",
 	/* who sits at the round's tables not done: table number, seat, the
 	 * person's name ("" for a bot's own seat), bot, resigned, user */
 	[STMT_TROUND_SEATS] =
 		"SELECT x.number, s.seat, coalesce(u.name, ''), s.bot, s.resigned, s.user_id"
 		" FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
 		" LEFT JOIN users u ON u.id = s.user_id WHERE x.tournament = ?1 AND x.round = ?2"
-		" AND x.done = 0 ORDER BY x.number, s.seat",
+		" AND x.done = 0 AND x.number BETWEEN ?3 AND ?4 ORDER BY x.number, s.seat",
 	[STMT_TMY_TABLE] =
 		"SELECT x.table_id FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
 		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.done = 0 AND s.user_id = ?3"
 		" AND s.resigned = 0",
+	/* the numbers run 0..n-1: one seek, not a count of them all */
+	[STMT_TROUND_COUNT] =
+		"SELECT coalesce(max(number) + 1, 0) FROM tournament_tables"
+		" WHERE tournament = ?1 AND round = ?2",
 	[STMT_TABLE_TOURNEY] =
 		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
 		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
@@ -2868,7 +2877,8 @@ int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now)
 	sqlite3_bind_int64(q, 1, t);
 	sqlite3_bind_int64(q, 2, user);
 	sqlite3_bind_int64(q, 3, now);
-	return exec_stmt(s, q, "tplayer add");
+	int rc = exec_stmt(s, q, "tplayer add");
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, 1, 1, "tourney count") : rc;
 }
 
 int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
@@ -2879,7 +2889,9 @@ int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
 	sqlite3_bind_int64(q, 1, t);
 	sqlite3_bind_int64(q, 2, user);
 	int rc = exec_stmt(s, q, "tplayer delete");
-	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		return ST_NOTFOUND;
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, -1, -1, "tourney count") : rc;
 }
 
 /* An UPDATE of one player bound to (t, user, a, b); ST_NOTFOUND: none. */
@@ -2899,7 +2911,8 @@ static int tplayer_update(struct store *s, enum stmt which, int64_t t, int64_t u
 
 int store_tplayer_leave(struct store *s, int64_t t, int64_t user, int how, int round)
 {
-	return tplayer_update(s, STMT_TPLAYER_LEAVE, t, user, how, round, "tplayer leave");
+	int rc = tplayer_update(s, STMT_TPLAYER_LEAVE, t, user, how, round, "tplayer leave");
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, -1, 0, "tourney count") : rc;
 }
 
 int store_tplayer_out(struct store *s, int64_t t, int64_t user, int round)
@@ -3006,17 +3019,28 @@ int store_ttable_done(struct store *s, int64_t table_id)
 	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_EXISTS : rc;
 }
 
-int store_tround_open(struct store *s, int64_t t, int round, int *open)
+/* One count of a round's tables by statement `which`. */
+static int round_count(struct store *s, enum stmt which, int64_t t, int round, int *n)
 {
-	sqlite3_stmt *q = stmt(s, STMT_TROUND_OPEN);
+	sqlite3_stmt *q = stmt(s, which);
 	int64_t v = 0;
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, t);
 	sqlite3_bind_int(q, 2, round);
-	int rc = one_int64(s, q, &v, "tround open");
-	*open = (int)v;
+	int rc = one_int64(s, q, &v, stmt_sql[which]);
+	*n = (int)v;
 	return rc;
+}
+
+int store_tround_count(struct store *s, int64_t t, int round, int *n)
+{
+	return round_count(s, STMT_TROUND_COUNT, t, round, n);
+}
+
+int store_tround_open(struct store *s, int64_t t, int round, int *open)
+{
+	return round_count(s, STMT_TROUND_OPEN, t, round, open);
 }
 
 /* Rows of STMT_TTABLES / STMT_TROUND_TABLES into fn. */
@@ -3051,13 +3075,22 @@ int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
 	return list_ttables(s, q, fn, ctx, "ttables");
 }
 
-int store_tround_tables(struct store *s, int64_t t, int round, st_ttable_fn fn, void *ctx)
+/* Binds (tournament, round, first, last) to q. */
+static void bind_round(sqlite3_stmt *q, int64_t t, const struct st_tround *r)
+{
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, r->round);
+	sqlite3_bind_int(q, 3, r->first);
+	sqlite3_bind_int(q, 4, r->last);
+}
+
+int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn fn,
+			void *ctx)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TROUND_TABLES);
 	if (!q)
 		return ST_ERR;
-	sqlite3_bind_int64(q, 1, t);
-	sqlite3_bind_int(q, 2, round);
+	bind_round(q, t, r);
 	return list_ttables(s, q, fn, ctx, "tround tables");
 }
 
@@ -3110,13 +3143,13 @@ int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
 	return list_tresults(s, q, fn, ctx, "tresults");
 }
 
-int store_tround_results(struct store *s, int64_t t, int round, st_tresult_fn fn, void *ctx)
+int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
+			 st_tresult_fn fn, void *ctx)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TROUND_RESULTS);
 	if (!q)
 		return ST_ERR;
-	sqlite3_bind_int64(q, 1, t);
-	sqlite3_bind_int(q, 2, round);
+	bind_round(q, t, r);
 	return list_tresults(s, q, fn, ctx, "tround results");
 }
 
@@ -3158,6 +3191,10 @@ int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstandi
 		sqlite3_bind_int(q, 7, x->sb2);
 		sqlite3_bind_int(q, 8, x->played);
 		sqlite3_bind_int(q, 9, x->byes);
+		bind_text(q, 10, x->name);
+		sqlite3_bind_int(q, 11, x->left_how);
+		sqlite3_bind_int(q, 12, x->left_round);
+		sqlite3_bind_int(q, 13, x->out_round);
 		rc = exec_stmt(s, q, "tstanding put");
 	}
 	return rc;
@@ -3218,14 +3255,14 @@ int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstan
 	return rc;
 }
 
-int store_tround_seats(struct store *s, int64_t t, int round, st_tseat_fn fn, void *ctx)
+int store_tround_seats(struct store *s, int64_t t, const struct st_tround *r, st_tseat_fn fn,
+		       void *ctx)
 {
 	sqlite3_stmt *q = stmt(s, STMT_TROUND_SEATS);
 	int rc;
 	if (!q)
 		return ST_ERR;
-	sqlite3_bind_int64(q, 1, t);
-	sqlite3_bind_int(q, 2, round);
+	bind_round(q, t, r);
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		struct st_tseat x;
 		x.number = sqlite3_column_int(q, 0);

@@ -529,12 +529,18 @@ struct st_table_tourney {
 int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out);
 /* Marks the table's results recorded; ST_EXISTS when they were already. */
 int store_ttable_done(struct store *s, int64_t table_id);
-/* Tables of the round whose results are not in yet. */
+/* Tables of the round whose results are not in yet; all of its tables. */
 int store_tround_open(struct store *s, int64_t t, int round, int *open);
+int store_tround_count(struct store *s, int64_t t, int round, int *n);
 typedef void (*st_ttable_fn)(void *ctx, const struct st_ttable *x);
 int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx);
-int store_tround_tables(struct store *s, int64_t t, int round, st_ttable_fn fn, void *ctx);
-/* Who sits at the tables of `round` whose results are not in yet. */
+/* A round's tables numbered first..last (0-based), and what goes with them. */
+struct st_tround {
+	int round, first, last;
+};
+int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn fn,
+			void *ctx);
+/* Who sits at the round's tables (first..last) whose results are not in. */
 struct st_tseat {
 	int number, seat;
 	char name[ST_NAME_MAX + 1];      /* "" for a bot's own seat */
@@ -542,7 +548,8 @@ struct st_tseat {
 	int64_t user_id;
 };
 typedef void (*st_tseat_fn)(void *ctx, const struct st_tseat *x);
-int store_tround_seats(struct store *s, int64_t t, int round, st_tseat_fn fn, void *ctx);
+int store_tround_seats(struct store *s, int64_t t, const struct st_tround *r, st_tseat_fn fn,
+		       void *ctx);
 /* The table of `round` not done where `user` still plays; ST_NOTFOUND. */
 int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t *table);
 
@@ -558,10 +565,12 @@ int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r);
 typedef void (*st_tresult_fn)(void *ctx, const struct st_tresult *r);
 /* By round, table, place: the rows of one table together. */
 int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
-int store_tround_results(struct store *s, int64_t t, int round, st_tresult_fn fn, void *ctx);
+/* The results of the round's tables first..last (-1..-1: its byes). */
+int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
+			 st_tresult_fn fn, void *ctx);
 
 /* The standings as stored (tournament_standings), with each player's name
- * and whether they left or went out. */
+ * and whether they left or went out (copied in: one read for a page). */
 struct st_tstanding {
 	int rank_order, place;
 	int64_t user_id;

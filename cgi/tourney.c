@@ -289,10 +289,14 @@ int tourney_standings_save(struct store *s, int64_t id)
 		rc = PLAY_ERR;
 	for (int i = 0; rc == PLAY_OK && i < d.nplayers; i++) {
 		const struct tourney_standing *x = &d.standings[i];
+		const struct st_tplayer *y = &d.players[x->player];
 		rows[i] = (struct st_tstanding){ .rank_order = x->rank_order, .place = x->place,
-						 .user_id = d.players[x->player].user_id,
-						 .points = x->points, .party_points = x->party_points,
-						 .sb2 = x->sb2, .played = x->played, .byes = x->byes };
+						 .user_id = y->user_id, .points = x->points,
+						 .party_points = x->party_points, .sb2 = x->sb2,
+						 .played = x->played, .byes = x->byes,
+						 .left_how = y->left_how, .left_round = y->left_round,
+						 .out_round = y->out_round };
+		memcpy(rows[i].name, y->name, sizeof rows[i].name);
 	}
 	if (rc == PLAY_OK)
 		rc = play_from_store(store_tstandings_replace(s, id, rows, d.nplayers), PLAY_ERR);
@@ -633,6 +637,8 @@ int tourney_withdraw(struct store *s, int64_t t, int64_t user, int64_t by, int64
 	data_free(&d);
 	if (rc == PLAY_OK)
 		rc = play_from_store(store_tourney_bump(s, t), PLAY_ERR);
+	if (rc == PLAY_OK)   /* the standings say who left */
+		rc = tourney_standings_save(s, t);
 	if ((rc = finish(s, rc)) != PLAY_OK || !table)
 		return rc;
 	/* a bot finishes the seat; the results count as last */
@@ -662,7 +668,13 @@ int tourney_start(struct store *s, int64_t t, int64_t user, int64_t now, struct 
 int tourney_tick(struct store *s, int64_t t, int64_t now)
 {
 	struct tourney_data d;
-	int rc = play_from_store(store_begin(s), PLAY_ERR);
+	int64_t version = 0, start = 0;
+	/* nearly always nothing to do: one indexed read, no writer lock (the
+	 * poll's read: the start while it registers, else 0) */
+	int rc = play_from_store(store_tourney_poll(s, t, &version, &start), PLAY_NOT_FOUND);
+	if (rc != PLAY_OK || start == 0 || start > now)
+		return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
+	rc = play_from_store(store_begin(s), PLAY_ERR);
 	if (rc != PLAY_OK)
 		return rc;
 	rc = load_in(s, t, &d);

@@ -9,6 +9,8 @@
 -- players at the start). round: the rounds seated so far. format: 0 Swiss,
 -- 1 elimination (the best `advance` of each table go on), 2 round robin in
 -- groups. version grows with every change the tournament page shows.
+-- players and entrants count tournament_players (kept by the store with
+-- every registration, so that reading a tournament counts nothing).
 CREATE TABLE tournaments (
 	id             INTEGER PRIMARY KEY,
 	name           TEXT    NOT NULL,
@@ -31,6 +33,8 @@ CREATE TABLE tournaments (
 	register_until INTEGER NOT NULL,
 	starts_at      INTEGER NOT NULL CHECK (starts_at >= register_until),
 	status         INTEGER NOT NULL DEFAULT 0 CHECK (status BETWEEN 0 AND 3),
+	players        INTEGER NOT NULL DEFAULT 0,   -- registered and not withdrawn
+	entrants       INTEGER NOT NULL DEFAULT 0,   -- registered, withdrawn or not
 	round          INTEGER NOT NULL DEFAULT 0 CHECK (round >= 0),
 	seed           INTEGER NOT NULL,
 	version        INTEGER NOT NULL DEFAULT 1,
@@ -100,6 +104,10 @@ CREATE TABLE tournament_standings (
 	sb2          INTEGER NOT NULL,
 	played       INTEGER NOT NULL,
 	byes         INTEGER NOT NULL,
+	name         TEXT    NOT NULL,               -- the player's, as tournament_players
+	left_how     INTEGER NOT NULL DEFAULT 0,     -- has them (one read for a page of
+	left_round   INTEGER NOT NULL DEFAULT 0,     -- rows: no join per row)
+	out_round    INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (tournament, rank_order)
 ) WITHOUT ROWID;
 CREATE INDEX tournament_standings_user ON tournament_standings(tournament, user_id);

@@ -11,6 +11,8 @@
  *   - registration: closed after its deadline, twice refused, withdrawing
  *     before the start removes the registration; too few at the start
  *     cancel the tournament; only the organiser starts it;
+ *   - leaving a running tournament (by oneself or removed by the organiser)
+ *     counts once, is in the stored standings at once, and the rest play on;
  *   - a table closed because nobody moved counts as played: everybody at
  *     it shares the last place and scores nothing, and the round goes on;
  *   - the standings as stored equal the rules core's over the result rows.
@@ -102,13 +104,20 @@ static void add_table(void *ctx, const struct st_ttable *x)
 /* Plays every table of the tournament's current round to its end: bots
  * for every person, then the clock runs on (the pauses between parties
  * end by their deadline). */
+/* Every table of round `round`, in order. */
+static int tables_of_round(struct fix *f, int64_t id, int round, struct round_tables *r)
+{
+	struct st_tround all = { .round = round, .first = 0, .last = 1 << 20 };
+	return store_tround_tables(f->db.s, id, &all, add_table, r);
+}
+
 static void play_round(struct fix *f, int64_t id)
 {
 	struct st_tourney t;
 	struct round_tables r = { .n = 0 };
 	struct rerr e;
 	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
-	assert_int_equal(store_tround_tables(f->db.s, id, t.round, add_table, &r), ST_OK);
+	assert_int_equal(tables_of_round(f, id, t.round, &r), ST_OK);
 	assert_true(r.n > 0);
 	for (int k = 0; k < r.n; k++) {
 		struct st_seat seats[GAME_MAX_SEATS];
@@ -116,9 +125,11 @@ static void play_round(struct fix *f, int64_t id)
 		int n;
 		assert_int_equal(store_table_seats(f->db.s, r.x[k].table_id, seats, GAME_MAX_SEATS, &n),
 				 ST_OK);
-		for (int i = 0; i < n; i++)
-			assert_int_equal(play_seat(f->db.s, r.x[k].table_id, seats[i].user_id,
-						   PLAY_SEAT_BOT, f->now, &e), PLAY_OK);
+		for (int i = 0; i < n; i++)   /* (who left has a bot already) */
+			if (!seats[i].resigned)
+				assert_int_equal(play_seat(f->db.s, r.x[k].table_id,
+							   seats[i].user_id, PLAY_SEAT_BOT, f->now,
+							   &e), PLAY_OK);
 		for (int step = 0; step < 400; step++) {
 			assert_int_equal(store_table_get(f->db.s, r.x[k].table_id, &tb), ST_OK);
 			if (tb.status == TABLE_FINISHED)
@@ -195,6 +206,12 @@ static void check_standings(struct fix *f, int64_t id, int nplayers)
 		assert_int_equal(st.s[i].points, want[i].points);
 		assert_int_equal(st.s[i].sb2, want[i].sb2);
 		assert_int_equal(st.s[i].byes, want[i].byes);
+		/* copied in with the row: a page of standings reads nothing else */
+		const struct st_tplayer *who = &p[want[i].player];
+		assert_string_equal(st.s[i].name, who->name);
+		assert_int_equal(st.s[i].left_how, who->left_how);
+		assert_int_equal(st.s[i].left_round, who->left_round);
+		assert_int_equal(st.s[i].out_round, who->out_round);
 	}
 }
 
@@ -219,7 +236,7 @@ static void test_elimination(void **state)
 	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
 	while (t.status == TOURNEY_RUNNING) {
 		struct round_tables r = { .n = 0 };
-		assert_int_equal(store_tround_tables(f->db.s, id, t.round, add_table, &r), ST_OK);
+		assert_int_equal(tables_of_round(f, id, t.round, &r), ST_OK);
 		int last = r.n == 1, round = t.round;
 		play_round(f, id);
 		assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
@@ -245,7 +262,7 @@ static void test_groups(void **state)
 	memset(seat_of, -1, sizeof seat_of);
 	for (int round = 1; round <= 3; round++) {
 		struct round_tables r = { .n = 0 };
-		assert_int_equal(store_tround_tables(f->db.s, id, round, add_table, &r), ST_OK);
+		assert_int_equal(tables_of_round(f, id, round, &r), ST_OK);
 		assert_int_equal(r.n, 2);
 		for (int k = 0; k < r.n; k++) {
 			struct st_seat seats[GAME_MAX_SEATS];
@@ -321,6 +338,39 @@ static void test_registration(void **state)
 	assert_int_equal(t.status, TOURNEY_CANCELLED);   /* one player is no tournament */
 }
 
+/* Leaving a running tournament: the counts in its row and the stored
+ * standings follow at once; the rest play on. */
+static void test_withdraw_running(void **state)
+{
+	struct fix *f = *state;
+	struct rerr e;
+	struct st_tourney t;
+	struct st_tstanding me;
+	int64_t id = create(f, TOURNEY_SWISS, 3, 3, 2, 0, 6);
+	assert_int_equal(tourney_start(f->db.s, id, f->org, f->now, &e), PLAY_OK);
+	assert_int_equal(tourney_withdraw(f->db.s, id, f->user[2], f->user[2], f->now, &e),
+			 PLAY_OK);
+	assert_int_equal(tourney_withdraw(f->db.s, id, f->user[4], f->org, f->now, &e), PLAY_OK);
+	assert_int_equal(tourney_withdraw(f->db.s, id, f->user[4], f->org, f->now, &e),
+			 PLAY_NOT_SEATED);   /* gone already: nothing counted twice */
+	assert_true(strstr(e.msg, "Nicht (mehr) angemeldet") != NULL);
+	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
+	assert_int_equal(t.players, 4);
+	assert_int_equal(t.entrants, 6);
+	assert_int_equal(store_tstanding_of(f->db.s, id, f->user[2], &me), ST_OK);
+	assert_int_equal(me.left_how, 1);   /* withdrew */
+	assert_int_equal(me.left_round, 1);
+	assert_int_equal(store_tstanding_of(f->db.s, id, f->user[4], &me), ST_OK);
+	assert_int_equal(me.left_how, 2);   /* removed by the organiser */
+	check_standings(f, id, 6);
+	play_round(f, id);
+	play_round(f, id);
+	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
+	assert_int_equal(t.status, TOURNEY_FINISHED);
+	assert_int_equal(t.players, 4);
+	check_standings(f, id, 6);
+}
+
 static void test_idle_table(void **state)
 {
 	struct fix *f = *state;
@@ -379,6 +429,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiss_bye, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_withdraw_running, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bad_rules, setup, teardown),
 	};
