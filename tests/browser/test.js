@@ -1407,6 +1407,9 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await players[1].page.locator('section.standings').scrollIntoViewIfNeeded();
 	await t.shot(players[1].page, 'tournament-standings-desktop.png', false);
 	await fitsWidth(players[2], 'finished tournament');
+	const scroll = await players[2].page.locator('section.standings .scroll')
+		.evaluate(e => ({ need: e.scrollWidth, have: e.clientWidth }));
+	check(scroll.need <= scroll.have, `the standings need ${scroll.need} px on a phone, have ${scroll.have}`);
 	await players[2].page.locator('section.standings').scrollIntoViewIfNeeded();
 	await t.shot(players[2].page, 'tournament-standings-phone.png', false);
 	for (const p of [ola, ...players])
