@@ -1,17 +1,27 @@
-/* test_json.c — the JSON writer never turns a string that is not UTF-8
- * into a failed page: each bad byte becomes U+FFFD, the rest is kept. A
- * game message that cut a typed word in the middle of a character ("%.24s")
- * used to make json_render() fail, and the JSON twin answer 500. */
+/* test_json.c — the JSON writer (cgi/json.c):
+ *   - it never turns a string that is not UTF-8 into a failed page: each bad
+ *     byte becomes U+FFFD, the rest is kept. A game message that cut a typed
+ *     word in the middle of a character ("%.24s") used to make json_render()
+ *     fail, and the JSON twin answer 500;
+ *   - it writes byte for byte what jansson writes from the same tree (the
+ *     writer is our own for speed, docs/benchmarks.md): random view trees
+ *     with repeated keys, a key both value and section, markup, control
+ *     characters and broken UTF-8, through both, and the texts compared. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include <jansson.h>
 
+#include "http.h"
 #include "json.h"
 #include "view.h"
 
@@ -35,6 +45,262 @@ static void round_trip(const char *in, char *out, size_t cap)
 	assert_string_equal(json_string_value(json_object_get(o, "ok")), "grün");
 	json_decref(o);
 	arena_free(&a);
+}
+
+/* ---- the reference: the view tree as jansson writes it ------------------ */
+
+/* s with each byte outside well-formed UTF-8 replaced by U+FFFD (malloc). */
+static char *ref_repaired(const char *s, size_t *k)
+{
+	size_t n = strlen(s);
+	char *out = malloc(n * 3 + 1);
+	assert_non_null(out);
+	*k = 0;
+	for (size_t i = 0; i < n;) {
+		unsigned char c = (unsigned char)s[i];
+		size_t len = c < 0x80 ? 1 : c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+			     : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+		if (len > 0 && len <= n - i && http_utf8_valid(s + i, len)) {
+			memcpy(out + *k, s + i, len);
+			*k += len;
+			i += len;
+		} else {
+			memcpy(out + *k, "\xEF\xBF\xBD", 3);
+			*k += 3;
+			i++;
+		}
+	}
+	return out;
+}
+
+static json_t *ref_value(const struct view_node *n, int depth);
+
+/* Dictionary d as a jansson object; NULL where json_render refuses. As
+ * jansson did, a later value under a key replaces what was there, a section
+ * meeting a value refuses. */
+static json_t *ref_dict(const struct view_node *d, int depth)
+{
+	if (depth > 32)
+		return NULL;
+	json_t *o = json_object();
+	for (const struct view_node *n = d->first; n; n = n->next) {
+		if (n->kind == VIEW_SECTION || n->kind == VIEW_LIST) {
+			json_t *arr = json_object_get(o, n->key);
+			if (!arr)
+				json_object_set_new(o, n->key, arr = json_array());
+			else if (!json_is_array(arr))
+				goto refuse;
+			json_t *item = n->kind == VIEW_SECTION ? ref_dict(n, depth + 1) : NULL;
+			if (n->kind == VIEW_SECTION && !item)
+				goto refuse;
+			if (item)
+				json_array_append_new(arr, item);
+			continue;
+		}
+		json_t *val = ref_value(n, depth);
+		if (!val)
+			goto refuse;
+		json_object_set_new(o, n->key, val);
+	}
+	return o;
+refuse:
+	json_decref(o);
+	return NULL;
+}
+
+static json_t *ref_value(const struct view_node *n, int depth)
+{
+	size_t k;
+	char *fixed;
+	json_t *val;
+	switch (n->kind) {
+	case VIEW_STR:
+		if ((val = json_string(n->str)))
+			return val;
+		fixed = ref_repaired(n->str, &k);
+		val = json_stringn(fixed, k);
+		free(fixed);
+		return val;
+	case VIEW_NUM:
+		return json_integer((json_int_t)n->num);
+	case VIEW_FLAG:
+		return json_boolean(n->num);
+	case VIEW_INCLUDE:
+		return ref_dict(n, depth + 1);
+	default:
+		return NULL;
+	}
+}
+
+/* jansson's compact text with <, >, & escaped and a newline; NULL: refused. */
+static char *ref_render(const struct view_node *root)
+{
+	json_t *o = ref_dict(root, 0);
+	char *text = NULL;
+	if (o) {
+		char *raw = json_dumps(o, JSON_COMPACT);
+		assert_non_null(raw);
+		text = malloc(strlen(raw) * 6 + 2);
+		assert_non_null(text);
+		char *q = text;
+		for (const char *c = raw; *c; c++) {
+			if (*c == '<' || *c == '>' || *c == '&') {
+				memcpy(q, *c == '<' ? "\\u003c" : *c == '>' ? "\\u003e" : "\\u0026", 6);
+				q += 6;
+			} else
+				*q++ = *c;
+		}
+		memcpy(q, "\n", 2);
+		free(raw);
+	}
+	json_decref(o);
+	return text;
+}
+
+/* ---- random view trees -------------------------------------------------- */
+
+static uint64_t rnd_state = 0x5eed5eedULL;
+
+static unsigned rnd(unsigned n)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return (unsigned)(rnd_state % n);
+}
+
+/* Bits of text a view may carry: plain, markup, escapes, multi-byte
+ * characters, and bytes that are not UTF-8 (cut, stray, overlong, a
+ * surrogate, beyond U+10FFFF). */
+static const char *const pieces[] = {
+	"x", "Zug", " ", "ü", "€", "\xF0\x9F\x83\x8F", "<", ">", "&", "\"", "\\", "/",
+	"\n", "\t", "\x01", "\x1f", "\x7f", "\xC3", "\x80", "\xFF", "\xE2\x82",
+	"\xC0\xAF", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xE0\x80\x80", "\\u0000",
+};
+static const char *const keys[] = { "a", "b", "c", "seat", "text" };
+
+static void random_text(char *out, size_t cap)
+{
+	size_t n = 0;
+	for (unsigned k = rnd(8); k > 0; k--) {
+		const char *p = pieces[rnd(sizeof pieces / sizeof pieces[0])];
+		size_t len = strlen(p);
+		if (n + len >= cap)
+			break;
+		memcpy(out + n, p, len);
+		n += len;
+	}
+	out[n] = '\0';
+}
+
+static void random_dict(struct view *v, int depth)
+{
+	static const long long nums[] = { 0, 1, -1, 42, LLONG_MAX, LLONG_MIN, 1000000007 };
+	char text[64];
+	for (unsigned k = rnd(6); k > 0; k--) {
+		const char *key = keys[rnd(sizeof keys / sizeof keys[0])];
+		unsigned kind = rnd(depth < 4 ? 7 : 4);
+		switch (kind) {
+		case 0:
+			random_text(text, sizeof text);
+			view_str(v, key, text);
+			break;
+		case 1:
+			view_num(v, key, nums[rnd(sizeof nums / sizeof nums[0])]);
+			break;
+		case 2:
+			view_flag(v, key, (int)rnd(2));
+			break;
+		case 3:
+			view_list(v, key);
+			break;
+		case 4:
+		case 5:
+			view_begin(v, key);
+			random_dict(v, depth + 1);
+			view_end(v);
+			break;
+		default:
+			view_include(v, key, "part.tpl");
+			random_dict(v, depth + 1);
+			view_end(v);
+			break;
+		}
+	}
+}
+
+/* json_render and jansson agree on every tree: the same text, or both
+ * refuse (a key that is a value and a section). */
+static void test_same_as_jansson(void **state)
+{
+	(void)state;
+	int refused = 0, repaired = 0;
+	char bad[2048] = "";
+	/* the writer's notes of refusals and repairs: thousands, not for the log */
+	fflush(stderr);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, 2);
+	for (int t = 0; t < 20000; t++) {
+		struct arena a;
+		struct view v;
+		size_t len = 0;
+		arena_init(&a, 0);
+		view_init(&v, &a);
+		random_dict(&v, 0);
+		assert_false(v.failed);
+		char *ours = json_render(&a, &v.root, &len);
+		char *want = ref_render(&v.root);
+		if (!want) {
+			refused++;
+			if (ours)
+				snprintf(bad, sizeof bad, "tree %d: jansson refused, ours wrote %s",
+					 t, ours);
+		} else {
+			repaired += strstr(want, "\xEF\xBF\xBD") != NULL;
+			if (!ours || strlen(want) != len || memcmp(ours, want, len) != 0)
+				snprintf(bad, sizeof bad, "tree %d:\n ours %s\n want %s", t,
+					 ours ? ours : "(refused)", want);
+		}
+		free(want);
+		arena_free(&a);
+		if (bad[0])
+			break;
+	}
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	if (bad[0])
+		fail_msg("%s", bad);
+	/* the trees did reach the rare paths */
+	assert_true(refused > 100);
+	assert_true(repaired > 1000);
+}
+
+/* Nesting past the limit is refused by both; just within it, written. */
+static void test_depth_limit(void **state)
+{
+	(void)state;
+	for (int depth = 30; depth <= 34; depth++) {
+		struct arena a;
+		struct view v;
+		size_t len = 0;
+		arena_init(&a, 0);
+		view_init(&v, &a);
+		for (int i = 0; i < depth; i++)
+			view_begin(&v, "a");
+		view_num(&v, "n", depth);
+		for (int i = 0; i < depth; i++)
+			view_end(&v);
+		char *ours = json_render(&a, &v.root, &len);
+		char *want = ref_render(&v.root);
+		assert_int_equal(ours != NULL, want != NULL);
+		if (want)
+			assert_memory_equal(ours, want, len);
+		free(want);
+		arena_free(&a);
+	}
 }
 
 static void test_bad_utf8_is_replaced(void **state)
@@ -86,6 +352,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_utf8_is_replaced),
 		cmocka_unit_test(test_repaired_string_stays_inert),
+		cmocka_unit_test(test_same_as_jansson),
+		cmocka_unit_test(test_depth_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
