@@ -159,10 +159,20 @@ static const char *const shape_name[3] = { "raute", "welle", "oval" };
 static const char *const shape_de[3] = { "Raute", "Welle", "Oval" };
 static const int attr_div[4] = { 1, 3, 9, 27 };
 
+/* The attributes of every face, so that the tests of fit and set (every
+ * move of every turn) read them instead of dividing. */
+#define FACE_ATTRS(f) { (f) % 3, (f) / 3 % 3, (f) / 9 % 3, (f) / 27 % 3 }
+#define FACE_ATTRS3(f) FACE_ATTRS(f), FACE_ATTRS((f) + 1), FACE_ATTRS((f) + 2)
+#define FACE_ATTRS9(f) FACE_ATTRS3(f), FACE_ATTRS3((f) + 3), FACE_ATTRS3((f) + 6)
+#define FACE_ATTRS27(f) FACE_ATTRS9(f), FACE_ATTRS9((f) + 9), FACE_ATTRS9((f) + 18)
+static const uint8_t face_attr[DNA_FACES][4] = {
+	FACE_ATTRS27(0), FACE_ATTRS27(27), FACE_ATTRS27(54)
+};
+
 /* Attribute k (0 number-1, 1 colour, 2 fill, 3 shape) of a face. */
 static int attr(int f, int k)
 {
-	return f / attr_div[k] % 3;
+	return face_attr[f][k];
 }
 
 /* The face that makes a set with faces a and b. */
@@ -705,22 +715,34 @@ static int tend_present(const struct dna_state *s, int i)
 }
 
 /* Renumbers the placing order of the table cards 0..ntab-1 (same order),
- * so that the counter never grows past one turn's placings. Sorts by the
- * old numbers with two byte-wise counting passes (this runs every turn). */
+ * so that the counter never grows past one turn's placings. The old
+ * numbers are below nseq, about ntab (renumbered last turn, plus this
+ * turn's placings): one stable counting pass over 0..nseq sorts them (this
+ * runs every turn; two passes over 256 buckets cost four times more). */
 static void renumber_placings(struct dna_state *s)
 {
-	uint16_t a[DNA_CARDS], b[DNA_CARDS];
-	int n = s->ntab;
-	memcpy(a, s->tab, sizeof a[0] * (size_t)n);
-	for (int shift = 0; shift < 16; shift += 8) {
-		int cnt[257] = { 0 };
+	enum { SEQ_SPAN = 2 * DNA_CARDS };
+	uint16_t a[DNA_CARDS], cnt[SEQ_SPAN + 1];
+	int n = s->ntab, span = s->nseq, fast = span <= SEQ_SPAN;
+	for (int i = 0; fast && i < n; i++)
+		fast = s->pseq[s->tab[i]] < span;   /* (dna_check's invariant) */
+	if (fast) {
+		memset(cnt, 0, sizeof cnt[0] * (size_t)(span + 1));
 		for (int i = 0; i < n; i++)
-			cnt[((s->pseq[a[i]] >> shift) & 0xff) + 1]++;
-		for (int k = 0; k < 256; k++)
-			cnt[k + 1] += cnt[k];
+			cnt[s->pseq[s->tab[i]] + 1]++;
+		for (int k = 0; k < span; k++)
+			cnt[k + 1] = (uint16_t)(cnt[k + 1] + cnt[k]);
 		for (int i = 0; i < n; i++)
-			b[cnt[(s->pseq[a[i]] >> shift) & 0xff]++] = a[i];
-		memcpy(a, b, sizeof a[0] * (size_t)n);
+			a[cnt[s->pseq[s->tab[i]]]++] = s->tab[i];
+	} else {   /* (not after a renumbering) a stable insertion sort */
+		memcpy(a, s->tab, sizeof a[0] * (size_t)n);
+		for (int i = 1; i < n; i++) {
+			uint16_t c = a[i];
+			int j = i;
+			for (; j > 0 && s->pseq[a[j - 1]] > s->pseq[c]; j--)
+				a[j] = a[j - 1];
+			a[j] = c;
+		}
 	}
 	for (int i = 0; i < n; i++)
 		s->pseq[a[i]] = (uint16_t)i;
