@@ -270,7 +270,8 @@ while read -r slug min max; do
 	q=$min
 	while [ "$q" -le "$max" ]; do
 		# shellcheck disable=SC2086
-		r=$(timeout 300 $pin "$BIN" sim "$slug" --games "$SIM_GAMES" --players "$q" --seed 1 --quiet |
+		r=$(timeout 300 $pin "$BIN" sim "$slug" --games "$SIM_GAMES" --players "$q" --seed 1 \
+			--quiet --fast |
 			sed -n 's/.*games_per_sec=\([0-9.]*\).*/\1/p')
 		[ -z "$r" ] && r=0
 		[ "$q" = "$p" ] && at4=$r
@@ -280,12 +281,13 @@ while read -r slug min max; do
 		fi
 		q=$((q + 1))
 	done
-	# Instructions per party at the slowest count (callgrind; like the rate,
-	# with sim's invariant checks and replay).
+	# Instructions per party at the slowest count (callgrind). Rate and
+	# count are the rules' own (sim --fast: the same parties, without the
+	# invariant check after every step and the replay that make test runs).
 	irp=""
 	if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1; then
 		timeout 300 valgrind --tool=callgrind --callgrind-out-file="$W/cg-sim-$slug" \
-			"$BIN" sim "$slug" --games 20 --players "$worst_p" --seed 1 --quiet \
+			"$BIN" sim "$slug" --games 20 --players "$worst_p" --seed 1 --quiet --fast \
 			> /dev/null 2>&1 || true
 		t=$(awk '/^(summary|totals):/ { print $2; exit }' "$W/cg-sim-$slug" 2>/dev/null || true)
 		[ -n "$t" ] && irp=$((t / 20))
