@@ -61,14 +61,18 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 		view_str(v, "alert", h->alert ? h->alert : "");
 		view_end(v);
 	}
-	/* how many of my tables wait for me: the tab title counts them and the
-	 * favicon has its badge, on every page (one indexed read) */
+	/* how many of my tables wait for me: the tab title counts them ("9+"
+	 * from ten on) and the favicon has its badge, on every page (one
+	 * indexed read of at most ten rows) */
 	int acting = 0;
 	if (p->user_id && store_user_acting(p->store, p->user_id, &acting) != ST_OK)
 		acting = 0;
 	if (acting > 0) {
 		view_begin(v, "acting");
-		view_num(v, "n", acting);
+		if (acting < ST_ACTING_MAX)
+			view_num(v, "n", acting);
+		else
+			view_strf(v, "n", "%d+", ST_ACTING_MAX - 1);
 		view_end(v);
 	}
 	view_str(v, "favicon", (h && h->attention) || acting > 0 ? "favicon-turn.svg" :

@@ -309,9 +309,11 @@ static const char *const stmt_sql[] = {
 		"UPDATE seats SET acting = (?2 >> seat) & 1 WHERE table_id = ?1"
 		" AND acting <> (?2 >> seat) & 1",
 	/* the user's running tables where their seat may act (seats_user) */
+	/* counted up to ?2 only: a title says "9+", and a user at thousands
+	 * of tables costs what one at ten does */
 	[STMT_USER_ACTING] =
-		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1",
+		"SELECT count(*) FROM (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1 LIMIT ?2)",
 	/* ratings (013_ratings.sql) */
 	[STMT_RATING_GET] =
 		"SELECT mu, sigma, matches FROM ratings WHERE user_id = ?1 AND game = ?2",
@@ -1787,6 +1789,7 @@ int store_user_acting(struct store *s, int64_t user, int *n)
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
+	sqlite3_bind_int(q, 2, ST_ACTING_MAX);
 	int rc = one_int64(s, q, &v, "user acting");
 	*n = (int)v;
 	return rc;

@@ -243,7 +243,9 @@ int store_rating_history(struct store *s, int64_t user, int limit, st_rating_ste
 /* Which seats of a table may act now (bits of status.to_act), kept after
  * every step (011_acting.sql). */
 int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting);
-/* How many running tables wait for the user's own move, into *n. */
+/* How many running tables wait for the user's own move, into *n, counted
+ * up to ST_ACTING_MAX (that many: "more than ST_ACTING_MAX - 1"). */
+enum { ST_ACTING_MAX = 10 };
 int store_user_acting(struct store *s, int64_t user, int *n);
 
 /* Listing: fn is called once per row; the row is only valid during the call. */

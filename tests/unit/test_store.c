@@ -422,6 +422,30 @@ static void test_lobby_and_my_tables(void **state)
 	assert_int_equal(store_table_delete(t->s, t1), ST_NOTFOUND);
 }
 
+/* The tables waiting for the user: running, the user's seat may act, a
+ * person plays it; counted up to ST_ACTING_MAX. */
+static void test_user_acting(void **state)
+{
+	struct tmpdb *t = *state;
+	int seat, n = -1;
+	int64_t a = make_user(t->s, "Alma"), b = make_user(t->s, "Bert");
+	for (int k = 0; k < ST_ACTING_MAX + 3; k++) {
+		int64_t id = make_table(t->s, 2, a);
+		assert_int_equal(store_seat_take(t->s, id, a, &seat), ST_OK);
+		assert_int_equal(store_seat_take(t->s, id, b, &seat), ST_OK);
+		assert_int_equal(store_table_set_status(t->s, id, TABLE_PLAYING, 0, 2), ST_OK);
+		/* Alma (seat 0) acts at the first five, Bert at all of them */
+		assert_int_equal(store_seats_set_acting(t->s, id, k < 5 ? 3u : 2u), ST_OK);
+		if (k == 0)   /* a finished table does not wait */
+			assert_int_equal(store_table_set_status(t->s, id, TABLE_FINISHED, 0, 0),
+					 ST_OK);
+	}
+	assert_int_equal(store_user_acting(t->s, a, &n), ST_OK);
+	assert_int_equal(n, 4);
+	assert_int_equal(store_user_acting(t->s, b, &n), ST_OK);
+	assert_int_equal(n, ST_ACTING_MAX);   /* 12 wait for him: counted up to the cap */
+}
+
 static void test_bump_and_poll(void **state)
 {
 	struct tmpdb *t = *state;
@@ -755,6 +779,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_login_failures, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_seats_until_full, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_user_acting, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
