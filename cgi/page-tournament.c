@@ -149,6 +149,27 @@ static void standings_row(void *ctx, const struct st_tstanding *x)
 	view_end(tp->v);
 }
 
+/* The pages (0-based, of npages) a pager links while page cur is shown:
+ * the first, the last and two on each side of cur, in order, into out;
+ * their count. A tournament of a thousand has 50 pages of standings. */
+enum { PAGER_MAX = 7 };
+static int pager_pages(int npages, int cur, int *out)
+{
+	int n = 0;
+	for (int k = 0; k < npages && n < PAGER_MAX; k++)
+		if (k == 0 || k == npages - 1 || (k >= cur - 2 && k <= cur + 2))
+			out[n++] = k;
+	return n;
+}
+
+/* In a pager's item: "current" or "other", and "gap" when pages were left
+ * out before it. */
+static void pager_item(struct view *v, const int *shown, int i, int cur)
+{
+	view_flag(v, shown[i] == cur ? "current" : "other", 1);
+	view_flag(v, "gap", i > 0 && shown[i] > shown[i - 1] + 1);
+}
+
 /* A page of the standings from row tp->from, the pages' links, and the
  * viewer's own row when it is on another page. */
 static void standings_view(struct tpage *tp, int limit)
@@ -160,12 +181,14 @@ static void standings_view(struct tpage *tp, int limit)
 		return;
 	}
 	int pages = (tp->t.entrants + STANDINGS_PAGE - 1) / STANDINGS_PAGE;
-	view_flag(tp->v, "standings_pager", pages > 1 && limit == STANDINGS_PAGE);
-	for (int k = 0; pages > 1 && limit == STANDINGS_PAGE && k < pages; k++) {
+	int cur = tp->from / STANDINGS_PAGE, shown[PAGER_MAX];
+	int n = pages > 1 && limit == STANDINGS_PAGE ? pager_pages(pages, cur, shown) : 0;
+	view_flag(tp->v, "standings_pager", n > 0);
+	for (int i = 0; i < n; i++) {
 		view_begin(tp->v, "standings_pages");
-		view_num(tp->v, "n", k + 1);
-		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d", tp->url, k + 1));
-		view_flag(tp->v, k * STANDINGS_PAGE == tp->from ? "current" : "other", 1);
+		view_num(tp->v, "n", shown[i] + 1);
+		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d", tp->url, shown[i] + 1));
+		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
 	struct st_tstanding mine;
@@ -245,15 +268,18 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 static void table_pages_view(struct tpage *tp, int ntables)
 {
 	struct page *p = tp->p;
+	int pages = (ntables + TABLES_PAGE - 1) / TABLES_PAGE, cur = tp->tables_from / TABLES_PAGE;
+	int shown[PAGER_MAX], n = pages > 1 ? pager_pages(pages, cur, shown) : 0;
 	view_list(tp->v, "table_pages");
-	view_flag(tp->v, "table_pager", ntables > TABLES_PAGE);
-	for (int k = 0; ntables > TABLES_PAGE && k * TABLES_PAGE < ntables; k++) {
+	view_flag(tp->v, "table_pager", n > 0);
+	for (int i = 0; i < n; i++) {
+		int k = shown[i];
 		int last = (k + 1) * TABLES_PAGE < ntables ? (k + 1) * TABLES_PAGE : ntables;
 		view_begin(tp->v, "table_pages");
 		view_str(tp->v, "text", arena_printf(p->a, "%d–%d", k * TABLES_PAGE + 1, last));
 		view_str(tp->v, "url", arena_printf(p->a, "%s?round=%d&tables=%d", tp->url,
 						    tp->round, k + 1));
-		view_flag(tp->v, k * TABLES_PAGE == tp->tables_from ? "current" : "other", 1);
+		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
 }
@@ -417,16 +443,23 @@ static int build(struct tpage *tp, int csv)
 	return -1;
 }
 
+/* The view of the page (csv: of an export) read into v, tp its reads;
+ * -1 with the error page answered. */
+static int read_page(struct page *p, struct view *v, struct tpage *tp, int csv)
+{
+	memset(tp, 0, sizeof *tp);
+	tp->p = p;
+	tp->v = v;
+	page_view(p, v);
+	return build(tp, csv);
+}
+
 /* The page with an optional note (a refused form) and status. */
 static void show(struct page *p, enum http_status status, const char *note)
 {
 	struct view v;
 	struct tpage tp;
-	memset(&tp, 0, sizeof tp);
-	tp.p = p;
-	tp.v = &v;
-	page_view(p, &v);
-	if (build(&tp, 0) != 0)
+	if (read_page(p, &v, &tp, 0) != 0)
 		return;
 	view_str(&v, "json_url", page_tourney_url(p, tp.t.id, ".json"));
 	view_str(&v, "standings_csv", page_tourney_url(p, tp.t.id, "/standings.csv"));
@@ -480,11 +513,7 @@ static void csv(struct page *p, const char *tpl, int results)
 {
 	struct view v;
 	struct tpage tp;
-	memset(&tp, 0, sizeof tp);
-	tp.p = p;
-	tp.v = &v;
-	page_view(p, &v);
-	if (build(&tp, 1) != 0)
+	if (read_page(p, &v, &tp, 1) != 0)
 		return;
 	view_list(&v, "results");
 	if (results && store_tresults(p->store, tp.t.id, add_csv_result, &v) != ST_OK) {

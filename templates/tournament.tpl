@@ -35,15 +35,15 @@
 </tbody>
 </table>
 </div>
-{{#standings_pager}}<nav class="pager" aria-label="Seiten der Tabelle">{{#standings_pages}}{{#current}}<strong aria-current="page">{{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">{{n}}</a>{{/other}} {{/standings_pages}}</nav>{{/standings_pager}}
+{{#standings_pager}}<nav class="pager" aria-label="Seiten der Tabelle">{{#standings_pages}}{{#gap}}<span aria-hidden="true">…</span> {{/gap}}{{#current}}<strong aria-current="page">{{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">{{n}}</a>{{/other}} {{/standings_pages}}</nav>{{/standings_pager}}
 <p><a href="{{standings_csv}}">Tabelle als CSV</a> · <a href="{{results_csv}}">alle Ergebnisse als CSV</a> · <a href="{{json_url}}">JSON</a></p>
 </section>
 {{/has_standings}}
 {{#rounds}}
 <section class="card round">
 <h2>Runde {{round}}</h2>
-{{#round_pager}}<nav class="pager" aria-label="Runden">{{#round_links}}{{#current}}<strong aria-current="page">{{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">Runde {{n}}</a>{{/other}} {{/round_links}}</nav>{{/round_pager}}
-{{#table_pager}}<nav class="pager" aria-label="Tische der Runde">{{#table_pages}}{{#current}}<strong aria-current="page">Tische {{text}}</strong>{{/current}}{{#other}}<a href="{{url}}">Tische {{text}}</a>{{/other}} {{/table_pages}}</nav>{{/table_pager}}
+{{#round_pager}}<nav class="pager" aria-label="Runden">{{#round_links}}{{#current}}<strong aria-current="page">Runde {{n}}</strong>{{/current}}{{#other}}<a href="{{url}}">Runde {{n}}</a>{{/other}} {{/round_links}}</nav>{{/round_pager}}
+{{#table_pager}}<nav class="pager" aria-label="Tische der Runde">{{#table_pages}}{{#gap}}<span aria-hidden="true">…</span> {{/gap}}{{#current}}<strong aria-current="page">Tische {{text}}</strong>{{/current}}{{#other}}<a href="{{url}}">Tische {{text}}</a>{{/other}} {{/table_pages}}</nav>{{/table_pager}}
 <ul class="round-tables">
 {{#tables}}<li><a href="{{url}}">Tisch {{number}}</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
 <ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} (Bot){{/bot}}{{#done}}: Platz {{place}}, {{points}} Punkte ({{party_points}} in der Partie){{/done}}</li>{{/players}}</ol></li>
