@@ -14,8 +14,8 @@ set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
 	-v small="$6" -v large="$7" \
-	-v g_page=0.60 -v g_poll=0.85 -v g_move=0.35 -v g_p99=5 -v g_rss=8 \
-	-v g_scale=0.90 -v g_rules=5000 '
+	-v g_page=0.75 -v g_p99=5 -v g_rss=8 -v g_rules=5000 \
+	-v g_ir_page=150000 -v g_ir_poll=30000 -v g_ir_move=150000 -v g_flat=1.10 '
 function ms(us) { return sprintf("%.2f", us / 1000) }
 function pow10(n,   k) { k = 0; while (n >= 10 && n % 10 == 0) { n /= 10; k++ } return n == 1 ? "10^" k : n }
 function row(label, rps, ratio, goal, p50, p99, err, codes, met, key,   i) {
@@ -36,6 +36,14 @@ function verdict(ok_ratio, why_ratio, p99, err, exh,   w) {
 	sub(/; $/, "", w)
 	return "**no**: " w
 }
+# "" when row key spent at most lim instructions a request (or was not
+# counted), else why not
+function over(key, lim) {
+	if (!(key in ir) || ir[key] <= lim) return ""
+	return sprintf("%.0fk > %.0fk instructions", ir[key] / 1000, lim / 1000)
+}
+# two reasons into one ("" when both are "")
+function both(a, b) { return (a != "" && b != "") ? a "; " b : a b }
 { n++; line[n] = $0 }
 $1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = $5; err[$1] = $6; codes[$1] = $7; exh[$1] = $8 }
 $1 == "rss" { rss[$2] = $3 }
@@ -81,15 +89,25 @@ END {
 		split(k, kk, ":")
 		kind = kk[1]; slug = kk[2]
 		if (kind == "page" || kind == "poll" || kind == "move" || kind == "json") {
+			# The goals of the performance issue: page and JSON twin ≤ 150k
+			# instructions and ≥ 0.75 × hello; poll (also that of /me) ≤ 30k; a
+			# move ≤ 150k plus the SQLite commit (judged on the whole count),
+			# p99 ≤ 5 ms and no errors; every row p99 ≤ 5 ms.
 			r = h > 0 ? rps[k] / h : 0
-			if (kind == "page") { goal = "≥ " g_page " × hello"; ok = r >= g_page }
-			else if (kind == "poll") { goal = "≥ " g_poll " × hello"; ok = r >= g_poll }
-			else if (kind == "move") { goal = "≥ " g_move " × hello, 0 errors"; ok = r >= g_move }
-			else { goal = "p99 ≤ " g_p99 " ms"; ok = 1 }
-			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello", r), goal,
+			why = ""
+			if (kind == "page" || kind == "json") {
+				goal = "≥ " g_page " × hello, ≤ " g_ir_page / 1000 "k instructions"
+				why = both(r >= g_page ? "" : sprintf("%.2f < %s", r, g_page), over(k, g_ir_page))
+			} else if (kind == "poll") {
+				goal = "≤ " g_ir_poll / 1000 "k instructions"
+				why = over(k, g_ir_poll)
+			} else {
+				goal = "≤ " g_ir_move / 1000 "k instructions + commit, 0 errors"
+				why = over(k, g_ir_move)
+			}
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello", r), goal ", p99 ≤ " g_p99 " ms",
 			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
-			    verdict(ok, sprintf("%.2f < %s", r, (kind == "page" ? g_page : kind == "poll" ? g_poll : g_move)),
-				    p99[k], err[k], exh[k]), k)
+			    verdict(why == "", why, p99[k], err[k], exh[k]), k)
 			continue
 		}
 		if (kind == "scale") {
@@ -99,19 +117,24 @@ END {
 			ri = ""
 			if (k in ir && ir["page:drehwurm"] > 0)
 				ri = sprintf("; instructions %.2f × drehwurm table page", ir[k] / ir["page:drehwurm"])
-			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello%s", r, ri), "≥ " g_page " × hello",
-			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
-			    verdict(r >= g_page, sprintf("%.2f < %s", r, g_page), p99[k], err[k], exh[k]), k)
+			why = both(r >= g_page ? "" : sprintf("%.2f < %s", r, g_page), over(k, g_ir_page))
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello%s", r, ri),
+			    "as a table page: ≥ " g_page " × hello, ≤ " g_ir_page / 1000 "k instructions",
+			    ms(p50[k]), ms(p99[k]), err[k], codes[k], verdict(why == "", why, p99[k], err[k], exh[k]), k)
 			continue
 		}
 		if (kind == "page6" || kind == "poll6") {
+			# Flat from the small history to the large one, by instruction
+			# count (the rate is shown; it moves with the load of the machine).
 			base = (kind == "page6" ? "page:" : "poll:") slug
 			r = rps[base] > 0 ? rps[k] / rps[base] : 0
-			ri = (k in ir && ir[base] > 0) ? sprintf("; instructions %.2f ×", ir[k] / ir[base]) : ""
+			fr = (k in ir && ir[base] > 0) ? ir[k] / ir[base] : 0
+			ri = fr > 0 ? sprintf("; instructions %.2f ×", fr) : ""
+			why = fr > g_flat ? sprintf("instructions %.2f × > %.2f ×", fr, g_flat) : ""
 			row(slug (kind == "page6" ? " table page" : " poll, unchanged (204)") ", " pow10(large) " finished parties",
 			    sprintf("%.0f", rps[k]), sprintf("%.2f × %s parties%s", r, pow10(small), ri),
-			    "≥ " g_scale " × " pow10(small), ms(p50[k]), ms(p99[k]), err[k], codes[k],
-			    verdict(r >= g_scale, sprintf("%.2f < %s", r, g_scale), p99[k], err[k], 0), k)
+			    "instructions ≤ " g_flat " × " pow10(small), ms(p50[k]), ms(p99[k]), err[k], codes[k],
+			    verdict(why == "", why, p99[k], err[k], 0), k)
 			continue
 		}
 		if (k == "rss") {
