@@ -71,7 +71,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "007_idle.sql", "008_chat.sql",
 						  "009_feed.sql", "010_invites.sql",
 						  "011_acting.sql", "012_mail.sql", "013_ratings.sql",
-						  "014_tournaments.sql", "015_acting_index.sql" };
+						  "014_tournaments.sql", "015_acting_index.sql",
+						  "016_my_tables_version.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -446,6 +447,50 @@ static void test_user_acting(void **state)
 	assert_int_equal(n, ST_ACTING_MAX);   /* 12 wait for him: counted up to the cap */
 }
 
+/* The /me poll's number moves with every change /me shows, and only with
+ * those; its deadline is the earliest of the user's running tables. */
+static void test_user_poll(void **state)
+{
+	struct tmpdb *t = *state;
+	int seat;
+	int64_t sig = 0, was, deadline = -1;
+	int64_t a = make_user(t->s, "Alma"), b = make_user(t->s, "Bert"), c = make_user(t->s, "Cleo");
+	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	assert_true(sig > 0);   /* never 0: v=0 always asks for the number */
+	assert_int_equal(deadline, 0);
+#define MOVED(what)                                                                   \
+	do {                                                                          \
+		was = sig;                                                            \
+		what;                                                                 \
+		assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);   \
+		assert_true(sig != was);                                              \
+	} while (0)
+	int64_t t1 = make_table(t->s, 2, b), t2 = make_table(t->s, 2, b);
+	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	was = sig;
+	assert_int_equal(store_seat_take(t->s, t1, b, &seat), ST_OK);   /* not Alma's table */
+	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	assert_true(sig == was);
+	MOVED(assert_int_equal(store_seat_take(t->s, t1, a, &seat), ST_OK));
+	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_PLAYING, 0, 0), ST_OK));
+	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 5000, 0, NULL), ST_OK));
+	assert_int_equal(deadline, 5000);
+	MOVED(assert_int_equal(store_invite(t->s, t2, b, a, 1000), ST_OK));
+	MOVED(assert_int_equal(store_table_bump(t->s, t2, -1, 0, 0, NULL), ST_OK));   /* invited */
+	was = sig;   /* a step nobody sees: the same number, the new deadline */
+	assert_int_equal(store_table_bump_quiet(t->s, t1, -1, 3000, 0, NULL), ST_OK);
+	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	assert_true(sig == was);
+	assert_int_equal(deadline, 3000);
+	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_FINISHED, 0, 0), ST_OK));
+	assert_int_equal(deadline, 0);   /* a finished table has none */
+	MOVED(assert_int_equal(store_table_delete(t->s, t2), ST_OK));   /* the invitation goes */
+	MOVED(assert_int_equal(store_table_delete(t->s, t1), ST_OK));   /* the seat goes */
+#undef MOVED
+	assert_int_equal(store_user_poll(t->s, c, &sig, &deadline), ST_OK);
+	assert_true(sig > 0);
+}
+
 static void test_bump_and_poll(void **state)
 {
 	struct tmpdb *t = *state;
@@ -780,6 +825,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_seats_until_full, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_lobby_and_my_tables, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_user_acting, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_user_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
