@@ -384,7 +384,7 @@ int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 /* AUTH_OK with the user and the session's CSRF token; AUTH_WRONG for a
  * malformed, unknown or expired token (treat as logged out), AUTH_ERR (500). */
 int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t *user_id,
-		     char csrf[AUTH_TOKEN_LEN + 1])
+		     char csrf[AUTH_TOKEN_LEN + 1], char name[ST_NAME_MAX + 1])
 {
 	unsigned char hash[crypto_hash_sha256_BYTES];
 	struct st_session ss;
@@ -399,6 +399,8 @@ int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t
 		*user_id = ss.user_id;
 	if (csrf)
 		memcpy(csrf, ss.csrf, AUTH_TOKEN_LEN + 1);
+	if (name)
+		memcpy(name, ss.name, sizeof ss.name);
 	return AUTH_OK;
 }
 

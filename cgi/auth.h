@@ -71,10 +71,10 @@ int auth_login(struct store *s, const char *name, const char *password,
 /* A new session: token (for the cookie) and csrf filled in, NUL-terminated. */
 int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 		     char token[AUTH_TOKEN_LEN + 1], char csrf[AUTH_TOKEN_LEN + 1]);
-/* The session of a cookie token: AUTH_OK with user and csrf, AUTH_WRONG if
- * unknown, malformed or expired. */
+/* The session of a cookie token: AUTH_OK with user, csrf and the user's
+ * name (each may be NULL), AUTH_WRONG if unknown, malformed or expired. */
 int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t *user_id,
-		     char csrf[AUTH_TOKEN_LEN + 1]);
+		     char csrf[AUTH_TOKEN_LEN + 1], char name[ST_NAME_MAX + 1]);
 int auth_session_end(struct store *s, const char *token);
 
 /* 1 when the submitted token equals the session's, in constant time. */

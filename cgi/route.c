@@ -156,16 +156,13 @@ static void session(struct page *p)
 	const char *tok = http_get(&p->req->cookies, PAGE_COOKIE_SESSION);
 	if (tok && *tok) {
 		int64_t uid = 0;
-		char csrf[AUTH_TOKEN_LEN + 1];
-		if (auth_session_get(p->store, tok, p->now_ms, &uid, csrf) == AUTH_OK) {
-			struct st_user u;
-			if (store_user_by_id(p->store, uid, &u) == ST_OK) {
-				p->user_id = uid;
-				p->token = tok;
-				memcpy(p->user_name, u.name, sizeof p->user_name);
-				memcpy(p->csrf, csrf, sizeof p->csrf);
-				return;
-			}
+		char csrf[AUTH_TOKEN_LEN + 1], name[ST_NAME_MAX + 1];
+		if (auth_session_get(p->store, tok, p->now_ms, &uid, csrf, name) == AUTH_OK) {
+			p->user_id = uid;
+			p->token = tok;
+			memcpy(p->user_name, name, sizeof p->user_name);
+			memcpy(p->csrf, csrf, sizeof p->csrf);
+			return;
 		}
 		http_set_cookie(&p->resp, PAGE_COOKIE_SESSION, "", 0);
 	}

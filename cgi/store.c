@@ -207,8 +207,10 @@ static const char *const stmt_sql[] = {
 	[STMT_USER_BY_ID] = "SELECT id, name, pwhash, created_at FROM users WHERE id = ?1",
 	[STMT_SESSION_CREATE] =
 		"INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
+	/* with the user's name: one read for every logged-in request */
 	[STMT_SESSION_GET] =
-		"SELECT user_id, csrf, expires FROM sessions WHERE token_hash = ?1 AND expires > ?2",
+		"SELECT s.user_id, s.csrf, s.expires, u.name FROM sessions s JOIN users u"
+		" ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2",
 	[STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
 	[STMT_SESSION_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
 	[STMT_LOGIN_FAILED] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?2)",
@@ -1150,6 +1152,7 @@ int store_session_get(struct store *s, const unsigned char hash[32], int64_t now
 		out->user_id = sqlite3_column_int64(q, 0);
 		copy_col(out->csrf, sizeof out->csrf, q, 1);
 		out->expires = sqlite3_column_int64(q, 2);
+		copy_col(out->name, sizeof out->name, q, 3);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "session get");

@@ -71,6 +71,7 @@ struct st_session {
 	int64_t user_id;
 	char csrf[ST_CSRF_LEN + 1];
 	int64_t expires;
+	char name[ST_NAME_MAX + 1];      /* the user's */
 };
 int store_session_create(struct store *s, const unsigned char hash[32], int64_t user_id,
 			 const char *csrf, int64_t expires);

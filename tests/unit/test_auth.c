@@ -186,9 +186,11 @@ static void test_sessions(void **state)
 				       "0123456789-_", *p));
 
 	memset(csrf2, 0, sizeof csrf2);
-	assert_int_equal(auth_session_get(t->s, tok, NOW + 1000, &got, csrf2), AUTH_OK);
+	char name[ST_NAME_MAX + 1] = "";
+	assert_int_equal(auth_session_get(t->s, tok, NOW + 1000, &got, csrf2, name), AUTH_OK);
 	assert_int_equal(got, id);
 	assert_string_equal(csrf2, csrf);
+	assert_true(name[0] != '\0');   /* the user's name, read with the session */
 	/* The database holds a 32-byte hash, not the token. */
 	sqlite3 *db;
 	sqlite3_stmt *q;
@@ -204,21 +206,21 @@ static void test_sessions(void **state)
 
 	/* Expired after AUTH_SESSION_DAYS. */
 	int64_t end = NOW + (int64_t)AUTH_SESSION_DAYS * 86400 * 1000;
-	assert_int_equal(auth_session_get(t->s, tok, end - 1, &got, csrf2), AUTH_OK);
-	assert_int_equal(auth_session_get(t->s, tok, end, &got, csrf2), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, tok, end - 1, &got, csrf2, NULL), AUTH_OK);
+	assert_int_equal(auth_session_get(t->s, tok, end, &got, csrf2, NULL), AUTH_WRONG);
 
 	/* A second session; ending it leaves the first one alone. */
 	assert_int_equal(auth_session_new(t->s, id, NOW, tok2, csrf2), AUTH_OK);
 	assert_string_not_equal(tok, tok2);
 	assert_int_equal(auth_session_end(t->s, tok2), AUTH_OK);
-	assert_int_equal(auth_session_get(t->s, tok2, NOW, &got, csrf2), AUTH_WRONG);
-	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf2), AUTH_OK);
+	assert_int_equal(auth_session_get(t->s, tok2, NOW, &got, csrf2, NULL), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf2, NULL), AUTH_OK);
 	assert_int_equal(auth_session_end(t->s, tok2), AUTH_OK);   /* twice is fine */
 
 	/* A new session after expiry purges the old ones. */
 	assert_int_equal(auth_session_new(t->s, id, end + 1, tok2, csrf2), AUTH_OK);
-	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf2), AUTH_WRONG);
-	assert_int_equal(auth_session_get(t->s, tok2, end + 2, &got, csrf2), AUTH_OK);
+	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf2, NULL), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, tok2, end + 2, &got, csrf2, NULL), AUTH_OK);
 }
 
 static void test_malformed_tokens(void **state)
@@ -230,27 +232,27 @@ static void test_malformed_tokens(void **state)
 	assert_int_equal(auth_register(t->s, "Gustav", "geheim123", NOW, &id), AUTH_OK);
 	assert_int_equal(auth_session_new(t->s, id, NOW, tok, csrf), AUTH_OK);
 
-	assert_int_equal(auth_session_get(t->s, NULL, NOW, &got, csrf), AUTH_WRONG);
-	assert_int_equal(auth_session_get(t->s, "", NOW, &got, csrf), AUTH_WRONG);
-	assert_int_equal(auth_session_get(t->s, "abc", NOW, &got, csrf), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, NULL, NOW, &got, csrf, NULL), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, "", NOW, &got, csrf, NULL), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, "abc", NOW, &got, csrf, NULL), AUTH_WRONG);
 	/* One character short, one too many. */
 	snprintf(bad, sizeof bad, "%.*s", AUTH_TOKEN_LEN - 1, tok);
-	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	snprintf(bad, sizeof bad, "%sA", tok);
-	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	/* Right length, characters outside base64url. */
 	static const char swaps[] = "+/=.% \"";
 	for (const char *c = swaps; *c; c++) {
 		snprintf(bad, sizeof bad, "%s", tok);
 		bad[5] = *c;
-		assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf), AUTH_WRONG);
+		assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	}
 	/* Well-formed but unknown. */
 	snprintf(bad, sizeof bad, "%s", tok);
 	bad[0] = bad[0] == 'A' ? 'B' : 'A';
-	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	assert_int_equal(auth_session_end(t->s, "garbage"), AUTH_OK);
-	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf), AUTH_OK);
+	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf, NULL), AUTH_OK);
 }
 
 static void test_csrf(void **state)
