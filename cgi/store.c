@@ -339,12 +339,13 @@ static const char *const stmt_sql[] = {
 	[STMT_RATING_HISTORY] =
 		"SELECT game, coalesce(table_id, 0), shown, place, players, at FROM rating_history"
 		" WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
-	/* kept per user by the triggers of 016_my_tables_version.sql: two
-	 * seeks whatever the number of the user's tables */
 	[STMT_USER_POLL] =
-		"SELECT u.tables_version, coalesce((SELECT min(m.deadline) FROM seats m"
-		" INDEXED BY seats_deadline WHERE m.user_id = ?1 AND m.deadline > 0), 0)"
-		" FROM users u WHERE u.id = ?1",
+		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*)"
+		" + (SELECT coalesce(sum(v.public_version * 7 + i.id), 0) FROM invitations i"
+		" JOIN tables v ON v.id = i.table_id WHERE i.to_id = ?1),"
+		" coalesce(min(CASE WHEN t.status = 1 AND t.next_deadline > 0"
+		" THEN t.next_deadline END), 0)"
+		" FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -1937,15 +1938,13 @@ int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_d
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
 	int rc = sqlite3_step(q);
-	*sig = 1;   /* never 0: a page that saw no version asks with v=0 */
-	*next_deadline = 0;
 	if (rc == SQLITE_ROW) {
-		int64_t v = sqlite3_column_int64(q, 0);
-		*sig = v >= 0 && v < INT64_MAX ? v + 1 : 1;
+		/* never 0: a page that saw no version asks with v=0 */
+		*sig = (sqlite3_column_int64(q, 0) & (INT64_MAX >> 1)) + 1;
 		*next_deadline = sqlite3_column_int64(q, 1);
 		rc = ST_OK;
 	} else {
-		rc = rc == SQLITE_DONE ? ST_OK : fail(s, "user poll");
+		rc = fail(s, "user poll");
 	}
 	done(q);
 	return rc;

@@ -206,9 +206,8 @@ int store_table_delete(struct store *s, int64_t id);
 /* The poll's one indexed read. */
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
 /* What "Meine Tische" polls: a number that changes whenever one of the
- * user's tables or invitations changes, is joined or goes (1..INT64_MAX,
- * kept per user by 016_my_tables_version.sql), and the earliest deadline of
- * the running ones (0 none). Two indexed reads. */
+ * user's tables or invitations changes, is joined or goes (never 0), and
+ * the earliest deadline of the running ones (0 none). */
 int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline);
 
 /* Ratings (013_ratings.sql; the model is rules/rating.h). */
