@@ -381,8 +381,9 @@ int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 	return AUTH_OK;
 }
 
-/* AUTH_OK with the user and the session's CSRF token; AUTH_WRONG for a
- * malformed, unknown or expired token (treat as logged out), AUTH_ERR (500). */
+/* AUTH_OK with the user, the session's CSRF token and the user's name (one
+ * read); AUTH_WRONG for a malformed, unknown or expired token (treat as
+ * logged out), AUTH_ERR (500). */
 int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t *user_id,
 		     char csrf[AUTH_TOKEN_LEN + 1], char name[ST_NAME_MAX + 1])
 {
