@@ -296,27 +296,13 @@ void page_me(struct page *p)
 	page_me_show(p, HTTP_200);
 }
 
-struct my_tourneys {
-	struct page *p;
-	struct view *v;
-	int n;
-};
-
-static void my_tourney(void *ctx, const struct st_tourney *t)
-{
-	struct my_tourneys *m = ctx;
-	view_begin(m->v, "tournaments");
-	page_tourney_row(m->p, m->v, t);
-	view_end(m->v);
-	m->n++;
-}
-
 /* Section "tournaments": the user's, the running and coming first. */
 static int my_tourneys_view(struct page *p, struct view *v)
 {
-	struct my_tourneys m = { p, v, 0 };
+	struct page_tourney_list m = { p, v, 0 };
 	view_list(v, "tournaments");
-	if (store_tourneys_of_user(p->store, p->user_id, MINE_LIMIT, my_tourney, &m) != ST_OK)
+	if (store_tourneys_of_user(p->store, p->user_id, MINE_LIMIT, page_tourney_rows, &m) !=
+	    ST_OK)
 		return -1;
 	view_flag(v, "has_tournaments", m.n > 0);
 	return 0;

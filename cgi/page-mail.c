@@ -141,8 +141,7 @@ void page_mail_off(struct page *p)
 	if (rc == ST_OK)
 		rc = store_mail_by_token(p->store, off_token(p), &user, &m);
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
-			   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
+		page_store_error(p, rc);
 		return;
 	}
 	off_page(p, &m, 1);

@@ -9,7 +9,8 @@
  *
  * GET /me/poll?v=N does the same for "Meine Tische": N is the number
  * store_user_poll() gives for all of the user's tables (one indexed read
- * after the session's).
+ * after the session's), and GET /tournaments/<id>/poll?v=N for a
+ * tournament's page: its version, and its start while it registers.
  */
 #include "page.h"
 
@@ -52,7 +53,7 @@ void page_poll(struct page *p)
 		return;
 	}
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
+		page_store_error(p, rc);
 		return;
 	}
 	answer(p, seen, version, deadline);
@@ -66,8 +67,22 @@ void page_me_poll(struct page *p)
 		return;
 	int rc = store_user_poll(p->store, p->user_id, &sig, &deadline);
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
+		page_store_error(p, rc);
 		return;
 	}
 	answer(p, seen, sig, deadline);
+}
+
+/* GET /tournaments/<id>/poll: 204, 200, 400, 404, 503, 500. */
+void page_tournament_poll(struct page *p)
+{
+	int64_t seen, version = 0, start = 0;
+	if (seen_version(p, &seen) != 0)
+		return;
+	int rc = store_tourney_poll(p->store, p->id, &version, &start);
+	if (rc != ST_OK) {
+		page_store_error(p, rc);
+		return;
+	}
+	answer(p, seen, version, start);
 }

@@ -519,8 +519,6 @@ static const char *load_why(int rc)
 	       "nospace" : rc == PLAY_CORRUPT ? "corrupt" : "internal";
 }
 
-/* Loads table p->id and answers with its page (or JSON when `json`) with
- * `status` and an optional note: 404/503/500 when it cannot be loaded. */
 /* Section "tournament" of a tournament's table: its name, round, number
  * and link (one indexed read). */
 static void tourney_view(struct page *p, int64_t table, struct view *v)
@@ -536,6 +534,8 @@ static void tourney_view(struct page *p, int64_t table, struct view *v)
 	view_end(v);
 }
 
+/* Loads table p->id and answers with its page (or JSON when `json`) with
+ * `status` and an optional note: 404/503/500 when it cannot be loaded. */
 static void show(struct page *p, int json, enum http_status status, int note_kind,
 		 const char *note, const char *typed)
 {

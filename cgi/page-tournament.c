@@ -1,7 +1,7 @@
 /* page-tournament.c — one tournament, /tournaments/<id>: its rule, the
  * players, every round's tables with their live status, the standings;
- * the JSON twin (.json), the CSV exports (/standings.csv, /results.csv),
- * the poll, and the forms: register, withdraw (or the organiser removes
+ * the JSON twin (.json), the CSV exports (/standings.csv, /results.csv)
+ * and the forms (its poll is in page-poll.c): register, withdraw (or the organiser removes
  * a player), start now. Visiting it after the start time starts it
  * (tourney_tick): rounds are seated by requests, never by a timer. */
 #include <stdio.h>
@@ -438,8 +438,7 @@ static int build(struct tpage *tp, int csv)
 	}
 	if (rc == ST_OK && !tp->failed)
 		return 0;
-	page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
-		   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
+	page_store_error(p, rc == ST_OK ? ST_ERR : rc);
 	return -1;
 }
 
@@ -540,31 +539,6 @@ void page_tournament_standings_csv(struct page *p)
 void page_tournament_results_csv(struct page *p)
 {
 	csv(p, "results.csv.tpl", 1);
-}
-
-/* GET /tournaments/<id>/poll?v=N: as a table's poll (page-poll.c). */
-void page_tournament_poll(struct page *p)
-{
-	static const struct http_rule rules[] = { { "v", HTTP_V_INT, 1, 0, INT64_MAX } };
-	struct http_value f[1];
-	int64_t version = 0, deadline = 0;
-	enum http_err err = http_validate(&p->req->query, rules, 1, f);
-	if (err) {
-		page_error(p, http_err_status(err), http_err_key(err));
-		return;
-	}
-	int rc = store_tourney_poll(p->store, p->id, &version, &deadline);
-	if (rc != ST_OK) {
-		page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
-			   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
-		return;
-	}
-	if (version == f[0].n && !(deadline > 0 && deadline <= p->now_ms)) {
-		page_status(p, HTTP_204, NULL);
-		return;
-	}
-	char *body = arena_printf(p->a, "%lld\n", (long long)version);
-	page_status(p, HTTP_200, body ? body : "\n");
 }
 
 /* The answer to a tournament form: 303 back to the page, or the page with

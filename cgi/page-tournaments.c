@@ -73,15 +73,9 @@ void page_tourney_row(struct page *p, struct view *v, const struct st_tourney *t
 	view_str(v, "starts", page_local_time(p, t->starts_at, "%d.%m.%Y %H:%M"));
 }
 
-struct listing {
-	struct page *p;
-	struct view *v;
-	int n;
-};
-
-static void list_row(void *ctx, const struct st_tourney *t)
+void page_tourney_rows(void *ctx, const struct st_tourney *t)
 {
-	struct listing *l = ctx;
+	struct page_tourney_list *l = ctx;
 	view_begin(l->v, "tournaments");
 	page_tourney_row(l->p, l->v, t);
 	view_end(l->v);
@@ -93,10 +87,10 @@ void page_tournaments(struct page *p)
 {
 	struct view v;
 	page_view(p, &v);
-	struct listing l = { p, &v, 0 };
+	struct page_tourney_list l = { p, &v, 0 };
 	(void)tourney_sweep(p->store, p->now_ms, 3);   /* starts the ones whose time came */
 	view_list(&v, "tournaments");
-	if (store_tourneys_list(p->store, LIST_MAX, list_row, &l) != ST_OK) {
+	if (store_tourneys_list(p->store, LIST_MAX, page_tourney_rows, &l) != ST_OK) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}

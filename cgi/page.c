@@ -170,6 +170,12 @@ void page_error(struct page *p, enum http_status status, const char *why)
 	page_html(p, status, "error.tpl", &v, &h);
 }
 
+void page_store_error(struct page *p, int rc)
+{
+	page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
+		   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
+}
+
 void page_status(struct page *p, enum http_status status, const char *text)
 {
 	p->resp.status = status;

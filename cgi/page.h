@@ -78,6 +78,9 @@ int page_csrf_only(struct page *p);
 /* The error page for `status`; `why` names a reason section of error.tpl
  * (an http_err key, "csrf", "login", …) or is NULL. */
 void page_error(struct page *p, enum http_status status, const char *why);
+/* page_error for a failed store read: 404 "notfound", 503 "busy", else
+ * 500 "internal". */
+void page_store_error(struct page *p, int rc);
 /* A bodiless answer (204) or a tiny text/plain one. */
 void page_status(struct page *p, enum http_status status, const char *text);
 
@@ -140,6 +143,14 @@ const char *page_tourney_format_key(int format);
 const char *page_tourney_status(int status, int key);
 const char *page_tourney_url(struct page *p, int64_t id, const char *tail);
 void page_tourney_row(struct page *p, struct view *v, const struct st_tourney *t);
+/* A list of tournaments being read into section "tournaments"
+ * (page_tourney_rows as the store's st_tourney_fn): n counts them. */
+struct page_tourney_list {
+	struct page *p;
+	struct view *v;
+	int n;
+};
+void page_tourney_rows(void *ctx, const struct st_tourney *t);
 
 /* The handlers (route.c's table). */
 void page_lobby(struct page *p);

@@ -69,16 +69,11 @@ int play_fail(struct rerr *e, int rc, const char *msg)
 	return rc;
 }
 
-/* This file's short names for the two above. */
-static int from_store(int st, int missing)
-{
-	return play_from_store(st, missing);
-}
-
-static int fail_msg(struct rerr *e, int rc, const char *msg)
-{
-	return play_fail(e, rc, msg);
-}
+/* This file's short names for play_from_store, play_fail and play_finish
+ * (below), which tourney.c shares. */
+#define from_store play_from_store
+#define fail_msg play_fail
+#define finish play_finish
 
 /* The game and options of a stored table; PLAY_ERR (logged) when the game
  * is gone or the stored options no longer parse. */
@@ -178,7 +173,7 @@ static int start_match(struct store *s, const struct st_table *t, int64_t now)
 }
 
 /* Commits (or, on failure, rolls back) a transaction that produced rc. */
-static int finish(struct store *s, int rc)
+int play_finish(struct store *s, int rc)
 {
 	if (rc != PLAY_OK) {
 		store_rollback(s);

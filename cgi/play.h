@@ -64,6 +64,9 @@ const char *play_message(enum play_rc rc);
 int play_from_store(int st, int missing);
 /* Fills e->msg (when e is given) with msg and returns rc. */
 int play_fail(struct rerr *e, int rc, const char *msg);
+/* Ends the transaction that produced rc: commits it when rc is PLAY_OK,
+ * else rolls it back; the result. */
+int play_finish(struct store *s, int rc);
 
 /* Everything a page needs about one table, loaded once per request. */
 struct play_table {

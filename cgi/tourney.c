@@ -118,12 +118,7 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	t.created_at = now;
 	if ((rc = play_from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	rc = play_from_store(store_tourney_create(s, &t, id), PLAY_ERR);
-	if (rc != PLAY_OK) {
-		store_rollback(s);
-		return rc;
-	}
-	return play_from_store(store_commit(s), PLAY_ERR);
+	return play_finish(s, play_from_store(store_tourney_create(s, &t, id), PLAY_ERR));
 }
 
 /* ------------------------------------------------------------------ */
@@ -553,16 +548,6 @@ int tourney_after_table(struct store *s, const struct st_table *t, int64_t now)
 /* ------------------------------------------------------------------ */
 /* Registering, leaving, starting                                      */
 
-/* Commits (or, on failure, rolls back) a transaction that produced rc. */
-static int finish(struct store *s, int rc)
-{
-	if (rc != PLAY_OK) {
-		store_rollback(s);
-		return rc;
-	}
-	return play_from_store(store_commit(s), PLAY_ERR);
-}
-
 int tourney_register(struct store *s, int64_t t, int64_t user, int64_t now, struct rerr *e)
 {
 	struct st_tourney x;
@@ -581,24 +566,7 @@ int tourney_register(struct store *s, int64_t t, int64_t user, int64_t now, stru
 	}
 	if (rc == PLAY_OK)
 		rc = play_from_store(store_tourney_bump(s, t), PLAY_ERR);
-	return finish(s, rc);
-}
-
-/* The running table of the current round where `user` sits, 0 none. */
-static int64_t current_table(struct store *s, const struct tourney_data *d, int64_t user)
-{
-	for (int i = 0; i < d->ntables; i++) {
-		const struct st_ttable *x = &d->tables[i];
-		struct st_seat seats[GAME_MAX_SEATS];
-		int n = 0;
-		if (x->round != d->t.round || x->done || x->status == TABLE_FINISHED ||
-		    store_table_seats(s, x->table_id, seats, GAME_MAX_SEATS, &n) != ST_OK)
-			continue;
-		for (int k = 0; k < n; k++)
-			if (seats[k].user_id == user)
-				return x->table_id;
-	}
-	return 0;
+	return play_finish(s, rc);
 }
 
 /* Inside the transaction: the registration of `user` ends (by `by`);
@@ -618,7 +586,13 @@ static int leave_in(struct store *s, const struct tourney_data *d, int64_t user,
 		return play_from_store(store_tplayer_delete(s, d->t.id, user), PLAY_NOT_SEATED);
 	if (d->t.status != TOURNEY_RUNNING)
 		return play_fail(e, PLAY_NOT_PLAYING, "Das Turnier ist vorbei.");
-	*table = current_table(s, d, user);
+	/* the running table of the round where they still play (one indexed
+	 * read, as the page's "Zu meinem Tisch") */
+	int rc = store_tmy_table(s, d->t.id, d->t.round, user, table);
+	if (rc == ST_NOTFOUND)
+		*table = 0;
+	else if (rc != ST_OK)
+		return play_from_store(rc, PLAY_ERR);
 	return play_from_store(store_tplayer_leave(s, d->t.id, user, by == user ? 1 : 2,
 						   d->t.round), PLAY_NOT_SEATED);
 }
@@ -639,7 +613,7 @@ int tourney_withdraw(struct store *s, int64_t t, int64_t user, int64_t by, int64
 		rc = play_from_store(store_tourney_bump(s, t), PLAY_ERR);
 	if (rc == PLAY_OK)   /* the standings say who left */
 		rc = tourney_standings_save(s, t);
-	if ((rc = finish(s, rc)) != PLAY_OK || !table)
+	if ((rc = play_finish(s, rc)) != PLAY_OK || !table)
 		return rc;
 	/* a bot finishes the seat; the results count as last */
 	struct rerr ignored;
@@ -662,7 +636,7 @@ int tourney_start(struct store *s, int64_t t, int64_t user, int64_t now, struct 
 	if (rc == PLAY_OK)
 		rc = start_in(s, &d, now);
 	data_free(&d);
-	return finish(s, rc);
+	return play_finish(s, rc);
 }
 
 int tourney_tick(struct store *s, int64_t t, int64_t now)
@@ -681,7 +655,7 @@ int tourney_tick(struct store *s, int64_t t, int64_t now)
 	if (rc == PLAY_OK && d.t.status == TOURNEY_REGISTERING && d.t.starts_at <= now)
 		rc = start_in(s, &d, now);
 	data_free(&d);
-	return finish(s, rc);
+	return play_finish(s, rc);
 }
 
 int tourney_sweep(struct store *s, int64_t now, int max)
