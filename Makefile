@@ -25,13 +25,23 @@ OBJ_C    := $(CGI_C:%.c=$(B)/%.o) $(CGI_CC:%.cc=$(B)/%.o)
 UNIT_BIN := $(UNIT:tests/unit/%.c=$(B)/tests/%)
 IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
 
+# The message catalogs (docs/i18n.md): templates/po/<code>.po, compiled for
+# the workers to build/locale/<code>.mo.
+PO       := templates/po
+LANGS    := en
+MO       := $(LANGS:%=$(B)/locale/%.mo)
+
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check docs-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
-all: $(B)/spieltisch
+all: $(B)/spieltisch $(MO)
+
+$(B)/locale/%.mo: $(PO)/%.po
+	@mkdir -p $(dir $@)
+	msgfmt --check -o $@ $<
 
 deps:
 	@sh deploy/deps.sh build run
@@ -69,7 +79,7 @@ run: deps all
 	@sh deploy/run.sh
 
 # Everything, in the order a failure is cheapest to find.
-test: deps-test all unit sim-check perft-check docs-check asan itest browser fuzz-check
+test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
 	@echo "make test: all suites passed"
 
 unit: $(UNIT_BIN)
@@ -86,6 +96,11 @@ perft-check: $(B)/spieltisch
 # The move docs carry every game's table of verbs as the game has it.
 docs-check: $(B)/spieltisch
 	@sh tests/docs-check.sh $(B)/spieltisch
+
+# Every message in German has its English and the other way round, with the
+# same arguments (docs/i18n.md).
+i18n-check: deps-test
+	@sh tests/i18n-check.sh $(LANGS)
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer.
 asan:
@@ -134,6 +149,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/spieltisch
 	install -m 755 $(B)/spieltisch $(DESTDIR)$(PREFIX)/bin/spieltisch
 	cp -R templates static schema $(DESTDIR)$(PREFIX)/share/spieltisch/
+	cp -R $(B)/locale $(DESTDIR)$(PREFIX)/share/spieltisch/
 
 clean:
 	rm -rf $(B)

@@ -18,6 +18,7 @@
 #include <sodium.h>
 
 #include "auth.h"
+#include "i18n.h"
 
 enum { TOKEN_BYTES = 32 };
 _Static_assert(sodium_base64_ENCODED_LEN(TOKEN_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)
@@ -27,24 +28,25 @@ _Static_assert((int)AUTH_NAME_MAX * 2 <= (int)ST_NAME_MAX, "a name's bytes fit t
 _Static_assert(crypto_pwhash_STRBYTES <= ST_HASH_MAX + 1, "a hash fits the store");
 
 static const char *const messages[] = {
-	[AUTH_OK] = "Angemeldet.",
-	[AUTH_BAD_NAME] = ("Der Name muss 3 bis 24 Zeichen lang sein: Buchstaben, Ziffern, "
+	[AUTH_OK] = N_("Angemeldet."),
+	[AUTH_BAD_NAME] = N_("Der Name muss 3 bis 24 Zeichen lang sein: Buchstaben, Ziffern, "
 			   "'-', '_' oder '.'."),
-	[AUTH_BAD_PASSWORD] = "Das Passwort muss 8 bis 128 Zeichen lang sein.",
-	[AUTH_NAME_TAKEN] = "Dieser Name ist schon vergeben.",
-	[AUTH_WRONG] = "Name oder Passwort stimmt nicht.",
-	[AUTH_THROTTLED] = "Zu viele Fehlversuche: bitte etwas warten.",
-	[AUTH_ERR] = "Interner Fehler, bitte später noch einmal versuchen.",
-	[AUTH_BUSY] = "Gerade melden sich sehr viele an. Bitte versuche es in einer Sekunde noch einmal.",
+	[AUTH_BAD_PASSWORD] = N_("Das Passwort muss 8 bis 128 Zeichen lang sein."),
+	[AUTH_NAME_TAKEN] = N_("Dieser Name ist schon vergeben."),
+	[AUTH_WRONG] = N_("Name oder Passwort stimmt nicht."),
+	[AUTH_THROTTLED] = N_("Zu viele Fehlversuche: bitte etwas warten."),
+	[AUTH_ERR] = N_("Interner Fehler, bitte später noch einmal versuchen."),
+	[AUTH_BUSY] = N_("Gerade melden sich sehr viele an. Bitte versuche es in einer Sekunde "
+			 "noch einmal."),
 };
 _Static_assert(sizeof messages / sizeof messages[0] == AUTH_RC__MAX, "one message per code");
 
-/* A static German sentence for rc; never NULL. */
+/* A static sentence for rc in the request's language; never NULL. */
 const char *auth_message(enum auth_rc rc)
 {
 	if ((int)rc < 0 || rc >= AUTH_RC__MAX)
-		return messages[AUTH_ERR];
-	return messages[rc];
+		return _(messages[AUTH_ERR]);
+	return _(messages[rc]);
 }
 
 /* 0, or -1 when libsodium cannot start (no random source): the program
@@ -387,15 +389,10 @@ int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t *user_id,
 		     char csrf[AUTH_TOKEN_LEN + 1], char name[ST_NAME_MAX + 1])
 {
-	unsigned char hash[crypto_hash_sha256_BYTES];
 	struct st_session ss;
-	if (token_hash(token, hash) != 0)
-		return AUTH_WRONG;
-	int rc = store_session_get(s, hash, now_ms, &ss);
-	if (rc == ST_NOTFOUND)
-		return AUTH_WRONG;
-	if (rc != ST_OK)
-		return AUTH_ERR;
+	int rc = auth_session_read(s, token, now_ms, &ss);
+	if (rc != AUTH_OK)
+		return rc;
 	if (user_id)
 		*user_id = ss.user_id;
 	if (csrf)
@@ -403,6 +400,15 @@ int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t
 	if (name)
 		memcpy(name, ss.name, sizeof ss.name);
 	return AUTH_OK;
+}
+
+int auth_session_read(struct store *s, const char *token, int64_t now_ms, struct st_session *out)
+{
+	unsigned char hash[crypto_hash_sha256_BYTES];
+	if (token_hash(token, hash) != 0)
+		return AUTH_WRONG;
+	int rc = store_session_get(s, hash, now_ms, out);
+	return rc == ST_NOTFOUND ? AUTH_WRONG : rc != ST_OK ? AUTH_ERR : AUTH_OK;
 }
 
 /* Ends the session of a token; AUTH_OK also when there was none. */

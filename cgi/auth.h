@@ -75,6 +75,8 @@ int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
  * name (each may be NULL), AUTH_WRONG if unknown, malformed or expired. */
 int auth_session_get(struct store *s, const char *token, int64_t now_ms, int64_t *user_id,
 		     char csrf[AUTH_TOKEN_LEN + 1], char name[ST_NAME_MAX + 1]);
+/* The same, with all the session's read brings (the user's language, too). */
+int auth_session_read(struct store *s, const char *token, int64_t now_ms, struct st_session *out);
 int auth_session_end(struct store *s, const char *token);
 
 /* 1 when the submitted token equals the session's, in constant time. */

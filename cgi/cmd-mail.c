@@ -19,6 +19,7 @@
 #include "arena.h"
 #include "cmd.h"
 #include "game.h"
+#include "i18n.h"
 #include "store.h"
 #include "tmpl.h"
 #include "view.h"
@@ -74,6 +75,8 @@ static int render(struct mailer *m, const struct st_mail *q, char **text)
 	size_t len = 0;
 	int yes = 0;
 	*text = NULL;
+	int l = i18n_parse(q->lang);   /* the account's language; German when none */
+	i18n_use(l >= 0 ? (enum lang)l : LANG_DE);
 	view_init(&v, m->a);
 	view_str(&v, "name", q->name);
 	view_str(&v, "me_url", arena_printf(m->a, "%s/me#mail", m->base));
@@ -277,7 +280,7 @@ int cmd_mail(int argc, char **argv)
 		return mail_usage();
 	signal(SIGPIPE, SIG_IGN);   /* a sendmail that exits early: an error, not death */
 	snprintf(path, sizeof path, "%s/templates", o.root);
-	if (sodium_init() < 0 || tmpl_load(path) != 0)
+	if (sodium_init() < 0 || i18n_load_root(o.root) != 0 || tmpl_load(path) != 0)
 		return 1;
 	struct arena a, names;
 	arena_init(&a, ARENA_LIMIT);

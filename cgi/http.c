@@ -366,6 +366,7 @@ enum http_err http_req_parse(struct arena *a, const struct http_raw *raw, struct
 		if (raw->method && strcmp(raw->method, method_names[m]) == 0)
 			req->method = (enum http_method)m;
 	req->accept = raw->accept ? raw->accept : "";
+	req->accept_language = raw->accept_language ? raw->accept_language : "";
 	req->remote_addr = raw->remote_addr ? raw->remote_addr : "";
 	req->host = host_ok(raw->host) ? raw->host : "";
 	req->wants_json = accept_json(req->accept);

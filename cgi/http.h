@@ -111,6 +111,7 @@ struct http_raw {
 	const char *content_type;  /* CONTENT_TYPE or NULL */
 	const char *cookie;        /* HTTP_COOKIE or NULL */
 	const char *accept;        /* HTTP_ACCEPT or NULL */
+	const char *accept_language;   /* HTTP_ACCEPT_LANGUAGE or NULL */
 	const char *remote_addr;   /* REMOTE_ADDR or NULL */
 	const char *host;          /* HTTP_HOST or NULL */
 	const char *body;          /* the body read so far (may be NULL when len is 0) */
@@ -122,6 +123,7 @@ struct http_req {
 	const char *path;          /* the URL path, not decoded, no query */
 	struct http_fields query, form, cookies;
 	const char *accept;        /* "" when absent */
+	const char *accept_language;   /* "" when absent */
 	const char *remote_addr;   /* "" when absent */
 	const char *host;          /* the Host header; "" when absent or not a plain
 	                            * host[:port] (letters, digits, . - : [ ]) */

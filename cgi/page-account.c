@@ -1,7 +1,9 @@
 /* page-account.c — register, log in, log out. */
+#include <stdio.h>
 #include <string.h>
 
 #include "auth.h"
+#include "i18n.h"
 #include "page.h"
 
 enum { SESSION_MAX_AGE = AUTH_SESSION_DAYS * 24 * 3600 };
@@ -107,6 +109,10 @@ void page_register(struct page *p)
 	int64_t uid = 0;
 	int rc = auth_register(p->store, name, f[ACC_PASSWORD].s, p->now_ms, &uid);
 	if (rc == AUTH_OK) {
+		/* the account keeps the language it was made in (its mails too);
+		 * a failure here leaves it to the browser's, so it is not fatal */
+		if (store_user_set_lang(p->store, uid, lang_code[i18n_lang()]) != ST_OK)
+			fprintf(stderr, "register: language of user %lld not saved\n", (long long)uid);
 		log_in(p, uid, f[ACC_NEXT].s);
 		return;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "chat.h"
+#include "i18n.h"
 #include "page.h"
 
 struct chatctx {
@@ -103,7 +104,7 @@ void page_table_chat(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc;
 	if (f[CF_TEXT].present)
 		rc = chat_post(p->store, p->id, p->user_id, f[CF_TEXT].s, p->now_ms, &e);
@@ -118,13 +119,13 @@ void page_table_chat(struct page *p)
 		return;
 	case CHAT_INVALID:
 	case CHAT_NO_AUTHOR:
-		refuse(p, HTTP_422, e.msg, text);
+		refuse(p, HTTP_422, i18n_rerr(&e), text);
 		return;
 	case CHAT_TOO_FAST:
-		refuse(p, HTTP_409, e.msg, text);
+		refuse(p, HTTP_409, i18n_rerr(&e), text);
 		return;
 	case CHAT_NOT_SEATED:
-		refuse(p, HTTP_403, e.msg, NULL);
+		refuse(p, HTTP_403, i18n_rerr(&e), NULL);
 		return;
 	case CHAT_NOT_FOUND:
 		page_error(p, HTTP_404, "notable");

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "page.h"
 #include "play.h"
 #include "tmpl.h"
@@ -83,8 +84,8 @@ static const char *seat_name(struct page *p, const struct play_table *pt, int se
 	for (int i = 0; i < pt->nseated; i++)
 		if (pt->seats[i].seat == seat)
 			return pt->seats[i].user_id ? pt->seats[i].name :
-			       arena_printf(p->a, "Bot %d (%s)", seat + 1,
-					    pt->seats[i].bot == 1 ? "zufällig" : "gierig");
+			       arena_printf(p->a, pt->seats[i].bot == 1 ? _("Bot %d (zufällig)") :
+					    _("Bot %d (gierig)"), seat + 1);
 	return "?";
 }
 
@@ -111,11 +112,14 @@ static const char *ranking(struct page *p, const struct play_table *pt, const in
 	return s;
 }
 
-/* "Tisch 5 · Drehwurm: " */
-static const char *prefix(struct page *p, const struct play_table *pt)
+/* An entry's title: the German format `fmt` ("Tisch %lld · %s: …", a
+ * catalog message, whole so that each language words it itself) with the
+ * table, the game and up to two numbers. */
+static const char *entry_title(struct page *p, const struct play_table *pt, const char *fmt,
+			       int x, int y)
 {
-	return arena_printf(p->a, "Tisch %lld \xc2\xb7 %s: ", (long long)pt->t.id,
-			    pt->g ? pt->g->title : pt->t.game);
+	return arena_printf(p->a, _(fmt), (long long)pt->t.id, pt->g ? pt->g->title : pt->t.game,
+			    x, y);
 }
 
 /* "Du bist dran" / "Ein Fenster ist offen für dich" while the user may act
@@ -135,10 +139,12 @@ static void turn_entry(struct feed *f, const struct play_table *pt)
 	const char *kind = my_turn ? "turn" : "window";
 	add(f, arena_printf(p->a, FEED_TAG "table/%lld/%s/v%lld", (long long)pt->t.id, kind,
 			    (long long)pt->t.public_version),
-	    arena_printf(p->a, "%s%s", prefix(p, pt),
-			 my_turn ? "Du bist dran" : "Ein Fenster ist offen für dich"),
-	    arena_printf(p->a, "Partie %d von %d. %s", pt->party.number + 1, pt->t.nparties,
-			 my_turn ? "Du bist am Zug." : "Du kannst jetzt außer der Reihe handeln."),
+	    entry_title(p, pt, my_turn ? N_("Tisch %lld \xc2\xb7 %s: Du bist dran")
+			       : N_("Tisch %lld \xc2\xb7 %s: Ein Fenster ist offen für "
+				    "dich"), 0, 0),
+	    arena_printf(p->a, my_turn ? _("Partie %d von %d. Du bist am Zug.")
+			 : _("Partie %d von %d. Du kannst jetzt außer der Reihe handeln."),
+			 pt->party.number + 1, pt->t.nparties),
 	    pt->t.id, at);
 }
 
@@ -171,18 +177,26 @@ static int party_entries(struct feed *f, const struct play_table *pt, int64_t *l
 		if (store_party_step_at(p->store, sp->id, -1, &at) != ST_OK)
 			return -1;
 		*last_at = at > *last_at ? at : *last_at;
-		const char *which = pt->t.nparties > 1 ?
-				    arena_printf(p->a, "Partie %d von %d vorbei", sp->number + 1,
-						 pt->t.nparties) : "Partie vorbei";
 		add(f, arena_printf(p->a, FEED_TAG "table/%lld/party/%d", (long long)pt->t.id,
 				    sp->number + 1),
-		    arena_printf(p->a, "%s%s", prefix(p, pt), which),
-		    arena_printf(p->a, "Ergebnis: %s.",
+		    entry_title(p, pt, pt->t.nparties > 1 ?
+				N_("Tisch %lld \xc2\xb7 %s: Partie %d von %d vorbei") :
+				N_("Tisch %lld \xc2\xb7 %s: Partie vorbei"), sp->number + 1,
+				pt->t.nparties),
+		    arena_printf(p->a, _("Ergebnis: %s."),
 				 ranking(p, pt, sp->result.place, sp->result.points)),
 		    pt->t.id, at);
 	}
 	return 0;
 }
+
+/* A finished match's summary: [closed because nobody moved][several
+ * parties]. */
+static const char *const match_summaries[2][2] = {
+	{ N_("Wertung: %s."), N_("Gesamtwertung: %s.") },
+	{ N_("Der Tisch wurde geschlossen, weil niemand mehr zog. Wertung: %s."),
+	  N_("Der Tisch wurde geschlossen, weil niemand mehr zog. Gesamtwertung: %s.") },
+};
 
 /* "Match vorbei" for a finished match of several parties, or a table
  * closed because nobody moved: the final standings. */
@@ -197,10 +211,8 @@ static int match_entry(struct feed *f, const struct play_table *pt, int64_t at)
 	int place[GAME_MAX_SEATS];
 	match_places(&pt->totals, pt->t.nseats, place);
 	add(f, arena_printf(p->a, FEED_TAG "table/%lld/match", (long long)pt->t.id),
-	    arena_printf(p->a, "%sMatch vorbei", prefix(p, pt)),
-	    arena_printf(p->a, "%s%s: %s.", pt->t.closed_idle ?
-			 "Der Tisch wurde geschlossen, weil niemand mehr zog. " : "",
-			 pt->t.nparties > 1 ? "Gesamtwertung" : "Wertung",
+	    entry_title(p, pt, N_("Tisch %lld \xc2\xb7 %s: Match vorbei"), 0, 0),
+	    arena_printf(p->a, _(match_summaries[pt->t.closed_idle ? 1 : 0][pt->t.nparties > 1]),
 			 ranking(p, pt, place, pt->totals.total)),
 	    pt->t.id, at);
 	return 0;
@@ -218,9 +230,10 @@ static int invite_entries(struct feed *f)
 	for (int i = 0; i < n; i++) {
 		const struct game *g = game_find(inv[i].game);
 		add(f, arena_printf(p->a, FEED_TAG "table/%lld/invite", (long long)inv[i].table_id),
-		    arena_printf(p->a, "Tisch %lld \xc2\xb7 %s: Einladung von %s",
+		    arena_printf(p->a, _("Tisch %lld \xc2\xb7 %s: Einladung von %s"),
 				 (long long)inv[i].table_id, g ? g->title : inv[i].game, inv[i].from),
-		    arena_printf(p->a, "%s lädt dich an den Tisch ein; er wartet auf Mitspieler.",
+		    arena_printf(p->a, _("%s lädt dich an den Tisch ein; er wartet auf "
+					 "Mitspieler."),
 				 inv[i].from),
 		    inv[i].table_id, inv[i].at);
 	}
@@ -274,6 +287,7 @@ static void feed_view(struct feed *f, struct view *v, const char *token, int64_t
 	struct st_user u;
 	qsort(f->e, (size_t)f->n, sizeof f->e[0], newest_first);
 	view_init(v, p->a);
+	view_str(v, "lang", lang_code[i18n_lang()]);   /* the feed's xml:lang */
 	view_str(v, "feed_id", arena_printf(p->a, FEED_TAG "user/%lld/feed", (long long)f->user));
 	view_str(v, "user_name", store_user_by_id(p->store, f->user, &u) == ST_OK ? u.name : "");
 	view_str(v, "updated", rfc3339(p->a, f->n ? f->e[0].at : since));

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "mail.h"
 #include "options.h"
 #include "page.h"
@@ -152,7 +153,7 @@ static void games_view(struct page *p, struct view *v, int logged_in)
 		view_begin(v, "games");
 		view_str(v, "slug", g->slug);
 		view_str(v, "title", g->title);
-		view_str(v, "tagline", g->tagline ? g->tagline : "");
+		view_str(v, "tagline", g->tagline ? _(g->tagline) : "");
 		view_num(v, "min_players", g->min_players);
 		view_num(v, "max_players", g->max_players);
 		view_str(v, "ratings_url", page_ratings_url(p, g->slug));
@@ -170,7 +171,7 @@ static void games_view(struct page *p, struct view *v, int logged_in)
 		view_begin(v, "coming");
 		view_str(v, "slug", games_coming[i].slug);
 		view_str(v, "title", games_coming[i].title);
-		view_str(v, "tagline", games_coming[i].tagline ? games_coming[i].tagline : "");
+		view_str(v, "tagline", games_coming[i].tagline ? _(games_coming[i].tagline) : "");
 		view_num(v, "min_players", games_coming[i].min_players);
 		view_num(v, "max_players", games_coming[i].max_players);
 		view_end(v);
@@ -331,7 +332,7 @@ void page_me_show(struct page *p, enum http_status status)
 	int64_t sig = 0, deadline = 0;
 	if (store_user_poll(p->store, p->user_id, &sig, &deadline) != ST_OK)
 		sig = 0;   /* the first poll reloads */
-	const char *alert = waiting > 0 ? "Du bist dran!" : NULL;   /* (the title counts) */
+	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
 	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",
 			       .version = sig, .alert = alert, .refresh = 1,
 			       .attention = waiting > 0 };
@@ -349,10 +350,11 @@ static int may_open(struct page *p)
 	}
 	if (n < OPEN_PER_USER)
 		return 1;
-	const char *note = arena_printf(p->a, "Du hast schon %d offene Tische, die auf Mitspieler "
-				       "warten. Eröffne einen neuen, wenn einer davon voll ist oder "
-				       "du ihn verlassen hast.", n);
-	lobby(p, HTTP_422, note ? note : "Du hast schon zu viele offene Tische.");
+	const char *note = arena_printf(p->a, _("Du hast schon %d offene Tische, die auf "
+						"Mitspieler warten. Eröffne einen neuen, wenn "
+						"einer davon voll ist oder du ihn verlassen "
+						"hast."), n);
+	lobby(p, HTTP_422, note ? note : _("Du hast schon zu viele offene Tische."));
 	return 0;
 }
 
@@ -386,13 +388,13 @@ void page_table_create(struct page *p)
 	if (!may_open(p))
 		return;
 	int64_t id = 0;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc = play_create_timed(p->store, g->slug, text, (int)f[2].n, &sp, p->user_id, p->now_ms,
 				   &id, &e);
 	if (rc == PLAY_OK) {
 		page_redirect_table(p, id, "");
 	} else if (rc == PLAY_INVALID)
-		lobby(p, HTTP_422, e.msg[0] ? e.msg : play_message(rc));
+		lobby(p, HTTP_422, e.msg[0] ? i18n_rerr(&e) : _(play_message(rc)));
 	else if (rc == PLAY_BUSY || rc == PLAY_NOSPACE)
 		page_error(p, HTTP_503, rc == PLAY_BUSY ? "busy" : "nospace");
 	else

@@ -4,6 +4,7 @@
  * needed). The section and its form exist only when mail is on (mail.h). */
 #include <string.h>
 
+#include "i18n.h"
 #include "mail.h"
 #include "page.h"
 
@@ -68,7 +69,7 @@ void page_mail_save(struct page *p)
 		return;
 	}
 	if ((f[1].s[0] || mode != ST_MAIL_NONE) && !mail_address_ok(f[1].s)) {
-		p->mail_note = "Diese E-Mail-Adresse können wir nicht verwenden.";
+		p->mail_note = _("Diese E-Mail-Adresse können wir nicht verwenden.");
 		p->mail_address = f[1].s;
 		page_me_show(p, HTTP_422);
 		return;

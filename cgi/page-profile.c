@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "page.h"
 
 enum { RESULTS_MAX = 10 };
@@ -62,6 +63,13 @@ static void game_row(void *ctx, const char *game, int tables)
 	g->tables += tables;
 }
 
+/* The reader's way of writing a date. */
+static const char *date_fmt(void)
+{
+	/* xgettext:no-c-format */
+	return _("%d.%m.%Y");
+}
+
 /* Section `results`: the latest finished tables, the newest first. */
 static void results_view(struct page *p, const struct tally *t, struct view *v)
 {
@@ -74,7 +82,7 @@ static void results_view(struct page *p, const struct tally *t, struct view *v)
 		view_str(v, "url", page_table_url(p, f->table_id, ""));
 		view_str(v, "game_title", game_title(f->game));
 		view_num(v, "at", f->at);
-		view_str(v, "date", page_local_time(p, f->at, "%d.%m.%Y"));
+		view_str(v, "date", page_local_time(p, f->at, date_fmt()));
 		view_num(v, "place", place);
 		view_num(v, "of", f->nseats);
 		view_flag(v, "won", win);
@@ -116,7 +124,7 @@ static void history_row(void *ctx, const struct st_rating_step *h)
 	struct rating_rows *c = ctx;
 	view_begin(c->v, "rating_history");
 	view_str(c->v, "game_title", game_title(h->game));
-	view_str(c->v, "date", page_local_time(c->p, h->at, "%d.%m.%Y"));
+	view_str(c->v, "date", page_local_time(c->p, h->at, date_fmt()));
 	view_str(c->v, "shown", one_decimal(c->p, h->shown));
 	view_num(c->v, "place", h->place);
 	view_num(c->v, "of", h->players);
@@ -172,7 +180,7 @@ void page_profile(struct page *p)
 	view_str(&v, "name", u.name);
 	view_str(&v, "profile_url", page_user_url(p, u.name));
 	view_num(&v, "created_at", u.created_at);
-	view_str(&v, "member_since", page_local_time(p, u.created_at, "%d.%m.%Y"));
+	view_str(&v, "member_since", page_local_time(p, u.created_at, date_fmt()));
 	view_flag(&v, "is_me", p->user_id == u.id);
 	view_num(&v, "tables_played", g.tables);
 	view_flag(&v, g.tables > 0 ? "has_games" : "no_games", 1);
@@ -182,7 +190,7 @@ void page_profile(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
-	const char *title = arena_printf(p->a, "Profil: %s", u.name);
-	struct page_head h = { .page = "profile", .title = title ? title : "Profil" };
+	const char *title = arena_printf(p->a, _("Profil: %s"), u.name);
+	struct page_head h = { .page = "profile", .title = title ? title : _("Profil") };
 	page_html(p, HTTP_200, "profile.tpl", &v, &h);
 }

@@ -3,6 +3,7 @@
  * (rules/rating.h: mu - 3 sigma), and links to every game's board. */
 #include <string.h>
 
+#include "i18n.h"
 #include "page.h"
 
 enum { BOARD_MAX = 100, RATED_MIN = 3 };
@@ -73,7 +74,7 @@ void page_ratings(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
-	const char *title = arena_printf(p->a, "Wertung: %s", g->title);
-	struct page_head h = { .page = "ratings", .title = title ? title : "Wertung" };
+	const char *title = arena_printf(p->a, _("Wertung: %s"), g->title);
+	struct page_head h = { .page = "ratings", .title = title ? title : _("Wertung") };
 	page_html(p, HTTP_200, "ratings.tpl", &v, &h);
 }

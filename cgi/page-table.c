@@ -8,6 +8,7 @@
 
 #include "bot.h"
 #include "chat.h"
+#include "i18n.h"
 #include "match.h"
 #include "page.h"
 #include "party-end.h"
@@ -202,24 +203,24 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	int expired = a->playing && !a->window && just_expired(p, pt);
 	const char *text = NULL, *kind = "info";
 	if (a->my_turn) {
-		text = expired ? "Die Frist ist abgelaufen. Du bist dran!" : "Du bist dran!";
+		text = expired ? _("Die Frist ist abgelaufen. Du bist dran!") : _("Du bist dran!");
 		kind = "turn";
 	} else if (a->in_window) {
-		text = a->waiting ? "Du darfst jetzt eingreifen; danach bist du dran."
-				  : "Du darfst jetzt eingreifen.";
+		text = a->waiting ? _("Du darfst jetzt eingreifen; danach bist du dran.")
+				  : _("Du darfst jetzt eingreifen.");
 		kind = "window";
 	} else if (a->waiting) {
-		text = "Gleich bist du dran: erst dürfen die anderen eingreifen.";
+		text = _("Gleich bist du dran: erst dürfen die anderen eingreifen.");
 		kind = "wait";
 	} else if (a->window_done) {
-		text = "Du hast dich entschieden; die anderen dürfen noch eingreifen.";
+		text = _("Du hast dich entschieden; die anderen dürfen noch eingreifen.");
 		kind = "wait";
 	} else if (a->window) {
-		text = "Die anderen dürfen jetzt eingreifen.";
+		text = _("Die anderen dürfen jetzt eingreifen.");
 	} else if (expired) {
-		text = "Die Frist ist abgelaufen.";
+		text = _("Die Frist ist abgelaufen.");
 	} else if (a->playing && pt->status.deadline > p->now_ms) {
-		text = "Eine Frist läuft.";
+		text = _("Eine Frist läuft.");
 	}
 	view_flag(v, "my_turn", a->my_turn);
 	view_flag(v, "window", a->in_window);
@@ -421,8 +422,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		if (st->seat < 0 || st->seat >= GAME_MAX_SEATS)
 			continue;
 		nm.name[st->seat] = st->user_id ? st->name :
-				    arena_printf(p->a, "Bot %d (%s)", st->seat + 1,
-						 st->bot == 1 ? "zufällig" : "gierig");
+				    arena_printf(p->a, st->bot == 1 ? _("Bot %d (zufällig)") :
+						 _("Bot %d (gierig)"), st->seat + 1);
 		if (!nm.name[st->seat])
 			return -1;
 	}
@@ -446,8 +447,8 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_global_num(v, "v", t->version);   /* the move form's (move-form.tpl) */
 	view_str(v, "game_slug", g->slug);
 	view_str(v, "game_title", g->title);
-	view_str(v, "game_tagline", g->tagline ? g->tagline : "");
-	view_str(v, "game_summary", g->summary ? g->summary : "");
+	view_str(v, "game_tagline", g->tagline ? _(g->tagline) : "");
+	view_str(v, "game_summary", g->summary ? _(g->summary) : "");
 	view_str(v, "status", status_names[t->status]);
 	view_flag(v, t->status == TABLE_OPEN ? "is_open" :
 		     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
@@ -575,7 +576,8 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		.poll_url = page_table_url(p, pt->t.id, "/poll"),
 		.table_url = page_table_url(p, pt->t.id, ""),
 		.version = pt->t.public_version,   /* what the poll compares */
-		.alert = a.my_turn ? "Du bist dran!" : a.in_window ? "Du kannst eingreifen!" : NULL,
+		.alert = a.my_turn ? _("Du bist dran!") :
+			 a.in_window ? _("Du kannst eingreifen!") : NULL,
 		.refresh = refresh,
 		.attention = a.my_turn || a.in_window,
 	};
@@ -767,9 +769,9 @@ void page_table_move(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc = play_move(p->store, p->id, p->user_id, f[MV_MOVE].s, f[MV_V].n, p->now_ms, &e);
-	const char *note = e.msg[0] ? e.msg : play_message(rc);
+	const char *note = e.msg[0] ? i18n_rerr(&e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
 		page_redirect_table(p, p->id, "#spiel");
@@ -796,10 +798,10 @@ static void seat_change(struct page *p, int join)
 {
 	if (!page_csrf_only(p))
 		return;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc = join ? play_join(p->store, p->id, p->user_id, p->now_ms, &e) :
 			play_leave(p->store, p->id, p->user_id, p->now_ms, &e);
-	const char *note = e.msg[0] ? e.msg : play_message(rc);
+	const char *note = e.msg[0] ? i18n_rerr(&e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
 		page_redirect_table(p, p->id, "");
@@ -827,7 +829,7 @@ static void seat_change(struct page *p, int join)
  * the note (409 with the page for other clients); 404, 503, 500. */
 static void seat_answer(struct page *p, int rc, const struct rerr *e)
 {
-	const char *note = e->msg[0] ? e->msg : play_message(rc);
+	const char *note = e->msg[0] ? i18n_rerr(e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
 		page_redirect_table(p, p->id, "");
@@ -860,7 +862,7 @@ void page_table_invite(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	seat_answer(p, play_invite(p->store, p->id, p->user_id, f[1].s, p->now_ms, &e), &e);
 }
 
@@ -869,7 +871,7 @@ void page_table_rematch(struct page *p)
 {
 	if (!page_csrf_only(p))
 		return;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int64_t next = 0;
 	int rc = play_rematch(p->store, p->id, p->user_id, p->now_ms, &next, &e);
 	if (rc == PLAY_OK)
@@ -890,7 +892,7 @@ void page_table_bot(struct page *p)
 	}
 	int level = strcmp(f[1].s, "random") == 0 ? BOT_RANDOM :
 		    strcmp(f[1].s, "greedy") == 0 ? BOT_GREEDY : -1;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	seat_answer(p, play_add_bot(p->store, p->id, p->user_id, level, p->now_ms, &e), &e);
 }
 
@@ -913,7 +915,7 @@ void page_table_seat(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (targeted) {
 		int q = (int)f[2].n;
 		seat_answer(p, strcmp(f[1].s, "expel") == 0 ?
@@ -931,7 +933,7 @@ void page_table_seat(struct page *p)
 			return;
 		}
 	if (act == PLAY_SEAT__MAX) {
-		snprintf(e.msg, sizeof e.msg, "Das geht mit einem Platz nicht.");
+		play_fail(&e, PLAY_INVALID, N_("Das geht mit einem Platz nicht."));
 		seat_answer(p, PLAY_INVALID, &e);
 		return;
 	}

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "page.h"
 #include "pairing.h"
 #include "play.h"
@@ -59,8 +60,8 @@ static void rule_view(struct tpage *tp)
 	view_str(v, "format_key", page_tourney_format_key(t->format));
 	view_num(v, "seats", t->seats);
 	view_num(v, "min_seats", t->min_seats);
-	view_str(v, "rounds_text", page_quantity(p->a, t->rounds,
-						 t->rounds == 1 ? "Runde" : "Runden"));
+	view_str(v, "rounds_text", arena_printf(p->a, t->rounds == 1 ? _("%d\xc2\xa0Runde") :
+						_("%d\xc2\xa0Runden"), t->rounds));
 	view_flag(v, "smaller_tables", t->min_seats < t->seats);
 	view_num(v, "advance", t->advance);
 	view_flag(v, "elimination", t->format == TOURNEY_ELIMINATION);
@@ -78,7 +79,9 @@ static void rule_view(struct tpage *tp)
 		view_str(v, "url", page_user_url(p, t->organiser));
 		view_end(v);
 	}
-	view_str(v, "register_until", page_local_time(p, t->register_until, "%d.%m.%Y %H:%M"));
+	view_str(v, "register_until",
+		 /* xgettext:no-c-format */
+		 page_local_time(p, t->register_until, _("%d.%m.%Y %H:%M")));
 	view_num(v, "entrants", t->entrants);
 	view_flag(v, "has_standings", t->status == TOURNEY_RUNNING || t->status == TOURNEY_FINISHED);
 	view_flag(v, t->status == TOURNEY_REGISTERING ? "is_registering" :
@@ -88,9 +91,9 @@ static void rule_view(struct tpage *tp)
 /* Section "state" of a player who left or went out. */
 static void state_view(struct tpage *tp, int left_how, int left_round, int out_round)
 {
-	const char *fmt = left_how == 1 ? "abgemeldet in Runde %d"
-			  : left_how ? "entfernt in Runde %d"
-			  : out_round ? "ausgeschieden in Runde %d" : NULL;
+	const char *fmt = left_how == 1 ? _("abgemeldet in Runde %d")
+			  : left_how ? _("entfernt in Runde %d")
+			  : out_round ? _("ausgeschieden in Runde %d") : NULL;
 	if (!fmt)
 		return;
 	view_begin(tp->v, "state");
@@ -327,8 +330,8 @@ static void round_view(struct tpage *tp)
 			view_num(v, "number", x->number + 1);
 			view_str(v, "url", page_table_url(p, x->table_id, ""));
 			view_flag(v, "done", x->done);
-			view_str(v, "status", x->done ? "beendet"
-				 : arena_printf(p->a, "läuft: Partie %d von %d", x->party_no + 1,
+			view_str(v, "status", x->done ? _("beendet")
+				 : arena_printf(p->a, _("läuft: Partie %d von %d"), x->party_no + 1,
 						x->nparties));
 			round_table_players(tp, r, x);
 			view_end(v);
@@ -554,13 +557,13 @@ static void answer(struct page *p, int rc, const struct rerr *e)
 			   rc == PLAY_NOT_FOUND ? "notfound" : rc == PLAY_ERR ? "internal" : "busy");
 		return;
 	}
-	show(p, HTTP_409, e->msg[0] ? e->msg : play_message((enum play_rc)rc));
+	show(p, HTTP_409, e->msg[0] ? i18n_rerr(e) : _(play_message((enum play_rc)rc)));
 }
 
 /* POST /tournaments/<id>/register (csrf). */
 void page_tournament_register(struct page *p)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (page_csrf_only(p))
 		answer(p, tourney_register(p->store, p->id, p->user_id, p->now_ms, &e), &e);
 }
@@ -574,7 +577,7 @@ void page_tournament_withdraw(struct page *p)
 		{ "name", HTTP_V_TEXT, 0, 1, ST_NAME_MAX },
 	};
 	struct http_value f[2];
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	enum http_err err = http_validate(&p->req->form, rules, 2, f);
 	if (err) {
 		page_error(p, http_err_status(err), http_err_key(err));
@@ -596,7 +599,7 @@ void page_tournament_withdraw(struct page *p)
 /* POST /tournaments/<id>/start (csrf): the organiser starts it now. */
 void page_tournament_start(struct page *p)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (page_csrf_only(p))
 		answer(p, tourney_start(p->store, p->id, p->user_id, p->now_ms, &e), &e);
 }

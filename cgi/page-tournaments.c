@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "page.h"
 #include "pairing.h"
 #include "play.h"
@@ -17,17 +18,17 @@ enum {
 };
 
 static const char *const format_names[TOURNEY_FORMAT__MAX] = {
-	[TOURNEY_SWISS] = "Schweizer System",
-	[TOURNEY_ELIMINATION] = "K.-o.-System",
-	[TOURNEY_GROUPS] = "Jeder gegen jeden in Gruppen",
+	[TOURNEY_SWISS] = N_("Schweizer System"),
+	[TOURNEY_ELIMINATION] = N_("K.-o.-System"),
+	[TOURNEY_GROUPS] = N_("Jeder gegen jeden in Gruppen"),
 };
 static const char *const format_keys[TOURNEY_FORMAT__MAX] = {
 	[TOURNEY_SWISS] = "swiss", [TOURNEY_ELIMINATION] = "elimination",
 	[TOURNEY_GROUPS] = "groups",
 };
 static const char *const status_texts[TOURNEY_STATUS__MAX] = {
-	[TOURNEY_REGISTERING] = "Anmeldung offen", [TOURNEY_RUNNING] = "läuft",
-	[TOURNEY_FINISHED] = "beendet", [TOURNEY_CANCELLED] = "abgesagt",
+	[TOURNEY_REGISTERING] = N_("Anmeldung offen"), [TOURNEY_RUNNING] = N_("läuft"),
+	[TOURNEY_FINISHED] = N_("beendet"), [TOURNEY_CANCELLED] = N_("abgesagt"),
 };
 static const char *const status_keys[TOURNEY_STATUS__MAX] = {
 	[TOURNEY_REGISTERING] = "registering", [TOURNEY_RUNNING] = "running",
@@ -36,7 +37,7 @@ static const char *const status_keys[TOURNEY_STATUS__MAX] = {
 
 const char *page_tourney_format(int format)
 {
-	return format >= 0 && format < TOURNEY_FORMAT__MAX ? format_names[format] : "";
+	return format >= 0 && format < TOURNEY_FORMAT__MAX ? _(format_names[format]) : "";
 }
 
 const char *page_tourney_format_key(int format)
@@ -48,7 +49,7 @@ const char *page_tourney_status(int status, int key)
 {
 	if (status < 0 || status >= TOURNEY_STATUS__MAX)
 		return "";
-	return key ? status_keys[status] : status_texts[status];
+	return key ? status_keys[status] : _(status_texts[status]);
 }
 
 const char *page_tourney_url(struct page *p, int64_t id, const char *tail)
@@ -70,7 +71,9 @@ void page_tourney_row(struct page *p, struct view *v, const struct st_tourney *t
 	view_num(v, "round", t->round);
 	view_flag(v, "started", t->round > 0);
 	view_num(v, "rounds_total", t->rounds);
-	view_str(v, "starts", page_local_time(p, t->starts_at, "%d.%m.%Y %H:%M"));
+	view_str(v, "starts",
+		 /* xgettext:no-c-format */
+		 page_local_time(p, t->starts_at, _("%d.%m.%Y %H:%M")));
 }
 
 void page_tourney_rows(void *ctx, const struct st_tourney *t)
@@ -107,7 +110,7 @@ void page_tournaments(struct page *p)
 		page_json(p, HTTP_200, &v);
 		return;
 	}
-	struct page_head h = { .page = "tournaments", .title = "Turniere" };
+	struct page_head h = { .page = "tournaments", .title = _("Turniere") };
 	page_html(p, HTTP_200, "tournaments.tpl", &v, &h);
 }
 
@@ -137,8 +140,8 @@ static void new_form(struct page *p, const struct game *g, enum http_status stat
 		view_end(&v);
 	}
 	page_table_form_view(&v, g);
-	const char *title = arena_printf(p->a, "Turnier ausrichten: %s", g->title);
-	struct page_head h = { .page = "tournament_new", .title = title ? title : "Turnier" };
+	const char *title = arena_printf(p->a, _("Turnier ausrichten: %s"), g->title);
+	struct page_head h = { .page = "tournament_new", .title = title ? title : _("Turnier") };
 	page_html(p, status, "tournament-new.tpl", &v, &h);
 }
 
@@ -227,12 +230,12 @@ void page_tournament_create(struct page *p)
 		return;
 	}
 	int64_t id = 0;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc = tourney_create(p->store, &tn, p->user_id, p->now_ms, &id, &e);
 	if (rc == PLAY_OK)
 		page_redirect(p, page_tourney_url(p, id, ""));
 	else if (rc == PLAY_INVALID)
-		new_form(p, g, HTTP_422, e.msg[0] ? e.msg : play_message(rc));
+		new_form(p, g, HTTP_422, e.msg[0] ? i18n_rerr(&e) : _(play_message(rc)));
 	else
 		page_error(p, rc == PLAY_BUSY || rc == PLAY_NOSPACE ? HTTP_503 : HTTP_500,
 			   rc == PLAY_BUSY ? "busy" : rc == PLAY_NOSPACE ? "nospace" : "internal");

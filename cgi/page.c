@@ -6,6 +6,7 @@
 
 #include <sodium.h>
 
+#include "i18n.h"
 #include "json.h"
 #include "options.h"
 #include "page.h"
@@ -25,16 +26,40 @@ static void plain_500(struct page *p)
 void page_view(struct page *p, struct view *v)
 {
 	view_init(v, p->a);
+	view_str(v, "lang", lang_code[i18n_lang()]);   /* the language of the texts */
 	view_global_str(v, "csrf", p->csrf);   /* every form, the move form too */
 	view_flag(v, p->user_id ? "logged_in" : "logged_out", 1);
 	if (p->user_id)
 		view_str(v, "user_name", p->user_name);
 }
 
+/* The footer's language switch: every other language, as a form that
+ * sets the account's (a user) or a link that sets the cookie (a visitor),
+ * each coming back to this page. */
+static void switcher(struct page *p, struct view *v)
+{
+	const char *here = p->req ? p->req->path : "/";
+	const char *esc = http_path_escape(p->a, here);
+	view_str(v, "csrf", p->csrf);
+	view_str(v, "back", here);
+	view_flag(v, p->user_id ? "logged_in" : "logged_out", 1);
+	for (int l = 0; l < LANG__MAX; l++) {
+		if (l == (int)i18n_lang())
+			continue;
+		view_begin(v, "langs");
+		view_str(v, "code", lang_code[l]);
+		view_str(v, "name", lang_name[l]);
+		view_str(v, "url", arena_printf(p->a, "/lang?to=%s&back=%s", lang_code[l],
+						esc ? esc : "%2F"));
+		view_end(v);
+	}
+}
+
 /* Adds the header and footer includes (their own dictionaries). */
 static void frame(struct page *p, struct view *v, const struct page_head *h)
 {
 	view_include(v, "header", "header.tpl");
+	view_str(v, "lang", lang_code[i18n_lang()]);
 	if (h && h->title)
 		view_str(v, "title", h->title);
 	if (h && h->page) {
@@ -84,6 +109,7 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 	}
 	view_end(v);
 	view_include(v, "footer", "footer.tpl");
+	switcher(p, v);
 	view_end(v);
 }
 
@@ -127,6 +153,17 @@ void page_redirect(struct page *p, const char *location)
 	p->resp.status = HTTP_303;
 	p->resp.location = location;
 	p->resp.content_type = NULL;
+}
+
+const char *page_back(struct page *p, const char *back)
+{
+	if (!back || back[0] != '/' || back[1] == '/')
+		return "/";
+	for (const char *c = back; *c; c++)
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (*c >= '0' && *c <= '9') || strchr("/._~-%", *c)))
+			return "/";
+	return arena_strdup(p->a, back) ? back : "/";
 }
 
 const char *page_table_url(struct page *p, int64_t id, const char *tail)
@@ -237,34 +274,45 @@ const char *page_clock_text(struct arena *a, int64_t ms, int64_t day_ms)
 		long long secs = (long long)(ms + 999) / 1000, mm = secs / 60, ss = secs % 60;
 		if (!mm)
 			return arena_printf(a, "%lld\xc2\xa0s", ss);
-		return ss ? arena_printf(a, "%lld\xc2\xa0Min. %lld\xc2\xa0s", mm, ss) :
-			    arena_printf(a, "%lld\xc2\xa0Min.", mm);
+		return ss ? arena_printf(a, _("%lld\xc2\xa0Min. %lld\xc2\xa0s"), mm, ss) :
+			    arena_printf(a, _("%lld\xc2\xa0Min."), mm);
 	}
 	if (d > 0)
-		return h ? arena_printf(a, "%lld\xc2\xa0T. %lld\xc2\xa0Std.", d, h) :
-			   arena_printf(a, "%lld\xc2\xa0%s", d, d == 1 ? "Tag" : "Tage");
+		return h ? arena_printf(a, _("%lld\xc2\xa0T. %lld\xc2\xa0Std."), d, h) :
+			   arena_printf(a, d == 1 ? _("%lld\xc2\xa0Tag") :
+					_("%lld\xc2\xa0Tage"), d);
 	if (h > 0)
-		return m ? arena_printf(a, "%lld\xc2\xa0Std. %lld\xc2\xa0Min.", h, m) :
-			   arena_printf(a, "%lld\xc2\xa0Std.", h);
-	return arena_printf(a, "%lld\xc2\xa0Min.", m > 0 ? m : 1);
+		return m ? arena_printf(a, _("%lld\xc2\xa0Std. %lld\xc2\xa0Min."), h, m) :
+			   arena_printf(a, _("%lld\xc2\xa0Std."), h);
+	return arena_printf(a, _("%lld\xc2\xa0Min."), m > 0 ? m : 1);
 }
 
 const char *page_speed_text(struct arena *a, const struct st_table *t)
 {
 	const struct clock_rule *c = &t->clock;
 	if (c->first_ms <= 0)
-		return "Live, ohne Zeitlimit";
+		return _("Live, ohne Zeitlimit");
 	if (!c->windows)
-		return arena_printf(a, "Live: %s pro Zug", page_clock_text(a, c->per_move_ms,
-									  CLOCK_DAY_MS));
-	const char *bot = t->timeouts_max > 0 ?
-			  arena_printf(a, "; nach %d-mal Zeit überschritten spielt ein Bot",
-				       t->timeouts_max) : "";
-	return arena_printf(a, "Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens %s)%s%s",
-			    page_clock_text(a, c->first_ms, c->day_ms),
-			    page_clock_text(a, c->per_move_ms, c->day_ms),
-			    page_clock_text(a, c->cap_ms, c->day_ms),
-			    c->weekend ? ", Wochenenden zählen nicht" : "", bot ? bot : "");
+		return arena_printf(a, _("Live: %s pro Zug"), page_clock_text(a, c->per_move_ms,
+									     CLOCK_DAY_MS));
+	/* One whole sentence per case, so that each language words it itself. */
+	const char *first = page_clock_text(a, c->first_ms, c->day_ms),
+		   *per = page_clock_text(a, c->per_move_ms, c->day_ms),
+		   *cap = page_clock_text(a, c->cap_ms, c->day_ms);
+	if (t->timeouts_max <= 0)
+		return arena_printf(a, c->weekend ?
+				    _("Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens "
+				      "%s), Wochenenden zählen nicht") :
+				    _("Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens "
+				      "%s)"),
+				    first, per, cap);
+	return arena_printf(a, c->weekend ?
+			    _("Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens %s), "
+			      "Wochenenden zählen nicht; nach %d-mal Zeit überschritten spielt ein "
+			      "Bot") :
+			    _("Über Tage: %s für den ersten Zug, +%s pro Zug (höchstens %s); nach "
+			      "%d-mal Zeit überschritten spielt ein Bot"),
+			    first, per, cap, t->timeouts_max);
 }
 
 void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text)
@@ -278,9 +326,9 @@ void page_options_view(struct page *p, struct view *v, const struct game *g, con
 	for (int i = 0; i < g->noptions && i < GAME_OPT_MAX; i++) {
 		const struct game_option *o = &g->options[i];
 		view_begin(v, "opts");
-		view_str(v, "label", o->label);
-		const char *q = o->type == OPT_BOOL ? (opt[i] ? "ja" : "nein")
-				    : page_quantity(p->a, opt[i], o->unit);
+		view_str(v, "label", _(o->label));
+		const char *q = o->type == OPT_BOOL ? (opt[i] ? _("ja") : _("nein"))
+				    : page_quantity(p->a, opt[i], o->unit ? _(o->unit) : NULL);
 		view_str(v, "text", q ? q : "");
 		view_end(v);
 	}
@@ -370,13 +418,13 @@ void page_table_form_view(struct view *v, const struct game *g)
 		const struct game_option *o = &g->options[k];
 		view_begin(v, "options");
 		view_str(v, "key", o->key);
-		view_str(v, "label", o->label);
+		view_str(v, "label", _(o->label));
 		view_flag(v, o->type == OPT_BOOL ? "is_bool" : "is_int", 1);
 		view_num(v, "min", o->min);
 		view_num(v, "max", o->max);
 		view_num(v, "def", o->def);
 		view_flag(v, "checked", o->type == OPT_BOOL && o->def);
-		view_str(v, "unit", o->unit ? o->unit : "");
+		view_str(v, "unit", o->unit ? _(o->unit) : "");
 		view_end(v);
 	}
 	view_end(v);

@@ -60,6 +60,10 @@ void page_html(struct page *p, enum http_status status, const char *tpl, struct 
 void page_json(struct page *p, enum http_status status, struct view *v);
 /* 303 to a path of this site. */
 void page_redirect(struct page *p, const char *location);
+/* `back` when it is a path of this site (a '/' not followed by '/', then
+ * A–Z a–z 0–9 / . _ ~ - and %XX escapes), else "/": where a switch that
+ * returns to its page may send the browser. */
+const char *page_back(struct page *p, const char *back);
 /* The path of table `id` followed by `tail` ("", "/move", "/poll",
  * "#spiel"): every link to a table, in C and (as a view value) in the
  * templates, is built here. A string in the arena, or NULL. */
@@ -191,6 +195,8 @@ void page_profile(struct page *p);
 void page_mail_save(struct page *p);
 void page_mail_off_form(struct page *p);
 void page_mail_off(struct page *p);
+void page_lang(struct page *p);
+void page_lang_save(struct page *p);
 
 /* page-lobby.c: the account page (/me) with `status`, p->mail_note and
  * p->mail_address in its mail section. */
@@ -226,5 +232,6 @@ int page_profile_place(const struct st_finished *f, int *win);
 /* Names of the session cookies. */
 #define PAGE_COOKIE_SESSION "st"
 #define PAGE_COOKIE_PRESESSION "stc"
+#define PAGE_COOKIE_LANG "lang"   /* a visitor's language switch: "en" */
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "match.h"
 #include "party-end.h"
 
@@ -20,6 +21,15 @@ static void hl_str(void *ctx, const char *key, const char *val)
 	struct headline *h = ctx;
 	if (h->depth == 0 && strcmp(key, "headline") == 0)
 		snprintf(h->text, sizeof h->text, "%s", val ? val : "");
+}
+
+/* A headline a game emits as a text: in the reader's language. */
+static void hl_text(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
+		    const char *de)
+{
+	struct headline *h = ctx;
+	if (h->depth == 0 && strcmp(key, "headline") == 0)
+		i18n_format(i18n_lang(), fmt, args, nargs, de, h->text, sizeof h->text);
 }
 
 static void hl_num(void *ctx, const char *key, long long val)
@@ -58,22 +68,26 @@ static const char *names_text(struct page *p, uint32_t mask, int n, const char *
 {
 	char buf[512];
 	size_t len = 0;
-	int count = 0, k = 0;
+	int last = -1;
 	for (int s = 0; s < n; s++)
-		count += mask >> s & 1u;
+		if (mask >> s & 1u)
+			last = s;
 	buf[0] = '\0';
-	for (int s = 0; s < n && len < sizeof buf; s++) {
+	/* All but the last joined with commas; the last with the language's
+	 * "A und B" (a whole format rather than a glued " und "). */
+	for (int s = 0; s < last && len < sizeof buf; s++) {
 		if (!(mask >> s & 1u))
 			continue;
-		int w = snprintf(buf + len, sizeof buf - len, "%s%s",
-				 k == 0 ? "" : k == count - 1 ? " und " : ", ",
+		int w = snprintf(buf + len, sizeof buf - len, "%s%s", len ? ", " : "",
 				 names[s] ? names[s] : "?");
 		if (w < 0)
 			break;
 		len += (size_t)w;
-		k++;
 	}
-	return arena_strdup(p->a, buf);
+	if (last < 0)
+		return arena_strdup(p->a, "");
+	const char *name = names[last] ? names[last] : "?";
+	return len ? arena_printf(p->a, _("%s und %s"), buf, name) : arena_strdup(p->a, name);
 }
 
 /* Section `key`: one item per seat in order of `place`, with the seat's
@@ -143,7 +157,7 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	}
 
 	struct headline h = { "", 0 };
-	struct view_sink sink = { hl_str, hl_num, hl_flag, hl_begin, hl_end, &h };
+	struct view_sink sink = { hl_str, hl_num, hl_flag, hl_begin, hl_end, &h, hl_text };
 	pt->g->view(pt->state, me, &sink);
 
 	struct party_result r;
@@ -161,7 +175,7 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	if (can_continue) {   /* the button, drawn by the one move form */
 		view_begin(v, "continue_button");
 		view_str(v, "move", PLAY_CONTINUE);
-		view_strf(v, "label", "Weiter zu Partie %d", pt->party.number + 2);
+		view_strf(v, "label", _("Weiter zu Partie %d"), pt->party.number + 2);
 		view_flag(v, "primary", 1);
 		view_end(v);
 	}

@@ -9,6 +9,7 @@
 
 #include "auth.h"
 #include "bot.h"
+#include "i18n.h"
 #include "match.h"
 #include "movetext.h"
 #include "options.h"
@@ -21,19 +22,19 @@
 #include "tourney.h"
 
 static const char *const messages[] = {
-	[PLAY_OK] = "Erledigt.",
-	[PLAY_STALE] = "Die Seite war nicht mehr aktuell: hier ist der neue Stand.",
-	[PLAY_REJECTED] = "Dieser Zug ist nicht erlaubt.",
-	[PLAY_NOT_SEATED] = "Du sitzt nicht an diesem Tisch.",
-	[PLAY_NOT_FOUND] = "Diesen Tisch gibt es nicht.",
-	[PLAY_NOT_PLAYING] = "An diesem Tisch wird gerade nicht gespielt.",
-	[PLAY_FULL] = "An diesem Tisch ist kein Platz mehr frei.",
-	[PLAY_ALREADY] = "Du sitzt schon an diesem Tisch.",
-	[PLAY_INVALID] = "Diese Angaben passen nicht für einen neuen Tisch.",
-	[PLAY_BUSY] = "Gerade ist viel los: bitte gleich noch einmal versuchen.",
-	[PLAY_ERR] = "Interner Fehler, bitte später noch einmal versuchen.",
-	[PLAY_NOSPACE] = "Der Server hat keinen Speicherplatz mehr: nichts wurde gespeichert.",
-	[PLAY_CORRUPT] = "Dieser Tisch ist beschädigt: sein Spielstand lässt sich nicht laden.",
+	[PLAY_OK] = N_("Erledigt."),
+	[PLAY_STALE] = N_("Die Seite war nicht mehr aktuell: hier ist der neue Stand."),
+	[PLAY_REJECTED] = N_("Dieser Zug ist nicht erlaubt."),
+	[PLAY_NOT_SEATED] = N_("Du sitzt nicht an diesem Tisch."),
+	[PLAY_NOT_FOUND] = N_("Diesen Tisch gibt es nicht."),
+	[PLAY_NOT_PLAYING] = N_("An diesem Tisch wird gerade nicht gespielt."),
+	[PLAY_FULL] = N_("An diesem Tisch ist kein Platz mehr frei."),
+	[PLAY_ALREADY] = N_("Du sitzt schon an diesem Tisch."),
+	[PLAY_INVALID] = N_("Diese Angaben passen nicht für einen neuen Tisch."),
+	[PLAY_BUSY] = N_("Gerade ist viel los: bitte gleich noch einmal versuchen."),
+	[PLAY_ERR] = N_("Interner Fehler, bitte später noch einmal versuchen."),
+	[PLAY_NOSPACE] = N_("Der Server hat keinen Speicherplatz mehr: nichts wurde gespeichert."),
+	[PLAY_CORRUPT] = N_("Dieser Tisch ist beschädigt: sein Spielstand lässt sich nicht laden."),
 };
 _Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
 
@@ -41,7 +42,7 @@ static int bots_act(struct store *s, int64_t table, int64_t now);
 struct live;
 static int clock_step(struct store *s, struct live *l, int64_t now, int *done);
 
-/* A static German sentence for rc; never NULL. */
+/* A static German sentence for rc (a catalog message); never NULL. */
 const char *play_message(enum play_rc rc)
 {
 	if ((int)rc < 0 || rc >= PLAY__MAX)
@@ -61,11 +62,14 @@ int play_from_store(int st, int missing)
 	}
 }
 
-/* Fills e (when given) and returns rc. */
+/* Fills e (when given) with German msg, a catalog message, in the request's
+ * language, and returns rc. */
 int play_fail(struct rerr *e, int rc, const char *msg)
 {
-	if (e)
-		snprintf(e->msg, sizeof e->msg, "%s", msg);
+	if (e) {
+		snprintf(e->msg, sizeof e->msg, "%s", _(msg));
+		e->fmt = NULL;
+	}
 	return rc;
 }
 
@@ -250,7 +254,7 @@ int play_create_timed(struct store *s, const char *slug, const char *options, in
 	int n, rc;
 	const struct game *g = game_find(slug);
 	if (!g)
-		return fail_msg(e, PLAY_INVALID, "Dieses Spiel gibt es hier nicht.");
+		return fail_msg(e, PLAY_INVALID, N_("Dieses Spiel gibt es hier nicht."));
 	struct rerr pe;
 	if (game_players_check(g, nseats, &pe) != 0) {
 		if (e)
@@ -329,7 +333,7 @@ int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_
 	struct st_seat seats[GAME_MAX_SEATS];
 	int seat, n, rc;
 	if (level != BOT_RANDOM && level != BOT_GREEDY)
-		return fail_msg(e, PLAY_INVALID, "Diesen Bot gibt es nicht.");
+		return fail_msg(e, PLAY_INVALID, N_("Diesen Bot gibt es nicht."));
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
@@ -351,8 +355,9 @@ int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_
 	}
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_FULL)
-		fail_msg(e, rc, rc == PLAY_NOT_PLAYING ? "Bots setzen sich nur an einen Tisch, "
-			 "der noch auf Mitspieler wartet." : play_message(rc));
+		fail_msg(e, rc, rc == PLAY_NOT_PLAYING ?
+			 N_("Bots setzen sich nur an einen Tisch, der noch auf Mitspieler wartet.") :
+			 play_message(rc));
 	return finish(s, rc);
 }
 
@@ -384,7 +389,7 @@ int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, str
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, rc == PLAY_NOT_PLAYING
-					? "Das Spiel läuft schon: der Platz bleibt besetzt."
+					? N_("Das Spiel läuft schon: der Platz bleibt besetzt.")
 					: play_message(rc));
 	return finish(s, rc);
 }
@@ -469,10 +474,10 @@ static int replay_party(struct store *s, const struct st_table *t, const struct 
 	steps.cap = (int)count;
 	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
 	if (!steps.log)
-		return fail_msg(e, PLAY_ERR, "Kein Speicher für die Wiederholung.");
+		return fail_msg(e, PLAY_ERR, N_("Kein Speicher für die Wiederholung."));
 	if ((rc = from_store(store_moves(s, p->id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK) {
 		free(steps.log);
-		return fail_msg(e, rc, "Das Protokoll lässt sich nicht lesen.");
+		return fail_msg(e, rc, N_("Das Protokoll lässt sich nicht lesen."));
 	}
 	while (p->over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
 	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
@@ -676,13 +681,13 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 	uint32_t ready;
 	int rc;
 	if (!is_continue(move))
-		return fail_msg(e, PLAY_REJECTED, "Die Partie ist vorbei: mit „Weiter“ geht es zur "
-						  "nächsten Partie.");
+		return fail_msg(e, PLAY_REJECTED, N_("Die Partie ist vorbei: mit „Weiter“ geht es "
+						     "zur nächsten Partie."));
 	if ((rc = ready_mask(s, l->party.id, l->t.nseats, l->t.epoch_version, &ready)) != PLAY_OK)
 		return rc;
 	if (ready >> seat & 1u)
-		return fail_msg(e, PLAY_STALE, "Du hast schon „Weiter“ gewählt: die nächste Partie "
-					       "beginnt, sobald alle so weit sind.");
+		return fail_msg(e, PLAY_STALE, N_("Du hast schon „Weiter“ gewählt: die nächste "
+						  "Partie beginnt, sobald alle so weit sind."));
 	if ((rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
 					       l->t.version + 1), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, l->t.next_deadline,
@@ -852,7 +857,7 @@ uint32_t play_acting_mask(const struct status *st)
 static uint64_t public_sig(const struct game *g, const void *state)
 {
 	struct sig_ctx c = { PERFT_FNV_SEED };
-	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c };
+	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL };
 	struct status st;
 	g->status(state, &st);
 	long long pub[6] = { st.over, st.turn, play_acting_mask(&st), st.window, st.deadline,
@@ -1129,12 +1134,13 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 
 	memset(&l, 0, sizeof l);
 	if (!move || !*move)
-		return fail_msg(e, PLAY_REJECTED, "Kein Zug angegeben.");
+		return fail_msg(e, PLAY_REJECTED, N_("Kein Zug angegeben."));
 	if (strlen(move) > GAME_MOVE_MAX)
-		return fail_msg(e, PLAY_REJECTED, "Dieser Zug ist zu lang.");
+		return fail_msg(e, PLAY_REJECTED, N_("Dieser Zug ist zu lang."));
 	for (const unsigned char *p = (const unsigned char *)move; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
-			return fail_msg(e, PLAY_REJECTED, "Der Zug enthält unerlaubte Zeichen.");
+			return fail_msg(e, PLAY_REJECTED, N_("Der Zug enthält unerlaubte "
+							     "Zeichen."));
 
 	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
@@ -1142,8 +1148,8 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		/* the move that finished the table came first (a shout race) */
 		if (rc == PLAY_NOT_PLAYING && l.t.status == TABLE_FINISHED && seen_version >= 0 &&
 		    seen_version < l.t.version)
-			rc = fail_msg(e, PLAY_STALE, "Zu spät: die Partie ist inzwischen entschieden. "
-						     "Hier ist der Endstand.");
+			rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die Partie ist inzwischen "
+							"entschieden. Hier ist der Endstand."));
 		goto out;
 	}
 	if ((rc = seat_of(s, table, user, &seat)) != PLAY_OK)
@@ -1154,16 +1160,17 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	}
 	if ((l.bots >> seat) & 1u) {
 		rc = fail_msg(e, PLAY_REJECTED, (l.timed_out >> seat) & 1u ?
-			      "Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu Ende." :
+			      N_("Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu "
+				 "Ende.") :
 			      (l.resigned >> seat) & 1u ?
-			      "Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende." :
-			      "Ein Bot spielt gerade für dich: nimm deinen Platz zurück, um "
-			      "selbst zu spielen.");
+			      N_("Du hast aufgegeben: ein Bot spielt deinen Platz zu Ende.") :
+			      N_("Ein Bot spielt gerade für dich: nimm deinen Platz zurück, um "
+				 "selbst zu spielen."));
 		goto out;
 	}
 	if (seen_version < 0 || seen_version > l.t.version) {
-		rc = fail_msg(e, PLAY_STALE, "Die Seite passt nicht zu diesem Tisch: hier ist der "
-					     "aktuelle Stand.");
+		rc = fail_msg(e, PLAY_STALE, N_("Die Seite passt nicht zu diesem Tisch: hier ist "
+						"der aktuelle Stand."));
 		goto out;
 	}
 	party_before = l.party.id;
@@ -1171,22 +1178,23 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		goto out;
 	if ((l.ran_out >> seat) & 1u) {
 		/* (rolled back like every refusal: the page it reloads applies it) */
-		rc = fail_msg(e, PLAY_STALE, "Zu spät: deine Zeit war abgelaufen, für dich wurde "
-					     "schon gezogen. Hier ist der neue Stand.");
+		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: deine Zeit war abgelaufen, für dich "
+						"wurde schon gezogen. Hier ist der neue Stand."));
 		goto out;
 	}
 	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen_version, &moved),
 			     PLAY_ERR)) != PLAY_OK)
 		goto out;
 	if (moved) {
-		rc = fail_msg(e, PLAY_STALE, "Doppelt gesendet: dein Zug ist schon angekommen.");
+		rc = fail_msg(e, PLAY_STALE, N_("Doppelt gesendet: dein Zug ist schon "
+						"angekommen."));
 		goto out;
 	}
 	if (is_continue(move) && l.t.party_no > 0 && !live_pausing(&l) &&
 	    (l.t.party_no != l.party.number || l.t.epoch_version > seen_version)) {
 		/* a continue from the pause page of the party before */
-		rc = fail_msg(e, PLAY_STALE, "Zu spät: die nächste Partie hat schon begonnen. "
-					     "Hier ist der neue Stand.");
+		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die nächste Partie hat schon begonnen. "
+						"Hier ist der neue Stand."));
 		goto out;
 	}
 	/* A deadline applied after the page was seen (here or by anyone's
@@ -1195,14 +1203,14 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 			     PLAY_ERR)) != PLAY_OK)
 		goto out;
 	if (moved) {
-		rc = fail_msg(e, PLAY_STALE, "Zu spät: die Frist ist inzwischen abgelaufen. "
-					     "Hier ist der neue Stand.");
+		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die Frist ist inzwischen abgelaufen. "
+						"Hier ist der neue Stand."));
 		goto out;
 	}
 	if (l.t.epoch_version > seen_version || l.t.status != TABLE_PLAYING ||
 	    l.t.party_no != l.party.number) {
-		rc = fail_msg(e, PLAY_STALE, "Zu spät: inzwischen hat sich am Tisch etwas "
-					     "geändert. Hier ist der neue Stand.");
+		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: inzwischen hat sich am Tisch etwas "
+						"geändert. Hier ist der neue Stand."));
 		goto out;
 	}
 	if (live_pausing(&l))
@@ -1267,12 +1275,13 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 		rc = PLAY_NOT_SEATED;
 	else if (resigned)
 		rc = fail_msg(e, PLAY_REJECTED, (l.timed_out >> seat) & 1u ?
-			      "Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu Ende." :
-			      "Du hast schon aufgegeben.");
+			      N_("Deine Zeit ist abgelaufen: ein Bot spielt deinen Platz zu "
+				 "Ende.") :
+			      N_("Du hast schon aufgegeben."));
 	else if (act == PLAY_SEAT_BOT && bot)
-		rc = fail_msg(e, PLAY_REJECTED, "Ein Bot spielt schon für dich.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Ein Bot spielt schon für dich."));
 	else if (act == PLAY_SEAT_BACK && !bot)
-		rc = fail_msg(e, PLAY_REJECTED, "Du spielst deinen Platz schon selbst.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Du spielst deinen Platz schon selbst."));
 	if (rc != PLAY_OK)
 		goto out;
 	rc = from_store(store_seat_set_bot(s, table, seat, act == PLAY_SEAT_BACK ? 0 :
@@ -1300,14 +1309,14 @@ int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t n
 	if (mine >= 0)
 		rc = fail_msg(e, PLAY_ALREADY, play_message(PLAY_ALREADY));
 	else if (t.status != TABLE_PLAYING || t.party_no + 1 >= t.nparties)
-		rc = fail_msg(e, PLAY_REJECTED, "Hier beginnt keine Partie mehr: es gibt keinen Platz "
-						"zu übernehmen.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Hier beginnt keine Partie mehr: es gibt keinen "
+						   "Platz zu übernehmen."));
 	for (int i = 0; rc == PLAY_OK && i < n; i++)
 		if (seats[i].claimed_by == user)
-			rc = fail_msg(e, PLAY_STALE, "Du übernimmst hier schon einen Platz, ab der "
-						     "nächsten Partie.");
+			rc = fail_msg(e, PLAY_STALE, N_("Du übernimmst hier schon einen Platz, ab "
+							"der nächsten Partie."));
 	if (rc == PLAY_OK && store_seat_claim(s, table, seat, user) != ST_OK)
-		rc = fail_msg(e, PLAY_REJECTED, "Diesen Platz kann gerade niemand übernehmen.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Diesen Platz kann gerade niemand übernehmen."));
 	if (rc == PLAY_OK)
 		rc = from_store(store_table_bump(s, table, -1, t.next_deadline, t.epoch, NULL),
 				PLAY_ERR);
@@ -1335,10 +1344,11 @@ int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t
 	if (seat < 0)
 		rc = PLAY_NOT_SEATED;
 	else if (!((voters >> seat) & 1u))
-		rc = fail_msg(e, PLAY_REJECTED, "Abstimmen lässt sich nur über einen Platz, den ein "
-						"Mensch spielt und dessen Zeit schon abgelaufen ist.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Abstimmen lässt sich nur über einen Platz, den "
+						   "ein Mensch spielt und dessen Zeit schon "
+						   "abgelaufen ist."));
 	else if ((votes >> seat) & 1u)
-		rc = fail_msg(e, PLAY_STALE, "Deine Stimme ist schon gezählt.");
+		rc = fail_msg(e, PLAY_STALE, N_("Deine Stimme ist schon gezählt."));
 	if (rc != PLAY_OK)
 		goto out;
 	votes |= 1u << seat;
@@ -1388,23 +1398,26 @@ int play_invite(struct store *s, int64_t table, int64_t user, const char *name, 
 	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK)
 		goto out;
 	if (mine < 0) {
-		rc = fail_msg(e, PLAY_NOT_SEATED, "Einladen kann nur, wer an diesem Tisch sitzt.");
+		rc = fail_msg(e, PLAY_NOT_SEATED, N_("Einladen kann nur, wer an diesem Tisch "
+						     "sitzt."));
 		goto out;
 	}
 	if (t.status != TABLE_OPEN) {
-		rc = fail_msg(e, PLAY_NOT_PLAYING, "Der Tisch wartet nicht mehr auf Mitspieler.");
+		rc = fail_msg(e, PLAY_NOT_PLAYING, N_("Der Tisch wartet nicht mehr auf "
+						      "Mitspieler."));
 		goto out;
 	}
 	switch (store_user_by_name(s, name ? name : "", &u)) {
 	case ST_OK: break;
-	case ST_NOTFOUND: rc = fail_msg(e, PLAY_REJECTED, "Diesen Namen gibt es hier nicht."); goto out;
+	case ST_NOTFOUND: rc = fail_msg(e, PLAY_REJECTED, N_("Diesen Namen gibt es hier "
+							     "nicht.")); goto out;
 	default: rc = PLAY_ERR; goto out;
 	}
 	if ((rc = seat_of(s, table, u.id, &theirs)) != PLAY_OK)
 		goto out;
 	if (u.id == user || theirs >= 0)
-		rc = fail_msg(e, PLAY_REJECTED, "Wer schon an diesem Tisch sitzt, braucht keine "
-						"Einladung.");
+		rc = fail_msg(e, PLAY_REJECTED, N_("Wer schon an diesem Tisch sitzt, braucht keine "
+						   "Einladung."));
 	else
 		rc = from_store(store_invite(s, table, user, u.id, now_ms), PLAY_ERR);
 out:
@@ -1426,7 +1439,7 @@ int play_rematch(struct store *s, int64_t table, int64_t user, int64_t now_ms, i
 	if (mine < 0)
 		rc = fail_msg(e, PLAY_NOT_SEATED, play_message(PLAY_NOT_SEATED));
 	else if (t.status != TABLE_FINISHED)
-		rc = fail_msg(e, PLAY_NOT_PLAYING, "Das Match läuft noch.");
+		rc = fail_msg(e, PLAY_NOT_PLAYING, N_("Das Match läuft noch."));
 	if (rc != PLAY_OK || (*next = t.rematch) != 0)
 		goto out;   /* (someone asked first: the same new table) */
 	struct play_speed sp = { t.clock, t.timeouts_max };
@@ -1637,8 +1650,8 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 	if ((rc = encode_state(g, state, replayed, &len)) != PLAY_OK)
 		goto out;
 	if (len != p.snap_len || memcmp(stored, replayed, len) != 0) {
-		rc = fail_msg(e, PLAY_ERR, "Die Wiederholung aus dem Protokoll ergibt einen "
-					   "anderen Stand als gespeichert.");
+		rc = fail_msg(e, PLAY_ERR, N_("Die Wiederholung aus dem Protokoll ergibt einen "
+					      "anderen Stand als gespeichert."));
 		goto out;
 	}
 	rc = PLAY_OK;

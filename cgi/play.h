@@ -56,13 +56,15 @@ enum play_rc {
 	PLAY__MAX
 };
 
-/* German note for a result (e->msg is more precise where set). */
+/* German note for a result, a catalog message (e->msg is more precise where
+ * set). */
 const char *play_message(enum play_rc rc);
 
 /* A store result (ST_*) as a play result; `missing` is what ST_NOTFOUND
  * means to the caller. */
 int play_from_store(int st, int missing);
-/* Fills e->msg (when e is given) with msg and returns rc. */
+/* Fills e->msg (when e is given) with German msg, a catalog message, in the
+ * request's language (e->fmt NULL) and returns rc. */
 int play_fail(struct rerr *e, int rc, const char *msg);
 /* Ends the transaction that produced rc: commits it when rc is PLAY_OK,
  * else rolls it back; the result. */

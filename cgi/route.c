@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "auth.h"
+#include "i18n.h"
 #include "route.h"
 
 enum route_flag {
@@ -23,6 +24,7 @@ enum route_id {
 	RT_TOURNAMENT_JSON, RT_TOURNAMENT_POLL, RT_TOURNAMENT_STANDINGS, RT_TOURNAMENT_RESULTS,
 	RT_TOURNAMENT_REGISTER, RT_TOURNAMENT_WITHDRAW, RT_TOURNAMENT_START,
 	RT_MAIL_SAVE, RT_MAIL_OFF_FORM, RT_MAIL_OFF,
+	RT_LANG, RT_LANG_SAVE,
 	RT__MAX
 };
 
@@ -82,6 +84,8 @@ static const struct route {
 	[RT_MAIL_SAVE] = { HTTP_POST, "/me/mail", page_mail_save, R_LOGIN },
 	[RT_MAIL_OFF_FORM] = { HTTP_GET, "/mail/off/$", page_mail_off_form, R_PUBLIC },
 	[RT_MAIL_OFF] = { HTTP_POST, "/mail/off/$", page_mail_off, R_PUBLIC },
+	[RT_LANG] = { HTTP_GET, "/lang", page_lang, R_PUBLIC },
+	[RT_LANG_SAVE] = { HTTP_POST, "/me/lang", page_lang_save, R_LOGIN },
 };
 _Static_assert(sizeof routes / sizeof routes[0] == RT__MAX, "one row per route");
 
@@ -149,19 +153,30 @@ static int match(const char *pattern, const char *path, int64_t *id, const char 
 	return *q == '\0';
 }
 
+/* The language of a request before its session is known: the visitor's
+ * choice (the cookie), else what the browser asks for, else German. */
+static void language(struct page *p)
+{
+	int l = i18n_parse(http_get(&p->req->cookies, PAGE_COOKIE_LANG));
+	i18n_use(l >= 0 ? (enum lang)l : i18n_accept(p->req->accept_language));
+}
+
 /* Looks up the session of the cookie; fills user and CSRF token, or the
- * pre-session token for a visitor. A stale session cookie is cleared. */
+ * pre-session token for a visitor. A stale session cookie is cleared. The
+ * language a user chose for the account wins over the browser's. */
 static void session(struct page *p)
 {
 	const char *tok = http_get(&p->req->cookies, PAGE_COOKIE_SESSION);
 	if (tok && *tok) {
-		int64_t uid = 0;
-		char csrf[AUTH_TOKEN_LEN + 1], name[ST_NAME_MAX + 1];
-		if (auth_session_get(p->store, tok, p->now_ms, &uid, csrf, name) == AUTH_OK) {
-			p->user_id = uid;
+		struct st_session ss;
+		if (auth_session_read(p->store, tok, p->now_ms, &ss) == AUTH_OK) {
+			p->user_id = ss.user_id;
 			p->token = tok;
-			memcpy(p->user_name, name, sizeof p->user_name);
-			memcpy(p->csrf, csrf, sizeof p->csrf);
+			memcpy(p->user_name, ss.name, sizeof p->user_name);
+			memcpy(p->csrf, ss.csrf, sizeof p->csrf);
+			int l = i18n_parse(ss.lang);
+			if (l >= 0)
+				i18n_use((enum lang)l);
 			return;
 		}
 		http_set_cookie(&p->resp, PAGE_COOKIE_SESSION, "", 0);
@@ -175,6 +190,7 @@ void route_dispatch(struct page *p)
 {
 	enum http_method m = p->req->method == HTTP_HEAD ? HTTP_GET : p->req->method;
 	p->head_only = p->req->method == HTTP_HEAD;
+	language(p);
 	const struct route *hit = NULL;
 	char allow[32] = "";
 	const char *seg = NULL;

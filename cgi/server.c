@@ -33,6 +33,7 @@
 #include "auth.h"
 #include "cmd.h"
 #include "http.h"
+#include "i18n.h"
 #include "page.h"
 #include "route.h"
 #include "lexicon.h"
@@ -135,6 +136,7 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 		.content_type = FCGX_GetParam("CONTENT_TYPE", rq->envp),
 		.cookie = FCGX_GetParam("HTTP_COOKIE", rq->envp),
 		.accept = FCGX_GetParam("HTTP_ACCEPT", rq->envp),
+		.accept_language = FCGX_GetParam("HTTP_ACCEPT_LANGUAGE", rq->envp),
 		.remote_addr = FCGX_GetParam("REMOTE_ADDR", rq->envp),
 		.host = FCGX_GetParam("HTTP_HOST", rq->envp),
 	};
@@ -182,7 +184,7 @@ static int worker(int fd, const struct serve_opts *o)
 	int rc = EXIT_CONFIG;
 
 	snprintf(path, sizeof path, "%s/templates", o->root);
-	if (tmpl_load(path) != 0) {
+	if (i18n_load_root(o->root) != 0 || tmpl_load(path) != 0) {
 		fprintf(stderr, "serve: templates in %s do not load\n", path);
 		goto out;
 	}

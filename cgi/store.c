@@ -41,6 +41,7 @@ enum stmt {
 	STMT_USER_BY_ID,
 	STMT_SESSION_CREATE,
 	STMT_SESSION_GET,
+	STMT_USER_SET_LANG,
 	STMT_SESSION_DELETE,
 	STMT_SESSION_PURGE,
 	STMT_LOGIN_FAILED,
@@ -209,8 +210,9 @@ static const char *const stmt_sql[] = {
 		"INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
 	/* with the user's name: one read for every logged-in request */
 	[STMT_SESSION_GET] =
-		"SELECT s.user_id, s.csrf, s.expires, u.name FROM sessions s JOIN users u"
+		"SELECT s.user_id, s.csrf, s.expires, u.name, u.lang FROM sessions s JOIN users u"
 		" ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2",
+	[STMT_USER_SET_LANG] = "UPDATE users SET lang = ?2 WHERE id = ?1",
 	[STMT_SESSION_DELETE] = "DELETE FROM sessions WHERE token_hash = ?1",
 	[STMT_SESSION_PURGE] = "DELETE FROM sessions WHERE expires <= ?1",
 	[STMT_LOGIN_FAILED] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?2)",
@@ -480,7 +482,7 @@ static const char *const stmt_sql[] = {
 	[STMT_MAIL_DIGEST_NEXT] = "UPDATE mail_prefs SET digest_at = ?2 WHERE user_id = ?1",
 	[STMT_MAIL_DUE] =
 		"SELECT q.id, q.user_id, coalesce(q.table_id, 0), q.kind, q.attempts, q.created_at,"
-		" coalesce(p.mode, 0), u.name, coalesce(p.address, ''), coalesce(p.token, '')"
+		" coalesce(p.mode, 0), u.name, coalesce(p.address, ''), coalesce(p.token, ''), u.lang"
 		" FROM mail_queue q JOIN users u ON u.id = q.user_id"
 		" LEFT JOIN mail_prefs p ON p.user_id = q.user_id"
 		" WHERE q.state = 0 AND q.next_try <= ?1 ORDER BY q.next_try, q.id LIMIT ?2",
@@ -1123,6 +1125,17 @@ int store_user_by_id(struct store *s, int64_t id, struct st_user *u)
 	return read_user(s, q, u, "user by id");
 }
 
+/* The language the user chose ("de", "en"; "" none). */
+int store_user_set_lang(struct store *s, int64_t id, const char *code)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_SET_LANG);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, id);
+	bind_text(q, 2, code);
+	return exec_stmt(s, q, "user set lang");
+}
+
 /* ------------------------------------------------------------------ */
 /* Sessions and failed logins                                          */
 
@@ -1154,6 +1167,7 @@ int store_session_get(struct store *s, const unsigned char hash[32], int64_t now
 		copy_col(out->csrf, sizeof out->csrf, q, 1);
 		out->expires = sqlite3_column_int64(q, 2);
 		copy_col(out->name, sizeof out->name, q, 3);
+		copy_col(out->lang, sizeof out->lang, q, 4);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "session get");
@@ -2664,6 +2678,7 @@ int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, i
 		copy_col(m->name, sizeof m->name, q, 7);
 		copy_col(m->address, sizeof m->address, q, 8);
 		copy_col(m->token, sizeof m->token, q, 9);
+		copy_col(m->lang, sizeof m->lang, q, 10);
 	}
 	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : fail(s, "mail due");
 	done(q);

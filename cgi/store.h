@@ -25,7 +25,7 @@ enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_FUL
 /* ST_NAME_MAX is in bytes: a name has at most 24 characters (auth.h), each
  * a Latin letter of at most two bytes in UTF-8. */
 enum { ST_NAME_MAX = 48, ST_SLUG_MAX = 32, ST_OPTS_MAX = 256, ST_HASH_MAX = 128,
-       ST_CSRF_LEN = 43 };
+       ST_CSRF_LEN = 43, ST_LANG_MAX = 7 };
 
 struct store;
 
@@ -65,6 +65,7 @@ int store_user_create(struct store *s, const char *name, const char *pwhash,
 		      int64_t now, int64_t *id);                  /* ST_EXISTS: name taken (case-insensitive) */
 int store_user_by_name(struct store *s, const char *name, struct st_user *u);
 int store_user_by_id(struct store *s, int64_t id, struct st_user *u);
+int store_user_set_lang(struct store *s, int64_t id, const char *code);
 
 /* ---- sessions: only the SHA-256 of the token is stored ---- */
 struct st_session {
@@ -72,6 +73,7 @@ struct st_session {
 	char csrf[ST_CSRF_LEN + 1];
 	int64_t expires;
 	char name[ST_NAME_MAX + 1];      /* the user's */
+	char lang[ST_LANG_MAX + 1];      /* the user's language, "" none chosen */
 };
 int store_session_create(struct store *s, const unsigned char hash[32], int64_t user_id,
 			 const char *csrf, int64_t expires);
@@ -433,6 +435,7 @@ struct st_mail {
 	char name[ST_NAME_MAX + 1];
 	char address[ST_MAIL_ADDR_MAX + 1];
 	char token[ST_MAIL_TOKEN_LEN + 1];
+	char lang[ST_LANG_MAX + 1];        /* the account's language, "" none */
 };
 /* Queued mails whose next try is due at `now`, the oldest first. */
 int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, int *n);

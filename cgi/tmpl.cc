@@ -13,6 +13,7 @@
 
 #include <ctemplate/template.h>
 
+#include "i18n.h"
 #include "tmpl.h"
 
 namespace {
@@ -133,6 +134,18 @@ const char *str_in(const view_node *d, const char *key)
 	return NULL;
 }
 
+// Template `name` as loaded for the request's language: "en/table.tpl".
+// The names are kept, so that each is built once per process.
+const char *in_lang(const char *name)
+{
+	static std::set<std::string> *names[LANG__MAX];
+	enum lang l = i18n_lang();
+	if (!names[l])
+		names[l] = new std::set<std::string>;
+	std::string full = std::string(lang_code[l]) + "/" + name;
+	return names[l]->insert(full).first->c_str();
+}
+
 // The one move form: every item of a section that has a `move` is a button
 // that posts it, drawn by {{>move_form}} (move-form.tpl) with the item's
 // `label` (the move itself without one) and its `primary` flag; the form's
@@ -147,7 +160,11 @@ void move_form(ctemplate::TemplateDictionary *sec, const view_node *item)
 	if (!label)
 		label = move;
 	ctemplate::TemplateDictionary *inc = sec->AddIncludeDictionary(key_of("move_form"));
-	inc->SetFilename("move-form.tpl");
+	static const char *form_in[LANG__MAX];   // a form per move: looked up once
+	enum lang l = i18n_lang();
+	if (!form_in[l])
+		form_in[l] = in_lang("move-form.tpl");
+	inc->SetFilename(form_in[l]);
 	inc->SetValueWithoutCopy(key_of("move"), ctemplate::TemplateString(move, strlen(move)));
 	inc->SetValueWithoutCopy(key_of("label"), ctemplate::TemplateString(label, strlen(label)));
 	for (const view_node *n = item->first; n; n = n->next)
@@ -188,7 +205,7 @@ bool fill(struct arena *a, ctemplate::TemplateDictionary *dict, const view_node 
 		}
 		case VIEW_INCLUDE: {
 			ctemplate::TemplateDictionary *inc = dict->AddIncludeDictionary(key_of(n->key));
-			inc->SetFilename(n->str);
+			inc->SetFilename(in_lang(n->str));
 			if (!fill(a, inc, n, depth + 1))
 				return false;
 			break;
@@ -220,8 +237,10 @@ public:
 		while (digits < inlen && in[digits] >= '0' && in[digits] <= '9')
 			digits++;
 		out->Emit(in, digits);
-		if (points_)
-			out->Emit(digits == 1 && in[0] == '1' ? "\xc2\xa0Punkt" : "\xc2\xa0Punkte");
+		if (points_) {
+			out->Emit("\xc2\xa0");
+			out->Emit(digits == 1 && in[0] == '1' ? _("Punkt") : _("Punkte"));
+		}
 	}
 
 private:
@@ -229,6 +248,66 @@ private:
 };
 
 SignedModifier minus_modifier(false), points_modifier(true);
+
+// The text of file `path`, or false.
+bool slurp(const std::string &path, std::string *out)
+{
+	FILE *f = fopen(path.c_str(), "rb");
+	if (!f)
+		return false;
+	char buf[8192];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		out->append(buf, n);
+	bool ok = !ferror(f);
+	fclose(f);
+	return ok;
+}
+
+// Template text `src` in language l: every [[German text]] replaced by
+// its translation (the German text itself for German or a text the
+// catalog lacks). false for a marker left open.
+bool in_language(const std::string &src, enum lang l, std::string *out)
+{
+	size_t at = 0;
+	for (;;) {
+		size_t open = src.find("[[", at);
+		if (open == std::string::npos)
+			break;
+		size_t close = src.find("]]", open + 2);
+		size_t eol = src.find('\n', open);
+		if (close == std::string::npos || (eol != std::string::npos && eol < close))
+			return false;
+		out->append(src, at, open - at);
+		std::string id = src.substr(open + 2, close - open - 2);
+		out->append(i18n_get(l, id.c_str()));
+		at = close + 2;
+	}
+	out->append(src, at, std::string::npos);
+	return true;
+}
+
+// Puts file `path` into the cache once per language, as "de/name", "en/name".
+bool load_langs(ctemplate::TemplateCache *cache, const std::string &path, const std::string &name)
+{
+	std::string src;
+	if (!slurp(path, &src)) {
+		fprintf(stderr, "tmpl: cannot read %s\n", path.c_str());
+		return false;
+	}
+	for (int l = 0; l < LANG__MAX; l++) {
+		std::string text, key = std::string(lang_code[l]) + "/" + name;
+		if (!in_language(src, (enum lang)l, &text)) {
+			fprintf(stderr, "tmpl: %s: a [[ without its ]] on the same line\n", name.c_str());
+			return false;
+		}
+		if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
+			fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
+			return false;
+		}
+	}
+	return true;
+}
 
 } // namespace
 
@@ -263,8 +342,9 @@ extern "C" int tmpl_load(const char *dir)
 				bad++;
 				continue;
 			}
-			if (!cache->LoadTemplate(name, strip_of(name))) {
-				fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
+			if (loaded && loaded->count(name))
+				continue;   // loaded by an earlier call (the cache keeps it)
+			if (!load_langs(cache, std::string(dir) + "/" + name, name)) {
 				bad++;
 				continue;
 			}
@@ -305,7 +385,7 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct vie
 			return NULL;
 		}
 		std::string out;
-		if (!ctemplate::ExpandTemplate(name, strip_of(name), &dict, &out)) {
+		if (!ctemplate::ExpandTemplate(in_lang(name), strip_of(name), &dict, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
 			return NULL;
 		}

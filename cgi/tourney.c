@@ -86,7 +86,7 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	struct tourney_points tp;
 	int opt[GAME_OPT_MAX], rc;
 	if (!g)
-		return play_fail(e, PLAY_INVALID, "Dieses Spiel gibt es hier nicht.");
+		return play_fail(e, PLAY_INVALID, N_("Dieses Spiel gibt es hier nicht."));
 	if (check_rule(n, g, e) != 0)
 		return PLAY_INVALID;
 	if (n->points && n->points[0]) {
@@ -556,12 +556,12 @@ int tourney_register(struct store *s, int64_t t, int64_t user, int64_t now, stru
 		return rc;
 	rc = play_from_store(store_tourney_get(s, t, &x), PLAY_NOT_FOUND);
 	if (rc == PLAY_OK && (x.status != TOURNEY_REGISTERING || now >= x.register_until))
-		rc = play_fail(e, PLAY_REJECTED, "Die Anmeldung ist geschlossen.");
+		rc = play_fail(e, PLAY_REJECTED, N_("Die Anmeldung ist geschlossen."));
 	else if (rc == PLAY_OK && x.players >= TOURNEY_PLAYERS_MAX)
-		rc = play_fail(e, PLAY_REJECTED, "Das Turnier ist voll.");
+		rc = play_fail(e, PLAY_REJECTED, N_("Das Turnier ist voll."));
 	if (rc == PLAY_OK) {
 		int st = store_tplayer_add(s, t, user, now);
-		rc = st == ST_EXISTS ? play_fail(e, PLAY_ALREADY, "Du bist schon angemeldet.")
+		rc = st == ST_EXISTS ? play_fail(e, PLAY_ALREADY, N_("Du bist schon angemeldet."))
 				     : play_from_store(st, PLAY_ERR);
 	}
 	if (rc == PLAY_OK)
@@ -577,15 +577,15 @@ static int leave_in(struct store *s, const struct tourney_data *d, int64_t user,
 	int i = player_index(d, user);
 	*table = 0;
 	if (by != user && by != d->t.created_by)
-		return play_fail(e, PLAY_REJECTED, "Nur die Veranstalterin oder der Veranstalter "
-				 "kann Spieler abmelden.");
+		return play_fail(e, PLAY_REJECTED, N_("Nur die Veranstalterin oder der "
+						      "Veranstalter kann Spieler abmelden."));
 	if (i < 0 || d->players[i].left_how != 0)
-		return play_fail(e, PLAY_NOT_SEATED, by == user ? "Du bist nicht angemeldet."
-								: "Nicht (mehr) angemeldet.");
+		return play_fail(e, PLAY_NOT_SEATED, by == user ? N_("Du bist nicht angemeldet.")
+								: N_("Nicht (mehr) angemeldet."));
 	if (d->t.status == TOURNEY_REGISTERING)
 		return play_from_store(store_tplayer_delete(s, d->t.id, user), PLAY_NOT_SEATED);
 	if (d->t.status != TOURNEY_RUNNING)
-		return play_fail(e, PLAY_NOT_PLAYING, "Das Turnier ist vorbei.");
+		return play_fail(e, PLAY_NOT_PLAYING, N_("Das Turnier ist vorbei."));
 	/* the running table of the round where they still play (one indexed
 	 * read, as the page's "Zu meinem Tisch") */
 	int rc = store_tmy_table(s, d->t.id, d->t.round, user, table);
@@ -630,9 +630,10 @@ int tourney_start(struct store *s, int64_t t, int64_t user, int64_t now, struct 
 		return rc;
 	rc = load_in(s, t, &d);
 	if (rc == PLAY_OK && d.t.created_by != user)
-		rc = play_fail(e, PLAY_REJECTED, "Nur wer das Turnier ausrichtet, kann es starten.");
+		rc = play_fail(e, PLAY_REJECTED, N_("Nur wer das Turnier ausrichtet, kann es "
+						    "starten."));
 	else if (rc == PLAY_OK && d.t.status != TOURNEY_REGISTERING)
-		rc = play_fail(e, PLAY_REJECTED, "Das Turnier hat schon begonnen.");
+		rc = play_fail(e, PLAY_REJECTED, N_("Das Turnier hat schon begonnen."));
 	if (rc == PLAY_OK)
 		rc = start_in(s, &d, now);
 	data_free(&d);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "game.h"
+#include "i18n.h"
 #include "view.h"
 
 void view_init(struct view *v, struct arena *a)
@@ -215,7 +216,19 @@ static void sink_end(void *ctx)
 	view_end(ctx);
 }
 
+/* A game's text with its format translated (i18n.h), then as any string:
+ * names put in. */
+static void sink_text(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
+		      const char *de)
+{
+	char out[1024];
+	view_str(ctx, key, i18n_format(i18n_lang(), fmt, args, nargs, de, out, sizeof out));
+}
+
 void view_sink_init(struct view *v, struct view_sink *out)
 {
-	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v };
+	/* German is what the game writes: a German request takes its texts as
+	 * plain strings, and the game keeps no arguments for it */
+	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v,
+				   i18n_lang() == LANG_DE ? NULL : sink_text };
 }

@@ -152,12 +152,102 @@ struct dna_state {
 
 /* ---- cards ---- */
 
+/* The words of the move codes ("2-rot-voll-welle") and the drawing's
+ * classes: move language, never translated. */
 static const char *const colour_name[3] = { "rot", "gruen", "lila" };
-static const char *const colour_de[3] = { "rot", "grün", "lila" };
 static const char *const fill_name[3] = { "voll", "gestreift", "leer" };
 static const char *const shape_name[3] = { "raute", "welle", "oval" };
-static const char *const shape_de[3] = { "Raute", "Welle", "Oval" };
 static const int attr_div[4] = { 1, 3, 9, 27 };
+
+/* The German name of every face, by face (number, then colour, fill and
+ * shape, as face ids count). Each is a catalog message of its own, so that
+ * the platform translates a card named in a sentence along with it. */
+static const char *const face_label[DNA_FACES] = {
+	/* Raute */
+	N_("1 rot · voll · Raute"),
+	N_("2 rot · voll · Raute"),
+	N_("3 rot · voll · Raute"),
+	N_("1 grün · voll · Raute"),
+	N_("2 grün · voll · Raute"),
+	N_("3 grün · voll · Raute"),
+	N_("1 lila · voll · Raute"),
+	N_("2 lila · voll · Raute"),
+	N_("3 lila · voll · Raute"),
+	N_("1 rot · gestreift · Raute"),
+	N_("2 rot · gestreift · Raute"),
+	N_("3 rot · gestreift · Raute"),
+	N_("1 grün · gestreift · Raute"),
+	N_("2 grün · gestreift · Raute"),
+	N_("3 grün · gestreift · Raute"),
+	N_("1 lila · gestreift · Raute"),
+	N_("2 lila · gestreift · Raute"),
+	N_("3 lila · gestreift · Raute"),
+	N_("1 rot · leer · Raute"),
+	N_("2 rot · leer · Raute"),
+	N_("3 rot · leer · Raute"),
+	N_("1 grün · leer · Raute"),
+	N_("2 grün · leer · Raute"),
+	N_("3 grün · leer · Raute"),
+	N_("1 lila · leer · Raute"),
+	N_("2 lila · leer · Raute"),
+	N_("3 lila · leer · Raute"),
+	/* Welle */
+	N_("1 rot · voll · Welle"),
+	N_("2 rot · voll · Welle"),
+	N_("3 rot · voll · Welle"),
+	N_("1 grün · voll · Welle"),
+	N_("2 grün · voll · Welle"),
+	N_("3 grün · voll · Welle"),
+	N_("1 lila · voll · Welle"),
+	N_("2 lila · voll · Welle"),
+	N_("3 lila · voll · Welle"),
+	N_("1 rot · gestreift · Welle"),
+	N_("2 rot · gestreift · Welle"),
+	N_("3 rot · gestreift · Welle"),
+	N_("1 grün · gestreift · Welle"),
+	N_("2 grün · gestreift · Welle"),
+	N_("3 grün · gestreift · Welle"),
+	N_("1 lila · gestreift · Welle"),
+	N_("2 lila · gestreift · Welle"),
+	N_("3 lila · gestreift · Welle"),
+	N_("1 rot · leer · Welle"),
+	N_("2 rot · leer · Welle"),
+	N_("3 rot · leer · Welle"),
+	N_("1 grün · leer · Welle"),
+	N_("2 grün · leer · Welle"),
+	N_("3 grün · leer · Welle"),
+	N_("1 lila · leer · Welle"),
+	N_("2 lila · leer · Welle"),
+	N_("3 lila · leer · Welle"),
+	/* Oval */
+	N_("1 rot · voll · Oval"),
+	N_("2 rot · voll · Oval"),
+	N_("3 rot · voll · Oval"),
+	N_("1 grün · voll · Oval"),
+	N_("2 grün · voll · Oval"),
+	N_("3 grün · voll · Oval"),
+	N_("1 lila · voll · Oval"),
+	N_("2 lila · voll · Oval"),
+	N_("3 lila · voll · Oval"),
+	N_("1 rot · gestreift · Oval"),
+	N_("2 rot · gestreift · Oval"),
+	N_("3 rot · gestreift · Oval"),
+	N_("1 grün · gestreift · Oval"),
+	N_("2 grün · gestreift · Oval"),
+	N_("3 grün · gestreift · Oval"),
+	N_("1 lila · gestreift · Oval"),
+	N_("2 lila · gestreift · Oval"),
+	N_("3 lila · gestreift · Oval"),
+	N_("1 rot · leer · Oval"),
+	N_("2 rot · leer · Oval"),
+	N_("3 rot · leer · Oval"),
+	N_("1 grün · leer · Oval"),
+	N_("2 grün · leer · Oval"),
+	N_("3 grün · leer · Oval"),
+	N_("1 lila · leer · Oval"),
+	N_("2 lila · leer · Oval"),
+	N_("3 lila · leer · Oval"),
+};
 
 /* The attributes of every face, so that the tests of fit and set (every
  * move of every turn) read them instead of dividing. */
@@ -211,11 +301,11 @@ static int makes_set(int x, int a, int b)
 	return face(x) == third(face(a), face(b));
 }
 
-/* The move code ("2-rot-voll-welle") and the German label ("2 rot · voll ·
- * Welle") of every face, written once per process on first use: moves and
- * views copy them instead of formatting them per card. */
+/* The move code ("2-rot-voll-welle") of every face, written once per
+ * process on first use: moves and views copy it instead of formatting it
+ * per card. */
 struct face_text {
-	char code[32], label[48];
+	char code[32];
 	uint8_t code_len;
 };
 static struct face_text face_texts[DNA_FACES];
@@ -243,8 +333,6 @@ static void face_texts_init(void)
 		}
 		t->code[len] = '\0';
 		t->code_len = (uint8_t)len;
-		snprintf(t->label, sizeof t->label, "%d %s · %s · %s", attr(f, 0) + 1,
-			 colour_de[attr(f, 1)], fill_name[attr(f, 2)], shape_de[attr(f, 3)]);
 	}
 	face_texts_ready = 1;
 }
@@ -263,17 +351,6 @@ static void face_code(int f, char *out, size_t cap)
 	const struct face_text *t = face_text(f);
 	if (cap > t->code_len)
 		memcpy(out, t->code, (size_t)t->code_len + 1);
-	else if (cap)
-		out[0] = '\0';
-}
-
-/* Writes the German label of a face ("2 rot · voll · Welle") into out. */
-static void face_label(int f, char *out, size_t cap)
-{
-	const char *l = face_text(f)->label;
-	size_t n = strlen(l);
-	if (cap > n)
-		memcpy(out, l, n + 1);
 	else if (cap)
 		out[0] = '\0';
 }
@@ -1129,16 +1206,20 @@ static void advance(struct dna_state *s, int64_t now)
 /* ---- setup ---- */
 
 static const struct game_option dna_options[] = {
-	[O_DECKS] = { "decks", "SET-Decks", OPT_INT, 1, DNA_DECKS_MAX, 1, "Decks" },
-	[O_PLAY_ON] = { "play_on", "Um die weiteren Plätze weiterspielen", OPT_BOOL, 0, 1, 0, NULL },
-	[O_RACE] = { "opening_race", "Eröffnungsrennen (20 s: wer zuerst ein Set findet, beginnt)",
+	[O_DECKS] = { "decks", N_("SET-Decks"), OPT_INT, 1, DNA_DECKS_MAX, 1, N_("Decks") },
+	[O_PLAY_ON] = { "play_on", N_("Um die weiteren Plätze weiterspielen"), OPT_BOOL, 0, 1, 0,
+			NULL },
+	[O_RACE] = { "opening_race",
+		     N_("Eröffnungsrennen (20 s: wer zuerst ein Set findet, beginnt)"),
 		     OPT_BOOL, 0, 1, 0, NULL },
-	[O_TURN_SECONDS] = { "turn_seconds", "Zeitlimit pro Zug (0 = keins; danach wird gezogen)",
-			     OPT_INT, 0, 600, 0, "s" },
-	[O_LAST_MUST_DRAW] = { "last_must_draw", "Wer als Letzter wählt, muss ziehen",
+	[O_TURN_SECONDS] = { "turn_seconds",
+			     N_("Zeitlimit pro Zug (0 = keins; danach wird gezogen)"),
+			     OPT_INT, 0, 600, 0, N_("s") },
+	[O_LAST_MUST_DRAW] = { "last_must_draw", N_("Wer als Letzter wählt, muss ziehen"),
 			       OPT_BOOL, 0, 1, 0, NULL },
-	[O_PENALISE] = { "penalties", "Fehler werden bestraft (jede Handkarte ist wählbar; "
-			 "passt sie nicht: 2 Strafkarten, falsches Set: 3)", OPT_BOOL, 0, 1, 0, NULL },
+	[O_PENALISE] = { "penalties", N_("Fehler werden bestraft (jede Handkarte ist wählbar; "
+					 "passt sie nicht: 2 Strafkarten, falsches Set: 3)"),
+			 OPT_BOOL, 0, 1, 0, NULL },
 };
 _Static_assert(sizeof dna_options / sizeof dna_options[0] == O__MAX, "option table");
 
@@ -1217,26 +1298,29 @@ struct dna_cmd {
 };
 
 /* The verbs of the move language (docs/moves-dna.md): their form and what
- * a move of the wrong form is told (rules/movetext.h). */
+ * a move of the wrong form is told (rules/movetext.h; a catalog message,
+ * as the player reads it). */
 static const struct mt_verb dna_verbs[C__MAX] = {
 	[C_ATTACH] = { "attach", NULL, 4, MT_MAX_WORDS, 2, "to",
-		       "So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4.",
+		       N_("So geht der Zug nicht: attach 2-rot-voll-welle to e1 e4."),
 		       "attach KARTE to ENDE [ENDE …]", "attach 2-rot-voll-welle to e1 e4" },
 	[C_SET] = { "set", NULL, 4, 4, 2, "on",
-		    "So geht der Zug nicht: set 2-rot-voll-welle on e3.",
+		    N_("So geht der Zug nicht: set 2-rot-voll-welle on e3."),
 		    "set KARTE on ENDE", "set 2-rot-voll-welle on e3" },
-	[C_DRAW] = { "draw", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: draw.", "draw", "draw" },
+	[C_DRAW] = { "draw", NULL, 1, 1, 0, NULL, N_("So geht der Zug nicht: draw."),
+		     "draw", "draw" },
 	[C_OPEN] = { "open", NULL, 4, 4, 2, "on",
-		     "So geht der Zug nicht: open 2-rot-voll-welle on s1.",
+		     N_("So geht der Zug nicht: open 2-rot-voll-welle on s1."),
 		     "open KARTE on STRANG", "open 2-rot-voll-welle on s1" },
-	[C_PASS] = { "pass", NULL, 1, 1, 0, NULL, "So geht der Zug nicht: pass.", "pass", "pass" },
+	[C_PASS] = { "pass", NULL, 1, 1, 0, NULL, N_("So geht der Zug nicht: pass."),
+		     "pass", "pass" },
 	[C_REFILL] = { "refill", NULL, 4, 4, 2, "to",
-		       "So geht der Zug nicht: refill 2-rot-voll-welle to s1.",
+		       N_("So geht der Zug nicht: refill 2-rot-voll-welle to s1."),
 		       "refill KARTE to STRANG", "refill 2-rot-voll-welle to s1" },
 	[C_DISCARD] = { "discard", NULL, 2, 2, 0, NULL,
-			"So geht der Zug nicht: discard 2-rot-voll-welle.",
+			N_("So geht der Zug nicht: discard 2-rot-voll-welle."),
 			"discard KARTE", "discard 2-rot-voll-welle" },
-	[C_CLEAR] = { "clear", NULL, 2, 2, 0, NULL, "So geht der Zug nicht: clear s2.",
+	[C_CLEAR] = { "clear", NULL, 2, 2, 0, NULL, N_("So geht der Zug nicht: clear s2."),
 		      "clear STRANG", "clear s2" },
 };
 
@@ -1304,14 +1388,19 @@ static int parse_pick(const struct dna_state *s, int seat, const struct mtok *t,
 	if (seat != s->holder)
 		return rerr_set(e, "Den Strang wählt, wer das Deck hat.");
 	unsigned pick = pick_mask(s);
-	if (parse_ref(t->w[1], 's', DNA_STRANDS, &m->strand) != 0 ||
-	    !((pick >> (m->strand - 1)) & 1u))
-		return rerr_set(e, "Wähle einen der längsten Stränge: %s.",
-				pick == 3 ? "s1 oder s2" :
-				pick == 5 ? "s1 oder s3" :
-				pick == 6 ? "s2 oder s3" : "s1, s2 oder s3");
-	m->strand--;
-	return 0;
+	if (parse_ref(t->w[1], 's', DNA_STRANDS, &m->strand) == 0 &&
+	    ((pick >> (m->strand - 1)) & 1u)) {
+		m->strand--;
+		return 0;
+	}
+	/* whole sentences: "oder" is no word to pass along */
+	if (pick == 3)
+		return rerr_set(e, "Wähle einen der längsten Stränge: s1 oder s2.");
+	if (pick == 5)
+		return rerr_set(e, "Wähle einen der längsten Stränge: s1 oder s3.");
+	if (pick == 6)
+		return rerr_set(e, "Wähle einen der längsten Stränge: s2 oder s3.");
+	return rerr_set(e, "Wähle einen der längsten Stränge: s1, s2 oder s3.");
 }
 
 /* The opening race: "open <card> on sN", a set with that strand's end, or
@@ -2457,7 +2546,7 @@ static void view_card_fields(struct view_sink *v, int c)
 	int f = face(c), num = attr(f, 0) + 1;
 	const struct face_text *t = face_text(f);
 	vstr(v, "code", t->code);
-	vstr(v, "label", t->label);
+	vtext(v, "label", face_label[f]);
 	vnum(v, "num", num);
 	vstr(v, "colour", colour_name[attr(f, 1)]);
 	vstr(v, "fill", fill_name[attr(f, 2)]);
@@ -2570,158 +2659,196 @@ struct collect {
 	const struct dna_state *s;
 };
 
-/* One button per move, labelled in German from what the move does. */
+/* One button per move, labelled from what the move does. The ends ("e1
+ * e4") are move words, passed along as they are. */
 static void emit_button(void *ctx, const char *move, const struct move_info *mi)
 {
 	struct collect *cl = ctx;
 	char ends[64] = "";
 	size_t len = 0;
 	for (int k = 0; k < mi->n && len < sizeof ends; k++) {
-		int w = snprintf(ends + len, sizeof ends - len, " e%d", cl->s->tend_id[mi->ends[k]]);
+		int w = snprintf(ends + len, sizeof ends - len, "%se%d", k ? " " : "",
+				 cl->s->tend_id[mi->ends[k]]);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	vbegin(cl->v, "moves");
 	vstr(cl->v, "move", move);
 	switch (mi->kind) {
 	case C_ATTACH:
-		vstrf(cl->v, "label", "anlegen an%s", ends);
+		vtextf(cl->v, "label", "anlegen an %s", ends);
 		break;
 	case C_SET:
-		vstrf(cl->v, "label", "Set an%s", ends);
+		vtextf(cl->v, "label", "Set an %s", ends);
 		break;
 	case C_OPEN:
-		vstrf(cl->v, "label", "Set! Eröffnen an Strang %d", mi->strand + 1);
+		vtextf(cl->v, "label", "Set! Eröffnen an Strang %d", mi->strand + 1);
 		break;
 	case C_REFILL:
-		vstrf(cl->v, "label", "an Strang %d anlegen", mi->strand + 1);
+		vtextf(cl->v, "label", "an Strang %d anlegen", mi->strand + 1);
 		break;
 	case C_CLEAR:
-		vstrf(cl->v, "label", "Strang %d ins Deck mischen und neu legen", mi->strand + 1);
+		vtextf(cl->v, "label", "Strang %d ins Deck mischen und neu legen", mi->strand + 1);
 		break;
 	case C_DISCARD:
-		vstr(cl->v, "label", "verdeckt abwerfen");
+		vtext(cl->v, "label", "verdeckt abwerfen");
 		break;
 	case C_DRAW:
-		vstr(cl->v, "label", "Karte ziehen");
+		vtext(cl->v, "label", "Karte ziehen");
 		break;
 	default:   /* C_PASS */
-		vstr(cl->v, "label", "Kein Set gefunden — passen");
+		vtext(cl->v, "label", "Kein Set gefunden — passen");
 		break;
 	}
 	vend(cl->v);
 }
 
-/* "e1, e3 und e4" for the ends of an event. */
-static void ends_text(const struct game_event *ev, char *out, size_t cap)
+/* The name of the card an event shows, or "". */
+static const char *event_card(const struct game_event *ev)
 {
-	size_t len = 0;
-	out[0] = '\0';
-	for (int i = 0; i < ev->n && len < cap; i++) {
-		int w = snprintf(out + len, cap - len, "%se%d",
-				 i == 0 ? "" : i + 1 == ev->n ? " und " : ", ", ev->list[i]);
-		if (w < 0)
-			break;
-		len += (size_t)w;
+	return ev->card != EVENT_NO_CARD ? face_label[face(ev->card)] : "";
+}
+
+/* The sentence of an event that lays a card at ends (list: their ids): a
+ * whole sentence for each number of ends, as "und" joins the last two. */
+static void say_laid(const struct game_event *ev, struct view_sink *v, const char *key)
+{
+	const char *lbl = event_card(ev);
+	const uint8_t *e = ev->list;
+	int seat = ev->seat;
+	switch (ev->type) {
+	case EV_SET:
+		vtextf(v, key, "@%d sagt Set an und legt %s an e%d.", seat, lbl, e[0]);
+		break;
+	case EV_FALSESET:
+		vtextf(v, key, "@%d sagt Set an e%d an, aber %s bildet dort kein Set mehr: zurück "
+		       "auf die Hand und 3 Strafkarten.", seat, e[0], lbl);
+		break;
+	case EV_MISFIT:
+		if (ev->n >= 4)
+			vtextf(v, key, "@%d deckt %s für e%d, e%d, e%d und e%d auf: passt nirgends "
+			       "mehr. Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0],
+			       e[1], e[2], e[3]);
+		else if (ev->n == 3)
+			vtextf(v, key, "@%d deckt %s für e%d, e%d und e%d auf: passt nirgends "
+			       "mehr. Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0],
+			       e[1], e[2]);
+		else if (ev->n == 2)
+			vtextf(v, key, "@%d deckt %s für e%d und e%d auf: passt nirgends mehr. "
+			       "Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0], e[1]);
+		else
+			vtextf(v, key, "@%d deckt %s für e%d auf: passt nirgends mehr. Zurück auf "
+			       "die Hand und 2 Strafkarten.", seat, lbl, e[0]);
+		break;
+	default:   /* EV_ATTACH */
+		if (ev->n >= 4)
+			vtextf(v, key, "@%d legt %s an e%d, e%d, e%d und e%d an und verbindet sie.",
+			       seat, lbl, e[0], e[1], e[2], e[3]);
+		else if (ev->n == 3)
+			vtextf(v, key, "@%d legt %s an e%d, e%d und e%d an und verbindet sie.",
+			       seat, lbl, e[0], e[1], e[2]);
+		else if (ev->n == 2)
+			vtextf(v, key, "@%d legt %s an e%d und e%d an und verbindet sie.", seat,
+			       lbl, e[0], e[1]);
+		else
+			vtextf(v, key, "@%d legt %s an e%d an.", seat, lbl, e[0]);
+		break;
 	}
 }
 
-/* One log line in German. */
-static void event_text(const struct game_event *ev, char *out, size_t cap)
+/* The sentence of an event about a strand (st: its number) or a card
+ * laid there. */
+static void say_strand(const struct game_event *ev, struct view_sink *v, const char *key)
 {
-	char lbl[64] = "", ends[64];
-	if (ev->card != EVENT_NO_CARD)
-		face_label(face(ev->card), lbl, sizeof lbl);
-	ends_text(ev, ends, sizeof ends);
+	const char *lbl = event_card(ev);
 	int st = ev->where + 1, seat = ev->seat;
 	switch (ev->type) {
-	case EV_TURN:
-		snprintf(out, cap, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num, seat);
-		break;
-	case EV_ATTACH:
-		if (ev->n > 1)
-			snprintf(out, cap, "@%d legt %s an %s an und verbindet sie.", seat, lbl, ends);
-		else
-			snprintf(out, cap, "@%d legt %s an %s an.", seat, lbl, ends);
-		break;
-	case EV_SET:
-		snprintf(out, cap, "@%d sagt Set an und legt %s an %s.", seat, lbl, ends);
-		break;
-	case EV_DRAW:
-		snprintf(out, cap, "@%d zieht eine Karte.", seat);
-		break;
-	case EV_AUTODRAW:
-		snprintf(out, cap, "@%d hat nicht rechtzeitig gewählt und zieht.", seat);
-		break;
-	case EV_FORCEDRAW:
-		snprintf(out, cap, "@%d hat als Letzter gewählt und muss ziehen.", seat);
-		break;
-	case EV_MISFIT:
-		snprintf(out, cap, "@%d deckt %s für %s auf: passt nirgends mehr. Zurück auf die "
-			 "Hand und 2 Strafkarten.", seat, lbl, ends);
-		break;
-	case EV_FALSESET:
-		snprintf(out, cap, "@%d sagt Set an %s an, aber %s bildet dort kein Set mehr: zurück "
-			 "auf die Hand und 3 Strafkarten.", seat, ends, lbl);
-		break;
 	case EV_CLEAR_SET:
-		snprintf(out, cap, "Strang %d hatte ein Set und wird weggeräumt (%d Karten unter das "
-			 "Deck).", st, ev->num);
+		vtextf(v, key, "Strang %d hatte ein Set und wird weggeräumt (%d Karten unter das "
+		       "Deck).", st, ev->num);
 		break;
 	case EV_CLEAR_NOENDS:
-		snprintf(out, cap, "Strang %d hat keine Enden mehr und wird weggeräumt (%d Karten "
-			 "unter das Deck).", st, ev->num);
+		vtextf(v, key, "Strang %d hat keine Enden mehr und wird weggeräumt (%d Karten "
+		       "unter das Deck).", st, ev->num);
 		break;
 	case EV_REVEAL:
-		snprintf(out, cap, "Für Strang %d wird %s aufgedeckt.", st, lbl);
+		vtextf(v, key, "Für Strang %d wird %s aufgedeckt.", st, lbl);
 		break;
 	case EV_REFILL:
-		snprintf(out, cap, "@%d legt %s an die aufgedeckte Karte von Strang %d.", seat, lbl, st);
+		vtextf(v, key, "@%d legt %s an die aufgedeckte Karte von Strang %d.", seat, lbl,
+		       st);
 		break;
 	case EV_DECKCARD:
-		snprintf(out, cap, "Strang %d bekommt %s vom Deck.", st, lbl);
+		vtextf(v, key, "Strang %d bekommt %s vom Deck.", st, lbl);
 		break;
 	case EV_RELAY:
-		snprintf(out, cap, "Das Deck ist leer: der längste Strang %d (%d Karten) wird ins Deck "
-			 "gemischt und aus zwei Karten neu gelegt.", st, ev->num);
-		break;
-	case EV_DISCARD_STEP:
-		snprintf(out, cap, "Das Deck ist leer und kein Strang ist länger als zwei Karten: alle "
-			 "werfen eine Handkarte verdeckt ab.");
-		break;
-	case EV_DISCARD:
-		snprintf(out, cap, "@%d wirft eine Karte verdeckt ab.", seat);
-		break;
-	case EV_AUTODISCARD:
-		snprintf(out, cap, "@%d hat nicht rechtzeitig abgeworfen; eine Karte geht ins Deck.",
-			 seat);
-		break;
-	case EV_OUT:
-		snprintf(out, cap, "@%d hat keine Handkarten mehr: Platz %d!", seat, ev->num);
+		vtextf(v, key, "Das Deck ist leer: der längste Strang %d (%d Karten) wird ins Deck "
+		       "gemischt und aus zwei Karten neu gelegt.", st, ev->num);
 		break;
 	case EV_OPEN:
-		snprintf(out, cap, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die Partie.",
-			 seat, lbl, st);
+		vtextf(v, key, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die Partie.",
+		       seat, lbl, st);
 		break;
-	case EV_PICK:
+	default:   /* EV_PICK */
 		if (ev->num)
-			snprintf(out, cap, "@%d hat keinen der längsten Stränge gewählt: Strang %d "
-				 "(die kleinste Nummer).", seat, st);
+			vtextf(v, key, "@%d hat keinen der längsten Stränge gewählt: Strang %d "
+			       "(die kleinste Nummer).", seat, st);
 		else
-			snprintf(out, cap, "@%d wählt Strang %d.", seat, st);
+			vtextf(v, key, "@%d wählt Strang %d.", seat, st);
+		break;
+	}
+}
+
+/* One log line, in German; the platform says it in the reader's language. */
+static void say_event(const struct game_event *ev, struct view_sink *v, const char *key)
+{
+	int seat = ev->seat;
+	switch (ev->type) {
+	case EV_ATTACH: case EV_SET: case EV_MISFIT: case EV_FALSESET:
+		say_laid(ev, v, key);
+		break;
+	case EV_CLEAR_SET: case EV_CLEAR_NOENDS: case EV_REVEAL: case EV_REFILL:
+	case EV_DECKCARD: case EV_RELAY: case EV_OPEN: case EV_PICK:
+		say_strand(ev, v, key);
+		break;
+	case EV_TURN:
+		vtextf(v, key, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num, seat);
+		break;
+	case EV_DRAW:
+		vtextf(v, key, "@%d zieht eine Karte.", seat);
+		break;
+	case EV_AUTODRAW:
+		vtextf(v, key, "@%d hat nicht rechtzeitig gewählt und zieht.", seat);
+		break;
+	case EV_FORCEDRAW:
+		vtextf(v, key, "@%d hat als Letzter gewählt und muss ziehen.", seat);
+		break;
+	case EV_DISCARD_STEP:
+		vtext(v, key, "Das Deck ist leer und kein Strang ist länger als zwei Karten: alle "
+		      "werfen eine Handkarte verdeckt ab.");
+		break;
+	case EV_DISCARD:
+		vtextf(v, key, "@%d wirft eine Karte verdeckt ab.", seat);
+		break;
+	case EV_AUTODISCARD:
+		vtextf(v, key, "@%d hat nicht rechtzeitig abgeworfen; eine Karte geht ins Deck.",
+		       seat);
+		break;
+	case EV_OUT:
+		vtextf(v, key, "@%d hat keine Handkarten mehr: Platz %d!", seat, ev->num);
 		break;
 	case EV_TURN_LIMIT:
-		snprintf(out, cap, "Zug %d war der letzte: die Partie endet nach der Zuggrenze, "
-			 "weniger Handkarten sind besser.", ev->num);
+		vtextf(v, key, "Zug %d war der letzte: die Partie endet nach der Zuggrenze, "
+		       "weniger Handkarten sind besser.", ev->num);
 		break;
 	case EV_RACE_NONE:
-		snprintf(out, cap, "Niemand hat ein Eröffnungsset gefunden: die Partie beginnt normal.");
+		vtext(v, key, "Niemand hat ein Eröffnungsset gefunden: die Partie beginnt normal.");
 		break;
 	case EV_RACE:
-		snprintf(out, cap, "Eröffnungsrennen: %d s, um mit einem Strang und einer Handkarte "
-			 "ein Set zu bilden.", ev->num);
+		vtextf(v, key, "Eröffnungsrennen: %d s, um mit einem Strang und einer Handkarte "
+		       "ein Set zu bilden.", ev->num);
 		break;
 	default:
-		snprintf(out, cap, "Die Partie ist zu Ende.");
+		vtext(v, key, "Die Partie ist zu Ende.");
 		break;
 	}
 }
@@ -2749,36 +2876,62 @@ static void view_headline(const struct dna_state *s, uint32_t act, struct view_s
 {
 	if (s->stage == ST_OVER) {
 		if (s->nfin > 0 && !s->play_on)
-			vstrf(v, "headline", "@%d hat keine Handkarten mehr und gewinnt.", s->fin[0]);
+			vtextf(v, "headline", "@%d hat keine Handkarten mehr und gewinnt.",
+			       s->fin[0]);
 		else if (s->nfin > 0)
-			vstrf(v, "headline", "Die Partie ist zu Ende: @%d gewinnt.", s->fin[0]);
+			vtextf(v, "headline", "Die Partie ist zu Ende: @%d gewinnt.", s->fin[0]);
 		else
-			vstr(v, "headline", "Die Partie ist zu Ende.");
+			vtext(v, "headline", "Die Partie ist zu Ende.");
 	} else if (pick_mask(s)) {
-		vstrf(v, "headline", "Das Deck ist leer: @%d wählt, welcher der gleich langen "
-		      "längsten Stränge ins Deck gemischt und neu gelegt wird.", s->holder);
+		vtextf(v, "headline", "Das Deck ist leer: @%d wählt, welcher der gleich langen "
+		       "längsten Stränge ins Deck gemischt und neu gelegt wird.", s->holder);
 	} else if (prompt_kind(&s->pr) == PR_DISCARD) {
-		vstr(v, "headline", "Das Deck ist leer: alle werfen eine Handkarte verdeckt ab.");
+		vtext(v, "headline", "Das Deck ist leer: alle werfen eine Handkarte verdeckt ab.");
 	} else if (s->stage == ST_RACE) {
-		vstr(v, "headline", "Eröffnungsrennen: wer zuerst mit einem Strang und einer "
-			"Handkarte ein Set bildet, beginnt.");
+		vtext(v, "headline", "Eröffnungsrennen: wer zuerst mit einem Strang und einer "
+		      "Handkarte ein Set bildet, beginnt.");
 	} else if (s->stage == ST_REFILL) {
-		vstr(v, "headline", "Wer verbunden oder ein Set gespielt hat, legt eine Handkarte "
-			"an eine aufgedeckte Karte.");
+		vtext(v, "headline", "Wer verbunden oder ein Set gespielt hat, legt eine Handkarte "
+		      "an eine aufgedeckte Karte.");
 	} else {
 		int waiting = 0;
 		for (int p = 0; p < s->n; p++)
 			waiting += (act >> p) & 1u;
-		vstrf(v, "headline", "Zug %d: alle wählen verdeckt (noch %d). @%d hat das Deck.",
-		      s->turn, waiting, s->holder);
+		vtextf(v, "headline", "Zug %d: alle wählen verdeckt (noch %d). @%d hat das Deck.",
+		       s->turn, waiting, s->holder);
 	}
+}
+
+/* What seat `me` chose this turn, which only it sees. */
+static void view_choice(const struct dna_state *s, int me, struct view_sink *v)
+{
+	char ends[64] = "";
+	size_t len = 0;
+	if (s->choice_kind[me] == CH_DRAW && s->choice_auto[me] == 2) {
+		vtext(v, "my_choice", "Du bist als Letzter dran und ziehst eine Karte.");
+		return;
+	}
+	if (s->choice_kind[me] == CH_DRAW) {
+		vtext(v, "my_choice", "Du ziehst eine Karte.");
+		return;
+	}
+	/* the ends ("e1 e4") are move words, passed along as they are */
+	for (int i = 0; i < s->choice_nends[me] && len < sizeof ends; i++) {
+		int w = snprintf(ends + len, sizeof ends - len, "%se%d", i ? " " : "",
+				 s->choice_ends[me][i]);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	const char *lbl = face_label[face(s->choice_card[me])];
+	if (s->choice_kind[me] == CH_SET)
+		vtextf(v, "my_choice", "Set: %s an %s", lbl, ends);
+	else
+		vtextf(v, "my_choice", "Du legst %s an %s", lbl, ends);
 }
 
 /* Seat `me`'s hand with a button per move a card allows, the moves without
  * a card, and what they chose this turn or must refill. */
 static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
 {
-	char txt[400];
 	int faces[DNA_FACES];
 	int nf = hand_faces(s, me, faces);
 	vflag(v, "has_hand", nf > 0);
@@ -2802,23 +2955,8 @@ static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
 	moves_for(s, &mc, me, -1, &em);
 	vend(v);
 	vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
-	if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE) {
-		char code[40];
-		if (s->choice_kind[me] == CH_DRAW) {
-			vstr(v, "my_choice", s->choice_auto[me] == 2 ?
-			     "Du bist als Letzter dran und ziehst eine Karte." :
-			     "Du ziehst eine Karte.");
-		} else {
-			face_label(face(s->choice_card[me]), code, sizeof code);
-			size_t len = (size_t)snprintf(txt, sizeof txt, "%s %s an",
-						  s->choice_kind[me] == CH_SET ? "Set:" : "Du legst",
-						  code);
-			for (int i = 0; i < s->choice_nends[me] && len < sizeof txt; i++)
-				len += (size_t)snprintf(txt + len, sizeof txt - len, " e%d",
-							s->choice_ends[me][i]);
-			vstr(v, "my_choice", txt);
-		}
-	}
+	if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE)
+		view_choice(s, me, v);
 	vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);
 	if (s->stage == ST_REFILL && s->refill_slot[me] >= 0)
 		vnum(v, "refill_strand", s->refill_slot[me] + 1);
@@ -2889,7 +3027,7 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		}
 	if (me >= 0)
 		view_hand(s, me, v);
-	evlog_view(&s->log, v, event_text);
+	evlog_view_text(&s->log, v, say_event);
 	if (s->stage == ST_OVER)
 		for (int k = 1; k <= s->n; k++)
 			for (int p = 0; p < s->n; p++)
@@ -2972,13 +3110,14 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 const struct game dna_game = {
 	.slug = "dna",
 	.title = "DNA",
-	.tagline = "Set-Karten an drei Stränge anlegen: alle wählen gleichzeitig und verdeckt.",
-	.summary = "In jedem Zug wählen alle gleichzeitig und verdeckt: eine Karte an ein Ende "
-		   "eines Strangs anlegen, ein Set spielen oder eine Karte ziehen. Eine Karte "
-		   "passt an ein Ende, wenn sie sich von der Karte, die mit dessen beiden letzten "
-		   "Karten ein Set bilden würde, in genau einer Eigenschaft unterscheidet. Dann "
-		   "werden alle Wahlen im Uhrzeigersinn aufgedeckt und ausgeführt. Wer zuerst "
-		   "keine Handkarten mehr hat, gewinnt.",
+	.tagline = N_("Set-Karten an drei Stränge anlegen: alle wählen gleichzeitig und "
+		      "verdeckt."),
+	.summary = N_("In jedem Zug wählen alle gleichzeitig und verdeckt: eine Karte an ein "
+		      "Ende eines Strangs anlegen, ein Set spielen oder eine Karte ziehen. Eine "
+		      "Karte passt an ein Ende, wenn sie sich von der Karte, die mit dessen beiden "
+		      "letzten Karten ein Set bilden würde, in genau einer Eigenschaft "
+		      "unterscheidet. Dann werden alle Wahlen im Uhrzeigersinn aufgedeckt und "
+		      "ausgeführt. Wer zuerst keine Handkarten mehr hat, gewinnt."),
 	.min_players = 2,
 	.max_players = DNA_SEATS,
 	.state_size = sizeof(struct dna_state),

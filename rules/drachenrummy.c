@@ -44,14 +44,28 @@ enum {
 
 /* Suits in Skat order; ranks 2..14 (14: the ace, which may also be 1 in a run). */
 static const char *const suit_word[DR_SUITS] = { "kreuz", "pik", "herz", "karo" };
-static const char *const suit_name[DR_SUITS] = { "Kreuz", "Pik", "Herz", "Karo" };
 static const char *const suit_sym[DR_SUITS] = { "♣", "♠", "♥", "♦" };
 static const char *const rank_word[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
 						 "b", "d", "k", "a" };
+/* The rank on a card's face: the letters are German (Bube, Dame, König, As),
+ * so they go to the catalogs; the numbers are the same everywhere. */
 static const char *const rank_short[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
-						  "B", "D", "K", "A" };
-static const char *const rank_name[DR_RANKS] = { "2", "3", "4", "5", "6", "7", "8", "9", "10",
-						 "Bube", "Dame", "König", "As" };
+						  N_("B"), N_("D"), N_("K"), N_("A") };
+/* A card's name on the page, by face: whole names, so that each is one
+ * catalog message, translated also where a sentence names the card. */
+static const char *const card_name[DR_DECK] = {
+	N_("Kreuz 2"), N_("Kreuz 3"), N_("Kreuz 4"), N_("Kreuz 5"), N_("Kreuz 6"), N_("Kreuz 7"),
+	N_("Kreuz 8"), N_("Kreuz 9"), N_("Kreuz 10"), N_("Kreuz Bube"), N_("Kreuz Dame"),
+	N_("Kreuz König"), N_("Kreuz As"),
+	N_("Pik 2"), N_("Pik 3"), N_("Pik 4"), N_("Pik 5"), N_("Pik 6"), N_("Pik 7"), N_("Pik 8"),
+	N_("Pik 9"), N_("Pik 10"), N_("Pik Bube"), N_("Pik Dame"), N_("Pik König"), N_("Pik As"),
+	N_("Herz 2"), N_("Herz 3"), N_("Herz 4"), N_("Herz 5"), N_("Herz 6"), N_("Herz 7"),
+	N_("Herz 8"), N_("Herz 9"), N_("Herz 10"), N_("Herz Bube"), N_("Herz Dame"),
+	N_("Herz König"), N_("Herz As"),
+	N_("Karo 2"), N_("Karo 3"), N_("Karo 4"), N_("Karo 5"), N_("Karo 6"), N_("Karo 7"),
+	N_("Karo 8"), N_("Karo 9"), N_("Karo 10"), N_("Karo Bube"), N_("Karo Dame"),
+	N_("Karo König"), N_("Karo As"),
+};
 
 /* Where a card is; own[] names the seat (hand, reservation) or the meld. */
 enum loc { L_DECK, L_MIDDLE, L_RESERVED, L_HAND, L_MELD, L__MAX };
@@ -106,14 +120,14 @@ _Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
 _Static_assert((int)DR_SEATS <= (int)GAME_MAX_SEATS, "seats");
 
 static const struct game_option dr_options[O__MAX] = {
-	[O_DECKS] = { "decks", "Kartenspiele (52 Karten je Spiel)", OPT_INT, 1, DR_DECKS_MAX, 1,
-		      "Decks" },
-	[O_STEAL_ANY] = { "steal_any", "Stehlen mit mehr Würfeln beliebiger Augenzahl", OPT_BOOL,
-			  0, 1, 0, NULL },
+	[O_DECKS] = { "decks", N_("Kartenspiele (52 Karten je Spiel)"), OPT_INT, 1, DR_DECKS_MAX,
+		      1, N_("Decks") },
+	[O_STEAL_ANY] = { "steal_any", N_("Stehlen mit mehr Würfeln beliebiger Augenzahl"),
+			  OPT_BOOL, 0, 1, 0, NULL },
 	[O_STEAL_HIGHER] = { "steal_higher",
-			     "Stehlen auch mit gleich vielen Würfeln höherer Augenzahl", OPT_BOOL,
-			     0, 1, 0, NULL },
-	[O_PARTIES] = { "parties", "Partien pro Runde", OPT_INT, 1, 10, 3, NULL },
+			     N_("Stehlen auch mit gleich vielen Würfeln höherer Augenzahl"),
+			     OPT_BOOL, 0, 1, 0, NULL },
+	[O_PARTIES] = { "parties", N_("Partien pro Runde"), OPT_INT, 1, 10, 3, NULL },
 };
 
 /* ---- cards ---------------------------------------------------------- */
@@ -162,7 +176,7 @@ static const char *face_digit(int v)
 /* The name on the page: "Herz König". */
 static void face_label(int f, char *out, size_t cap)
 {
-	snprintf(out, cap, "%s %s", suit_name[f / DR_RANKS], rank_name[f % DR_RANKS]);
+	snprintf(out, cap, "%s", card_name[f]);
 }
 
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
@@ -192,12 +206,13 @@ static int parse_face(const char *w, int *f)
 
 static void emit_face(struct view_sink *v, int f)
 {
-	char b[32];
-	face_label(f, b, sizeof b);
-	vstr(v, "name", b);
+	vtext(v, "name", card_name[f]);
 	vstr(v, "suit", suit_sym[f / DR_RANKS]);
 	vstr(v, "suit_class", suit_word[f / DR_RANKS]);
-	vstr(v, "rank", rank_short[f % DR_RANKS]);
+	if (f % DR_RANKS >= 9)
+		vtext(v, "rank", rank_short[f % DR_RANKS]);
+	else
+		vstr(v, "rank", rank_short[f % DR_RANKS]);
 	vflag(v, "red", f / DR_RANKS >= 2);
 }
 
@@ -477,23 +492,23 @@ static int dr_setup(void *st, const struct setup *su, struct rerr *e)
 
 enum dr_verb { V_ROLL, V_KEEP, V_RESERVE, V_STEAL, V_LAY, V_ADD, V_DONE, V__MAX };
 static const struct mt_verb dr_verbs[V__MAX] = {
-	[V_ROLL] = { "roll", NULL, 1, 1, 0, NULL, "roll steht allein: du würfelst mit allen "
-		     "Würfeln.", "roll", "roll" },
-	[V_KEEP] = { "keep", NULL, 2, 1 + DR_DICE, 0, NULL, "So legst du Würfel zur Seite: keep "
-		     "AUGEN …, z. B. keep 6 6.", "keep AUGEN [AUGEN …]", "keep 6 6" },
-	[V_RESERVE] = { "reserve", NULL, 4, 3 + DR_DICE, 2, "with", "So reservierst du eine "
+	[V_ROLL] = { "roll", NULL, 1, 1, 0, NULL, N_("roll steht allein: du würfelst mit allen "
+		     "Würfeln."), "roll", "roll" },
+	[V_KEEP] = { "keep", NULL, 2, 1 + DR_DICE, 0, NULL, N_("So legst du Würfel zur Seite: keep "
+		     "AUGEN …, z. B. keep 6 6."), "keep AUGEN [AUGEN …]", "keep 6 6" },
+	[V_RESERVE] = { "reserve", NULL, 4, 3 + DR_DICE, 2, "with", N_("So reservierst du eine "
 			"Karte aus der Mitte: reserve KARTE with AUGEN …, z. B. reserve herz-k "
-			"with 3 3.", "reserve KARTE with AUGEN [AUGEN …]", "reserve herz-k with 3 3" },
-	[V_STEAL] = { "steal", NULL, 6, 5 + DR_DICE, 2, "from", "So stiehlst du eine "
+			"with 3 3."), "reserve KARTE with AUGEN [AUGEN …]", "reserve herz-k with 3 3" },
+	[V_STEAL] = { "steal", NULL, 6, 5 + DR_DICE, 2, "from", N_("So stiehlst du eine "
 		      "reservierte Karte: steal KARTE from PLATZ with AUGEN …, z. B. steal herz-a "
-		      "from 2 with 6 6 6 6.", "steal KARTE from PLATZ with AUGEN [AUGEN …]",
+		      "from 2 with 6 6 6 6."), "steal KARTE from PLATZ with AUGEN [AUGEN …]",
 		      "steal herz-a from 2 with 6 6 6 6" },
-	[V_LAY] = { "lay", NULL, 4, 1 + DR_MELD_MAX, 0, NULL, "So legst du ein Set ab: lay KARTE "
-		    "KARTE KARTE …, z. B. lay herz-2 herz-3 herz-4.", "lay KARTE KARTE KARTE "
+	[V_LAY] = { "lay", NULL, 4, 1 + DR_MELD_MAX, 0, NULL, N_("So legst du ein Set ab: lay "
+		    "KARTE KARTE KARTE …, z. B. lay herz-2 herz-3 herz-4."), "lay KARTE KARTE KARTE "
 		    "[KARTE …]", "lay herz-2 herz-3 herz-4" },
-	[V_ADD] = { "add", NULL, 4, 4, 2, "to", "So legst du an ein eigenes Set an: add KARTE to "
-		    "SET, z. B. add herz-5 to m1.", "add KARTE to SET", "add herz-5 to m1" },
-	[V_DONE] = { "done", NULL, 1, 1, 0, NULL, "done steht allein: dein Zug ist zu Ende.",
+	[V_ADD] = { "add", NULL, 4, 4, 2, "to", N_("So legst du an ein eigenes Set an: add KARTE "
+		    "to SET, z. B. add herz-5 to m1."), "add KARTE to SET", "add herz-5 to m1" },
+	[V_DONE] = { "done", NULL, 1, 1, 0, NULL, N_("done steht allein: dein Zug ist zu Ende."),
 		     "done", "done" },
 };
 
@@ -556,14 +571,24 @@ static int beats(const struct dr_state *s, int face_, int count, int oface, int 
 	       (s->steal_higher && face_ > oface && count >= ocount);
 }
 
-/* What this table's variants add to the stealing rule, for a message. */
-static const char *steal_rule(const struct dr_state *s)
+/* Why these dice steal nothing, with what this table's variants add to
+ * the stealing rule: a whole sentence each, for the catalogs. */
+static int steal_refused(const struct dr_state *s, struct rerr *e)
 {
-	return s->steal_any && s->steal_higher ? " (an diesem Tisch auch: mehr Würfel "
-	       "beliebiger Augenzahl, oder gleich viele mit höherer)" :
-	       s->steal_any ? " (an diesem Tisch auch: mehr Würfel beliebiger Augenzahl)" :
-	       s->steal_higher ? " (an diesem Tisch auch: gleich viele mit höherer Augenzahl)" :
-	       "";
+	if (s->steal_any && s->steal_higher)
+		return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+				"derselben Augenzahl (an diesem Tisch auch: mehr Würfel beliebiger "
+				"Augenzahl, oder gleich viele mit höherer).");
+	if (s->steal_any)
+		return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+				"derselben Augenzahl (an diesem Tisch auch: mehr Würfel beliebiger "
+				"Augenzahl).");
+	if (s->steal_higher)
+		return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+				"derselben Augenzahl (an diesem Tisch auch: gleich viele mit höherer "
+				"Augenzahl).");
+	return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
+			"derselben Augenzahl.");
 }
 
 /* The face and count of dice on reserved card c. */
@@ -608,8 +633,7 @@ static int parse_steal(const struct dr_state *s, int seat, const struct mtok *t,
 	}
 	if (!seen)
 		return rerr_set(e, "Platz %d hat %s nicht reserviert.", m->target + 1, t->w[1]);
-	return rerr_set(e, "Damit stiehlst du die Karte nicht: du brauchst mehr Würfel mit "
-			"derselben Augenzahl%s.", steal_rule(s));
+	return steal_refused(s, e);
 }
 
 /* "add KARTE to mN": a hand card to one of seat's own melds, which stays a
@@ -654,9 +678,10 @@ static int parse_lay(const struct dr_state *s, int seat, const struct mtok *t, s
 				for (int j = 0; j < m->n; j++)
 					c = m->cards[j] == x ? -1 : c;
 			}
+		if (c < 0 && find_card(s, f, L_HAND, seat) >= 0)
+			return rerr_set(e, "%s hast du nicht so oft auf der Hand.", t->w[i]);
 		if (c < 0)
-			return rerr_set(e, "%s hast du nicht %sauf der Hand.", t->w[i],
-					find_card(s, f, L_HAND, seat) >= 0 ? "so oft " : "");
+			return rerr_set(e, "%s hast du nicht auf der Hand.", t->w[i]);
 		m->cards[m->n++] = (uint16_t)c;
 	}
 	int lo;
@@ -665,6 +690,49 @@ static int parse_lay(const struct dr_state *s, int seat, const struct mtok *t, s
 				"oder eine Farbe in lückenloser Folge (As als 1 oder als As, "
 				"nicht beides).");
 	return 0;
+}
+
+/* Whether verb may be played at step st (last: in the last meld-out); -1
+ * with why not, a whole sentence for each case. */
+static int step_allows(int verb, int st, int last, struct rerr *e)
+{
+	if (last && (verb == V_ROLL || verb == V_KEEP || verb == V_RESERVE || verb == V_STEAL))
+		return rerr_set(e, "Alle Karten sind vergeben: jetzt wird nur noch abgelegt "
+				"(lay, add) und dann done.");
+	switch (verb) {
+	case V_ROLL:
+		if (st == S_KEEP)
+			return rerr_set(e, "Gewürfelt wird nur zu Beginn des Zuges; jetzt legst du "
+					"Würfel zur Seite (keep).");
+		if (st != S_ROLL)
+			return rerr_set(e, "Gewürfelt wird nur zu Beginn des Zuges; jetzt ist das "
+					"Würfeln vorbei.");
+		return 0;
+	case V_KEEP:
+		if (st == S_ROLL)
+			return rerr_set(e, "Erst würfeln: roll.");
+		if (st != S_KEEP)
+			return rerr_set(e, "Alle Würfel liegen schon zur Seite.");
+		return 0;
+	case V_RESERVE:
+	case V_STEAL:
+		if (st == S_MELD)
+			return rerr_set(e, "Reservieren und Stehlen geht nur vor dem Ablegen.");
+		if (st != S_RESERVE)
+			return rerr_set(e, "Erst alle Würfel zur Seite legen, dann reservieren.");
+		return 0;
+	case V_LAY:
+	case V_ADD:
+		if (!last && st != S_RESERVE && st != S_MELD)
+			return rerr_set(e, "Abgelegt wird nach dem Würfeln und Reservieren.");
+		return 0;
+	default:   /* V_DONE */
+		if (!last && st == S_ROLL)
+			return rerr_set(e, "Erst würfeln: roll.");
+		if (!last && st != S_RESERVE && st != S_MELD)
+			return rerr_set(e, "Erst alle Würfel zur Seite legen (keep).");
+		return 0;
+	}
 }
 
 /* The whole move checked against the state; nothing changes. */
@@ -688,24 +756,12 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 		return rerr_set(e, "%s", dr_verbs[V_STEAL].usage);
 	if (!prompt_waits(&s->pr, seat))
 		return rerr_set(e, "Du bist nicht am Zug.");
-	int st = step(s), last = prompt_kind(&s->pr) == PR_LAST;
+	if (step_allows(m->verb, step(s), prompt_kind(&s->pr) == PR_LAST, e) != 0)
+		return -1;
 	const struct dice *d = &s->dice[seat];
 	int want[DR_DICE + 1], nw = 0, f = 0;
-	if (last && (m->verb == V_ROLL || m->verb == V_KEEP || m->verb == V_RESERVE ||
-		     m->verb == V_STEAL))
-		return rerr_set(e, "Alle Karten sind vergeben: jetzt wird nur noch abgelegt "
-				"(lay, add) und dann done.");
 	switch (m->verb) {
-	case V_ROLL:
-		if (st != S_ROLL)
-			return rerr_set(e, "Gewürfelt wird nur zu Beginn des Zuges; jetzt %s.",
-					st == S_KEEP ? "legst du Würfel zur Seite (keep)" :
-							"ist das Würfeln vorbei");
-		return 0;
 	case V_KEEP:
-		if (st != S_KEEP)
-			return rerr_set(e, st == S_ROLL ? "Erst würfeln: roll." :
-					"Alle Würfel liegen schon zur Seite.");
 		if (read_faces(&t, 1, want, &nw, e) != 0)
 			return -1;
 		if (dice_pick(d, dice_free(d), want, nw, &m->dice) != 0)
@@ -714,10 +770,6 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 		return 0;
 	case V_RESERVE:
 	case V_STEAL:
-		if (st != S_RESERVE)
-			return rerr_set(e, st == S_MELD ?
-					"Reservieren und Stehlen geht nur vor dem Ablegen." :
-					"Erst alle Würfel zur Seite legen, dann reservieren.");
 		if (read_face(t.w[1], &f, e) != 0)
 			return -1;
 		if (m->verb == V_RESERVE) {
@@ -730,16 +782,10 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 		}
 		return parse_steal(s, seat, &t, f, m, e);
 	case V_LAY:
-	case V_ADD:
-		if (!last && st != S_RESERVE && st != S_MELD)
-			return rerr_set(e, "Abgelegt wird nach dem Würfeln und Reservieren.");
-		if (m->verb == V_ADD)
-			return parse_add(s, seat, &t, m, e);
 		return parse_lay(s, seat, &t, m, e);
-	default:   /* V_DONE */
-		if (!last && st != S_RESERVE && st != S_MELD)
-			return rerr_set(e, st == S_ROLL ? "Erst würfeln: roll." :
-					"Erst alle Würfel zur Seite legen (keep).");
+	case V_ADD:
+		return parse_add(s, seat, &t, m, e);
+	default:   /* V_ROLL, V_DONE: the word alone */
 		return 0;
 	}
 }
@@ -1349,100 +1395,195 @@ static int dr_check(const void *st, struct rerr *e)
 
 /* ---- the view ------------------------------------------------------------ */
 
-/* Faces packed by pack_faces as "6, 6 und 3". */
-static void faces_words(uint16_t packed, int n, char *out, size_t cap)
+/* The first n faces packed by pack_faces as "6, 6, 3". */
+static void faces_list(uint16_t packed, int n, char *out, size_t cap)
 {
 	size_t len = 0;
 	out[0] = '\0';
 	if (n > DR_DICE)
 		n = DR_DICE;   /* five faces fit in the 16 bits; a damaged count is cut */
 	for (int k = 0; k < n && len < cap; k++) {
-		int w = snprintf(out + len, cap - len, "%s%u", k == 0 ? "" : k + 1 == n ? " und " : ", ",
+		int w = snprintf(out + len, cap - len, "%s%u", k == 0 ? "" : ", ",
 				 (packed >> (3 * k)) & 7u);
 		len += w > 0 ? (size_t)w : 0;
 	}
 }
 
-static void event_text(const struct game_event *ev, char *out, size_t cap)
+/* Faces packed by pack_faces as "6, 6 und 3", the German the log's
+ * sentences come to (the tests compare them with it). */
+__attribute__((unused)) static void faces_words(uint16_t packed, int n, char *out, size_t cap)
 {
-	char f[40], a[32], b[32];
-	faces_words(ev->num, ev->arg, f, sizeof f);
+	char list[24];
+	if (n > DR_DICE)
+		n = DR_DICE;
+	if (n < 2) {
+		faces_list(packed, n, out, cap);
+		return;
+	}
+	faces_list(packed, n - 1, list, sizeof list);
+	snprintf(out, cap, "%s und %u", list, (packed >> (3 * (n - 1))) & 7u);
+}
+
+/* A dice event's faces for its sentence: one face alone, or all but the
+ * last as a list and the last (the sentence says the "und"), so that the
+ * list is digits only and the platform can translate the sentence. */
+struct faces {
+	int n;
+	unsigned last;
+	char list[24];
+};
+
+static void faces_of(const struct game_event *ev, struct faces *f)
+{
+	/* at least one: a damaged count of none shows a 0 (only dice events
+	 * carry faces; the others' sentences ignore these) */
+	f->n = ev->arg > DR_DICE ? DR_DICE : ev->arg < 1 ? 1 : ev->arg;
+	faces_list(ev->num, f->n - 1, f->list, sizeof f->list);
+	f->last = (ev->num >> (3 * (f->n - 1))) & 7u;
+}
+
+/* An event's sentence under key: a whole format for each case (a plural,
+ * one die or more), card names as arguments (catalog messages). */
+static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
+{
+	char a[32] = "", b[32];
+	struct faces f;
+	faces_of(ev, &f);
 	if (ev->card != EVENT_NO_CARD)
 		face_label(face(ev->card), a, sizeof a);
 	switch (ev->type) {
 	case EV_TAKE:
-		snprintf(out, cap, "@%d nimmt %d reservierte Karte%s auf die Hand.", ev->seat, ev->arg,
-			 ev->arg == 1 ? "" : "n");
+		if (ev->arg == 1)
+			vtextf(v, key, "@%d nimmt %d reservierte Karte auf die Hand.", ev->seat,
+			       ev->arg);
+		else
+			vtextf(v, key, "@%d nimmt %d reservierte Karten auf die Hand.", ev->seat,
+			       ev->arg);
 		break;
 	case EV_ROLL:
-		snprintf(out, cap, "@%d würfelt %s.", ev->seat, f);
+		if (f.n == 1)
+			vtextf(v, key, "@%d würfelt %u.", ev->seat, f.last);
+		else
+			vtextf(v, key, "@%d würfelt %s und %u.", ev->seat, f.list, f.last);
 		break;
 	case EV_KEEP:
-		snprintf(out, cap, "@%d legt %s zur Seite.", ev->seat, f);
+		if (f.n == 1)
+			vtextf(v, key, "@%d legt %u zur Seite.", ev->seat, f.last);
+		else
+			vtextf(v, key, "@%d legt %s und %u zur Seite.", ev->seat, f.list, f.last);
 		break;
 	case EV_RESERVE:
-		snprintf(out, cap, "@%d reserviert %s mit %s.", ev->seat, a, f);
+		if (f.n == 1)
+			vtextf(v, key, "@%d reserviert %s mit %u.", ev->seat, a, f.last);
+		else
+			vtextf(v, key, "@%d reserviert %s mit %s und %u.", ev->seat, a, f.list,
+			       f.last);
 		break;
 	case EV_STEAL:
-		snprintf(out, cap, "@%d stiehlt %s von @%d mit %s.", ev->seat, a, ev->where, f);
+		if (f.n == 1)
+			vtextf(v, key, "@%d stiehlt %s von @%d mit %u.", ev->seat, a, ev->where,
+			       f.last);
+		else
+			vtextf(v, key, "@%d stiehlt %s von @%d mit %s und %u.", ev->seat, a, ev->where,
+			       f.list, f.last);
 		break;
 	case EV_LAY:
 		face_label(face(ev->num), b, sizeof b);
-		snprintf(out, cap, "@%d legt ein Set ab: %d Karten, %s bis %s.", ev->seat, ev->arg, a, b);
+		vtextf(v, key, "@%d legt ein Set ab: %d Karten, %s bis %s.", ev->seat, ev->arg, a,
+		       b);
 		break;
 	case EV_ADD:
-		snprintf(out, cap, "@%d legt %s an.", ev->seat, a);
+		vtextf(v, key, "@%d legt %s an.", ev->seat, a);
 		break;
 	case EV_REFILL:
-		snprintf(out, cap, "Die Mitte wird mit %d Karte%s aufgefüllt.", ev->arg,
-			 ev->arg == 1 ? "" : "n");
+		if (ev->arg == 1)
+			vtextf(v, key, "Die Mitte wird mit %d Karte aufgefüllt.", ev->arg);
+		else
+			vtextf(v, key, "Die Mitte wird mit %d Karten aufgefüllt.", ev->arg);
 		break;
 	case EV_LAST:
-		snprintf(out, cap, "Alle Karten sind vergeben: jede Person darf noch einmal ablegen.");
+		vtext(v, key, "Alle Karten sind vergeben: jede Person darf noch einmal ablegen.");
 		break;
 	case EV_LIMIT:
-		snprintf(out, cap, "Nach %u Zügen: jede Person darf noch einmal ablegen.", ev->num);
+		vtextf(v, key, "Nach %u Zügen: jede Person darf noch einmal ablegen.", ev->num);
 		break;
 	default:
-		snprintf(out, cap, "Die Partie ist vorbei.");
+		vtext(v, key, "Die Partie ist vorbei.");
 		break;
 	}
 }
 
-/* A move's button label. */
-static void move_label(const struct dr_state *s, const struct dr_move *m, char *out, size_t cap)
+/* An event's sentence in German, as a page without translation shows it
+ * (the tests compare it). */
+__attribute__((unused))
+static void event_text(const struct game_event *ev, char *out, size_t cap)
 {
-	char a[32], b[32];
+	evlog_text(ev, event_say, out, cap);
+}
+
+/* The label of a meld to lay, by its number of cards: the names are
+ * arguments, so that the platform translates each. */
+static const char *const lay_label[DR_MELD_MAX + 1] = {
+	[3] = N_("Ablegen: %s, %s, %s"),
+	[4] = N_("Ablegen: %s, %s, %s, %s"),
+	[5] = N_("Ablegen: %s, %s, %s, %s, %s"),
+	[6] = N_("Ablegen: %s, %s, %s, %s, %s, %s"),
+	[7] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s"),
+	[8] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s"),
+	[9] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s, %s"),
+	[10] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"),
+	[11] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"),
+	[12] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"),
+	[13] = N_("Ablegen: %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s"),
+};
+
+/* A lay's button label (a meld has 3 to 13 cards: list_melds). */
+static void lay_say(const struct dr_move *m, struct view_sink *v, const char *key)
+{
+	char nm[DR_MELD_MAX][32];
+	int n = m->n < 3 ? 3 : m->n > DR_MELD_MAX ? DR_MELD_MAX : m->n;
+	for (int i = 0; i < DR_MELD_MAX; i++) {
+		nm[i][0] = '\0';
+		if (i < m->n)
+			face_label(face(m->cards[i]), nm[i], sizeof nm[i]);
+	}
+	vtextf(v, key, lay_label[n], nm[0], nm[1], nm[2], nm[3], nm[4], nm[5], nm[6], nm[7],
+	       nm[8], nm[9], nm[10], nm[11], nm[12]);
+}
+
+/* A move's button label under key. */
+static void move_say(const struct dr_state *s, const struct dr_move *m, struct view_sink *v,
+		     const char *key)
+{
+	char a[32] = "", b[32];
 	if (m->card >= 0)
 		face_label(face(m->card), a, sizeof a);
 	switch (m->verb) {
 	case V_ROLL:
-		snprintf(out, cap, "Würfeln");
+		vtext(v, key, "Würfeln");
 		break;
 	case V_KEEP: {
 		const struct dice *d = &s->dice[prompt_peek(&s->pr)->owner];
-		snprintf(out, cap, "%s zur Seite legen", dice_text(d, m->dice, b, sizeof b));
+		vtextf(v, key, "%s zur Seite legen", dice_text(d, m->dice, b, sizeof b));
 		break;
 	}
 	case V_RESERVE:
-		snprintf(out, cap, "%s mit %d× %d reservieren", a, m->count, m->face);
+		vtextf(v, key, "%s mit %d× %d reservieren", a, m->count, m->face);
 		break;
 	case V_STEAL:
-		snprintf(out, cap, "%s mit %d× %d stehlen", a, m->count, m->face);
+		vtextf(v, key, "%s mit %d× %d stehlen", a, m->count, m->face);
 		break;
-	case V_LAY: {
-		size_t len = (size_t)snprintf(out, cap, "Ablegen:");
-		for (int i = 0; i < m->n && len < cap; i++) {
-			face_label(face(m->cards[i]), b, sizeof b);
-			len += (size_t)snprintf(out + len, cap - len, "%s %s", i ? "," : "", b);
-		}
+	case V_LAY:
+		lay_say(m, v, key);
 		break;
-	}
 	case V_ADD:
-		snprintf(out, cap, "an Set %d anlegen", meld_number(s, m->target));
+		vtextf(v, key, "an Set %d anlegen", meld_number(s, m->target));
 		break;
 	default:
-		snprintf(out, cap, prompt_kind(&s->pr) == PR_LAST ? "Fertig" : "Zug beenden");
+		if (prompt_kind(&s->pr) == PR_LAST)
+			vtext(v, key, "Fertig");
+		else
+			vtext(v, key, "Zug beenden");
 		break;
 	}
 }
@@ -1461,12 +1602,11 @@ static void button(void *vc, const struct dr_state *s, const struct dr_move *m)
 	if (m->verb != b->verb || (b->card_face >= 0 && (m->card < 0 || face(m->card) != b->card_face)) ||
 	    (b->target >= 0 && m->target != b->target))
 		return;
-	char t[GAME_MOVE_MAX + 1], l[200];
+	char t[GAME_MOVE_MAX + 1];
 	move_text(s, b->seat, m, t, sizeof t);
-	move_label(s, m, l, sizeof l);
 	vbegin(b->v, b->section);
 	vstr(b->v, "move", t);
-	vstr(b->v, "label", l);
+	move_say(s, m, b->v, "label");
 	vend(b->v);
 }
 
@@ -1503,23 +1643,34 @@ static void view_headline(const struct dr_state *s, int me, struct view_sink *v)
 			nbest += sc[q] == best;
 		}
 		if (nbest == 1)
-			vstrf(v, "headline", "Die Partie ist vorbei: @%d gewinnt mit %d Punkten.", who, best);
+			vtextf(v, "headline", "Die Partie ist vorbei: @%d gewinnt mit %d Punkten.", who,
+			       best);
 		else
-			vstrf(v, "headline", "Die Partie ist vorbei: Gleichstand mit %d Punkten.", best);
+			vtextf(v, "headline", "Die Partie ist vorbei: Gleichstand mit %d Punkten.",
+			       best);
 		return;
 	}
-	static const char *const what[S__MAX] = {
-		[S_ROLL] = "würfeln", [S_KEEP] = "Würfel zur Seite legen",
-		[S_RESERVE] = "Karten reservieren oder stehlen, dann ablegen",
-		[S_MELD] = "Sets ablegen und anlegen",
+	/* what the step asks, a whole sentence each */
+	static const char *const mine[S__MAX] = {
+		[S_ROLL] = N_("Du bist am Zug: würfeln."),
+		[S_KEEP] = N_("Du bist am Zug: Würfel zur Seite legen."),
+		[S_RESERVE] = N_("Du bist am Zug: Karten reservieren oder stehlen, dann ablegen."),
+		[S_MELD] = N_("Du bist am Zug: Sets ablegen und anlegen."),
 	};
-	if (p->kind == PR_LAST)
-		vstrf(v, "headline", p->owner == me ? "Letztes Ablegen: du darfst noch Sets ablegen." :
-			    "Letztes Ablegen: @%d ist dran.", p->owner);
+	static const char *const theirs[S__MAX] = {
+		[S_ROLL] = N_("@%d ist am Zug: würfeln."),
+		[S_KEEP] = N_("@%d ist am Zug: Würfel zur Seite legen."),
+		[S_RESERVE] = N_("@%d ist am Zug: Karten reservieren oder stehlen, dann ablegen."),
+		[S_MELD] = N_("@%d ist am Zug: Sets ablegen und anlegen."),
+	};
+	if (p->kind == PR_LAST && p->owner == me)
+		vtext(v, "headline", "Letztes Ablegen: du darfst noch Sets ablegen.");
+	else if (p->kind == PR_LAST)
+		vtextf(v, "headline", "Letztes Ablegen: @%d ist dran.", p->owner);
 	else if (p->owner == me)
-		vstrf(v, "headline", "Du bist am Zug: %s.", what[p->arg]);
+		vtext(v, "headline", mine[p->arg]);
 	else
-		vstrf(v, "headline", "@%d ist am Zug: %s.", p->owner, what[p->arg]);
+		vtextf(v, "headline", theirs[p->arg], p->owner);
 }
 
 static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
@@ -1633,7 +1784,7 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 		buttons_for(s, me, v, "lay_moves", V_LAY, -1, -1);
 		buttons_for(s, me, v, "done_move", V_DONE, -1, -1);
 	}
-	evlog_view(&s->log, v, event_text);
+	evlog_view_text(&s->log, v, event_say);
 }
 
 /* Re-deals what seat cannot see: the other hands (keeping their sizes), the
@@ -1671,14 +1822,15 @@ static void dr_scramble(void *st, int seat, uint64_t seed)
 const struct game drachenrummy_game = {
 	.slug = "drachenrummy",
 	.title = "Drachenrummy",
-	.tagline = "Mit Würfeln Karten aus der Mitte reservieren oder stehlen und daraus "
-		   "Rummy-Sets ablegen.",
-	.summary = "Wer am Zug ist, würfelt mit fünf Würfeln und legt nach jedem Wurf mindestens "
-		   "einen zur Seite, bis alle liegen. Mit Würfeln gleicher Augenzahl reserviert "
-		   "man Karten aus der Mitte oder stiehlt anderen eine Reservierung mit mehr "
-		   "Würfeln. Reservierte Karten kommen im nächsten Zug auf die Hand; aus der Hand "
-		   "legt man Sets ab: gleicher Wert in verschiedenen Farben oder eine Farbe in "
-		   "Folge. Abgelegte Karten bringen Punkte, Handkarten am Ende Minuspunkte.",
+	.tagline = N_("Mit Würfeln Karten aus der Mitte reservieren oder stehlen und daraus "
+		      "Rummy-Sets ablegen."),
+	.summary = N_("Wer am Zug ist, würfelt mit fünf Würfeln und legt nach jedem Wurf "
+		      "mindestens einen zur Seite, bis alle liegen. Mit Würfeln gleicher Augenzahl "
+		      "reserviert man Karten aus der Mitte oder stiehlt anderen eine Reservierung "
+		      "mit mehr Würfeln. Reservierte Karten kommen im nächsten Zug auf die Hand; "
+		      "aus der Hand legt man Sets ab: gleicher Wert in verschiedenen Farben oder "
+		      "eine Farbe in Folge. Abgelegte Karten bringen Punkte, Handkarten am Ende "
+		      "Minuspunkte."),
 	.min_players = 2,
 	.max_players = DR_SEATS,
 	.state_size = sizeof(struct dr_state),

@@ -76,13 +76,36 @@ _Static_assert(DW_CARDS <= 0xffff, "card ids fit uint16_t");
 
 /* Spellings: the colour word of moves, pages and JSON ("grün"; the reader
  * also takes the ASCII form), and the ASCII form, which is only a CSS class
- * token ("gruen", JSON key colour_class). */
-static const char *const colour_word[] = { "rot", "gelb", "grün", "blau", "lila" };
+ * token ("gruen", JSON key colour_class). A colour word is also an argument
+ * of texts a player reads ("kein Huhn in grün"), so it is a catalog message. */
+static const char *const colour_word[] = { N_("rot"), N_("gelb"), N_("grün"), N_("blau"),
+					   N_("lila") };
 static const char *const colour_ascii[] = { "rot", "gelb", "gruen", "blau", "lila" };
 static const char *const rank_word[] = { "", "1/10", "2", "3", "4", "5", "6", "7", "8", "9" };
 _Static_assert(sizeof colour_word / sizeof colour_word[0] == DW_COLOUR__MAX, "a word per colour");
 _Static_assert(sizeof colour_ascii / sizeof colour_ascii[0] == DW_COLOUR__MAX, "a class per colour");
 _Static_assert(sizeof rank_word / sizeof rank_word[0] == DW_RANKS + 1, "a word per rank");
+
+/* A card's name as a player reads it ("gelb 4", "Joker", "Huhn rot"): whole
+ * names, one catalog message each, because a name is an argument of
+ * messages and log sentences and the platform translates an argument only
+ * when it is a message itself. */
+static const char *const worm_name[DW_COLOUR__MAX][DW_RANKS] = {
+	[DW_ROT] = { N_("rot 1/10"), N_("rot 2"), N_("rot 3"), N_("rot 4"), N_("rot 5"),
+		N_("rot 6"), N_("rot 7"), N_("rot 8"), N_("rot 9") },
+	[DW_GELB] = { N_("gelb 1/10"), N_("gelb 2"), N_("gelb 3"), N_("gelb 4"), N_("gelb 5"),
+		N_("gelb 6"), N_("gelb 7"), N_("gelb 8"), N_("gelb 9") },
+	[DW_GRUEN] = { N_("grün 1/10"), N_("grün 2"), N_("grün 3"), N_("grün 4"), N_("grün 5"),
+		N_("grün 6"), N_("grün 7"), N_("grün 8"), N_("grün 9") },
+	[DW_BLAU] = { N_("blau 1/10"), N_("blau 2"), N_("blau 3"), N_("blau 4"), N_("blau 5"),
+		N_("blau 6"), N_("blau 7"), N_("blau 8"), N_("blau 9") },
+	[DW_LILA] = { N_("lila 1/10"), N_("lila 2"), N_("lila 3"), N_("lila 4"), N_("lila 5"),
+		N_("lila 6"), N_("lila 7"), N_("lila 8"), N_("lila 9") },
+};
+static const char *const chicken_name[] = { N_("Huhn rot"), N_("Huhn gelb"), N_("Huhn grün"),
+					    N_("Huhn blau"), N_("Huhn lila") };
+_Static_assert(sizeof chicken_name / sizeof chicken_name[0] == DW_COLOUR__MAX,
+	       "a chicken's name per colour");
 
 /* What the party waits for (rules/prompt.h): the regular turn, always at
  * the bottom while the party runs (its owner is the seat on turn), and over
@@ -99,12 +122,15 @@ enum dw_end {
 	DW_END__MAX
 };
 
+/* The log's sentence for each end; the one that names a seat is a format
+ * (event_say). */
 static const char *const end_text[] = {
 	[DW_END_NONE] = "",
-	[DW_END_HAND_EMPTY] = "@%d hat keine Handkarten mehr.",
-	[DW_END_CHICKENS_USED] = "Alle haben ihre Hühner eingesetzt.",
-	[DW_END_PILE_EMPTY] = "Der Nachziehstapel ist aufgebraucht.",
-	[DW_END_PILE_SHORT] = "Der Nachziehstapel reicht nicht mehr für einen neuen Drehwurm.",
+	/* xgettext:c-format */
+	[DW_END_HAND_EMPTY] = N_("@%d hat keine Handkarten mehr."),
+	[DW_END_CHICKENS_USED] = N_("Alle haben ihre Hühner eingesetzt."),
+	[DW_END_PILE_EMPTY] = N_("Der Nachziehstapel ist aufgebraucht."),
+	[DW_END_PILE_SHORT] = N_("Der Nachziehstapel reicht nicht mehr für einen neuen Drehwurm."),
 };
 _Static_assert(sizeof end_text / sizeof end_text[0] == DW_END__MAX, "a text per end");
 
@@ -158,10 +184,10 @@ enum dw_opt { DW_OPT_SNAP_SECONDS, DW_OPT_SNAP_COLOUR, DW_OPT__MAX };
 _Static_assert((int)DW_OPT__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
 
 static const struct game_option dw_options[] = {
-	[DW_OPT_SNAP_SECONDS] = { "snap_seconds", "Zeit für einen Zwischenwurf", OPT_INT,
-				  2, 600, 10, "s" },
+	[DW_OPT_SNAP_SECONDS] = { "snap_seconds", N_("Zeit für einen Zwischenwurf"), OPT_INT,
+				  2, 600, 10, N_("s") },
 	[DW_OPT_SNAP_COLOUR] = { "snap_colour",
-				 "Variante: Zwischenwurf nur in der Farbe des Stapels",
+				 N_("Variante: Zwischenwurf nur in der Farbe des Stapels"),
 				 OPT_BOOL, 0, 1, 0, NULL },
 };
 _Static_assert(sizeof dw_options / sizeof dw_options[0] == DW_OPT__MAX, "an entry per option");
@@ -227,28 +253,26 @@ static void put_card(char *out, int *len, int id)
 	put_str(out, len, rank_word[c->rank]);
 }
 
-/* The card's name on the page: "gelb 4", "rot 1/10", "Joker", "Huhn rot". */
-static void card_label(int id, char *out, size_t cap)
+/* The card's name as a player reads it (a catalog message): "gelb 4",
+ * "rot 1/10", "Joker", "Huhn rot". */
+static const char *card_name(int id)
 {
 	const struct dw_card *c = &dw_deck[id];
-	char tmp[40];
-	int len = 0;
-	tmp[0] = '\0';
-	if (c->kind == DW_JOKER) {
-		put_str(tmp, &len, "Joker");
-	} else if (c->kind == DW_CHICKEN) {
-		put_str(tmp, &len, "Huhn ");
-		put_str(tmp, &len, colour_word[c->colour]);
-	} else {
-		put_str(tmp, &len, colour_word[c->colour]);
-		put_str(tmp, &len, " ");
-		put_str(tmp, &len, rank_word[c->rank]);
-	}
-	if (cap == 0)
-		return;
-	size_t n = (size_t)len < cap - 1 ? (size_t)len : cap - 1;
-	memcpy(out, tmp, n);
-	out[n] = '\0';
+	if (c->kind == DW_JOKER)
+		return N_("Joker");
+	if (c->kind == DW_CHICKEN)
+		return chicken_name[c->colour];
+	return worm_name[c->colour][c->rank - 1];
+}
+
+/* The German name of card id into out[0..cap) (card_name(), as the
+ * pages show it when nothing translates it): for callers that want it in a
+ * buffer, the tests among them. */
+__attribute__((unused))
+static void card_label(int id, char *out, size_t cap)
+{
+	if (cap > 0)
+		snprintf(out, cap, "%s", card_name(id));
 }
 
 /* The colour named by a move word (grün or gruen), or -1. */
@@ -521,15 +545,15 @@ static int dw_setup(void *vst, const struct setup *s, struct rerr *e)
  * what a move of the wrong form is told (rules/movetext.h). */
 enum dw_verb { DW_MV_PLAY, DW_MV_CHICKEN, DW_MV_DRAW, DW_MV_SNAP, DW_MV_PASS, DW_MV__MAX };
 static const struct mt_verb dw_verbs[DW_MV__MAX] = {
-	[DW_MV_PLAY] = { "play", NULL, 4, 4, 2, "on", "So legst du eine Wurmkarte: play KARTE on "
-		"STAPEL, z. B. play gelb-4 on 2.", "play KARTE on STAPEL", "play gelb-4 on 2" },
-	[DW_MV_CHICKEN] = { "chicken", NULL, 4, 4, 2, "on", "So frisst ein Huhn: chicken FARBE on "
-		"STAPEL, z. B. chicken rot on 3.", "chicken FARBE on STAPEL", "chicken rot on 3" },
-	[DW_MV_DRAW] = { "draw", "draw turn", 3, 3, 1, "turn", "So ziehst du und drehst einen "
-		"Stapel: draw turn STAPEL, z. B. draw turn 2.", "draw turn STAPEL", "draw turn 2" },
-	[DW_MV_SNAP] = { "snap", NULL, 2, 2, 0, NULL, "So wirfst du zwischen: snap KARTE, z. B. "
-		"snap blau-5.", "snap KARTE", "snap blau-5" },
-	[DW_MV_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein, ohne weitere Wörter.",
+	[DW_MV_PLAY] = { "play", NULL, 4, 4, 2, "on", N_("So legst du eine Wurmkarte: play KARTE on "
+		"STAPEL, z. B. play gelb-4 on 2."), "play KARTE on STAPEL", "play gelb-4 on 2" },
+	[DW_MV_CHICKEN] = { "chicken", NULL, 4, 4, 2, "on", N_("So frisst ein Huhn: chicken FARBE on "
+		"STAPEL, z. B. chicken rot on 3."), "chicken FARBE on STAPEL", "chicken rot on 3" },
+	[DW_MV_DRAW] = { "draw", "draw turn", 3, 3, 1, "turn", N_("So ziehst du und drehst einen "
+		"Stapel: draw turn STAPEL, z. B. draw turn 2."), "draw turn STAPEL", "draw turn 2" },
+	[DW_MV_SNAP] = { "snap", NULL, 2, 2, 0, NULL, N_("So wirfst du zwischen: snap KARTE, z. B. "
+		"snap blau-5."), "snap KARTE", "snap blau-5" },
+	[DW_MV_PASS] = { "pass", NULL, 1, 1, 0, NULL, N_("pass steht allein, ohne weitere Wörter."),
 		"pass", "pass" },
 };
 
@@ -572,9 +596,7 @@ static int in_hand(const struct dw_state *st, int seat, const struct dw_card *f,
 /* Why worm card c does not fit top t (for a rejected move). */
 static int explain_misfit(int c, int t, int same_colour, struct rerr *e)
 {
-	char cn[40], tn[40];
-	card_label(c, cn, sizeof cn);
-	card_label(t, tn, sizeof tn);
+	const char *cn = card_name(c), *tn = card_name(t);
 	if (!same_colour && dw_deck[c].colour == dw_deck[t].colour)
 		return rerr_set(e, "%s passt nicht auf %s: die Farbe muss eine andere sein.", cn, tn);
 	if (same_colour && dw_deck[c].colour != dw_deck[t].colour)
@@ -632,13 +654,10 @@ static int do_chicken(struct dw_state *st, int seat, const struct mtok *t, struc
 	if (at < 0)
 		return rerr_set(e, "Du hast kein Huhn in %s auf der Hand.", colour_word[colour]);
 	int chicken = st->hand[seat][at], top = stack_top(st, k);
-	if (!chicken_fits(chicken, top)) {
-		char tn[40];
-		card_label(top, tn, sizeof tn);
+	if (!chicken_fits(chicken, top))
 		return rerr_set(e, "Das Huhn in %s frisst nur einen Drehwurm, dessen oberste Karte %s "
 				"oder ein Joker ist; auf Stapel %d liegt %s.", colour_word[colour],
-				colour_word[colour], k + 1, tn);
-	}
+				colour_word[colour], k + 1, card_name(top));
 	struct dw_eaten *ea = &st->eaten[seat][st->neaten[seat]++];
 	ea->chicken = (uint16_t)chicken;
 	ea->n = st->stack[k].n;
@@ -1115,9 +1134,7 @@ static int dw_decode(void *vst, struct de *d, struct rerr *e)
 static void emit_card(struct view_sink *v, int id)
 {
 	const struct dw_card *c = &dw_deck[id];
-	char name[40];
-	card_label(id, name, sizeof name);
-	vstr(v, "name", name);
+	vtext(v, "name", card_name(id));
 	vstr(v, "colour", c->kind == DW_JOKER ? "joker" : colour_word[c->colour]);
 	vstr(v, "colour_class", c->kind == DW_JOKER ? "joker" : colour_ascii[c->colour]);
 	vstr(v, "rank", c->kind == DW_WORM ? rank_word[c->rank] : c->kind == DW_JOKER ? "J" : "");
@@ -1127,45 +1144,46 @@ static void emit_card(struct view_sink *v, int id)
 	vflag(v, "wide_rank", c->kind == DW_WORM && c->rank == 1);
 }
 
-/* One public event as a German sentence (seats as @N). */
-static void event_text(const struct game_event *ev, char *out, size_t cap)
+/* One public event as a sentence under key (seats as @N), one whole
+ * format per kind of event so that the platform can translate it. */
+static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
 {
-	char a[40], b[40];
-	card_label(ev->card, a, sizeof a);
-	card_label(ev->num, b, sizeof b);
 	switch (ev->type) {
 	case DW_EV_PLAY:
-		snprintf(out, cap, "@%d legt %s auf Stapel %d und dreht ihn: oben liegt %s.", ev->seat, a,
-			 ev->where + 1, b);
+		vtextf(v, key, "@%d legt %s auf Stapel %d und dreht ihn: oben liegt %s.", ev->seat,
+		       card_name(ev->card), ev->where + 1, card_name(ev->num));
 		break;
 	case DW_EV_SNAP:
-		snprintf(out, cap, "@%d wirft %s auf Stapel %d zwischen.", ev->seat, a, ev->where + 1);
+		vtextf(v, key, "@%d wirft %s auf Stapel %d zwischen.", ev->seat, card_name(ev->card),
+		       ev->where + 1);
 		break;
 	case DW_EV_CHICKEN:
-		snprintf(out, cap, "@%d frisst mit dem Huhn in %s Stapel %d (%d Karten).", ev->seat,
-			 colour_word[dw_deck[ev->card].colour], ev->where + 1, ev->arg);
+		vtextf(v, key, "@%d frisst mit dem Huhn in %s Stapel %d (%d Karten).", ev->seat,
+		       colour_word[dw_deck[ev->card].colour], ev->where + 1, ev->arg);
 		break;
 	case DW_EV_NEW_STACK:
-		snprintf(out, cap, "Neuer Drehwurm als Stapel %d: oben liegt %s.", ev->where + 1, b);
+		vtextf(v, key, "Neuer Drehwurm als Stapel %d: oben liegt %s.", ev->where + 1,
+		       card_name(ev->num));
 		break;
 	case DW_EV_DRAW_TURN:
-		snprintf(out, cap, "@%d zieht eine Karte und dreht Stapel %d: oben liegt %s.", ev->seat,
-			 ev->where + 1, b);
+		vtextf(v, key, "@%d zieht eine Karte und dreht Stapel %d: oben liegt %s.", ev->seat,
+		       ev->where + 1, card_name(ev->num));
 		break;
 	default:
-		snprintf(out, cap, end_text[ev->arg < DW_END__MAX ? ev->arg : 0], ev->seat);
+		if (ev->arg == DW_END_HAND_EMPTY)
+			vtextf(v, key, end_text[DW_END_HAND_EMPTY], ev->seat);
+		else
+			vtext(v, key, end_text[ev->arg < DW_END__MAX ? ev->arg : 0]);
 		break;
 	}
 }
 
-/* A move button: one item of `section`. */
-static void emit_button(struct view_sink *v, const char *section, const char *move,
-			const char *label)
+/* One public event as its German sentence in out[0..cap), the very words
+ * event_say() hands the log (the tests read it so). */
+__attribute__((unused))
+static void event_text(const struct game_event *ev, char *out, size_t cap)
 {
-	vbegin(v, section);
-	vstr(v, "move", move);
-	vstr(v, "label", label);
-	vend(v);
+	evlog_text(ev, event_say, out, cap);
 }
 
 /* The legal moves of one seat, kept for drawing them as buttons. */
@@ -1187,30 +1205,29 @@ static void keep_move(void *ctx, const struct dw_move *mv)
 static void move_button(struct view_sink *v, const char *section, const struct dw_move *mv)
 {
 	struct dw_mbuf m;
-	char label[96], name[40] = "";
+	const char *name = mv->card >= 0 ? card_name(mv->card) : "";
 	move_text(mv, &m);
-	if (mv->card >= 0)
-		card_label(mv->card, name, sizeof name);
+	vbegin(v, section);
+	vstr(v, "move", m.s);
 	switch (mv->verb) {
 	case DW_MV_PLAY:
-		snprintf(label, sizeof label, "%s auf Stapel %d", name, mv->stack + 1);
+		vtextf(v, "label", "%s auf Stapel %d", name, mv->stack + 1);
 		break;
 	case DW_MV_CHICKEN:
-		snprintf(label, sizeof label, "%s frisst Stapel %d", name, mv->stack + 1);
+		vtextf(v, "label", "%s frisst Stapel %d", name, mv->stack + 1);
 		break;
 	case DW_MV_SNAP:
-		snprintf(label, sizeof label, "%s zwischenwerfen auf Stapel %d", name,
-			 mv->stack + 1);
+		vtextf(v, "label", "%s zwischenwerfen auf Stapel %d", name, mv->stack + 1);
 		break;
 	case DW_MV_PASS:
-		snprintf(label, sizeof label, "Nicht zwischenwerfen");
+		vtext(v, "label", "Nicht zwischenwerfen");
 		break;
 	case DW_MV_DRAW:
 	default:
-		snprintf(label, sizeof label, "Karte ziehen und Stapel %d drehen", mv->stack + 1);
+		vtextf(v, "label", "Karte ziehen und Stapel %d drehen", mv->stack + 1);
 		break;
 	}
-	emit_button(v, section, m.s, label);
+	vend(v);
 }
 
 /* seat's hand, each card with the buttons of its legal moves (every copy
@@ -1235,34 +1252,67 @@ static void view_hand(const struct dw_state *st, int seat, struct view_sink *v)
 				    &l.mv[k]);
 }
 
-/* The winners' sentence for the headline of a finished party. */
-static void winners_text(const struct dw_state *st, char *out, size_t cap)
+/* The headline of a finished party: its winners and their points, one
+ * whole sentence per number of winners so that each can be translated. */
+static void winners_headline(const struct dw_state *st, struct view_sink *v)
 {
-	int best = 0, nbest = 0;
+	int best = 0, nbest = 0, w[DW_SEATS];
 	for (int s = 0; s < st->nplayers; s++) {
 		int p = seat_score(st, s);
 		if (s == 0 || p > best) {
 			best = p;
 			nbest = 0;
 		}
-		nbest += p == best;
+		if (p == best)
+			w[nbest++] = s;
 	}
-	size_t len = 0;
-	int k = 0;
-	out[0] = '\0';
-	for (int s = 0; s < st->nplayers && len < cap; s++) {
-		if (seat_score(st, s) != best)
-			continue;
-		int w = snprintf(out + len, cap - len, "%s@%d", k == 0 ? "" : k == nbest - 1 ? " und " : ", ",
-				 s);
-		if (w < 0)
-			return;
-		len += (size_t)w;
-		k++;
+	switch (nbest) {
+	case 1:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d gewinnt mit %d Punkten.", w[0], best);
+		break;
+	case 2:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d und @%d gewinnen gemeinsam mit %d "
+		       "Punkten.", w[0], w[1], best);
+		break;
+	case 3:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d, @%d und @%d gewinnen gemeinsam mit "
+		       "%d Punkten.", w[0], w[1], w[2], best);
+		break;
+	case 4:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d, @%d, @%d und @%d gewinnen "
+		       "gemeinsam mit %d Punkten.", w[0], w[1], w[2], w[3], best);
+		break;
+	case 5:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d, @%d, @%d, @%d und @%d gewinnen "
+		       "gemeinsam mit %d Punkten.", w[0], w[1], w[2], w[3], w[4], best);
+		break;
+	default:
+		vtextf(v, "headline", "Die Partie ist vorbei: @%d, @%d, @%d, @%d, @%d und @%d "
+		       "gewinnen gemeinsam mit %d Punkten.", w[0], w[1], w[2], w[3], w[4], w[5],
+		       best);
+		break;
 	}
-	if (len < cap)
-		snprintf(out + len, cap - len, " %s mit %d Punkten.",
-			 nbest > 1 ? "gewinnen gemeinsam" : "gewinnt", best);
+}
+
+/* The headline: the end, the snap window (and whether seat me may snap),
+ * or whose turn it is; each a whole sentence. */
+static void view_headline(const struct dw_state *st, int me, struct view_sink *v)
+{
+	int k = snap_stack(st), turn = turn_seat(st);
+	if (st->end_reason != DW_END_NONE)
+		winners_headline(st, v);
+	else if (k >= 0 && !prompt_waits(&st->pr, me))
+		vtextf(v, "headline", "Zwischenwurf auf Stapel %d möglich.", k + 1);
+	else if (k >= 0 && can_snap(st, me, k))
+		vtextf(v, "headline", "Zwischenwurf auf Stapel %d möglich — du darfst eine Karte "
+		       "zwischenwerfen.", k + 1);
+	else if (k >= 0)
+		vtextf(v, "headline", "Zwischenwurf auf Stapel %d möglich — du hast keine passende "
+		       "Karte.", k + 1);
+	else if (turn == me)
+		vtext(v, "headline", "Du bist am Zug.");
+	else
+		vtextf(v, "headline", "@%d ist am Zug.", turn);
 }
 
 /* The stacks: size, top card, and the bottom card while it is public. */
@@ -1308,6 +1358,7 @@ static void view_seats(const struct dw_state *st, int me, struct view_sink *v)
 			vbegin(v, "eaten");
 			vstr(v, "colour", colour_word[dw_deck[ea->chicken].colour]);
 			vstr(v, "colour_class", colour_ascii[dw_deck[ea->chicken].colour]);
+			vtext(v, "chicken_name", card_name(ea->chicken));
 			vnum(v, "size", ea->n);
 			vflag(v, "open", over);
 			if (over) {
@@ -1339,26 +1390,11 @@ static void view_seats(const struct dw_state *st, int me, struct view_sink *v)
 static void dw_view(const void *vst, int seat, struct view_sink *v)
 {
 	const struct dw_state *st = vst;
-	char buf[256];
 	int me = seat >= 0 && seat < st->nplayers ? seat : -1;
 	int over = st->end_reason != DW_END_NONE, k = snap_stack(st), turn = turn_seat(st);
 	int mine = k >= 0 && prompt_waits(&st->pr, me);
 
-	if (over) {
-		char w[160];
-		winners_text(st, w, sizeof w);
-		snprintf(buf, sizeof buf, "Die Partie ist vorbei: %s", w);
-	} else if (k >= 0) {
-		snprintf(buf, sizeof buf, "Zwischenwurf auf Stapel %d möglich%s", k + 1,
-			 !mine ? "." : can_snap(st, me, k)
-				       ? " — du darfst eine Karte zwischenwerfen."
-				       : " — du hast keine passende Karte.");
-	} else if (turn == me) {
-		snprintf(buf, sizeof buf, "Du bist am Zug.");
-	} else {
-		snprintf(buf, sizeof buf, "@%d ist am Zug.", turn);
-	}
-	vstr(v, "headline", buf);
+	view_headline(st, me, v);
 	vflag(v, "over", over);
 	if (!over)
 		vnum(v, "turn_seat", turn);
@@ -1389,7 +1425,7 @@ static void dw_view(const void *vst, int seat, struct view_sink *v)
 		vflag(v, "has_hand", 0);
 	}
 
-	evlog_view(&st->log, v, event_text);
+	evlog_view_text(&st->log, v, event_say);
 }
 
 /* ---- scramble ------------------------------------------------------- */
@@ -1488,14 +1524,14 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 const struct game drehwurm_game = {
 	.slug = "drehwurm",
 	.title = "Drehwurm",
-	.tagline = "Wurmkarten auf Stapel legen, die sich drehen, und mit Hühnern die besten "
-		   "Stapel fressen.",
-	.summary = "Wer am Zug ist, legt eine Wurmkarte auf einen der drei Stapel (andere Farbe, "
-		   "Nachbarzahl) oder zieht und dreht einen Stapel. Nach jedem Drehen dürfen die "
-		   "anderen schnell eine passende Karte dazwischenwerfen. Ein Huhn frisst einen "
-		   "Stapel, dessen oberste Karte seine Farbe hat. Gefressene Stapel bringen "
-		   "Punkte, Karten auf der Hand am Ende Minuspunkte; ein Match hat so viele "
-		   "Partien, wie Personen mitspielen.",
+	.tagline = N_("Wurmkarten auf Stapel legen, die sich drehen, und mit Hühnern die besten "
+		      "Stapel fressen."),
+	.summary = N_("Wer am Zug ist, legt eine Wurmkarte auf einen der drei Stapel (andere Farbe, "
+		      "Nachbarzahl) oder zieht und dreht einen Stapel. Nach jedem Drehen dürfen die "
+		      "anderen schnell eine passende Karte dazwischenwerfen. Ein Huhn frisst einen "
+		      "Stapel, dessen oberste Karte seine Farbe hat. Gefressene Stapel bringen "
+		      "Punkte, Karten auf der Hand am Ende Minuspunkte; ein Match hat so viele "
+		      "Partien, wie Personen mitspielen."),
 	.min_players = 3,
 	.max_players = DW_SEATS,
 	.state_size = sizeof(struct dw_state),

@@ -1,5 +1,6 @@
 /* evlog.c — the public event log; see evlog.h. */
 #include <assert.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "evlog.h"
@@ -79,15 +80,37 @@ int evlog_check(const struct evlog *l, int cap, int types, int nseats, struct re
 	return 0;
 }
 
-void evlog_view(const struct evlog *l, struct view_sink *v,
-		void (*text)(const struct game_event *ev, char *out, size_t cap))
+void evlog_view_text(const struct evlog *l, struct view_sink *v,
+		     void (*say)(const struct game_event *ev, struct view_sink *v, const char *key))
 {
-	char buf[EVENT_TEXT_MAX];
 	for (int i = l->n - 1; i >= 0; i--) {   /* newest first */
-		buf[0] = '\0';
-		text(&l->ev[i], buf, sizeof buf);
 		vbegin(v, "log");
-		vstr(v, "text", buf);
+		say(&l->ev[i], v, "text");
 		vend(v);
 	}
+}
+
+/* evlog_text's sink: keeps the one text written. */
+struct text_buf {
+	char *out;
+	size_t cap;
+};
+
+static void text_keep(void *ctx, const char *key, const char *val)
+{
+	struct text_buf *t = ctx;
+	(void)key;
+	snprintf(t->out, t->cap, "%s", val);
+}
+
+void evlog_text(const struct game_event *ev,
+		void (*say)(const struct game_event *ev, struct view_sink *v, const char *key),
+		char *out, size_t cap)
+{
+	struct text_buf t = { out, cap };
+	struct view_sink v = { .str = text_keep, .ctx = &t };
+	if (cap == 0)
+		return;
+	out[0] = '\0';
+	say(ev, &v, "text");
 }

@@ -56,9 +56,16 @@ int evlog_decode(struct de *d, struct evlog *l, int cap, int lists);
  * seats below nseats or EVENT_NOBODY, lists within EVENT_LIST_MAX. */
 int evlog_check(const struct evlog *l, int cap, int types, int nseats, struct rerr *e);
 
-/* The log as section "log", newest first, one item with "text" each,
- * written by the game's `text`. */
-void evlog_view(const struct evlog *l, struct view_sink *v,
-		void (*text)(const struct game_event *ev, char *out, size_t cap));
+/* The log as section "log", newest first, one item each, whose "text"
+ * the game's `say` writes with vtext() or vtextf() under `key`, so that
+ * the platform can translate it. */
+void evlog_view_text(const struct evlog *l, struct view_sink *v,
+		     void (*say)(const struct game_event *ev, struct view_sink *v, const char *key));
+
+/* The sentence `say` writes for one event, in German, into out[0..cap)
+ * (cut to fit; "" for none): what a page without translation shows. */
+void evlog_text(const struct game_event *ev,
+		void (*say)(const struct game_event *ev, struct view_sink *v, const char *key),
+		char *out, size_t cap);
 
 #endif

@@ -24,12 +24,27 @@ enum {
 	GAME_SNAPSHOT_MAX = 32768  /* largest encoded state, bytes */
 };
 
-/* Why a move, a snapshot or a setup was rejected, in words a player can read (German). */
+/* Marks a string for the message catalogs (po/, docs/i18n.md) without
+ * translating it: the platform translates it where a player reads it. A
+ * rejection's format and the texts of vtext() and vtextf() are found
+ * without it. */
+#define N_(s) (s)
+
+/* Why a move, a snapshot or a setup was rejected, in words a player can read
+ * (German), and what it is made of, so that the platform can say it in the
+ * reader's language: fmt, the German format (a catalog message; NULL when
+ * msg was written otherwise), and its nargs arguments, each already
+ * formatted as fmt asked, one after the other with a NUL after each. */
 struct rerr {
 	char msg[GAME_ERR_MAX];
+	const char *fmt;
+	int nargs;
+	char args[GAME_ERR_MAX];
 };
 
-/* Fills e->msg (printf-style) and returns -1, so that `return rerr_set(e, …);` rejects. */
+/* Fills e (printf-style) and returns -1, so that `return rerr_set(e, …);`
+ * rejects. An argument that is itself a catalog message (a card's name
+ * marked N_()) is translated with the format. */
 int rerr_set(struct rerr *e, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -40,10 +55,10 @@ enum opt_type { OPT_BOOL, OPT_INT, OPT_TYPE__MAX };
 
 struct game_option {
 	const char *key;    /* form field and storage key, [a-z_]+ */
-	const char *label;  /* German label for the lobby form */
+	const char *label;  /* German label for the lobby form (a catalog message) */
 	enum opt_type type;
 	int min, max, def;  /* OPT_BOOL: 0..1 */
-	const char *unit;   /* "s", "Decks", … or NULL */
+	const char *unit;   /* "s", "Decks", … or NULL (a catalog message) */
 };
 
 /* Everything a party starts from. */
@@ -109,11 +124,23 @@ struct view_sink {
 	void (*begin)(void *ctx, const char *section);
 	void (*end)(void *ctx);
 	void *ctx;
+	/* Optional (NULL: str(key, de) instead): a text a player reads, as
+	 * vtext() and vtextf() emit it: the German format `fmt` (a catalog
+	 * message), its nargs arguments formatted and NUL-separated in args
+	 * (as in struct rerr), and the German result `de`. */
+	void (*text)(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
+		     const char *de);
 };
 
-/* Convenience wrappers (rules/view.c); vstrf formats like printf. */
+/* Convenience wrappers (rules/view.c); vstrf formats like printf. vstr and
+ * vstrf are for data (ids, classes, move texts, words as typed); a text a
+ * player reads (a log sentence, a card's name, a label) goes through vtext
+ * (a fixed text) or vtextf (a format), which the platform translates. */
 void vstr(struct view_sink *v, const char *key, const char *val);
 void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void vtext(struct view_sink *v, const char *key, const char *msg);
+void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void vnum(struct view_sink *v, const char *key, long long val);
 void vflag(struct view_sink *v, const char *key, int on);

@@ -127,14 +127,18 @@ int mt_verb(const struct mt_verb *verbs, int n, const struct mtok *t, struct rer
 	char list[GAME_ERR_MAX], q[4 * MT_QUOTE_CHARS + 1];
 	size_t len = 0;
 	list[0] = '\0';
-	for (int k = 0; k < n && len < sizeof list; k++) {
-		int w = snprintf(list + len, sizeof list - len, "%s%s",
-				 k == 0 ? "" : k + 1 == n ? " und " : ", ",
+	/* All verbs but the last, comma-separated; the last joins them in the
+	 * format itself, so that each language says its own "und". */
+	for (int k = 0; k + 1 < n && len < sizeof list; k++) {
+		int w = snprintf(list + len, sizeof list - len, "%s%s", k == 0 ? "" : ", ",
 				 verbs[k].shown ? verbs[k].shown : verbs[k].word);
 		len += w > 0 ? (size_t)w : 0;
 	}
-	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind %s.",
-			mt_clip(q, sizeof q, t->n > 0 ? t->w[0] : "", MT_QUOTE_CHARS), list);
+	const char *last = n < 1 ? "" : verbs[n - 1].shown ? verbs[n - 1].shown : verbs[n - 1].word;
+	mt_clip(q, sizeof q, t->n > 0 ? t->w[0] : "", MT_QUOTE_CHARS);
+	if (n < 2)
+		return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind %s.", q, last);
+	return rerr_set(e, "Unbekannter Zug '%s'. Möglich sind %s und %s.", q, list, last);
 }
 
 int mt_form(const struct mt_verb *v, const struct mtok *t, struct rerr *e)

@@ -1,15 +1,100 @@
 /* view.c — the small helpers games use to emit their views, and rerr. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "game.h"
+
+/* The length of the conversion that starts at f (f[0] == '%'), its type
+ * letter in *conv and whether its width or precision is '*' (*stars). */
+static size_t conv_len(const char *f, char *conv, int *stars)
+{
+	size_t i = 1;
+	*stars = 0;
+	while (f[i] && strchr("-+ #0'123456789.*hlLqjzt", f[i])) {
+		if (f[i] == '*')
+			(*stars)++;
+		i++;
+	}
+	*conv = f[i];
+	return f[i] ? i + 1 : i;
+}
+
+/* One argument of a conversion, as the conversion formats it, into out. */
+static int conv_one(char *out, size_t cap, const char *spec, char conv, va_list *ap)
+{
+	int l = strstr(spec, "ll") ? 2 : strchr(spec, 'l') || strchr(spec, 'z') ||
+		strchr(spec, 'j') || strchr(spec, 't') ? 1 : 0;
+	switch (conv) {
+	case 'd': case 'i': case 'c':
+		if (l == 2)
+			return snprintf(out, cap, spec, va_arg(*ap, long long));
+		if (l == 1)
+			return snprintf(out, cap, spec, va_arg(*ap, long));
+		return snprintf(out, cap, spec, va_arg(*ap, int));
+	case 'u': case 'x': case 'X': case 'o':
+		if (l == 2)
+			return snprintf(out, cap, spec, va_arg(*ap, unsigned long long));
+		if (l == 1)
+			return snprintf(out, cap, spec, va_arg(*ap, unsigned long));
+		return snprintf(out, cap, spec, va_arg(*ap, unsigned));
+	case 'e': case 'f': case 'g': case 'E': case 'G':
+		return snprintf(out, cap, spec, va_arg(*ap, double));
+	case 's':
+		return snprintf(out, cap, spec, va_arg(*ap, const char *));
+	case 'p':
+		return snprintf(out, cap, spec, va_arg(*ap, void *));
+	default:
+		return snprintf(out, cap, "%s", "");
+	}
+}
+
+/* Formats fmt into out and each of its arguments, formatted alone, into
+ * args (NUL after each); the number of arguments. A '*' width is not
+ * supported (the formats in the catalogs do without). */
+static int fmt_capture(char *out, size_t cap, char *args, size_t acap, const char *fmt,
+		       va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	vsnprintf(out, cap, fmt, copy);
+	va_end(copy);
+	int n = 0;
+	size_t used = 0;
+	args[0] = '\0';
+	va_list each;
+	va_copy(each, ap);
+	for (const char *f = strchr(fmt, '%'); f; f = strchr(f, '%')) {
+		char conv, spec[24];
+		int stars;
+		size_t len = conv_len(f, &conv, &stars);
+		if (conv == '%' || !conv || stars || len >= sizeof spec) {
+			f += len ? len : 1;
+			continue;
+		}
+		memcpy(spec, f, len);
+		spec[len] = '\0';
+		int w = conv_one(args + used, acap - used, spec, conv, &each);
+		if (w < 0 || (size_t)w + 1 >= acap - used) {
+			args[used] = '\0';
+			used = acap - 1;
+		} else {
+			used += (size_t)w + 1;
+		}
+		n++;
+		f += len;
+	}
+	va_end(each);
+	return n;
+}
 
 int rerr_set(struct rerr *e, const char *fmt, ...)
 {
 	if (e) {
 		va_list ap;
 		va_start(ap, fmt);
-		vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+		e->fmt = fmt;
+		e->nargs = fmt_capture(e->msg, sizeof e->msg, e->args, sizeof e->args, fmt, ap);
 		va_end(ap);
 	}
 	return -1;
@@ -28,6 +113,31 @@ void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 	vsnprintf(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	v->str(v->ctx, key, tmp);
+}
+
+void vtext(struct view_sink *v, const char *key, const char *msg)
+{
+	if (!msg)
+		msg = "";
+	if (v->text)
+		v->text(v->ctx, key, msg, "", 0, msg);
+	else
+		v->str(v->ctx, key, msg);
+}
+
+void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
+{
+	char tmp[512], args[512];
+	va_list ap;
+	va_start(ap, fmt);
+	if (v->text) {
+		int n = fmt_capture(tmp, sizeof tmp, args, sizeof args, fmt, ap);
+		v->text(v->ctx, key, fmt, args, n, tmp);
+	} else {   /* German as it is: no arguments to keep */
+		vsnprintf(tmp, sizeof tmp, fmt, ap);
+		v->str(v->ctx, key, tmp);
+	}
+	va_end(ap);
 }
 
 void vnum(struct view_sink *v, const char *key, long long val)

@@ -110,190 +110,201 @@ enum wg_theme {
 };
 /* Named unlike any card, so that a theme on a page never reads as a card. */
 static const char *const theme_name[TH__MAX] = {
-	"Sieger küren", "Häme", "Schummeln", "Rekursion", "Albernheit",
-	"Ausscheiden", "Defekte", "Verweigerung", "Zuschauen", "Verbünden",
+	N_("Sieger küren"), N_("Häme"), N_("Schummeln"), N_("Rekursion"), N_("Albernheit"),
+	N_("Ausscheiden"), N_("Defekte"), N_("Verweigerung"), N_("Zuschauen"), N_("Verbünden"),
 };
 
 struct wg_type {
 	const char *slug;             /* in moves: ASCII, lower case */
-	const char *name, *text;      /* German */
-	const char *name_en, *text_en;
+	const char *name, *text;      /* German: catalog messages, shown translated */
+	const char *name_en, *text_en;   /* English, as the catalog (po/) has them */
 	uint8_t count, theme, when, target, effect, passive, flags;
 	int8_t n;
 };
 
 #define STAYS(p) E_STAYS, (p), F_STAYS
 static const struct wg_type wg_types[] = {
-	{ "topfgriff", "Griff in den Topf", "Nimm 2 Chips aus dem Topf.",
+	{ "topfgriff", N_("Griff in den Topf"), N_("Nimm 2 Chips aus dem Topf."),
 	  "Hand in the Kitty", "Take 2 chips from the kitty.",
 	  3, TH_CHEATING, W_ANY, T_NONE, E_GAIN, 0, 0, 2 },
-	{ "langfinger", "Langfinger", "Nimm einer Person deiner Wahl 2 Chips weg.",
+	{ "langfinger", N_("Langfinger"), N_("Nimm einer Person deiner Wahl 2 Chips weg."),
 	  "Sticky Fingers", "Take 2 chips from a player of your choice.",
 	  3, TH_CHEATING, W_ANY, T_SEAT, E_STEAL, 0, 0, 2 },
-	{ "strafzettel", "Strafzettel", "Eine Person deiner Wahl zahlt 2 Chips in den Topf.",
+	{ "strafzettel", N_("Strafzettel"),
+	  N_("Eine Person deiner Wahl zahlt 2 Chips in den Topf."),
 	  "Parking Ticket", "A player of your choice pays 2 chips into the kitty.",
 	  3, TH_DENIAL, W_ANY, T_SEAT, E_FINE, 0, 0, 2 },
-	{ "geburtstag", "Geburtstag", "Alle anderen schenken dir je 1 Chip.",
+	{ "geburtstag", N_("Geburtstag"), N_("Alle anderen schenken dir je 1 Chip."),
 	  "Birthday", "Every other player gives you 1 chip.",
 	  3, TH_GLOATING, W_ANY, T_NONE, E_BIRTHDAY, 0, 0, 1 },
-	{ "alle-gegen-einen", "Alle gegen einen",
-	  "Wähle eine Person: alle anderen nehmen ihr je 1 Chip weg.",
+	{ "alle-gegen-einen", N_("Alle gegen einen"),
+	  N_("Wähle eine Person: alle anderen nehmen ihr je 1 Chip weg."),
 	  "All Against One", "Choose a player: everybody else takes 1 chip from them.",
 	  3, TH_GANGING_UP, W_ANY, T_SEAT, E_GANG, 0, 0, 1 },
-	{ "freibier", "Freibier", "Alle, die noch dabei sind, nehmen je 2 Chips aus dem Topf.",
+	{ "freibier", N_("Freibier"),
+	  N_("Alle, die noch dabei sind, nehmen je 2 Chips aus dem Topf."),
 	  "Free Beer", "Everybody still in takes 2 chips from the kitty.",
 	  2, TH_SILLINESS, W_ANY, T_NONE, E_ROUND, 0, 0, 2 },
-	{ "koenigsmacher", "Königsmacher", "Gib einer Person deiner Wahl 3 deiner Chips.",
+	{ "koenigsmacher", N_("Königsmacher"), N_("Gib einer Person deiner Wahl 3 deiner Chips."),
 	  "Kingmaker", "Give 3 of your chips to a player of your choice.",
 	  2, TH_KINGMAKING, W_ANY, T_SEAT, E_GIVE, 0, 0, 3 },
-	{ "robin-hood", "Robin Hood",
-	  "Wer die meisten Chips hat, gibt 2 an den, der die wenigsten hat.",
+	{ "robin-hood", N_("Robin Hood"),
+	  N_("Wer die meisten Chips hat, gibt 2 an den, der die wenigsten hat."),
 	  "Robin Hood", "The player with the most chips gives 2 to the one with the fewest.",
 	  2, TH_KINGMAKING, W_ANY, T_NONE, E_ROBIN, 0, 0, 2 },
-	{ "fehldruck", "Fehldruck", "Nimm 3 Chips aus dem Topf. Zahle 3 Chips in den Topf.",
+	{ "fehldruck", N_("Fehldruck"), N_("Nimm 3 Chips aus dem Topf. Zahle 3 Chips in den Topf."),
 	  "Misprint", "Take 3 chips from the kitty. Pay 3 chips into the kitty.",
 	  2, TH_BROKEN, W_ANY, T_NONE, E_MISPRINT, 0, 0, 3 },
-	{ "kaputt", "Kaputte Karte", "Diese Karte ist kaputt. Sie tut nichts. Gar nichts.",
+	{ "kaputt", N_("Kaputte Karte"), N_("Diese Karte ist kaputt. Sie tut nichts. Gar nichts."),
 	  "Broken Card", "This card is broken. It does nothing. Nothing at all.",
 	  2, TH_BROKEN, W_ANY, T_NONE, E_NOTHING, 0, 0, 0 },
-	{ "kopf-oder-zahl", "Kopf oder Zahl",
-	  "Der Würfel rollt: bei 1–3 zahlst du 2 Chips in den Topf, bei 4–6 nimmst du 2 heraus.",
+	{ "kopf-oder-zahl", N_("Kopf oder Zahl"),
+	  N_("Der Würfel rollt: bei 1–3 zahlst du 2 Chips in den Topf, bei 4–6 nimmst du 2 "
+	     "heraus."),
 	  "Heads or Tails", "Roll the die: on 1–3 pay 2 chips into the kitty, on 4–6 take 2 out.",
 	  2, TH_SILLINESS, W_ANY, T_NONE, E_COIN, 0, 0, 2 },
-	{ "gnadenstoss", "Gnadenstoß",
-	  "Hat eine Person deiner Wahl höchstens 2 Chips, zahlt sie alle in den Topf.",
+	{ "gnadenstoss", N_("Gnadenstoß"),
+	  N_("Hat eine Person deiner Wahl höchstens 2 Chips, zahlt sie alle in den Topf."),
 	  "Coup de Grâce", "If a player of your choice has 2 chips or fewer, they pay them all "
 	  "into the kitty.",
 	  2, TH_ELIMINATION, W_ANY, T_SEAT, E_MERCY, 0, 0, 2 },
-	{ "rettungsring", "Rettungsring", "Nur am Ende eines Zuges: nimm 2 Chips aus dem Topf.",
+	{ "rettungsring", N_("Rettungsring"),
+	  N_("Nur am Ende eines Zuges: nimm 2 Chips aus dem Topf."),
 	  "Life Ring", "Only at the end of a turn: take 2 chips from the kitty.",
 	  2, TH_ELIMINATION, W_END, T_NONE, E_GAIN, 0, 0, 2 },
-	{ "rauswurf", "Rauswurf",
-	  "Nur am Ende eines Zuges: hat eine Person deiner Wahl genau 1 Chip, zahlt sie ihn in "
-	  "den Topf.",
+	{ "rauswurf", N_("Rauswurf"),
+	  N_("Nur am Ende eines Zuges: hat eine Person deiner Wahl genau 1 Chip, zahlt sie ihn in "
+	     "den Topf."),
 	  "Bounced", "Only at the end of a turn: if a player of your choice has exactly 1 chip, "
 	  "they pay it into the kitty.",
 	  2, TH_ELIMINATION, W_END, T_SEAT, E_KICK, 0, 0, 1 },
-	{ "nachschub", "Nachschub", "Ziehe 2 Karten.",
+	{ "nachschub", N_("Nachschub"), N_("Ziehe 2 Karten."),
 	  "Resupply", "Draw 2 cards.",
 	  3, TH_CHEATING, W_ANY, T_NONE, E_DRAW, 0, 0, 2 },
-	{ "taschendieb", "Taschendieb", "Nimm einer Person deiner Wahl eine zufällige Handkarte.",
+	{ "taschendieb", N_("Taschendieb"),
+	  N_("Nimm einer Person deiner Wahl eine zufällige Handkarte."),
 	  "Pickpocket", "Take a random card from the hand of a player of your choice.",
 	  2, TH_CHEATING, W_ANY, T_SEAT, E_PICKPOCKET, 0, 0, 1 },
-	{ "zeitschleife", "Zeitschleife", "Nimm die oberste Karte des Ablagestapels auf die Hand.",
+	{ "zeitschleife", N_("Zeitschleife"),
+	  N_("Nimm die oberste Karte des Ablagestapels auf die Hand."),
 	  "Time Loop", "Take the top card of the discard pile into your hand.",
 	  2, TH_RECURSION, W_ANY, T_NONE, E_RECALL, 0, 0, 1 },
-	{ "huehnertanz", "Hühnertanz",
-	  "Alle, die noch dabei sind, geben eine zufällige Handkarte nach links weiter.",
+	{ "huehnertanz", N_("Hühnertanz"),
+	  N_("Alle, die noch dabei sind, geben eine zufällige Handkarte nach links weiter."),
 	  "Chicken Dance", "Everybody still in passes a random card from their hand to the left.",
 	  2, TH_SILLINESS, W_ANY, T_NONE, E_DANCE, 0, 0, 1 },
-	{ "aufraeumen", "Aufräumen", "Eine Person deiner Wahl wirft 2 zufällige Handkarten ab.",
+	{ "aufraeumen", N_("Aufräumen"),
+	  N_("Eine Person deiner Wahl wirft 2 zufällige Handkarten ab."),
 	  "Spring Cleaning", "A player of your choice discards 2 random cards from their hand.",
 	  2, TH_DENIAL, W_ANY, T_SEAT, E_TIDY, 0, 0, 2 },
-	{ "abgelehnt", "Abgelehnt", "Nur gegen einen angesagten Angriff: er fällt aus.",
+	{ "abgelehnt", N_("Abgelehnt"), N_("Nur gegen einen angesagten Angriff: er fällt aus."),
 	  "Denied", "Only against a declared attack: it is called off.",
 	  5, TH_DENIAL, W_ATTACK, T_NONE, E_CALL_OFF, 0, 0, 0 },
-	{ "suendenbock", "Sündenbock",
-	  "Nur gegen einen angesagten Angriff: er richtet sich gegen eine Person deiner Wahl "
-	  "(nicht gegen den Angreifer).",
+	{ "suendenbock", N_("Sündenbock"),
+	  N_("Nur gegen einen angesagten Angriff: er richtet sich gegen eine Person deiner Wahl "
+	     "(nicht gegen den Angreifer)."),
 	  "Scapegoat", "Only against a declared attack: it now targets a player of your choice "
 	  "(not the attacker).",
 	  3, TH_GANGING_UP, W_ATTACK, T_SEAT, E_REDIRECT, 0, 0, 0 },
-	{ "doppelt", "Doppelt oder nichts",
-	  "Nur bei einem angesagten Angriff: gelingt er, bringt er das Doppelte; misslingt er, "
-	  "zahlt der Angreifer dem Ziel die Forderung.",
+	{ "doppelt", N_("Doppelt oder nichts"),
+	  N_("Nur bei einem angesagten Angriff: gelingt er, bringt er das Doppelte; misslingt er, "
+	     "zahlt der Angreifer dem Ziel die Forderung."),
 	  "Double or Nothing", "Only during a declared attack: if it succeeds it wins double; "
 	  "if it fails the attacker pays the target what was demanded.",
 	  2, TH_CHEATING, W_ATTACK, T_NONE, E_DOUBLE, 0, 0, 0 },
-	{ "nochmal", "Nochmal!", "Nur nach dem Angriffswurf: der Würfel wird neu geworfen.",
+	{ "nochmal", N_("Nochmal!"), N_("Nur nach dem Angriffswurf: der Würfel wird neu geworfen."),
 	  "Again!", "Only after the attack roll: the die is rolled again.",
 	  3, TH_CHEATING, W_ROLL, T_NONE, E_REROLL, 0, 0, 0 },
-	{ "falschspieler", "Falschspieler", "Nur nach dem Angriffswurf: der Würfel zählt 2 mehr.",
+	{ "falschspieler", N_("Falschspieler"),
+	  N_("Nur nach dem Angriffswurf: der Würfel zählt 2 mehr."),
 	  "Cardsharp", "Only after the attack roll: the die counts 2 more.",
 	  2, TH_CHEATING, W_ROLL, T_NONE, E_MOD, 0, 0, 2 },
-	{ "wackeltisch", "Wackeltisch", "Nur nach dem Angriffswurf: der Würfel zählt 2 weniger.",
+	{ "wackeltisch", N_("Wackeltisch"),
+	  N_("Nur nach dem Angriffswurf: der Würfel zählt 2 weniger."),
 	  "Wobbly Table", "Only after the attack roll: the die counts 2 less.",
 	  2, TH_DENIAL, W_ROLL, T_NONE, E_MOD, 0, 0, -2 },
-	{ "gezinkt", "Gezinkter Würfel",
-	  "Nur nach dem Angriffswurf: der Würfel zeigt die Zahl, die du nennst.",
+	{ "gezinkt", N_("Gezinkter Würfel"),
+	  N_("Nur nach dem Angriffswurf: der Würfel zeigt die Zahl, die du nennst."),
 	  "Loaded Die", "Only after the attack roll: the die shows the number you name.",
 	  2, TH_CHEATING, W_ROLL, T_FACE, E_FIX, 0, 0, 0 },
-	{ "schadenfreude", "Schadenfreude",
-	  "Nur nach dem Angriffswurf: misslingt der Angriff, zahlt dir der Angreifer 1 Chip.",
+	{ "schadenfreude", N_("Schadenfreude"),
+	  N_("Nur nach dem Angriffswurf: misslingt der Angriff, zahlt dir der Angreifer 1 Chip."),
 	  "Gloat", "Only after the attack roll: if the attack fails, the attacker pays you 1 chip.",
 	  2, TH_GLOATING, W_ROLL, T_NONE, E_GLOAT, 0, 0, 1 },
-	{ "nein", "Nein!", "Auf eine Karte im Stapel: die Karte direkt darunter wirkt nicht.",
+	{ "nein", N_("Nein!"),
+	  N_("Auf eine Karte im Stapel: die Karte direkt darunter wirkt nicht."),
 	  "No!", "On a card in the stack: the card directly beneath has no effect.",
 	  5, TH_DENIAL, W_COUNTER, T_NONE, E_COUNTER, 0, 0, 0 },
-	{ "doch", "Doch!",
-	  "Auf eine Karte im Stapel: die Karte direkt darunter wirkt nicht, und du nimmst "
-	  "1 Chip aus dem Topf.",
+	{ "doch", N_("Doch!"),
+	  N_("Auf eine Karte im Stapel: die Karte direkt darunter wirkt nicht, und du nimmst "
+	     "1 Chip aus dem Topf."),
 	  "Yes!", "On a card in the stack: the card directly beneath has no effect, and you take "
 	  "1 chip from the kitty.",
 	  3, TH_GLOATING, W_COUNTER, T_NONE, E_COUNTER, 0, 0, 1 },
-	{ "bumerang", "Bumerang",
-	  "Auf eine Karte im Stapel: die Karte direkt darunter geht ohne Wirkung zurück auf die "
-	  "Hand dessen, der sie gespielt hat.",
+	{ "bumerang", N_("Bumerang"),
+	  N_("Auf eine Karte im Stapel: die Karte direkt darunter geht ohne Wirkung zurück auf die "
+	     "Hand dessen, der sie gespielt hat."),
 	  "Boomerang", "On a card in the stack: the card directly beneath goes back, without "
 	  "effect, to the hand of whoever played it.",
 	  2, TH_RECURSION, W_COUNTER, T_NONE, E_BOUNCE, 0, 0, 0 },
-	{ "unterm-tisch", "Unterm Tisch",
-	  "Nimm 2 Chips aus dem Topf. Keine Karte kann das verhindern.",
+	{ "unterm-tisch", N_("Unterm Tisch"),
+	  N_("Nimm 2 Chips aus dem Topf. Keine Karte kann das verhindern."),
 	  "Under the Table", "Take 2 chips from the kitty. No card can stop this.",
 	  2, TH_CHEATING, W_ANY, T_NONE, E_GAIN, 0, F_UNSTOPPABLE, 2 },
-	{ "abrissbirne", "Abrissbirne",
-	  "Eine ausliegende Karte deiner Wahl geht auf den Ablagestapel; Chips darauf kommen "
-	  "in den Topf.",
+	{ "abrissbirne", N_("Abrissbirne"),
+	  N_("Eine ausliegende Karte deiner Wahl geht auf den Ablagestapel; Chips darauf kommen "
+	     "in den Topf."),
 	  "Wrecking Ball", "A card in play of your choice goes to the discard pile; chips on it "
 	  "go to the kitty.",
 	  3, TH_DENIAL, W_ANY, T_INPLAY, E_WRECK, 0, 0, 0 },
-	{ "schutzschild", "Schutzschild",
-	  "BLEIBT LIEGEN. Ein gelungener Angriff auf dich bringt höchstens 1 Chip; danach geht "
-	  "der Schild.",
+	{ "schutzschild", N_("Schutzschild"),
+	  N_("BLEIBT LIEGEN. Ein gelungener Angriff auf dich bringt höchstens 1 Chip; danach geht "
+	     "der Schild."),
 	  "Shield", "STAYS IN PLAY. A successful attack on you wins at most 1 chip; then the "
 	  "shield goes.",
 	  3, TH_DENIAL, W_ANY, T_NONE, STAYS(P_SHIELD), 0 },
-	{ "gluecksbringer", "Glücksbringer", "BLEIBT LIEGEN. Deine Angriffswürfe zählen 1 mehr.",
+	{ "gluecksbringer", N_("Glücksbringer"),
+	  N_("BLEIBT LIEGEN. Deine Angriffswürfe zählen 1 mehr."),
 	  "Lucky Charm", "STAYS IN PLAY. Your attack rolls count 1 more.",
 	  2, TH_CHEATING, W_ANY, T_NONE, STAYS(P_LUCKY), 0 },
-	{ "pechstraehne", "Pechsträhne",
-	  "BLEIBT LIEGEN vor einer Person deiner Wahl: ihre Angriffswürfe zählen 1 weniger, bis "
-	  "ihr Zug endet.",
+	{ "pechstraehne", N_("Pechsträhne"),
+	  N_("BLEIBT LIEGEN vor einer Person deiner Wahl: ihre Angriffswürfe zählen 1 weniger, bis "
+	     "ihr Zug endet."),
 	  "Losing Streak", "STAYS IN PLAY in front of a player of your choice: their attack "
 	  "rolls count 1 less until their turn ends.",
 	  2, TH_GANGING_UP, W_ANY, T_SEAT, STAYS(P_JINX), 0 },
-	{ "maulkorb", "Maulkorb",
-	  "BLEIBT LIEGEN vor einer Person deiner Wahl: sie spielt keine Karten, bis ihr Zug "
-	  "endet.",
+	{ "maulkorb", N_("Maulkorb"),
+	  N_("BLEIBT LIEGEN vor einer Person deiner Wahl: sie spielt keine Karten, bis ihr Zug "
+	     "endet."),
 	  "Muzzle", "STAYS IN PLAY in front of a player of your choice: they play no cards "
 	  "until their turn ends.",
 	  2, TH_DENIAL, W_ANY, T_SEAT, STAYS(P_MUZZLE), 0 },
-	{ "sparschwein", "Sparschwein",
-	  "BLEIBT LIEGEN. Nach deinem Einsatz legst du 1 Chip darauf. Liegen 3 darauf, nimmst "
-	  "du sie und 3 aus dem Topf; dann geht das Schwein.",
+	{ "sparschwein", N_("Sparschwein"),
+	  N_("BLEIBT LIEGEN. Nach deinem Einsatz legst du 1 Chip darauf. Liegen 3 darauf, nimmst "
+	     "du sie und 3 aus dem Topf; dann geht das Schwein."),
 	  "Piggy Bank", "STAYS IN PLAY. After your ante put 1 chip on it. When it holds 3, "
 	  "take them and 3 from the kitty; then the pig goes.",
 	  3, TH_RECURSION, W_ANY, T_NONE, STAYS(P_PIGGY), 0 },
-	{ "stachelpanzer", "Stachelpanzer",
-	  "BLEIBT LIEGEN. Misslingt ein Angriff auf dich, zahlt dir der Angreifer 1 Chip.",
+	{ "stachelpanzer", N_("Stachelpanzer"),
+	  N_("BLEIBT LIEGEN. Misslingt ein Angriff auf dich, zahlt dir der Angreifer 1 Chip."),
 	  "Spiked Shell", "STAYS IN PLAY. When an attack on you fails, the attacker pays you "
 	  "1 chip.",
 	  2, TH_DENIAL, W_ANY, T_NONE, STAYS(P_SPIKES), 0 },
-	{ "siegerpose", "Siegerpose",
-	  "BLEIBT LIEGEN. Gelingt dein Angriff, nimmst du 1 Chip mehr aus dem Topf. Misslingt "
-	  "einer, geht die Pose.",
+	{ "siegerpose", N_("Siegerpose"),
+	  N_("BLEIBT LIEGEN. Gelingt dein Angriff, nimmst du 1 Chip mehr aus dem Topf. Misslingt "
+	     "einer, geht die Pose."),
 	  "Victory Pose", "STAYS IN PLAY. When your attack succeeds, take 1 more chip from the "
 	  "kitty. When one fails, the pose goes.",
 	  2, TH_GLOATING, W_ANY, T_NONE, STAYS(P_POSE), 0 },
-	{ "kiebitz", "Kiebitz",
-	  "BLEIBT LIEGEN vor einer Person deiner Wahl: ihre Handkarten liegen offen, bis ihr "
-	  "Zug endet.",
+	{ "kiebitz", N_("Kiebitz"),
+	  N_("BLEIBT LIEGEN vor einer Person deiner Wahl: ihre Handkarten liegen offen, bis ihr "
+	     "Zug endet."),
 	  "Kibitzer", "STAYS IN PLAY in front of a player of your choice: their hand is open "
 	  "to all until their turn ends.",
 	  2, TH_KIBITZING, W_ANY, T_SEAT, STAYS(P_KIBITZ), 0 },
-	{ "mautstelle", "Mautstelle",
-	  "BLEIBT LIEGEN. Die Einsätze der anderen kommen auf diese Karte statt in den Topf. "
-	  "Zu Beginn deines Zuges nimmst du sie; dann geht die Karte.",
+	{ "mautstelle", N_("Mautstelle"),
+	  N_("BLEIBT LIEGEN. Die Einsätze der anderen kommen auf diese Karte statt in den Topf. "
+	     "Zu Beginn deines Zuges nimmst du sie; dann geht die Karte."),
 	  "Toll Booth", "STAYS IN PLAY. The others' antes go on this card instead of into the "
 	  "kitty. At the start of your turn take them; then the card goes.",
 	  2, TH_GANGING_UP, W_ANY, T_NONE, STAYS(P_TOLL), 0 },
@@ -333,8 +344,8 @@ static int type_by_slug(const char *slug)
  * choice (`react …`) is made of, one bit each. */
 enum wg_kind { K_ANTE, K_DRAW, K_ATTACK, K_ROLL, K_CARD, K_END, K__MAX };
 static const char *const kind_word[K__MAX] = { "ante", "draw", "attack", "roll", "card", "end" };
-static const char *const kind_name[K__MAX] = { "Einsatz", "Ziehen", "Angriff", "Wurf",
-					       "Karte", "Zugende" };
+static const char *const kind_name[K__MAX] = { N_("Einsatz"), N_("Ziehen"), N_("Angriff"),
+					       N_("Wurf"), N_("Karte"), N_("Zugende") };
 enum { LISTEN_ALL = (1 << K__MAX) - 1,
        LISTEN_FEW = (1 << K_ATTACK) | (1 << K_ROLL) | (1 << K_CARD) };
 
@@ -378,10 +389,12 @@ enum wg_opt { O_REACT_SECONDS, O_FEW_WINDOWS, O_PARTIES, O__MAX };
 _Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
 
 static const struct game_option wg_options[O__MAX] = {
-	[O_REACT_SECONDS] = { "react_seconds", "Zeit für Reaktionen", OPT_INT, 5, 43200, 20, "s" },
-	[O_FEW_WINDOWS] = { "few_windows", "Reaktionsfenster zu Beginn nur bei Angriff, Wurf und "
-			    "Karten (für Partien über Tage)", OPT_BOOL, 0, 1, 0, NULL },
-	[O_PARTIES] = { "parties", "Partien pro Runde", OPT_INT, 1, 10, 1, NULL },
+	[O_REACT_SECONDS] = { "react_seconds", N_("Zeit für Reaktionen"), OPT_INT, 5, 43200, 20,
+			      N_("s") },
+	[O_FEW_WINDOWS] = { "few_windows", N_("Reaktionsfenster zu Beginn nur bei Angriff, Wurf "
+					      "und Karten (für Partien über Tage)"),
+			    OPT_BOOL, 0, 1, 0, NULL },
+	[O_PARTIES] = { "parties", N_("Partien pro Runde"), OPT_INT, 1, 10, 1, NULL },
 };
 
 /* A card on the stack, waiting to resolve. */
@@ -1156,24 +1169,25 @@ static int wg_setup(void *st, const struct setup *su, struct rerr *e)
 
 enum wg_verb { V_PLAY, V_PASS, V_ATTACK, V_END, V_DISCARD, V_DONE, V_SHOUT, V_REACT, V__MAX };
 static const struct mt_verb wg_verbs[V__MAX] = {
-	[V_PLAY] = { "play", NULL, 2, 4, 0, NULL, "So spielst du eine Karte: play KARTE, mit "
-		     "Ziel play KARTE PLATZ, z. B. play langfinger 2.",
+	[V_PLAY] = { "play", NULL, 2, 4, 0, NULL, N_("So spielst du eine Karte: play KARTE, "
+		     "mit Ziel play KARTE PLATZ, z. B. play langfinger 2."),
 		     "play KARTE [PLATZ|AUGEN] [KARTE]", "play langfinger 2" },
-	[V_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein: du reagierst nicht.",
+	[V_PASS] = { "pass", NULL, 1, 1, 0, NULL, N_("pass steht allein: du reagierst nicht."),
 		     "pass", "pass" },
-	[V_ATTACK] = { "attack", NULL, 3, 3, 0, NULL, "So greifst du an: attack PLATZ CHIPS, "
-		       "z. B. attack 2 3.", "attack PLATZ CHIPS", "attack 2 3" },
-	[V_END] = { "end", NULL, 1, 1, 0, NULL, "end steht allein: dein Zug ist zu Ende.", "end",
-		    "end" },
-	[V_DISCARD] = { "discard", NULL, 2, 2, 0, NULL, "So wirfst du eine Karte ab: discard "
-			"KARTE, z. B. discard kaputt.", "discard KARTE", "discard kaputt" },
-	[V_DONE] = { "done", NULL, 1, 1, 0, NULL, "done steht allein: du spielst keine Karte mehr.",
-		     "done", "done" },
-	[V_SHOUT] = { "shout", NULL, 1, 1, 0, NULL, "shout steht allein: „Worst Game Ever!“",
+	[V_ATTACK] = { "attack", NULL, 3, 3, 0, NULL, N_("So greifst du an: attack PLATZ "
+		       "CHIPS, z. B. attack 2 3."), "attack PLATZ CHIPS", "attack 2 3" },
+	[V_END] = { "end", NULL, 1, 1, 0, NULL, N_("end steht allein: dein Zug ist zu Ende."),
+		    "end", "end" },
+	[V_DISCARD] = { "discard", NULL, 2, 2, 0, NULL, N_("So wirfst du eine Karte ab: "
+			"discard KARTE, z. B. discard kaputt."),
+			"discard KARTE", "discard kaputt" },
+	[V_DONE] = { "done", NULL, 1, 1, 0, NULL,
+		     N_("done steht allein: du spielst keine Karte mehr."), "done", "done" },
+	[V_SHOUT] = { "shout", NULL, 1, 1, 0, NULL, N_("shout steht allein: „Worst Game Ever!“"),
 		      "shout", "shout" },
-	[V_REACT] = { "react", NULL, 2, 7, 0, NULL, "So wählst du, wann du gefragt wirst: react "
-		      "all, react none oder react mit Schritten aus ante draw attack roll card "
-		      "end, z. B. react attack roll card.",
+	[V_REACT] = { "react", NULL, 2, 7, 0, NULL, N_("So wählst du, wann du gefragt wirst: "
+		      "react all, react none oder react mit Schritten aus ante draw attack roll "
+		      "card end, z. B. react attack roll card."),
 		      "react all|none|SCHRITT [SCHRITT …]", "react attack roll card" },
 };
 
@@ -1196,10 +1210,10 @@ static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 		return rerr_set(e, "Du trägst einen Maulkorb: keine Karten bis zum Ende deines Zuges.");
 	switch (p ? p->kind : 0) {
 	case PR_REACT:
+		if (!prompt_waits(&s->pr, seat) && ((p->seats >> seat) & 1u))
+			return rerr_set(e, "Du hast in diesem Fenster schon gepasst.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, (p->seats >> seat) & 1u ?
-					"Du hast in diesem Fenster schon gepasst." :
-					"Dieses Reaktionsfenster ist nicht für dich.");
+			return rerr_set(e, "Dieses Reaktionsfenster ist nicht für dich.");
 		return s->base;
 	case PR_TURN:
 		if (seat != s->active)
@@ -1210,9 +1224,10 @@ static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 					WG_HAND_LIMIT);
 		return B_PLAY;
 	case PR_FINAL:
+		if (!prompt_waits(&s->pr, seat) && ((p->seats >> seat) & 1u))
+			return rerr_set(e, "Du bist schon fertig.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, (p->seats >> seat) & 1u ? "Du bist schon fertig." :
-					"Du bist ausgeschieden.");
+			return rerr_set(e, "Du bist ausgeschieden.");
 		return B_PLAY;
 	default:
 		return rerr_set(e, "Jetzt spielt niemand Karten.");
@@ -1252,6 +1267,22 @@ static int read_seat(const struct wg_state *s, int me, const char *w, int *out, 
 	return 0;
 }
 
+/* What a card needs named, when a move names something else. */
+static int target_usage(const struct wg_type *ty, struct rerr *e)
+{
+	switch (ty->target) {
+	case T_NONE:
+		return rerr_set(e, "%s braucht kein Ziel: play %s.", ty->name, ty->slug);
+	case T_SEAT:
+		return rerr_set(e, "%s braucht eine Person: play %s PLATZ.", ty->name, ty->slug);
+	case T_FACE:
+		return rerr_set(e, "%s braucht eine Augenzahl: play %s AUGEN.", ty->name, ty->slug);
+	default:
+		return rerr_set(e, "%s braucht eine ausliegende Karte: play %s PLATZ KARTE.",
+				ty->name, ty->slug);
+	}
+}
+
 /* The target words of `play KARTE …` for card type t. */
 static int parse_target(const struct wg_state *s, int seat, const struct mtok *t, int type,
 			struct wg_move *m, struct rerr *e)
@@ -1259,11 +1290,7 @@ static int parse_target(const struct wg_state *s, int seat, const struct mtok *t
 	const struct wg_type *ty = &wg_types[type];
 	static const int want[T__MAX] = { 2, 3, 3, 4 };
 	if (t->n != want[ty->target])
-		return rerr_set(e, ty->target == T_NONE ? "%s braucht kein Ziel: play %s." :
-				ty->target == T_SEAT ? "%s braucht eine Person: play %s PLATZ." :
-				ty->target == T_FACE ? "%s braucht eine Augenzahl: play %s AUGEN." :
-				"%s braucht eine ausliegende Karte: play %s PLATZ KARTE.",
-				ty->name, ty->slug);
+		return target_usage(ty, e);
 	m->seat = -1;
 	m->tcard = EVENT_NO_CARD;
 	switch (ty->target) {
@@ -1335,9 +1362,9 @@ static int parse_react(const struct mtok *t, struct wg_move *m, struct rerr *e)
 static int turn_step(const struct wg_state *s, int seat, int step, struct rerr *e)
 {
 	static const char *const what[ST__MAX] = {
-		"Erst greifst du an.",
-		"Du hast schon angegriffen: spiele Karten oder beende deinen Zug (end).",
-		"Erst abwerfen.", "Erst abwerfen."
+		N_("Erst greifst du an."),
+		N_("Du hast schon angegriffen: spiele Karten oder beende deinen Zug (end)."),
+		N_("Erst abwerfen."), N_("Erst abwerfen.")
 	};
 	if (prompt_kind(&s->pr) == PR_REACT && prompt_find((struct prompts *)&s->pr, PR_TURN) &&
 	    seat == s->active)
@@ -1356,10 +1383,10 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 	case V_PASS:
 		if (prompt_kind(&s->pr) != PR_REACT)
 			return rerr_set(e, "Gerade ist kein Reaktionsfenster offen.");
+		if (!prompt_waits(&s->pr, seat) && ((prompt_peek(&s->pr)->seats >> seat) & 1u))
+			return rerr_set(e, "Du hast in diesem Fenster schon gepasst.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, (prompt_peek(&s->pr)->seats >> seat) & 1u ?
-					"Du hast in diesem Fenster schon gepasst." :
-					"Dieses Reaktionsfenster ist nicht für dich.");
+			return rerr_set(e, "Dieses Reaktionsfenster ist nicht für dich.");
 		return 0;
 	case V_ATTACK:
 		if (turn_step(s, seat, ST_ATTACK, e) != 0 ||
@@ -1381,9 +1408,10 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 	case V_DONE:
 		if (prompt_kind(&s->pr) != PR_FINAL)
 			return rerr_set(e, "done gibt es nur in der letzten Runde.");
+		if (!prompt_waits(&s->pr, seat) && is_in(s, seat))
+			return rerr_set(e, "Du bist schon fertig.");
 		if (!prompt_waits(&s->pr, seat))
-			return rerr_set(e, is_in(s, seat) ? "Du bist schon fertig." :
-					"Du bist ausgeschieden.");
+			return rerr_set(e, "Du bist ausgeschieden.");
 		return 0;
 	case V_SHOUT: {
 		const struct prompt *p = prompt_peek(&s->pr);
@@ -1892,81 +1920,115 @@ static int wg_check(const void *st, struct rerr *e)
 
 /* ---- the view -------------------------------------------------------------------------- */
 
-static void event_text(const struct game_event *ev, char *out, size_t cap)
+/* What happened to a card, as the log says it: played, resolved,
+ * discarded; and a coin roll. */
+static void say_card(const struct game_event *ev, struct view_sink *v, const char *key)
 {
 	const char *card = ev->card < WG_CARDS ? type_of(ev->card)->name : "?";
 	switch (ev->type) {
-	case EV_TURN:
-		if (ev->where == EVENT_NOBODY)
-			snprintf(out, cap, "@%d ist am Zug und zahlt 1 Chip Einsatz in den Topf.",
-				 ev->seat);
-		else
-			snprintf(out, cap, "@%d ist am Zug; der Einsatz kommt auf die Mautstelle "
-				 "von @%d.", ev->seat, ev->where);
-		break;
-	case EV_DRAW:
-		snprintf(out, cap, "@%d zieht %d %s.", ev->seat, ev->arg,
-			 ev->arg == 1 ? "Karte" : "Karten");
-		break;
-	case EV_ATTACK:
-		snprintf(out, cap, "@%d greift @%d an und fordert %d %s.", ev->seat, ev->where,
-			 ev->arg, ev->arg == 1 ? "Chip" : "Chips");
-		break;
-	case EV_ROLL:
-		snprintf(out, cap, "Der Würfel zeigt %d.", ev->arg);
-		break;
-	case EV_WON:
-		snprintf(out, cap, "Der Angriff von @%d gelingt: @%d gibt %d %s.", ev->seat,
-			 ev->where, ev->arg, ev->arg == 1 ? "Chip" : "Chips");
-		break;
-	case EV_FAILED:
-		snprintf(out, cap, "Der Angriff von @%d auf @%d misslingt (Wurf zählt %d).",
-			 ev->seat, ev->where, ev->arg);
-		break;
-	case EV_CALLED:
-		snprintf(out, cap, "Der Angriff von @%d fällt aus.", ev->seat);
-		break;
 	case EV_PLAY:
 		if (ev->where != EVENT_NOBODY)
-			snprintf(out, cap, "@%d spielt %s gegen @%d.", ev->seat, card, ev->where);
+			vtextf(v, key, "@%d spielt %s gegen @%d.", ev->seat, card, ev->where);
 		else if (ev->arg)
-			snprintf(out, cap, "@%d spielt %s und nennt %d.", ev->seat, card, ev->arg);
+			vtextf(v, key, "@%d spielt %s und nennt %d.", ev->seat, card, ev->arg);
 		else
-			snprintf(out, cap, "@%d spielt %s.", ev->seat, card);
+			vtextf(v, key, "@%d spielt %s.", ev->seat, card);
 		break;
 	case EV_RESOLVE:
-		snprintf(out, cap, ev->arg == 0 ? "%s von @%d wirkt." : ev->arg == 1 ?
-			 "%s von @%d wirkt nicht." : "%s geht zurück auf die Hand von @%d.",
-			 card, ev->seat);
+		if (ev->arg == 0)
+			vtextf(v, key, "%s von @%d wirkt.", card, ev->seat);
+		else if (ev->arg == 1)
+			vtextf(v, key, "%s von @%d wirkt nicht.", card, ev->seat);
+		else
+			vtextf(v, key, "%s geht zurück auf die Hand von @%d.", card, ev->seat);
 		break;
 	case EV_PASSOUT:
-		snprintf(out, cap, "@%d wirft %s ab (Handlimit).", ev->seat, card);
-		break;
-	case EV_OUT:
-		snprintf(out, cap, "@%d hat keine Chips mehr und scheidet aus.", ev->seat);
-		break;
-	case EV_FINAL:
-		snprintf(out, cap, "Das Ende ist eingeleitet: alle, die noch dabei sind, dürfen "
-			 "noch einmal Karten spielen.");
-		break;
-	case EV_TIE:
-		snprintf(out, cap, "Gleichstand! Wer zuerst „Worst Game Ever!“ ruft, gewinnt.");
-		break;
-	case EV_SHOUT:
-		snprintf(out, cap, "@%d ruft „Worst Game Ever!“", ev->seat);
-		break;
-	case EV_WINNER:
-		snprintf(out, cap, "@%d gewinnt, nimmt die %d Chips aus dem Topf und hat %d.",
-			 ev->seat, ev->num, ev->arg);
-		break;
-	case EV_SHARED:
-		snprintf(out, cap, "Niemand hat gerufen: die Gleichstehenden teilen sich den Sieg "
-			 "und den Topf.");
+		vtextf(v, key, "@%d wirft %s ab (Handlimit).", ev->seat, card);
 		break;
 	default:   /* EV_COIN */
-		snprintf(out, cap, "Kopf oder Zahl für @%d: der Würfel zeigt %d.", ev->seat, ev->arg);
+		vtextf(v, key, "Kopf oder Zahl für @%d: der Würfel zeigt %d.", ev->seat, ev->arg);
 		break;
 	}
+}
+
+/* An event as the log says it, one whole sentence per case (a count of
+ * one has its own), so that the platform can translate it. */
+static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
+{
+	switch (ev->type) {
+	case EV_TURN:
+		if (ev->where == EVENT_NOBODY)
+			vtextf(v, key, "@%d ist am Zug und zahlt 1 Chip Einsatz in den Topf.",
+			       ev->seat);
+		else
+			vtextf(v, key, "@%d ist am Zug; der Einsatz kommt auf die Mautstelle "
+			       "von @%d.", ev->seat, ev->where);
+		break;
+	case EV_DRAW:
+		if (ev->arg == 1)
+			vtextf(v, key, "@%d zieht %d Karte.", ev->seat, ev->arg);
+		else
+			vtextf(v, key, "@%d zieht %d Karten.", ev->seat, ev->arg);
+		break;
+	case EV_ATTACK:
+		if (ev->arg == 1)
+			vtextf(v, key, "@%d greift @%d an und fordert %d Chip.", ev->seat,
+			       ev->where, ev->arg);
+		else
+			vtextf(v, key, "@%d greift @%d an und fordert %d Chips.", ev->seat,
+			       ev->where, ev->arg);
+		break;
+	case EV_ROLL:
+		vtextf(v, key, "Der Würfel zeigt %d.", ev->arg);
+		break;
+	case EV_WON:
+		if (ev->arg == 1)
+			vtextf(v, key, "Der Angriff von @%d gelingt: @%d gibt %d Chip.", ev->seat,
+			       ev->where, ev->arg);
+		else
+			vtextf(v, key, "Der Angriff von @%d gelingt: @%d gibt %d Chips.", ev->seat,
+			       ev->where, ev->arg);
+		break;
+	case EV_FAILED:
+		vtextf(v, key, "Der Angriff von @%d auf @%d misslingt (Wurf zählt %d).", ev->seat,
+		       ev->where, ev->arg);
+		break;
+	case EV_CALLED:
+		vtextf(v, key, "Der Angriff von @%d fällt aus.", ev->seat);
+		break;
+	case EV_OUT:
+		vtextf(v, key, "@%d hat keine Chips mehr und scheidet aus.", ev->seat);
+		break;
+	case EV_FINAL:
+		vtext(v, key, "Das Ende ist eingeleitet: alle, die noch dabei sind, dürfen noch "
+		      "einmal Karten spielen.");
+		break;
+	case EV_TIE:
+		vtext(v, key, "Gleichstand! Wer zuerst „Worst Game Ever!“ ruft, gewinnt.");
+		break;
+	case EV_SHOUT:
+		vtextf(v, key, "@%d ruft „Worst Game Ever!“", ev->seat);
+		break;
+	case EV_WINNER:
+		vtextf(v, key, "@%d gewinnt, nimmt die %d Chips aus dem Topf und hat %d.", ev->seat,
+		       ev->num, ev->arg);
+		break;
+	case EV_SHARED:
+		vtext(v, key, "Niemand hat gerufen: die Gleichstehenden teilen sich den Sieg und "
+		      "den Topf.");
+		break;
+	default:   /* EV_PLAY, EV_RESOLVE, EV_PASSOUT, EV_COIN */
+		say_card(ev, v, key);
+		break;
+	}
+}
+
+/* An event's sentence in German as a plain string (the unit tests read
+ * the log so). */
+__attribute__((unused))
+static void event_text(const struct game_event *ev, char *out, size_t cap)
+{
+	evlog_text(ev, event_say, out, cap);
 }
 
 /* A card's name, text, theme and kind, for a card section. */
@@ -1974,9 +2036,9 @@ static void view_card(struct view_sink *v, unsigned card)
 {
 	const struct wg_type *t = type_of(card);
 	vstr(v, "slug", t->slug);
-	vstr(v, "name", t->name);
-	vstr(v, "text", t->text);
-	vstr(v, "theme", theme_name[t->theme]);
+	vtext(v, "name", t->name);
+	vtext(v, "text", t->text);
+	vtext(v, "theme", theme_name[t->theme]);
 	vflag(v, "stays", t->flags & F_STAYS);
 }
 
@@ -2005,72 +2067,94 @@ struct emit_sink {
 	int n;
 };
 
-/* A legal move as an item of the current section: the move, and a label
- * from its words ("play langfinger 2" → "@2"; "attack 2 3" → "3"). */
+/* A legal move's label, from its words ("play langfinger 2" → "auf @2";
+ * "attack 2 3" → "3"). */
+static void action_label(struct view_sink *v, const struct mtok *t, const char *move)
+{
+	int ty = mt_is(t, 0, "play") ? type_by_slug(t->w[1]) : -1;
+	if (ty >= 0 && t->n == 3 && wg_types[ty].target == T_SEAT)
+		vtextf(v, "label", "auf @%s", t->w[2]);
+	else if (ty >= 0 && t->n == 3)
+		vtextf(v, "label", "Würfel zeigt %s", t->w[2]);
+	else if (ty >= 0 && t->n == 4 && type_by_slug(t->w[3]) >= 0)
+		vtextf(v, "label", "@%s: %s", t->w[2], wg_types[type_by_slug(t->w[3])].name);
+	else if (ty >= 0)
+		vtext(v, "label", "Spielen");
+	else if (mt_is(t, 0, "attack"))
+		vstr(v, "label", t->w[2]);   /* the demand, a number */
+	else if (mt_is(t, 0, "discard") && type_by_slug(t->w[1]) >= 0)
+		vtextf(v, "label", "%s abwerfen", wg_types[type_by_slug(t->w[1])].name);
+	else if (mt_is(t, 0, "pass"))
+		vtext(v, "label", "Passen");
+	else if (mt_is(t, 0, "end"))
+		vtext(v, "label", "Zug beenden");
+	else if (mt_is(t, 0, "done"))
+		vtext(v, "label", "Fertig");
+	else
+		vstr(v, "label", move);
+}
+
+/* A legal move as an item of the current section: the move and its label. */
 static void emit_action(void *ctx, const char *move)
 {
 	struct emit_sink *k = ctx;
 	struct mtok t;
 	struct rerr e;
-	char label[80] = "Spielen";
 	if (mt_split(move, &t, &e) != 0)
 		return;
-	int ty = mt_is(&t, 0, "play") ? type_by_slug(t.w[1]) : -1;
-	if (ty >= 0 && t.n == 3 && wg_types[ty].target == T_SEAT)
-		snprintf(label, sizeof label, "auf @%s", t.w[2]);
-	else if (ty >= 0 && t.n == 3)
-		snprintf(label, sizeof label, "Würfel zeigt %s", t.w[2]);
-	else if (ty >= 0 && t.n == 4 && type_by_slug(t.w[3]) >= 0)
-		snprintf(label, sizeof label, "@%s: %s", t.w[2], wg_types[type_by_slug(t.w[3])].name);
-	else if (mt_is(&t, 0, "attack"))
-		snprintf(label, sizeof label, "%s", t.w[2]);
-	else if (mt_is(&t, 0, "discard") && type_by_slug(t.w[1]) >= 0)
-		snprintf(label, sizeof label, "%s abwerfen", wg_types[type_by_slug(t.w[1])].name);
-	else if (ty < 0)
-		snprintf(label, sizeof label, "%s", mt_is(&t, 0, "pass") ? "Passen" :
-			 mt_is(&t, 0, "end") ? "Zug beenden" : mt_is(&t, 0, "done") ? "Fertig" : move);
 	vbegin(k->v, k->section);
 	vstr(k->v, "move", move);
-	vstr(k->v, "label", label);
+	action_label(k->v, &t, move);
 	vend(k->v);
 	k->n++;
+}
+
+/* The headline of a reaction window after step `kind` of seat `owner`: a
+ * whole sentence per step, for the seat it waits for and for the others. */
+static void view_window(struct view_sink *v, int kind, int owner, int waits)
+{
+	static const char *const text[K__MAX][2] = {
+		{ N_("Reaktionsfenster nach dem Einsatz von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach dem Einsatz von @%d: spiele eine Karte oder passe.") },
+		{ N_("Reaktionsfenster nach dem Ziehen von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach dem Ziehen von @%d: spiele eine Karte oder passe.") },
+		{ N_("Reaktionsfenster nach dem Angriff von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach dem Angriff von @%d: spiele eine Karte oder passe.") },
+		{ N_("Reaktionsfenster nach dem Wurf von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach dem Wurf von @%d: spiele eine Karte oder passe.") },
+		{ N_("Reaktionsfenster nach der Karte von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach der Karte von @%d: spiele eine Karte oder passe.") },
+		{ N_("Reaktionsfenster nach dem Zugende von @%d: die anderen dürfen reagieren."),
+		  N_("Reaktionsfenster nach dem Zugende von @%d: spiele eine Karte oder passe.") },
+	};
+	vtextf(v, "headline", text[kind % K__MAX][waits != 0], owner);
 }
 
 /* The headline: what happens now, for this seat. */
 static void view_headline(const struct wg_state *s, int me, struct view_sink *v)
 {
 	const struct prompt *p = prompt_peek(&s->pr);
-	static const char *const step_text[K__MAX] = {
-		"dem Einsatz", "dem Ziehen", "dem Angriff", "dem Wurf", "der Karte", "dem Zugende"
-	};
-	if (!p) {
-		vstrf(v, "headline", s->winner >= 0 ? "@%d gewinnt." :
-		      "Unentschieden: die Gleichstehenden teilen sich den Sieg.", s->winner);
-		return;
-	}
-	switch (p->kind) {
-	case PR_SHOUT:
-		vstr(v, "headline", "Gleichstand! Wer zuerst „Worst Game Ever!“ ruft, gewinnt.");
-		return;
-	case PR_FINAL:
-		vstr(v, "headline", prompt_waits(&s->pr, me) ? "Das Ende ist eingeleitet: spiele "
-		     "noch Karten oder sag „fertig“." : "Das Ende ist eingeleitet: alle spielen "
-		     "noch einmal Karten.");
-		return;
-	case PR_REACT:
-		vstrf(v, "headline", prompt_waits(&s->pr, me) ?
-		      "Reaktionsfenster nach %s von @%d: spiele eine Karte oder passe." :
-		      "Reaktionsfenster nach %s von @%d: die anderen dürfen reagieren.",
-		      step_text[p->arg % K__MAX], p->owner);
-		return;
-	default:
-		if (s->active == me)
-			vstr(v, "headline", s->step == ST_ATTACK ? "Du bist am Zug: greif jemanden an." :
-			     s->step == ST_AFTER ? "Spiele noch Karten oder beende deinen Zug." :
-			     "Wirf ab: höchstens 7 Karten am Ende des Zuges.");
-		else
-			vstrf(v, "headline", "@%d ist am Zug.", s->active);
-	}
+	if (!p && s->winner >= 0)
+		vtextf(v, "headline", "@%d gewinnt.", s->winner);
+	else if (!p)
+		vtext(v, "headline", "Unentschieden: die Gleichstehenden teilen sich den Sieg.");
+	else if (p->kind == PR_SHOUT)
+		vtext(v, "headline", "Gleichstand! Wer zuerst „Worst Game Ever!“ ruft, gewinnt.");
+	else if (p->kind == PR_FINAL && prompt_waits(&s->pr, me))
+		vtext(v, "headline", "Das Ende ist eingeleitet: spiele noch Karten oder sag "
+		      "„fertig“.");
+	else if (p->kind == PR_FINAL)
+		vtext(v, "headline", "Das Ende ist eingeleitet: alle spielen noch einmal Karten.");
+	else if (p->kind == PR_REACT)
+		view_window(v, p->arg, p->owner, prompt_waits(&s->pr, me));
+	else if (s->active != me)
+		vtextf(v, "headline", "@%d ist am Zug.", s->active);
+	else if (s->step == ST_ATTACK)
+		vtext(v, "headline", "Du bist am Zug: greif jemanden an.");
+	else if (s->step == ST_AFTER)
+		vtext(v, "headline", "Spiele noch Karten oder beende deinen Zug.");
+	else
+		vtext(v, "headline", "Wirf ab: höchstens 7 Karten am Ende des Zuges.");
 }
 
 /* The stack of cards waiting to resolve, bottom first (the top resolves
@@ -2092,7 +2176,7 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
 		vflag(v, "has_face", x->face > 0);
 		vflag(v, "has_target_card", t->target == T_INPLAY && x->tcard < WG_CARDS);
 		if (t->target == T_INPLAY && x->tcard < WG_CARDS)
-			vstr(v, "target_card", type_of(x->tcard)->name);
+			vtext(v, "target_card", type_of(x->tcard)->name);
 		vend(v);
 	}
 	const struct wg_attack *a = &s->atk;
@@ -2173,11 +2257,14 @@ static void view_hand(const struct wg_state *s, int me, struct view_sink *v)
 			if ((mask >> j) & 1u)
 				snprintf(m + strlen(m), sizeof m - strlen(m), " %s", kind_word[j]);
 		vbegin(v, "listen");
-		vstr(v, "kind", kind_name[k]);
+		vtext(v, "kind", kind_name[k]);
 		vflag(v, "on", (s->listen[me] >> k) & 1u);
 		vflag(v, "off", !((s->listen[me] >> k) & 1u));
 		vstr(v, "move", mask ? m : "react none");
-		vstr(v, "label", (s->listen[me] >> k) & 1u ? "nicht mehr fragen" : "fragen");
+		if ((s->listen[me] >> k) & 1u)
+			vtext(v, "label", "nicht mehr fragen");
+		else
+			vtext(v, "label", "fragen");
 		vend(v);
 	}
 }
@@ -2223,7 +2310,7 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 	if (kind == PR_SHOUT && ((p->seats >> me) & 1u)) {
 		vbegin(v, "shout_actions");
 		vstr(v, "move", "shout");
-		vstr(v, "label", "Worst Game Ever!");
+		vtext(v, "label", "Worst Game Ever!");
 		vflag(v, "primary", 1);
 		vend(v);
 	}
@@ -2250,7 +2337,7 @@ static void wg_view(const void *st, int seat, struct view_sink *v)
 	vnum(v, "discard_count", s->ndiscard);
 	vflag(v, "has_discard", s->ndiscard > 0);
 	if (s->ndiscard > 0)
-		vstr(v, "discard_top", type_of(s->discard[s->ndiscard - 1])->name);
+		vtext(v, "discard_top", type_of(s->discard[s->ndiscard - 1])->name);
 	vnum(v, "removed_count", s->nremoved);
 	view_stack(s, v);
 	view_seats(s, me, v);
@@ -2259,7 +2346,7 @@ static void wg_view(const void *st, int seat, struct view_sink *v)
 		view_hand(s, me, v);
 		view_actions(s, me, v);
 	}
-	evlog_view(&s->log, v, event_text);
+	evlog_view_text(&s->log, v, event_say);
 }
 
 /* Re-deals what `seat` cannot see: the deck and every hand but its own and
@@ -2292,12 +2379,12 @@ static void wg_scramble(void *st, int seat, uint64_t seed)
 const struct game worstgame_game = {
 	.slug = "worstgame",
 	.title = "Worst Game Ever",
-	.tagline = "Karten ziehen und einander angreifen, bis jemand keine Chips mehr hat.",
-	.summary = "Jede Person hat 12 Chips und 4 Karten. Im Zug: 1 Chip in den Topf, eine "
-		   "Karte ziehen, jemanden angreifen: Chips fordern und würfeln, mehr als die "
-		   "Forderung gewinnt. Karten darf man jederzeit spielen, sie gehen vor. Hat am "
-		   "Ende eines Zuges jemand keine Chips mehr, gewinnt, wer die meisten hat; bei "
-		   "Gleichstand, wer zuerst „Worst Game Ever!“ ruft.",
+	.tagline = N_("Karten ziehen und einander angreifen, bis jemand keine Chips mehr hat."),
+	.summary = N_("Jede Person hat 12 Chips und 4 Karten. Im Zug: 1 Chip in den Topf, eine "
+		      "Karte ziehen, jemanden angreifen: Chips fordern und würfeln, mehr als die "
+		      "Forderung gewinnt. Karten darf man jederzeit spielen, sie gehen vor. Hat am "
+		      "Ende eines Zuges jemand keine Chips mehr, gewinnt, wer die meisten hat; bei "
+		      "Gleichstand, wer zuerst „Worst Game Ever!“ ruft."),
 	.min_players = 2,
 	.max_players = WG_SEATS,
 	.starts_with_winner = 1,

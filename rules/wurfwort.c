@@ -77,81 +77,81 @@ struct ww_card {
 };
 
 static const struct ww_card ww_cards[WW_CARDS] = {
-	{ "Am Strand", G1|G2|DV|DS, 1, { "strand" } },
-	{ "In der Sportwelt", G1|G2|DV, 2, { "sport", "welt" } },
-	{ "In der Küche", G1|DV|DS, 2, { "küche" } },
-	{ "Im Zoo", G1|G2|DS, 3, { "zoo" } },
-	{ "Auf dem Bauernhof", G1|G2, 1, { "bauer", "hof" } },
-	{ "Im Supermarkt", G1|G2|DV|DS, 1, { "super", "markt" } },
-	{ "In der Schule", G1|G2|DV, 2, { "schule" } },
-	{ "Im Garten", G1|DV|DS, 2, { "garten" } },
-	{ "Im Wald", G1|G2|DS, 3, { "wald" } },
-	{ "Auf dem Jahrmarkt", G1|G2, 1, { "jahr", "markt" } },
-	{ "Im Krankenhaus", G1|G2|DV|DS, 1, { "kranken", "haus" } },
-	{ "Im Weltall", G1|G2|DV, 2, { "welt", "all" } },
-	{ "Unter Wasser", G1|DV|DS, 2, { "wasser" } },
-	{ "Im Zirkus", G1|G2|DS, 3, { "zirkus" } },
-	{ "In der Stadt", G1|G2, 1, { "stadt" } },
-	{ "Auf dem Berg", G1|G2|DV|DS, 1, { "berg" } },
-	{ "Im Winter", G1|G2|DV, 2, { "winter" } },
-	{ "Im Sommer", G1|DV|DS, 2, { "sommer" } },
-	{ "Auf der Baustelle", G1|G2|DS, 3, { "bau", "stelle" } },
-	{ "Im Orchester", G1|G2, 1, { "orchester" } },
-	{ "Beim Frühstück", G1|G2|DV|DS, 1, { "frühstück" } },
-	{ "Im Kino", G1|G2|DV, 2, { "kino" } },
-	{ "Auf dem Spielplatz", G1|DV|DS, 2, { "spiel", "platz" } },
-	{ "Im Badezimmer", G1|G2|DS, 3, { "bad", "zimmer" } },
-	{ "Im Kinderzimmer", G1|G2, 1, { "kinder", "zimmer" } },
-	{ "In der Werkstatt", G1|G2|DV|DS, 1, { "werk", "statt" } },
-	{ "Am Flughafen", G1|G2|DV, 2, { "flug", "hafen" } },
-	{ "Am Bahnhof", G1|DV|DS, 2, { "bahn", "hof" } },
-	{ "Im Restaurant", G1|G2|DS, 3, { "restaurant" } },
-	{ "Auf der Party", G1|G2, 1, { "party" } },
-	{ "Im Märchen", G1|G2|DV|DS, 1, { "märchen" } },
-	{ "Im Mittelalter", G1|G2|DV, 2, { "mittel", "alter" } },
-	{ "Im Urlaub", G1|DV|DS, 2, { "urlaub" } },
-	{ "Beim Camping", G1|G2|DS, 3, { "camping" } },
-	{ "Im Museum", G1|G2, 1, { "museum" } },
-	{ "In der Bäckerei", G1|G2|DV|DS, 1, { "bäcker" } },
-	{ "Im Kleiderschrank", G1|G2|DV, 2, { "kleid", "schrank" } },
-	{ "Im Werkzeugkasten", G1|DV|DS, 2, { "werkzeug", "kasten" } },
-	{ "Auf dem Wochenmarkt", G1|G2|DS, 3, { "woche", "markt" } },
-	{ "In der Wüste", G1|G2, 1, { "wüste" } },
-	{ "Im Dschungel", G1|G2|DV|DS, 1, { "dschungel" } },
-	{ "Am Meer", G1|G2|DV, 2, { "meer" } },
-	{ "Auf der Autobahn", G1|DV|DS, 2, { "auto", "bahn" } },
-	{ "Im Fußballstadion", G1|G2|DS, 3, { "fußball", "stadion" } },
-	{ "In der Zeitung", G1|G2, 1, { "zeitung" } },
-	{ "Im Theater", G1|G2|DV|DS, 1, { "theater" } },
-	{ "Im Büro", G1|G2|DV, 2, { "büro" } },
-	{ "Beim Arzt", G1|DV|DS, 2, { "arzt" } },
-	{ "Im Schwimmbad", G1|G2|DS, 3, { "schwimm", "bad" } },
-	{ "Auf dem Schiff", G1|G2, 1, { "schiff" } },
-	{ "Am Computer", G1|G2|DV|DS, 1, { "computer" } },
-	{ "In der Musik", G1|G2|DV, 2, { "musik" } },
-	{ "Im Gebirge", G1|DV|DS, 2, { "gebirge" } },
-	{ "Beim Wandern", G1|G2|DS, 3, { "wander" } },
-	{ "Im Herbst", G1|G2, 1, { "herbst" } },
-	{ "Im Frühling", G1|G2|DV|DS, 1, { "frühling" } },
-	{ "Zum Geburtstag", G1|G2|DV, 2, { "geburt", "tag" } },
-	{ "Zu Weihnachten", G1|DV|DS, 2, { "weihnacht", "nacht" } },
-	{ "Im Tierheim", G1|G2|DS, 3, { "tier", "heim" } },
-	{ "Auf der Insel", G1|G2, 1, { "insel" } },
-	{ "Im Labor", G1|G2|DV|DS, 1, { "labor" } },
-	{ "In der Bibliothek", G1|G2|DV, 2, { "bibliothek" } },
-	{ "Auf dem Fluss", G1|DV|DS, 2, { "fluss" } },
-	{ "Im Hotel", G1|G2|DS, 3, { "hotel" } },
-	{ "Auf der Hochzeit", G1|G2, 1, { "hochzeit", "zeit" } },
-	{ "Im Fernsehen", G1|G2|DV|DS, 1, { "fernseh", "sehen" } },
-	{ "Beim Backen", G1|G2|DV, 2, { "back" } },
-	{ "In der Apotheke", G1|DV|DS, 2, { "apotheke" } },
-	{ "Im Keller", G1|G2|DS, 3, { "keller" } },
-	{ "Auf dem Dachboden", G1|G2, 1, { "dach", "boden" } },
-	{ "Am Himmel", G1|G2|DV|DS, 1, { "himmel" } },
-	{ "Beim Kochen", G1|G2|DV, 2, { "koch" } },
-	{ "Im Wohnzimmer", G1|DV|DS, 2, { "wohn", "zimmer" } },
-	{ "Auf der Ritterburg", G1|G2|DS, 3, { "ritter", "burg" } },
-	{ "Bei den Piraten", G1|G2, 1, { "pirat" } },
+	{ N_("Am Strand"), G1|G2|DV|DS, 1, { "strand" } },
+	{ N_("In der Sportwelt"), G1|G2|DV, 2, { "sport", "welt" } },
+	{ N_("In der Küche"), G1|DV|DS, 2, { "küche" } },
+	{ N_("Im Zoo"), G1|G2|DS, 3, { "zoo" } },
+	{ N_("Auf dem Bauernhof"), G1|G2, 1, { "bauer", "hof" } },
+	{ N_("Im Supermarkt"), G1|G2|DV|DS, 1, { "super", "markt" } },
+	{ N_("In der Schule"), G1|G2|DV, 2, { "schule" } },
+	{ N_("Im Garten"), G1|DV|DS, 2, { "garten" } },
+	{ N_("Im Wald"), G1|G2|DS, 3, { "wald" } },
+	{ N_("Auf dem Jahrmarkt"), G1|G2, 1, { "jahr", "markt" } },
+	{ N_("Im Krankenhaus"), G1|G2|DV|DS, 1, { "kranken", "haus" } },
+	{ N_("Im Weltall"), G1|G2|DV, 2, { "welt", "all" } },
+	{ N_("Unter Wasser"), G1|DV|DS, 2, { "wasser" } },
+	{ N_("Im Zirkus"), G1|G2|DS, 3, { "zirkus" } },
+	{ N_("In der Stadt"), G1|G2, 1, { "stadt" } },
+	{ N_("Auf dem Berg"), G1|G2|DV|DS, 1, { "berg" } },
+	{ N_("Im Winter"), G1|G2|DV, 2, { "winter" } },
+	{ N_("Im Sommer"), G1|DV|DS, 2, { "sommer" } },
+	{ N_("Auf der Baustelle"), G1|G2|DS, 3, { "bau", "stelle" } },
+	{ N_("Im Orchester"), G1|G2, 1, { "orchester" } },
+	{ N_("Beim Frühstück"), G1|G2|DV|DS, 1, { "frühstück" } },
+	{ N_("Im Kino"), G1|G2|DV, 2, { "kino" } },
+	{ N_("Auf dem Spielplatz"), G1|DV|DS, 2, { "spiel", "platz" } },
+	{ N_("Im Badezimmer"), G1|G2|DS, 3, { "bad", "zimmer" } },
+	{ N_("Im Kinderzimmer"), G1|G2, 1, { "kinder", "zimmer" } },
+	{ N_("In der Werkstatt"), G1|G2|DV|DS, 1, { "werk", "statt" } },
+	{ N_("Am Flughafen"), G1|G2|DV, 2, { "flug", "hafen" } },
+	{ N_("Am Bahnhof"), G1|DV|DS, 2, { "bahn", "hof" } },
+	{ N_("Im Restaurant"), G1|G2|DS, 3, { "restaurant" } },
+	{ N_("Auf der Party"), G1|G2, 1, { "party" } },
+	{ N_("Im Märchen"), G1|G2|DV|DS, 1, { "märchen" } },
+	{ N_("Im Mittelalter"), G1|G2|DV, 2, { "mittel", "alter" } },
+	{ N_("Im Urlaub"), G1|DV|DS, 2, { "urlaub" } },
+	{ N_("Beim Camping"), G1|G2|DS, 3, { "camping" } },
+	{ N_("Im Museum"), G1|G2, 1, { "museum" } },
+	{ N_("In der Bäckerei"), G1|G2|DV|DS, 1, { "bäcker" } },
+	{ N_("Im Kleiderschrank"), G1|G2|DV, 2, { "kleid", "schrank" } },
+	{ N_("Im Werkzeugkasten"), G1|DV|DS, 2, { "werkzeug", "kasten" } },
+	{ N_("Auf dem Wochenmarkt"), G1|G2|DS, 3, { "woche", "markt" } },
+	{ N_("In der Wüste"), G1|G2, 1, { "wüste" } },
+	{ N_("Im Dschungel"), G1|G2|DV|DS, 1, { "dschungel" } },
+	{ N_("Am Meer"), G1|G2|DV, 2, { "meer" } },
+	{ N_("Auf der Autobahn"), G1|DV|DS, 2, { "auto", "bahn" } },
+	{ N_("Im Fußballstadion"), G1|G2|DS, 3, { "fußball", "stadion" } },
+	{ N_("In der Zeitung"), G1|G2, 1, { "zeitung" } },
+	{ N_("Im Theater"), G1|G2|DV|DS, 1, { "theater" } },
+	{ N_("Im Büro"), G1|G2|DV, 2, { "büro" } },
+	{ N_("Beim Arzt"), G1|DV|DS, 2, { "arzt" } },
+	{ N_("Im Schwimmbad"), G1|G2|DS, 3, { "schwimm", "bad" } },
+	{ N_("Auf dem Schiff"), G1|G2, 1, { "schiff" } },
+	{ N_("Am Computer"), G1|G2|DV|DS, 1, { "computer" } },
+	{ N_("In der Musik"), G1|G2|DV, 2, { "musik" } },
+	{ N_("Im Gebirge"), G1|DV|DS, 2, { "gebirge" } },
+	{ N_("Beim Wandern"), G1|G2|DS, 3, { "wander" } },
+	{ N_("Im Herbst"), G1|G2, 1, { "herbst" } },
+	{ N_("Im Frühling"), G1|G2|DV|DS, 1, { "frühling" } },
+	{ N_("Zum Geburtstag"), G1|G2|DV, 2, { "geburt", "tag" } },
+	{ N_("Zu Weihnachten"), G1|DV|DS, 2, { "weihnacht", "nacht" } },
+	{ N_("Im Tierheim"), G1|G2|DS, 3, { "tier", "heim" } },
+	{ N_("Auf der Insel"), G1|G2, 1, { "insel" } },
+	{ N_("Im Labor"), G1|G2|DV|DS, 1, { "labor" } },
+	{ N_("In der Bibliothek"), G1|G2|DV, 2, { "bibliothek" } },
+	{ N_("Auf dem Fluss"), G1|DV|DS, 2, { "fluss" } },
+	{ N_("Im Hotel"), G1|G2|DS, 3, { "hotel" } },
+	{ N_("Auf der Hochzeit"), G1|G2, 1, { "hochzeit", "zeit" } },
+	{ N_("Im Fernsehen"), G1|G2|DV|DS, 1, { "fernseh", "sehen" } },
+	{ N_("Beim Backen"), G1|G2|DV, 2, { "back" } },
+	{ N_("In der Apotheke"), G1|DV|DS, 2, { "apotheke" } },
+	{ N_("Im Keller"), G1|G2|DS, 3, { "keller" } },
+	{ N_("Auf dem Dachboden"), G1|G2, 1, { "dach", "boden" } },
+	{ N_("Am Himmel"), G1|G2|DV|DS, 1, { "himmel" } },
+	{ N_("Beim Kochen"), G1|G2|DV, 2, { "koch" } },
+	{ N_("Im Wohnzimmer"), G1|DV|DS, 2, { "wohn", "zimmer" } },
+	{ N_("Auf der Ritterburg"), G1|G2|DS, 3, { "ritter", "burg" } },
+	{ N_("Bei den Piraten"), G1|G2, 1, { "pirat" } },
 };
 
 /* Words the bots and the simulator answer with (bot_moves), with their
@@ -251,11 +251,13 @@ _Static_assert((int)O__MAX <= (int)GAME_OPT_MAX, "options fit struct setup");
 _Static_assert((int)WW_SEATS <= (int)GAME_MAX_SEATS, "seats");
 
 static const struct game_option ww_options[O__MAX] = {
-	[O_ROUND_SECONDS] = { "round_seconds", "Zeit bis „Stopp“", OPT_INT, 10, 600, 90, "s" },
-	[O_ANSWER_SECONDS] = { "answer_seconds", "Zeit für das Wort nach „Stopp“", OPT_INT, 5,
-			       300, 30, "s" },
-	[O_VOTE_SECONDS] = { "vote_seconds", "Zeit für die Abstimmung", OPT_INT, 5, 300, 30, "s" },
-	[O_PARTIES] = { "parties", "Partien pro Runde", OPT_INT, 1, 10, 1, NULL },
+	[O_ROUND_SECONDS] = { "round_seconds", N_("Zeit bis „Stopp“"), OPT_INT, 10, 600, 90,
+			      N_("s") },
+	[O_ANSWER_SECONDS] = { "answer_seconds", N_("Zeit für das Wort nach „Stopp“"), OPT_INT,
+			       5, 300, 30, N_("s") },
+	[O_VOTE_SECONDS] = { "vote_seconds", N_("Zeit für die Abstimmung"), OPT_INT, 5, 300, 30,
+			     N_("s") },
+	[O_PARTIES] = { "parties", N_("Partien pro Runde"), OPT_INT, 1, 10, 1, NULL },
 };
 
 /* ---- words ------------------------------------------------------------ */
@@ -461,15 +463,18 @@ static int ww_setup(void *st, const struct setup *su, struct rerr *e)
 /* ---- moves ------------------------------------------------------------- */
 
 enum ww_verb { V_STOPP, V_PASS, V_ANSWER, V_WITHDRAW, V_VOTE, V__MAX };
+/* The usages are catalog messages: a move of the wrong form is told one
+ * through rerr_set's "%s", which translates it as an argument. */
 static const struct mt_verb ww_verbs[V__MAX] = {
-	[V_STOPP] = { "stopp", NULL, 1, 1, 0, NULL, "stopp steht allein.", "stopp", "stopp" },
-	[V_PASS] = { "pass", NULL, 1, 1, 0, NULL, "pass steht allein.", "pass", "pass" },
-	[V_ANSWER] = { "answer", NULL, 2, 4, 0, NULL, "So nennst du dein Wort: answer WORT, z. B. "
-		       "answer Fechtmeister (oder nur das Wort).", "answer WORT [s=SILBEN] [w=0|1]",
-		       "answer fechtmeister s=3 w=1" },
-	[V_WITHDRAW] = { "withdraw", NULL, 1, 1, 0, NULL, "withdraw steht allein.", "withdraw",
+	[V_STOPP] = { "stopp", NULL, 1, 1, 0, NULL, N_("stopp steht allein."), "stopp", "stopp" },
+	[V_PASS] = { "pass", NULL, 1, 1, 0, NULL, N_("pass steht allein."), "pass", "pass" },
+	[V_ANSWER] = { "answer", NULL, 2, 4, 0, NULL,
+		       N_("So nennst du dein Wort: answer WORT, z. B. answer Fechtmeister "
+			  "(oder nur das Wort)."),
+		       "answer WORT [s=SILBEN] [w=0|1]", "answer fechtmeister s=3 w=1" },
+	[V_WITHDRAW] = { "withdraw", NULL, 1, 1, 0, NULL, N_("withdraw steht allein."), "withdraw",
 			 "withdraw" },
-	[V_VOTE] = { "vote", NULL, 2, 2, 0, NULL, "So stimmst du ab: vote up oder vote down.",
+	[V_VOTE] = { "vote", NULL, 2, 2, 0, NULL, N_("So stimmst du ab: vote up oder vote down."),
 		     "vote up|down", "vote up" },
 };
 
@@ -848,52 +853,54 @@ static int ww_check(const void *st, struct rerr *e)
 
 /* ---- the view ------------------------------------------------------------ */
 
-static void event_text(const struct game_event *ev, char *out, size_t cap)
+/* One log sentence, under key: a whole format each, so that the platform
+ * can translate it; the category's name is a catalog message of its own. */
+static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
 {
 	switch (ev->type) {
 	case EV_ROUND:
-		snprintf(out, cap, "Neue Karte: „%s“.", ww_cards[ev->num % WW_CARDS].category);
+		vtextf(v, key, "Neue Karte: „%s“.", ww_cards[ev->num % WW_CARDS].category);
 		break;
 	case EV_STOPP:
-		snprintf(out, cap, "@%d ruft „Stopp“.", ev->seat);
+		vtextf(v, key, "@%d ruft „Stopp“.", ev->seat);
 		break;
 	case EV_NOBODY:
-		snprintf(out, cap, "Niemand hat ein Wort gefunden.");
+		vtext(v, key, "Niemand hat ein Wort gefunden.");
 		break;
 	case EV_ANSWER:
-		snprintf(out, cap, "@%d nennt ein Wort.", ev->seat);
+		vtextf(v, key, "@%d nennt ein Wort.", ev->seat);
 		break;
 	case EV_WRONG:
-		snprintf(out, cap, "Das Wort von @%d erfüllt die Würfel nicht: alle anderen +%d.",
-			 ev->seat, WW_BONUS);
+		vtextf(v, key, "Das Wort von @%d erfüllt die Würfel nicht: alle anderen +%d.",
+		       ev->seat, WW_BONUS);
 		break;
 	case EV_SCORED:
-		snprintf(out, cap, "@%d bekommt %u Punkte.", ev->seat, ev->arg);
+		vtextf(v, key, "@%d bekommt %u Punkte.", ev->seat, ev->arg);
 		break;
 	case EV_REJECTED:
-		snprintf(out, cap, "Die Mehrheit lehnt das Wort von @%d ab: %d Punkte.", ev->seat,
-			 WW_REJECTED);
+		vtextf(v, key, "Die Mehrheit lehnt das Wort von @%d ab: %d Punkte.", ev->seat,
+		       WW_REJECTED);
 		break;
 	case EV_WITHDRAWN:
-		snprintf(out, cap, "@%d nimmt „Stopp“ zurück: %d Punkte.", ev->seat, WW_WITHDRAWN);
+		vtextf(v, key, "@%d nimmt „Stopp“ zurück: %d Punkte.", ev->seat, WW_WITHDRAWN);
 		break;
 	default:
-		snprintf(out, cap, "Alle 25 Karten sind gespielt.");
+		vtext(v, key, "Alle 25 Karten sind gespielt.");
 		break;
 	}
 }
 
 static const char *const result_text[R__MAX] = {
-	[R_OPEN] = "läuft", [R_NOBODY] = "kein Wort", [R_SCORED] = "Punkte",
-	[R_REJECTED] = "abgelehnt", [R_WRONG] = "Würfel nicht erfüllt",
-	[R_WITHDRAWN] = "zurückgenommen",
+	[R_OPEN] = N_("läuft"), [R_NOBODY] = N_("kein Wort"), [R_SCORED] = N_("Punkte"),
+	[R_REJECTED] = N_("abgelehnt"), [R_WRONG] = N_("Würfel nicht erfüllt"),
+	[R_WITHDRAWN] = N_("zurückgenommen"),
 };
 
 static void view_round(const struct ww_state *s, struct view_sink *v)
 {
 	const struct ww_round *r = &s->rounds[s->round];
 	const struct ww_card *c = &ww_cards[card_of(s)];
-	vstr(v, "category", c->category);
+	vtext(v, "category", c->category);
 	vnum(v, "multiplier", c->mult);
 	vflag(v, "uses_g1", c->dice & G1);
 	vflag(v, "uses_g2", c->dice & G2);
@@ -935,15 +942,17 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 	int me = seat >= 0 && seat < s->n ? seat : -1, kind = prompt_kind(&s->pr), sc[WW_SEATS];
 	scores(s, sc);
 	if (!p)
-		vstr(v, "headline", "Alle 25 Karten sind gespielt.");
+		vtext(v, "headline", "Alle 25 Karten sind gespielt.");
 	else if (kind == PR_RACE)
-		vstr(v, "headline", "Wer zuerst ein passendes Wort hat, ruft „Stopp“!");
+		vtext(v, "headline", "Wer zuerst ein passendes Wort hat, ruft „Stopp“!");
+	else if (kind == PR_ANSWER && p->owner == me)
+		vtext(v, "headline", "Du hast „Stopp“ gerufen: nenne dein Wort.");
 	else if (kind == PR_ANSWER)
-		vstrf(v, "headline", p->owner == me ? "Du hast „Stopp“ gerufen: nenne dein Wort." :
-			    "@%d hat „Stopp“ gerufen und nennt ein Wort.", p->owner);
+		vtextf(v, "headline", "@%d hat „Stopp“ gerufen und nennt ein Wort.", p->owner);
+	else if (p->owner == me)
+		vtext(v, "headline", "Die anderen stimmen über dein Wort ab.");
 	else
-		vstrf(v, "headline", p->owner == me ? "Die anderen stimmen über dein Wort ab." :
-			    "Passt das Wort von @%d? Stimme ab.", p->owner);
+		vtextf(v, "headline", "Passt das Wort von @%d? Stimme ab.", p->owner);
 	vflag(v, "over", !p);
 	vflag(v, "race", kind == PR_RACE);
 	vflag(v, "answering", kind == PR_ANSWER);
@@ -970,8 +979,8 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		const struct ww_round *r = &s->rounds[i];
 		vbegin(v, "rounds");
 		vnum(v, "number", i + 1);
-		vstr(v, "category", ww_cards[s->deck[i]].category);
-		vstr(v, "result", result_text[r->result]);
+		vtext(v, "category", ww_cards[s->deck[i]].category);
+		vtext(v, "result", result_text[r->result]);
 		vflag(v, "has_claimer", r->claimer >= 0);
 		if (r->claimer >= 0)
 			vnum(v, "claimer_seat", r->claimer);
@@ -987,31 +996,31 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		if (kind == PR_RACE && ((p->waiting >> me) & 1u)) {
 			vbegin(v, "actions");
 			vstr(v, "move", "stopp");
-			vstr(v, "label", "Stopp!");
+			vtext(v, "label", "Stopp!");
 			vflag(v, "primary", 1);
 			vend(v);
 			vbegin(v, "actions");
 			vstr(v, "move", "pass");
-			vstr(v, "label", "Ich finde keins (passen)");
+			vtext(v, "label", "Ich finde keins (passen)");
 			vend(v);
 		} else if (kind == PR_ANSWER && p->owner == me) {
 			vbegin(v, "actions");
 			vstr(v, "move", "withdraw");
-			vstr(v, "label", "Zurücknehmen (−10)");
+			vtext(v, "label", "Zurücknehmen (−10)");
 			vend(v);
 		} else if (kind == PR_VOTE && ((p->waiting >> me) & 1u)) {
 			vbegin(v, "actions");
 			vstr(v, "move", "vote up");
-			vstr(v, "label", "Daumen hoch");
+			vtext(v, "label", "Daumen hoch");
 			vflag(v, "primary", 1);
 			vend(v);
 			vbegin(v, "actions");
 			vstr(v, "move", "vote down");
-			vstr(v, "label", "Daumen runter");
+			vtext(v, "label", "Daumen runter");
 			vend(v);
 		}
 	}
-	evlog_view(&s->log, v, event_text);
+	evlog_view_text(&s->log, v, event_say);
 }
 
 /* Re-deals what no seat can see: the cards still to come (from all not yet
@@ -1093,11 +1102,11 @@ static int ww_annotate(const void *st, int seat, const char *move, const struct 
 const struct game wurfwort_game = {
 	.slug = "wurfwort",
 	.title = "Wurf & Wort",
-	.tagline = "Schnell ein Wort finden, das Karte und Würfel vorgeben, und „Stopp“ rufen.",
-	.summary = "Eine Karte nennt eine Kategorie, Würfel geben Buchstaben vor, die im Wort "
-		   "stehen müssen, einen, der fehlen muss, und die Zahl der Silben. Wer zuerst "
-		   "ein passendes Wort hat, ruft „Stopp“ und nennt es; die anderen stimmen ab. "
-		   "25 Karten, die meisten Punkte gewinnen.",
+	.tagline = N_("Schnell ein Wort finden, das Karte und Würfel vorgeben, und „Stopp“ rufen."),
+	.summary = N_("Eine Karte nennt eine Kategorie, Würfel geben Buchstaben vor, die im Wort "
+		      "stehen müssen, einen, der fehlen muss, und die Zahl der Silben. Wer zuerst "
+		      "ein passendes Wort hat, ruft „Stopp“ und nennt es; die anderen stimmen ab. "
+		      "25 Karten, die meisten Punkte gewinnen."),
 	.min_players = 3,
 	.max_players = WW_SEATS,
 	.state_size = sizeof(struct ww_state),

@@ -12,30 +12,30 @@
 </svg>
 
 <p class="dna-headline">{{headline}}</p>
-{{#discarding}}<p class="dna-note" role="status">Das Deck ist leer und kein Strang hat mehr als zwei Karten: jeder wirft eine Handkarte verdeckt ab.</p>{{/discarding}}
-{{#picking}}<p class="dna-note" role="status">Das Deck ist leer und mehrere Stränge sind gleich lang die längsten: wer das Deck hat, wählt, welcher ins Deck gemischt und aus zwei Deckkarten neu gelegt wird; bis zur Frist ohne Wahl der mit der kleinsten Nummer.</p>{{/picking}}
-{{#race}}<p class="dna-note" role="status">Eröffnungsrennen: wer zuerst mit den beiden Karten eines Strangs und einer Handkarte ein Set bildet, legt es als ersten Zug.</p>{{/race}}
-{{#refilling}}<p class="dna-note" role="status">Wer Stränge verbunden oder ein Set gespielt hat, legt eine beliebige Handkarte an die aufgedeckte Karte{{#has_refill}} — du an Strang {{refill_strand}}{{/has_refill}}.</p>{{/refilling}}
+{{#discarding}}<p class="dna-note" role="status">[[Das Deck ist leer und kein Strang hat mehr als zwei Karten: jeder wirft eine Handkarte verdeckt ab.]]</p>{{/discarding}}
+{{#picking}}<p class="dna-note" role="status">[[Das Deck ist leer und mehrere Stränge sind gleich lang die längsten: wer das Deck hat, wählt, welcher ins Deck gemischt und aus zwei Deckkarten neu gelegt wird; bis zur Frist ohne Wahl der mit der kleinsten Nummer.]]</p>{{/picking}}
+{{#race}}<p class="dna-note" role="status">[[Eröffnungsrennen: wer zuerst mit den beiden Karten eines Strangs und einer Handkarte ein Set bildet, legt es als ersten Zug.]]</p>{{/race}}
+{{#refilling}}<p class="dna-note" role="status">[[Wer Stränge verbunden oder ein Set gespielt hat, legt eine beliebige Handkarte an die aufgedeckte Karte]]{{#has_refill}} — [[du an Strang {{refill_strand}}]]{{/has_refill}}.</p>{{/refilling}}
 
 <div class="dna-table">
 {{#strands}}<figure class="dna-strand">
-<figcaption>Strang {{number}} · {{cards_count}} Karten{{#single}} · wartet auf eine zweite Karte{{/single}}</figcaption>
-<svg class="dna-chain" viewBox="-2 -2 {{w}} {{h}}" width="{{pw}}" height="{{ph}}" role="img" aria-label="Strang {{number}}">
+<figcaption>[[Strang {{number}} · {{cards_count}} Karten]]{{#single}} · [[wartet auf eine zweite Karte]]{{/single}}</figcaption>
+<svg class="dna-chain" viewBox="-2 -2 {{w}} {{h}}" width="{{pw}}" height="{{ph}}" role="img" aria-label="[[Strang {{number}}]]">
 {{#links}}<line x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}" class="dna-link"/>{{/links}}
 {{#cards}}<g transform="translate({{x}} {{y}})" class="dna-placed{{#is_end}} dna-end{{/is_end}}">
-<title>{{label}}{{#is_end}} — Ende e{{end_id}}{{/is_end}}</title>
+<title>{{label}}{{#is_end}} — [[Ende e{{end_id}}]]{{/is_end}}</title>
 <rect width="40" height="60" rx="5" class="dna-face"/>
 {{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
 {{#is_end}}<rect x="4" y="61" width="32" height="10" rx="5" class="dna-tag"/><text x="20" y="69.2" class="dna-tag-text">e{{end_id}}</text>{{/is_end}}
 </g>{{/cards}}
 </svg>
 </figure>{{/strands}}
-<p class="dna-deck">Deck: {{deck_count}} Karten · bei {{holder_seat_name}}</p>
+<p class="dna-deck">[[Deck: {{deck_count}} Karten · bei {{holder_seat_name}}]]</p>
 </div>
 
 {{#has_hand}}<section class="dna-mine">
-<h3>Deine Hand</h3>
-{{#has_choice}}<p class="dna-choice">Deine Wahl (verdeckt): {{my_choice}}</p>{{/has_choice}}
+<h3>[[Deine Hand]]</h3>
+{{#has_choice}}<p class="dna-choice">[[Deine Wahl (verdeckt): {{my_choice}}]]</p>{{/has_choice}}
 <ul class="dna-hand">
 {{#hand}}<li class="dna-slot">
 <svg class="dna-card" viewBox="0 0 40 60" role="img" aria-label="{{label}}"><title>{{label}}</title>
@@ -52,39 +52,39 @@
 </section>{{/has_hand}}
 
 <section class="dna-players">
-<h3>Mitspieler</h3>
+<h3>[[Mitspieler]]</h3>
 <ul class="dna-seats">
 {{#seats}}<li class="dna-seat{{#me}} dna-me{{/me}}{{#waiting}} dna-waiting{{/waiting}}">
-<span class="dna-who">{{seat_name}}{{#me}} (du){{/me}}{{#holder}} <span class="dna-badge">Deck</span>{{/holder}}</span>
-<span class="dna-counts">Handkarten: {{hand_count}}</span>
-{{#chosen}}<span class="dna-badge dna-done">hat gewählt</span>{{/chosen}}
-{{#waiting}}<span class="dna-badge dna-now">ist dran</span>{{/waiting}}
-{{#has_place}}<span class="dna-badge dna-place">Platz {{place}}</span>{{/has_place}}
+<span class="dna-who">{{seat_name}}{{#me}} [[(du)]]{{/me}}{{#holder}} <span class="dna-badge">[[Deck]]</span>{{/holder}}</span>
+<span class="dna-counts">[[Handkarten: {{hand_count}}]]</span>
+{{#chosen}}<span class="dna-badge dna-done">[[hat gewählt]]</span>{{/chosen}}
+{{#waiting}}<span class="dna-badge dna-now">[[ist dran]]</span>{{/waiting}}
+{{#has_place}}<span class="dna-badge dna-place">[[Platz {{place}}]]</span>{{/has_place}}
 </li>{{/seats}}
 </ul>
 </section>
 
 {{#over}}<section class="dna-final">
-<h3>Ergebnis</h3>
-<ul class="dna-places">{{#places}}<li>Platz {{place}}: {{seat_name}} — {{cards}} Handkarten</li>{{/places}}</ul>
+<h3>[[Ergebnis]]</h3>
+<ul class="dna-places">{{#places}}<li>[[Platz {{place}}: {{seat_name}} — {{cards}} Handkarten]]</li>{{/places}}</ul>
 </section>{{/over}}
 
 <section class="dna-log">
-<h3>Zuletzt</h3>
+<h3>[[Zuletzt]]</h3>
 <ol>{{#log}}<li>{{text}}</li>{{/log}}</ol>
 </section>
 
 <details class="dna-rules">
-<summary>Kurzregeln</summary>
+<summary>[[Kurzregeln]]</summary>
 <ul>
-<li>Jede Karte hat Anzahl, Farbe, Füllung und Form. Drei Karten sind ein <strong>Set</strong>, wenn jede Eigenschaft bei allen gleich oder bei allen verschieden ist; bei mehreren Decks sind drei gleiche Karten ein Set.</li>
-<li>Ein <strong>Ende</strong> (e1, e2, …) ist das letzte Kartenpaar eines Strangs. Eine Karte <strong>passt</strong>, wenn sie sich von der Karte, die mit dem Paar ein Set bilden würde, in genau einer Eigenschaft unterscheidet.</li>
-<li>Jeden Zug wählen alle verdeckt: eine Karte an ein oder mehrere Enden anlegen (höchstens 4), ein Set an ein Ende legen, oder eine Karte ziehen. Dann wird im Uhrzeigersinn ab dem Deck aufgedeckt; es gelten die Enden vom Zugbeginn.</li>
-<li>Nie an beide Enden eines Zwei-Karten-Strangs. Mehrere Karten an einem Ende verzweigen es; eine Karte an mehreren Enden verbindet sie.</li>
-<li>Passt eine aufgedeckte Karte nirgends mehr (ihr Strang wurde weggeräumt): zurück auf die Hand und 2 Strafkarten; bei einem Set 3.</li>
-<li>Stränge mit Set und Stränge ohne Enden werden weggeräumt; neue Stränge beginnen mit einer aufgedeckten Karte, an die die Verbinder und Set-Spieler eine Handkarte legen; sonst kommt eine Deckkarte dazu.</li>
-<li>Leeres Deck: der längste Strang (bei Gleichstand der mit der kleinsten Nummer) wird ins Deck gemischt und neu ausgelegt; sind alle Stränge kurz, wirft jeder eine Karte ab.</li>
-<li>Wer keine Handkarten mehr hat, gewinnt{{#play_on}}; die anderen spielen um die weiteren Plätze{{/play_on}}.</li>
+<li>[[Jede Karte hat Anzahl, Farbe, Füllung und Form. Drei Karten sind ein <strong>Set</strong>, wenn jede Eigenschaft bei allen gleich oder bei allen verschieden ist; bei mehreren Decks sind drei gleiche Karten ein Set.]]</li>
+<li>[[Ein <strong>Ende</strong> (e1, e2, …) ist das letzte Kartenpaar eines Strangs. Eine Karte <strong>passt</strong>, wenn sie sich von der Karte, die mit dem Paar ein Set bilden würde, in genau einer Eigenschaft unterscheidet.]]</li>
+<li>[[Jeden Zug wählen alle verdeckt: eine Karte an ein oder mehrere Enden anlegen (höchstens 4), ein Set an ein Ende legen, oder eine Karte ziehen. Dann wird im Uhrzeigersinn ab dem Deck aufgedeckt; es gelten die Enden vom Zugbeginn.]]</li>
+<li>[[Nie an beide Enden eines Zwei-Karten-Strangs. Mehrere Karten an einem Ende verzweigen es; eine Karte an mehreren Enden verbindet sie.]]</li>
+<li>[[Passt eine aufgedeckte Karte nirgends mehr (ihr Strang wurde weggeräumt): zurück auf die Hand und 2 Strafkarten; bei einem Set 3.]]</li>
+<li>[[Stränge mit Set und Stränge ohne Enden werden weggeräumt; neue Stränge beginnen mit einer aufgedeckten Karte, an die die Verbinder und Set-Spieler eine Handkarte legen; sonst kommt eine Deckkarte dazu.]]</li>
+<li>[[Leeres Deck: der längste Strang (bei Gleichstand der mit der kleinsten Nummer) wird ins Deck gemischt und neu ausgelegt; sind alle Stränge kurz, wirft jeder eine Karte ab.]]</li>
+<li>[[Wer keine Handkarten mehr hat, gewinnt]]{{#play_on}}; [[die anderen spielen um die weiteren Plätze]]{{/play_on}}.</li>
 </ul>
 </details>
 </div>

@@ -2,27 +2,27 @@
 <div class="ww">
 <p class="ww-headline">{{headline}}</p>
 
-{{#over}}<p class="ww-note" role="status">Alle {{rounds_total}} Karten sind gespielt: die meisten Punkte gewinnen.</p>{{/over}}
+{{#over}}<p class="ww-note" role="status">[[Alle {{rounds_total}} Karten sind gespielt: die meisten Punkte gewinnen.]]</p>{{/over}}
 
-{{#has_card}}<section class="ww-card" aria-label="Karte und Würfel">
-<p class="ww-round">Karte {{round_number}} von {{rounds_total}}</p>
-<h3 class="ww-category">{{category}} <span class="ww-mult">× {{multiplier}}</span></h3>
+{{#has_card}}<section class="ww-card" aria-label="[[Karte und Würfel]]">
+<p class="ww-round">[[Karte {{round_number}} von {{rounds_total}}]]</p>
+<h3 class="ww-category"><span lang="de">{{category}}</span> <span class="ww-mult">× {{multiplier}}</span></h3>
 <ul class="ww-dice">
-{{#uses_g1}}<li class="ww-die ww-must" title="muss vorkommen">{{g1_letter}}<sub>{{g1_points}}</sub><span class="ww-vh"> muss vorkommen, zählt {{g1_points}}</span></li>{{/uses_g1}}
-{{#uses_g2}}<li class="ww-die ww-must" title="muss vorkommen">{{g2_letter}}<sub>{{g2_points}}</sub><span class="ww-vh"> muss vorkommen, zählt {{g2_points}}</span></li>{{/uses_g2}}
-{{#uses_forbidden}}<li class="ww-die ww-not" title="darf nicht vorkommen">{{forbidden}}<span class="ww-vh"> darf nicht vorkommen</span></li>{{/uses_forbidden}}
-{{#uses_syllables}}<li class="ww-die ww-syl" title="Silben">{{syllables}}<span class="ww-vh"> Silben</span></li>{{/uses_syllables}}
+{{#uses_g1}}<li class="ww-die ww-must" title="[[muss vorkommen]]">{{g1_letter}}<sub>{{g1_points}}</sub><span class="ww-vh"> [[muss vorkommen, zählt {{g1_points}}]]</span></li>{{/uses_g1}}
+{{#uses_g2}}<li class="ww-die ww-must" title="[[muss vorkommen]]">{{g2_letter}}<sub>{{g2_points}}</sub><span class="ww-vh"> [[muss vorkommen, zählt {{g2_points}}]]</span></li>{{/uses_g2}}
+{{#uses_forbidden}}<li class="ww-die ww-not" title="[[darf nicht vorkommen]]">{{forbidden}}<span class="ww-vh"> [[darf nicht vorkommen]]</span></li>{{/uses_forbidden}}
+{{#uses_syllables}}<li class="ww-die ww-syl" title="[[Silben]]">{{syllables}}<span class="ww-vh"> [[Silben]]</span></li>{{/uses_syllables}}
 </ul>
-<p class="ww-hint">Das Wort muss typisch für die Kategorie sein und darf sie (oder Teile davon) nicht enthalten. Ä ist nicht A.</p>
+<p class="ww-hint">[[Das Wort muss typisch für die Kategorie sein und darf sie (oder Teile davon) nicht enthalten. Ä ist nicht A.]]</p>
 </section>{{/has_card}}
 
-{{#answering}}<p class="ww-note" role="status">{{#has_claimer}}{{claimer_seat_name}} hat „Stopp“ gerufen.{{/has_claimer}} Das Wort wird unten unter „Zug eintippen“ genannt (nur das Wort genügt); „Zurücknehmen“ kostet 10 Punkte.</p>{{/answering}}
+{{#answering}}<p class="ww-note" role="status">{{#has_claimer}}[[{{claimer_seat_name}} hat „Stopp“ gerufen.]]{{/has_claimer}} [[Das Wort wird unten unter „Zug eintippen“ genannt (nur das Wort genügt); „Zurücknehmen“ kostet 10 Punkte.]]</p>{{/answering}}
 
-{{#has_word}}<section class="ww-word" aria-label="Das genannte Wort">
-<p class="ww-the-word">{{claimer_seat_name}}: <strong>{{word}}</strong></p>
-<p class="ww-facts">{{#has_suggestion}}Silben laut Trennprogramm: {{suggested_syllables}}{{#syllables_confirmed}} — passt zum Würfel.{{/syllables_confirmed}}{{#syllables_in_doubt}} — passt nicht zum Würfel: das Wort zählt nur, wenn die Mehrheit zustimmt.{{/syllables_in_doubt}}{{/has_suggestion}}
-{{#in_word_list}} · steht im deutschen Wörterverzeichnis.{{/in_word_list}}{{#not_in_word_list}} · steht nicht im deutschen Wörterverzeichnis.{{/not_in_word_list}}</p>
-{{#voting}}<p class="ww-hint">Daumen runter, wenn das Wort unpassend ist: keine Mehrzahl bei Gebotswürfeln, Abkürzungen und Anglizismen nur, wenn sie im Deutschen üblich sind. Eine Mehrheit dagegen gibt −3.</p>{{/voting}}
+{{#has_word}}<section class="ww-word" aria-label="[[Das genannte Wort]]">
+<p class="ww-the-word">{{claimer_seat_name}}: <strong lang="de">{{word}}</strong></p>
+<p class="ww-facts">{{#has_suggestion}}{{#syllables_confirmed}}[[Silben laut Trennprogramm: {{suggested_syllables}} — passt zum Würfel.]]{{/syllables_confirmed}}{{#syllables_in_doubt}}[[Silben laut Trennprogramm: {{suggested_syllables}} — passt nicht zum Würfel: das Wort zählt nur, wenn die Mehrheit zustimmt.]]{{/syllables_in_doubt}}{{/has_suggestion}}
+{{#in_word_list}} · [[steht im deutschen Wörterverzeichnis.]]{{/in_word_list}}{{#not_in_word_list}} · [[steht nicht im deutschen Wörterverzeichnis.]]{{/not_in_word_list}}</p>
+{{#voting}}<p class="ww-hint">[[Daumen runter, wenn das Wort unpassend ist: keine Mehrzahl bei Gebotswürfeln, Abkürzungen und Anglizismen nur, wenn sie im Deutschen üblich sind. Eine Mehrheit dagegen gibt −3.]]</p>{{/voting}}
 </section>{{/has_word}}
 
 <div class="ww-actions">
@@ -30,31 +30,31 @@
 </div>
 
 <section class="ww-players">
-<h3>Mitspieler</h3>
+<h3>[[Mitspieler]]</h3>
 <ul class="ww-seats">
 {{#seats}}<li class="ww-seat{{#is_me}} ww-me{{/is_me}}">
-<span class="ww-who">{{seat_name}}{{#is_me}} (du){{/is_me}}</span>
-<span class="ww-score">{{score}} Punkte</span>
-{{#passed}}<span class="ww-badge">passt</span>{{/passed}}
-{{#voted_up}}<span class="ww-badge ww-up">dafür</span>{{/voted_up}}
-{{#voted_down}}<span class="ww-badge ww-down">dagegen</span>{{/voted_down}}
-{{#to_vote}}<span class="ww-badge">stimmt noch ab</span>{{/to_vote}}
+<span class="ww-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}</span>
+<span class="ww-score">[[{{score}} Punkte]]</span>
+{{#passed}}<span class="ww-badge">[[passt]]</span>{{/passed}}
+{{#voted_up}}<span class="ww-badge ww-up">[[dafür]]</span>{{/voted_up}}
+{{#voted_down}}<span class="ww-badge ww-down">[[dagegen]]</span>{{/voted_down}}
+{{#to_vote}}<span class="ww-badge">[[stimmt noch ab]]</span>{{/to_vote}}
 </li>{{/seats}}
 </ul>
 </section>
 
 {{#has_rounds}}<section class="ww-rounds">
-<h3>Runden</h3>
+<h3>[[Runden]]</h3>
 <table>
-<thead><tr><th scope="col">Karte</th><th scope="col">Kategorie</th><th scope="col">Wort</th><th scope="col">Ergebnis</th><th scope="col">Punkte je Platz</th></tr></thead>
+<thead><tr><th scope="col">[[Karte]]</th><th scope="col">[[Kategorie]]</th><th scope="col">[[Wort]]</th><th scope="col">[[Ergebnis]]</th><th scope="col">[[Punkte je Platz]]</th></tr></thead>
 <tbody>
-{{#rounds}}<tr><td>{{number}}</td><td>{{category}}</td><td>{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}{{word}}</td><td>{{result}}</td><td>{{#points}}<span class="ww-pts">{{value}}</span>{{/points}}</td></tr>{{/rounds}}
+{{#rounds}}<tr><td>{{number}}</td><td lang="de">{{category}}</td><td>{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}<span lang="de">{{word}}</span></td><td>{{result}}</td><td>{{#points}}<span class="ww-pts">{{value}}</span>{{/points}}</td></tr>{{/rounds}}
 </tbody>
 </table>
 </section>{{/has_rounds}}
 
 <section class="ww-log">
-<h3>Zuletzt</h3>
+<h3>[[Zuletzt]]</h3>
 <ol>{{#log}}<li>{{text}}</li>{{/log}}</ol>
 </section>
 </div>
