@@ -94,6 +94,15 @@ async function createTable(p, slug, seats, options = {}) {
 	return p.page.url();
 }
 
+// Seats a bot of each level with the table page's bot buttons.
+async function seatBots(p, levels) {
+	for (const level of levels) {
+		const before = p.loads;
+		await p.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click();
+		await until(`${p.label}'s page after seating a ${level} bot`, 10000, async () => p.loads > before);
+	}
+}
+
 // Follows an invite link and takes a seat with the page's join button.
 async function join(p, url) {
 	await p.page.goto(url);
@@ -556,11 +565,7 @@ test('Bots: one person seats two bots and plays; the bots answer at once', 90000
 	const ole = await t.player('ole');
 	await register(ole, 'ole');
 	const url = await createTable(ole, 'drehwurm', 3);
-	for (const level of ['greedy', 'random']) {
-		const before = ole.loads;
-		await ole.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click();
-		await until(`ole's page after seating a ${level} bot`, 10000, async () => ole.loads > before);
-	}
+	await seatBots(ole, ['greedy', 'random']);
 	const names = await ole.page.locator('.seats .seat-name').allInnerTexts();
 	check(names.some(n => /Bot 2 \(gierig\)/.test(n)) && names.some(n => /Bot 3 \(zufällig\)/.test(n)),
 		`the seats do not name the bots: ${names.join(' | ')}`);
@@ -581,6 +586,60 @@ test('Bots: one person seats two bots and plays; the bots answer at once', 90000
 	const wide = await ole.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the table with bots is ${wide} px wide`);
 	t.note('screenshots: tests/out/bots-{desktop,phone}.png');
+});
+
+// ---- languages ------------------------------------------------------------------
+
+// Plays the person's next Drehwurm move (bots answer at once); false when none.
+async function dwMove(p, url) {
+	for (let step = 0; step < 20; step++) {
+		const s = await state(p);
+		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
+		if (mv) { await clickMove(p, mv); return true; }
+		await p.page.goto(url);
+		await sleep(200);
+	}
+	return false;
+}
+
+test('English: the switch in the middle of a game; board, buttons and log follow; and back', 90000, async t => {
+	const edda = await t.player('edda');
+	await register(edda, 'edda');
+	const url = await createTable(edda, 'drehwurm', 3);
+	await seatBots(edda, ['greedy', 'random']);
+	check(await dwMove(edda, url), 'edda found no move in German');
+	check(await edda.page.getAttribute('html', 'lang') === 'de', 'the page is not German at first');
+	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" on the German board');
+	// the footer's switch: a form for a user, back to the same table
+	const before = edda.loads;
+	await edda.page.locator('footer .langs button[value="en"]').click();
+	await until("edda's page after the switch", 10000, async () => edda.loads > before);
+	await edda.page.waitForURL(url);
+	check(await edda.page.getAttribute('html', 'lang') === 'en', 'after the switch the page is not English');
+	let text = await visibleText(edda.page);
+	check(text.includes('Your hand') && !text.includes('Deine Hand'), `the board is not English: ${text.slice(0, 300)}`);
+	const log = (await edda.page.locator('.dw-log li').allInnerTexts()).join(' | ');
+	check(log && !/ legt | zieht | dreht /.test(log), `the log is still German: ${log}`);
+	// the game goes on in English: the move buttons send the same moves
+	check(await dwMove(edda, url), 'edda found no move in English');
+	text = await visibleText(edda.page);
+	check(!/Deine Hand|Mitspieler|Zuletzt/.test(text), `German after a move in English: ${text.slice(0, 300)}`);
+	await t.shot(edda.page, 'english-desktop.png');
+	await edda.page.setViewportSize(PHONE);
+	await edda.page.waitForTimeout(200);
+	await t.shot(edda.page, 'english-phone.png');
+	const wide = await edda.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wide <= PHONE.width, `at phone width the English table is ${wide} px wide`);
+	// the choice is the account's: a new page stays English; then back to German
+	await edda.page.goto(`${BASE}/me`);
+	check(await edda.page.getAttribute('html', 'lang') === 'en', '/me is not English');
+	await edda.page.goto(url);
+	const b2 = edda.loads;
+	await edda.page.locator('footer .langs button[value="de"]').click();
+	await until("edda's page after switching back", 10000, async () => edda.loads > b2);
+	check(await edda.page.getAttribute('html', 'lang') === 'de', 'switching back did not give German');
+	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" after switching back');
+	t.note('screenshots: tests/out/english-{desktop,phone}.png');
 });
 
 // ---- over days: every seat's clock ------------------------------------------------

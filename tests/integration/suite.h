@@ -126,6 +126,28 @@ static inline int64_t it_create_table(struct h_client *c, const char *slug, int 
 	return strtoll(loc + 3, NULL, 10);
 }
 
+/* A Swiss tournament of Drehwurm named `name` (tables of 4, else 3; three
+ * rounds; live; start in an hour), organised by c: its id, or -1. */
+static inline int64_t it_create_swiss(struct h_client *c, const char *name)
+{
+	char csrf[128], loc[128];
+	struct h_resp r;
+	if (it_csrf(c, "/tournaments/new?game=drehwurm", csrf, sizeof csrf) != 0)
+		return -1;
+	if (h_post_form(c, "/tournaments", &r, "csrf", csrf, "game", "drehwurm", "name", name,
+			"format", "swiss", "seats", "4", "min_seats", "3", "rounds", "3",
+			"tiebreaks", "party,sb", "start_minutes", "60", "snap_seconds", "2",
+			"speed", "live", "move_seconds", "0", NULL) != 0 ||
+	    r.status != 303 || h_header(&r, "Location", loc, sizeof loc) != 0 ||
+	    strncmp(loc, "/tournaments/", 13) != 0) {
+		fprintf(stderr, "suite: tournament %s: status %ld\n", name, r.status);
+		h_resp_free(&r);
+		return -1;
+	}
+	h_resp_free(&r);
+	return strtoll(loc + 13, NULL, 10);
+}
+
 /* POST to /t/<id><what> ("/seat", "/bot", "/invite", …) with the table
  * page's csrf and one field (key NULL: none); the status, or -1 when the
  * page or the request failed. The Location into loc (cap bytes; "" when
@@ -482,7 +504,7 @@ static inline int it_verify_table(int64_t id, char *why, size_t cap)
 	}
 	n = 0;
 	for (int k = 0; k <= t.party_no; k++) {
-		struct rerr e = { "" };
+		struct rerr e = { .msg = "" };
 		int rc = play_verify_party(s, id, k, &e);
 		if (rc != PLAY_OK) {
 			snprintf(why, cap, "table %lld party %d: %s (%s)", (long long)id, k,

@@ -107,7 +107,7 @@ static int player_of(const char *name)
  * (3 of tables that may have 3 go on) is refused first. */
 static int64_t create(struct h_client *org)
 {
-	char csrf[128], loc[128];
+	char csrf[128];
 	struct h_resp r;
 	assert_int_equal(it_csrf(org, "/tournaments/new?game=drehwurm", csrf, sizeof csrf), 0);
 	assert_int_equal(h_post_form(org, "/tournaments", &r, "csrf", csrf, "game", "drehwurm",
@@ -117,16 +117,9 @@ static int64_t create(struct h_client *org)
 	assert_int_equal(r.status, 422);
 	assert_true(h_has(&r, "kommen von jedem Tisch 1 bis 2 weiter"));
 	h_resp_free(&r);
-	assert_int_equal(h_post_form(org, "/tournaments", &r, "csrf", csrf, "game", "drehwurm",
-				     "name", "Herbst-Swiss", "format", "swiss", "seats", "4",
-				     "min_seats", "3", "rounds", "3", "tiebreaks", "party,sb",
-				     "start_minutes", "60", "snap_seconds", "2", "speed", "live",
-				     "move_seconds", "0", NULL), 0);
-	assert_int_equal(r.status, 303);
-	assert_int_equal(h_header(&r, "Location", loc, sizeof loc), 0);
-	h_resp_free(&r);
-	assert_true(strncmp(loc, "/tournaments/", 13) == 0);
-	return strtoll(loc + 13, NULL, 10);
+	int64_t id = it_create_swiss(org, "Herbst-Swiss");
+	assert_true(id > 0);
+	return id;
 }
 
 /* The tables of the newest round of t: ids and who sits there (player

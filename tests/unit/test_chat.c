@@ -83,7 +83,7 @@ static void test_clean_limits(void **state)
 {
 	(void)state;
 	char out[ST_CHAT_BYTES + 1], in[ST_CHAT_BYTES + 64];
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(chat_clean("  Hallo Tisch! \t\r\n", out, sizeof out, &e), CHAT_OK);
 	assert_string_equal(out, "Hallo Tisch!");
 	assert_int_equal(chat_clean("<script>alert(1)</script>", out, sizeof out, &e), CHAT_OK);
@@ -123,7 +123,7 @@ static void test_who_writes(void **state)
 	struct fx *f = *state;
 	struct store *s = f->db.s;
 	struct st_table t0, t1;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(store_table_get(s, f->table, &t0), ST_OK);
 	assert_int_equal(chat_post(s, f->table, f->carla, "Hallo", T0, &e), CHAT_NOT_SEATED);
 	assert_non_null(strstr(e.msg, "sitzt"));
@@ -150,7 +150,7 @@ static void test_bump_keeps_epoch(void **state)
 	struct fx *f = *state;
 	struct store *s = f->db.s;
 	struct st_table t0, t1;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int64_t v = 0;
 	assert_int_equal(store_table_bump(s, f->table, -1, T0 + 60000, 7, &v), ST_OK);
 	assert_int_equal(store_table_get(s, f->table, &t0), ST_OK);
@@ -173,7 +173,7 @@ static void test_rate_limit(void **state)
 {
 	struct fx *f = *state;
 	struct store *s = f->db.s;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	for (int i = 0; i < CHAT_RATE_COUNT; i++)
 		assert_int_equal(chat_post(s, f->table, f->anna, "schnell", T0 + i * 1000, &e),
 				 CHAT_OK);
@@ -198,7 +198,7 @@ static void test_order_and_limit(void **state)
 {
 	struct fx *f = *state;
 	struct store *s = f->db.s;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	char text[32];
 	for (int i = 0; i < 40; i++) {
 		snprintf(text, sizeof text, "Nachricht %d", i);
@@ -239,7 +239,7 @@ static void test_mute(void **state)
 {
 	struct fx *f = *state;
 	struct store *s = f->db.s;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	struct mutes m = { 0 };
 	assert_int_equal(chat_mute(s, f->table, f->anna, f->bert, 1, T0, &e), CHAT_NO_AUTHOR);
 	assert_int_equal(chat_post(s, f->table, f->anna, "Hallo", T0, &e), CHAT_OK);
@@ -282,7 +282,7 @@ static void test_delete_table(void **state)
 {
 	struct fx *f = *state;
 	struct store *s = f->db.s;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(chat_post(s, f->table, f->anna, "Tschüss", T0, &e), CHAT_OK);
 	assert_int_equal(store_table_delete(s, f->table), ST_OK);
 	assert_int_equal(recent(f, 0, 30)->n, 0);

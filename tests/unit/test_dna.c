@@ -81,7 +81,7 @@ static void deal(struct dna_state *s, int n, uint64_t seed, const char *opts)
 
 static void assert_ok(const struct dna_state *s)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int rc = G->check(s, &e);
 	if (rc != 0)
 		fail_msg("check: %s", e.msg);
@@ -175,7 +175,7 @@ static int end_of(const struct dna_state *s, int b)
 
 static void do_move(struct dna_state *s, int seat, const char *move)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(s, seat, move, 1000, &e) != 0)
 		fail_msg("'%s' by %d rejected: %s", move, seat, e.msg);
 	assert_ok(s);
@@ -1263,7 +1263,7 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 	struct buf b1 = { before, 0, sizeof before, 0 };
 	assert_int_equal(G->encode(s, &b1), 0);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		struct rerr er = { "" };
+		struct rerr er = { .msg = "" };
 		int rc = G->apply(s, bad[i].seat, bad[i].move, 777, &er);
 		if (rc == 0 || !strstr(er.msg, bad[i].msg))
 			fail_msg("'%s': rc %d, message '%s', want '%s'", bad[i].move, rc, er.msg,
@@ -1506,7 +1506,7 @@ static void render(const struct dna_state *s, int seat, struct vbuf *b)
 {
 	b->n = 0;
 	b->s[0] = '\0';
-	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b };
+	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL };
 	G->view(s, seat, &v);
 }
 
@@ -1736,7 +1736,7 @@ static void test_check_refuses_card_on_relaid_strand(void **st)
 	logev(s, EV_ATTACH, 0, 5, 0, 2);
 	assert_ok(s);   /* another strand: fine */
 	logev(s, EV_ATTACH, 0, 6, 0, 1);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(G->check(s, &e), -1);
 	assert_non_null(strstr(e.msg, "neu gelegt"));
 	logev(s, EV_TURN, 0, -1, 2, 0);   /* the next turn does not undo it */

@@ -54,14 +54,14 @@ static struct dr_state *deal(int n, uint64_t seed, const char *opts)
 
 static void assert_ok(const struct dr_state *s)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->check(s, &e) != 0)
 		fail_msg("check: %s", e.msg);
 }
 
 static void ok(struct dr_state *s, int seat, const char *move)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(s, seat, move, 1000, &e) != 0)
 		fail_msg("'%s' by %d refused: %s", move, seat, e.msg);
 	assert_ok(s);
@@ -71,7 +71,7 @@ static void ok(struct dr_state *s, int seat, const char *move)
 static void bad(struct dr_state *s, int seat, const char *move, const char *want)
 {
 	struct dr_state *keep = malloc(sizeof *keep);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	memcpy(keep, s, sizeof *keep);
 	assert_int_equal(G->apply(s, seat, move, 1000, &e), -1);
 	if (!strstr(e.msg, want))

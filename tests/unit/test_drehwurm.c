@@ -164,7 +164,7 @@ static int lowest_seat(uint32_t mask)
 /* Applies a move that must be legal, and checks the invariants after it. */
 static void ok(struct dw_state *st, int seat, const char *move)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(st, seat, move, T0, &e) != 0)
 		fail_msg("'%s' by seat %d rejected: %s", move, seat, e.msg);
 	if (G->check(st, &e) != 0)
@@ -176,7 +176,7 @@ static void ok(struct dw_state *st, int seat, const char *move)
 static void bad(struct dw_state *st, int seat, const char *move, const char *want)
 {
 	struct dw_state before;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	memcpy(&before, st, sizeof before);
 	if (G->apply(st, seat, move, T0, &e) == 0)
 		fail_msg("'%s' by seat %d accepted", move, seat);
@@ -1440,7 +1440,7 @@ static void test_moves_match_apply(void **u)
 				list_moves(&st, seat, &m);
 				memcpy(&tmp, &st, sizeof tmp);
 				for (int i = 0; i < nc; i++) {
-					struct rerr e = { "" };
+					struct rerr e = { .msg = "" };
 					int want = listed(&m, cand[i]);
 					int acc = G->apply(&st, seat, cand[i], now, &e) == 0;
 					if (acc != want)

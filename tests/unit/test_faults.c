@@ -174,7 +174,7 @@ static void test_disk_full_move(void **state)
 		assert_int_equal(v1, v0);
 		assert_int_equal(n1, n0);
 		/* the engine says so too */
-		struct rerr e = { "" };
+		struct rerr e = { .msg = "" };
 		assert_int_equal(play_move(f->db.s, tid, who, pk.move, v, f->now, &e), PLAY_NOSPACE);
 		/* the page itself still shows, and room again takes the move */
 		struct play_table pt;
@@ -211,7 +211,7 @@ static void test_old_snapshot_format_rebuilt(void **state)
 	struct fx *f = *state;
 	int64_t tid = full_table(f), v;
 	struct pick pk;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	for (int i = 0; i < 3; i++) {
 		int64_t who = next_move(f, tid, &pk, &v);
 		assert_true(who > 0);
@@ -277,7 +277,7 @@ static void test_corrupt_table(void **state)
 	struct play_table pt;
 	assert_int_equal(play_load(f->db.s, tid, who, f->now, &pt), PLAY_CORRUPT);
 	play_free(&pt);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(play_move(f->db.s, tid, who, pk.move, v, f->now, &e), PLAY_CORRUPT);
 
 	struct page p;

@@ -161,7 +161,7 @@ static int play_one(struct fx *f, int64_t tid)
 	play_free(&pt);
 	if (!who || pausing)
 		return 0;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	f->now += 1000;
 	assert_int_equal(play_move(f->db.s, tid, who, move, v, f->now, &e), PLAY_OK);
 	return 1;

@@ -37,6 +37,7 @@
 #include "arena.h"
 #include "game.h"
 #include "json.h"
+#include "i18n.h"
 #include "tmpl.h"
 #include "view.h"
 #include "walk.h"
@@ -56,7 +57,8 @@ static int setup_templates(void **unused)
 	const char *root = getenv("SPIELTISCH_ROOT");
 	char dir[512];
 	snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
-	have_templates = tmpl_load(dir) == 0;
+	/* the catalogs first: the templates are translated as they load */
+	have_templates = i18n_load_root(root ? root : ".") == 0 && tmpl_load(dir) == 0;
 	if (!have_templates)
 		fprintf(stderr, "test_leak: templates in %s did not load\n", dir);
 	return have_templates ? 0 : -1;
@@ -234,6 +236,9 @@ static void leak_check_game(const struct game *g)
 			fail_msg("%s: random walk failed: %s", g->slug, e.msg);
 		struct status s0, s1;
 		g->status(st, &s0);
+		/* every other position in English: a translation must not tell
+		 * more than the German (a count, a name the seat cannot know) */
+		i18n_use(pos % 2 ? LANG_EN : LANG_DE);
 		struct buf ba = { enc_a, 0, GAME_SNAPSHOT_MAX, 0 };
 		assert_int_equal(g->encode(st, &ba), 0);
 

@@ -43,7 +43,7 @@ static void test_points_default(void **unused)
 static void parse_ok(int seats, const char *text, const int *want)
 {
 	struct tourney_points tp;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_int_equal(tourney_points_parse(&tp, seats, text, &e), 0);
 	assert_int_equal(tp.seats, seats);
 	assert_memory_equal(tp.p, want, (size_t)seats * sizeof *want);
@@ -53,7 +53,7 @@ static void parse_ok(int seats, const char *text, const int *want)
 static void parse_bad(int seats, const char *text, const char *msg)
 {
 	struct tourney_points tp, before;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	memset(&tp, 0x5a, sizeof tp);
 	before = tp;
 	assert_int_equal(tourney_points_parse(&tp, seats, text, &e), -1);

@@ -69,7 +69,7 @@ static int64_t create(struct fix *f, enum tourney_format format, int seats, int 
 		      int rounds, int advance, int players)
 {
 	struct tourney_new n;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int64_t id = 0;
 	memset(&n, 0, sizeof n);
 	snprintf(n.name, sizeof n.name, "Test %d", format);
@@ -401,7 +401,7 @@ static void test_bad_rules(void **state)
 {
 	struct fix *f = *state;
 	struct tourney_new n;
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	int64_t id;
 	memset(&n, 0, sizeof n);
 	snprintf(n.name, sizeof n.name, "Schlecht");

@@ -31,7 +31,7 @@ static const int64_t T0 = 1000000;
 
 static void assert_ok(const struct wg_state *s)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->check(s, &e) != 0)
 		fail_msg("check: %s", e.msg);
 }
@@ -65,7 +65,7 @@ static struct wg_state *deal(int n, int dealer, uint64_t seed)
 
 static void ok_at(struct wg_state *s, int seat, const char *move, int64_t now)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(s, seat, move, now, &e) != 0)
 		fail_msg("'%s' by %d refused: %s", move, seat, e.msg);
 	assert_ok(s);
@@ -80,7 +80,7 @@ static void ok(struct wg_state *s, int seat, const char *move)
 static void bad(struct wg_state *s, int seat, const char *move, const char *want)
 {
 	struct wg_state *keep = malloc(sizeof *keep);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_non_null(keep);
 	memcpy(keep, s, sizeof *keep);
 	assert_int_equal(G->apply(s, seat, move, T0, &e), -1);

@@ -35,14 +35,14 @@ static const char *const CARDS_DOC = "docs/cards-worstgame.md";
 
 static void assert_ok(const struct wg_state *s)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->check(s, &e) != 0)
 		fail_msg("check: %s", e.msg);
 }
 
 static void ok(struct wg_state *s, int seat, const char *move)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(s, seat, move, T0, &e) != 0)
 		fail_msg("'%s' by %d refused: %s", move, seat, e.msg);
 	assert_ok(s);
@@ -52,7 +52,7 @@ static void ok(struct wg_state *s, int seat, const char *move)
 static void bad(struct wg_state *s, int seat, const char *move, const char *want)
 {
 	struct wg_state *keep = malloc(sizeof *keep);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	assert_non_null(keep);
 	memcpy(keep, s, sizeof *keep);
 	assert_int_equal(G->apply(s, seat, move, T0, &e), -1);

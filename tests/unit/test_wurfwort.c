@@ -40,14 +40,14 @@ static struct ww_state *deal(int n, uint64_t seed)
 
 static void assert_ok(const struct ww_state *s)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->check(s, &e) != 0)
 		fail_msg("check: %s", e.msg);
 }
 
 static void ok(struct ww_state *s, int seat, const char *move)
 {
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	if (G->apply(s, seat, move, T0, &e) != 0)
 		fail_msg("'%s' by %d refused: %s", move, seat, e.msg);
 	assert_ok(s);
@@ -56,7 +56,7 @@ static void ok(struct ww_state *s, int seat, const char *move)
 static void bad(struct ww_state *s, int seat, const char *move, const char *want)
 {
 	struct ww_state *keep = malloc(sizeof *keep);
-	struct rerr e = { "" };
+	struct rerr e = { .msg = "" };
 	memcpy(keep, s, sizeof *keep);
 	assert_int_equal(G->apply(s, seat, move, T0, &e), -1);
 	if (!strstr(e.msg, want))
