@@ -83,7 +83,7 @@ test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest 
 	@echo "make test: all suites passed"
 
 unit: $(UNIT_BIN)
-	@sh tests/run-unit.sh $(UNIT_BIN)
+	@sh tests/run-each.sh $(UNIT_BIN)
 
 # The simulators: thousands of random parties per game and player count.
 sim-check: $(B)/spieltisch
@@ -102,9 +102,11 @@ docs-check: $(B)/spieltisch
 i18n-check: deps-test
 	@sh tests/i18n-check.sh $(LANGS)
 
-# The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer.
+# The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer,
+# built two files at a time; the leak check walks fewer positions there (it
+# is here for the memory, its breadth is the plain run's).
 asan:
-	@$(MAKE) --no-print-directory B=$(B)/asan \
+	@$(MAKE) --no-print-directory -j2 B=$(B)/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		LDFLAGS="-fsanitize=address,undefined" SIM_GAMES=small \
@@ -112,13 +114,13 @@ asan:
 
 sanitized-run: $(UNIT_BIN) $(B)/spieltisch
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
-		sh tests/run-unit.sh $(UNIT_BIN)
+		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp LEAK_POSITIONS=300 \
+		sh tests/run-each.sh $(UNIT_BIN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SIM_GAMES=small sh tests/sim-check.sh $(B)/spieltisch
 
 itest: $(B)/spieltisch $(IT_BIN)
-	@sh tests/run-integration.sh $(IT_BIN)
+	@sh tests/run-each.sh $(IT_BIN)
 
 browser: $(B)/spieltisch
 	@sh tests/browser/run.sh
