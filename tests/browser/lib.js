@@ -74,6 +74,11 @@ class T {
 		this.name = name;
 		this.players = [];
 		this.notes = [];
+		this.said = [];   // printed whole when the test ends (runOne)
+	}
+
+	say(s) {
+		this.said.push(s);
 	}
 
 	// A user with a context of their own. Every page load is counted so a test
@@ -110,7 +115,7 @@ class T {
 
 	note(s) {
 		this.notes.push(s);
-		console.log(`    ${s}`);
+		this.say(`    ${s}`);
 	}
 
 	async shot(page, file, fullPage = true) {
@@ -136,12 +141,12 @@ class T {
 			} catch (e) {
 				saved = `(no screenshot: ${String(e.message).split('\n')[0]})`;
 			}
-			console.log(`  --- ${p.label}: ${p.page.url()}  title: ${await p.page.title().catch(() => '?')}`);
-			console.log(`      screenshot: ${saved}`);
+			this.say(`  --- ${p.label}: ${p.page.url()}  title: ${await p.page.title().catch(() => '?')}`);
+			this.say(`      screenshot: ${saved}`);
 			if (p.errors.length)
-				console.log(`      page errors: ${[...new Set(p.errors)].slice(0, 8).join(' | ')}`);
+				this.say(`      page errors: ${[...new Set(p.errors)].slice(0, 8).join(' | ')}`);
 			const text = (await visibleText(p.page)).trim();
-			console.log(text.split('\n').slice(0, 60).map(l => `      | ${l}`).join('\n'));
+			this.say(text.split('\n').slice(0, 60).map(l => `      | ${l}`).join('\n'));
 		}
 	}
 
@@ -151,6 +156,40 @@ class T {
 	}
 }
 
+// Runs one test; what it says is kept and printed whole when it ends, so
+// two lanes do not interleave their lines. Returns true when it passed.
+async function runOne(browser, tc) {
+	const t = new T(browser, tc.name);
+	const start = Date.now();
+	console.log(`browser: ${tc.name} ...`);
+	const took = () => `(${((Date.now() - start) / 1000).toFixed(1)} s)`;
+	let timer, ok = false;
+	try {
+		await Promise.race([
+			tc.fn(t),
+			new Promise((_, rej) => {
+				timer = setTimeout(() => rej(new Error(`test took longer than ${tc.timeoutMs} ms`)),
+					tc.timeoutMs);
+			}),
+		]);
+		ok = true;
+		t.say(`browser: ok   ${tc.name} ${took()}`);
+	} catch (e) {
+		t.say(`browser: FAIL ${tc.name} ${took()}`);
+		t.say(`  ${String(e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
+		await t.dump();
+	} finally {
+		clearTimeout(timer);
+		await t.close();
+	}
+	console.log(t.said.join('\n'));
+	return ok;
+}
+
+// The tests in LANES lanes (default 2) on one browser: each lane takes the
+// next test when its last one ends. Most of a test is waiting for a page's
+// poll, so two lanes take about half the time on two cores. Every test has
+// players and a table of its own; none depends on another's end.
 async function main() {
 	if (!fs.existsSync(CHROMIUM)) {
 		console.log(`browser: Chromium not found at ${CHROMIUM} (Debian package "chromium")`);
@@ -162,34 +201,19 @@ async function main() {
 	// (run.sh points that into its temporary directory) and refuses one in
 	// ARGS; it is removed when the browser closes.
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+	const queue = tests.filter(tc => !ONLY || tc.name.includes(ONLY));
 	let passed = 0, failed = 0;
-	for (const tc of tests) {
-		if (ONLY && !tc.name.includes(ONLY)) continue;
-		const t = new T(browser, tc.name);
-		const start = Date.now();
-		console.log(`browser: ${tc.name} ...`);
-		let timer;
-		try {
-			await Promise.race([
-				tc.fn(t),
-				new Promise((_, rej) => {
-					timer = setTimeout(() => rej(new Error(`test took longer than ${tc.timeoutMs} ms`)),
-						tc.timeoutMs);
-				}),
-			]);
-			passed++;
-			console.log(`browser: ok   ${tc.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
-		} catch (e) {
-			failed++;
-			console.log(`browser: FAIL ${tc.name} (${((Date.now() - start) / 1000).toFixed(1)} s)`);
-			console.log(`  ${String(e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
-			await t.dump();
-		} finally {
-			clearTimeout(timer);
-			await t.close();
+	async function lane() {
+		for (let tc; (tc = queue.shift());) {
+			if (await runOne(browser, tc)) passed++;
+			else failed++;
 		}
 	}
-	await browser.close().catch(() => {});
+	const n = Math.max(1, Math.min(4, Number(process.env.LANES) || 2));
+	await Promise.all(Array.from({ length: n }, lane));
+	// Closing has been seen to hang after failed tests: ten seconds, then on
+	// (playwright kills the browser when this process exits).
+	await Promise.race([browser.close().catch(() => {}), sleep(10000)]);
 	console.log(`browser: run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 	console.log(`browser: ${passed} passed, ${failed} failed`);
 	process.exit(failed || passed === 0 ? 1 : 0);

@@ -1264,7 +1264,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 // Plays a table to its end through the JSON twin: every seat that may act
 // posts a move (weiter, then a card laid, a draw last). Returns the steps.
 // Loads url in p's page; a page that polls may be reloading itself at
-// that moment (its table just changed), which aborts the navigation: then
+// that moment (its table just changed), which aborts the navigation or interrupts it: then
 // it tries again, at most three times.
 async function gotoSettled(p, url) {
 	for (let i = 0; ; i++) {
@@ -1272,7 +1272,7 @@ async function gotoSettled(p, url) {
 			await p.page.goto(url);
 			return;
 		} catch (e) {
-			if (i >= 2 || !/ERR_ABORTED/.test(String(e))) throw e;
+			if (i >= 2 || !/ERR_ABORTED|interrupted by another navigation/.test(String(e))) throw e;
 			await sleep(300);
 		}
 	}

@@ -12,7 +12,8 @@
  * cookie value the attacker chose never becomes a session, login issues a
  * fresh token); expired sessions; a user moving for another seat or at a
  * table where they have no seat; login guessing slowed down (429, even
- * for the right password); markup in names and move texts refused or
+ * for the right password); one address registering account after account
+ * (429 after the burst); markup in names and move texts refused or
  * escaped in the lobby, the table page and the JSON twin.
  */
 #include <pthread.h>
@@ -1057,6 +1058,35 @@ static char proc_state(pid_t pid)
 /* A master killed with SIGKILL takes its workers and checkpointer along
  * (PR_SET_PDEATHSIG): a second `serve` of its own, on its own socket and
  * database, so the servers of the other cases are not touched. */
+/* One address registering account after account: nginx lets a burst of 20
+ * through, then about six a minute, and refuses the rest with 429 before the
+ * app hashes a password. Runs after every test that registers. */
+static void test_register_flood(void **state)
+{
+	(void)state;
+	int made = 0, refused = 0, other = 0;
+	for (int i = 0; i < 40 && refused < 3; i++) {
+		struct h_client *c = h_client_new();
+		char csrf[128], name[32];
+		struct h_resp r;
+		assert_non_null(c);
+		assert_int_equal(it_csrf(c, "/register", csrf, sizeof csrf), 0);
+		snprintf(name, sizeof name, "flood_%d", i);
+		h_post_form(c, "/register", &r, "csrf", csrf, "name", name, "password", it_password,
+			    "password2", it_password, NULL);
+		made += r.status == 303;
+		refused += r.status == 429;
+		other += r.status != 303 && r.status != 429;
+		h_resp_free(&r);
+		h_client_free(c);
+	}
+	fprintf(stderr, "abuse: registering from one address: %d made, then %d refused (429)\n",
+		made, refused);
+	assert_int_equal(other, 0);
+	assert_int_equal(refused, 3);
+	assert_true(made <= 22);   /* the burst, and a minute's rate at most */
+}
+
 static void test_master_death(void **state)
 {
 	(void)state;
@@ -1126,6 +1156,7 @@ int main(void)
 		cmocka_unit_test(test_idle_connections),
 		cmocka_unit_test(test_lobby_spam),
 		cmocka_unit_test(test_multibyte_move_message),
+		cmocka_unit_test(test_register_flood),
 		cmocka_unit_test(test_master_death),
 		cmocka_unit_test(test_expired_session),
 	};
