@@ -117,6 +117,20 @@ static int64_t now_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* The clock of the page tables runs this far ahead (page_table): a clock of
+ * theirs that never stops (Wurf & Wort's rounds) then runs out a day after
+ * the run, not in the middle of it, and their poll answers "unchanged" to
+ * the end. Moved as a whole, the same moves are made: a position depends
+ * only on how far apart its steps are. */
+enum { PAGE_AHEAD_MS = 86400000 };
+static int64_t ahead_ms;
+
+/* The time the party engine is given for a table's steps. */
+static int64_t table_now(void)
+{
+	return now_ms() + ahead_ms;
+}
+
 static double mono_s(void)
 {
 	struct timespec ts;
@@ -315,7 +329,7 @@ static int step(struct store *s, const struct user *u, int64_t tid, struct rng *
 		void **tmp, size_t *tmpsz, int64_t *v, int *uidx, char *move, int need_calm)
 {
 	struct play_table pt;
-	int64_t now = now_ms();
+	int64_t now = table_now();
 	if (play_load(s, tid, u[0].id, now, &pt) != PLAY_OK)
 		return -1;
 	int rc = 1;
@@ -402,7 +416,7 @@ static int new_table(struct store *s, const struct game *g, const char *opts, in
 		     const struct user *u, int64_t *tid)
 {
 	struct rerr e;
-	int64_t now = now_ms();
+	int64_t now = table_now();
 	if (play_create(s, g->slug, opts, p, u[0].id, now, tid, &e) != PLAY_OK)
 		return fail("create %s (%s): %s", g->slug, opts, e.msg);
 	for (int i = 1; i < p; i++)
@@ -444,10 +458,13 @@ static int page_table(struct store *s, const struct game *g, const char *opts, c
 	int64_t tid;
 	det_reseed(seed_of(g->slug, 0));
 	rng_seed(&rng, seed_of(g->slug, 1));
-	if (new_table(s, g, opts, p, u, &tid) != 0)
-		return 1;
-	if (advance(s, u, tid, mid, &rng, tmp, tmpsz, &tr) != 0)
-		return fail("%s: cannot reach the middle of a party", g->slug);
+	ahead_ms = PAGE_AHEAD_MS;
+	int rc = new_table(s, g, opts, p, u, &tid) != 0 ? 1
+		 : advance(s, u, tid, mid, &rng, tmp, tmpsz, &tr) != 0
+		 ? fail("%s: cannot reach the middle of a party", g->slug) : 0;
+	ahead_ms = 0;
+	if (rc != 0)
+		return rc;
 	struct play_table pt;
 	if (play_load(s, tid, u[0].id, now_ms(), &pt) != PLAY_OK)
 		return fail("%s: cannot load table %lld", g->slug, (long long)tid);
