@@ -1,7 +1,8 @@
 // poll.js — notices other players' moves on a table page.
 // The page's <body> carries data-poll (the poll URL), data-table (the
 // table's GET URL), data-version (the version it shows) and data-alert (a
-// word for the tab title, "Du bist dran!"). Every 2 s (every 15 s while the
+// word for the tab title, "Du bist dran!") and data-fresh (the title's mark
+// for news that waits while the user types, "(neu)"). Every 2 s (every 15 s while the
 // tab is hidden, longer after errors) it asks the poll URL; 204 means
 // nothing changed, 200 means load the table's GET URL again. It never
 // reloads the current entry (that could be a POST answer) and never sends a
@@ -14,17 +15,20 @@
 	var SCROLL_KEY = 'spieltisch-scroll';
 
 	// The invite link: the full address and a copy button (the plain link
-	// works without script).
+	// works without script). The buttons' words come from the page, in its
+	// language (data-copy, data-copied, data-share of p.invite).
 	var invite = document.querySelector('a.invite-link');
 	if (invite) {
+		var box = invite.closest('.invite') || invite.parentNode;
+		var say = function (key, german) { return box.getAttribute('data-' + key) || german; };
 		var full = invite.href;
 		invite.textContent = full;
 		var copy = document.createElement('button');
 		copy.type = 'button';
 		copy.className = 'copy';
-		copy.textContent = 'Link kopieren';
+		copy.textContent = say('copy', 'Link kopieren');
 		copy.addEventListener('click', function () {
-			function done() { copy.textContent = 'Kopiert'; }
+			function done() { copy.textContent = say('copied', 'Kopiert'); }
 			if (navigator.clipboard && window.isSecureContext) {
 				navigator.clipboard.writeText(full).then(done, function () {});
 				return;
@@ -42,7 +46,7 @@
 			var share = document.createElement('button');
 			share.type = 'button';
 			share.className = 'copy';
-			share.textContent = 'Teilen';
+			share.textContent = say('share', 'Teilen');
 			share.addEventListener('click', function () {
 				navigator.share({ title: document.title, url: full }).catch(function () {});
 			});
@@ -115,7 +119,7 @@
 			} else if (xhr.status === 200) {
 				failures = 0;
 				if (typing()) {
-					document.title = '(neu) ' + baseTitle;
+					document.title = (body.getAttribute('data-fresh') || '(neu)') + ' ' + baseTitle;
 					schedule();
 				} else {
 					reload();

@@ -390,12 +390,43 @@ static void test_every_page_both_languages(void **unused)
 	h_client_free(c);
 }
 
+/* The words the page's script writes (the invite link's buttons, the tab
+ * title's mark for news) come from the page, in its language. */
+static void test_script_words(void **unused)
+{
+	(void)unused;
+	struct h_client *c = it_register("Skript");
+	assert_non_null(c);
+	int64_t id = it_create_table(c, "drehwurm", 4, NULL);   /* open: an invite link */
+	assert_true(id > 0);
+	char path[48];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	static const char *const words[2][4] = {
+		{ "data-copy=\"Link kopieren\"", "data-copied=\"Kopiert\"",
+		  "data-share=\"Teilen\"", "data-fresh=\"(neu)\"" },
+		{ "data-copy=\"Copy link\"", "data-copied=\"Copied\"", "data-share=\"Share\"",
+		  "data-fresh=\"(new)\"" },
+	};
+	for (int l = 0; l < 2; l++) {
+		choose(c, l ? "en" : "de");
+		struct h_resp r;
+		assert_int_equal(h_get(c, path, &r), 0);
+		assert_int_equal(r.status, 200);
+		for (int k = 0; k < 4; k++)
+			if (!h_has(&r, words[l][k]))
+				fail_msg("%s: the table page has no %s", l ? "en" : "de", words[l][k]);
+		h_resp_free(&r);
+	}
+	h_client_free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accept_language),
 		cmocka_unit_test(test_visitor_switch),
 		cmocka_unit_test(test_every_page_both_languages),
+		cmocka_unit_test(test_script_words),
 	};
 	return cmocka_run_group_tests(tests, start, stop);
 }
