@@ -34,6 +34,21 @@ enum { IT_PASSWORD_LEN = 9 };
 static const char it_password[] = "geheim123";
 
 /* Monotonic seconds. */
+/* A group's setup and teardown for cmocka_run_group_tests(): the servers
+ * start before the group's first test and stop after its last. */
+static inline int it_start(void **state)
+{
+	(void)state;
+	return h_start();
+}
+
+static inline int it_stop(void **state)
+{
+	(void)state;
+	h_stop();
+	return 0;
+}
+
 static inline double it_now(void)
 {
 	struct timespec ts;

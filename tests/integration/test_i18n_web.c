@@ -22,19 +22,6 @@
 #include "game.h"
 #include "integration/suite.h"
 
-static int start(void **state)
-{
-	(void)state;
-	return h_start();
-}
-
-static int stop(void **state)
-{
-	(void)state;
-	h_stop();
-	return 0;
-}
-
 /* The raw answer to a GET of `path` with an Accept-Language header. */
 static long get_accept_language(const char *path, const char *al, char *out, size_t cap)
 {
@@ -428,5 +415,5 @@ int main(void)
 		cmocka_unit_test(test_every_page_both_languages),
 		cmocka_unit_test(test_script_words),
 	};
-	return cmocka_run_group_tests(tests, start, stop);
+	return cmocka_run_group_tests(tests, it_start, it_stop);
 }

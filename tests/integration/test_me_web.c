@@ -26,19 +26,6 @@
 
 enum { MAX_POSTS = 2000, MAX_SECONDS = 120 };
 
-static int start(void **state)
-{
-	(void)state;
-	return h_start();
-}
-
-static int stop(void **state)
-{
-	(void)state;
-	h_stop();
-	return 0;
-}
-
 /* The status of GET /me/poll?v=sig for c. */
 static long me_poll(struct h_client *c, long long sig)
 {
@@ -263,5 +250,5 @@ int main(void)
 		cmocka_unit_test(test_lobby_host_and_watching),
 		cmocka_unit_test(test_invite_and_rematch),
 	};
-	return cmocka_run_group_tests(tests, start, stop);
+	return cmocka_run_group_tests(tests, it_start, it_stop);
 }

@@ -29,19 +29,6 @@ enum { MAX_POSTS = 3000, MAX_SECONDS = 150 };
 #define JOERG "J\xc3\xb6rg"
 #define JOERG_URL "/u/J%C3%B6rg"
 
-static int start(void **state)
-{
-	(void)state;
-	return h_start();
-}
-
-static int stop(void **state)
-{
-	(void)state;
-	h_stop();
-	return 0;
-}
-
 /* c plays random legal moves at table id until it is finished, within
  * MAX_POSTS moves and MAX_SECONDS; 1 when it finished. */
 static int play_out(struct h_client *c, int64_t id)
@@ -219,5 +206,5 @@ int main(void)
 		cmocka_unit_test(test_lobby_links_host),
 		cmocka_unit_test(test_unknown_and_malformed_names),
 	};
-	return cmocka_run_group_tests(tests, start, stop);
+	return cmocka_run_group_tests(tests, it_start, it_stop);
 }
