@@ -314,7 +314,7 @@ enum { WG_TYPES = (int)(sizeof wg_types / sizeof wg_types[0]) };
 
 /* The type of card `card` (0..99): ids are dealt to the types in table
  * order, `count` each (test_card_set checks they make exactly 100). */
-static int type_index(unsigned card)
+static int type_index_walk(unsigned card)
 {
 	unsigned id = card % WG_CARDS;
 	for (int t = 0; t < WG_TYPES; t++) {
@@ -323,6 +323,22 @@ static int type_index(unsigned card)
 		id -= wg_types[t].count;
 	}
 	return 0;
+}
+
+/* The walk above, once per card: every legal-move listing and every
+ * window asks for types many times, and the walk costs up to 41 steps.
+ * Filled before main() so that threads only ever read it. */
+static uint8_t card_type[WG_CARDS];
+
+__attribute__((constructor)) static void card_type_fill(void)
+{
+	for (unsigned c = 0; c < WG_CARDS; c++)
+		card_type[c] = (uint8_t)type_index_walk(c);
+}
+
+static int type_index(unsigned card)
+{
+	return card_type[card % WG_CARDS];
 }
 
 static const struct wg_type *type_of(unsigned card)
