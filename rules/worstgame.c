@@ -1585,38 +1585,48 @@ static void wg_status(const void *st, struct status *o)
 
 /* ---- the legal moves ------------------------------------------------------------ */
 
+/* Seats and die faces as move words, so that listing moves formats no
+ * numbers. */
+static const char *const digit_word[10] = { "0", "1", "2", "3", "4", "5", "6", "7", "8", "9" };
+_Static_assert(WG_SEATS <= 10 && WG_DEMAND_MAX < 10, "seats and demands are one digit");
+
+/* Appends " w" to the move text m of length len; returns the new length.
+ * The moves listed here are a verb and at most three short words, far
+ * below GAME_MOVE_MAX, spelled as mt_spell() would spell them. */
+static size_t add_word(char *m, size_t len, const char *w)
+{
+	size_t n = strlen(w);
+	m[len++] = ' ';
+	memcpy(m + len, w, n + 1);
+	return len + n;
+}
+
 /* Every way to play a card of type t now, spelled. */
 static int emit_plays_of(const struct wg_state *s, int seat, int t, move_emit_fn emit, void *ctx)
 {
 	const struct wg_type *ty = &wg_types[t];
-	char m[GAME_MOVE_MAX + 1], a[12];
-	const char *args[3] = { ty->slug, a, NULL };
+	char m[GAME_MOVE_MAX + 1];
 	int k = 0;
+	memcpy(m, "play", 5);
+	size_t len = add_word(m, 4, ty->slug);
 	switch (ty->target) {
 	case T_NONE:
-		if (mt_spell(&wg_verbs[V_PLAY], args, 1, m, sizeof m) > 0) {
-			emit(ctx, m);
-			k++;
-		}
-		return k;
+		emit(ctx, m);
+		return 1;
 	case T_SEAT:
 		for (int q = 0; q < s->n; q++) {
 			if (q == seat || !is_in(s, q) || (ty->effect == E_REDIRECT && q == s->active))
 				continue;
-			snprintf(a, sizeof a, "%d", q);
-			if (mt_spell(&wg_verbs[V_PLAY], args, 2, m, sizeof m) > 0) {
-				emit(ctx, m);
-				k++;
-			}
+			add_word(m, len, digit_word[q]);
+			emit(ctx, m);
+			k++;
 		}
 		return k;
 	case T_FACE:
 		for (int f = 1; f <= 6; f++) {
-			snprintf(a, sizeof a, "%d", f);
-			if (mt_spell(&wg_verbs[V_PLAY], args, 2, m, sizeof m) > 0) {
-				emit(ctx, m);
-				k++;
-			}
+			add_word(m, len, digit_word[f]);
+			emit(ctx, m);
+			k++;
 		}
 		return k;
 	default:   /* T_INPLAY: each kind of card in front of each seat, once */
@@ -1627,28 +1637,57 @@ static int emit_plays_of(const struct wg_state *s, int seat, int t, move_emit_fn
 				       type_index(s->table[j].card) == tt;
 			if (dup)
 				continue;
-			snprintf(a, sizeof a, "%d", s->table[i].holder);
-			args[2] = wg_types[tt].slug;
-			if (mt_spell(&wg_verbs[V_PLAY], args, 3, m, sizeof m) > 0) {
-				emit(ctx, m);
-				k++;
-			}
+			add_word(m, add_word(m, len, digit_word[s->table[i].holder]),
+				 wg_types[tt].slug);
+			emit(ctx, m);
+			k++;
 		}
 		return k;
 	}
 }
 
-/* Every card seat may play now, each kind once. */
+/* Every card seat may play now, each kind once. No error texts: nobody
+ * reads why a card is not listed. */
 static int emit_plays(const struct wg_state *s, int seat, move_emit_fn emit, void *ctx)
 {
-	struct rerr e;
-	int base = play_base(s, seat, &e), k = 0;
+	int base = play_base(s, seat, NULL), k = 0;
 	if (base < 0)
 		return 0;
 	uint64_t held = hand_types(s, seat);
 	for (int t = 0; t < WG_TYPES; t++)
-		if (((held >> t) & 1u) && when_ok(s, &wg_types[t], base, &e) == 0)
+		if (((held >> t) & 1u) && when_ok(s, &wg_types[t], base, NULL) == 0)
 			k += emit_plays_of(s, seat, t, emit, ctx);
+	return k;
+}
+
+/* The discards down to the hand limit, each kind once. */
+static int emit_discards(const struct wg_state *s, int seat, move_emit_fn emit, void *ctx)
+{
+	char m[GAME_MOVE_MAX + 1];
+	uint64_t held = hand_types(s, seat);
+	int k = 0;
+	memcpy(m, "discard", 8);
+	for (int t = 0; t < WG_TYPES; t++)
+		if ((held >> t) & 1u) {
+			add_word(m, 7, wg_types[t].slug);
+			emit(ctx, m);
+			k++;
+		}
+	return k;
+}
+
+/* Every attack: each target still in, each demand. */
+static int emit_attacks(const struct wg_state *s, int seat, move_emit_fn emit, void *ctx)
+{
+	char m[] = "attack 0 0";
+	int k = 0;
+	for (int q = 0; q < s->n; q++)
+		for (int d = 1; q != seat && is_in(s, q) && d <= WG_DEMAND_MAX; d++) {
+			m[7] = (char)('0' + q);
+			m[9] = (char)('0' + d);
+			emit(ctx, m);
+			k++;
+		}
 	return k;
 }
 
@@ -1656,7 +1695,6 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct wg_state *s = st;
 	const struct prompt *p = prompt_peek(&s->pr);
-	char m[GAME_MOVE_MAX + 1], a[12], b[12];
 	int k = 0;
 	if (!p || seat < 0 || seat >= s->n)
 		return 0;
@@ -1667,29 +1705,10 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 		}
 		return k;
 	}
-	if (p->kind == PR_TURN && seat == s->active && s->step >= ST_DISCARD) {
-		uint64_t held = hand_types(s, seat);
-		for (int t = 0; t < WG_TYPES; t++) {
-			const char *args[1] = { wg_types[t].slug };
-			if (((held >> t) & 1u) &&
-			    mt_spell(&wg_verbs[V_DISCARD], args, 1, m, sizeof m) > 0) {
-				emit(ctx, m);
-				k++;
-			}
-		}
-		return k;
-	}
+	if (p->kind == PR_TURN && seat == s->active && s->step >= ST_DISCARD)
+		return emit_discards(s, seat, emit, ctx);
 	if (p->kind == PR_TURN && seat == s->active && s->step == ST_ATTACK) {
-		const char *args[2] = { a, b };
-		for (int q = 0; q < s->n; q++)
-			for (int d = 1; q != seat && is_in(s, q) && d <= WG_DEMAND_MAX; d++) {
-				snprintf(a, sizeof a, "%d", q);
-				snprintf(b, sizeof b, "%d", d);
-				if (mt_spell(&wg_verbs[V_ATTACK], args, 2, m, sizeof m) > 0) {
-					emit(ctx, m);
-					k++;
-				}
-			}
+		k += emit_attacks(s, seat, emit, ctx);
 	} else if (p->kind == PR_TURN && seat == s->active) {
 		emit(ctx, "end");
 		k++;
