@@ -349,7 +349,7 @@ static const struct wg_type *type_of(unsigned card)
 static int type_by_slug(const char *slug)
 {
 	for (int t = 0; t < WG_TYPES; t++)
-		if (strcmp(wg_types[t].slug, slug) == 0)
+		if (wg_types[t].slug[0] == slug[0] && strcmp(wg_types[t].slug, slug) == 0)
 			return t;
 	return -1;
 }
@@ -1446,6 +1446,42 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 	}
 }
 
+/* The words of a move as every listed move is spelled: lower-case ASCII
+ * letters, digits and '-', single blanks between them. Then mt_split()
+ * would find the same words, so its per-character checks are skipped;
+ * -1 for anything else, which mt_split() then judges. */
+static int split_plain(const char *text, struct mtok *t)
+{
+	size_t wl = 0;
+	t->n = 0;
+	for (const char *c = text; c - text <= GAME_MOVE_MAX; c++) {
+		char ch = *c;
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-') {
+			if (wl + 1 >= MT_WORD_MAX || (wl == 0 && t->n == MT_MAX_WORDS))
+				return -1;
+			t->w[t->n][wl++] = ch;
+			continue;
+		}
+		if ((ch != ' ' && ch != '\0') || wl == 0)
+			return -1;
+		t->w[t->n++][wl] = '\0';
+		wl = 0;
+		if (ch == '\0')
+			return 0;
+	}
+	return -1;
+}
+
+/* The verb of a move whose words split_plain() found: as mt_verb(), which
+ * formats the list of verbs when there is none. */
+static int plain_verb(const struct mtok *t, struct rerr *e)
+{
+	for (int k = 0; k < V__MAX; k++)
+		if (wg_verbs[k].word[0] == t->w[0][0] && strcmp(wg_verbs[k].word, t->w[0]) == 0)
+			return k;
+	return mt_verb(wg_verbs, V__MAX, t, e);
+}
+
 static int parse_move(const struct wg_state *s, int seat, const char *text, struct wg_move *m,
 		      struct rerr *e)
 {
@@ -1453,10 +1489,11 @@ static int parse_move(const struct wg_state *s, int seat, const char *text, stru
 	memset(m, 0, sizeof *m);
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
-	if (mt_split(text, &t, e) != 0)
-		return -1;
-	if ((m->verb = mt_verb(wg_verbs, V__MAX, &t, e)) < 0 ||
-	    mt_form(&wg_verbs[m->verb], &t, e) != 0)
+	if (!text || split_plain(text, &t) != 0) {
+		if (mt_split(text, &t, e) != 0)
+			return -1;
+	}
+	if ((m->verb = plain_verb(&t, e)) < 0 || mt_form(&wg_verbs[m->verb], &t, e) != 0)
 		return -1;
 	if (s->pr.n == 0 && m->verb != V_SHOUT)
 		return rerr_set(e, "Die Partie ist schon vorbei.");
@@ -1653,10 +1690,11 @@ static int emit_plays(const struct wg_state *s, int seat, move_emit_fn emit, voi
 	int base = play_base(s, seat, NULL), k = 0;
 	if (base < 0)
 		return 0;
-	uint64_t held = hand_types(s, seat);
-	for (int t = 0; t < WG_TYPES; t++)
-		if (((held >> t) & 1u) && when_ok(s, &wg_types[t], base, NULL) == 0)
+	for (uint64_t held = hand_types(s, seat); held; held &= held - 1) {
+		int t = __builtin_ctzll(held);   /* kinds in table order, as before */
+		if (when_ok(s, &wg_types[t], base, NULL) == 0)
 			k += emit_plays_of(s, seat, t, emit, ctx);
+	}
 	return k;
 }
 
@@ -1664,15 +1702,13 @@ static int emit_plays(const struct wg_state *s, int seat, move_emit_fn emit, voi
 static int emit_discards(const struct wg_state *s, int seat, move_emit_fn emit, void *ctx)
 {
 	char m[GAME_MOVE_MAX + 1];
-	uint64_t held = hand_types(s, seat);
 	int k = 0;
 	memcpy(m, "discard", 8);
-	for (int t = 0; t < WG_TYPES; t++)
-		if ((held >> t) & 1u) {
-			add_word(m, 7, wg_types[t].slug);
-			emit(ctx, m);
-			k++;
-		}
+	for (uint64_t held = hand_types(s, seat); held; held &= held - 1) {
+		add_word(m, 7, wg_types[__builtin_ctzll(held)].slug);
+		emit(ctx, m);
+		k++;
+	}
 	return k;
 }
 
