@@ -325,15 +325,18 @@ static int type_index_walk(unsigned card)
 	return 0;
 }
 
-/* The walk above, once per card: every legal-move listing and every
- * window asks for types many times, and the walk costs up to 41 steps.
- * Filled before main() so that threads only ever read it. */
-static uint8_t card_type[WG_CARDS];
+/* The walk above, once per card, and each card's passive: every
+ * legal-move listing and every window asks for types and passives many
+ * times, and the walk costs up to 41 steps. Filled before main() so that
+ * threads only ever read them. */
+static uint8_t card_type[WG_CARDS], card_passive[WG_CARDS];
 
 __attribute__((constructor)) static void card_type_fill(void)
 {
-	for (unsigned c = 0; c < WG_CARDS; c++)
+	for (unsigned c = 0; c < WG_CARDS; c++) {
 		card_type[c] = (uint8_t)type_index_walk(c);
+		card_passive[c] = wg_types[card_type[c]].passive;
+	}
 }
 
 static int type_index(unsigned card)
@@ -489,8 +492,19 @@ static int lying(const struct wg_state *s, int seat, int p)
 {
 	int k = 0;
 	for (int i = 0; i < s->ntable; i++)
-		k += s->table[i].holder == seat && type_of(s->table[i].card)->passive == p;
+		k += s->table[i].holder == seat && card_passive[s->table[i].card % WG_CARDS] == p;
 	return k;
+}
+
+/* The seats with a card of passive p in front of them (bits): one pass
+ * over the table for all seats. */
+static uint32_t holders_of(const struct wg_state *s, int p)
+{
+	uint32_t m = 0;
+	for (int i = 0; i < s->ntable; i++)
+		if (card_passive[s->table[i].card % WG_CARDS] == p && s->table[i].holder < 32)
+			m |= 1u << s->table[i].holder;
+	return m;
 }
 
 /* Takes table entry i away: its chips into the kitty, the card onto the
@@ -905,9 +919,9 @@ static void clock_from(struct prompt *p, int seconds, int64_t now)
  * public cards in play, never by a hand. */
 static uint32_t window_seats(const struct wg_state *s, int kind, int actor)
 {
-	uint32_t m = 0;
+	uint32_t m = 0, muzzled = holders_of(s, P_MUZZLE);
 	for (int q = 0; q < s->n; q++)
-		if (is_in(s, q) && ((s->listen[q] >> kind) & 1u) && !lying(s, q, P_MUZZLE) &&
+		if (is_in(s, q) && ((s->listen[q] >> kind) & 1u) && !((muzzled >> q) & 1u) &&
 		    !(kind == K_CARD && q == actor))
 			m |= 1u << q;
 	return m;
@@ -1452,32 +1466,44 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
  * -1 for anything else, which mt_split() then judges. */
 static int split_plain(const char *text, struct mtok *t)
 {
+	int n = 0;
 	size_t wl = 0;
-	t->n = 0;
-	for (const char *c = text; c - text <= GAME_MOVE_MAX; c++) {
-		char ch = *c;
-		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-') {
-			if (wl + 1 >= MT_WORD_MAX || (wl == 0 && t->n == MT_MAX_WORDS))
+	for (size_t i = 0; i <= GAME_MOVE_MAX; i++) {
+		unsigned char ch = (unsigned char)text[i];
+		if ((unsigned)(ch - 'a') < 26u || (unsigned)(ch - '0') < 10u || ch == '-') {
+			if (wl + 1 >= MT_WORD_MAX || (wl == 0 && n == MT_MAX_WORDS))
 				return -1;
-			t->w[t->n][wl++] = ch;
+			t->w[n][wl++] = (char)ch;
 			continue;
 		}
 		if ((ch != ' ' && ch != '\0') || wl == 0)
 			return -1;
-		t->w[t->n++][wl] = '\0';
+		t->w[n++][wl] = '\0';
 		wl = 0;
-		if (ch == '\0')
+		if (ch == '\0') {
+			t->n = n;
 			return 0;
+		}
 	}
 	return -1;
 }
 
-/* The verb of a move whose words split_plain() found: as mt_verb(), which
- * formats the list of verbs when there is none. */
+/* strcmp(a, b) == 0 without a call: the words compared are short. */
+static int word_is(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+/* The verb of a move: as mt_verb(), which is left to format the list of
+ * verbs when there is none. */
 static int plain_verb(const struct mtok *t, struct rerr *e)
 {
 	for (int k = 0; k < V__MAX; k++)
-		if (wg_verbs[k].word[0] == t->w[0][0] && strcmp(wg_verbs[k].word, t->w[0]) == 0)
+		if (word_is(wg_verbs[k].word, t->w[0]))
 			return k;
 	return mt_verb(wg_verbs, V__MAX, t, e);
 }
