@@ -1483,28 +1483,37 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
  * letters, digits and '-', single blanks between them. Then mt_split()
  * would find the same words, so its per-character checks are skipped;
  * -1 for anything else, which mt_split() then judges. */
+static int plain_char(unsigned char c)
+{
+	return (unsigned)(c - 'a') < 26u || (unsigned)(c - '0') < 10u || c == '-';
+}
+
 static int split_plain(const char *text, struct mtok *t)
 {
+	const unsigned char *p = (const unsigned char *)text;
+	size_t i = 0;
 	int n = 0;
-	size_t wl = 0;
-	for (size_t i = 0; i <= GAME_MOVE_MAX; i++) {
-		unsigned char ch = (unsigned char)text[i];
-		if ((unsigned)(ch - 'a') < 26u || (unsigned)(ch - '0') < 10u || ch == '-') {
-			if (wl + 1 >= MT_WORD_MAX || (wl == 0 && n == MT_MAX_WORDS))
-				return -1;
-			t->w[n][wl++] = (char)ch;
-			continue;
-		}
-		if ((ch != ' ' && ch != '\0') || wl == 0)
+	for (;;) {
+		if (n == MT_MAX_WORDS)
 			return -1;
-		t->w[n++][wl] = '\0';
-		wl = 0;
-		if (ch == '\0') {
-			t->n = n;
-			return 0;
+		char *w = t->w[n];
+		size_t wl = 0;
+		while (plain_char(p[i])) {
+			if (wl + 1 >= MT_WORD_MAX)
+				return -1;
+			w[wl++] = (char)p[i++];
 		}
+		if (wl == 0)
+			return -1;
+		w[wl] = '\0';
+		n++;
+		if (p[i] == '\0')
+			break;
+		if (p[i++] != ' ')
+			return -1;
 	}
-	return -1;
+	t->n = n;
+	return i <= GAME_MOVE_MAX ? 0 : -1;   /* i: the length */
 }
 
 /* strcmp(a, b) == 0 without a call: the words compared are short. */
