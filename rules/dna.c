@@ -265,22 +265,60 @@ static int attr(int f, int k)
 	return face_attr[f][k];
 }
 
+/* The set face of every pair of faces, written once per process on first
+ * use: every turn start and every move list asks it for each end. */
+static uint8_t third_tab[DNA_FACES][DNA_FACES];
+static int third_ready;
+
+/* Writes third_tab[] (once; the rules run single-threaded). */
+static void third_init(void)
+{
+	for (int fa = 0; fa < DNA_FACES; fa++)
+		for (int fb = 0; fb < DNA_FACES; fb++) {
+			int r = 0;
+			for (int k = 0; k < 4; k++)
+				r += (6 - attr(fa, k) - attr(fb, k)) % 3 * attr_div[k];
+			third_tab[fa][fb] = (uint8_t)r;
+		}
+	third_ready = 1;
+}
+
 /* The face that makes a set with faces a and b. */
 static int third(int fa, int fb)
 {
-	int r = 0;
-	for (int k = 0; k < 4; k++)
-		r += (6 - attr(fa, k) - attr(fb, k)) % 3 * attr_div[k];
-	return r;
+	if (!third_ready)
+		third_init();
+	return third_tab[fa][fb];
+}
+
+/* A face packed two bits per attribute, by face, for counting differences
+ * without reading four attributes. */
+#define FACE_PACK(f) ((f) % 3 | (f) / 3 % 3 << 2 | (f) / 9 % 3 << 4 | (f) / 27 % 3 << 6)
+#define FACE_PACK3(f) FACE_PACK(f), FACE_PACK((f) + 1), FACE_PACK((f) + 2)
+#define FACE_PACK9(f) FACE_PACK3(f), FACE_PACK3((f) + 3), FACE_PACK3((f) + 6)
+#define FACE_PACK27(f) FACE_PACK9(f), FACE_PACK9((f) + 9), FACE_PACK9((f) + 18)
+static const uint8_t face_pack[DNA_FACES] = {
+	FACE_PACK27(0), FACE_PACK27(27), FACE_PACK27(54)
+};
+
+/* A face packed two bits per attribute, for counting differences fast. */
+static unsigned packed(int f)
+{
+	return face_pack[f];
+}
+
+/* Attributes that differ between two packed faces. */
+static int pdiff(unsigned a, unsigned b)
+{
+	unsigned x = a ^ b;
+	x = (x | x >> 1) & 0x55u;
+	return (int)((x & 1u) + (x >> 2 & 1u) + (x >> 4 & 1u) + (x >> 6 & 1u));
 }
 
 /* How many attributes of two faces differ. */
 static int ndiff(int fa, int fb)
 {
-	int d = 0;
-	for (int k = 0; k < 4; k++)
-		d += attr(fa, k) != attr(fb, k);
-	return d;
+	return pdiff(packed(fa), packed(fb));
 }
 
 /* The face (0..80) of card id c. */
@@ -355,20 +393,6 @@ static void face_code(int f, char *out, size_t cap)
 		out[0] = '\0';
 }
 
-/* A face packed two bits per attribute, for counting differences fast. */
-static unsigned packed(int f)
-{
-	return (unsigned)(attr(f, 0) | attr(f, 1) << 2 | attr(f, 2) << 4 | attr(f, 3) << 6);
-}
-
-/* Attributes that differ between two packed faces. */
-static int pdiff(unsigned a, unsigned b)
-{
-	unsigned x = a ^ b;
-	x = (x | x >> 1) & 0x55u;
-	return (int)((x & 1u) + (x >> 2 & 1u) + (x >> 4 & 1u) + (x >> 6 & 1u));
-}
-
 
 /* Index of word w in a table of three, or -1. */
 static int word3(const char *w, size_t len, const char *const *names, const char *alt)
@@ -438,23 +462,81 @@ static int nactive(const struct dna_state *s)
 	return s->n - s->nfin;
 }
 
+/* Eight bytes from p, the first in the lowest bits whatever the machine. */
+static uint64_t load8(const uint8_t *p)
+{
+	uint64_t w;
+	memcpy(&w, p, sizeof w);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	return w;
+}
+
+#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
+
+/* 0x80 in every byte of w that is zero, nothing elsewhere. */
+static uint64_t zero_bytes(uint64_t w)
+{
+	return ~(((w & BYTES8(0x7f)) + BYTES8(0x7f)) | w | BYTES8(0x7f));
+}
+
+/* Cards c..c+7 (those below ncards) whose loc is l1 or l2 and, unless seat
+ * is -1, whose owner is seat: 0x80 in byte j for card c + j. Hands are
+ * looked for on every move (the move list, the scores, a seat running
+ * out); eight cards at a time this costs a fraction of a loop over them. */
+static uint64_t match8(const struct dna_state *s, int c, int l1, int l2, int seat)
+{
+	uint64_t m = 0;
+	if (c + 8 > s->ncards) {
+		for (int j = 0; c + j < s->ncards; j++)
+			if ((s->loc[c + j] == l1 || s->loc[c + j] == l2) &&
+			    (seat < 0 || s->own[c + j] == seat))
+				m |= 0x80ull << (8 * j);
+		return m;
+	}
+	uint64_t w = load8(s->loc + c);
+	m = zero_bytes(w ^ BYTES8(l1)) | zero_bytes(w ^ BYTES8(l2));
+	if (seat >= 0)
+		m &= zero_bytes(load8(s->own + c) ^ BYTES8(seat));
+	return m;
+}
+
+/* The card of the lowest marked byte of a match8() mask for cards from c. */
+static int match_card(uint64_t m, int c)
+{
+	return c + (__builtin_ctzll(m) >> 3);
+}
+
+/* Cards with loc l1 or l2 owned by seat. */
+static int count_cards(const struct dna_state *s, int l1, int l2, int seat)
+{
+	int k = 0;
+	for (int c = 0; c < s->ncards; c += 8)
+		k += __builtin_popcountll(match8(s, c, l1, l2, seat));
+	return k;
+}
+
 /* Cards in seat's hand (pending choice cards are not in the hand). */
 static int hand_count(const struct dna_state *s, int seat)
 {
-	int k = 0;
-	for (int c = 0; c < s->ncards; c++)
-		k += s->loc[c] == L_HAND && s->own[c] == seat;
-	return k;
+	return count_cards(s, L_HAND, L_HAND, seat);
+}
+
+/* 1 when seat has a card in hand. */
+static int has_hand(const struct dna_state *s, int seat)
+{
+	for (int c = 0; c < s->ncards; c += 8)
+		if (match8(s, c, L_HAND, L_HAND, seat))
+			return 1;
+	return 0;
 }
 
 /* Cards seat holds, a chosen card not yet laid included: the figure the
  * others see, the same whatever the seat chose. */
 static int held(const struct dna_state *s, int seat)
 {
-	int k = 0;
-	for (int c = 0; c < s->ncards; c++)
-		k += (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE) && s->own[c] == seat;
-	return k;
+	return count_cards(s, L_HAND, L_CHOICE, seat);
 }
 
 /* The hand copy of a face with the lowest id, or -1. */
@@ -766,7 +848,7 @@ static void finish_seat(struct dna_state *s, int seat)
 /* Seat's hand and pending choice are both empty. */
 static int out_of_cards(const struct dna_state *s, int seat)
 {
-	if (hand_count(s, seat) > 0)
+	if (has_hand(s, seat))
 		return 0;
 	return !lays_card(s, seat) ||
 	       s->loc[s->choice_card[seat]] != L_CHOICE;
@@ -1737,9 +1819,9 @@ static void dna_status(const void *st, struct status *o)
 			o->score[s->fin[i]] = s->n - 1 - i;
 		return;
 	}
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_HAND || s->loc[c] == L_CHOICE)
-			o->score[s->own[c]]--;
+	for (int c = 0; c < s->ncards; c += 8)
+		for (uint64_t m = match8(s, c, L_HAND, L_CHOICE, -1); m; m &= m - 1)
+			o->score[s->own[match_card(m, c)]]--;
 }
 
 /* What a listed move does, for its button (the text is the move itself):
@@ -1811,10 +1893,16 @@ static int hand_faces(const struct dna_state *s, int seat, int *faces)
 {
 	uint8_t has[DNA_FACES];
 	int n = 0;
+	if (s->ncards == DNA_FACES) {   /* one deck: the cards are the faces */
+		for (int c = 0; c < s->ncards; c += 8)
+			for (uint64_t m = match8(s, c, L_HAND, L_HAND, seat); m; m &= m - 1)
+				faces[n++] = match_card(m, c);
+		return n;
+	}
 	memset(has, 0, sizeof has);
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_HAND && s->own[c] == seat)
-			has[face(c)] = 1;
+	for (int c = 0; c < s->ncards; c += 8)
+		for (uint64_t m = match8(s, c, L_HAND, L_HAND, seat); m; m &= m - 1)
+			has[face(match_card(m, c))] = 1;
 	for (int f = 0; f < DNA_FACES; f++)
 		if (has[f])
 			faces[n++] = f;
@@ -1824,12 +1912,16 @@ static int hand_faces(const struct dna_state *s, int seat, int *faces)
 /* What every move of one turn is checked against, computed once. */
 struct mctx {
 	int size[DNA_STRANDS];
+	unsigned pick;           /* pick_mask() */
+	int pkind;               /* prompt_kind() */
 	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn, packed */
 };
 
 /* Fills mc for the current table. */
 static void mctx_init(const struct dna_state *s, struct mctx *mc)
 {
+	mc->pick = pick_mask(s);
+	mc->pkind = prompt_kind(&s->pr);
 	strand_sizes(s, mc->size);
 	for (int i = 0; i < s->ntend; i++)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
@@ -1894,21 +1986,22 @@ static void penalised_moves(const struct dna_state *s, struct emitter *em, const
 static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
 		      struct emitter *em)
 {
-	char code[40], m[GAME_MOVE_MAX + 1], sw[3];
+	char m[GAME_MOVE_MAX + 1], sw[3];
+	const char *code = NULL;
 	size_t clen = 0;
-	if (f >= 0) {
-		face_code(f, code, sizeof code);
+	if (f >= 0) {   /* the face's text, read in place (once per face and listing) */
+		code = face_text(f)->code;
 		clen = face_text(f)->code_len;
 	}
-	if (pick_mask(s)) {
+	if (mc->pick) {
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
-			if ((pick_mask(s) >> i) & 1u) {
+			if ((mc->pick >> i) & 1u) {
 				put(em, spell(m, C_CLEAR, strand_word(sw, i), NULL),
 				    &(struct move_info){ C_CLEAR, i, 0, NULL });
 			}
 		return;
 	}
-	if (prompt_kind(&s->pr) == PR_DISCARD) {
+	if (mc->pkind == PR_DISCARD) {
 		if (f >= 0 && prompt_waits(&s->pr, seat)) {
 			put(em, spell(m, C_DISCARD, code, NULL),
 			    &(struct move_info){ C_DISCARD, 0, 0, NULL });
