@@ -307,12 +307,21 @@ static unsigned packed(int f)
 	return face_pack[f];
 }
 
+/* The non-zero two-bit fields of every byte: the attributes that differ
+ * between two packed faces a and b are nonzero2[a ^ b]. */
+#define NZ2(x) (((x) & 3) != 0) + (((x) >> 2 & 3) != 0) + (((x) >> 4 & 3) != 0) + \
+	       (((x) >> 6 & 3) != 0)
+#define NZ2_4(x) NZ2(x), NZ2((x) + 1), NZ2((x) + 2), NZ2((x) + 3)
+#define NZ2_16(x) NZ2_4(x), NZ2_4((x) + 4), NZ2_4((x) + 8), NZ2_4((x) + 12)
+#define NZ2_64(x) NZ2_16(x), NZ2_16((x) + 16), NZ2_16((x) + 32), NZ2_16((x) + 48)
+static const uint8_t nonzero2[256] = {
+	NZ2_64(0), NZ2_64(64), NZ2_64(128), NZ2_64(192)
+};
+
 /* Attributes that differ between two packed faces. */
 static int pdiff(unsigned a, unsigned b)
 {
-	unsigned x = a ^ b;
-	x = (x | x >> 1) & 0x55u;
-	return (int)((x & 1u) + (x >> 2 & 1u) + (x >> 4 & 1u) + (x >> 6 & 1u));
+	return nonzero2[(a ^ b) & 0xffu];
 }
 
 /* How many attributes of two faces differ. */
@@ -485,7 +494,7 @@ static uint64_t zero_bytes(uint64_t w)
  * is -1, whose owner is seat: 0x80 in byte j for card c + j. Hands are
  * looked for on every move (the move list, the scores, a seat running
  * out); eight cards at a time this costs a fraction of a loop over them. */
-static uint64_t match8(const struct dna_state *s, int c, int l1, int l2, int seat)
+static inline uint64_t match8(const struct dna_state *s, int c, int l1, int l2, int seat)
 {
 	uint64_t m = 0;
 	if (c + 8 > s->ncards) {
