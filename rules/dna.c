@@ -892,20 +892,21 @@ static void renumber_placings(struct dna_state *s)
 	enum { SEQ_SPAN = 2 * DNA_CARDS };
 	uint16_t a[DNA_CARDS], cnt[SEQ_SPAN + 1];
 	int n = s->ntab, span = s->nseq, fast = span <= SEQ_SPAN;
-	for (int i = 0; fast && i < n; i++)
-		fast = s->pseq[s->tab[i]] < span;   /* (dna_check's invariant) */
-	if (fast) {
+	if (fast) {   /* counted while checking that all are below span (dna_check's invariant) */
+		int i = 0;
 		memset(cnt, 0, sizeof cnt[0] * (size_t)(span + 1));
-		for (int i = 0; i < n; i++)
+		for (; i < n && s->pseq[s->tab[i]] < span; i++)
 			cnt[s->pseq[s->tab[i]] + 1]++;
+		fast = i == n;
+	}
+	if (fast) {
 		for (int k = 0; k < span; k++)
 			cnt[k + 1] = (uint16_t)(cnt[k + 1] + cnt[k]);
 		for (int i = 0; i < n; i++)
 			a[cnt[s->pseq[s->tab[i]]]++] = s->tab[i];
 	} else {   /* (not after a renumbering) a stable insertion sort */
-		memcpy(a, s->tab, sizeof a[0] * (size_t)n);
-		for (int i = 1; i < n; i++) {
-			uint16_t c = a[i];
+		for (int i = 0; i < n; i++) {
+			uint16_t c = s->tab[i];
 			int j = i;
 			for (; j > 0 && s->pseq[a[j - 1]] > s->pseq[c]; j--)
 				a[j] = a[j - 1];
@@ -918,27 +919,27 @@ static void renumber_placings(struct dna_state *s)
 	s->tseq = (uint16_t)n;
 }
 
-/* Gives every end card an id (kept where it has one), builds this turn's
- * end table and forgets set marks. */
-static void number_ends(struct dna_state *s)
+/* Neighbour counts of the table cards into deg[] and, for every table card
+ * some card links to, that card into child[]: the neighbour of an end that
+ * links to no earlier card is its only child. */
+static void degrees_children(const struct dna_state *s, uint8_t *deg, uint16_t *child)
 {
-	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
-	renumber_placings(s);
-	degrees(s, deg);
-	memset(used, 0, sizeof used);
-	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
-		if (s->loc[c] != L_TABLE || deg[c] != 1 || s->endid[c] == 0 ||
-		    used[s->endid[c]])
-			s->endid[c] = 0;
-		else
-			used[s->endid[c]] = 1;
+	memset(deg, 0, DNA_CARDS);
+	for (int ti = 0; ti < s->ntab; ti++) {
+		int c = s->tab[ti];
+		deg[c] = (uint8_t)(deg[c] + s->npar[c]);
+		for (int k = 0; k < s->npar[c]; k++) {
+			deg[s->par[c][k]]++;
+			child[s->par[c][k]] = (uint16_t)c;
+		}
 	}
-	/* new ends in placing order, so the numbers read along the strands */
-	uint16_t fresh[DNA_CARDS];
-	int nf = 0, id = 1;
-	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
-		if (s->loc[c] == L_TABLE && deg[c] == 1 && s->endid[c] == 0)
-			fresh[nf++] = (uint16_t)c;
+}
+
+/* Names the ends in fresh[0..nf) (their endid is 0) with the lowest free
+ * ids (used[]), in placing order, so the numbers read along the strands. */
+static void name_fresh_ends(struct dna_state *s, uint16_t *fresh, int nf, uint8_t *used)
+{
+	int id = 1;
 	for (int i = 1; i < nf; i++)
 		for (int j = i; j > 0 && s->pseq[fresh[j]] < s->pseq[fresh[j - 1]]; j--) {
 			uint16_t t = fresh[j];
@@ -951,32 +952,49 @@ static void number_ends(struct dna_state *s)
 		used[id] = 1;
 		s->endid[fresh[i]] = (uint8_t)id;
 	}
-	int16_t prev[DNA_CARDS];
-	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
-		if (s->loc[c] == L_TABLE)
-			for (int k = 0; k < s->npar[c]; k++) {
-				int q = s->par[c][k];
-				if (deg[c] == 1)
-					prev[c] = (int16_t)q;
-				if (deg[q] == 1)
-					prev[q] = (int16_t)c;
-			}
-	s->ntend = 0;
-	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
-		if (s->loc[c] == L_TABLE && deg[c] == 1) {
-			int j = s->ntend++;
-			while (j > 0 && s->tend_id[j - 1] > s->endid[c]) {
-				s->tend_id[j] = s->tend_id[j - 1];
-				s->tend_a[j] = s->tend_a[j - 1];
-				s->tend_b[j] = s->tend_b[j - 1];
-				j--;
-			}
-			s->tend_id[j] = s->endid[c];
-			s->tend_b[j] = (uint16_t)c;
-			s->tend_a[j] = (uint16_t)prev[c];
-		}
-	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++)
+}
+
+/* Gives every end card an id (kept where it has one), builds this turn's
+ * end table and forgets set marks. One pass over the table does what does
+ * not need all the ids: this runs at every turn start. */
+static void number_ends(struct dna_state *s)
+{
+	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
+	uint16_t child[DNA_CARDS], ends[DNA_CARDS], fresh[DNA_CARDS];
+	int nends = 0, nf = 0;
+	renumber_placings(s);
+	degrees_children(s, deg, child);
+	memset(used, 0, sizeof used);
+	for (int ti = 0; ti < s->ntab; ti++) {
+		int c = s->tab[ti];
 		s->setm[c] = 0;
+		if (s->loc[c] != L_TABLE || deg[c] != 1) {
+			s->endid[c] = 0;
+			continue;
+		}
+		ends[nends++] = (uint16_t)c;
+		if (s->endid[c] == 0 || used[s->endid[c]]) {   /* a new end, or a name taken */
+			s->endid[c] = 0;
+			fresh[nf++] = (uint16_t)c;
+		} else {
+			used[s->endid[c]] = 1;
+		}
+	}
+	name_fresh_ends(s, fresh, nf, used);
+	s->ntend = 0;
+	for (int i = 0; i < nends; i++) {
+		int c = ends[i], j = s->ntend++;
+		while (j > 0 && s->tend_id[j - 1] > s->endid[c]) {
+			s->tend_id[j] = s->tend_id[j - 1];
+			s->tend_a[j] = s->tend_a[j - 1];
+			s->tend_b[j] = s->tend_b[j - 1];
+			j--;
+		}
+		s->tend_id[j] = s->endid[c];
+		s->tend_b[j] = (uint16_t)c;
+		/* an end's one neighbour: the card it links to, or the one linking to it */
+		s->tend_a[j] = s->npar[c] ? s->par[c][0] : child[c];
+	}
 	memset(s->took, 0, sizeof s->took);
 }
 
