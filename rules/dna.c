@@ -1114,9 +1114,9 @@ static void cleanup(struct dna_state *s)
 {
 	uint8_t deg[DNA_CARDS];
 	degrees(s, deg);
-	int hasset[DNA_STRANDS] = { 0 }, hasend[DNA_STRANDS] = { 0 }, size[DNA_STRANDS];
-	strand_sizes(s, size);
+	int hasset[DNA_STRANDS] = { 0 }, hasend[DNA_STRANDS] = { 0 }, size[DNA_STRANDS] = { 0 };
 	for (int ti = 0, c = 0; ti < s->ntab && (c = s->tab[ti]) >= 0; ti++) {
+		size[s->strand[c]]++;   /* strand_sizes(), in the same pass */
 		if (s->loc[c] != L_TABLE)
 			continue;
 		hasset[s->strand[c]] |= s->setm[c];
@@ -1445,6 +1445,8 @@ static int parse_ref(const char *w, char tag, int max, int *out)
 static int two_card_both(const struct dna_state *s, const int *idx, int n)
 {
 	int size[DNA_STRANDS];
+	if (n < 2)   /* (most moves name one end: no need to count the strands) */
+		return -1;
 	strand_sizes(s, size);
 	for (int i = 0; i < n; i++)
 		for (int j = i + 1; j < n; j++) {
@@ -2023,6 +2025,15 @@ static const char *spell(char *m, int kind, const char *a, const char *b)
 	return m;
 }
 
+/* "draw", spelled once per process: every seat choosing is offered it. */
+static const char *draw_move(void)
+{
+	static char m[GAME_MOVE_MAX + 1];
+	if (!m[0])
+		spell(m, C_DRAW, NULL, NULL);
+	return m;
+}
+
 /* Strand slot i as a move word: "s1". */
 static const char *strand_word(char *w, int i)
 {
@@ -2108,7 +2119,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		if (s->choice_kind[seat] != CH_NONE)
 			return;
 		if (f < 0) {
-			put(em, spell(m, C_DRAW, NULL, NULL), &(struct move_info){ C_DRAW, 0, 0, NULL });
+			put(em, draw_move(), &(struct move_info){ C_DRAW, 0, 0, NULL });
 			return;
 		}
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
