@@ -16,6 +16,7 @@
  *
  * Rulings are in docs/rulings.md, the move language in docs/moves-dna.md.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -2000,20 +2001,48 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
 }
 
-/* "attach <card> to" or "set <card> on" (kind C_ATTACH or C_SET) for the
- * card whose code is code (clen bytes) into m; returns its length. On the
- * simulator's hot path: the words are copied with their lengths known. */
-static size_t move_prefix(char *m, int kind, const char *code, size_t clen)
+/* "attach <card> to" and "set <card> on" of every face ([0] attach, [1]
+ * set), written once per process on first use: the move list starts every
+ * join and set with one, and copies it whole instead of word by word. */
+struct prefix_text {
+	char text[48];
+	uint8_t len;
+};
+static struct prefix_text prefix_texts[2][DNA_FACES];
+static int prefix_texts_ready;
+
+/* Writes prefix_texts[] (once; the rules run single-threaded). */
+static void prefix_texts_init(void)
 {
-	const struct mt_verb *v = &dna_verbs[kind];
-	size_t len = 0;
-	put_bytes(m, &len, v->word, strlen(v->word));
-	m[len++] = ' ';
-	put_bytes(m, &len, code, clen);
-	m[len++] = ' ';
-	put_bytes(m, &len, v->link, strlen(v->link));
-	m[len] = '\0';
-	return len;
+	for (int k = 0; k < 2; k++) {
+		const struct mt_verb *v = &dna_verbs[k ? C_SET : C_ATTACH];
+		size_t wl = strlen(v->word), ll = strlen(v->link);
+		for (int f = 0; f < DNA_FACES; f++) {
+			const struct face_text *t = face_text(f);
+			struct prefix_text *p = &prefix_texts[k][f];
+			size_t len = 0;
+			assert(wl + t->code_len + ll + 3 <= sizeof p->text);
+			put_bytes(p->text, &len, v->word, wl);
+			p->text[len++] = ' ';
+			put_bytes(p->text, &len, t->code, t->code_len);
+			p->text[len++] = ' ';
+			put_bytes(p->text, &len, v->link, ll);
+			p->text[len] = '\0';
+			p->len = (uint8_t)len;
+		}
+	}
+	prefix_texts_ready = 1;
+}
+
+/* "attach <card> to" or "set <card> on" (kind C_ATTACH or C_SET) for face
+ * f into m (GAME_MOVE_MAX + 1 bytes); returns its length. */
+static size_t move_prefix(char *m, int kind, int f)
+{
+	if (!prefix_texts_ready)
+		prefix_texts_init();
+	const struct prefix_text *p = &prefix_texts[kind == C_SET][f];
+	memcpy(m, p->text, sizeof p->text);
+	return p->len;
 }
 
 /* A move of verb `kind` with the arguments a and b (NULL: fewer), spelled
@@ -2044,23 +2073,21 @@ static const char *strand_word(char *w, int i)
 }
 
 /* Emits the move `kind` (attach, set) of the card at end i of this turn. */
-static void put_one_end(const struct dna_state *s, struct emitter *em, int kind,
-			const char *code, size_t clen, int i)
+static void put_one_end(const struct dna_state *s, struct emitter *em, int kind, int f, int i)
 {
 	char m[GAME_MOVE_MAX + 1];
-	put_end(m, (int)move_prefix(m, kind, code, clen), s->tend_id[i]);
+	put_end(m, (int)move_prefix(m, kind, f), s->tend_id[i]);
 	put(em, m, &(struct move_info){ kind, 0, 1, &i });
 }
 
-/* With the option "penalties": the card (its code, clen bytes) to every
- * end and as a set on every end, fitting or not, so that the list tells
- * nothing; joins of several ends are typed (docs/moves-dna.md). */
-static void penalised_moves(const struct dna_state *s, struct emitter *em, const char *code,
-			    size_t clen)
+/* With the option "penalties": face f to every end and as a set on every
+ * end, fitting or not, so that the list tells nothing; joins of several
+ * ends are typed (docs/moves-dna.md). */
+static void penalised_moves(const struct dna_state *s, struct emitter *em, int f)
 {
 	for (int i = 0; i < s->ntend; i++) {
-		put_one_end(s, em, C_ATTACH, code, clen, i);
-		put_one_end(s, em, C_SET, code, clen, i);
+		put_one_end(s, em, C_ATTACH, f, i);
+		put_one_end(s, em, C_SET, f, i);
 	}
 }
 
@@ -2069,12 +2096,8 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		      struct emitter *em)
 {
 	char m[GAME_MOVE_MAX + 1], sw[3];
-	const char *code = NULL;
-	size_t clen = 0;
-	if (f >= 0) {   /* the face's text, read in place (once per face and listing) */
-		code = face_text(f)->code;
-		clen = face_text(f)->code_len;
-	}
+	/* the face's code, read in place (once per face and listing) */
+	const char *code = f >= 0 ? face_text(f)->code : NULL;
 	if (mc->pick) {
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
 			if ((mc->pick >> i) & 1u) {
@@ -2125,18 +2148,18 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
 		unsigned pf = packed(f);
 		if (s->penalise) {
-			penalised_moves(s, em, code, clen);
+			penalised_moves(s, em, f);
 			return;
 		}
 		for (int i = 0; i < s->ntend; i++) {
 			int d = pdiff(pf, mc->tf[i]);
 			if (d == 0)
-				put_one_end(s, em, C_SET, code, clen, i);
+				put_one_end(s, em, C_SET, f, i);
 			else if (d == 1)
 				fit[nfit++] = i;
 		}
 		if (nfit) {
-			size_t len = move_prefix(m, C_ATTACH, code, clen);
+			size_t len = move_prefix(m, C_ATTACH, f);
 			emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
 		}
 		return;
