@@ -491,24 +491,32 @@ static uint64_t zero_bytes(uint64_t w)
 	return ~(((w & BYTES8(0x7f)) + BYTES8(0x7f)) | w | BYTES8(0x7f));
 }
 
-/* Cards c..c+7 (those below ncards) whose loc is l1 or l2 and, unless seat
- * is -1, whose owner is seat: 0x80 in byte j for card c + j. Hands are
- * looked for on every move (the move list, the scores, a seat running
+/* The bytes of a word of loc[] for L_HAND and L_CHOICE (bit 2 of each
+ * byte). loc is below L__MAX in every state (decode and check keep it so):
+ * loc + 1 never carries into the next byte and has bit 2 set exactly for
+ * L_HAND (3) and L_CHOICE (4); of the two, only L_CHOICE has it already. */
+_Static_assert(L_HAND == 3 && L_CHOICE == 4 && L__MAX == 5, "loc values");
+#define LOC_HELD(w) (((w) + BYTES8(1)) & BYTES8(4))
+#define LOC_HAND(w) (((w) + BYTES8(1)) & ~(w) & BYTES8(4))
+
+/* Cards c..c+7 (those below ncards) in a hand, or also chosen (choice), and
+ * unless seat is -1, owned by seat: bit 2 of byte j for card c + j. Hands
+ * are looked for on every move (the move list, the scores, a seat running
  * out); eight cards at a time this costs a fraction of a loop over them. */
-static inline uint64_t match8(const struct dna_state *s, int c, int l1, int l2, int seat)
+static inline uint64_t match8(const struct dna_state *s, int c, int choice, int seat)
 {
 	uint64_t m = 0;
 	if (c + 8 > s->ncards) {
 		for (int j = 0; c + j < s->ncards; j++)
-			if ((s->loc[c + j] == l1 || s->loc[c + j] == l2) &&
+			if ((s->loc[c + j] == L_HAND || (choice && s->loc[c + j] == L_CHOICE)) &&
 			    (seat < 0 || s->own[c + j] == seat))
-				m |= 0x80ull << (8 * j);
+				m |= 4ull << (8 * j);
 		return m;
 	}
 	uint64_t w = load8(s->loc + c);
-	m = zero_bytes(w ^ BYTES8(l1)) | zero_bytes(w ^ BYTES8(l2));
+	m = choice ? LOC_HELD(w) : LOC_HAND(w);
 	if (seat >= 0)
-		m &= zero_bytes(load8(s->own + c) ^ BYTES8(seat));
+		m &= zero_bytes(load8(s->own + c) ^ BYTES8(seat)) >> 5;
 	return m;
 }
 
@@ -518,26 +526,27 @@ static int match_card(uint64_t m, int c)
 	return c + (__builtin_ctzll(m) >> 3);
 }
 
-/* Cards with loc l1 or l2 owned by seat. */
-static int count_cards(const struct dna_state *s, int l1, int l2, int seat)
+/* Cards of seat in hand, or also chosen (choice). */
+static int count_cards(const struct dna_state *s, int choice, int seat)
 {
 	int k = 0;
 	for (int c = 0; c < s->ncards; c += 8)
-		k += __builtin_popcountll(match8(s, c, l1, l2, seat));
+		for (uint64_t m = match8(s, c, choice, seat); m; m &= m - 1)
+			k++;
 	return k;
 }
 
 /* Cards in seat's hand (pending choice cards are not in the hand). */
 static int hand_count(const struct dna_state *s, int seat)
 {
-	return count_cards(s, L_HAND, L_HAND, seat);
+	return count_cards(s, 0, seat);
 }
 
 /* 1 when seat has a card in hand. */
 static int has_hand(const struct dna_state *s, int seat)
 {
 	for (int c = 0; c < s->ncards; c += 8)
-		if (match8(s, c, L_HAND, L_HAND, seat))
+		if (match8(s, c, 0, seat))
 			return 1;
 	return 0;
 }
@@ -546,7 +555,7 @@ static int has_hand(const struct dna_state *s, int seat)
  * others see, the same whatever the seat chose. */
 static int held(const struct dna_state *s, int seat)
 {
-	return count_cards(s, L_HAND, L_CHOICE, seat);
+	return count_cards(s, 1, seat);
 }
 
 /* The hand copy of a face with the lowest id, or -1. */
@@ -1894,7 +1903,7 @@ static void dna_status(const void *st, struct status *o)
 		return;
 	}
 	for (int c = 0; c < s->ncards; c += 8)
-		for (uint64_t m = match8(s, c, L_HAND, L_CHOICE, -1); m; m &= m - 1)
+		for (uint64_t m = match8(s, c, 1, -1); m; m &= m - 1)
 			o->score[s->own[match_card(m, c)]]--;
 }
 
@@ -1969,13 +1978,13 @@ static int hand_faces(const struct dna_state *s, int seat, int *faces)
 	int n = 0;
 	if (s->ncards == DNA_FACES) {   /* one deck: the cards are the faces */
 		for (int c = 0; c < s->ncards; c += 8)
-			for (uint64_t m = match8(s, c, L_HAND, L_HAND, seat); m; m &= m - 1)
+			for (uint64_t m = match8(s, c, 0, seat); m; m &= m - 1)
 				faces[n++] = match_card(m, c);
 		return n;
 	}
 	memset(has, 0, sizeof has);
 	for (int c = 0; c < s->ncards; c += 8)
-		for (uint64_t m = match8(s, c, L_HAND, L_HAND, seat); m; m &= m - 1)
+		for (uint64_t m = match8(s, c, 0, seat); m; m &= m - 1)
 			has[face(match_card(m, c))] = 1;
 	for (int f = 0; f < DNA_FACES; f++)
 		if (has[f])
