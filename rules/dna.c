@@ -403,36 +403,44 @@ static void face_code(int f, char *out, size_t cap)
 		out[0] = '\0';
 }
 
+/* 1 when the len bytes at w (no NUL among them) are the word name. One
+ * pass, stopping at the first difference: every move names a card. */
+static int word_is(const char *name, const char *w, size_t len)
+{
+	size_t k = 0;
+	while (k < len && name[k] == w[k])
+		k++;
+	return k == len && name[k] == '\0';
+}
 
 /* Index of word w in a table of three, or -1. */
 static int word3(const char *w, size_t len, const char *const *names, const char *alt)
 {
 	for (int i = 0; i < 3; i++)
-		if (strlen(names[i]) == len && memcmp(names[i], w, len) == 0)
+		if (word_is(names[i], w, len))
 			return i;
-	if (alt && strlen(alt) == len && memcmp(alt, w, len) == 0)
+	if (alt && word_is(alt, w, len))
 		return 1;
 	return -1;
 }
 
-/* Reads a card code into a face: 0, or -1 when it is not one. */
+/* Reads a card code into a face: 0, or -1 when it is not one (four parts
+ * between exactly three dashes, found in one pass). */
 static int parse_face(const char *w, int *out)
 {
-	const char *part[4];
-	size_t len[4];
-	int np = 0;
-	const char *p = w;
-	while (np < 4) {
-		const char *dash = strchr(p, '-');
-		part[np] = p;
-		len[np] = dash ? (size_t)(dash - p) : strlen(p);
-		np++;
-		if (!dash)
-			break;
-		p = dash + 1;
-	}
-	if (np != 4 || strchr(part[3], '-'))
+	const char *part[4] = { w };
+	size_t len[4], i = 0;
+	int np = 1;
+	for (; w[i]; i++)
+		if (w[i] == '-') {
+			if (np == 4)
+				return -1;
+			len[np - 1] = (size_t)(w + i - part[np - 1]);
+			part[np++] = w + i + 1;
+		}
+	if (np != 4)
 		return -1;
+	len[3] = (size_t)(w + i - part[3]);
 	if (len[0] != 1 || part[0][0] < '1' || part[0][0] > '3')
 		return -1;
 	int c = word3(part[1], len[1], colour_name, "grün");
@@ -1469,9 +1477,9 @@ static int two_card_both(const struct dna_state *s, const int *idx, int n)
 
 /* The move's form, whatever the stage: a known verb by a seat still in
  * the party, the verb's words, and the card, which must be in hand (its
- * code into code[]). Fills m->kind, m->face, m->card. */
+ * code into *code, for the messages). Fills m->kind, m->face, m->card. */
 static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
-		      struct dna_cmd *m, char *code, size_t cap, struct rerr *e)
+		      struct dna_cmd *m, const char **code, struct rerr *e)
 {
 	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
@@ -1491,10 +1499,13 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 			return rerr_set(e, "Unbekannte Karte '%s' (so: 2-rot-voll-welle; "
 					"Anzahl-Farbe-Füllung-Form).",
 					mt_clip(clip, sizeof clip, t->w[1], 30));
-		face_code(m->face, code, cap);
+		*code = face_text(m->face)->code;
 		m->card = hand_card(s, seat, m->face);
-		if (m->card < 0)
-			return rerr_set(e, "Du hast %s nicht auf der Hand.", code);
+		if (m->card < 0) {
+			char own[40];   /* (a copy, as the tests spell their moves) */
+			face_code(m->face, own, sizeof own);
+			return rerr_set(e, "Du hast %s nicht auf der Hand.", own);
+		}
 	}
 	return 0;
 }
@@ -1638,8 +1649,8 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 		      struct dna_cmd *m, struct rerr *e)
 {
 	struct mtok t;
-	char code[40] = "";
-	if (split_move(move, &t, e) != 0 || parse_form(s, seat, &t, m, code, sizeof code, e) != 0)
+	const char *code = "";
+	if (split_move(move, &t, e) != 0 || parse_form(s, seat, &t, m, &code, e) != 0)
 		return -1;
 	if (pick_mask(s))
 		return parse_pick(s, seat, &t, m, e);
@@ -2100,6 +2111,31 @@ static void penalised_moves(const struct dna_state *s, struct emitter *em, int f
 	}
 }
 
+/* The choices of a seat choosing that play face f: a set at every end it
+ * completes, joins of the ends it fits. */
+static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f,
+			 struct emitter *em)
+{
+	char m[GAME_MOVE_MAX + 1];
+	int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
+	unsigned pf = packed(f);
+	if (s->penalise) {
+		penalised_moves(s, em, f);
+		return;
+	}
+	for (int i = 0; i < s->ntend; i++) {
+		int d = pdiff(pf, mc->tf[i]);
+		if (d == 0)
+			put_one_end(s, em, C_SET, f, i);
+		else if (d == 1)
+			fit[nfit++] = i;
+	}
+	if (nfit) {
+		size_t len = move_prefix(m, C_ATTACH, f);
+		emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
+	}
+}
+
 /* Every legal move of seat that plays face f (-1: the moves without a card). */
 static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
 		      struct emitter *em)
@@ -2154,23 +2190,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 			put(em, draw_move(), &(struct move_info){ C_DRAW, 0, 0, NULL });
 			return;
 		}
-		int fit[DNA_CARDS], nfit = 0, pick[DNA_JOIN_MAX];
-		unsigned pf = packed(f);
-		if (s->penalise) {
-			penalised_moves(s, em, f);
-			return;
-		}
-		for (int i = 0; i < s->ntend; i++) {
-			int d = pdiff(pf, mc->tf[i]);
-			if (d == 0)
-				put_one_end(s, em, C_SET, f, i);
-			else if (d == 1)
-				fit[nfit++] = i;
-		}
-		if (nfit) {
-			size_t len = move_prefix(m, C_ATTACH, f);
-			emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
-		}
+		choose_moves(s, mc, f, em);
 		return;
 	}
 	default:
@@ -2202,9 +2222,18 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 		return 0;
 	mctx_init(s, &mc);
 	moves_for(s, &mc, seat, -1, &em);
+	/* the usual case, choosing, straight to the choices per face (what
+	 * moves_for() does for each face then): a seat that has chosen has none */
+	int choosing = !mc.pick && mc.pkind != PR_DISCARD && s->stage == ST_CHOOSE;
+	if (choosing && s->choice_kind[seat] != CH_NONE)
+		return em.count;
 	int nf = hand_faces(s, seat, faces);
-	for (int i = 0; i < nf; i++)
-		moves_for(s, &mc, seat, faces[i], &em);
+	for (int i = 0; i < nf; i++) {
+		if (choosing)
+			choose_moves(s, &mc, faces[i], &em);
+		else
+			moves_for(s, &mc, seat, faces[i], &em);
+	}
 	return em.count;
 }
 
