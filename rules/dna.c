@@ -917,11 +917,11 @@ static void renumber_placings(struct dna_state *s)
 			cnt[s->pseq[s->tab[i]] + 1]++;
 		fast = i == n;
 	}
-	if (fast) {
+	if (fast) {   /* each card's new number is its place in the counted order */
 		for (int k = 0; k < span; k++)
 			cnt[k + 1] = (uint16_t)(cnt[k + 1] + cnt[k]);
 		for (int i = 0; i < n; i++)
-			a[cnt[s->pseq[s->tab[i]]]++] = s->tab[i];
+			s->pseq[s->tab[i]] = cnt[s->pseq[s->tab[i]]]++;
 	} else {   /* (not after a renumbering) a stable insertion sort */
 		for (int i = 0; i < n; i++) {
 			uint16_t c = s->tab[i];
@@ -930,9 +930,9 @@ static void renumber_placings(struct dna_state *s)
 				a[j] = a[j - 1];
 			a[j] = c;
 		}
+		for (int i = 0; i < n; i++)
+			s->pseq[a[i]] = (uint16_t)i;
 	}
-	for (int i = 0; i < n; i++)
-		s->pseq[a[i]] = (uint16_t)i;
 	s->nseq = (uint16_t)n;
 	s->tseq = (uint16_t)n;
 }
@@ -2008,7 +2008,9 @@ struct mctx {
 	int size[DNA_STRANDS];
 	unsigned pick;           /* pick_mask() */
 	int pkind;               /* prompt_kind() */
-	uint8_t tf[DNA_CARDS];   /* the set face of each end of this turn, packed */
+	/* the set face of each end of this turn, packed; room for reading the
+	 * last ends eight at a time */
+	uint8_t tf[DNA_CARDS + 8];
 };
 
 /* Fills mc for the current table. */
@@ -2019,6 +2021,7 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 	strand_sizes(s, mc->size);
 	for (int i = 0; i < s->ntend; i++)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
+	memset(mc->tf + s->ntend, 0, 8);   /* read with the last ends, never used */
 }
 
 /* "attach <card> to" and "set <card> on" of every face ([0] attach, [1]
@@ -2111,8 +2114,19 @@ static void penalised_moves(const struct dna_state *s, struct emitter *em, int f
 	}
 }
 
+/* The attributes in which packed face pf differs from each of the eight
+ * packed faces in w (pdiff() of every byte, into that byte). */
+static uint64_t end_dist8(uint64_t w, unsigned pf)
+{
+	uint64_t x = w ^ BYTES8(pf);
+	uint64_t y = (x | x >> 1) & BYTES8(0x55);                   /* a bit per differing field */
+	uint64_t c2 = (y & BYTES8(0x33)) + (y >> 2 & BYTES8(0x33)); /* per two fields */
+	return (c2 & BYTES8(0x0f)) + (c2 >> 4 & BYTES8(0x0f));      /* per byte */
+}
+
 /* The choices of a seat choosing that play face f: a set at every end it
- * completes, joins of the ends it fits. */
+ * completes, joins of the ends it fits (eight ends compared at once: each
+ * face is compared with every end in every listing). */
 static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f,
 			 struct emitter *em)
 {
@@ -2123,12 +2137,16 @@ static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f
 		penalised_moves(s, em, f);
 		return;
 	}
-	for (int i = 0; i < s->ntend; i++) {
-		int d = pdiff(pf, mc->tf[i]);
-		if (d == 0)
-			put_one_end(s, em, C_SET, f, i);
-		else if (d == 1)
-			fit[nfit++] = i;
+	for (int i = 0; i < s->ntend; i += 8) {   /* eight ends at a time, see end_dist8() */
+		uint64_t keep = s->ntend - i >= 8 ? ~0ull : (1ull << (8 * (s->ntend - i))) - 1;
+		uint64_t d = end_dist8(load8(mc->tf + i), pf);
+		uint64_t set = zero_bytes(d) & keep, one = zero_bytes(d ^ BYTES8(1)) & keep;
+		for (uint64_t hit = set | one; hit; hit &= hit - 1) {
+			if (set & hit & (~hit + 1))
+				put_one_end(s, em, C_SET, f, match_card(hit, i));
+			else
+				fit[nfit++] = match_card(hit, i);
+		}
 	}
 	if (nfit) {
 		size_t len = move_prefix(m, C_ATTACH, f);
