@@ -2024,32 +2024,38 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 	memset(mc->tf + s->ntend, 0, 8);   /* read with the last ends, never used */
 }
 
-/* "attach <card> to" and "set <card> on" of every face ([0] attach, [1]
- * set), written once per process on first use: the move list starts every
- * join and set with one, and copies it whole instead of word by word. */
+/* The start of every move that names a card, as the table of verbs spells
+ * it ("attach <card> to", "set <card> on", "open <card> on", "refill <card>
+ * to", "discard <card>"), by verb and face; written once per process on
+ * first use: the move list copies it whole instead of spelling word by
+ * word for every face of every listing. */
 struct prefix_text {
 	char text[48];
 	uint8_t len;
 };
-static struct prefix_text prefix_texts[2][DNA_FACES];
+static struct prefix_text prefix_texts[C__MAX][DNA_FACES];
 static int prefix_texts_ready;
 
 /* Writes prefix_texts[] (once; the rules run single-threaded). */
 static void prefix_texts_init(void)
 {
-	for (int k = 0; k < 2; k++) {
-		const struct mt_verb *v = &dna_verbs[k ? C_SET : C_ATTACH];
-		size_t wl = strlen(v->word), ll = strlen(v->link);
+	static const int kinds[] = { C_ATTACH, C_SET, C_OPEN, C_REFILL, C_DISCARD };
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const struct mt_verb *v = &dna_verbs[kinds[k]];
+		size_t wl = strlen(v->word), ll = v->link ? strlen(v->link) : 0;
+		assert(!v->link || v->link_at == 2);   /* the link right after the card */
 		for (int f = 0; f < DNA_FACES; f++) {
 			const struct face_text *t = face_text(f);
-			struct prefix_text *p = &prefix_texts[k][f];
+			struct prefix_text *p = &prefix_texts[kinds[k]][f];
 			size_t len = 0;
 			assert(wl + t->code_len + ll + 3 <= sizeof p->text);
 			put_bytes(p->text, &len, v->word, wl);
 			p->text[len++] = ' ';
 			put_bytes(p->text, &len, t->code, t->code_len);
-			p->text[len++] = ' ';
-			put_bytes(p->text, &len, v->link, ll);
+			if (v->link) {
+				p->text[len++] = ' ';
+				put_bytes(p->text, &len, v->link, ll);
+			}
 			p->text[len] = '\0';
 			p->len = (uint8_t)len;
 		}
@@ -2057,15 +2063,27 @@ static void prefix_texts_init(void)
 	prefix_texts_ready = 1;
 }
 
-/* "attach <card> to" or "set <card> on" (kind C_ATTACH or C_SET) for face
- * f into m (GAME_MOVE_MAX + 1 bytes); returns its length. */
+/* The start of a move of verb `kind` (one of those above) for face f into
+ * m (GAME_MOVE_MAX + 1 bytes); returns its length. */
 static size_t move_prefix(char *m, int kind, int f)
 {
 	if (!prefix_texts_ready)
 		prefix_texts_init();
-	const struct prefix_text *p = &prefix_texts[kind == C_SET][f];
+	const struct prefix_text *p = &prefix_texts[kind][f];
 	memcpy(m, p->text, sizeof p->text);
 	return p->len;
+}
+
+/* The move of verb `kind` (open, refill) for face f and strand slot i:
+ * "refill <card> to s2". */
+static const char *card_to_strand(char *m, int kind, int f, int i)
+{
+	size_t len = move_prefix(m, kind, f);
+	m[len++] = ' ';
+	m[len++] = 's';
+	m[len++] = (char)('1' + i);
+	m[len] = '\0';
+	return m;
 }
 
 /* A move of verb `kind` with the arguments a and b (NULL: fewer), spelled
@@ -2159,8 +2177,6 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 		      struct emitter *em)
 {
 	char m[GAME_MOVE_MAX + 1], sw[3];
-	/* the face's code, read in place (once per face and listing) */
-	const char *code = f >= 0 ? face_text(f)->code : NULL;
 	if (mc->pick) {
 		for (int i = 0; f < 0 && seat == s->holder && i < DNA_STRANDS; i++)
 			if ((mc->pick >> i) & 1u) {
@@ -2171,7 +2187,8 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	}
 	if (mc->pkind == PR_DISCARD) {
 		if (f >= 0 && prompt_waits(&s->pr, seat)) {
-			put(em, spell(m, C_DISCARD, code, NULL),
+			move_prefix(m, C_DISCARD, f);
+			put(em, m,
 			    &(struct move_info){ C_DISCARD, 0, 0, NULL });
 		}
 		return;
@@ -2188,7 +2205,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 			for (int i = 0; i < s->ntend; i++)
 				if (s->strand[s->tend_b[i]] == slot) {
 					if (makes_set(f, s->tend_a[i], s->tend_b[i])) {
-						put(em, spell(m, C_OPEN, code, strand_word(sw, slot)),
+						put(em, card_to_strand(m, C_OPEN, f, slot),
 						    &(struct move_info){ C_OPEN, slot, 0, NULL });
 					}
 					break;
@@ -2197,7 +2214,7 @@ static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat
 	case ST_REFILL:
 		if (f >= 0 && s->refill_slot[seat] >= 0) {
 			int r = s->refill_slot[seat];
-			put(em, spell(m, C_REFILL, code, strand_word(sw, r)),
+			put(em, card_to_strand(m, C_REFILL, f, r),
 			    &(struct move_info){ C_REFILL, r, 0, NULL });
 		}
 		return;
