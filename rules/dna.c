@@ -1475,6 +1475,16 @@ static int two_card_both(const struct dna_state *s, const int *idx, int n)
 	return -1;
 }
 
+/* mt_verb() for the table of verbs: the first character is compared
+ * before the words, every move is parsed. t has a word (split_move()). */
+static int verb_of(const struct mtok *t, struct rerr *e)
+{
+	for (int k = 0; k < C__MAX; k++)
+		if (t->w[0][0] == dna_verbs[k].word[0] && strcmp(t->w[0], dna_verbs[k].word) == 0)
+			return k;
+	return mt_verb(dna_verbs, C__MAX, t, e);
+}
+
 /* The move's form, whatever the stage: a known verb by a seat still in
  * the party, the verb's words, and the card, which must be in hand (its
  * code into *code, for the messages). Fills m->kind, m->face, m->card. */
@@ -1484,7 +1494,7 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
 	m->card = -1;
-	if ((m->kind = mt_verb(dna_verbs, C__MAX, t, e)) < 0)
+	if ((m->kind = verb_of(t, e)) < 0)
 		return -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
@@ -1970,7 +1980,7 @@ static void emit_subsets(const struct dna_state *s, struct emitter *em, char *m,
 		return;
 	for (int i = from; i < nfit; i++) {
 		int si = s->strand[s->tend_b[fit[i]]], bad = 0;
-		if (size[si] == 2)
+		if (np > 0 && size[si] == 2)   /* (alone, an end is never both ends) */
 			for (int j = 0; j < np; j++)
 				bad |= s->strand[s->tend_b[pick[j]]] == si;
 		if (bad)
@@ -2005,7 +2015,8 @@ static int hand_faces(const struct dna_state *s, int seat, int *faces)
 
 /* What every move of one turn is checked against, computed once. */
 struct mctx {
-	int size[DNA_STRANDS];
+	int size[DNA_STRANDS];   /* strand_sizes(), once sized (only joins need them) */
+	int sized;
 	unsigned pick;           /* pick_mask() */
 	int pkind;               /* prompt_kind() */
 	/* the set face of each end of this turn, packed; room for reading the
@@ -2018,7 +2029,7 @@ static void mctx_init(const struct dna_state *s, struct mctx *mc)
 {
 	mc->pick = pick_mask(s);
 	mc->pkind = prompt_kind(&s->pr);
-	strand_sizes(s, mc->size);
+	mc->sized = 0;
 	for (int i = 0; i < s->ntend; i++)
 		mc->tf[i] = (uint8_t)packed(third(face(s->tend_a[i]), face(s->tend_b[i])));
 	memset(mc->tf + s->ntend, 0, 8);   /* read with the last ends, never used */
@@ -2145,7 +2156,7 @@ static uint64_t end_dist8(uint64_t w, unsigned pf)
 /* The choices of a seat choosing that play face f: a set at every end it
  * completes, joins of the ends it fits (eight ends compared at once: each
  * face is compared with every end in every listing). */
-static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f,
+static void choose_moves(const struct dna_state *s, struct mctx *mc, int f,
 			 struct emitter *em)
 {
 	char m[GAME_MOVE_MAX + 1];
@@ -2166,6 +2177,10 @@ static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f
 				fit[nfit++] = match_card(hit, i);
 		}
 	}
+	if (nfit >= 2 && !mc->sized) {   /* a join of two ends: is it one two-card strand? */
+		strand_sizes(s, mc->size);
+		mc->sized = 1;
+	}
 	if (nfit) {
 		size_t len = move_prefix(m, C_ATTACH, f);
 		emit_subsets(s, em, m, (int)len, fit, nfit, mc->size, 0, pick, 0);
@@ -2173,7 +2188,7 @@ static void choose_moves(const struct dna_state *s, const struct mctx *mc, int f
 }
 
 /* Every legal move of seat that plays face f (-1: the moves without a card). */
-static void moves_for(const struct dna_state *s, const struct mctx *mc, int seat, int f,
+static void moves_for(const struct dna_state *s, struct mctx *mc, int seat, int f,
 		      struct emitter *em)
 {
 	char m[GAME_MOVE_MAX + 1], sw[3];
