@@ -523,8 +523,10 @@ static inline uint64_t match8(const struct dna_state *s, int c, int choice, int 
 	}
 	uint64_t w = load8(s->loc + c);
 	m = choice ? LOC_HELD(w) : LOC_HAND(w);
-	if (seat >= 0)
-		m &= zero_bytes(load8(s->own + c) ^ BYTES8(seat)) >> 5;
+	if (seat >= 0) {   /* own is below n <= 9: x + 15 has bit 4 unless x is 0 */
+		uint64_t x = load8(s->own + c) ^ BYTES8(seat);
+		m &= (~(x + BYTES8(0x0f)) & BYTES8(0x10)) >> 2;
+	}
 	return m;
 }
 
