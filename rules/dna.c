@@ -902,29 +902,50 @@ static int tend_present(const struct dna_state *s, int i)
 	       s->pseq[a] < s->tseq && s->pseq[b] < s->tseq;
 }
 
-/* Renumbers the placing order of the table cards 0..ntab-1 (same order),
- * so that the counter never grows past one turn's placings. The old
- * numbers are below nseq, about ntab (renumbered last turn, plus this
- * turn's placings): one stable counting pass over 0..nseq sorts them (this
- * runs every turn; two passes over 256 buckets cost four times more). */
-static void renumber_placings(struct dna_state *s)
+/* Renumbering the placing order of the table cards 0..ntab-1 (same order)
+ * keeps the counter from growing past one turn's placings. The old numbers
+ * are below nseq, about ntab (renumbered last turn, plus this turn's
+ * placings): one stable counting pass over 0..nseq sorts them (this runs
+ * every turn; two passes over 256 buckets cost four times more). */
+enum { SEQ_SPAN = 2 * DNA_CARDS };
+
+/* One pass over the table for the turn start: the placing numbers counted
+ * into cnt[1..nseq] (1 when all are below nseq <= SEQ_SPAN, else 0: cnt is
+ * not used), the neighbour counts into deg[] and, for every table card some
+ * card links to, that card into child[]: the neighbour of an end that
+ * links to no earlier card is its only child. */
+static int count_table(const struct dna_state *s, uint16_t *cnt, uint8_t *deg, uint16_t *child)
 {
-	enum { SEQ_SPAN = 2 * DNA_CARDS };
-	uint16_t a[DNA_CARDS], cnt[SEQ_SPAN + 1];
-	int n = s->ntab, span = s->nseq, fast = span <= SEQ_SPAN;
-	if (fast) {   /* counted while checking that all are below span (dna_check's invariant) */
-		int i = 0;
+	int span = s->nseq, fast = span <= SEQ_SPAN;
+	memset(deg, 0, DNA_CARDS);
+	if (fast)
 		memset(cnt, 0, sizeof cnt[0] * (size_t)(span + 1));
-		for (; i < n && s->pseq[s->tab[i]] < span; i++)
-			cnt[s->pseq[s->tab[i]] + 1]++;
-		fast = i == n;
+	for (int ti = 0; ti < s->ntab; ti++) {
+		int c = s->tab[ti];
+		if (s->pseq[c] >= span)   /* (dna_check's invariant) */
+			fast = 0;
+		else if (fast)
+			cnt[s->pseq[c] + 1]++;
+		deg[c] = (uint8_t)(deg[c] + s->npar[c]);
+		for (int k = 0; k < s->npar[c]; k++) {
+			deg[s->par[c][k]]++;
+			child[s->par[c][k]] = (uint16_t)c;
+		}
 	}
+	return fast;
+}
+
+/* Renumbers the placings (cnt, fast: count_table()'s). */
+static void renumber_placings(struct dna_state *s, uint16_t *cnt, int fast)
+{
+	int n = s->ntab, span = s->nseq;
 	if (fast) {   /* each card's new number is its place in the counted order */
 		for (int k = 0; k < span; k++)
 			cnt[k + 1] = (uint16_t)(cnt[k + 1] + cnt[k]);
 		for (int i = 0; i < n; i++)
 			s->pseq[s->tab[i]] = cnt[s->pseq[s->tab[i]]]++;
 	} else {   /* (not after a renumbering) a stable insertion sort */
+		uint16_t a[DNA_CARDS];
 		for (int i = 0; i < n; i++) {
 			uint16_t c = s->tab[i];
 			int j = i;
@@ -937,22 +958,6 @@ static void renumber_placings(struct dna_state *s)
 	}
 	s->nseq = (uint16_t)n;
 	s->tseq = (uint16_t)n;
-}
-
-/* Neighbour counts of the table cards into deg[] and, for every table card
- * some card links to, that card into child[]: the neighbour of an end that
- * links to no earlier card is its only child. */
-static void degrees_children(const struct dna_state *s, uint8_t *deg, uint16_t *child)
-{
-	memset(deg, 0, DNA_CARDS);
-	for (int ti = 0; ti < s->ntab; ti++) {
-		int c = s->tab[ti];
-		deg[c] = (uint8_t)(deg[c] + s->npar[c]);
-		for (int k = 0; k < s->npar[c]; k++) {
-			deg[s->par[c][k]]++;
-			child[s->par[c][k]] = (uint16_t)c;
-		}
-	}
 }
 
 /* Names the ends in fresh[0..nf) (their endid is 0) with the lowest free
@@ -982,8 +987,8 @@ static void number_ends(struct dna_state *s)
 	uint8_t deg[DNA_CARDS], used[DNA_END_IDS + 1];
 	uint16_t child[DNA_CARDS], ends[DNA_CARDS], fresh[DNA_CARDS];
 	int nends = 0, nf = 0;
-	renumber_placings(s);
-	degrees_children(s, deg, child);
+	uint16_t cnt[SEQ_SPAN + 1];
+	renumber_placings(s, cnt, count_table(s, cnt, deg, child));
 	memset(used, 0, sizeof used);
 	for (int ti = 0; ti < s->ntab; ti++) {
 		int c = s->tab[ti];
@@ -1631,7 +1636,7 @@ static int split_ascii(const char *move, struct mtok *t)
 			return -1;
 		char *w = t->w[n];
 		size_t wl = 0;
-		for (; i < len && p[i] > ' ' && p[i] < 0x7f; i++) {
+		for (; p[i] > ' ' && p[i] < 0x7f; i++) {   /* (p[len] is the NUL) */
 			if (wl + 1 >= MT_WORD_MAX)
 				return -1;
 			w[wl++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
