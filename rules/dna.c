@@ -1482,16 +1482,6 @@ static int two_card_both(const struct dna_state *s, const int *idx, int n)
 	return -1;
 }
 
-/* mt_verb() for the table of verbs: the first character is compared
- * before the words, every move is parsed. t has a word (split_move()). */
-static int verb_of(const struct mtok *t, struct rerr *e)
-{
-	for (int k = 0; k < C__MAX; k++)
-		if (t->w[0][0] == dna_verbs[k].word[0] && strcmp(t->w[0], dna_verbs[k].word) == 0)
-			return k;
-	return mt_verb(dna_verbs, C__MAX, t, e);
-}
-
 /* The move's form, whatever the stage: a known verb by a seat still in
  * the party, the verb's words, and the card, which must be in hand (its
  * code into *code, for the messages). Fills m->kind, m->face, m->card. */
@@ -1501,7 +1491,7 @@ static int parse_form(const struct dna_state *s, int seat, const struct mtok *t,
 	char clip[4 * 30 + 1];
 	memset(m, 0, sizeof *m);
 	m->card = -1;
-	if ((m->kind = verb_of(t, e)) < 0)
+	if ((m->kind = mt_verb(dna_verbs, C__MAX, t, e)) < 0)
 		return -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Du sitzt nicht an diesem Tisch.");
@@ -1616,50 +1606,6 @@ static int parse_ends(const struct dna_state *s, const struct mtok *t, struct dn
 	return 0;
 }
 
-/* mt_split() for a move of printable ASCII words within the limits, the
- * only kind the move list gives: the same words without the per-character
- * UTF-8 checks (the simulator parses every move it lists). -1 for anything
- * else, which mt_split() then checks and explains. */
-static int split_ascii(const char *move, struct mtok *t)
-{
-	size_t len = strnlen(move, GAME_MOVE_MAX + 1), i = 0;
-	const unsigned char *p = (const unsigned char *)move;
-	int n = 0;
-	if (len > GAME_MOVE_MAX)
-		return -1;
-	while (i < len) {
-		if (p[i] == ' ' || p[i] == '\t') {
-			i++;
-			continue;
-		}
-		if (n == MT_MAX_WORDS)
-			return -1;
-		char *w = t->w[n];
-		size_t wl = 0;
-		for (; p[i] > ' ' && p[i] < 0x7f; i++) {   /* (p[len] is the NUL) */
-			if (wl + 1 >= MT_WORD_MAX)
-				return -1;
-			w[wl++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
-		}
-		if (i < len && p[i] != ' ' && p[i] != '\t')   /* a control or non-ASCII byte */
-			return -1;
-		w[wl] = '\0';
-		n++;
-	}
-	if (n == 0)
-		return -1;
-	t->n = n;
-	return 0;
-}
-
-/* Splits a move into words: mt_split(), faster for the usual move. */
-static int split_move(const char *move, struct mtok *t, struct rerr *e)
-{
-	if (move && split_ascii(move, t) == 0)
-		return 0;
-	return mt_split(move, t, e);
-}
-
 /* Parses and checks a move against the state; nothing changes. The form
  * first, then what the stage allows. */
 static int parse_move(const struct dna_state *s, int seat, const char *move,
@@ -1667,7 +1613,7 @@ static int parse_move(const struct dna_state *s, int seat, const char *move,
 {
 	struct mtok t;
 	const char *code = "";
-	if (split_move(move, &t, e) != 0 || parse_form(s, seat, &t, m, &code, e) != 0)
+	if (mt_split(move, &t, e) != 0 || parse_form(s, seat, &t, m, &code, e) != 0)
 		return -1;
 	if (pick_mask(s))
 		return parse_pick(s, seat, &t, m, e);

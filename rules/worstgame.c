@@ -1479,63 +1479,6 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 	}
 }
 
-/* The words of a move as every listed move is spelled: lower-case ASCII
- * letters, digits and '-', single blanks between them. Then mt_split()
- * would find the same words, so its per-character checks are skipped;
- * -1 for anything else, which mt_split() then judges. */
-static int plain_char(unsigned char c)
-{
-	return (unsigned)(c - 'a') < 26u || (unsigned)(c - '0') < 10u || c == '-';
-}
-
-static int split_plain(const char *text, struct mtok *t)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	size_t i = 0;
-	int n = 0;
-	for (;;) {
-		if (n == MT_MAX_WORDS)
-			return -1;
-		char *w = t->w[n];
-		size_t wl = 0;
-		while (plain_char(p[i])) {
-			if (wl + 1 >= MT_WORD_MAX)
-				return -1;
-			w[wl++] = (char)p[i++];
-		}
-		if (wl == 0)
-			return -1;
-		w[wl] = '\0';
-		n++;
-		if (p[i] == '\0')
-			break;
-		if (p[i++] != ' ')
-			return -1;
-	}
-	t->n = n;
-	return i <= GAME_MOVE_MAX ? 0 : -1;   /* i: the length */
-}
-
-/* strcmp(a, b) == 0 without a call: the words compared are short. */
-static int word_is(const char *a, const char *b)
-{
-	while (*a && *a == *b) {
-		a++;
-		b++;
-	}
-	return *a == *b;
-}
-
-/* The verb of a move: as mt_verb(), which is left to format the list of
- * verbs when there is none. */
-static int plain_verb(const struct mtok *t, struct rerr *e)
-{
-	for (int k = 0; k < V__MAX; k++)
-		if (word_is(wg_verbs[k].word, t->w[0]))
-			return k;
-	return mt_verb(wg_verbs, V__MAX, t, e);
-}
-
 static int parse_move(const struct wg_state *s, int seat, const char *text, struct wg_move *m,
 		      struct rerr *e)
 {
@@ -1543,11 +1486,9 @@ static int parse_move(const struct wg_state *s, int seat, const char *text, stru
 	memset(m, 0, sizeof *m);
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
-	if (!text || split_plain(text, &t) != 0) {
-		if (mt_split(text, &t, e) != 0)
-			return -1;
-	}
-	if ((m->verb = plain_verb(&t, e)) < 0 || mt_form(&wg_verbs[m->verb], &t, e) != 0)
+	if (mt_split(text, &t, e) != 0)
+		return -1;
+	if ((m->verb = mt_verb(wg_verbs, V__MAX, &t, e)) < 0 || mt_form(&wg_verbs[m->verb], &t, e) != 0)
 		return -1;
 	if (s->pr.n == 0 && m->verb != V_SHOUT)
 		return rerr_set(e, "Die Partie ist schon vorbei.");
