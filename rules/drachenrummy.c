@@ -154,25 +154,6 @@ static int card_points(int c)
 	return rank(c) >= 9 ? 2 : 1;
 }
 
-/* The move word of face f: "herz-k", "pik-10" (written once: moves are
- * listed often and the rules run single-threaded). */
-static const char *face_word(int f)
-{
-	static char words[DR_DECK][12];
-	if (!words[0][0])
-		for (int x = 0; x < DR_DECK; x++)
-			snprintf(words[x], sizeof words[x], "%s-%s", suit_word[x / DR_RANKS],
-				 rank_word[x % DR_RANKS]);
-	return words[f];
-}
-
-/* A die's face, 1..6, as a move word. */
-static const char *face_digit(int v)
-{
-	static const char *const digit[DR_FACES + 1] = { "0", "1", "2", "3", "4", "5", "6" };
-	return digit[v];
-}
-
 /* The name on the page: "Herz König". */
 static void face_label(int f, char *out, size_t cap)
 {
@@ -1119,51 +1100,127 @@ static int meld_number(const struct dr_state *s, int i)
 	return k;
 }
 
-/* A move in canonical spelling, through the table of verbs. */
-static void move_text(const struct dr_state *s, int seat, const struct dr_move *m, char *out,
-		      size_t cap)
+/* A word of a move as it is spelled, padded so that it is copied with one
+ * fixed-size memcpy (moves are listed often: every listed move is spelled). */
+struct word16 {
+	char w[16];
+	uint8_t n;
+};
+
+/* The move words of faces ("herz-k", "pik-10") and of verbs, built once from
+ * the tables above (the rules run single-threaded). */
+static struct word16 face_words[DR_DECK], verb_words[V__MAX];
+
+static void words_init(void)
 {
-	char meldw[16];
-	const char *args[DR_MELD_MAX + 4];
-	int n = 0;
-	const struct dice *d = &s->dice[seat];
+	if (face_words[0].n)
+		return;
+	for (int x = 0; x < DR_DECK; x++) {
+		int n = snprintf(face_words[x].w, sizeof face_words[x].w, "%s-%s",
+				 suit_word[x / DR_RANKS], rank_word[x % DR_RANKS]);
+		face_words[x].n = (uint8_t)n;
+	}
+	for (int v = 0; v < V__MAX; v++)
+		verb_words[v].n = (uint8_t)snprintf(verb_words[v].w, sizeof verb_words[v].w, "%s",
+						    dr_verbs[v].word);
+}
+
+/* Appends a blank and word w (the buffer has room for its 16 bytes). */
+static char *put_word(char *p, const struct word16 *w)
+{
+	*p = ' ';
+	memcpy(p + 1, w->w, sizeof w->w);
+	return p + 1 + w->n;
+}
+
+/* Appends a blank and digit v (a die's face, a seat's number). */
+static char *put_digit(char *p, int v)
+{
+	p[0] = ' ';
+	p[1] = (char)('0' + v);
+	return p + 2;
+}
+
+/* Appends a blank and the link word: " with", " from", " to". */
+static char *put_link(char *p, const char *w, size_t n)
+{
+	*p = ' ';
+	memcpy(p + 1, w, n);
+	return p + 1 + n;
+}
+
+/* The dice of a keep, largest faces first, as listed. */
+static char *put_keep(char *p, const struct dice *d, unsigned mask)
+{
+	int cnt[DR_FACES + 1] = { 0 };
+	for (int i = 0; i < d->n; i++)
+		if ((mask >> i) & 1u)
+			cnt[d->face[i]]++;
+	for (int v = DR_FACES; v >= 1; v--)
+		for (int k = 0; k < cnt[v]; k++)
+			p = put_digit(p, v);
+	return p;
+}
+
+/* The cards of a lay in meld order. */
+static char *put_lay(char *p, const struct dr_move *m)
+{
+	uint16_t c[DR_MELD_MAX];
+	int lo;
+	memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
+	int kind = meld_kind(c, m->n, &lo);
+	meld_sort(c, m->n, kind, lo);
+	for (int i = 0; i < m->n; i++)
+		p = put_word(p, &face_words[face(c[i])]);
+	return p;
+}
+
+/* The longest move spelled (a lay of 13 cards, 9 bytes each, after "lay"),
+ * with the 16 bytes put_word copies past its end. */
+enum { DR_TEXT_ROOM = 3 + DR_MELD_MAX * 9 + 16 };
+_Static_assert(DR_TEXT_ROOM <= GAME_MOVE_MAX + 1, "a spelled move fits its buffer");
+_Static_assert(DR_MELDS < 100, "a meld's number has at most two digits");
+
+/* A move in canonical spelling, the form of the table of verbs (the verb,
+ * its words, the link word in its place), written straight into out: this
+ * runs for every listed move. out has GAME_MOVE_MAX + 1 bytes. */
+static void move_text(const struct dr_state *s, int seat, const struct dr_move *m, char *out)
+{
+	words_init();
+	char *p = out;
+	memcpy(p, verb_words[m->verb].w, sizeof verb_words[m->verb].w);
+	p += verb_words[m->verb].n;
 	switch (m->verb) {
 	case V_KEEP:
-		/* largest faces first, as listed */
-		for (int v = DR_FACES; v >= 1; v--)
-			for (int i = 0; i < d->n; i++)
-				if (((m->dice >> i) & 1u) && d->face[i] == v)
-					args[n++] = face_digit(v);
+		p = put_keep(p, &s->dice[seat], m->dice);
 		break;
 	case V_RESERVE:
 	case V_STEAL:
-		args[n++] = face_word(face(m->card));
+		p = put_word(p, &face_words[face(m->card)]);
 		if (m->verb == V_STEAL) {
-			args[n++] = face_digit(m->target + 1);
-			args[n++] = "with";
+			p = put_link(p, "from", 4);
+			p = put_digit(p, m->target + 1);
 		}
+		p = put_link(p, "with", 4);
 		for (int k = 0; k < m->count; k++)
-			args[n++] = face_digit(m->face);
+			p = put_digit(p, m->face);
 		break;
-	case V_LAY: {
-		uint16_t c[DR_MELD_MAX];
-		int lo;
-		memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
-		int kind = meld_kind(c, m->n, &lo);
-		meld_sort(c, m->n, kind, lo);
-		for (int i = 0; i < m->n; i++)
-			args[n++] = face_word(face(c[i]));
+	case V_LAY:
+		p = put_lay(p, m);
+		break;
+	case V_ADD: {
+		p = put_word(p, &face_words[face(m->card)]);
+		p = put_link(p, "to m", 4);
+		int k = meld_number(s, m->target);
+		if (k >= 10)
+			*p++ = (char)('0' + k / 10);
+		*p++ = (char)('0' + k % 10);
 		break;
 	}
-	case V_ADD:
-		snprintf(meldw, sizeof meldw, "m%d", meld_number(s, m->target));
-		args[n++] = face_word(face(m->card));
-		args[n++] = meldw;
-		break;
 	default:
 		break;
 	}
-	mt_spell(&dr_verbs[m->verb], args, n, out, cap);
+	*p = '\0';
 }
 
 struct emit_ctx {
@@ -1176,7 +1233,7 @@ static void emit_text(void *vc, const struct dr_state *s, const struct dr_move *
 {
 	struct emit_ctx *c = vc;
 	char t[GAME_MOVE_MAX + 1];
-	move_text(s, c->seat, m, t, sizeof t);
+	move_text(s, c->seat, m, t);
 	c->emit(c->ctx, t);
 }
 
@@ -1603,7 +1660,7 @@ static void button(void *vc, const struct dr_state *s, const struct dr_move *m)
 	    (b->target >= 0 && m->target != b->target))
 		return;
 	char t[GAME_MOVE_MAX + 1];
-	move_text(s, b->seat, m, t, sizeof t);
+	move_text(s, b->seat, m, t);
 	vbegin(b->v, b->section);
 	vstr(b->v, "move", t);
 	move_say(s, m, b->v, "label");
