@@ -908,15 +908,28 @@ static void dr_status(const void *st, struct status *o)
 
 typedef void (*move_fn)(void *ctx, const struct dr_state *s, const struct dr_move *m);
 
+/* use[v][k-1]: the first k dice of mask showing v, lowest index first (what
+ * dice_pick chooses for k dice of v); have[v]: how many show v. */
+static void dice_by_face(const struct dice *d, unsigned mask, int *have,
+			 unsigned use[][DR_DICE])
+{
+	for (int v = 0; v <= DR_FACES; v++)
+		have[v] = 0;
+	for (int i = 0; i < d->n; i++)
+		if ((mask >> i) & 1u) {
+			int v = d->face[i];
+			use[v][have[v]] = (have[v] ? use[v][have[v] - 1] : 0) | 1u << i;
+			have[v]++;
+		}
+}
+
 /* Every sub-multiset of the free dice, largest faces first in each. */
 static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 {
 	const struct dice *d = &s->dice[seat];
-	unsigned free_ = dice_free(d);
-	int cnt[DR_FACES + 1] = { 0 }, take[DR_FACES + 1] = { 0 }, count = 0;
-	for (int i = 0; i < d->n; i++)
-		if ((free_ >> i) & 1u)
-			cnt[d->face[i]]++;
+	int cnt[DR_FACES + 1], take[DR_FACES + 1] = { 0 }, count = 0;
+	unsigned use[DR_FACES + 1][DR_DICE];
+	dice_by_face(d, dice_free(d), cnt, use);
 	for (;;) {
 		int v = 1;
 		while (v <= DR_FACES && take[v] == cnt[v])
@@ -925,14 +938,50 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			return count;
 		take[v]++;
 		struct dr_move m = { .verb = V_KEEP, .card = -1 };
-		int want[DR_DICE], nw = 0;
-		for (int f = DR_FACES; f >= 1; f--)
-			for (int k = 0; k < take[f]; k++)
-				want[nw++] = f;
-		dice_pick(d, free_, want, nw, &m.dice);
+		/* faces do not share dice: the first take[f] of each face */
+		for (int f = 1; f <= DR_FACES; f++)
+			if (take[f])
+				m.dice |= use[f][take[f] - 1];
 		fn(ctx, s, &m);
 		count++;
 	}
+}
+
+/* Every steal from seat t: per face it reserved (its first copy) and face
+ * of the thief's kept dice, each number of those dice that beats one of
+ * t's reservations of that face. res[0..nres): the reserved cards, in id
+ * order. */
+static int list_steals(const struct dr_state *s, int t, const int *res, int nres,
+		       const int *have, unsigned use[][DR_DICE], move_fn fn, void *ctx)
+{
+	int count = 0;
+	for (int i = 0; i < nres; i++) {
+		int c0 = res[i];
+		if (s->own[c0] != t || (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
+					s->own[c0 - DR_DECK] == t))
+			continue;   /* a face once: its first copy */
+		/* that player's reservations of this face (one per deck) */
+		int cards[DR_DECKS_MAX], of[DR_DECKS_MAX], oc[DR_DECKS_MAX], nc = 0;
+		for (int x = c0; x < s->ncards; x += DR_DECK)
+			if (s->loc[x] == L_RESERVED && s->own[x] == t) {
+				reservation(s, x, &of[nc], &oc[nc]);
+				cards[nc++] = x;
+			}
+		for (int v = 1; v <= DR_FACES; v++)
+			for (int k = 1; k <= have[v]; k++) {
+				int c = -1;
+				for (int j = 0; j < nc && c < 0; j++)
+					if (beats(s, v, k, of[j], oc[j]))
+						c = cards[j];
+				if (c < 0)
+					continue;
+				struct dr_move m = { .verb = V_STEAL, .card = c, .target = t,
+						     .face = v, .count = k, .dice = use[v][k - 1] };
+				fn(ctx, s, &m);
+				count++;
+			}
+	}
+	return count;
 }
 
 /* Every reservation and steal: per card (a face once) and face of the
@@ -940,15 +989,9 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 {
 	const struct dice *d = &s->dice[seat];
-	int count = 0, have[DR_FACES + 1] = { 0 };
-	/* use[v][k-1]: the first k kept dice showing v (a mask) */
+	int count = 0, have[DR_FACES + 1];
 	unsigned use[DR_FACES + 1][DR_DICE];
-	for (int i = 0; i < d->n; i++)
-		if ((d->kept >> i) & 1u) {
-			int v = d->face[i];
-			use[v][have[v]] = (have[v] ? use[v][have[v] - 1] : 0) | 1u << i;
-			have[v]++;
-		}
+	dice_by_face(d, d->kept, have, use);
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i], dup = 0;
 		for (int j = 0; j < i && c >= 0; j++)
@@ -963,36 +1006,14 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 				count++;
 			}
 	}
-	for (int t = 0; t < s->n; t++) {
-		if (t == seat)
-			continue;
-		for (int c0 = 0; c0 < s->ncards; c0++) {
-			if (s->loc[c0] != L_RESERVED || s->own[c0] != t ||
-			    (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
-			     s->own[c0 - DR_DECK] == t))
-				continue;   /* a face once: its first copy */
-			/* that player's reservations of this face (one per deck) */
-			int cards[DR_DECKS_MAX], of[DR_DECKS_MAX], oc[DR_DECKS_MAX], nc = 0;
-			for (int x = c0; x < s->ncards; x += DR_DECK)
-				if (s->loc[x] == L_RESERVED && s->own[x] == t) {
-					reservation(s, x, &of[nc], &oc[nc]);
-					cards[nc++] = x;
-				}
-			for (int v = 1; v <= DR_FACES; v++)
-				for (int k = 1; k <= have[v]; k++) {
-					int c = -1;
-					for (int j = 0; j < nc && c < 0; j++)
-						if (beats(s, v, k, of[j], oc[j]))
-							c = cards[j];
-					if (c < 0)
-						continue;
-					struct dr_move m = { .verb = V_STEAL, .card = c, .target = t,
-							     .face = v, .count = k, .dice = use[v][k - 1] };
-					fn(ctx, s, &m);
-					count++;
-				}
-		}
-	}
+	/* the reserved cards once, not once per seat robbed */
+	int res[DR_CARDS], nres = 0;
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_RESERVED)
+			res[nres++] = c;
+	for (int t = 0; t < s->n && nres > 0; t++)
+		if (t != seat)
+			count += list_steals(s, t, res, nres, have, use, fn, ctx);
 	return count;
 }
 
@@ -1005,24 +1026,43 @@ static void hand_faces(const struct dr_state *s, int seat, int *cnt)
 			cnt[face(c)]++;
 }
 
-/* Every meld the hand can lay: sets (three or four suits of a rank, every
- * choice of suits) and runs (every stretch of three or more in a suit, the
- * ace low or high), and every card that fits one of seat's melds. */
-static int list_melds(const struct dr_state *s, int seat, move_fn fn, void *ctx)
-{
-	int cnt[DR_DECK], count = 0;
-	hand_faces(s, seat, cnt);
-	struct dr_move m = { .verb = V_LAY, .card = -1 };
+/* Seat's hand once for all its melds: first[f], its first card of face f
+ * (-1: none); the ranks it holds of each suit and the suits of each rank
+ * (masks). */
+struct hand {
 	int first[DR_DECK];
+	unsigned ranks[DR_SUITS], suits[DR_RANKS];
+};
+
+static void hand_of(const struct dr_state *s, int seat, struct hand *h)
+{
+	memset(h, 0, sizeof *h);
 	for (int f = 0; f < DR_DECK; f++)
-		first[f] = cnt[f] ? find_card(s, f, L_HAND, seat) : -1;
-	/* runs: from rank position lo (-1: the ace as 1) up to every hi two or
-	 * more further on, while the suit has each card */
-	for (int su = 0; su < DR_SUITS; su++)
+		h->first[f] = -1;
+	for (int c = s->ncards - 1; c >= 0; c--)   /* downwards: the first copy wins */
+		if (s->loc[c] == L_HAND && s->own[c] == seat) {
+			int f = face(c);
+			h->first[f] = c;
+			h->ranks[f / DR_RANKS] |= 1u << (f % DR_RANKS);
+			h->suits[f % DR_RANKS] |= 1u << (f / DR_RANKS);
+		}
+}
+
+/* Runs: in each suit from rank position lo (-1: the ace as 1) up to every
+ * hi two or more further on, while the hand has each card. */
+static int list_runs(const struct dr_state *s, const struct hand *h, move_fn fn, void *ctx)
+{
+	struct dr_move m = { .verb = V_LAY, .card = -1 };
+	int count = 0;
+	for (int su = 0; su < DR_SUITS; su++) {
+		/* bit 0: the ace as 1, bit r + 1: rank r */
+		unsigned ext = h->ranks[su] << 1 | h->ranks[su] >> (DR_RANKS - 1);
 		for (int lo = -1; lo < DR_RANKS - 2; lo++) {
+			if (((ext >> (lo + 1)) & 7u) != 7u)
+				continue;   /* not three in a row from lo */
 			m.n = 0;
 			for (int r = lo; r < DR_RANKS && !(lo < 0 && r == 12); r++) {
-				int c = first[su * DR_RANKS + (r < 0 ? 12 : r)];
+				int c = h->first[su * DR_RANKS + (r < 0 ? 12 : r)];
 				if (c < 0)
 					break;
 				m.cards[m.n++] = (uint16_t)c;
@@ -1032,40 +1072,74 @@ static int list_melds(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 				}
 			}
 		}
-	for (int r = 0; r < DR_RANKS; r++)
-		for (unsigned suits = 7; suits < 16; suits++) {
-			if (suits != 7 && suits != 11 && suits != 13 && suits != 14 && suits != 15)
-				continue;   /* three suits or four */
-			int ok = 1;
+	}
+	return count;
+}
+
+/* Sets: three or four suits of a rank, every choice of suits. */
+static int list_sets(const struct dr_state *s, const struct hand *h, move_fn fn, void *ctx)
+{
+	static const unsigned choice[] = { 7, 11, 13, 14, 15 };   /* three suits or four */
+	struct dr_move m = { .verb = V_LAY, .card = -1 };
+	int count = 0;
+	for (int r = 0; r < DR_RANKS; r++) {
+		if (h->suits[r] != 7 && h->suits[r] < 11)
+			continue;   /* fewer than three suits */
+		for (int k = 0; k < 5; k++) {
+			if ((h->suits[r] & choice[k]) != choice[k])
+				continue;
 			m.n = 0;
-			for (int su = 0; su < DR_SUITS && ok; su++)
-				if ((suits >> su) & 1u) {
-					ok = cnt[su * DR_RANKS + r] > 0;
-					m.cards[m.n++] = (uint16_t)first[su * DR_RANKS + r];
-				}
-			if (ok) {
-				fn(ctx, s, &m);
-				count++;
-			}
-		}
-	for (int i = 0; i < s->nmelds; i++) {
-		if (s->meld[i].owner != seat)
-			continue;
-		const struct dr_meld *ml = &s->meld[i];
-		for (int f = 0; f < DR_DECK && ml->n < DR_MELD_MAX; f++) {
-			if (!cnt[f])
-				continue;
-			uint16_t c[DR_MELD_MAX + 1];
-			int lo;
-			memcpy(c, ml->c, sizeof c[0] * ml->n);
-			c[ml->n] = (uint16_t)first[f];
-			if (meld_kind(c, ml->n + 1, &lo) != (ml->run ? MK_RUN : MK_SET))
-				continue;
-			struct dr_move a = { .verb = V_ADD, .card = c[ml->n], .target = i };
-			fn(ctx, s, &a);
+			for (int su = 0; su < DR_SUITS; su++)
+				if ((choice[k] >> su) & 1u)
+					m.cards[m.n++] = (uint16_t)h->first[su * DR_RANKS + r];
+			fn(ctx, s, &m);
 			count++;
 		}
 	}
+	return count;
+}
+
+/* Every hand card that fits meld i (seat's own). Only faces of the meld's
+ * suit (a run) or rank (a set) can fit; meld_kind decides. */
+static int list_adds(const struct dr_state *s, const struct hand *h, int i, move_fn fn,
+		     void *ctx)
+{
+	const struct dr_meld *ml = &s->meld[i];
+	int count = 0, from = 0, to = DR_DECK, by = 1;
+	if (ml->n > 0 && ml->run) {
+		from = suit(ml->c[0]) * DR_RANKS;
+		to = from + DR_RANKS;
+	} else if (ml->n > 0) {
+		from = rank(ml->c[0]);
+		by = DR_RANKS;
+	}
+	for (int f = from; f < to && ml->n < DR_MELD_MAX; f += by) {
+		if (h->first[f] < 0)
+			continue;
+		uint16_t c[DR_MELD_MAX + 1];
+		int lo;
+		memcpy(c, ml->c, sizeof c[0] * ml->n);
+		c[ml->n] = (uint16_t)h->first[f];
+		if (meld_kind(c, ml->n + 1, &lo) != (ml->run ? MK_RUN : MK_SET))
+			continue;
+		struct dr_move a = { .verb = V_ADD, .card = c[ml->n], .target = i };
+		fn(ctx, s, &a);
+		count++;
+	}
+	return count;
+}
+
+/* Every meld the hand can lay: runs (the ace low or high), then sets, and
+ * every card that fits one of seat's melds. */
+static int list_melds(const struct dr_state *s, int seat, move_fn fn, void *ctx)
+{
+	struct hand h;
+	hand_of(s, seat, &h);
+	int count = list_runs(s, &h, fn, ctx);   /* runs first: the order is the list's */
+	count += list_sets(s, &h, fn, ctx);
+	for (int i = 0; i < s->nmelds; i++)
+		if (s->meld[i].owner == seat)
+			count += list_adds(s, &h, i, fn, ctx);
 	return count;
 }
 
