@@ -163,7 +163,7 @@ static void face_label(int f, char *out, size_t cap)
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
  * ("herz-könig", "herz-koenig") and upper case (folded by mt_split).
  * 0, or -1. */
-static int parse_face(const char *w, int *f)
+static int parse_face_any(const char *w, int *f)
 {
 	static const char *const long_rank[DR_RANKS] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 							 NULL, NULL, "bube", "dame", "könig", "as" };
@@ -183,6 +183,45 @@ static int parse_face(const char *w, int *f)
 			}
 	}
 	return -1;
+}
+
+/* The rank of a short rank word ("2".."10", "b", "d", "k", "a"), or -1. */
+static int short_rank(const char *r)
+{
+	if (r[0] == '1' && r[1] == '0' && r[2] == '\0')
+		return 8;
+	if (r[0] == '\0' || r[1] != '\0')
+		return -1;
+	if (r[0] >= '2' && r[0] <= '9')
+		return r[0] - '2';
+	switch (r[0]) {
+	case 'b':
+		return 9;
+	case 'd':
+		return 10;
+	case 'k':
+		return 11;
+	case 'a':
+		return 12;
+	default:
+		return -1;
+	}
+}
+
+/* parse_face, with the words the move lists spell read without string
+ * searches (every applied move is parsed); anything else the long way. */
+static int parse_face(const char *w, int *f)
+{
+	int s = w[0] == 'k' ? (w[1] == 'r' ? 0 : 3) : w[0] == 'p' ? 1 : w[0] == 'h' ? 2 : -1;
+	if (s >= 0) {
+		size_t n = strlen(suit_word[s]);
+		int r = strncmp(w, suit_word[s], n) == 0 && w[n] == '-' ? short_rank(w + n + 1) : -1;
+		if (r >= 0) {
+			*f = s * DR_RANKS + r;
+			return 0;
+		}
+	}
+	return parse_face_any(w, f);
 }
 
 static void emit_face(struct view_sink *v, int f)
@@ -716,6 +755,65 @@ static int step_allows(int verb, int st, int last, struct rerr *e)
 	}
 }
 
+/* mt_split for the plain moves the lists spell (lower case letters,
+ * digits, '-', single words apart by blanks): the same words without the
+ * checks for UTF-8, control characters and case. -1: not plain, or over a
+ * limit; mt_split decides then, with its message. */
+static int split_plain(const char *text, struct mtok *t)
+{
+	t->n = 0;
+	size_t i = 0, wl = 0;
+	for (;; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == ' ' || c == '\0') {
+			if (wl > 0)
+				t->w[t->n++][wl] = '\0';
+			wl = 0;
+			if (c == '\0')
+				break;
+			continue;
+		}
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+			return -1;
+		if (wl == 0 && t->n == MT_MAX_WORDS)
+			return -1;
+		if (wl + 1 >= MT_WORD_MAX)
+			return -1;
+		t->w[t->n][wl++] = (char)c;
+	}
+	return i > GAME_MOVE_MAX || t->n == 0 ? -1 : 0;
+}
+
+/* The verb of t (mt_verb's answer, found without a string compare per
+ * verb); mt_verb itself when none fits, for its message. */
+static int find_verb(const struct mtok *t, struct rerr *e)
+{
+	int k;
+	switch (t->w[0][0]) {
+	case 'r':
+		k = t->w[0][1] == 'o' ? V_ROLL : V_RESERVE;
+		break;
+	case 'k':
+		k = V_KEEP;
+		break;
+	case 's':
+		k = V_STEAL;
+		break;
+	case 'l':
+		k = V_LAY;
+		break;
+	case 'a':
+		k = V_ADD;
+		break;
+	case 'd':
+		k = V_DONE;
+		break;
+	default:
+		return mt_verb(dr_verbs, V__MAX, t, e);
+	}
+	return strcmp(t->w[0], dr_verbs[k].word) == 0 ? k : mt_verb(dr_verbs, V__MAX, t, e);
+}
+
 /* The whole move checked against the state; nothing changes. */
 static int parse_move(const struct dr_state *s, int seat, const char *text, struct dr_move *m,
 		      struct rerr *e)
@@ -726,11 +824,11 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 	m->card = -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
-	if (mt_split(text, &t, e) != 0)
+	if ((!text || split_plain(text, &t) != 0) && mt_split(text, &t, e) != 0)
 		return -1;
 	if (over(s))
 		return rerr_set(e, "Die Partie ist schon vorbei.");
-	if ((m->verb = mt_verb(dr_verbs, V__MAX, &t, e)) < 0 ||
+	if ((m->verb = find_verb(&t, e)) < 0 ||
 	    mt_form(&dr_verbs[m->verb], &t, e) != 0)
 		return -1;
 	if (m->verb == V_STEAL && !mt_is(&t, 4, "with"))   /* its second link word */
