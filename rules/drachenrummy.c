@@ -386,15 +386,23 @@ static struct game_event *logev(struct dr_state *s, int type, int seat, unsigned
 	return e;
 }
 
-/* Every seat's score: laid cards' points, minus one per hand card. */
+/* Every seat's score: laid cards' points, minus one per hand card. The
+ * melds hold exactly the laid cards (check_cards), so they are summed
+ * meld by meld rather than looked up card by card (status runs after
+ * every move). */
 static void scores(const struct dr_state *s, int *out)
 {
 	memset(out, 0, sizeof out[0] * DR_SEATS);
-	for (int c = 0; c < s->ncards; c++) {
-		if (s->loc[c] == L_MELD)
-			out[s->meld[s->own[c]].owner] += card_points(c);
-		else if (s->loc[c] == L_HAND)
+	for (int c = 0; c < s->ncards; c++)
+		if (s->loc[c] == L_HAND && s->own[c] < DR_SEATS)
 			out[s->own[c]]--;
+	for (int i = 0; i < s->nmelds; i++) {
+		const struct dr_meld *ml = &s->meld[i];
+		int pts = 0;
+		for (int j = 0; j < ml->n; j++)
+			pts += card_points(ml->c[j]);
+		if (ml->owner < DR_SEATS)
+			out[ml->owner] += pts;
 	}
 }
 
@@ -1045,6 +1053,21 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	}
 }
 
+/* The fewest dice of face v that beat one of the reservations of[j],
+ * oc[j] (face, count), j < nc (beats(): more grows no weaker); more than
+ * DR_DICE when none does. */
+static int least_beating(const struct dr_state *s, int v, const int *of, const int *oc, int nc)
+{
+	int least = DR_DICE + 1;
+	for (int j = 0; j < nc; j++) {
+		if ((v == of[j] || s->steal_any) && oc[j] + 1 < least)
+			least = oc[j] + 1;
+		if (s->steal_higher && v > of[j] && oc[j] < least)
+			least = oc[j];
+	}
+	return least;
+}
+
 /* Every steal from seat t: per face it reserved (its first copy) and face
  * of the thief's kept dice, each number of those dice that beats one of
  * t's reservations of that face. res[0..nres): the reserved cards, in id
@@ -1065,7 +1088,9 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 				reservation(s, x, &of[nc], &oc[nc]);
 				cards[nc++] = x;
 			}
-		for (int v = 1; v <= DR_FACES; v++)
+		for (int v = 1; v <= DR_FACES; v++) {
+			if (!have[v] || least_beating(s, v, of, oc, nc) > have[v])
+				continue;   /* no number of these dice beats any */
 			for (int k = 1; k <= have[v]; k++) {
 				int c = -1;
 				for (int j = 0; j < nc && c < 0; j++)
@@ -1078,6 +1103,7 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 				fn(ctx, s, &m);
 				count++;
 			}
+		}
 	}
 	return count;
 }
@@ -1155,9 +1181,11 @@ static int list_runs(const struct dr_state *s, const struct hand *h, move_fn fn,
 	for (int su = 0; su < DR_SUITS; su++) {
 		/* bit 0: the ace as 1, bit r + 1: rank r */
 		unsigned ext = h->ranks[su] << 1 | h->ranks[su] >> (DR_RANKS - 1);
-		for (int lo = -1; lo < DR_RANKS - 2; lo++) {
-			if (((ext >> (lo + 1)) & 7u) != 7u)
-				continue;   /* not three in a row from lo */
+		/* bit lo + 1: three in a row from lo */
+		unsigned starts = ext & ext >> 1 & ext >> 2 & ((1u << (DR_RANKS - 1)) - 1);
+		for (int lo = -1; starts >> (lo + 1); lo++) {
+			if (!((starts >> (lo + 1)) & 1u))
+				continue;
 			m.n = 0;
 			for (int r = lo; r < DR_RANKS && !(lo < 0 && r == 12); r++) {
 				int c = h->first[su * DR_RANKS + (r < 0 ? 12 : r)];
