@@ -549,6 +549,7 @@ struct dr_move {
 	unsigned dice;     /* keep, reserve, steal: the seat's dice (a mask) */
 	int n;             /* lay: cards */
 	uint16_t cards[DR_MELD_MAX];
+	const char *text;  /* the move spelled, when its lister spelled it already */
 };
 
 /* Reads dice faces w[from..t->n) into want[]; -1 with a message. */
@@ -1012,6 +1013,81 @@ static void dr_status(const void *st, struct status *o)
 
 /* ---- listing moves ----------------------------------------------------- */
 
+/* A word of a move as it is spelled, padded so that it is copied with one
+ * fixed-size memcpy (moves are listed often: every listed move is spelled). */
+struct word16 {
+	char w[16];
+	uint8_t n;
+};
+
+/* The move words of faces ("herz-k", "pik-10") and of verbs, built once from
+ * the tables above (the rules run single-threaded). */
+static struct word16 face_words[DR_DECK], verb_words[V__MAX];
+
+static void words_init(void)
+{
+	if (face_words[0].n)
+		return;
+	for (int x = 0; x < DR_DECK; x++) {
+		int n = snprintf(face_words[x].w, sizeof face_words[x].w, "%s-%s",
+				 suit_word[x / DR_RANKS], rank_word[x % DR_RANKS]);
+		face_words[x].n = (uint8_t)n;
+	}
+	for (int v = 0; v < V__MAX; v++)
+		verb_words[v].n = (uint8_t)snprintf(verb_words[v].w, sizeof verb_words[v].w, "%s",
+						    dr_verbs[v].word);
+}
+
+/* Appends a blank and word w (the buffer has room for its 16 bytes). */
+static char *put_word(char *p, const struct word16 *w)
+{
+	*p = ' ';
+	memcpy(p + 1, w->w, sizeof w->w);
+	return p + 1 + w->n;
+}
+
+/* Appends a blank and digit v (a die's face, a seat's number). */
+static char *put_digit(char *p, int v)
+{
+	p[0] = ' ';
+	p[1] = (char)('0' + v);
+	return p + 2;
+}
+
+/* Appends a blank and the link word: " with", " from", " to". */
+static char *put_link(char *p, const char *w, size_t n)
+{
+	*p = ' ';
+	memcpy(p + 1, w, n);
+	return p + 1 + n;
+}
+
+/* The dice of a keep, largest faces first, as listed. */
+static char *put_keep(char *p, const struct dice *d, unsigned mask)
+{
+	int cnt[DR_FACES + 1] = { 0 };
+	for (int i = 0; i < d->n; i++)
+		if ((mask >> i) & 1u)
+			cnt[d->face[i]]++;
+	for (int v = DR_FACES; v >= 1; v--)
+		for (int k = 0; k < cnt[v]; k++)
+			p = put_digit(p, v);
+	return p;
+}
+
+/* The cards of a lay in meld order. */
+static char *put_lay(char *p, const struct dr_move *m)
+{
+	uint16_t c[DR_MELD_MAX];
+	int lo;
+	memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
+	int kind = meld_kind(c, m->n, &lo);
+	meld_sort(c, m->n, kind, lo);
+	for (int i = 0; i < m->n; i++)
+		p = put_word(p, &face_words[face(c[i])]);
+	return p;
+}
+
 typedef void (*move_fn)(void *ctx, const struct dr_state *s, const struct dr_move *m);
 
 /* use[v][k-1]: the first k dice of mask showing v, lowest index first (what
@@ -1035,6 +1111,8 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	const struct dice *d = &s->dice[seat];
 	int cnt[DR_FACES + 1], take[DR_FACES + 1] = { 0 }, count = 0;
 	unsigned use[DR_FACES + 1][DR_DICE];
+	char text[GAME_MOVE_MAX + 1];   /* spelled here: the keeps are many */
+	memcpy(text, "keep", 4);
 	dice_by_face(d, dice_free(d), cnt, use);
 	for (;;) {
 		int v = 1;
@@ -1043,11 +1121,16 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 		if (v > DR_FACES)
 			return count;
 		take[v]++;
-		struct dr_move m = { .verb = V_KEEP, .card = -1 };
+		struct dr_move m = { .verb = V_KEEP, .card = -1, .text = text };
 		/* faces do not share dice: the first take[f] of each face */
 		for (int f = 1; f <= DR_FACES; f++)
 			if (take[f])
 				m.dice |= use[f][take[f] - 1];
+		char *p = text + 4;   /* after "keep"; the faces largest first */
+		for (int f = DR_FACES; f >= 1; f--)
+			for (int k = 0; k < take[f]; k++)
+				p = put_digit(p, f);
+		*p = '\0';
 		fn(ctx, s, &m);
 		count++;
 	}
@@ -1115,6 +1198,7 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	const struct dice *d = &s->dice[seat];
 	int count = 0, have[DR_FACES + 1];
 	unsigned use[DR_FACES + 1][DR_DICE];
+	words_init();
 	dice_by_face(d, d->kept, have, use);
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i], dup = 0;
@@ -1122,13 +1206,21 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			dup |= s->middle[j] >= 0 && face(s->middle[j]) == face(c);
 		if (c < 0 || dup)
 			continue;
-		for (int v = 1; v <= DR_FACES; v++)
+		/* spelled here, a die more each time: "reserve herz-k with 3 3" */
+		char text[GAME_MOVE_MAX + 1];
+		memcpy(text, "reserve", 7);
+		char *with = put_link(put_word(text + 7, &face_words[face(c)]), "with", 4);
+		for (int v = 1; v <= DR_FACES; v++) {
+			char *p = with;
 			for (int k = 1; k <= have[v]; k++) {
 				struct dr_move m = { .verb = V_RESERVE, .card = c, .face = v, .count = k,
-						     .dice = use[v][k - 1] };
+						     .dice = use[v][k - 1], .text = text };
+				p = put_digit(p, v);
+				*p = '\0';
 				fn(ctx, s, &m);
 				count++;
 			}
+		}
 	}
 	/* the reserved cards once, not once per seat robbed */
 	int res[DR_CARDS], nres = 0;
@@ -1300,81 +1392,6 @@ static int meld_number(const struct dr_state *s, int i)
 	return k;
 }
 
-/* A word of a move as it is spelled, padded so that it is copied with one
- * fixed-size memcpy (moves are listed often: every listed move is spelled). */
-struct word16 {
-	char w[16];
-	uint8_t n;
-};
-
-/* The move words of faces ("herz-k", "pik-10") and of verbs, built once from
- * the tables above (the rules run single-threaded). */
-static struct word16 face_words[DR_DECK], verb_words[V__MAX];
-
-static void words_init(void)
-{
-	if (face_words[0].n)
-		return;
-	for (int x = 0; x < DR_DECK; x++) {
-		int n = snprintf(face_words[x].w, sizeof face_words[x].w, "%s-%s",
-				 suit_word[x / DR_RANKS], rank_word[x % DR_RANKS]);
-		face_words[x].n = (uint8_t)n;
-	}
-	for (int v = 0; v < V__MAX; v++)
-		verb_words[v].n = (uint8_t)snprintf(verb_words[v].w, sizeof verb_words[v].w, "%s",
-						    dr_verbs[v].word);
-}
-
-/* Appends a blank and word w (the buffer has room for its 16 bytes). */
-static char *put_word(char *p, const struct word16 *w)
-{
-	*p = ' ';
-	memcpy(p + 1, w->w, sizeof w->w);
-	return p + 1 + w->n;
-}
-
-/* Appends a blank and digit v (a die's face, a seat's number). */
-static char *put_digit(char *p, int v)
-{
-	p[0] = ' ';
-	p[1] = (char)('0' + v);
-	return p + 2;
-}
-
-/* Appends a blank and the link word: " with", " from", " to". */
-static char *put_link(char *p, const char *w, size_t n)
-{
-	*p = ' ';
-	memcpy(p + 1, w, n);
-	return p + 1 + n;
-}
-
-/* The dice of a keep, largest faces first, as listed. */
-static char *put_keep(char *p, const struct dice *d, unsigned mask)
-{
-	int cnt[DR_FACES + 1] = { 0 };
-	for (int i = 0; i < d->n; i++)
-		if ((mask >> i) & 1u)
-			cnt[d->face[i]]++;
-	for (int v = DR_FACES; v >= 1; v--)
-		for (int k = 0; k < cnt[v]; k++)
-			p = put_digit(p, v);
-	return p;
-}
-
-/* The cards of a lay in meld order. */
-static char *put_lay(char *p, const struct dr_move *m)
-{
-	uint16_t c[DR_MELD_MAX];
-	int lo;
-	memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
-	int kind = meld_kind(c, m->n, &lo);
-	meld_sort(c, m->n, kind, lo);
-	for (int i = 0; i < m->n; i++)
-		p = put_word(p, &face_words[face(c[i])]);
-	return p;
-}
-
 /* The longest move spelled (a lay of 13 cards, 9 bytes each, after "lay"),
  * with the 16 bytes put_word copies past its end. */
 enum { DR_TEXT_ROOM = 3 + DR_MELD_MAX * 9 + 16 };
@@ -1386,6 +1403,10 @@ _Static_assert(DR_MELDS < 100, "a meld's number has at most two digits");
  * runs for every listed move. out has GAME_MOVE_MAX + 1 bytes. */
 static void move_text(const struct dr_state *s, int seat, const struct dr_move *m, char *out)
 {
+	if (m->text) {
+		memcpy(out, m->text, strlen(m->text) + 1);
+		return;
+	}
 	words_init();
 	char *p = out;
 	memcpy(p, verb_words[m->verb].w, sizeof verb_words[m->verb].w);
@@ -1433,6 +1454,10 @@ static void emit_text(void *vc, const struct dr_state *s, const struct dr_move *
 {
 	struct emit_ctx *c = vc;
 	char t[GAME_MOVE_MAX + 1];
+	if (m->text) {   /* spelled by its lister */
+		c->emit(c->ctx, m->text);
+		return;
+	}
 	move_text(s, c->seat, m, t);
 	c->emit(c->ctx, t);
 }
