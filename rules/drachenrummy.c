@@ -1105,31 +1105,56 @@ static void dice_by_face(const struct dice *d, unsigned mask, int *have,
 		}
 }
 
-/* Every sub-multiset of the free dice, largest faces first in each. */
+/* The faces among have[1..DR_FACES] that some die shows, ascending, into
+ * fl; how many. */
+static int faces_shown(const int *have, int *fl)
+{
+	int nf = 0;
+	for (int v = 1; v <= DR_FACES; v++)
+		if (have[v])
+			fl[nf++] = v;
+	return nf;
+}
+
+/* Appends k times a blank and digit v (k <= DR_DICE; out has room for the
+ * ten bytes copied). */
+static char *put_digits(char *p, int v, int k)
+{
+	static const char rep[DR_FACES + 1][2 * DR_DICE + 1] = {
+		"", " 1 1 1 1 1", " 2 2 2 2 2", " 3 3 3 3 3", " 4 4 4 4 4", " 5 5 5 5 5",
+		" 6 6 6 6 6",
+	};
+	memcpy(p, rep[v], 2 * DR_DICE);
+	return p + 2 * k;
+}
+
+/* Every sub-multiset of the free dice, largest faces first in each: an
+ * odometer over the faces shown, the lowest face turning fastest. */
 static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 {
 	const struct dice *d = &s->dice[seat];
-	int cnt[DR_FACES + 1], take[DR_FACES + 1] = { 0 }, count = 0;
+	int cnt[DR_FACES + 1], fl[DR_FACES], take[DR_FACES] = { 0 }, count = 0;
 	unsigned use[DR_FACES + 1][DR_DICE];
 	char text[GAME_MOVE_MAX + 1];   /* spelled here: the keeps are many */
 	memcpy(text, "keep", 4);
 	dice_by_face(d, dice_free(d), cnt, use);
+	int nf = faces_shown(cnt, fl);
+	struct dr_move m = { .verb = V_KEEP, .card = -1, .text = text };
 	for (;;) {
-		int v = 1;
-		while (v <= DR_FACES && take[v] == cnt[v])
-			take[v++] = 0;
-		if (v > DR_FACES)
+		int i = 0;
+		while (i < nf && take[i] == cnt[fl[i]])
+			take[i++] = 0;
+		if (i == nf)
 			return count;
-		take[v]++;
-		struct dr_move m = { .verb = V_KEEP, .card = -1, .text = text };
-		/* faces do not share dice: the first take[f] of each face */
-		for (int f = 1; f <= DR_FACES; f++)
-			if (take[f])
-				m.dice |= use[f][take[f] - 1];
+		take[i]++;
+		/* faces do not share dice: the first take[i] of each face */
 		char *p = text + 4;   /* after "keep"; the faces largest first */
-		for (int f = DR_FACES; f >= 1; f--)
-			for (int k = 0; k < take[f]; k++)
-				p = put_digit(p, f);
+		m.dice = 0;
+		for (int j = nf - 1; j >= 0; j--)
+			if (take[j]) {
+				m.dice |= use[fl[j]][take[j] - 1];
+				p = put_digits(p, fl[j], take[j]);
+			}
 		*p = '\0';
 		fn(ctx, s, &m);
 		count++;
@@ -1156,11 +1181,12 @@ static int least_beating(const struct dr_state *s, int v, const int *of, const i
  * t's reservations of that face. res[0..nres): the reserved cards, in id
  * order. */
 static int list_steals(const struct dr_state *s, int t, const int *res, int nres,
-		       const int *have, unsigned use[][DR_DICE], move_fn fn, void *ctx)
+		       const int *have, const int *fl, int nf, unsigned use[][DR_DICE],
+		       move_fn fn, void *ctx)
 {
 	int count = 0;
-	for (int i = 0; i < nres; i++) {
-		int c0 = res[i];
+	for (int r = 0; r < nres; r++) {
+		int c0 = res[r];
 		if (s->own[c0] != t || (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
 					s->own[c0 - DR_DECK] == t))
 			continue;   /* a face once: its first copy */
@@ -1171,8 +1197,9 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 				reservation(s, x, &of[nc], &oc[nc]);
 				cards[nc++] = x;
 			}
-		for (int v = 1; v <= DR_FACES; v++) {
-			if (!have[v] || least_beating(s, v, of, oc, nc) > have[v])
+		for (int i = 0; i < nf; i++) {
+			int v = fl[i];
+			if (least_beating(s, v, of, oc, nc) > have[v])
 				continue;   /* no number of these dice beats any */
 			for (int k = 1; k <= have[v]; k++) {
 				int c = -1;
@@ -1196,10 +1223,11 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 {
 	const struct dice *d = &s->dice[seat];
-	int count = 0, have[DR_FACES + 1];
+	int count = 0, have[DR_FACES + 1], fl[DR_FACES];
 	unsigned use[DR_FACES + 1][DR_DICE];
 	words_init();
 	dice_by_face(d, d->kept, have, use);
+	int nf = faces_shown(have, fl);
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i], dup = 0;
 		for (int j = 0; j < i && c >= 0; j++)
@@ -1210,12 +1238,13 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 		char text[GAME_MOVE_MAX + 1];
 		memcpy(text, "reserve", 7);
 		char *with = put_link(put_word(text + 7, &face_words[face(c)]), "with", 4);
-		for (int v = 1; v <= DR_FACES; v++) {
+		struct dr_move m = { .verb = V_RESERVE, .card = c, .text = text };
+		for (int j = 0; j < nf; j++) {
 			char *p = with;
-			for (int k = 1; k <= have[v]; k++) {
-				struct dr_move m = { .verb = V_RESERVE, .card = c, .face = v, .count = k,
-						     .dice = use[v][k - 1], .text = text };
-				p = put_digit(p, v);
+			m.face = fl[j];
+			for (m.count = 1; m.count <= have[m.face]; m.count++) {
+				m.dice = use[m.face][m.count - 1];
+				p = put_digit(p, m.face);
 				*p = '\0';
 				fn(ctx, s, &m);
 				count++;
@@ -1229,7 +1258,7 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			res[nres++] = c;
 	for (int t = 0; t < s->n && nres > 0; t++)
 		if (t != seat)
-			count += list_steals(s, t, res, nres, have, use, fn, ctx);
+			count += list_steals(s, t, res, nres, have, fl, nf, use, fn, ctx);
 	return count;
 }
 
