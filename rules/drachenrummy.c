@@ -620,14 +620,26 @@ static int steal_refused(const struct dr_state *s, struct rerr *e)
 			"derselben Augenzahl.");
 }
 
-/* The face and count of dice on reserved card c. */
+/* The face and count of dice on reserved card c: the count of dice and
+ * the face of the last die on it (a table for five dice, as this game
+ * has; the move lists ask for every reservation). */
 static void reservation(const struct dr_state *s, int c, int *face_, int *count)
 {
+	static const uint8_t ones[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
+					  1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
+	static const int8_t last[32] = { -1, 0, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3,
+					 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
 	const struct dice *d = &s->dice[s->own[c]];
+	unsigned mask = s->dmask[c] & ((1u << d->n) - 1);
+	if (mask < 32) {
+		*count = ones[mask];
+		*face_ = mask ? d->face[last[mask]] : 0;
+		return;
+	}
 	*count = 0;
 	*face_ = 0;
 	for (int i = 0; i < d->n; i++)
-		if ((s->dmask[c] >> i) & 1u) {
+		if ((mask >> i) & 1u) {
 			(*count)++;
 			*face_ = d->face[i];
 		}
@@ -1178,7 +1190,7 @@ static int least_beating(const struct dr_state *s, int v, const int *of, const i
 
 /* Every steal from seat t: per face it reserved (its first copy) and face
  * of the thief's kept dice, each number of those dice that beats one of
- * t's reservations of that face. res[0..nres): the reserved cards, in id
+ * t's reservations of that face. res[0..nres): t's reserved cards, in id
  * order. */
 static int list_steals(const struct dr_state *s, int t, const int *res, int nres,
 		       const int *have, const int *fl, int nf, unsigned use[][DR_DICE],
@@ -1187,8 +1199,8 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 	int count = 0;
 	for (int r = 0; r < nres; r++) {
 		int c0 = res[r];
-		if (s->own[c0] != t || (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
-					s->own[c0 - DR_DECK] == t))
+		if (c0 >= DR_DECK && s->loc[c0 - DR_DECK] == L_RESERVED &&
+		    s->own[c0 - DR_DECK] == t)
 			continue;   /* a face once: its first copy */
 		/* that player's reservations of this face (one per deck) */
 		int cards[DR_DECKS_MAX], of[DR_DECKS_MAX], oc[DR_DECKS_MAX], nc = 0;
@@ -1251,14 +1263,14 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 			}
 		}
 	}
-	/* the reserved cards once, not once per seat robbed */
-	int res[DR_CARDS], nres = 0;
+	/* the reserved cards once, by holder, not once per seat robbed */
+	int res[DR_SEATS][DR_CARDS], nres[DR_SEATS] = { 0 };
 	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_RESERVED)
-			res[nres++] = c;
-	for (int t = 0; t < s->n && nres > 0; t++)
-		if (t != seat)
-			count += list_steals(s, t, res, nres, have, fl, nf, use, fn, ctx);
+		if (s->loc[c] == L_RESERVED && s->own[c] < DR_SEATS)
+			res[s->own[c]][nres[s->own[c]]++] = c;
+	for (int t = 0; t < s->n; t++)
+		if (t != seat && nres[t] > 0)
+			count += list_steals(s, t, res[t], nres[t], have, fl, nf, use, fn, ctx);
 	return count;
 }
 
