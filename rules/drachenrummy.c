@@ -324,6 +324,44 @@ static int over(const struct dr_state *s)
 	return s->pr.n == 0;
 }
 
+/* Card scans eight cards at a time: the state is read after every move
+ * (scores) and for every list of moves (hand, reservations), and most
+ * cards are elsewhere. */
+_Static_assert(DR_CARDS % 8 == 0, "loc and own are read in blocks of eight");
+
+/* Eight bytes from p as a number, byte i in bits 8i..8i+7. */
+static inline uint64_t load8(const uint8_t *p)
+{
+	uint64_t x;
+	memcpy(&x, p, sizeof x);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	return x;
+}
+
+/* Bit 8i+7 set for each card i of the block from c (c % 8 == 0) that is at
+ * loc and, when own >= 0, owned by own; cards past ncards never. */
+static inline uint64_t cards8(const struct dr_state *s, int c, int loc, int own)
+{
+	const uint64_t ones = 0x0101010101010101u, lo7 = 0x7f7f7f7f7f7f7f7fu;
+	uint64_t x = load8(s->loc + c) ^ ones * (unsigned)loc;
+	if (own >= 0)
+		x |= load8(s->own + c) ^ ones * (unsigned)own;
+	uint64_t hit = ~(((x & lo7) + lo7) | x | lo7);   /* a zero byte: a match */
+	if (s->ncards - c < 8)
+		hit &= (UINT64_C(1) << (8 * (s->ncards - c))) - 1;
+	return hit;
+}
+
+/* The card of the lowest hit of a block from c; the hit is cleared. */
+static inline int next_card(int c, uint64_t *hit)
+{
+	int i = __builtin_ctzll(*hit) / 8;
+	*hit &= *hit - 1;
+	return c + i;
+}
+
 /* The first card of face f at loc (owned by own, -1: anyone), or -1. */
 static int find_card(const struct dr_state *s, int f, int loc, int own)
 {
@@ -336,16 +374,18 @@ static int find_card(const struct dr_state *s, int f, int loc, int own)
 static int hand_count(const struct dr_state *s, int seat)
 {
 	int n = 0;
-	for (int c = 0; c < s->ncards; c++)
-		n += s->loc[c] == L_HAND && s->own[c] == seat;
+	for (int c = 0; c < s->ncards; c += 8)
+		for (uint64_t hit = cards8(s, c, L_HAND, seat); hit; hit &= hit - 1)
+			n++;
 	return n;
 }
 
 static int reserved_count(const struct dr_state *s)
 {
 	int n = 0;
-	for (int c = 0; c < s->ncards; c++)
-		n += s->loc[c] == L_RESERVED;
+	for (int c = 0; c < s->ncards; c += 8)
+		for (uint64_t hit = cards8(s, c, L_RESERVED, -1); hit; hit &= hit - 1)
+			n++;
 	return n;
 }
 
@@ -433,8 +473,9 @@ static void last_round(struct dr_state *s, int first, int left)
 static void start_turn(struct dr_state *s, int seat)
 {
 	int took = 0;
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_RESERVED && s->own[c] == seat) {
+	for (int c0 = 0; c0 < s->ncards; c0 += 8)
+		for (uint64_t hit = cards8(s, c0, L_RESERVED, seat); hit;) {
+			int c = next_card(c0, &hit);
 			dice_back(&s->dice[seat], s->dmask[c]);
 			s->loc[c] = L_HAND;
 			s->dmask[c] = 0;
@@ -1265,9 +1306,12 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	}
 	/* the reserved cards once, by holder, not once per seat robbed */
 	int res[DR_SEATS][DR_CARDS], nres[DR_SEATS] = { 0 };
-	for (int c = 0; c < s->ncards; c++)
-		if (s->loc[c] == L_RESERVED && s->own[c] < DR_SEATS)
-			res[s->own[c]][nres[s->own[c]]++] = c;
+	for (int c0 = 0; c0 < s->ncards; c0 += 8)
+		for (uint64_t hit = cards8(s, c0, L_RESERVED, -1); hit;) {
+			int c = next_card(c0, &hit);
+			if (s->own[c] < DR_SEATS)
+				res[s->own[c]][nres[s->own[c]]++] = c;
+		}
 	for (int t = 0; t < s->n; t++)
 		if (t != seat && nres[t] > 0)
 			count += list_steals(s, t, res[t], nres[t], have, fl, nf, use, fn, ctx);
@@ -1296,10 +1340,11 @@ static void hand_of(const struct dr_state *s, int seat, struct hand *h)
 	memset(h, 0, sizeof *h);
 	for (int f = 0; f < DR_DECK; f++)
 		h->first[f] = -1;
-	for (int c = s->ncards - 1; c >= 0; c--)   /* downwards: the first copy wins */
-		if (s->loc[c] == L_HAND && s->own[c] == seat) {
-			int f = face(c);
-			h->first[f] = c;
+	for (int c0 = 0; c0 < s->ncards; c0 += 8)
+		for (uint64_t hit = cards8(s, c0, L_HAND, seat); hit;) {
+			int c = next_card(c0, &hit), f = face(c);
+			if (h->first[f] < 0)   /* upwards: the first copy */
+				h->first[f] = c;
 			h->ranks[f / DR_RANKS] |= 1u << (f % DR_RANKS);
 			h->suits[f % DR_RANKS] |= 1u << (f / DR_RANKS);
 		}
