@@ -1386,9 +1386,12 @@ static int list_sets(const struct dr_state *s, const struct hand *h, move_fn fn,
 	static const unsigned choice[] = { 7, 11, 13, 14, 15 };   /* three suits or four */
 	struct dr_move m = { .verb = V_LAY, .card = -1 };
 	int count = 0;
-	for (int r = 0; r < DR_RANKS; r++) {
-		if (h->suits[r] != 7 && h->suits[r] < 11)
-			continue;   /* fewer than three suits */
+	_Static_assert(DR_SUITS == 4, "three of four suits, spelled out below");
+	const unsigned *a = h->ranks;   /* the ranks held in three suits or four */
+	unsigned three = (a[0] & a[1] & (a[2] | a[3])) | (a[2] & a[3] & (a[0] | a[1]));
+	for (int r = 0; three >> r; r++) {
+		if (!((three >> r) & 1u))
+			continue;
 		for (int k = 0; k < 5; k++) {
 			if ((h->suits[r] & choice[k]) != choice[k])
 				continue;
@@ -1456,6 +1459,7 @@ static int legal_moves(const struct dr_state *s, int seat, move_fn fn, void *ctx
 	struct dr_move m = { .card = -1 };
 	if (st == S_ROLL) {
 		m.verb = V_ROLL;
+		m.text = "roll";
 		fn(ctx, s, &m);
 		return 1;
 	}
@@ -1465,6 +1469,7 @@ static int legal_moves(const struct dr_state *s, int seat, move_fn fn, void *ctx
 		count += list_takes(s, seat, fn, ctx);
 	count += list_melds(s, seat, fn, ctx);
 	m.verb = V_DONE;
+	m.text = "done";
 	fn(ctx, s, &m);
 	return count + 1;
 }
