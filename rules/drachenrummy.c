@@ -1229,6 +1229,16 @@ static int least_beating(const struct dr_state *s, int v, const int *of, const i
 	return least;
 }
 
+/* Whether more dice of its face than on it are at hand for one of the
+ * reservations of[j], oc[j] (face, count), j < nc. */
+static int same_face_beats(const int *have, const int *of, const int *oc, int nc)
+{
+	for (int j = 0; j < nc; j++)
+		if (of[j] >= 1 && of[j] <= DR_FACES && have[of[j]] > oc[j])
+			return 1;
+	return 0;
+}
+
 /* Every steal from seat t: per face it reserved (its first copy) and face
  * of the thief's kept dice, each number of those dice that beats one of
  * t's reservations of that face. res[0..nres): t's reserved cards, in id
@@ -1250,6 +1260,8 @@ static int list_steals(const struct dr_state *s, int t, const int *res, int nres
 				reservation(s, x, &of[nc], &oc[nc]);
 				cards[nc++] = x;
 			}
+		if (!s->steal_any && !s->steal_higher && !same_face_beats(have, of, oc, nc))
+			continue;   /* the plain rule: only more dice of the same face steal */
 		for (int i = 0; i < nf; i++) {
 			int v = fl[i];
 			if (least_beating(s, v, of, oc, nc) > have[v])
