@@ -432,6 +432,7 @@ static struct game_event *logev(struct dr_state *s, int type, int seat, unsigned
  * every move). */
 static void scores(const struct dr_state *s, int *out)
 {
+	_Static_assert(DR_DECK % DR_RANKS == 0, "a card's rank is its id modulo 13");
 	memset(out, 0, sizeof out[0] * DR_SEATS);
 	for (int c = 0; c < s->ncards; c++)
 		if (s->loc[c] == L_HAND && s->own[c] < DR_SEATS)
@@ -439,8 +440,8 @@ static void scores(const struct dr_state *s, int *out)
 	for (int i = 0; i < s->nmelds; i++) {
 		const struct dr_meld *ml = &s->meld[i];
 		int pts = 0;
-		for (int j = 0; j < ml->n; j++)
-			pts += card_points(ml->c[j]);
+		for (int j = 0; j < ml->n; j++)   /* card_points: the rank is c % 13 */
+			pts += ml->c[j] % DR_RANKS >= 9 ? 2 : 1;
 		if (ml->owner < DR_SEATS)
 			out[ml->owner] += pts;
 	}
@@ -823,27 +824,36 @@ static int step_allows(int verb, int st, int last, struct rerr *e)
  * limit; mt_split decides then, with its message. */
 static int split_plain(const char *text, struct mtok *t)
 {
-	t->n = 0;
-	size_t i = 0, wl = 0;
-	for (;; i++) {
-		unsigned char c = (unsigned char)text[i];
-		if (c == ' ' || c == '\0') {
-			if (wl > 0)
-				t->w[t->n++][wl] = '\0';
-			wl = 0;
-			if (c == '\0')
-				break;
-			continue;
-		}
-		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
-			return -1;
-		if (wl == 0 && t->n == MT_MAX_WORDS)
-			return -1;
-		if (wl + 1 >= MT_WORD_MAX)
-			return -1;
-		t->w[t->n][wl++] = (char)c;
+	static unsigned char word_char[256];   /* 1: a letter of a plain word */
+	if (!word_char['a']) {
+		for (int c = 'a'; c <= 'z'; c++)
+			word_char[c] = 1;
+		for (int c = '0'; c <= '9'; c++)
+			word_char[c] = 1;
+		word_char['-'] = 1;
 	}
-	return i > GAME_MOVE_MAX || t->n == 0 ? -1 : 0;
+	const unsigned char *p = (const unsigned char *)text;
+	t->n = 0;
+	for (;;) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		if (t->n == MT_MAX_WORDS)
+			return -1;
+		char *w = t->w[t->n];
+		size_t wl = 0;
+		for (; word_char[*p]; p++) {
+			if (wl + 1 >= MT_WORD_MAX)
+				return -1;
+			w[wl++] = (char)*p;
+		}
+		if (*p != ' ' && *p != '\0')
+			return -1;
+		w[wl] = '\0';
+		t->n++;
+	}
+	return (size_t)(p - (const unsigned char *)text) > GAME_MOVE_MAX || t->n == 0 ? -1 : 0;
 }
 
 /* The verb of t (mt_verb's answer, found without a string compare per
