@@ -592,6 +592,7 @@ struct dr_move {
 	int n;             /* lay: cards */
 	uint16_t cards[DR_MELD_MAX];
 	const char *text;  /* the move spelled, when its lister spelled it already */
+	int sorted;        /* lay: cards already in meld order (as the lists give them) */
 };
 
 /* Reads dice faces w[from..t->n) into want[]; -1 with a message. */
@@ -1144,8 +1145,10 @@ static char *put_lay(char *p, const struct dr_move *m)
 	uint16_t c[DR_MELD_MAX];
 	int lo;
 	memcpy(c, m->cards, sizeof c[0] * (size_t)m->n);
-	int kind = meld_kind(c, m->n, &lo);
-	meld_sort(c, m->n, kind, lo);
+	if (!m->sorted) {
+		int kind = meld_kind(c, m->n, &lo);
+		meld_sort(c, m->n, kind, lo);
+	}
 	for (int i = 0; i < m->n; i++)
 		p = put_word(p, &face_words[face(c[i])]);
 	return p;
@@ -1393,6 +1396,9 @@ static int list_runs(const struct dr_state *s, const struct hand *h, move_fn fn,
 					break;
 				m.cards[m.n++] = (uint16_t)c;
 				if (m.n >= 3) {
+					/* upwards is meld order, but for all thirteen from the
+					 * ace: meld_kind reads that as the ace high */
+					m.sorted = !(lo < 0 && m.n == DR_RANKS);
 					fn(ctx, s, &m);
 					count++;
 				}
@@ -1406,7 +1412,7 @@ static int list_runs(const struct dr_state *s, const struct hand *h, move_fn fn,
 static int list_sets(const struct dr_state *s, const struct hand *h, move_fn fn, void *ctx)
 {
 	static const unsigned choice[] = { 7, 11, 13, 14, 15 };   /* three suits or four */
-	struct dr_move m = { .verb = V_LAY, .card = -1 };
+	struct dr_move m = { .verb = V_LAY, .card = -1, .sorted = 1 };   /* suits upwards */
 	int count = 0;
 	_Static_assert(DR_SUITS == 4, "three of four suits, spelled out below");
 	const unsigned *a = h->ranks;   /* the ranks held in three suits or four */
@@ -1435,15 +1441,22 @@ static int list_adds(const struct dr_state *s, const struct hand *h, int i, move
 {
 	const struct dr_meld *ml = &s->meld[i];
 	int count = 0, from = 0, to = DR_DECK, by = 1;
+	unsigned near = (1u << DR_RANKS) - 1;   /* ranks that may fit */
 	if (ml->n > 0 && ml->run) {
 		from = suit(ml->c[0]) * DR_RANKS;
 		to = from + DR_RANKS;
+		/* a run grows by a new rank next to one of its own (the ace next
+		 * to the 2 and to the king) */
+		unsigned rm = 0;
+		for (int j = 0; j < ml->n; j++)
+			rm |= 1u << rank(ml->c[j]);
+		near = (rm << 1 | rm >> 1 | (rm & 1u) << (DR_RANKS - 1) | rm >> (DR_RANKS - 1)) & ~rm;
 	} else if (ml->n > 0) {
 		from = rank(ml->c[0]);
 		by = DR_RANKS;
 	}
 	for (int f = from; f < to && ml->n < DR_MELD_MAX; f += by) {
-		if (h->first[f] < 0)
+		if (h->first[f] < 0 || !((near >> rank(f)) & 1u))
 			continue;
 		uint16_t c[DR_MELD_MAX + 1];
 		int lo;
