@@ -1206,6 +1206,15 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	dice_by_face(d, dice_free(d), cnt, use);
 	int nf = faces_shown(cnt, fl);
 	struct dr_move m = { .verb = V_KEEP, .card = -1, .text = text };
+	/* The faces above the one that turns stay as they are: end[j] is where
+	 * the text of faces fl[nf-1..j] ends, dice[j] their dice (faces do not
+	 * share dice: the first take[j] of each face). */
+	char *end[DR_FACES + 1];
+	unsigned dice[DR_FACES + 1];
+	for (int j = 0; j <= nf; j++) {
+		end[j] = text + 4;   /* after "keep"; the faces largest first */
+		dice[j] = 0;
+	}
 	for (;;) {
 		int i = 0;
 		while (i < nf && take[i] == cnt[fl[i]])
@@ -1213,15 +1222,14 @@ static int list_keeps(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 		if (i == nf)
 			return count;
 		take[i]++;
-		/* faces do not share dice: the first take[i] of each face */
-		char *p = text + 4;   /* after "keep"; the faces largest first */
-		m.dice = 0;
-		for (int j = nf - 1; j >= 0; j--)
-			if (take[j]) {
-				m.dice |= use[fl[j]][take[j] - 1];
-				p = put_digits(p, fl[j], take[j]);
-			}
-		*p = '\0';
+		end[i] = put_digits(end[i + 1], fl[i], take[i]);
+		dice[i] = dice[i + 1] | use[fl[i]][take[i] - 1];
+		for (int j = 0; j < i; j++) {   /* the faces below i have none taken now */
+			end[j] = end[i];
+			dice[j] = dice[i];
+		}
+		*end[i] = '\0';
+		m.dice = dice[i];
 		fn(ctx, s, &m);
 		count++;
 	}
