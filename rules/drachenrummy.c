@@ -1102,12 +1102,20 @@ static void words_init(void)
 						    dr_verbs[v].word);
 }
 
-/* Appends a blank and word w (the buffer has room for its 16 bytes). */
-static char *put_word(char *p, const struct word16 *w)
+/* The move word of face f: "herz-k", "pik-10". */
+static const char *face_word(int f)
+{
+	words_init();
+	return face_words[f].w;
+}
+
+/* Appends a blank and the move word of face f (the buffer has room for
+ * the 16 bytes copied). */
+static char *put_face(char *p, int f)
 {
 	*p = ' ';
-	memcpy(p + 1, w->w, sizeof w->w);
-	return p + 1 + w->n;
+	memcpy(p + 1, face_word(f), sizeof face_words[f].w);
+	return p + 1 + face_words[f].n;
 }
 
 /* Appends a blank and digit v (a die's face, a seat's number). */
@@ -1150,7 +1158,7 @@ static char *put_lay(char *p, const struct dr_move *m)
 		meld_sort(c, m->n, kind, lo);
 	}
 	for (int i = 0; i < m->n; i++)
-		p = put_word(p, &face_words[face(c[i])]);
+		p = put_face(p, face(c[i]));
 	return p;
 }
 
@@ -1311,7 +1319,6 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 	const struct dice *d = &s->dice[seat];
 	int count = 0, have[DR_FACES + 1], fl[DR_FACES];
 	unsigned use[DR_FACES + 1][DR_DICE];
-	words_init();
 	dice_by_face(d, d->kept, have, use);
 	int nf = faces_shown(have, fl);
 	for (int i = 0; i < DR_MIDDLE; i++) {
@@ -1323,7 +1330,7 @@ static int list_takes(const struct dr_state *s, int seat, move_fn fn, void *ctx)
 		/* spelled here, a die more each time: "reserve herz-k with 3 3" */
 		char text[GAME_MOVE_MAX + 1];
 		memcpy(text, "reserve", 7);
-		char *with = put_link(put_word(text + 7, &face_words[face(c)]), "with", 4);
+		char *with = put_link(put_face(text + 7, face(c)), "with", 4);
 		struct dr_move m = { .verb = V_RESERVE, .card = c, .text = text };
 		for (int j = 0; j < nf; j++) {
 			char *p = with;
@@ -1527,7 +1534,7 @@ static int meld_number(const struct dr_state *s, int i)
 }
 
 /* The longest move spelled (a lay of 13 cards, 9 bytes each, after "lay"),
- * with the 16 bytes put_word copies past its end. */
+ * with the 16 bytes put_face copies past its end. */
 enum { DR_TEXT_ROOM = 3 + DR_MELD_MAX * 9 + 16 };
 _Static_assert(DR_TEXT_ROOM <= GAME_MOVE_MAX + 1, "a spelled move fits its buffer");
 _Static_assert(DR_MELDS < 100, "a meld's number has at most two digits");
@@ -1551,7 +1558,7 @@ static void move_text(const struct dr_state *s, int seat, const struct dr_move *
 		break;
 	case V_RESERVE:
 	case V_STEAL:
-		p = put_word(p, &face_words[face(m->card)]);
+		p = put_face(p, face(m->card));
 		if (m->verb == V_STEAL) {
 			p = put_link(p, "from", 4);
 			p = put_digit(p, m->target + 1);
@@ -1564,7 +1571,7 @@ static void move_text(const struct dr_state *s, int seat, const struct dr_move *
 		p = put_lay(p, m);
 		break;
 	case V_ADD: {
-		p = put_word(p, &face_words[face(m->card)]);
+		p = put_face(p, face(m->card));
 		p = put_link(p, "to m", 4);
 		int k = meld_number(s, m->target);
 		if (k >= 10)
