@@ -215,7 +215,9 @@ static int parse_face(const char *w, int *f)
 	int s = w[0] == 'k' ? (w[1] == 'r' ? 0 : 3) : w[0] == 'p' ? 1 : w[0] == 'h' ? 2 : -1;
 	if (s >= 0) {
 		size_t n = strlen(suit_word[s]);
-		int r = strncmp(w, suit_word[s], n) == 0 && w[n] == '-' ? short_rank(w + n + 1) : -1;
+		int r = -1;
+		if (strncmp(w, suit_word[s], n) == 0 && w[n] == '-')
+			r = short_rank(w + n + 1);
 		if (r >= 0) {
 			*f = s * DR_RANKS + r;
 			return 0;
@@ -600,10 +602,16 @@ static int read_faces(const struct mtok *t, int from, int *want, int *n, struct 
 {
 	char q[4 * MT_QUOTE_CHARS + 1];
 	*n = 0;
-	for (int i = from; i < t->n; i++)
-		if (mt_int(t->w[i], 1, DR_FACES, &want[(*n)++]) != 0)
+	for (int i = from; i < t->n; i++) {
+		const char *w = t->w[i];
+		if (w[0] >= '1' && w[0] <= '0' + DR_FACES && w[1] == '\0') {
+			want[(*n)++] = w[0] - '0';   /* one digit, as the lists spell it */
+			continue;
+		}
+		if (mt_int(w, 1, DR_FACES, &want[(*n)++]) != 0)
 			return rerr_set(e, "'%s' ist keine Augenzahl (1 bis 6).",
-					mt_clip(q, sizeof q, t->w[i], MT_QUOTE_CHARS));
+					mt_clip(q, sizeof q, w, MT_QUOTE_CHARS));
+	}
 	return 0;
 }
 
@@ -666,7 +674,7 @@ static int steal_refused(const struct dr_state *s, struct rerr *e)
 /* The face and count of dice on reserved card c: the count of dice and
  * the face of the last die on it (a table for five dice, as this game
  * has; the move lists ask for every reservation). */
-static void reservation(const struct dr_state *s, int c, int *face_, int *count)
+static inline void reservation(const struct dr_state *s, int c, int *face_, int *count)
 {
 	static const uint8_t ones[32] = { 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4,
 					  1, 2, 2, 3, 2, 3, 3, 4, 2, 3, 3, 4, 3, 4, 4, 5 };
@@ -1465,7 +1473,8 @@ static int list_adds(const struct dr_state *s, const struct hand *h, int i, move
 		unsigned rm = 0;
 		for (int j = 0; j < ml->n; j++)
 			rm |= 1u << rank(ml->c[j]);
-		near = (rm << 1 | rm >> 1 | (rm & 1u) << (DR_RANKS - 1) | rm >> (DR_RANKS - 1)) & ~rm;
+		unsigned ace = (rm & 1u) << (DR_RANKS - 1) | rm >> (DR_RANKS - 1);
+		near = (rm << 1 | rm >> 1 | ace) & ~rm;
 	} else if (ml->n > 0) {
 		from = rank(ml->c[0]);
 		by = DR_RANKS;
