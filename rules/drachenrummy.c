@@ -827,74 +827,6 @@ static int step_allows(int verb, int st, int last, struct rerr *e)
 	}
 }
 
-/* mt_split for the plain moves the lists spell (lower case letters,
- * digits, '-', single words apart by blanks): the same words without the
- * checks for UTF-8, control characters and case. -1: not plain, or over a
- * limit; mt_split decides then, with its message. */
-static int split_plain(const char *text, struct mtok *t)
-{
-	static unsigned char word_char[256];   /* 1: a letter of a plain word */
-	if (!word_char['a']) {
-		for (int c = 'a'; c <= 'z'; c++)
-			word_char[c] = 1;
-		for (int c = '0'; c <= '9'; c++)
-			word_char[c] = 1;
-		word_char['-'] = 1;
-	}
-	const unsigned char *p = (const unsigned char *)text;
-	t->n = 0;
-	for (;;) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		if (t->n == MT_MAX_WORDS)
-			return -1;
-		char *w = t->w[t->n];
-		size_t wl = 0;
-		for (; word_char[*p]; p++) {
-			if (wl + 1 >= MT_WORD_MAX)
-				return -1;
-			w[wl++] = (char)*p;
-		}
-		if (*p != ' ' && *p != '\0')
-			return -1;
-		w[wl] = '\0';
-		t->n++;
-	}
-	return (size_t)(p - (const unsigned char *)text) > GAME_MOVE_MAX || t->n == 0 ? -1 : 0;
-}
-
-/* The verb of t (mt_verb's answer, found without a string compare per
- * verb); mt_verb itself when none fits, for its message. */
-static int find_verb(const struct mtok *t, struct rerr *e)
-{
-	int k;
-	switch (t->w[0][0]) {
-	case 'r':
-		k = t->w[0][1] == 'o' ? V_ROLL : V_RESERVE;
-		break;
-	case 'k':
-		k = V_KEEP;
-		break;
-	case 's':
-		k = V_STEAL;
-		break;
-	case 'l':
-		k = V_LAY;
-		break;
-	case 'a':
-		k = V_ADD;
-		break;
-	case 'd':
-		k = V_DONE;
-		break;
-	default:
-		return mt_verb(dr_verbs, V__MAX, t, e);
-	}
-	return strcmp(t->w[0], dr_verbs[k].word) == 0 ? k : mt_verb(dr_verbs, V__MAX, t, e);
-}
-
 /* The whole move checked against the state; nothing changes. */
 static int parse_move(const struct dr_state *s, int seat, const char *text, struct dr_move *m,
 		      struct rerr *e)
@@ -905,11 +837,11 @@ static int parse_move(const struct dr_state *s, int seat, const char *text, stru
 	m->card = -1;
 	if (seat < 0 || seat >= s->n)
 		return rerr_set(e, "Diesen Platz gibt es an diesem Tisch nicht.");
-	if ((!text || split_plain(text, &t) != 0) && mt_split(text, &t, e) != 0)
+	if (mt_split(text, &t, e) != 0)
 		return -1;
 	if (over(s))
 		return rerr_set(e, "Die Partie ist schon vorbei.");
-	if ((m->verb = find_verb(&t, e)) < 0 ||
+	if ((m->verb = mt_verb(dr_verbs, V__MAX, &t, e)) < 0 ||
 	    mt_form(&dr_verbs[m->verb], &t, e) != 0)
 		return -1;
 	if (m->verb == V_STEAL && !mt_is(&t, 4, "with"))   /* its second link word */
