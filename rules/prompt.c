@@ -37,21 +37,6 @@ void prompt_clear(struct prompts *ps)
 	memset(ps, 0, sizeof *ps);
 }
 
-struct prompt *prompt_top(struct prompts *ps)
-{
-	return ps->n ? &ps->p[ps->n - 1] : NULL;
-}
-
-const struct prompt *prompt_peek(const struct prompts *ps)
-{
-	return ps->n ? &ps->p[ps->n - 1] : NULL;
-}
-
-int prompt_kind(const struct prompts *ps)
-{
-	return ps->n ? ps->p[ps->n - 1].kind : 0;
-}
-
 struct prompt *prompt_find(struct prompts *ps, int kind)
 {
 	for (int i = ps->n - 1; i >= 0; i--)
@@ -66,12 +51,6 @@ int prompt_owner(const struct prompts *ps, int kind)
 		if (ps->p[i].kind == kind)
 			return ps->p[i].owner;
 	return -1;
-}
-
-int prompt_waits(const struct prompts *ps, int seat)
-{
-	const struct prompt *p = prompt_peek(ps);
-	return p && seat >= 0 && seat < GAME_MAX_SEATS && ((p->waiting >> seat) & 1u);
 }
 
 int prompt_done(struct prompts *ps, int seat)

@@ -59,17 +59,34 @@ void prompt_pop(struct prompts *ps);
 /* Closes every prompt (the party is over). */
 void prompt_clear(struct prompts *ps);
 
-/* The live prompt, or NULL; its kind, or 0. */
-struct prompt *prompt_top(struct prompts *ps);
-const struct prompt *prompt_peek(const struct prompts *ps);
-int prompt_kind(const struct prompts *ps);
+/* The live prompt, or NULL; its kind, or 0. Inline, like prompt_waits():
+ * a game's move list and checks ask them several times a move. */
+static inline struct prompt *prompt_top(struct prompts *ps)
+{
+	return ps->n ? &ps->p[ps->n - 1] : NULL;
+}
+
+static inline const struct prompt *prompt_peek(const struct prompts *ps)
+{
+	return ps->n ? &ps->p[ps->n - 1] : NULL;
+}
+
+static inline int prompt_kind(const struct prompts *ps)
+{
+	return ps->n ? ps->p[ps->n - 1].kind : 0;
+}
+
 /* The topmost prompt of `kind`, live or interrupted, or NULL; its owner,
  * or -1. */
 struct prompt *prompt_find(struct prompts *ps, int kind);
 int prompt_owner(const struct prompts *ps, int kind);
 
 /* 1 when seat is waiting on the live prompt. */
-int prompt_waits(const struct prompts *ps, int seat);
+static inline int prompt_waits(const struct prompts *ps, int seat)
+{
+	const struct prompt *p = prompt_peek(ps);
+	return p && seat >= 0 && seat < GAME_MAX_SEATS && ((p->waiting >> seat) & 1u);
+}
 /* Seat has acted or passed on the live prompt. 1 when nobody is left
  * waiting on it (the caller closes it). */
 int prompt_done(struct prompts *ps, int seat);

@@ -477,25 +477,6 @@ static int is_in(const struct wg_state *s, int seat)
 	return seat >= 0 && seat < s->n && !((s->out >> seat) & 1u);
 }
 
-/* The top prompt, its kind, and whether it waits for seat, as
- * prompt_peek(), prompt_kind() and prompt_waits() say, read in place: each
- * move's listing and checks ask several times. */
-static const struct prompt *top_prompt(const struct wg_state *s)
-{
-	return s->pr.n ? &s->pr.p[s->pr.n - 1] : NULL;
-}
-
-static int top_kind(const struct wg_state *s)
-{
-	return s->pr.n ? s->pr.p[s->pr.n - 1].kind : 0;
-}
-
-static int top_waits(const struct wg_state *s, int seat)
-{
-	const struct prompt *p = top_prompt(s);
-	return p && seat >= 0 && seat < GAME_MAX_SEATS && ((p->waiting >> seat) & 1u);
-}
-
 static uint32_t seats_in(const struct wg_state *s)
 {
 	return ((1u << s->n) - 1) & ~(uint32_t)s->out;
@@ -950,7 +931,7 @@ static uint32_t window_seats(const struct wg_state *s, int kind, int actor)
  * an open one). 1, or 0 when nobody listens. */
 static int open_window(struct wg_state *s, int base, int kind, int actor, int64_t now)
 {
-	if (top_kind(s) == PR_REACT)
+	if (prompt_kind(&s->pr) == PR_REACT)
 		prompt_pop(&s->pr);
 	uint32_t seats = window_seats(s, kind, actor);
 	s->base = (uint8_t)base;
@@ -975,7 +956,7 @@ static void step_done(struct wg_state *s, int base, int kind, int64_t now)
  * resolves, top first, and the turn goes on. */
 static void close_window(struct wg_state *s, int64_t now)
 {
-	if (top_kind(s) == PR_REACT)
+	if (prompt_kind(&s->pr) == PR_REACT)
 		prompt_pop(&s->pr);
 	resolve_stack(s);
 	s->epoch++;
@@ -1254,14 +1235,14 @@ struct wg_move {
  * turn or in the last round; -1 when it may not (with why in e). */
 static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 {
-	const struct prompt *p = top_prompt(s);
+	const struct prompt *p = prompt_peek(&s->pr);
 	if (lying(s, seat, P_MUZZLE))
 		return rerr_set(e, "Du trägst einen Maulkorb: keine Karten bis zum Ende deines Zuges.");
 	switch (p ? p->kind : 0) {
 	case PR_REACT:
-		if (!top_waits(s, seat) && ((p->seats >> seat) & 1u))
+		if (!prompt_waits(&s->pr, seat) && ((p->seats >> seat) & 1u))
 			return rerr_set(e, "Du hast in diesem Fenster schon gepasst.");
-		if (!top_waits(s, seat))
+		if (!prompt_waits(&s->pr, seat))
 			return rerr_set(e, "Dieses Reaktionsfenster ist nicht für dich.");
 		return s->base;
 	case PR_TURN:
@@ -1273,9 +1254,9 @@ static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 					WG_HAND_LIMIT);
 		return B_PLAY;
 	case PR_FINAL:
-		if (!top_waits(s, seat) && ((p->seats >> seat) & 1u))
+		if (!prompt_waits(&s->pr, seat) && ((p->seats >> seat) & 1u))
 			return rerr_set(e, "Du bist schon fertig.");
-		if (!top_waits(s, seat))
+		if (!prompt_waits(&s->pr, seat))
 			return rerr_set(e, "Du bist ausgeschieden.");
 		return B_PLAY;
 	default:
@@ -1286,7 +1267,7 @@ static int play_base(const struct wg_state *s, int seat, struct rerr *e)
 /* Whether a card of type t may be played at base now. */
 static int when_ok(const struct wg_state *s, const struct wg_type *t, int base, struct rerr *e)
 {
-	int react = top_kind(s) == PR_REACT;
+	int react = prompt_kind(&s->pr) == PR_REACT;
 	if (t->when & W_ANY)
 		return 0;
 	if ((t->when & W_ATTACK) && react && base == B_ATTACK && s->atk.on == 1)
@@ -1415,10 +1396,10 @@ static int turn_step(const struct wg_state *s, int seat, int step, struct rerr *
 		N_("Du hast schon angegriffen: spiele Karten oder beende deinen Zug (end)."),
 		N_("Erst abwerfen."), N_("Erst abwerfen.")
 	};
-	if (top_kind(s) == PR_REACT && prompt_find((struct prompts *)&s->pr, PR_TURN) &&
+	if (prompt_kind(&s->pr) == PR_REACT && prompt_find((struct prompts *)&s->pr, PR_TURN) &&
 	    seat == s->active)
 		return rerr_set(e, "Erst schließt das Reaktionsfenster.");
-	if (top_kind(s) != PR_TURN || seat != s->active)
+	if (prompt_kind(&s->pr) != PR_TURN || seat != s->active)
 		return rerr_set(e, "Du bist nicht am Zug.");
 	if (s->step != step)
 		return rerr_set(e, "%s", what[s->step]);
@@ -1430,11 +1411,11 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 {
 	switch (m->verb) {
 	case V_PASS:
-		if (top_kind(s) != PR_REACT)
+		if (prompt_kind(&s->pr) != PR_REACT)
 			return rerr_set(e, "Gerade ist kein Reaktionsfenster offen.");
-		if (!top_waits(s, seat) && ((top_prompt(s)->seats >> seat) & 1u))
+		if (!prompt_waits(&s->pr, seat) && ((prompt_peek(&s->pr)->seats >> seat) & 1u))
 			return rerr_set(e, "Du hast in diesem Fenster schon gepasst.");
-		if (!top_waits(s, seat))
+		if (!prompt_waits(&s->pr, seat))
 			return rerr_set(e, "Dieses Reaktionsfenster ist nicht für dich.");
 		return 0;
 	case V_ATTACK:
@@ -1455,15 +1436,15 @@ static int parse_rest(const struct wg_state *s, int seat, const struct mtok *t,
 			return rerr_set(e, "Diese Karte hast du nicht auf der Hand.");
 		return 0;
 	case V_DONE:
-		if (top_kind(s) != PR_FINAL)
+		if (prompt_kind(&s->pr) != PR_FINAL)
 			return rerr_set(e, "done gibt es nur in der letzten Runde.");
-		if (!top_waits(s, seat) && is_in(s, seat))
+		if (!prompt_waits(&s->pr, seat) && is_in(s, seat))
 			return rerr_set(e, "Du bist schon fertig.");
-		if (!top_waits(s, seat))
+		if (!prompt_waits(&s->pr, seat))
 			return rerr_set(e, "Du bist ausgeschieden.");
 		return 0;
 	case V_SHOUT: {
-		const struct prompt *p = top_prompt(s);
+		const struct prompt *p = prompt_peek(&s->pr);
 		if (!p && s->winner >= 0 && __builtin_popcount(s->tied) > 1)
 			return rerr_set(e, "Zu spät: @%d hat zuerst gerufen.", s->winner);
 		if (!p)
@@ -1500,7 +1481,7 @@ static int parse_move(const struct wg_state *s, int seat, const char *text, stru
 /* A card leaves seat's hand for the stack; the others may answer it. */
 static void play_card(struct wg_state *s, int seat, const struct wg_move *m, int64_t now)
 {
-	int base = top_kind(s) == PR_REACT ? s->base : B_PLAY;
+	int base = prompt_kind(&s->pr) == PR_REACT ? s->base : B_PLAY;
 	const struct wg_type *t = &wg_types[m->type];
 	struct wg_entry *x = &s->stack[s->nstack++];
 	x->card = hand_take(s, seat, m->hand_at);
@@ -1726,7 +1707,7 @@ static int emit_attacks(const struct wg_state *s, int seat, move_emit_fn emit, v
 static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 {
 	const struct wg_state *s = st;
-	const struct prompt *p = top_prompt(s);
+	const struct prompt *p = prompt_peek(&s->pr);
 	int k = 0;
 	if (!p || seat < 0 || seat >= s->n)
 		return 0;
@@ -1744,7 +1725,7 @@ static int wg_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 	} else if (p->kind == PR_TURN && seat == s->active) {
 		emit(ctx, "end");
 		k++;
-	} else if ((p->kind == PR_REACT || p->kind == PR_FINAL) && top_waits(s, seat)) {
+	} else if ((p->kind == PR_REACT || p->kind == PR_FINAL) && prompt_waits(&s->pr, seat)) {
 		emit(ctx, p->kind == PR_REACT ? "pass" : "done");
 		k++;
 	} else {
@@ -1946,7 +1927,7 @@ static int check_prompts(const struct wg_state *s, struct rerr *e)
 {
 	if (prompt_check(&s->pr, PR__MAX, s->n, e) != 0)
 		return -1;
-	const struct prompt *bottom = s->pr.n ? &s->pr.p[0] : NULL, *top = top_prompt(s);
+	const struct prompt *bottom = s->pr.n ? &s->pr.p[0] : NULL, *top = prompt_peek(&s->pr);
 	int k0 = bottom ? bottom->kind : 0;
 	if (s->pr.n > 2 || (s->pr.n == 2 && top->kind != PR_REACT) ||
 	    (k0 == PR_TURN && (bottom->seats != 1u << s->active || bottom->owner != s->active ||
@@ -2200,20 +2181,20 @@ static void view_window(struct view_sink *v, int kind, int owner, int waits)
 /* The headline: what happens now, for this seat. */
 static void view_headline(const struct wg_state *s, int me, struct view_sink *v)
 {
-	const struct prompt *p = top_prompt(s);
+	const struct prompt *p = prompt_peek(&s->pr);
 	if (!p && s->winner >= 0)
 		vtextf(v, "headline", "@%d gewinnt.", s->winner);
 	else if (!p)
 		vtext(v, "headline", "Unentschieden: die Gleichstehenden teilen sich den Sieg.");
 	else if (p->kind == PR_SHOUT)
 		vtext(v, "headline", "Gleichstand! Wer zuerst „Worst Game Ever!“ ruft, gewinnt.");
-	else if (p->kind == PR_FINAL && top_waits(s, me))
+	else if (p->kind == PR_FINAL && prompt_waits(&s->pr, me))
 		vtext(v, "headline", "Das Ende ist eingeleitet: spiele noch Karten oder sag "
 		      "„fertig“.");
 	else if (p->kind == PR_FINAL)
 		vtext(v, "headline", "Das Ende ist eingeleitet: alle spielen noch einmal Karten.");
 	else if (p->kind == PR_REACT)
-		view_window(v, p->arg, p->owner, top_waits(s, me));
+		view_window(v, p->arg, p->owner, prompt_waits(&s->pr, me));
 	else if (s->active != me)
 		vtextf(v, "headline", "@%d ist am Zug.", s->active);
 	else if (s->step == ST_ATTACK)
@@ -2267,7 +2248,7 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
  * it is out, on turn or still to answer the window; an open hand (Kiebitz). */
 static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 {
-	const struct prompt *p = top_prompt(s);
+	const struct prompt *p = prompt_peek(&s->pr);
 	for (int q = 0; q < s->n; q++) {
 		vbegin(v, "seats");
 		vnum(v, "seat", q);
@@ -2340,8 +2321,8 @@ static void view_hand(const struct wg_state *s, int me, struct view_sink *v)
  * demands), pass, end, done, shout, discard. */
 static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 {
-	const struct prompt *p = top_prompt(s);
-	int kind = p ? p->kind : 0, mine = p && top_waits(s, me);
+	const struct prompt *p = prompt_peek(&s->pr);
+	int kind = p ? p->kind : 0, mine = p && prompt_waits(&s->pr, me);
 	int attacking = kind == PR_TURN && me == s->active && s->step == ST_ATTACK;
 	vflag(v, "attacking", attacking);
 	for (int q = 0; attacking && q < s->n; q++) {
@@ -2386,14 +2367,14 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 static void wg_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct wg_state *s = st;
-	const struct prompt *p = top_prompt(s);
+	const struct prompt *p = prompt_peek(&s->pr);
 	int me = seat >= 0 && seat < s->n ? seat : -1;
 	view_headline(s, me, v);
 	vflag(v, "over", !p);
 	vflag(v, "window", p && p->kind == PR_REACT);
 	vflag(v, "final", p && p->kind == PR_FINAL);
 	vflag(v, "shout", p && p->kind == PR_SHOUT);
-	vflag(v, "my_window", p && p->kind != PR_TURN && top_waits(s, me));
+	vflag(v, "my_window", p && p->kind != PR_TURN && prompt_waits(&s->pr, me));
 	vflag(v, "my_turn", p && p->kind == PR_TURN && me == s->active);
 	vnum(v, "deadline", p ? p->deadline : 0);
 	vflag(v, "has_deadline", p && p->deadline > 0);
