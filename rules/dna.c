@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes8.h"
 #include "evlog.h"
 #include "game.h"
 #include "match.h"
@@ -480,25 +481,6 @@ static int nactive(const struct dna_state *s)
 	return s->n - s->nfin;
 }
 
-/* Eight bytes from p, the first in the lowest bits whatever the machine. */
-static uint64_t load8(const uint8_t *p)
-{
-	uint64_t w;
-	memcpy(&w, p, sizeof w);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	return w;
-}
-
-#define BYTES8(v) (0x0101010101010101ull * (uint64_t)(v))
-
-/* 0x80 in every byte of w that is zero, nothing elsewhere. */
-static uint64_t zero_bytes(uint64_t w)
-{
-	return ~(((w & BYTES8(0x7f)) + BYTES8(0x7f)) | w | BYTES8(0x7f));
-}
-
 /* The bytes of a word of loc[] for L_HAND and L_CHOICE (bit 2 of each
  * byte). loc is below L__MAX in every state (decode and check keep it so):
  * loc + 1 never carries into the next byte and has bit 2 set exactly for
@@ -521,10 +503,10 @@ static inline uint64_t match8(const struct dna_state *s, int c, int choice, int 
 				m |= 4ull << (8 * j);
 		return m;
 	}
-	uint64_t w = load8(s->loc + c);
+	uint64_t w = bytes8_load(s->loc + c);
 	m = choice ? LOC_HELD(w) : LOC_HAND(w);
 	if (seat >= 0) {   /* own is below n <= 9: x + 15 has bit 4 unless x is 0 */
-		uint64_t x = load8(s->own + c) ^ BYTES8(seat);
+		uint64_t x = bytes8_load(s->own + c) ^ BYTES8(seat);
 		m &= (~(x + BYTES8(0x0f)) & BYTES8(0x10)) >> 2;
 	}
 	return m;
@@ -533,7 +515,7 @@ static inline uint64_t match8(const struct dna_state *s, int c, int choice, int 
 /* The card of the lowest marked byte of a match8() mask for cards from c. */
 static int match_card(uint64_t m, int c)
 {
-	return c + (__builtin_ctzll(m) >> 3);
+	return c + bytes8_first(m);
 }
 
 /* Cards of seat in hand, or also chosen (choice). */
@@ -2121,8 +2103,8 @@ static void choose_moves(const struct dna_state *s, struct mctx *mc, int f,
 	}
 	for (int i = 0; i < s->ntend; i += 8) {   /* eight ends at a time, see end_dist8() */
 		uint64_t keep = s->ntend - i >= 8 ? ~0ull : (1ull << (8 * (s->ntend - i))) - 1;
-		uint64_t d = end_dist8(load8(mc->tf + i), pf);
-		uint64_t set = zero_bytes(d) & keep, one = zero_bytes(d ^ BYTES8(1)) & keep;
+		uint64_t d = end_dist8(bytes8_load(mc->tf + i), pf);
+		uint64_t set = bytes8_zero(d) & keep, one = bytes8_zero(d ^ BYTES8(1)) & keep;
 		for (uint64_t hit = set | one; hit; hit &= hit - 1) {
 			if (set & hit & (~hit + 1))
 				put_one_end(s, em, C_SET, f, match_card(hit, i));

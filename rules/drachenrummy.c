@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bytes8.h"
 #include "dice.h"
 #include "evlog.h"
 #include "game.h"
@@ -331,26 +332,14 @@ static int over(const struct dr_state *s)
  * cards are elsewhere. */
 _Static_assert(DR_CARDS % 8 == 0, "loc and own are read in blocks of eight");
 
-/* Eight bytes from p as a number, byte i in bits 8i..8i+7. */
-static inline uint64_t load8(const uint8_t *p)
-{
-	uint64_t x;
-	memcpy(&x, p, sizeof x);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	return x;
-}
-
 /* Bit 8i+7 set for each card i of the block from c (c % 8 == 0) that is at
  * loc and, when own >= 0, owned by own; cards past ncards never. */
 static inline uint64_t cards8(const struct dr_state *s, int c, int loc, int own)
 {
-	const uint64_t ones = 0x0101010101010101u, lo7 = 0x7f7f7f7f7f7f7f7fu;
-	uint64_t x = load8(s->loc + c) ^ ones * (unsigned)loc;
+	uint64_t x = bytes8_load(s->loc + c) ^ BYTES8(loc);
 	if (own >= 0)
-		x |= load8(s->own + c) ^ ones * (unsigned)own;
-	uint64_t hit = ~(((x & lo7) + lo7) | x | lo7);   /* a zero byte: a match */
+		x |= bytes8_load(s->own + c) ^ BYTES8(own);
+	uint64_t hit = bytes8_zero(x);   /* a zero byte: a match */
 	if (s->ncards - c < 8)
 		hit &= (UINT64_C(1) << (8 * (s->ncards - c))) - 1;
 	return hit;
@@ -359,7 +348,7 @@ static inline uint64_t cards8(const struct dr_state *s, int c, int loc, int own)
 /* The card of the lowest hit of a block from c; the hit is cleared. */
 static inline int next_card(int c, uint64_t *hit)
 {
-	int i = __builtin_ctzll(*hit) / 8;
+	int i = bytes8_first(*hit);
 	*hit &= *hit - 1;
 	return c + i;
 }
