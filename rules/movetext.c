@@ -96,14 +96,6 @@ int mt_split(const char *move, struct mtok *t, struct rerr *e)
 		while (i < len && p[i] != ' ' && p[i] != '\t') {
 			if (p[i] < 0x20 || p[i] == 0x7f)
 				return rerr_set(e, "Der Zug enthält ein Steuerzeichen.");
-			if (p[i] < 0x80) {
-				/* ASCII, what nearly every move is: one byte, no decoding */
-				if (wl + 1 >= MT_WORD_MAX)
-					return rerr_set(e, "Ein Wort im Zug ist zu lang.");
-				w[wl++] = (char)(p[i] >= 'A' && p[i] <= 'Z' ? p[i] + 32 : p[i]);
-				i++;
-				continue;
-			}
 			int ul = utf8_len(p + i);
 			if (ul == 0 || i + (size_t)ul > len)
 				return rerr_set(e, "Der Zug ist kein gültiges UTF-8.");
