@@ -177,19 +177,20 @@ async function runOne(browser, tc) {
 	} catch (e) {
 		t.say(`browser: FAIL ${tc.name} ${took()}`);
 		t.say(`  ${String(e.stack || e).split('\n').slice(0, 4).join('\n  ')}`);
-		await t.dump();
+		// a page that hangs must not hold the run: each step is bounded
+		await Promise.race([t.dump(), sleep(20000)]);
 	} finally {
 		clearTimeout(timer);
-		await t.close();
+		await Promise.race([t.close(), sleep(20000)]);
 	}
 	console.log(t.said.join('\n'));
 	return ok;
 }
 
-// The tests in LANES lanes (default 2) on one browser: each lane takes the
-// next test when its last one ends. Most of a test is waiting for a page's
-// poll, so two lanes take about half the time on two cores. Every test has
-// players and a table of its own; none depends on another's end.
+// The tests in LANES lanes on one browser: each lane takes the next test
+// when its last one ends. Two lanes take about half the time, but the
+// Phone test once hung in a two-lane run (not yet understood), so the
+// default is one lane.
 async function main() {
 	if (!fs.existsSync(CHROMIUM)) {
 		console.log(`browser: Chromium not found at ${CHROMIUM} (Debian package "chromium")`);
@@ -209,7 +210,7 @@ async function main() {
 			else failed++;
 		}
 	}
-	const n = Math.max(1, Math.min(4, Number(process.env.LANES) || 2));
+	const n = Math.max(1, Math.min(4, Number(process.env.LANES) || 1));
 	await Promise.all(Array.from({ length: n }, lane));
 	// Closing has been seen to hang after failed tests: ten seconds, then on
 	// (playwright kills the browser when this process exits).

@@ -8,7 +8,7 @@
 # Prints "browser: N passed, M failed"; exits non-zero on any failure.
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), BROWSER_ONLY (run only
-# tests whose name contains this text), LANES (tests at a time, default 2),
+# tests whose name contains this text), LANES (tests at a time, default 1),
 # KEEP=1 (keep the temporary directory), NGINX_CONF_IN (default
 # deploy/nginx.conf.in). Passwords are hashed at libsodium's minimum cost
 # here (SPIELTISCH_FAST_HASH, as in the integration tests).
@@ -145,9 +145,9 @@ fi
 # Playwright gives Chromium a fresh --user-data-dir under TMPDIR: keep it in ours.
 rc=0
 TMPDIR="$tmp/home" BASE_URL="$base" OUT_DIR="$root/tests/out" APP_LOG="$tmp/app.log" \
-	timeout 480 node "$here/test.js" || rc=$?
+	timeout 900 node "$here/test.js" || rc=$?
 if [ $rc -eq 124 ]; then
-	echo "browser: the run took longer than 480 s and was stopped" >&2
+	echo "browser: the run took longer than 900 s and was stopped" >&2
 	echo "browser: 0 passed, 1 failed"
 fi
 if [ $rc -ne 0 ] && [ -s "$tmp/app.log" ]; then
