@@ -327,10 +327,10 @@ void page_me_show(struct page *p, enum http_status status)
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
-	/* it polls like a table: the number of all the user's tables, read
+	/* it polls like a table: the number kept for all the user's tables, read
 	 * after they were loaded (and ticked) above */
 	int64_t sig = 0, deadline = 0;
-	if (store_user_poll(p->store, p->user_id, &sig, &deadline) != ST_OK)
+	if (store_user_poll(p->store, p->user_id, p->now_ms, &sig, &deadline) != ST_OK)
 		sig = 0;   /* the first poll reloads */
 	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
 	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",

@@ -8,9 +8,10 @@
  * the page reloads (the reload applies the passed deadline).
  *
  * GET /me/poll?v=N does the same for "Meine Tische": N is the number
- * store_user_poll() gives for all of the user's tables (one indexed read
- * after the session's), and GET /tournaments/<id>/poll?v=N for a
- * tournament's page: its version, and its start while it registers.
+ * store_user_poll() keeps for all of the user's tables (one indexed read
+ * after the session's, whatever the number of tables), and GET
+ * /tournaments/<id>/poll?v=N for a tournament's page: its version, and
+ * its start while it registers.
  */
 #include "page.h"
 
@@ -65,7 +66,7 @@ void page_me_poll(struct page *p)
 	int64_t seen, sig = 0, deadline = 0;
 	if (seen_version(p, &seen) != 0)
 		return;
-	int rc = store_user_poll(p->store, p->user_id, &sig, &deadline);
+	int rc = store_user_poll(p->store, p->user_id, p->now_ms, &sig, &deadline);
 	if (rc != ST_OK) {
 		page_store_error(p, rc);
 		return;

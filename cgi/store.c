@@ -75,6 +75,7 @@ enum stmt {
 	STMT_TABLE_DELETE,
 	STMT_TABLE_POLL,
 	STMT_USER_POLL,
+	STMT_USER_DEADLINE,
 	STMT_RATING_GET,
 	STMT_RATING_PUT,
 	STMT_RATING_HISTORY_ADD,
@@ -306,9 +307,6 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_NEW_EPOCH] = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
 	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
-	/* indexed reads (seats_user, invitations_to): what changes when any of
-	 * the user's tables (or tables they are invited to) does, is added or
-	 * goes; the earliest deadline among them */
 	[STMT_SEATS_SET_ACTING] =
 		"UPDATE seats SET acting = (?2 >> seat) & 1 WHERE table_id = ?1"
 		" AND acting <> (?2 >> seat) & 1",
@@ -341,13 +339,12 @@ static const char *const stmt_sql[] = {
 	[STMT_RATING_HISTORY] =
 		"SELECT game, coalesce(table_id, 0), shown, place, players, at FROM rating_history"
 		" WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
-	[STMT_USER_POLL] =
-		"SELECT coalesce(sum(t.public_version * 1000003 + t.id), 0) + count(*)"
-		" + (SELECT coalesce(sum(v.public_version * 7 + i.id), 0) FROM invitations i"
-		" JOIN tables v ON v.id = i.table_id WHERE i.to_id = ?1),"
-		" coalesce(min(CASE WHEN t.status = 1 AND t.next_deadline > 0"
-		" THEN t.next_deadline END), 0)"
-		" FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1",
+	[STMT_USER_POLL] = "SELECT seq, deadline FROM me_seq WHERE user_id = ?1",
+	/* once the kept deadline has passed: the true earliest one again */
+	[STMT_USER_DEADLINE] =
+		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
+		" JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND t.status = 1"
+		" AND t.next_deadline > 0), 0) WHERE user_id = ?1 RETURNING seq, deadline",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -1945,22 +1942,32 @@ int store_rating_history(struct store *s, int64_t user, int limit, st_rating_ste
 	return rc;
 }
 
-int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline)
+/* One row of me_seq (017_me_seq.sql) through statement `id`. */
+static int user_poll_row(struct store *s, enum stmt id, int64_t user, int64_t *seq,
+			 int64_t *deadline)
 {
-	sqlite3_stmt *q = stmt(s, STMT_USER_POLL);
+	sqlite3_stmt *q = stmt(s, id);
 	if (!q)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		/* never 0: a page that saw no version asks with v=0 */
-		*sig = (sqlite3_column_int64(q, 0) & (INT64_MAX >> 1)) + 1;
-		*next_deadline = sqlite3_column_int64(q, 1);
+		*seq = sqlite3_column_int64(q, 0);
+		*deadline = sqlite3_column_int64(q, 1);
 		rc = ST_OK;
 	} else {
-		rc = fail(s, "user poll");
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "user poll");
 	}
 	done(q);
+	return rc;
+}
+
+int store_user_poll(struct store *s, int64_t user, int64_t now_ms, int64_t *sig,
+		    int64_t *next_deadline)
+{
+	int rc = user_poll_row(s, STMT_USER_POLL, user, sig, next_deadline);
+	if (rc == ST_OK && *next_deadline > 0 && *next_deadline <= now_ms)
+		rc = user_poll_row(s, STMT_USER_DEADLINE, user, sig, next_deadline);
 	return rc;
 }
 

@@ -207,10 +207,13 @@ int store_table_new_epoch(struct store *s, int64_t id);
 int store_table_delete(struct store *s, int64_t id);
 /* The poll's one indexed read. */
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
-/* What "Meine Tische" polls: a number that changes whenever one of the
- * user's tables or invitations changes, is joined or goes (never 0), and
- * the earliest deadline of the running ones (0 none). */
-int store_user_poll(struct store *s, int64_t user, int64_t *sig, int64_t *next_deadline);
+/* What "Meine Tische" polls (017_me_seq.sql): a number that grows
+ * whenever one of the user's tables or invitations changes, is joined or
+ * goes (never 0), and the earliest deadline of the running ones (0 none),
+ * exact whenever it is at or before now_ms. One indexed read; a write that
+ * reads all the user's tables once per deadline passed. */
+int store_user_poll(struct store *s, int64_t user, int64_t now_ms, int64_t *sig,
+		    int64_t *next_deadline);
 
 /* Ratings (013_ratings.sql; the model is rules/rating.h). */
 struct st_rating {

@@ -394,6 +394,13 @@ cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
 }
 me_cookie() { cookie_of "$(awk '$1 == "page" { print $5; exit }' "$W/list")"; }
+# The number /me/poll gives the first page's viewer now (v=0 always asks
+# for it): the unchanged 204 is asked with it. It moves with every table of
+# theirs, so it is read again after the move runs.
+me_version() {
+	curl -s --max-time 10 -H "Cookie: $(me_cookie)" "http://127.0.0.1:$PORT/me/poll?v=0" |
+		tr -d '\n'
+}
 
 # scale_rows MEASURE: the scale rows, each as MEASURE KEY LABEL PATH COOKIE
 # (MEASURE is measure_get or profile_get): the tournament page and its JSON
@@ -427,10 +434,9 @@ if [ "$ONLY" != 1 ]; then
 		measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
 		measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
 	done < "$W/list"
-	# /me's poll for the first page's viewer: v=0 is answered 200 with the
-	# current version (the same query as the unchanged 204, whose version
-	# moves with every table of the user; a passed deadline answers 200 too)
-	measure "poll:me" "/me poll of the page viewer (200)" 200 "/me/poll?v=0" "$(me_cookie)"
+	# /me's poll for the first page's viewer, who sits at every move table
+	measure "poll:me" "/me poll of the page viewer, unchanged (204)" 204 \
+		"/me/poll?v=$(me_version)" "$(me_cookie)"
 	while read -r _ slug made tables secs; do
 		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
@@ -475,7 +481,7 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 			profile_run "page:$slug" "/t/$tid" "$c" 200
 			profile_run "poll:$slug" "/t/$tid/poll?v=$version" "$c" 204
 		done < "$W/list"
-		profile_run "poll:me" "/me/poll?v=0" "$(me_cookie)" 200
+		profile_run "poll:me" "/me/poll?v=$(me_version)" "$(me_cookie)" 204
 	fi
 	profile_stop
 	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/scale.db" --root "$ROOT"; then

@@ -72,7 +72,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "009_feed.sql", "010_invites.sql",
 						  "011_acting.sql", "012_mail.sql", "013_ratings.sql",
 						  "014_tournaments.sql", "015_acting_index.sql",
-						  "016_lang.sql" };
+						  "016_lang.sql", "017_me_seq.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -448,48 +448,60 @@ static void test_user_acting(void **state)
 }
 
 /* The /me poll's number moves with every change /me shows, and only with
- * those; its deadline is the earliest of the user's running tables. */
+ * those; its deadline is the earliest of the user's running tables
+ * whenever it has passed, a lower bound of it before. */
 static void test_user_poll(void **state)
 {
 	struct tmpdb *t = *state;
 	int seat;
+	const int64_t late = INT64_MAX / 2;   /* every deadline has passed */
 	int64_t sig = 0, was, deadline = -1;
 	int64_t a = make_user(t->s, "Alma"), b = make_user(t->s, "Bert"), c = make_user(t->s, "Cleo");
-	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	assert_int_equal(store_user_poll(t->s, a, late, &sig, &deadline), ST_OK);
 	assert_true(sig > 0);   /* never 0: v=0 always asks for the number */
 	assert_int_equal(deadline, 0);
-#define MOVED(what)                                                                   \
-	do {                                                                          \
-		was = sig;                                                            \
-		what;                                                                 \
-		assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);   \
-		assert_true(sig != was);                                              \
+#define POLL(now) assert_int_equal(store_user_poll(t->s, a, (now), &sig, &deadline), ST_OK)
+#define MOVED(what)                      \
+	do {                             \
+		was = sig;               \
+		what;                    \
+		POLL(late);              \
+		assert_true(sig != was); \
 	} while (0)
 	int64_t t1 = make_table(t->s, 2, b), t2 = make_table(t->s, 2, b);
-	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	POLL(late);
 	was = sig;
 	assert_int_equal(store_seat_take(t->s, t1, b, &seat), ST_OK);   /* not Alma's table */
-	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	POLL(late);
 	assert_true(sig == was);
 	MOVED(assert_int_equal(store_seat_take(t->s, t1, a, &seat), ST_OK));
-	/* (a status changes with a bump of the table's version, as play.c does) */
-	assert_int_equal(store_table_set_status(t->s, t1, TABLE_PLAYING, 0, 0), ST_OK);
+	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_PLAYING, 0, 0), ST_OK));
 	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 5000, 0, NULL), ST_OK));
 	assert_int_equal(deadline, 5000);
+	/* a later deadline: the kept one stays until it passes, then the true one */
+	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 8000, 0, NULL), ST_OK));
+	POLL(4000);
+	assert_int_equal(deadline, 8000);   /* (the poll at `late` above computed it) */
+	assert_int_equal(store_table_bump(t->s, t1, -1, 9000, 0, NULL), ST_OK);
+	POLL(4000);
+	assert_int_equal(deadline, 8000);   /* kept: not yet passed, no read of the tables */
+	POLL(8500);
+	assert_int_equal(deadline, 9000);   /* passed: the true one */
 	MOVED(assert_int_equal(store_invite(t->s, t2, b, a, 1000), ST_OK));
 	MOVED(assert_int_equal(store_table_bump(t->s, t2, -1, 0, 0, NULL), ST_OK));   /* invited */
-	was = sig;   /* a step nobody sees: the same number, the new deadline */
+	was = sig;   /* a step nobody sees: the same number, the earlier deadline at once */
 	assert_int_equal(store_table_bump_quiet(t->s, t1, -1, 3000, 0, NULL), ST_OK);
-	assert_int_equal(store_user_poll(t->s, a, &sig, &deadline), ST_OK);
+	POLL(0);
 	assert_true(sig == was);
 	assert_int_equal(deadline, 3000);
-	assert_int_equal(store_table_set_status(t->s, t1, TABLE_FINISHED, 0, 0), ST_OK);
+	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_FINISHED, 0, 0), ST_OK));
 	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 0, 0, NULL), ST_OK));
 	assert_int_equal(deadline, 0);   /* a finished table has none */
 	MOVED(assert_int_equal(store_table_delete(t->s, t2), ST_OK));   /* the invitation goes */
 	MOVED(assert_int_equal(store_table_delete(t->s, t1), ST_OK));   /* the seat goes */
 #undef MOVED
-	assert_int_equal(store_user_poll(t->s, c, &sig, &deadline), ST_OK);
+#undef POLL
+	assert_int_equal(store_user_poll(t->s, c, late, &sig, &deadline), ST_OK);
 	assert_true(sig > 0);
 }
 
