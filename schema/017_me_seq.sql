@@ -4,11 +4,12 @@
 -- a few thousand tables, where the table poll costs 27k.
 --
 -- seq grows whenever "Meine Tische" would show something else: a table
--- the user sits at (or is invited to) changes what everybody sees
--- (public_version, so a pass in a snap window stays invisible here too,
--- see 003) or its status, a seat of theirs comes or goes or changes hands,
--- an invitation to them comes or goes. The triggers below do it inside the
--- very transaction that makes the change, whichever code path makes it.
+-- the user sits at changes what everybody sees (public_version, so a pass
+-- in a snap window stays invisible here too, see 003) or its status, a
+-- table they are invited to starts or ends, a seat of theirs comes or goes
+-- or changes hands, an invitation to them comes or goes. The triggers
+-- below do it inside the very transaction that makes the change,
+-- whichever code path makes it.
 --
 -- deadline is a lower bound of the earliest deadline among the running
 -- tables the user sits at (0: none known): the triggers only ever lower
@@ -30,18 +31,27 @@ CREATE TRIGGER me_seq_user AFTER INSERT ON users BEGIN
 	INSERT INTO me_seq (user_id) VALUES (NEW.id);
 END;
 
-CREATE TRIGGER me_seq_table AFTER UPDATE OF public_version, status ON tables
-WHEN NEW.public_version IS NOT OLD.public_version OR NEW.status IS NOT OLD.status BEGIN
-	UPDATE me_seq SET seq = seq + 1 WHERE user_id IN
-		(SELECT user_id FROM seats WHERE table_id = NEW.id
-		 UNION SELECT to_id FROM invitations WHERE table_id = NEW.id);
+-- One trigger a step, one UPDATE over the table's seats (a join, not IN:
+-- about 46k instructions a step at four seats against 122k for an IN over
+-- a UNION and a second trigger for the deadline, measured with callgrind).
+CREATE TRIGGER me_seq_table AFTER UPDATE OF public_version, status, next_deadline ON tables
+WHEN NEW.public_version IS NOT OLD.public_version OR NEW.status IS NOT OLD.status
+	OR NEW.next_deadline IS NOT OLD.next_deadline BEGIN
+	UPDATE me_seq SET
+		seq = seq + (NEW.public_version IS NOT OLD.public_version
+			     OR NEW.status IS NOT OLD.status),
+		deadline = CASE WHEN NEW.status = 1 AND NEW.next_deadline > 0
+			AND (deadline = 0 OR deadline > NEW.next_deadline)
+			THEN NEW.next_deadline ELSE deadline END
+	FROM seats s WHERE s.table_id = NEW.id AND s.user_id = me_seq.user_id;
 END;
 
-CREATE TRIGGER me_seq_deadline AFTER UPDATE OF next_deadline, status ON tables
-WHEN NEW.status = 1 AND NEW.next_deadline > 0 BEGIN
-	UPDATE me_seq SET deadline = NEW.next_deadline
-	WHERE user_id IN (SELECT user_id FROM seats WHERE table_id = NEW.id)
-	AND (deadline = 0 OR deadline > NEW.next_deadline);
+-- /me shows an invitation while its table waits for players (its game and
+-- who invited): only the table's start or end changes that.
+CREATE TRIGGER me_seq_invited AFTER UPDATE OF status ON tables
+WHEN NEW.status IS NOT OLD.status BEGIN
+	UPDATE me_seq SET seq = seq + 1
+	FROM invitations i WHERE i.table_id = NEW.id AND i.to_id = me_seq.user_id;
 END;
 
 -- a seat comes or changes hands: deadline 1 (long passed) makes the next

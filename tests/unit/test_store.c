@@ -488,7 +488,11 @@ static void test_user_poll(void **state)
 	POLL(8500);
 	assert_int_equal(deadline, 9000);   /* passed: the true one */
 	MOVED(assert_int_equal(store_invite(t->s, t2, b, a, 1000), ST_OK));
-	MOVED(assert_int_equal(store_table_bump(t->s, t2, -1, 0, 0, NULL), ST_OK));   /* invited */
+	was = sig;   /* /me shows an invitation, not the invited table's steps */
+	assert_int_equal(store_table_bump(t->s, t2, -1, 0, 0, NULL), ST_OK);
+	POLL(late);
+	assert_true(sig == was);
+	MOVED(assert_int_equal(store_table_set_status(t->s, t2, TABLE_PLAYING, 0, 0), ST_OK));
 	was = sig;   /* a step nobody sees: the same number, the earlier deadline at once */
 	assert_int_equal(store_table_bump_quiet(t->s, t1, -1, 3000, 0, NULL), ST_OK);
 	POLL(0);
