@@ -79,20 +79,55 @@ static int invites_view(struct page *p, struct view *v)
 	return 0;
 }
 
-/* The time left on the viewer's clock at a loaded table, in words, or
- * NULL (no clock, not seated, a bot plays the seat). */
-static const char *my_clock(struct page *p, const struct play_table *pt)
+/* The viewer's seat at a loaded table as store_seat_mine() reads it: 0,
+ * or -1 when they hold none. */
+static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
 {
-	const struct clock_rule *c = &pt->t.clock;
-	for (int i = 0; c->first_ms > 0 && i < pt->nseated; i++) {
+	const struct status *st = &pt->status;
+	for (int i = 0; pt->my_seat >= 0 && i < pt->nseated; i++) {
 		const struct st_seat *x = &pt->seats[i];
-		if (x->seat != pt->my_seat || x->bot)
+		if (x->seat != pt->my_seat)
 			continue;
-		int64_t left = x->clock_left - (x->waiting_since ?
-				clock_elapsed(c, x->waiting_since, p->now_ms) : 0);
-		return page_clock_text(p->a, left, c->day_ms);
+		*m = (struct st_my_seat){ .seat = x->seat, .bot = x->bot,
+					  .clock_left = x->clock_left,
+					  .waiting_since = x->waiting_since };
+		m->acting = !st->over && (st->to_act >> x->seat & 1u);
+		m->in_window = m->acting && st->turn >= 0 && st->turn != x->seat;
+		return 0;
 	}
-	return NULL;
+	return -1;
+}
+
+/* Where the viewer stands at a running table: their turn, a window of
+ * theirs, their clock in words (NULL: no clock, or a bot plays the seat).
+ * A table whose deadline has passed is loaded, which applies it (a write,
+ * as on the table's own page); any other is read from the viewer's seat
+ * row, which every step keeps (011_acting.sql, 018_in_window.sql): one
+ * indexed read instead of loading and decoding the party. */
+static void my_standing(struct page *p, const struct st_table *t, struct play_table *pt,
+			int *my_turn, int *window, const char **clock)
+{
+	struct st_my_seat m;
+	*my_turn = *window = 0;
+	*clock = NULL;
+	if (t->next_deadline > 0 && t->next_deadline <= p->now_ms) {
+		if (play_load(p->store, t->id, p->user_id, p->now_ms, pt) != PLAY_OK)
+			return;
+		int seated = seat_of_loaded(pt, &m);
+		play_free(pt);
+		if (seated != 0)
+			return;
+	} else if (store_seat_mine(p->store, t->id, p->user_id, &m) != ST_OK) {
+		return;
+	}
+	*my_turn = m.acting && !m.in_window;
+	*window = m.acting && m.in_window;
+	const struct clock_rule *c = &t->clock;
+	if (c->first_ms > 0 && !m.bot) {
+		int64_t left = m.clock_left -
+			       (m.waiting_since ? clock_elapsed(c, m.waiting_since, p->now_ms) : 0);
+		*clock = page_clock_text(p->a, left, c->day_ms);
+	}
 }
 
 static int mine_view(struct page *p, struct view *v, int *waiting_out)
@@ -110,15 +145,8 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		const struct st_table *t = &r.t[i];
 		int my_turn = 0, window = 0;
 		const char *clock = NULL;
-		if (t->status == TABLE_PLAYING && play_load(p->store, t->id, p->user_id, p->now_ms, pt) == PLAY_OK) {
-			int s = pt->my_seat;
-			if (s >= 0 && !pt->status.over && (pt->status.to_act >> s & 1u)) {
-				my_turn = pt->status.turn == s || pt->status.turn < 0;
-				window = !my_turn;
-			}
-			clock = my_clock(p, pt);
-			play_free(pt);
-		}
+		if (t->status == TABLE_PLAYING)
+			my_standing(p, t, pt, &my_turn, &window, &clock);
 		waiting += my_turn || window;
 		view_begin(v, "mine");
 		view_num(v, "id", t->id);

@@ -154,6 +154,16 @@ out:
 	return rc;
 }
 
+/* The seats' acting flags from a status: who may act (none once over),
+ * and of those who acts in a window while another seat has the turn, as
+ * "Meine Tische" tells them apart without loading the table. */
+static int set_acting(struct store *s, int64_t table, const struct status *st)
+{
+	uint32_t to_act = st->over ? 0 : st->to_act;
+	uint32_t in_window = st->turn < 0 ? 0 : to_act & ~(1u << st->turn);
+	return from_store(store_seats_set_acting(s, table, to_act, in_window), PLAY_ERR);
+}
+
 /* Starts the match of a full table: random first dealer, party 0, status
  * PLAYING, a new version that makes every open page stale. */
 static int start_match(struct store *s, const struct st_table *t, int64_t now)
@@ -169,7 +179,7 @@ static int start_match(struct store *s, const struct st_table *t, int64_t now)
 	    (rc = from_store(store_seats_reset_clock(s, t->id, t->clock.first_ms), PLAY_ERR)) !=
 		    PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_seats_set_acting(s, t->id, st.to_act), PLAY_ERR)) != PLAY_OK ||
+	    (rc = set_acting(s, t->id, &st)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, st.epoch, NULL),
 			     PLAY_NOT_FOUND)) != PLAY_OK)
 		return rc;
@@ -569,8 +579,7 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 		return rc;
 	deadline = st.deadline;
 	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_seats_set_acting(s, l->t.id, st.over ? 0 : st.to_act),
-			     PLAY_ERR)) != PLAY_OK)
+	    (rc = set_acting(s, l->t.id, &st)) != PLAY_OK)
 		return rc;
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
@@ -639,7 +648,7 @@ static int next_party(struct store *s, struct live *l, int64_t now)
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
 						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_seats_set_acting(s, l->t.id, st.to_act), PLAY_ERR)) != PLAY_OK ||
+	    (rc = set_acting(s, l->t.id, &st)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL),
 			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)

@@ -53,6 +53,7 @@ enum stmt {
 	STMT_TABLE_GET,
 	STMT_TABLE_SEATS,
 	STMT_SEAT_FIND,
+	STMT_SEAT_MINE,
 	STMT_SEAT_TAKE,
 	STMT_SEAT_LEAVE,
 	STMT_SEAT_BOT_ADD,
@@ -235,6 +236,9 @@ static const char *const stmt_sql[] = {
 		" LEFT JOIN users c ON c.id = s.claimed_by"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	[STMT_SEAT_MINE] =
+		"SELECT seat, bot, acting, in_window, clock_left, waiting_since FROM seats"
+		" WHERE table_id = ?1 AND user_id = ?2",
 	/* The lowest seat number below nseats that nobody holds; no row when full. */
 	[STMT_SEAT_TAKE] =
 		"WITH RECURSIVE n(k) AS ("
@@ -308,8 +312,9 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
 	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
 	[STMT_SEATS_SET_ACTING] =
-		"UPDATE seats SET acting = (?2 >> seat) & 1 WHERE table_id = ?1"
-		" AND acting <> (?2 >> seat) & 1",
+		"UPDATE seats SET acting = (?2 >> seat) & 1, in_window = (?3 >> seat) & 1"
+		" WHERE table_id = ?1 AND (acting <> (?2 >> seat) & 1"
+		" OR in_window <> (?3 >> seat) & 1)",
 	/* the user's running tables where their seat may act (seats_user) */
 	/* counted up to ?2 only: a title says "9+", and a user at thousands
 	 * of tables costs what one at ten does */
@@ -1790,9 +1795,38 @@ int store_table_delete(struct store *s, int64_t id)
 }
 
 /* One primary-key read; ST_NOTFOUND (a 404) for an unknown table. */
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting)
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window)
 {
-	return table_update(s, STMT_SEATS_SET_ACTING, table, acting, "seats set acting", 0);
+	sqlite3_stmt *q = stmt(s, STMT_SEATS_SET_ACTING);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, acting);
+	sqlite3_bind_int64(q, 3, in_window);
+	return exec_stmt(s, q, "seats set acting");
+}
+
+int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_MINE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int64(q, 2, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->seat = sqlite3_column_int(q, 0);
+		out->bot = sqlite3_column_int(q, 1);
+		out->acting = sqlite3_column_int(q, 2);
+		out->in_window = sqlite3_column_int(q, 3);
+		out->clock_left = sqlite3_column_int64(q, 4);
+		out->waiting_since = sqlite3_column_int64(q, 5);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "seat mine");
+	}
+	done(q);
+	return rc;
 }
 
 int store_user_acting(struct store *s, int64_t user, int *n)

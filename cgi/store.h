@@ -246,9 +246,18 @@ int store_rating_board(struct store *s, const char *game, int min_matches, int l
 int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx);
 int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
 			 void *ctx);
-/* Which seats of a table may act now (bits of status.to_act), kept after
- * every step (011_acting.sql). */
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting);
+/* Which seats of a table may act now (bits of status.to_act), and which of
+ * those in a window while another seat has the turn, kept after every step
+ * (011_acting.sql, 018_in_window.sql). */
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window);
+/* The seat `user` holds at `table` as "Meine Tische" shows it, without
+ * loading the party: ST_OK, or ST_NOTFOUND when they hold none. */
+struct st_my_seat {
+	int seat, bot;
+	int acting, in_window;           /* as kept by store_seats_set_acting */
+	int64_t clock_left, waiting_since;   /* as in struct st_seat */
+};
+int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
 /* How many running tables wait for the user's own move, into *n, counted
  * up to ST_ACTING_MAX (that many: "more than ST_ACTING_MAX - 1"). */
 enum { ST_ACTING_MAX = 10 };

@@ -122,6 +122,11 @@ static void test_my_tables_poll_and_mark(void **unused)
 		int mine = strstr(r.body, "Du bist dran!") != NULL ||
 			   strstr(r.body, "Fenster offen") != NULL;
 		waiting += mine;
+		/* read from the seat's row (no party loaded): as the table says */
+		long js;
+		json_t *o = it_table_json(p[i], id, &js);
+		assert_int_equal(json_is_true(json_object_get(o, "can_act")), mine);
+		json_decref(o);
 		assert_int_equal(strstr(r.body, "data-alert=\"Du bist dran!\"") != NULL, mine);
 		assert_int_equal(strstr(r.body, "<title>(1) Meine Tische") != NULL, mine);
 		assert_int_equal(strstr(r.body, "favicon-turn.svg") != NULL, mine);
