@@ -353,9 +353,18 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
+	/* the first ?2 of the open and running tables (done = 0, newest first),
+	 * then of the finished ones, from the index seats_user_done (019); only
+	 * those rows are read whole (the host's name, the seats taken) */
 	[STMT_TABLES_OF_USER] =
-		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 ORDER BY t.status = 2, t.id DESC LIMIT ?2",
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.id IN"
+		" (SELECT table_id FROM"
+		" (SELECT * FROM (SELECT table_id, done FROM seats WHERE user_id = ?1 AND done = 0"
+		" ORDER BY table_id DESC LIMIT ?2) UNION ALL"
+		" SELECT * FROM (SELECT table_id, done FROM seats WHERE user_id = ?1 AND done = 1"
+		" ORDER BY table_id DESC LIMIT ?2))"
+		" ORDER BY done, table_id DESC LIMIT ?2)"
+		" ORDER BY t.status = 2, t.id DESC",
 	[STMT_TABLES_OPEN_FAIR] =
 		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
