@@ -462,6 +462,21 @@ int auth_feed_token(struct store *s, int64_t user, int64_t now_ms, int renew,
 	return store_feed_get(s, user, out, NULL) == ST_OK ? AUTH_OK : AUTH_ERR;
 }
 
+_Static_assert((int)ST_POLL_TOKEN_LEN == (int)AUTH_TOKEN_LEN, "a poll token is a token");
+
+int auth_poll_token(struct store *s, int64_t user, char out[AUTH_TOKEN_LEN + 1])
+{
+	int rc = store_user_poll_token(s, user, NULL, out);
+	if (rc == ST_NOTFOUND) {
+		unsigned char raw[TOKEN_BYTES];
+		char fresh[AUTH_TOKEN_LEN + 1];
+		random_token(raw, fresh);
+		sodium_memzero(raw, sizeof raw);
+		rc = store_user_poll_token(s, user, fresh, out);
+	}
+	return rc == ST_OK ? AUTH_OK : AUTH_ERR;
+}
+
 /* The user of a feed token: AUTH_OK, AUTH_WRONG (malformed, unknown or
  * replaced), AUTH_ERR. */
 int auth_feed_user(struct store *s, const char *token, int64_t *user, int64_t *since_ms)

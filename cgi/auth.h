@@ -92,6 +92,11 @@ int auth_feed_token(struct store *s, int64_t user, int64_t now_ms, int renew,
  * (malformed, unknown or replaced), AUTH_ERR. */
 int auth_feed_user(struct store *s, const char *token, int64_t *user, int64_t *since_ms);
 
+/* The secret of the user's "Meine Tische" poll address
+ * (GET /me/poll/<token>, 017_me_seq.sql): the one they have, made on first
+ * use. It tells nothing but whether their tables changed. */
+int auth_poll_token(struct store *s, int64_t user, char out[AUTH_TOKEN_LEN + 1]);
+
 /* Random 64-bit seed for a new party. */
 uint64_t auth_random_seed(void);
 

@@ -356,12 +356,17 @@ void page_me_show(struct page *p, enum http_status status)
 		return;
 	}
 	/* it polls like a table: the number kept for all the user's tables, read
-	 * after they were loaded (and ticked) above */
+	 * after they were loaded (and ticked) above, at the address of the
+	 * user's poll token (no session lookup per poll) */
 	int64_t sig = 0, deadline = 0;
-	if (store_user_poll(p->store, p->user_id, p->now_ms, &sig, &deadline) != ST_OK)
+	if (store_user_poll(p->store, p->user_id, NULL, p->now_ms, &sig, &deadline) != ST_OK)
 		sig = 0;   /* the first poll reloads */
+	char token[AUTH_TOKEN_LEN + 1];
+	const char *poll = auth_poll_token(p->store, p->user_id, token) == AUTH_OK ?
+				   arena_printf(p->a, "/me/poll/%s", token) : NULL;
 	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
-	struct page_head h = { .page = "me", .poll_url = "/me/poll", .table_url = "/me",
+	struct page_head h = { .page = "me", .poll_url = poll ? poll : "/me/poll",
+			       .table_url = "/me",
 			       .version = sig, .alert = alert, .refresh = 1,
 			       .attention = waiting > 0 };
 	page_html(p, status, "me.tpl", &v, &h);

@@ -7,12 +7,16 @@
  * passed; otherwise 200 with the current version as the body ("17\n") and
  * the page reloads (the reload applies the passed deadline).
  *
- * GET /me/poll?v=N does the same for "Meine Tische": N is the number
- * store_user_poll() keeps for all of the user's tables (one indexed read
- * after the session's, whatever the number of tables), and GET
+ * GET /me/poll/<token>?v=N does the same for "Meine Tische": N is the
+ * number store_user_poll() keeps for all of the user's tables, the token
+ * the secret of the user's poll address (auth_poll_token): one indexed read
+ * whatever the number of tables, and no session lookup (GET /me/poll?v=N
+ * answers the same after the session's). GET
  * /tournaments/<id>/poll?v=N for a tournament's page: its version, and
  * its start while it registers.
  */
+#include <string.h>
+
 #include "page.h"
 
 /* v from the query into *seen; 0, or -1 with the error page answered. */
@@ -60,18 +64,35 @@ void page_poll(struct page *p)
 	answer(p, seen, version, deadline);
 }
 
-/* GET /me/poll: 204, 200, 400, 500 as page_poll. */
-void page_me_poll(struct page *p)
+/* The /me poll of the logged-in user, or of the poll token's (non-NULL):
+ * 204, 200, 400, 404 (a token nobody has), 500. */
+static void me_poll(struct page *p, const char *token)
 {
 	int64_t seen, sig = 0, deadline = 0;
 	if (seen_version(p, &seen) != 0)
 		return;
-	int rc = store_user_poll(p->store, p->user_id, p->now_ms, &sig, &deadline);
+	int rc = store_user_poll(p->store, p->user_id, token, p->now_ms, &sig, &deadline);
+	if (rc == ST_NOTFOUND && token) {
+		page_error(p, HTTP_404, "notfound");
+		return;
+	}
 	if (rc != ST_OK) {
 		page_store_error(p, rc);
 		return;
 	}
 	answer(p, seen, sig, deadline);
+}
+
+/* GET /me/poll: 204, 200, 400, 500 as page_poll. */
+void page_me_poll(struct page *p)
+{
+	me_poll(p, NULL);
+}
+
+/* GET /me/poll/<token>, what the page polls: the same without a session. */
+void page_me_poll_token(struct page *p)
+{
+	me_poll(p, p->req->path + strlen("/me/poll/"));
 }
 
 /* GET /tournaments/<id>/poll: 204, 200, 400, 404, 503, 500. */

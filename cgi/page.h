@@ -175,6 +175,7 @@ void page_table_move(struct page *p);
 void page_poll(struct page *p);
 void page_table_chat(struct page *p);
 void page_me_poll(struct page *p);
+void page_me_poll_token(struct page *p);
 void page_ratings(struct page *p);
 void page_tournaments(struct page *p);
 void page_tournament_new(struct page *p);

@@ -13,7 +13,7 @@ enum route_flag {
 };
 
 enum route_id {
-	RT_LOBBY, RT_ME, RT_ME_POLL, RT_CREATE,
+	RT_LOBBY, RT_ME, RT_ME_POLL, RT_ME_POLL_TOKEN, RT_CREATE,
 	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
 	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_INVITE, RT_REMATCH,
 	RT_MOVE, RT_POLL,
@@ -43,6 +43,7 @@ static const struct route {
 	[RT_LOBBY] = { HTTP_GET, "/", page_lobby, R_PUBLIC },
 	[RT_ME] = { HTTP_GET, "/me", page_me, R_LOGIN },
 	[RT_ME_POLL] = { HTTP_GET, "/me/poll", page_me_poll, R_LOGIN },
+	[RT_ME_POLL_TOKEN] = { HTTP_GET, "/me/poll/$", page_me_poll_token, R_NO_SESSION },
 	[RT_CREATE] = { HTTP_POST, "/tables", page_table_create, R_LOGIN },
 	[RT_REGISTER_FORM] = { HTTP_GET, "/register", page_register_form, R_PUBLIC },
 	[RT_REGISTER] = { HTTP_POST, "/register", page_register, R_PUBLIC },

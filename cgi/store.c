@@ -76,7 +76,10 @@ enum stmt {
 	STMT_TABLE_DELETE,
 	STMT_TABLE_POLL,
 	STMT_USER_POLL,
+	STMT_USER_POLL_BY_TOKEN,
 	STMT_USER_DEADLINE,
+	STMT_USER_POLL_TOKEN,
+	STMT_USER_POLL_TOKEN_SET,
 	STMT_RATING_GET,
 	STMT_RATING_PUT,
 	STMT_RATING_HISTORY_ADD,
@@ -344,12 +347,18 @@ static const char *const stmt_sql[] = {
 	[STMT_RATING_HISTORY] =
 		"SELECT game, coalesce(table_id, 0), shown, place, players, at FROM rating_history"
 		" WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
-	[STMT_USER_POLL] = "SELECT seq, deadline FROM me_seq WHERE user_id = ?1",
+	[STMT_USER_POLL] = "SELECT seq, deadline, user_id FROM me_seq WHERE user_id = ?1",
+	[STMT_USER_POLL_BY_TOKEN] =
+		"SELECT seq, deadline, user_id FROM me_seq WHERE poll_token = ?1",
+	[STMT_USER_POLL_TOKEN] = "SELECT poll_token FROM me_seq WHERE user_id = ?1",
+	/* the first token made wins; a second request reads it back */
+	[STMT_USER_POLL_TOKEN_SET] =
+		"UPDATE me_seq SET poll_token = ?2 WHERE user_id = ?1 AND poll_token IS NULL",
 	/* once the kept deadline has passed: the true earliest one again */
 	[STMT_USER_DEADLINE] =
 		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
 		" JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND t.status = 1"
-		" AND t.next_deadline > 0), 0) WHERE user_id = ?1 RETURNING seq, deadline",
+		" AND t.next_deadline > 0), 0) WHERE user_id = ?1 RETURNING seq, deadline, user_id",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -1803,7 +1812,6 @@ int store_table_delete(struct store *s, int64_t id)
 	return change_table_row(s, q, "table delete");
 }
 
-/* One primary-key read; ST_NOTFOUND (a 404) for an unknown table. */
 int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEATS_SET_ACTING);
@@ -1985,18 +1993,23 @@ int store_rating_history(struct store *s, int64_t user, int limit, st_rating_ste
 	return rc;
 }
 
-/* One row of me_seq (017_me_seq.sql) through statement `id`. */
-static int user_poll_row(struct store *s, enum stmt id, int64_t user, int64_t *seq,
-			 int64_t *deadline)
+/* One row of me_seq (017_me_seq.sql) through statement `id`, bound to the
+ * user's id or their poll token. */
+static int user_poll_row(struct store *s, enum stmt id, int64_t user, const char *token,
+			 int64_t *seq, int64_t *deadline, int64_t *user_out)
 {
 	sqlite3_stmt *q = stmt(s, id);
 	if (!q)
 		return ST_ERR;
-	sqlite3_bind_int64(q, 1, user);
+	if (token)
+		sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(q, 1, user);
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
 		*seq = sqlite3_column_int64(q, 0);
 		*deadline = sqlite3_column_int64(q, 1);
+		*user_out = sqlite3_column_int64(q, 2);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "user poll");
@@ -2005,12 +2018,40 @@ static int user_poll_row(struct store *s, enum stmt id, int64_t user, int64_t *s
 	return rc;
 }
 
-int store_user_poll(struct store *s, int64_t user, int64_t now_ms, int64_t *sig,
-		    int64_t *next_deadline)
+int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
+		    int64_t *sig, int64_t *next_deadline)
 {
-	int rc = user_poll_row(s, STMT_USER_POLL, user, sig, next_deadline);
+	int rc = user_poll_row(s, token ? STMT_USER_POLL_BY_TOKEN : STMT_USER_POLL, user, token,
+			       sig, next_deadline, &user);
 	if (rc == ST_OK && *next_deadline > 0 && *next_deadline <= now_ms)
-		rc = user_poll_row(s, STMT_USER_DEADLINE, user, sig, next_deadline);
+		rc = user_poll_row(s, STMT_USER_DEADLINE, user, NULL, sig, next_deadline, &user);
+	return rc;
+}
+
+int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
+			  char out[ST_POLL_TOKEN_LEN + 1])
+{
+	sqlite3_stmt *q;
+	int rc = ST_OK;
+	if (fresh) {
+		if (!(q = stmt(s, STMT_USER_POLL_TOKEN_SET)))
+			return ST_ERR;
+		sqlite3_bind_int64(q, 1, user);
+		bind_text(q, 2, fresh);
+		if ((rc = exec_stmt(s, q, "user poll token set")) != ST_OK)
+			return rc;
+	}
+	if (!(q = stmt(s, STMT_USER_POLL_TOKEN)))
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+		copy_col(out, ST_POLL_TOKEN_LEN + 1, q, 0);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "user poll token");
+	}
+	done(q);
 	return rc;
 }
 

@@ -210,10 +210,18 @@ int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *nex
 /* What "Meine Tische" polls (017_me_seq.sql): a number that grows
  * whenever one of the user's tables or invitations changes, is joined or
  * goes (never 0), and the earliest deadline of the running ones (0 none),
- * exact whenever it is at or before now_ms. One indexed read; a write that
- * reads all the user's tables once per deadline passed. */
-int store_user_poll(struct store *s, int64_t user, int64_t now_ms, int64_t *sig,
-		    int64_t *next_deadline);
+ * exact whenever it is at or before now_ms. The user by their id, or by
+ * their poll token when `token` is not NULL (ST_NOTFOUND for a token
+ * nobody has). One indexed read; a write that reads all the user's tables
+ * once per deadline passed. */
+int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
+		    int64_t *sig, int64_t *next_deadline);
+/* The user's poll token into out; ST_NOTFOUND while they have none. With
+ * `fresh`, it is first given to them unless they have one already (two
+ * first views at once: the first wins, and both read it back). */
+enum { ST_POLL_TOKEN_LEN = 43 };
+int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
+			  char out[ST_POLL_TOKEN_LEN + 1]);
 
 /* Ratings (013_ratings.sql; the model is rules/rating.h). */
 struct st_rating {

@@ -394,12 +394,13 @@ cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
 }
 me_cookie() { cookie_of "$(awk '$1 == "page" { print $5; exit }' "$W/list")"; }
-# The number /me/poll gives the first page's viewer now (v=0 always asks
-# for it): the unchanged 204 is asked with it. It moves with every table of
-# theirs, so it is read again after the move runs.
-me_version() {
-	curl -s --max-time 10 -H "Cookie: $(me_cookie)" "http://127.0.0.1:$PORT/me/poll?v=0" |
-		tr -d '\n'
+# What "Meine Tische" of the first page's viewer polls now: its data-poll
+# (/me/poll/<their token>) with ?v= its data-version. The version moves
+# with every table of theirs, so it is read again after the move runs.
+me_poll_path() {
+	curl -s --max-time 20 -H "Cookie: $(me_cookie)" "http://127.0.0.1:$PORT/me" |
+		sed -n 's/.*data-poll="\([^"]*\)".*data-version="\([0-9]*\)".*/\1?v=\2/p' |
+		head -n 1
 }
 
 # scale_rows MEASURE: the scale rows, each as MEASURE KEY LABEL PATH COOKIE
@@ -435,8 +436,7 @@ if [ "$ONLY" != 1 ]; then
 		measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
 	done < "$W/list"
 	# /me's poll for the first page's viewer, who sits at every move table
-	measure "poll:me" "/me poll of the page viewer, unchanged (204)" 204 \
-		"/me/poll?v=$(me_version)" "$(me_cookie)"
+	measure "poll:me" "/me poll of the page viewer, unchanged (204)" 204 "$(me_poll_path)" ""
 	while read -r _ slug made tables secs; do
 		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
@@ -481,7 +481,7 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 			profile_run "page:$slug" "/t/$tid" "$c" 200
 			profile_run "poll:$slug" "/t/$tid/poll?v=$version" "$c" 204
 		done < "$W/list"
-		profile_run "poll:me" "/me/poll?v=$(me_version)" "$(me_cookie)" 204
+		profile_run "poll:me" "$(me_poll_path)" "" 204
 	fi
 	profile_stop
 	if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$W/scale.db" --root "$ROOT"; then

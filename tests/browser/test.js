@@ -1189,7 +1189,8 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	// xenia opens "Meine Tische" and leaves it alone from here on.
 	await xenia.page.goto(`${BASE}/me`);
 	const poll = await xenia.page.evaluate(() => document.body.dataset.poll || '');
-	check(poll === '/me/poll', `"Meine Tische" polls "${poll}", not /me/poll`);
+	check(/^\/me\/poll\/[A-Za-z0-9_-]{43}$/.test(poll),
+		`"Meine Tische" polls "${poll}", not /me/poll/<the user's token>`);
 	const turn = xenia.page.locator(`ul.tables li:has(a[href="${new URL(running).pathname}"]) .badge.turn`);
 	check(/Du bist dran!/.test(await turn.innerText().catch(() => '')),
 		'xenia\'s /me does not mark the DNA table "Du bist dran!"');

@@ -26,25 +26,35 @@
 
 enum { MAX_POSTS = 2000, MAX_SECONDS = 120 };
 
-/* The status of GET /me/poll?v=sig for c. */
-static long me_poll(struct h_client *c, long long sig)
+enum { POLL_URL_MAX = 96 };
+
+/* The status of GET <url>?v=sig for c (url: the page's data-poll). */
+static long me_poll(struct h_client *c, const char *url, long long sig)
 {
-	char path[64];
+	char path[POLL_URL_MAX + 32];
 	struct h_resp r;
-	snprintf(path, sizeof path, "/me/poll?v=%lld", sig);
+	snprintf(path, sizeof path, "%.*s?v=%lld", (int)POLL_URL_MAX, url, sig);
 	assert_int_equal(h_get(c, path, &r), 0);
 	long st = r.status;
 	h_resp_free(&r);
 	return st;
 }
 
-/* GET /me for c: the page's poll version (data-version) into *sig; the
- * page in r (the caller frees it). */
-static void me_page(struct h_client *c, struct h_resp *r, long long *sig)
+/* GET /me for c: the page's poll version (data-version) into *sig, its
+ * poll address (data-poll: /me/poll/ and the user's 43-character token)
+ * into url; the page in r (the caller frees it). */
+static void me_page(struct h_client *c, struct h_resp *r, long long *sig,
+		    char url[POLL_URL_MAX])
 {
 	assert_int_equal(h_get(c, "/me", r), 0);
 	assert_int_equal(r->status, 200);
-	assert_non_null(strstr(r->body, "data-poll=\"/me/poll\""));
+	const char *u = strstr(r->body, "data-poll=\"/me/poll/");
+	assert_non_null(u);
+	u += strlen("data-poll=\"");
+	size_t n = strcspn(u, "\"");
+	assert_int_equal(n, strlen("/me/poll/") + 43);
+	memcpy(url, u, n);
+	url[n] = '\0';
 	const char *v = strstr(r->body, "data-version=\"");
 	assert_non_null(v);
 	*sig = strtoll(v + 14, NULL, 10);
@@ -90,20 +100,37 @@ static void test_my_tables_poll_and_mark(void **unused)
 
 	struct h_resp r;
 	long long sig[3];
+	char url[3][POLL_URL_MAX];
 	for (int i = 0; i < 3; i++) {
-		me_page(p[i], &r, &sig[i]);
+		me_page(p[i], &r, &sig[i], url[i]);
 		h_resp_free(&r);
-		assert_int_equal(me_poll(p[i], sig[i]), 204);
+		assert_int_equal(me_poll(p[i], url[i], sig[i]), 204);
+		assert_int_equal(me_poll(p[i], "/me/poll", sig[i]), 204);   /* by session */
 	}
+	/* the poll address needs no session; it is each user's own; a made-up
+	 * one is a 404, like one with a character too many */
+	struct h_client *anon = h_client_new();
+	assert_int_equal(me_poll(anon, url[0], sig[0]), 204);
+	assert_true(strcmp(url[0], url[1]) != 0);
+	char forged[POLL_URL_MAX + 1];
+	snprintf(forged, sizeof forged, "%s", url[0]);
+	forged[strlen(forged) - 1] = forged[strlen(forged) - 1] == 'A' ? 'B' : 'A';
+	assert_int_equal(me_poll(anon, forged, sig[0]), 404);
+	snprintf(forged, sizeof forged, "%sA", url[0]);
+	assert_int_equal(me_poll(anon, forged, sig[0]), 404);
+	h_client_free(anon);
+	me_page(p[0], &r, &sig[0], forged);   /* the same address every time */
+	h_resp_free(&r);
+	assert_string_equal(forged, url[0]);
 	/* somebody moves at the common table: everyone's page notices */
 	int moved = 0;
 	for (int k = 0; k < 5 && !moved; k++)
 		moved = someone_moves(p, 3, id);
 	assert_true(moved);
 	for (int i = 0; i < 3; i++)
-		assert_int_equal(me_poll(p[i], sig[i]), 200);
+		assert_int_equal(me_poll(p[i], url[i], sig[i]), 200);
 	/* a table Ida does not sit at changes: her page does not */
-	me_page(p[0], &r, &sig[0]);
+	me_page(p[0], &r, &sig[0], url[0]);
 	h_resp_free(&r);
 	char path[64], csrf[128];
 	snprintf(path, sizeof path, "/t/%lld", (long long)other);
@@ -112,13 +139,14 @@ static void test_my_tables_poll_and_mark(void **unused)
 	assert_int_equal(h_post_form(p[2], path, &r, "csrf", csrf, NULL), 0);
 	assert_int_equal(r.status, 303);
 	h_resp_free(&r);
-	assert_int_equal(me_poll(p[0], sig[0]), 204);
+	assert_int_equal(me_poll(p[0], url[0], sig[0]), 204);
 
 	/* whoever may act sees the count in the title, the badge, the clock */
 	int waiting = 0;
 	for (int i = 0; i < 3; i++) {
 		long long s;
-		me_page(p[i], &r, &s);
+		char u[POLL_URL_MAX];
+		me_page(p[i], &r, &s, u);
 		int mine = strstr(r.body, "Du bist dran!") != NULL ||
 			   strstr(r.body, "Fenster offen") != NULL;
 		waiting += mine;

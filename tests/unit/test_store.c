@@ -474,10 +474,11 @@ static void test_user_poll(void **state)
 	const int64_t late = INT64_MAX / 2;   /* every deadline has passed */
 	int64_t sig = 0, was, deadline = -1;
 	int64_t a = make_user(t->s, "Alma"), b = make_user(t->s, "Bert"), c = make_user(t->s, "Cleo");
-	assert_int_equal(store_user_poll(t->s, a, late, &sig, &deadline), ST_OK);
+	assert_int_equal(store_user_poll(t->s, a, NULL, late, &sig, &deadline), ST_OK);
 	assert_true(sig > 0);   /* never 0: v=0 always asks for the number */
 	assert_int_equal(deadline, 0);
-#define POLL(now) assert_int_equal(store_user_poll(t->s, a, (now), &sig, &deadline), ST_OK)
+#define POLL(now) \
+	assert_int_equal(store_user_poll(t->s, a, NULL, (now), &sig, &deadline), ST_OK)
 #define MOVED(what)                      \
 	do {                             \
 		was = sig;               \
@@ -522,8 +523,24 @@ static void test_user_poll(void **state)
 	MOVED(assert_int_equal(store_table_delete(t->s, t1), ST_OK));   /* the seat goes */
 #undef MOVED
 #undef POLL
-	assert_int_equal(store_user_poll(t->s, c, late, &sig, &deadline), ST_OK);
+	assert_int_equal(store_user_poll(t->s, c, NULL, late, &sig, &deadline), ST_OK);
 	assert_true(sig > 0);
+
+	/* the poll by token: none until one is given, the first one given wins */
+	char tok[ST_POLL_TOKEN_LEN + 1], got[ST_POLL_TOKEN_LEN + 1];
+	const char *t1k = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+	const char *t2k = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+	assert_int_equal(store_user_poll_token(t->s, a, NULL, tok), ST_NOTFOUND);
+	assert_int_equal(store_user_poll(t->s, 0, t1k, late, &sig, &deadline), ST_NOTFOUND);
+	assert_int_equal(store_user_poll_token(t->s, a, t1k, tok), ST_OK);
+	assert_string_equal(tok, t1k);
+	assert_int_equal(store_user_poll_token(t->s, a, t2k, got), ST_OK);
+	assert_string_equal(got, t1k);
+	int64_t by_id, by_token;
+	assert_int_equal(store_user_poll(t->s, a, NULL, late, &by_id, &deadline), ST_OK);
+	assert_int_equal(store_user_poll(t->s, 0, t1k, late, &by_token, &deadline), ST_OK);
+	assert_true(by_id == by_token);
+	assert_int_equal(store_user_poll(t->s, 0, t2k, late, &sig, &deadline), ST_NOTFOUND);
 }
 
 static void test_bump_and_poll(void **state)
