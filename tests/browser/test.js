@@ -5,7 +5,8 @@
 // who did not act: those pages must notice other players' moves by polling.
 'use strict';
 
-const { test, main, until, sleep, check, visibleText, BASE, OUT, DESKTOP, PHONE } = require('./lib');
+const { test, main, until, sleep, check, visibleText, gotoSettled, BASE, OUT, DESKTOP, PHONE } =
+	require('./lib');
 
 const PASSWORD = 'geheim-123';
 const POLL_WAIT = 15000;   // a page must catch up with a move within this
@@ -105,7 +106,7 @@ async function seatBots(p, levels) {
 
 // Follows an invite link and takes a seat with the page's join button.
 async function join(p, url) {
-	await p.page.goto(url);
+	await gotoSettled(p, url);
 	const before = p.loads;
 	await p.page.locator('form[action$="/join"] button').click();
 	await until(`${p.label}'s page after joining`, 10000, async () => p.loads > before);
@@ -464,7 +465,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	await join(max, url);
 	await join(nia, url);
 	const look = async () => {
-		await nia.page.goto(url);   // no script: the test reloads nia's page
+		await gotoSettled(nia, url);   // no script: the test reloads nia's page
 		const ss = [];
 		for (const p of all) ss.push(await state(p));
 		return ss;
@@ -505,7 +506,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	// The card waits on the stack, on every page, until the window closes.
 	const v = (await state(all[reactor])).version;
 	await allAt(live, v, 'the card played');
-	await nia.page.goto(url);
+	await gotoSettled(nia, url);
 	for (const p of all) {
 		const stack = await p.page.locator('.wg-stack').innerText().catch(() => '');
 		check(stack.includes(card), `${p.label}'s page does not show ${card} on the stack: "${stack}"`);
@@ -539,7 +540,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 		if (w < 0) { await sleep(300); continue; }
 		await clickMove(all[w], 'pass');
 	}
-	await nia.page.goto(url);
+	await gotoSettled(nia, url);
 	for (const p of all) {
 		const log = await p.page.locator('.wg-log').innerText().catch(() => '');
 		check(log.includes(resolved), `${p.label}'s log does not say "${resolved}": "${log.slice(0, 300)}"`);
@@ -574,7 +575,7 @@ test('Bots: one person seats two bots and plays; the bots answer at once', 90000
 	for (let step = 0; step < 40 && mine < 3; step++) {
 		const s = await state(ole);
 		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
-		if (!mv) { await ole.page.goto(url); await sleep(200); continue; }
+		if (!mv) { await gotoSettled(ole, url); await sleep(200); continue; }
 		await clickMove(ole, mv);
 		mine++;
 	}
@@ -596,7 +597,7 @@ async function dwMove(p, url) {
 		const s = await state(p);
 		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
 		if (mv) { await clickMove(p, mv); return true; }
-		await p.page.goto(url);
+		await gotoSettled(p, url);
 		await sleep(200);
 	}
 	return false;
@@ -633,7 +634,7 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	// the choice is the account's: a new page stays English; then back to German
 	await edda.page.goto(`${BASE}/me`);
 	check(await edda.page.getAttribute('html', 'lang') === 'en', '/me is not English');
-	await edda.page.goto(url);
+	await gotoSettled(edda, url);
 	const b2 = edda.loads;
 	await edda.page.locator('footer .langs button[value="de"]').click();
 	await until("edda's page after switching back", 10000, async () => edda.loads > b2);
@@ -760,7 +761,7 @@ async function drehwurmTable(t, labels, views = [], snap = 60) {
 	for (const p of all) await register(p, p.label);
 	const url = await createTable(all[0], 'drehwurm', all.length, { snap_seconds: snap });
 	for (const p of all.slice(1)) await join(p, url);
-	for (const p of all) await p.page.goto(url);
+	for (const p of all) await gotoSettled(p, url);
 	t.note(`table ${url}`);
 	return { all, url };
 }
@@ -864,7 +865,7 @@ test('Without JavaScript: a refused move, then a legal one, then the page update
 	// The others play (passing every snap window) until kurt is on turn;
 	// kurt's page is loaded by the test while it drives.
 	for (let step = 0; step < 30; step++) {
-		await k.page.goto(url);
+		await gotoSettled(k, url);
 		const ss = [];
 		for (const p of all) ss.push(await state(p));
 		const w = ss.findIndex(s => s.moves.includes('pass'));
@@ -880,7 +881,7 @@ test('Without JavaScript: a refused move, then a legal one, then the page update
 		await clickMove(all[i], mv);
 		await allAt(all.filter((_, n) => n !== 1), (await state(all[i])).version, 'a move');
 	}
-	await k.page.goto(url);
+	await gotoSettled(k, url);
 	let sk = await state(k);
 	check(sk.moves.length > 0, `${k.label} never came on turn`);
 	// While kurt can act, no refresh may wipe what he types; a link instead.
@@ -914,7 +915,7 @@ test('Without JavaScript: a refused move, then a legal one, then the page update
 		await clickMove([all[0], all[2]][w], 'pass');
 		await allAt([all[0], all[2]], (await state([all[0], all[2]][w])).version, 'a pass');
 	}
-	await k.page.goto(url);
+	await gotoSettled(k, url);
 	sk = await state(k);
 	if (sk.moves.length === 0) {
 		check(await k.page.locator('meta[http-equiv="refresh"]').count() === 1,
@@ -942,7 +943,7 @@ test('Phone: my moves are on the first screen, and a move brings me back to the 
 	const i = await onTurn(all);
 	check(i >= 0, 'nobody is on turn at the start');
 	const p = all[i];
-	await p.page.goto(url);
+	await gotoSettled(p, url);
 	await p.page.waitForLoadState('load');
 	// What I can do now, or my hand: whichever comes first on the page must
 	// be whole on the first screen.
@@ -998,7 +999,7 @@ test('A whole match: the summary after each party, the match result first at the
 		if (pe && pe.pausing && !shots.party) {
 			// The summary stays: every page shows it, with the points and "Weiter".
 			const p = all[0];
-			await p.page.goto(url);
+			await gotoSettled(p, url);
 			const text = await visibleText(p.page);
 			check(/Weiter/.test(text), `${p.label}'s page at the party's end offers no "Weiter"`);
 			for (const q of all)
@@ -1028,7 +1029,7 @@ test('A whole match: the summary after each party, the match result first at the
 	check(end.is_finished, `the match did not end within ${steps} steps`);
 	check(end.party_end && end.party_end.match_over, 'the finished match has no match result');
 	const p = all[1];
-	await p.page.goto(url);
+	await gotoSettled(p, url);
 	// The match result leads: the winners come before the board.
 	const order = await p.page.evaluate(() => {
 		const res = document.querySelector('.party-end .match-result, .party-end [data-match-result], .party-end');
@@ -1264,21 +1265,6 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 
 // Plays a table to its end through the JSON twin: every seat that may act
 // posts a move (weiter, then a card laid, a draw last). Returns the steps.
-// Loads url in p's page; a page that polls may be reloading itself at
-// that moment (its table just changed), which aborts the navigation or interrupts it: then
-// it tries again, at most three times.
-async function gotoSettled(p, url) {
-	for (let i = 0; ; i++) {
-		try {
-			await p.page.goto(url);
-			return;
-		} catch (e) {
-			if (i >= 2 || !/ERR_ABORTED|interrupted by another navigation/.test(String(e))) throw e;
-			await sleep(300);
-		}
-	}
-}
-
 async function playToEnd(all, url, maxSteps) {
 	const order = ['weiter', 'set ', 'attach ', 'open ', 'refill ', 'discard ', 'clear ', 'pass', 'draw'];
 	for (let steps = 0; steps < maxSteps; steps++) {
