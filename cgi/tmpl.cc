@@ -46,6 +46,15 @@ ctemplate::Strip strip_of(const std::string &name)
 
 std::set<std::string> *loaded;   // names that loaded; per process, set once
 
+// Each loaded template's text as read (German, with its [[markers]]), and
+// the parsed templates of each language in a cache of their own, German
+// from the load on, any other language from the first request a worker
+// answers in it: parsed, a language's templates take about 0.5 MiB of a
+// worker's heap, seven times their text, and a worker that never answers
+// in a language need not keep them. Per process, never freed.
+std::vector<std::pair<std::string, std::string> > *sources;
+ctemplate::TemplateCache *caches[LANG__MAX];
+
 // 1 when the file starts with the AUTOESCAPE pragma: HTML, or XML for a
 // name ending in .atom.tpl; a text (is_text) with text_pragma.
 bool has_pragma(const std::string &path)
@@ -287,26 +296,110 @@ bool in_language(const std::string &src, enum lang l, std::string *out)
 	return true;
 }
 
-// Puts file `path` into the cache once per language, as "de/name", "en/name".
-bool load_langs(ctemplate::TemplateCache *cache, const std::string &path, const std::string &name)
+// Template `name` of text `src` in language l into cache, as "de/name".
+bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const std::string &src,
+	      int l)
 {
-	std::string src;
-	if (!slurp(path, &src)) {
+	std::string text, key = std::string(lang_code[l]) + "/" + name;
+	if (!in_language(src, (enum lang)l, &text)) {
+		fprintf(stderr, "tmpl: %s: a [[ without its ]] on the same line\n", name.c_str());
+		return false;
+	}
+	if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
+		fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
+		return false;
+	}
+	return true;
+}
+
+// Reads file `path` into *src and checks that it parses in every language:
+// German into `de`, the cache it is served from, the others into `trial`,
+// which the caller throws away, so that a template broken in any language
+// still stops a worker at its start rather than failing a request.
+bool load_langs(ctemplate::TemplateCache *de, ctemplate::TemplateCache *trial,
+		const std::string &path, const std::string &name, std::string *src)
+{
+	if (!slurp(path, src)) {
 		fprintf(stderr, "tmpl: cannot read %s\n", path.c_str());
 		return false;
 	}
-	for (int l = 0; l < LANG__MAX; l++) {
-		std::string text, key = std::string(lang_code[l]) + "/" + name;
-		if (!in_language(src, (enum lang)l, &text)) {
-			fprintf(stderr, "tmpl: %s: a [[ without its ]] on the same line\n", name.c_str());
+	for (int l = 0; l < LANG__MAX; l++)
+		if (!parse_in(l == LANG_DE ? de : trial, name, *src, l))
 			return false;
-		}
-		if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
-			fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
-			return false;
-		}
-	}
 	return true;
+}
+
+// The frozen cache of language l, parsed from the sources when first asked
+// for (no disk access); NULL when that fails (logged).
+ctemplate::TemplateCache *lang_cache(enum lang l)
+{
+	if (caches[l] || !sources)
+		return caches[l];
+	ctemplate::TemplateCache *c = new ctemplate::TemplateCache;
+	for (const auto &src : *sources)
+		if (!parse_in(c, src.first, src.second, l)) {
+			delete c;
+			return NULL;
+		}
+	c->Freeze();
+	caches[l] = c;
+	return c;
+}
+
+// The *.tpl names in dir; false when it does not open.
+bool list_dir(const char *dir, std::vector<std::string> *names)
+{
+	DIR *dh = opendir(dir);
+	if (!dh) {
+		fprintf(stderr, "tmpl: cannot open %s\n", dir);
+		return false;
+	}
+	while (struct dirent *e = readdir(dh)) {
+		size_t l = strlen(e->d_name);
+		if (l > 4 && strcmp(e->d_name + l - 4, ".tpl") == 0)
+			names->push_back(e->d_name);
+	}
+	closedir(dh);
+	return true;
+}
+
+// The German cache anew: what earlier calls loaded, then the templates of
+// dir not loaded yet. The number of templates that did not load.
+int load_dir(const char *dir, const std::vector<std::string> &names)
+{
+	ctemplate::TemplateCache *de = new ctemplate::TemplateCache, *trial =
+		new ctemplate::TemplateCache;
+	int bad = 0;
+	if (!sources)
+		sources = new std::vector<std::pair<std::string, std::string> >;
+	if (!loaded)
+		loaded = new std::set<std::string>;
+	for (const auto &src : *sources)
+		bad += !parse_in(de, src.first, src.second, LANG_DE);
+	for (const std::string &name : names) {
+		if (!has_pragma(std::string(dir) + "/" + name)) {
+			fprintf(stderr, "tmpl: %s does not begin with %s\n", name.c_str(), pragma);
+			bad++;
+			continue;
+		}
+		if (loaded->count(name))
+			continue;   // loaded by an earlier call (its text is kept)
+		std::string src;
+		if (!load_langs(de, trial, std::string(dir) + "/" + name, name, &src)) {
+			bad++;
+			continue;
+		}
+		sources->push_back(std::make_pair(name, src));
+		loaded->insert(name);
+	}
+	delete trial;
+	for (int l = 0; l < LANG__MAX; l++) {
+		delete caches[l];   // rebuilt with every source at their first use
+		caches[l] = NULL;
+	}
+	de->Freeze();
+	caches[LANG_DE] = de;
+	return bad;
 }
 
 } // namespace
@@ -321,42 +414,14 @@ extern "C" int tmpl_load(const char *dir)
 			ctemplate::AddXssSafeModifier("x-points", &points_modifier);
 			modifiers = true;
 		}
-		ctemplate::TemplateCache *cache = ctemplate::mutable_default_template_cache();
-		cache->SetTemplateRootDirectory(dir);
-		DIR *dh = opendir(dir);
-		if (!dh) {
-			fprintf(stderr, "tmpl: cannot open %s\n", dir);
-			return -1;
-		}
 		std::vector<std::string> names;
-		while (struct dirent *e = readdir(dh)) {
-			size_t l = strlen(e->d_name);
-			if (l > 4 && strcmp(e->d_name + l - 4, ".tpl") == 0)
-				names.push_back(e->d_name);
-		}
-		closedir(dh);
-		int bad = 0;
-		for (const std::string &name : names) {
-			if (!has_pragma(std::string(dir) + "/" + name)) {
-				fprintf(stderr, "tmpl: %s does not begin with %s\n", name.c_str(), pragma);
-				bad++;
-				continue;
-			}
-			if (loaded && loaded->count(name))
-				continue;   // loaded by an earlier call (the cache keeps it)
-			if (!load_langs(cache, std::string(dir) + "/" + name, name)) {
-				bad++;
-				continue;
-			}
-			if (!loaded)
-				loaded = new std::set<std::string>;
-			loaded->insert(name);
-		}
+		if (!list_dir(dir, &names))
+			return -1;
+		int bad = load_dir(dir, names);
 		if (names.empty()) {
 			fprintf(stderr, "tmpl: no templates in %s\n", dir);
 			bad++;
 		}
-		cache->Freeze();
 		return bad ? -1 : 0;
 	} catch (const std::exception &ex) {
 		fprintf(stderr, "tmpl: %s\n", ex.what());
@@ -385,7 +450,8 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct vie
 			return NULL;
 		}
 		std::string out;
-		if (!ctemplate::ExpandTemplate(in_lang(name), strip_of(name), &dict, &out)) {
+		ctemplate::TemplateCache *cache = lang_cache(i18n_lang());
+		if (!cache || !cache->ExpandWithData(in_lang(name), strip_of(name), &dict, NULL, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
 			return NULL;
 		}

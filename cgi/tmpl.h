@@ -1,9 +1,10 @@
 /* tmpl.h — ctemplate behind a small C interface (tmpl.cc is the only C++).
- * Templates are loaded once per worker and frozen: no disk access while
- * serving. Every template must begin with {{%AUTOESCAPE context="HTML"}},
- * a feed (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}, a plain text (a
- * mail, *.txt.tpl: nothing escaped, blank lines kept) with
- * {{! plain text, not escaped }}. */
+ * Templates are read once per worker: parsed in German at the load, in any
+ * other language at the first expansion in it, from the text read then, and
+ * frozen: no disk access while serving. Every template must begin with
+ * {{%AUTOESCAPE context="HTML"}}, a feed (*.atom.tpl) with
+ * {{%AUTOESCAPE context="XML"}}, a plain text (a mail, *.txt.tpl: nothing
+ * escaped, blank lines kept) with {{! plain text, not escaped }}. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 
@@ -16,8 +17,9 @@
 extern "C" {
 #endif
 
-/* Loads every *.tpl of dir and freezes the cache. 0, or -1 after logging
- * each file that is missing the AUTOESCAPE pragma or fails to parse. */
+/* Loads every *.tpl of dir and checks that it parses in every language.
+ * 0, or -1 after logging each file that is missing the AUTOESCAPE pragma or
+ * fails to parse. */
 int tmpl_load(const char *dir);
 
 /* 1 when template `name` was loaded by tmpl_load. */
