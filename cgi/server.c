@@ -7,7 +7,8 @@
  * SIGTERM or SIGINT stops everything: the master passes SIGTERM on, a worker
  * finishes the request it is in and leaves its accept loop.
  * Each worker opens its own store and loads the templates after the fork;
- * per request it uses one arena that is reset when the answer is out.
+ * per request it uses one arena that is reset when the answer is out, and
+ * after a request that left much memory free it gives that back (give_back).
  *
  * One more child, the checkpointer, copies the WAL into the database four
  * times a second, so that no request pays for a checkpoint: the workers'
@@ -17,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +31,7 @@
 #include <unistd.h>
 
 #include <fcgiapp.h>
+#include <sqlite3.h>
 
 #include "auth.h"
 #include "cmd.h"
@@ -46,6 +49,9 @@ enum {
 	WORKERS_MAX = 64,
 	EXIT_CONFIG = 78,                 /* a worker cannot start: do not restart it */
 	REQUEST_ARENA_MAX = 16 << 20,     /* bytes one request may allocate */
+	REQUEST_LARGE = 1 << 20,          /* a request whose arena took more is a large one */
+	HEAP_DROP = 128 << 10,            /* SQLite's memory fallen this far below its peak */
+	TRIM_EVERY_MS = 1000,             /* malloc_trim at most this often */
 	BACKLOG = 128,
 	CHECKPOINT_EVERY_MS = 250,        /* the checkpointer's period */
 	CHECKPOINT_TRIES = 8,             /* passive checkpoints in a row at most */
@@ -171,6 +177,29 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 		fprintf(stderr, "serve: could not write the answer to %s\n", raw.uri ? raw.uri : "?");
 }
 
+/* After a request that left much of the heap free, gives the free pages
+ * back to the system: malloc keeps them otherwise, and a worker's resident
+ * size would stay that of its largest request and its largest page cache.
+ * Much: a large request (the reset frees its arena's blocks), or SQLite's
+ * memory HEAP_DROP below its peak during the request (a page cache read
+ * anew after another process wrote, a large query's temporary pages). At
+ * most every TRIM_EVERY_MS, so that a request that does this every time
+ * pays for it (a trim, then the pages touched anew) once a second, not
+ * each time. The checks cost a few dozen instructions. */
+static void give_back(size_t request_bytes)
+{
+	static int64_t last_ms;
+	sqlite3_int64 held = 0, peak = 0;
+	sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &held, &peak, 1);
+	if (request_bytes <= REQUEST_LARGE && peak - held <= HEAP_DROP)
+		return;
+	int64_t ms = now_ms();
+	if (ms - last_ms < TRIM_EVERY_MS)
+		return;
+	last_ms = ms;
+	malloc_trim(0);
+}
+
 /* A worker: its own store and templates, then requests until told to stop. */
 static int worker(int fd, const struct serve_opts *o)
 {
@@ -211,7 +240,9 @@ static int worker(int fd, const struct serve_opts *o)
 			break;
 		handle(&rq, store, &a, o);
 		FCGX_Finish_r(&rq);
+		size_t used = a.total;
 		arena_reset(&a);
+		give_back(used);
 	}
 	FCGX_Free(&rq, 1);
 out:
