@@ -6,7 +6,8 @@
  * applies the schema once, forks N workers and restarts any that dies.
  * SIGTERM or SIGINT stops everything: the master passes SIGTERM on, a worker
  * finishes the request it is in and leaves its accept loop.
- * Each worker opens its own store and loads the templates after the fork;
+ * The catalogs and the templates are loaded before the fork, so that the
+ * workers share them; each worker opens its own store after it;
  * per request it uses one arena that is reset when the answer is out, and
  * after a request that left much memory free it gives that back (give_back).
  *
@@ -200,7 +201,7 @@ static void give_back(size_t request_bytes)
 	malloc_trim(0);
 }
 
-/* A worker: its own store and templates, then requests until told to stop. */
+/* A worker: its own store, then requests until told to stop. */
 static int worker(int fd, const struct serve_opts *o)
 {
 	set_signal(SIGTERM, on_stop_worker);
@@ -212,11 +213,6 @@ static int worker(int fd, const struct serve_opts *o)
 	arena_init(&a, REQUEST_ARENA_MAX);
 	int rc = EXIT_CONFIG;
 
-	snprintf(path, sizeof path, "%s/templates", o->root);
-	if (i18n_load_root(o->root) != 0 || tmpl_load(path) != 0) {
-		fprintf(stderr, "serve: templates in %s do not load\n", path);
-		goto out;
-	}
 	snprintf(path, sizeof path, "%s/schema", o->root);
 	if (store_open(&store, o->db, path) != ST_OK) {
 		fprintf(stderr, "serve: cannot open %s\n", o->db);
@@ -414,6 +410,14 @@ int cmd_serve(int argc, char **argv)
 		return 1;
 	}
 	store_close(s);
+	/* Loaded before the fork, so that the workers share the pages of the
+	 * catalogs and the German templates instead of each keeping a copy. */
+	char templates[PATH_MAX];
+	snprintf(templates, sizeof templates, "%s/templates", o.root);
+	if (i18n_load_root(o.root) != 0 || tmpl_load(templates) != 0) {
+		fprintf(stderr, "serve: templates in %s do not load\n", templates);
+		return 1;
+	}
 	int fd = listen_socket(&o);
 	if (fd < 0)
 		return 1;

@@ -1,10 +1,11 @@
 /* tmpl.h — ctemplate behind a small C interface (tmpl.cc is the only C++).
- * Templates are read once per worker: parsed in German at the load, in any
- * other language at the first expansion in it, from the text read then, and
- * frozen: no disk access while serving. Every template must begin with
- * {{%AUTOESCAPE context="HTML"}}, a feed (*.atom.tpl) with
- * {{%AUTOESCAPE context="XML"}}, a plain text (a mail, *.txt.tpl: nothing
- * escaped, blank lines kept) with {{! plain text, not escaped }}. */
+ * Templates are read once per process (serve: before it forks the workers):
+ * parsed in German at the load, in any other language at the first expansion
+ * in it, from the text read then, and frozen: no disk access while serving.
+ * Every template must begin with {{%AUTOESCAPE context="HTML"}}, a feed
+ * (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}, a plain text (a mail,
+ * *.txt.tpl: nothing escaped, blank lines kept) with
+ * {{! plain text, not escaped }}. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 
