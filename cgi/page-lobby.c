@@ -337,10 +337,34 @@ static int my_tourneys_view(struct page *p, struct view *v)
 	return 0;
 }
 
+/* Applies the passed deadlines of the user's running tables first, those
+ * /me does not list too (at most TICK_MAX a view): the poll says "changed"
+ * while one has passed, so one at a table beyond the thirty listed would
+ * make the page reload every 2 s without end. Only when the deadline the
+ * poll keeps has passed (one read); a table another request is ticking
+ * is left to it. */
+static void tick_due(struct page *p)
+{
+	enum { TICK_MAX = 10 };
+	int64_t sig = 0, deadline = 0, ids[TICK_MAX];
+	int n = 0;
+	if (store_user_poll(p->store, p->user_id, NULL, p->now_ms, &sig, &deadline) != ST_OK ||
+	    deadline <= 0 || deadline > p->now_ms ||
+	    store_user_tables_due(p->store, p->user_id, p->now_ms, ids, TICK_MAX, &n) != ST_OK)
+		return;
+	for (int i = 0; i < n; i++) {
+		int rc = play_tick(p->store, ids[i], p->now_ms);
+		if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOT_FOUND)
+			fprintf(stderr, "me: tick of table %lld: %s\n", (long long)ids[i],
+				play_message(rc));
+	}
+}
+
 void page_me_show(struct page *p, enum http_status status)
 {
 	struct view v;
 	page_view(p, &v);
+	tick_due(p);
 	int waiting = 0;
 	if (mine_view(p, &v, &waiting) != 0 || my_tourneys_view(p, &v) != 0) {
 		page_error(p, HTTP_500, "internal");

@@ -68,6 +68,7 @@ enum stmt {
 	STMT_TABLES_EXPIRED,
 	STMT_TABLES_IDLE,
 	STMT_TABLES_DUE,
+	STMT_USER_TABLES_DUE,
 	STMT_TABLE_CLOSE_IDLE,
 	STMT_TABLE_SET_STATUS,
 	STMT_TABLE_BUMP,
@@ -292,6 +293,11 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLES_DUE] =
 		"SELECT id FROM tables WHERE status = 1 AND next_deadline > 0 AND next_deadline <= ?1"
 		" ORDER BY next_deadline LIMIT ?2",
+	/* the same for one user's seats (?3), by the index seats_user_done */
+	[STMT_USER_TABLES_DUE] =
+		"SELECT t.id FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?3 AND m.done = 0 AND t.status = 1 AND t.next_deadline > 0"
+		" AND t.next_deadline <= ?1 ORDER BY t.next_deadline LIMIT ?2",
 	[STMT_TABLE_CLOSE_IDLE] =
 		"UPDATE tables SET status = 2, closed_idle = 1, next_deadline = 0,"
 		" version = version + 1, public_version = version + 1, epoch_version = version + 1"
@@ -1668,6 +1674,17 @@ int store_tables_idle(struct store *s, int64_t before, int64_t *ids, int max, in
 int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
 {
 	return list_ids(s, STMT_TABLES_DUE, now, ids, max, n, "tables due");
+}
+
+int store_user_tables_due(struct store *s, int64_t user, int64_t now, int64_t *ids, int max,
+			  int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_USER_TABLES_DUE);
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 3, user);   /* list_ids binds ?1 and ?2, and clears all */
+	return list_ids(s, STMT_USER_TABLES_DUE, now, ids, max, n, "user tables due");
 }
 
 int store_table_close_idle(struct store *s, int64_t id, int64_t before)

@@ -154,6 +154,9 @@ int store_table_get(struct store *s, int64_t id, struct st_table *t);
 int store_tables_expired(struct store *s, int64_t before, int64_t *ids, int max, int *n);
 int store_tables_idle(struct store *s, int64_t before, int64_t *ids, int max, int *n);
 int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n);
+/* The same as store_tables_due for the tables `user` sits at. */
+int store_user_tables_due(struct store *s, int64_t user, int64_t now, int64_t *ids, int max,
+			  int *n);
 /* Finishes a running table whose party saw no step since `before`
  * (closed_idle), with a new version that makes every page stale.
  * ST_NOTFOUND when it is not running or not idle (any more). */

@@ -505,6 +505,14 @@ static void test_user_poll(void **state)
 	assert_int_equal(deadline, 8000);   /* kept: not yet passed, no read of the tables */
 	POLL(8500);
 	assert_int_equal(deadline, 9000);   /* passed: the true one */
+	int64_t due[4];
+	int ndue = -1;   /* what /me ticks first: the user's tables past their deadline */
+	assert_int_equal(store_user_tables_due(t->s, a, 8999, due, 4, &ndue), ST_OK);
+	assert_int_equal(ndue, 0);
+	assert_int_equal(store_user_tables_due(t->s, a, 9000, due, 4, &ndue), ST_OK);
+	assert_true(ndue == 1 && due[0] == t1);
+	assert_int_equal(store_user_tables_due(t->s, c, 9000, due, 4, &ndue), ST_OK);
+	assert_int_equal(ndue, 0);   /* Cleo does not sit there */
 	MOVED(assert_int_equal(store_invite(t->s, t2, b, a, 1000), ST_OK));
 	was = sig;   /* /me shows an invitation, not the invited table's steps */
 	assert_int_equal(store_table_bump(t->s, t2, -1, 0, 0, NULL), ST_OK);
