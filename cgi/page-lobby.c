@@ -14,7 +14,7 @@
 /* OPEN_PER_USER: open tables (waiting for players) one user may have;
  * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
  * newest), so that nobody's tables push everybody else's out of it. */
-enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20,
+enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20, TICK_MAX = 10,
        CREATE_FIELDS = 3 + PAGE_TABLE_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
@@ -83,16 +83,17 @@ static int invites_view(struct page *p, struct view *v)
  * or -1 when they hold none. */
 static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
 {
-	const struct status *st = &pt->status;
+	uint32_t acting, in_window;
+	play_seat_flags(&pt->status, &acting, &in_window);
 	for (int i = 0; pt->my_seat >= 0 && i < pt->nseated; i++) {
 		const struct st_seat *x = &pt->seats[i];
 		if (x->seat != pt->my_seat)
 			continue;
 		*m = (struct st_my_seat){ .seat = x->seat, .bot = x->bot,
+					  .acting = acting >> x->seat & 1u,
+					  .in_window = in_window >> x->seat & 1u,
 					  .clock_left = x->clock_left,
 					  .waiting_since = x->waiting_since };
-		m->acting = !st->over && (st->to_act >> x->seat & 1u);
-		m->in_window = m->acting && st->turn >= 0 && st->turn != x->seat;
 		return 0;
 	}
 	return -1;
@@ -337,34 +338,15 @@ static int my_tourneys_view(struct page *p, struct view *v)
 	return 0;
 }
 
-/* Applies the passed deadlines of the user's running tables first, those
- * /me does not list too (at most TICK_MAX a view): the poll says "changed"
- * while one has passed, so one at a table beyond the thirty listed would
- * make the page reload every 2 s without end. Only when the deadline the
- * poll keeps has passed (one read); a table another request is ticking
- * is left to it. */
-static void tick_due(struct page *p)
-{
-	enum { TICK_MAX = 10 };
-	int64_t sig = 0, deadline = 0, ids[TICK_MAX];
-	int n = 0;
-	if (store_user_poll(p->store, p->user_id, NULL, p->now_ms, &sig, &deadline) != ST_OK ||
-	    deadline <= 0 || deadline > p->now_ms ||
-	    store_user_tables_due(p->store, p->user_id, p->now_ms, ids, TICK_MAX, &n) != ST_OK)
-		return;
-	for (int i = 0; i < n; i++) {
-		int rc = play_tick(p->store, ids[i], p->now_ms);
-		if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOT_FOUND)
-			fprintf(stderr, "me: tick of table %lld: %s\n", (long long)ids[i],
-				play_message(rc));
-	}
-}
-
 void page_me_show(struct page *p, enum http_status status)
 {
 	struct view v;
 	page_view(p, &v);
-	tick_due(p);
+	/* first the passed deadlines of the user's tables, also those not
+	 * listed: else their poll would reload the page every 2 s */
+	int rc = play_sweep_user(p->store, p->user_id, p->now_ms, TICK_MAX);
+	if (rc != PLAY_OK && rc != PLAY_BUSY)
+		fprintf(stderr, "me: sweep: %s\n", play_message(rc));
 	int waiting = 0;
 	if (mine_view(p, &v, &waiting) != 0 || my_tourneys_view(p, &v) != 0) {
 		page_error(p, HTTP_500, "internal");

@@ -154,14 +154,18 @@ out:
 	return rc;
 }
 
-/* The seats' acting flags from a status: who may act (none once over),
- * and of those who acts in a window while another seat has the turn, as
- * "Meine Tische" tells them apart without loading the table. */
+void play_seat_flags(const struct status *st, uint32_t *acting, uint32_t *in_window)
+{
+	*acting = st->over ? 0 : st->to_act;
+	*in_window = st->turn < 0 ? 0 : *acting & ~(1u << st->turn);
+}
+
+/* The seats' acting flags from a status (play_seat_flags). */
 static int set_acting(struct store *s, int64_t table, const struct status *st)
 {
-	uint32_t to_act = st->over ? 0 : st->to_act;
-	uint32_t in_window = st->turn < 0 ? 0 : to_act & ~(1u << st->turn);
-	return from_store(store_seats_set_acting(s, table, to_act, in_window), PLAY_ERR);
+	uint32_t acting, in_window;
+	play_seat_flags(st, &acting, &in_window);
+	return from_store(store_seats_set_acting(s, table, acting, in_window), PLAY_ERR);
 }
 
 /* Starts the match of a full table: random first dealer, party 0, status
@@ -1507,6 +1511,21 @@ static int close_idle(struct store *s, int64_t id, int64_t before, int64_t now, 
 	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
 }
 
+/* Applies the passed deadlines of the tables in ids; a table another
+ * request is at (or that went meanwhile) is left to it. Counts into
+ * *ticked; PLAY_OK, or the first error. */
+static int tick_ids(struct store *s, const int64_t *ids, int n, int64_t now_ms, int *ticked)
+{
+	int rc = PLAY_OK;
+	for (int i = 0; rc == PLAY_OK && i < n; i++) {
+		rc = play_tick(s, ids[i], now_ms);
+		*ticked += rc == PLAY_OK;
+		if (rc == PLAY_BUSY || rc == PLAY_NOT_FOUND)
+			rc = PLAY_OK;   /* someone else is at it */
+	}
+	return rc;
+}
+
 int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
 	       struct play_swept *out)
 {
@@ -1514,12 +1533,8 @@ int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
 	int n, done, max = rule->max < SWEEP_MAX ? rule->max : SWEEP_MAX;
 	memset(out, 0, sizeof *out);
 	int rc = from_store(store_tables_due(s, now_ms, ids, max, &n), PLAY_ERR);
-	for (int i = 0; rc == PLAY_OK && i < n; i++) {
-		rc = play_tick(s, ids[i], now_ms);
-		out->ticked += rc == PLAY_OK;
-		if (rc == PLAY_BUSY || rc == PLAY_NOT_FOUND)
-			rc = PLAY_OK;   /* someone else is at it */
-	}
+	if (rc == PLAY_OK)
+		rc = tick_ids(s, ids, n, now_ms, &out->ticked);
 	if (rc == PLAY_OK && rule->open_ms > 0)
 		rc = from_store(store_tables_expired(s, now_ms - rule->open_ms, ids, max, &n),
 				PLAY_ERR);
@@ -1532,6 +1547,18 @@ int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
 		if ((rc = close_idle(s, ids[i], now_ms - rule->idle_ms, now_ms, &done)) == PLAY_OK)
 			out->closed += done;
 	return rc;
+}
+
+int play_sweep_user(struct store *s, int64_t user, int64_t now_ms, int max)
+{
+	int64_t ids[SWEEP_MAX], seq = 0, deadline = 0;
+	int n = 0, ticked = 0;
+	int rc = from_store(store_user_poll(s, user, NULL, now_ms, &seq, &deadline), PLAY_ERR);
+	if (rc != PLAY_OK || deadline <= 0 || deadline > now_ms)
+		return rc;
+	rc = from_store(store_user_tables_due(s, user, now_ms, ids,
+					      max < SWEEP_MAX ? max : SWEEP_MAX, &n), PLAY_ERR);
+	return rc == PLAY_OK ? tick_ids(s, ids, n, now_ms, &ticked) : rc;
 }
 
 /* ------------------------------------------------------------------ */

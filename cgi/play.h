@@ -172,6 +172,12 @@ struct play_swept {
 };
 int play_sweep(struct store *s, const struct play_sweep *rule, int64_t now_ms,
 	       struct play_swept *out);
+/* The same for the passed deadlines of one user's running tables, at most
+ * `max` (like the lobby's sweep, on the side of their "Meine Tische"),
+ * only once the deadline the /me poll keeps for them has passed (one read
+ * otherwise): the poll says "changed" while one has passed, also at a
+ * table /me does not list. PLAY_OK, or the first error. */
+int play_sweep_user(struct store *s, int64_t user, int64_t now_ms, int max);
 
 /* The user's standing choice for a table they sit at: pass every window
  * (a snap, a reaction) automatically. It depends on nothing in the hand;
@@ -199,6 +205,12 @@ void play_canonical(const struct game *g, const void *st, int seat, const char *
 /* The seats the table page shows as "may act": every seat an open window is
  * for (constant until it closes, so nobody sees who passed), else to_act. */
 uint32_t play_acting_mask(const struct status *st);
+
+/* The seats' flags kept after every step (011_acting.sql,
+ * 018_in_window.sql), bits by seat: who may act now (none once over), and
+ * of those who acts in a window while another seat has the turn, as
+ * "Meine Tische" tells "your turn" from "window" without loading a table. */
+void play_seat_flags(const struct status *st, uint32_t *acting, uint32_t *in_window);
 
 /* What play_move() lets a game look up (game->annotate): set once per
  * process (the server's worker: the German lexicon, cgi/lexicon.h); NULL,

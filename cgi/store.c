@@ -360,11 +360,16 @@ static const char *const stmt_sql[] = {
 	/* the first token made wins; a second request reads it back */
 	[STMT_USER_POLL_TOKEN_SET] =
 		"UPDATE me_seq SET poll_token = ?2 WHERE user_id = ?1 AND poll_token IS NULL",
-	/* once the kept deadline has passed: the true earliest one again */
+	/* once the kept deadline has passed: the true earliest one again, from
+	 * the user's seats at tables not over (the index seats_user_done, 019;
+	 * CROSS JOIN keeps the seats outside: else SQLite walks every running
+	 * table of the site with a deadline, tables_deadline, and looks for
+	 * the user's seat at each) */
 	[STMT_USER_DEADLINE] =
 		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
-		" JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND t.status = 1"
-		" AND t.next_deadline > 0), 0) WHERE user_id = ?1 RETURNING seq, deadline, user_id",
+		" CROSS JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND m.done = 0"
+		" AND t.status = 1 AND t.next_deadline > 0), 0) WHERE user_id = ?1"
+		" RETURNING seq, deadline, user_id",
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
