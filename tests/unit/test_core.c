@@ -124,6 +124,25 @@ static void test_pile_remove_under_reverse(void **unused)
 	assert_memory_equal(a, rev, sizeof rev);
 }
 
+/* The snapshots' checksum is CRC-32 as zlib computes it: its check value,
+ * the empty input, and a long input against the bit-by-bit definition. */
+static void test_crc32_known_answers(void **state)
+{
+	(void)state;
+	assert_int_equal(crc32_bytes((const unsigned char *)"123456789", 9), 0xcbf43926u);
+	assert_int_equal(crc32_bytes((const unsigned char *)"", 0), 0);
+	unsigned char buf[3000];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (unsigned char)(i * 131 + (i >> 3));
+	uint32_t c = 0xffffffffu;
+	for (size_t i = 0; i < sizeof buf; i++) {
+		c ^= buf[i];
+		for (int k = 0; k < 8; k++)
+			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+	}
+	assert_int_equal(crc32_bytes(buf, sizeof buf), ~c);
+}
+
 static void test_snapshot_envelope_round_trip(void **unused)
 {
 	(void)unused;
@@ -780,6 +799,7 @@ int main(void)
 		cmocka_unit_test(test_shuffle_is_a_permutation),
 		cmocka_unit_test(test_pile_push_pop_capacity),
 		cmocka_unit_test(test_pile_remove_under_reverse),
+		cmocka_unit_test(test_crc32_known_answers),
 		cmocka_unit_test(test_snapshot_envelope_round_trip),
 		cmocka_unit_test(test_snapshot_envelope_rejects_damage),
 		cmocka_unit_test(test_buffer_overflow_is_reported),
