@@ -1,7 +1,6 @@
-// tmpl.cc — the only C++ in the program: fills a ctemplate dictionary from a
-// view tree and expands a template; see tmpl.h.
+// tmpl.cc — the only C++ in the program: expands a ctemplate template with
+// the view tree as its dictionary; see tmpl.h.
 #include <dirent.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,69 +70,6 @@ bool has_pragma(const std::string &path)
 	return n == len && memcmp(head, want, n) == 0;
 }
 
-// Keys as ctemplate sees them, once per process. A key that reaches
-// ctemplate as a plain string (the view's are arena copies) is hashed, looked
-// up in ctemplate's global id table under its lock, and copied again, for
-// every value; a StaticTemplateString carries its id and is used as it is.
-// The set of keys is that of the views (a few hundred); past KEY_SLOTS / 2
-// further keys are passed as plain strings. Never freed: per process.
-enum { KEY_SLOTS = 4096 };
-struct key_slot {
-	const char *name;
-	ctemplate::StaticTemplateString *sts;
-};
-key_slot keys[KEY_SLOTS];
-int nkeys;
-
-// `k` as a TemplateString whose global id is already known.
-ctemplate::TemplateString key_of(const char *k)
-{
-	uint64_t h = 14695981039346656037ULL;   // FNV-1a
-	size_t len = 0;
-	for (; k[len]; len++)
-		h = (h ^ (unsigned char)k[len]) * 1099511628211ULL;
-	size_t i = (size_t)h & (KEY_SLOTS - 1);
-	for (; keys[i].name; i = (i + 1) & (KEY_SLOTS - 1))
-		if (strcmp(keys[i].name, k) == 0)
-			return ctemplate::TemplateString(*keys[i].sts);
-	char *copy = nkeys < KEY_SLOTS / 2 ? strdup(k) : NULL;
-	ctemplate::StaticTemplateString *sts =
-		copy ? new (std::nothrow) ctemplate::StaticTemplateString{ { copy, len, 0 } } : NULL;
-	if (!sts) {
-		free(copy);
-		return ctemplate::TemplateString(k, len);
-	}
-	ctemplate::StaticTemplateStringInitializer init(sts);   // computes and registers the id
-	keys[i].name = copy;
-	keys[i].sts = sts;
-	nkeys++;
-	return ctemplate::TemplateString(*sts);
-}
-
-// The decimal digits of v in the arena, or NULL.
-const char *num_text(struct arena *a, long long v, size_t *len)
-{
-	char tmp[24], *e = tmp + sizeof tmp, *p = e;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	*len = (size_t)(e - p);
-	return arena_strndup(a, p, *len);
-}
-
-// Sets value `n` (a string or a number's text) in dict; a global one for
-// every template dict includes, too.
-void set(ctemplate::TemplateDictionary *dict, const view_node *n, const char *s, size_t len)
-{
-	if (n->global)
-		dict->SetTemplateGlobalValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(s, len));
-	else
-		dict->SetValueWithoutCopy(key_of(n->key), ctemplate::TemplateString(s, len));
-}
-
 // The string `key` directly inside view dictionary d, or NULL.
 const char *str_in(const view_node *d, const char *key)
 {
@@ -155,76 +91,491 @@ const char *in_lang(const char *name)
 	return names[l]->insert(full).first->c_str();
 }
 
-// The one move form: every item of a section that has a `move` is a button
-// that posts it, drawn by {{>move_form}} (move-form.tpl) with the item's
-// `label` (the move itself without one) and its `primary` flag; the form's
-// action, CSRF token and version come from the page as template-global
-// values (view_global_str). The JSON twin does not see this dictionary.
-void move_form(ctemplate::TemplateDictionary *sec, const view_node *item)
+// The move form's template in the request's language, looked up once.
+const char *form_file()
 {
-	const char *move = str_in(item, "move");
-	if (!move)
-		return;
-	const char *label = str_in(item, "label");
-	if (!label)
-		label = move;
-	ctemplate::TemplateDictionary *inc = sec->AddIncludeDictionary(key_of("move_form"));
-	static const char *form_in[LANG__MAX];   // a form per move: looked up once
+	static const char *form_in[LANG__MAX];
 	enum lang l = i18n_lang();
 	if (!form_in[l])
 		form_in[l] = in_lang("move-form.tpl");
-	inc->SetFilename(form_in[l]);
-	inc->SetValueWithoutCopy(key_of("move"), ctemplate::TemplateString(move, strlen(move)));
-	inc->SetValueWithoutCopy(key_of("label"), ctemplate::TemplateString(label, strlen(label)));
-	for (const view_node *n = item->first; n; n = n->next)
-		if (n->kind == VIEW_FLAG && n->num && strcmp(n->key, "primary") == 0)
-			inc->ShowSection(key_of("primary"));
+	return form_in[l];
 }
 
-// Copies the entries of view dictionary `d` into `dict`. Values are not
-// copied: they live in the request's arena, which outlives the expansion
-// (numbers are written there, too). false when the arena is exhausted.
-bool fill(struct arena *a, ctemplate::TemplateDictionary *dict, const view_node *d, int depth)
+// 1 when entry n is named k.
+bool named(const view_node *n, const ctemplate::TemplateString &k)
 {
-	if (depth > 32)
-		return true;
-	for (const view_node *n = d->first; n; n = n->next) {
-		switch (n->kind) {
-		case VIEW_STR:
-			set(dict, n, n->str, strlen(n->str));
+	size_t len = k.size();
+	const char *p = k.data();
+	return len > 0 && n->key[0] == p[0] && strncmp(n->key, p, len) == 0 && n->key[len] == '\0';
+}
+
+bool is(const ctemplate::TemplateString &k, const char *name, size_t len)
+{
+	return k.size() == len && memcmp(k.data(), name, len) == 0;
+}
+
+const ctemplate::TemplateString empty_value("", 0);
+
+// ---- The view tree as ctemplate's dictionary ----
+//
+// ctemplate expands a template against any TemplateDictionaryInterface; the
+// tree used to be copied into its TemplateDictionary first (a dictionary and
+// a generated name per item, a hash insert per value: a third of a table
+// page's instructions). Now the template reads the tree where it lies, with
+// the lookups of a TemplateDictionary: a value is looked for in the
+// dictionary, then in those of the enclosing sections (not across an
+// include), then among the template-global ones; of a name set twice in a
+// dictionary the last value counts; a flag that is on is a section shown
+// once; a section or include is found in the nearest dictionary that has one
+// of that name, with all its items there. An item of a section that has a
+// `move` includes the one move form as {{>move_form}}: a dictionary of its
+// own with `move`, `label` (the move itself without one) and `primary`,
+// drawn by move-form.tpl, whose form action, CSRF token and version are the
+// page's template-global values (view_global_str). The JSON twin does not
+// see that dictionary.
+
+enum { SCAN = 8 };   // a dictionary of up to this many entries is scanned
+
+// What a dictionary of more than SCAN entries has under one name.
+struct Name {
+	const char *key;
+	size_t len;
+	const view_node *value;                 // its last value (not template-global)
+	const view_node *sec_first, *sec_last;  // its items and flags that are on
+	const view_node *inc_first, *inc_last;  // its includes
+};
+
+// The names of a dictionary (view_node.lookup): slot[] by open addressing
+// holds each name's hash and its place in name[] (+ 1; 0: empty). mask 0:
+// the dictionary is small, or the arena was out of room: it is scanned.
+struct Slot {
+	unsigned hash, at;
+};
+struct Index {
+	size_t mask;
+	Slot *slot;
+	Name *name;
+	unsigned n;
+};
+
+Index scanned = { 0, NULL, NULL, 0 };
+
+unsigned name_hash(const char *p, size_t len)
+{
+	unsigned h = (unsigned)len * 0x9E3779B1u;
+	h = (h ^ (unsigned char)p[0]) * 0x01000193u;
+	h = (h ^ (unsigned char)p[len / 2]) * 0x01000193u;
+	h = (h ^ (unsigned char)p[len - 1]) * 0x01000193u;
+	return h ^ (h >> 15);
+}
+
+// The slot of name p[0..len) in ix: its own, or the empty one it would take.
+Slot *slot_of(const Index *ix, const char *p, size_t len, unsigned h)
+{
+	size_t i = h & ix->mask;
+	for (; ix->slot[i].at; i = (i + 1) & ix->mask) {
+		const Slot *s = &ix->slot[i];
+		const Name *nm = &ix->name[s->at - 1];
+		if (s->hash == h && nm->len == len && memcmp(nm->key, p, len) == 0)
 			break;
-		case VIEW_NUM: {
-			size_t len;
-			const char *t = num_text(a, n->num, &len);
-			if (!t)
-				return false;
-			set(dict, n, t, len);
-			break;
-		}
-		case VIEW_FLAG:
-			if (n->num)
-				dict->ShowSection(key_of(n->key));
-			break;
-		case VIEW_SECTION: {
-			ctemplate::TemplateDictionary *sec = dict->AddSectionDictionary(key_of(n->key));
-			if (!fill(a, sec, n, depth + 1))
-				return false;
-			move_form(sec, n);
-			break;
-		}
-		case VIEW_INCLUDE: {
-			ctemplate::TemplateDictionary *inc = dict->AddIncludeDictionary(key_of(n->key));
-			inc->SetFilename(in_lang(n->str));
-			if (!fill(a, inc, n, depth + 1))
-				return false;
-			break;
-		}
-		case VIEW_LIST:
-		case VIEW_KIND__MAX:
-			break;
+	}
+	return &ix->slot[i];
+}
+
+// What ix has under name k, or NULL.
+const Name *name_of(const Index *ix, const ctemplate::TemplateString &k)
+{
+	if (!k.size())
+		return NULL;
+	const Slot *s = slot_of(ix, k.data(), k.size(), name_hash(k.data(), k.size()));
+	return s->at ? &ix->name[s->at - 1] : NULL;
+}
+
+// Files entry e under its name.
+void file_entry(Index *ix, const view_node *e)
+{
+	size_t len = strlen(e->key);
+	if (!len)
+		return;
+	unsigned h = name_hash(e->key, len);
+	Slot *s = slot_of(ix, e->key, len, h);
+	if (!s->at) {
+		ix->name[ix->n] = Name{ e->key, len, NULL, NULL, NULL, NULL, NULL };
+		*s = Slot{ h, ++ix->n };
+	}
+	Name *nm = &ix->name[s->at - 1];
+	bool sec = e->kind == VIEW_SECTION || (e->kind == VIEW_FLAG && e->num);
+	if ((e->kind == VIEW_STR || e->kind == VIEW_NUM) && !e->global)
+		nm->value = e;
+	else if (sec || e->kind == VIEW_INCLUDE) {
+		const view_node **first = sec ? &nm->sec_first : &nm->inc_first;
+		if (!*first)
+			*first = e;
+		*(sec ? &nm->sec_last : &nm->inc_last) = e;
+	}
+}
+
+// The index of dictionary d, made at its first use.
+const Index *index_of(view_node *d, struct arena *a)
+{
+	if (d->lookup)
+		return (const Index *)d->lookup;
+	size_t n = 0;
+	for (const view_node *e = d->first; e; e = e->next)
+		n++;
+	Index *ix = NULL;
+	if (n > SCAN) {
+		size_t cap = 16;
+		while (cap < n * 2)
+			cap *= 2;
+		ix = (Index *)arena_alloc_raw(a, sizeof *ix);
+		Slot *slot = (Slot *)arena_alloc(a, cap * sizeof *slot);
+		Name *name = (Name *)arena_alloc_raw(a, n * sizeof *name);
+		if (ix && slot && name) {
+			*ix = Index{ cap - 1, slot, name, 0 };
+			for (const view_node *e = d->first; e; e = e->next)
+				file_entry(ix, e);
+		} else {
+			ix = NULL;
 		}
 	}
+	d->lookup = ix ? ix : &scanned;
+	return (const Index *)d->lookup;
+}
+
+// What one expansion shares: the arena, the template-global values (found
+// when first asked for), and the text of the number being written.
+struct Expansion {
+	struct arena *a;
+	const view_node *root;
+	const view_node *globals[32];
+	int nglobals = -1;            // -1: not collected yet
+	char digits[24];
+
+	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
+
+	void collect(const view_node *d, int depth)
+	{
+		for (const view_node *n = d->first; n && depth < 32; n = n->next)
+			if (n->global && nglobals < (int)(sizeof globals / sizeof *globals))
+				globals[nglobals++] = n;
+			else if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
+				collect(n, depth + 1);
+	}
+
+	// The template-global value k (the last one set), or NULL.
+	const view_node *global(const ctemplate::TemplateString &k)
+	{
+		if (nglobals < 0) {
+			nglobals = 0;
+			collect(root, 0);
+		}
+		const view_node *hit = NULL;
+		for (int i = 0; i < nglobals; i++)
+			if (named(globals[i], k))
+				hit = globals[i];
+		return hit;
+	}
+
+	// The text of value n: a string as it is, a number's digits (valid
+	// until the next number: ctemplate writes a value before it asks for
+	// another).
+	ctemplate::TemplateString text(const view_node *n)
+	{
+		if (n->kind == VIEW_STR)
+			return ctemplate::TemplateString(n->str, strlen(n->str));
+		char *e = digits + sizeof digits, *p = e;
+		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
+			(unsigned long long)n->num;
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (n->num < 0)
+			*--p = '-';
+		return ctemplate::TemplateString(p, (size_t)(e - p));
+	}
+};
+
+// Where the entries of one name lie in a dictionary: from `first` to
+// `last` (NULL: to its end), every entry to be checked for its name.
+struct Span {
+	const view_node *first, *last;
+};
+
+class ViewIter;
+
+// One dictionary of the view tree as ctemplate reads it (see above).
+class ViewDict : public ctemplate::TemplateDictionaryInterface {
+public:
+	ViewDict() {}
+
+	// The entries of `node` (NULL: none, a shown flag's dictionary), seeing
+	// `parent`'s values (NULL: an include's); form: the move form of item node.
+	void set(const view_node *node, const ViewDict *parent, Expansion *x, bool form = false)
+	{
+		node_ = const_cast<view_node *>(node);   // only its lookup is written
+		parent_ = parent;
+		x_ = x;
+		form_ = form;
+	}
+
+	const view_node *node() const { return node_; }
+	const ViewDict *parent() const { return parent_; }
+	Expansion *expansion() const { return x_; }
+	bool form() const { return form_; }
+
+	// This dictionary's items and flags named k (sections: true), or its
+	// includes; {NULL, NULL} when it has none.
+	Span span(const ctemplate::TemplateString &k, bool sections) const
+	{
+		if (form_ || !node_)
+			return Span{ NULL, NULL };
+		const Index *ix = index_of(node_, x_->a);
+		if (ix->mask) {
+			const Name *s = name_of(ix, k);
+			if (!s)
+				return Span{ NULL, NULL };
+			return sections ? Span{ s->sec_first, s->sec_last } :
+					  Span{ s->inc_first, s->inc_last };
+		}
+		for (const view_node *n = node_->first; n; n = n->next)
+			if (named(n, k) && (sections ? n->kind == VIEW_SECTION ||
+						       (n->kind == VIEW_FLAG && n->num) :
+						       n->kind == VIEW_INCLUDE))
+				return Span{ n, NULL };
+		return Span{ NULL, NULL };
+	}
+
+	// 1 when this dictionary shows section k itself.
+	bool shows(const ctemplate::TemplateString &k) const
+	{
+		if (form_)
+			return is(k, "primary", 7) && flag_on(node_, "primary");
+		return span(k, true).first != NULL;
+	}
+
+	// 1 when k is the move form and this is an item with a move.
+	bool has_form(const ctemplate::TemplateString &k) const
+	{
+		return !form_ && node_ && node_->kind == VIEW_SECTION && is(k, "move_form", 9) &&
+		       str_in(node_, "move");
+	}
+
+	// 1 when this dictionary includes template k itself.
+	bool includes(const ctemplate::TemplateString &k) const
+	{
+		return span(k, false).first || has_form(k);
+	}
+
+protected:
+	ctemplate::TemplateString GetValue(const ctemplate::TemplateString &k) const override;
+	bool IsHiddenSection(const ctemplate::TemplateString &k) const override;
+	bool IsUnhiddenSection(const ctemplate::TemplateString &k) const override
+	{
+		return !IsHiddenSection(k);
+	}
+	bool IsHiddenTemplate(const ctemplate::TemplateString &k) const override;
+	const char *GetIncludeTemplateName(const ctemplate::TemplateString &k,
+					   int num) const override;
+	Iterator *CreateTemplateIterator(const ctemplate::TemplateString &k) const override;
+	Iterator *CreateSectionIterator(const ctemplate::TemplateString &k) const override;
+	void DumpToString(std::string *out, int level) const override
+	{
+		out->append((size_t)level * ctemplate::kIndent, ' ');
+		out->append(node_ && node_->key ? node_->key : "", 0, 64);
+		out->append(" (view dictionary)\n");
+	}
+
+private:
+	friend class ViewIter;   // to derive from the interface's Iterator
+
+	static bool flag_on(const view_node *d, const char *key)
+	{
+		for (const view_node *n = d->first; n; n = n->next)
+			if (n->kind == VIEW_FLAG && n->num && strcmp(n->key, key) == 0)
+				return true;
+		return false;
+	}
+
+	// The last value k set in this dictionary itself, or NULL.
+	const view_node *own(const ctemplate::TemplateString &k) const;
+
+	const ViewDict *with_include(const ctemplate::TemplateString &k) const
+	{
+		for (const ViewDict *d = this; d; d = d->parent_)
+			if (d->includes(k))
+				return d;
+		return NULL;
+	}
+
+	view_node *node_ = NULL;
+	const ViewDict *parent_ = NULL;
+	Expansion *x_ = NULL;
+	bool form_ = false;
+};
+
+const view_node *ViewDict::own(const ctemplate::TemplateString &k) const
+{
+	if (form_ || !node_)
+		return NULL;   // the move form's values: GetValue
+	const Index *ix = index_of(node_, x_->a);
+	if (ix->mask) {
+		const Name *s = name_of(ix, k);
+		return s ? s->value : NULL;
+	}
+	const view_node *hit = NULL;
+	for (const view_node *n = node_->first; n; n = n->next)
+		if (named(n, k) && (n->kind == VIEW_STR || n->kind == VIEW_NUM) && !n->global)
+			hit = n;
+	return hit;
+}
+
+// The dictionaries of one section or include in turn. Made and deleted by
+// ctemplate for every section it expands: the blocks are kept on a free
+// list of their own rather than going through malloc each time.
+class ViewIter : public ctemplate::TemplateDictionaryInterface::Iterator {
+public:
+	// The items and flags (includes: the includes) named k of dictionary owner.
+	ViewIter(const ViewDict *owner, const ctemplate::TemplateString &k, bool includes)
+		: owner_(owner), key_(k), includes_(includes)
+	{
+		Span sp = owner->span(k, !includes);
+		at_ = sp.first;
+		last_ = sp.last;
+		if (owner->form())
+			form_left_ = !includes;   // the form's `primary`, shown once
+		else if (includes)
+			form_left_ = owner->has_form(k);
+		advance();
+	}
+
+	bool HasNext() const override { return at_ || form_left_; }
+
+	const ctemplate::TemplateDictionaryInterface &Next() override
+	{
+		Expansion *x = owner_->expansion();
+		if (at_) {
+			if (at_->kind == VIEW_FLAG)
+				cur_.set(NULL, owner_, x);
+			else
+				cur_.set(at_, includes_ ? NULL : owner_, x);
+			seen_ = true;
+			at_ = at_ == last_ ? NULL : at_->next;
+			advance();
+		} else if (owner_->form()) {
+			cur_.set(NULL, owner_, x);   // its shown `primary`
+			form_left_ = false;
+		} else {
+			cur_.set(owner_->node(), NULL, x, true);
+			form_left_ = false;
+		}
+		return cur_;
+	}
+
+	static void *operator new(size_t size)
+	{
+		if (void *p = spare) {
+			spare = *(void **)p;
+			return p;
+		}
+		if (void *p = malloc(size < sizeof(void *) ? sizeof(void *) : size))
+			return p;
+		throw std::bad_alloc();
+	}
+
+	static void operator delete(void *p)
+	{
+		if (!p)
+			return;
+		*(void **)p = spare;
+		spare = p;
+	}
+
+private:
+	// at_ to the next entry (from at_ on, up to last_) that gives one of the
+	// dictionaries wanted: an item or include of that name; for a section, a
+	// flag that is on gives an empty dictionary (ctemplate's ShowSection)
+	// unless an item or flag of that name came before it.
+	void advance()
+	{
+		for (; at_; at_ = at_ == last_ ? NULL : at_->next) {
+			if (!named(at_, key_))
+				continue;
+			if (includes_ ? at_->kind == VIEW_INCLUDE : at_->kind == VIEW_SECTION)
+				return;
+			if (!includes_ && at_->kind == VIEW_FLAG && at_->num && !seen_)
+				return;
+		}
+	}
+
+	const ViewDict *owner_;
+	ctemplate::TemplateString key_;
+	bool includes_;
+	const view_node *at_ = NULL, *last_ = NULL;
+	bool seen_ = false, form_left_ = false;
+	ViewDict cur_;
+	static void *spare;
+};
+
+void *ViewIter::spare;
+
+ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &k) const
+{
+	for (const ViewDict *d = this; d; d = d->parent_) {
+		if (d->form_) {
+			const char *v = is(k, "label", 5) ? str_in(d->node_, "label") : NULL;
+			if (!v && (is(k, "move", 4) || is(k, "label", 5)))
+				v = str_in(d->node_, "move");   // a move without a label shows itself
+			if (v)
+				return ctemplate::TemplateString(v, strlen(v));
+		} else if (const view_node *n = d->own(k)) {
+			return x_->text(n);
+		}
+	}
+	if (const view_node *n = x_->global(k))
+		return x_->text(n);
+	return empty_value;
+}
+
+bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &k) const
+{
+	for (const ViewDict *d = this; d; d = d->parent_)
+		if (d->shows(k))
+			return false;
 	return true;
+}
+
+bool ViewDict::IsHiddenTemplate(const ctemplate::TemplateString &k) const
+{
+	return !with_include(k);
+}
+
+const char *ViewDict::GetIncludeTemplateName(const ctemplate::TemplateString &k, int num) const
+{
+	const ViewDict *d = with_include(k);
+	if (!d)
+		return "";
+	Span sp = d->span(k, false);
+	for (const view_node *n = sp.first; n; n = n == sp.last ? NULL : n->next)
+		if (n->kind == VIEW_INCLUDE && named(n, k) && num-- == 0)
+			return in_lang(n->str);
+	return num == 0 && d->has_form(k) ? form_file() : "";
+}
+
+ctemplate::TemplateDictionaryInterface::Iterator *
+ViewDict::CreateTemplateIterator(const ctemplate::TemplateString &k) const
+{
+	const ViewDict *d = with_include(k);
+	return new ViewIter(d ? d : this, k, true);
+}
+
+ctemplate::TemplateDictionaryInterface::Iterator *
+ViewDict::CreateSectionIterator(const ctemplate::TemplateString &k) const
+{
+	const ViewDict *d = this;
+	while (d->parent_ && !d->shows(k))
+		d = d->parent_;
+	return new ViewIter(d, k, false);
 }
 
 // {{n:x-minus}}: a number with a real minus sign (U+2212), "−3".
@@ -438,17 +789,13 @@ extern "C" int tmpl_exists(const char *name)
 	}
 }
 
-extern "C" char *tmpl_expand(struct arena *a, const char *name, const struct view_node *root,
+extern "C" char *tmpl_expand(struct arena *a, const char *name, struct view_node *root,
 			     size_t *len)
 {
 	try {
-		// The name only labels the dictionary (ctemplate prefixes it to every
-		// section's name, copied for each item): keep it short.
-		ctemplate::TemplateDictionary dict("");
-		if (!fill(a, &dict, root, 0)) {
-			fprintf(stderr, "tmpl: %s: out of memory\n", name);
-			return NULL;
-		}
+		Expansion x(a, root);
+		ViewDict dict;
+		dict.set(root, NULL, &x);
 		std::string out;
 		ctemplate::TemplateCache *cache = lang_cache(i18n_lang());
 		if (!cache || !cache->ExpandWithData(in_lang(name), strip_of(name), &dict, NULL, &out)) {

@@ -30,8 +30,9 @@ int tmpl_exists(const char *name);
  * dictionary `root`: values, flags as shown sections, repeated sections,
  * includes with their own dictionary and file name. The text is in the
  * arena (*len bytes, NUL-terminated); NULL when the template is unknown or
- * expansion failed (logged; the caller answers 500). */
-char *tmpl_expand(struct arena *a, const char *name, const struct view_node *root, size_t *len);
+ * expansion failed (logged; the caller answers 500). A large dictionary of
+ * the tree gets an index of its names on the way (view_node.lookup). */
+char *tmpl_expand(struct arena *a, const char *name, struct view_node *root, size_t *len);
 
 #ifdef __cplusplus
 }

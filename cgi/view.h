@@ -35,6 +35,8 @@ struct view_node {
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
 	int global;                       /* STR, NUM: seen by included templates too */
+	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
+					     entries, made while a template reads them */
 };
 
 struct view {

@@ -51,6 +51,11 @@ static int setup(void **state)
 	put("game-forms.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
 			      "{{#hand}}<p>{{name}}{{#moves}}{{>move_form}}{{/moves}}</p>{{/hand}}"
 			      "{{#continue_button}}{{>move_form}}{{/continue_button}}");
+	put("lookup.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			  "[{{a}}]{{#sec}}<{{a}}{{b}}{{#shown}}S{{/shown}}>{{/sec}}{{>inc}}{{>more}}");
+	put("inc.tpl", "{{%AUTOESCAPE context=\"HTML\"}}/{{a}}/{{g}}/{{d}}");
+	put("more.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			"{{#both}}({{c}}){{/both}}{{#late}}[{{c}}]{{/late}}|{{neg}}|{{g}}");
 	/* the project's own move form */
 	FILE *f = fopen("templates/move-form.tpl", "r");
 	if (!f)
@@ -68,9 +73,10 @@ static int teardown(void **state)
 	(void)state;
 	arena_free(&A);
 	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
-				"game-forms.tpl", "move-form.tpl" };
+				"game-forms.tpl", "move-form.tpl", "lookup.tpl", "inc.tpl",
+				"more.tpl" };
 	char path[256];
-	for (int i = 0; i < 6; i++) {
+	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
 		unlink(path);
 	}
@@ -199,6 +205,72 @@ static void test_html(void **state)
 	assert_null(tmpl_expand(&A, "missing.tpl", &v.root, &len));
 }
 
+/* n values no template asks for: enough of them make tmpl.cc index a
+ * dictionary's names instead of scanning its entries. */
+static void filler(struct view *v, int n)
+{
+	for (int i = 0; i < n; i++) {
+		char key[8];
+		snprintf(key, sizeof key, "f%d", i);
+		view_num(v, key, i);
+	}
+}
+
+/* The lookups of ctemplate's own dictionary, the same whether a dictionary
+ * is scanned (up to 8 entries) or indexed: the last value of a name counts;
+ * an item sees the values and shown sections of the dictionaries around it,
+ * an include only its own and the template-global ones; a flag that is on
+ * shows its section once, before the items that follow it, and adds nothing
+ * after one; a negative number keeps its sign. */
+static void lookups(int pad)
+{
+	struct view v;
+	view_init(&v, &A);
+	filler(&v, pad);
+	view_str(&v, "a", "1");
+	view_str(&v, "a", "2");
+	view_flag(&v, "shown", 1);
+	view_global_str(&v, "g", "G");
+	view_begin(&v, "sec");
+	view_str(&v, "b", "x");
+	view_end(&v);
+	view_begin(&v, "sec");
+	filler(&v, pad);
+	view_str(&v, "a", "3");
+	view_str(&v, "b", "y");
+	view_flag(&v, "shown", 0);
+	view_end(&v);
+	view_include(&v, "inc", "inc.tpl");
+	view_str(&v, "d", "D");
+	view_end(&v);
+	view_include(&v, "more", "more.tpl");
+	filler(&v, pad);
+	view_flag(&v, "both", 1);
+	view_begin(&v, "both");
+	view_str(&v, "c", "c1");
+	view_end(&v);
+	view_flag(&v, "both", 1);
+	view_begin(&v, "late");
+	view_str(&v, "c", "l1");
+	view_end(&v);
+	view_flag(&v, "late", 1);
+	view_num(&v, "neg", -7);
+	view_end(&v);
+	assert_false(v.failed);
+	size_t len = 0;
+	char *html = tmpl_expand(&A, "lookup.tpl", &v.root, &len);
+	assert_non_null(html);
+	assert_string_equal(html, "[2]<2xS><3yS>//G/D()(c1)[l1]|-7|G");
+}
+
+static void test_lookups_scanned_and_indexed(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl) */
+	lookups(0);
+	lookups(10);
+}
+
 /* The one move form: every item with a `move` becomes a form posting it to
  * the page's move_url with the page's csrf and v (template-global values,
  * seen inside includes), labelled by `label` or the move itself; the JSON
@@ -277,6 +349,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_unbalanced),
 	};
