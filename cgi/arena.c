@@ -78,9 +78,25 @@ char *arena_strdup(struct arena *a, const char *s)
 	return arena_strndup(a, s, strlen(s));
 }
 
+/* Formats straight into the newest block's free room when the text fits
+ * there (one vsnprintf instead of one to measure and one to write: half
+ * the cost of the 40 of a table page). */
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
+	struct arena_block *b = a->head;
+	size_t room = b ? b->cap - b->used : 0;
+	if (room > 0) {
+		char *at = (char *)b->data + b->used;
+		va_start(ap, fmt);
+		int n = vsnprintf(at, room, fmt, ap);
+		va_end(ap);
+		if (n < 0)
+			return NULL;
+		size_t need = ((size_t)n + 1 + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+		if (need <= room)   /* take() hands out that very place */
+			return take(a, (size_t)n + 1);
+	}
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);

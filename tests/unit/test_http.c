@@ -328,6 +328,36 @@ static void test_response(void **state)
 	assert_int_equal(c.calls, 0);
 }
 
+/* arena_printf: texts that fit the newest block's room, texts that do not
+ * (a new block), one longer than a block, and a limit that refuses; every
+ * text stays intact after the ones that follow it. */
+static void test_arena_printf(void **state)
+{
+	(void)state;
+	struct arena a;
+	arena_init(&a, 0);
+	char *first = arena_printf(&a, "/t/%d%s", 42, "/move");
+	assert_string_equal(first, "/t/42/move");
+	char *texts[400];
+	for (int i = 0; i < 400; i++) {
+		texts[i] = arena_printf(&a, "%0*d", 3 + i % 300, i);
+		assert_non_null(texts[i]);
+		assert_int_equal(strlen(texts[i]), (size_t)(3 + i % 300));
+	}
+	for (int i = 0; i < 400; i++)
+		assert_int_equal(atoi(texts[i]), i);
+	char *big = arena_printf(&a, "%0*d", 100000, 7);
+	assert_non_null(big);
+	assert_int_equal(strlen(big), 100000);
+	assert_string_equal(first, "/t/42/move");
+	arena_free(&a);
+
+	arena_init(&a, 64);
+	assert_string_equal(arena_printf(&a, "%s", "kurz"), "kurz");
+	assert_null(arena_printf(&a, "%0*d", 200, 1));
+	arena_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -341,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_request),
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_response),
+		cmocka_unit_test(test_arena_printf),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
