@@ -327,9 +327,9 @@ static const char *const stmt_sql[] = {
 	/* the user's running tables where their seat may act (seats_user) */
 	/* counted up to ?2 only: a title says "9+", and a user at thousands
 	 * of tables costs what one at ten does */
-	[STMT_USER_ACTING] =
-		"SELECT count(*) FROM (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1 LIMIT ?2)",
+	[STMT_USER_ACTING] =   /* acting only at running tables (020) */
+		"SELECT count(*) FROM (SELECT 1 FROM seats"
+		" WHERE user_id = ?1 AND acting = 1 AND bot = 0 LIMIT ?2)",
 	/* ratings (013_ratings.sql) */
 	[STMT_RATING_GET] =
 		"SELECT mu, sigma, matches FROM ratings WHERE user_id = ?1 AND game = ?2",

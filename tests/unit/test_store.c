@@ -73,7 +73,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "011_acting.sql", "012_mail.sql", "013_ratings.sql",
 						  "014_tournaments.sql", "015_acting_index.sql",
 						  "016_lang.sql", "017_me_seq.sql", "018_in_window.sql",
-						  "019_seats_done.sql" };
+						  "019_seats_done.sql", "020_acting_ends.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -438,9 +438,14 @@ static void test_user_acting(void **state)
 		assert_int_equal(store_table_set_status(t->s, id, TABLE_PLAYING, 0, 2), ST_OK);
 		/* Alma (seat 0) acts at the first five, Bert at all of them */
 		assert_int_equal(store_seats_set_acting(t->s, id, k < 5 ? 3u : 2u, 0), ST_OK);
-		if (k == 0)   /* a finished table does not wait */
+		if (k == 0) {   /* a finished table does not wait: its seats act no more */
 			assert_int_equal(store_table_set_status(t->s, id, TABLE_FINISHED, 0, 0),
 					 ST_OK);
+			char q[128];
+			snprintf(q, sizeof q, "SELECT sum(acting) + sum(in_window) FROM seats"
+				 " WHERE table_id = %lld", (long long)id);
+			assert_int_equal(peek_int(t->path, q), 0);
+		}
 	}
 	assert_int_equal(store_user_acting(t->s, a, &n), ST_OK);
 	assert_int_equal(n, 4);
