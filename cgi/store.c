@@ -457,7 +457,9 @@ static const char *const stmt_sql[] = {
 	[STMT_MOVES] =
 		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
 		" ORDER BY seq",
-	[STMT_MOVE_COUNT] = "SELECT count(*) FROM moves WHERE party = ?1",
+	/* seq counts 1, 2, … (STMT_MOVE_APPEND; a step is never deleted alone),
+	 * so the count is the last seq: one seek, not a walk over the party */
+	[STMT_MOVE_COUNT] = "SELECT coalesce(max(seq), 0) FROM moves WHERE party = ?1",
 	[STMT_FEED_GET] = "SELECT token, user_id, created_at FROM feeds WHERE user_id = ?1",
 	[STMT_FEED_BY_TOKEN] = "SELECT token, user_id, created_at FROM feeds WHERE token = ?1",
 	[STMT_FEED_CREATE] =
