@@ -275,6 +275,26 @@ static void test_mute(void **state)
 	m.n = 0;
 	assert_int_equal(store_chat_muted(s, f->table, f->anna, 30, collect_muted, &m), ST_OK);
 	assert_int_equal(m.n, 0);
+
+	/* the muted writers by name, the first `limit` of them */
+	int64_t three = 0, zora = make_user(s, "Zora");
+	assert_int_equal(store_table_create(s, "drehwurm", "", 3, 1, f->anna, 2000, &three), ST_OK);
+	assert_int_equal(store_seat_take(s, three, zora, &seat), ST_OK);
+	assert_int_equal(store_seat_take(s, three, f->anna, &seat), ST_OK);
+	assert_int_equal(store_seat_take(s, three, f->bert, &seat), ST_OK);
+	assert_int_equal(chat_post(s, three, zora, "Zuerst", T0 + 7, &e), CHAT_OK);
+	assert_int_equal(chat_post(s, three, f->bert, "Dann", T0 + 8, &e), CHAT_OK);
+	assert_int_equal(chat_mute(s, three, f->anna, zora, 1, T0 + 9, &e), CHAT_OK);
+	assert_int_equal(chat_mute(s, three, f->anna, f->bert, 1, T0 + 10, &e), CHAT_OK);
+	m.n = 0;
+	assert_int_equal(store_chat_muted(s, three, f->anna, 30, collect_muted, &m), ST_OK);
+	assert_int_equal(m.n, 2);
+	assert_string_equal(m.name[0], "bert");
+	assert_string_equal(m.name[1], "Zora");
+	m.n = 0;
+	assert_int_equal(store_chat_muted(s, three, f->anna, 1, collect_muted, &m), ST_OK);
+	assert_int_equal(m.n, 1);
+	assert_string_equal(m.name[0], "bert");
 }
 
 /* A table that goes takes its chat with it. */
