@@ -424,16 +424,20 @@ struct live {
 	uint32_t ran_out;          /* seats whose clock clock_step() applied now */
 	uint32_t autopass;         /* seats whose person passes every window (bits) */
 	int level[GAME_MAX_SEATS]; /* a bot seat's level: BOT_RANDOM, BOT_GREEDY */
+	int64_t user[GAME_MAX_SEATS]; /* who holds each seat (0: nobody) */
 };
 
-/* Who plays each seat of table t: l->bots, l->resigned, l->level. */
+/* Who plays each seat of table t: l->bots, l->resigned, l->level, l->user. */
 static int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
 	l->bots = l->resigned = l->timed_out = l->autopass = 0;
+	memset(l->user, 0, sizeof l->user);
 	for (int i = 0; rc == PLAY_OK && i < n; i++) {
 		int q = seats[i].seat;
+		if (q >= 0 && q < GAME_MAX_SEATS)
+			l->user[q] = seats[i].user_id;
 		if (q >= 0 && q < GAME_MAX_SEATS && seats[i].autopass)
 			l->autopass |= 1u << q;
 		if (q < 0 || q >= GAME_MAX_SEATS || !seats[i].bot)
@@ -835,7 +839,21 @@ struct sig_ctx {
  * The hash is only compared within one request: before and after a move. */
 static void sig_bytes(struct sig_ctx *c, const void *p, size_t n)
 {
-	c->h = perft_fnv(c->h, p, n);
+	/* eight bytes a step (FNV took four instructions a byte), the length
+	 * mixed in last so that a shorter tail of zeros differs */
+	const unsigned char *b = p;
+	uint64_t h = c->h;
+	for (; n >= 8; b += 8, n -= 8) {
+		uint64_t w;
+		memcpy(&w, b, 8);
+		h = (h ^ w) * UINT64_C(0x9e3779b97f4a7c15);
+		h ^= h >> 29;
+	}
+	uint64_t w = n;
+	for (size_t i = 0; i < n; i++)
+		w |= (uint64_t)b[i] << (8 * (i + 1));
+	h = (h ^ w) * UINT64_C(0xbf58476d1ce4e5b9);
+	c->h = h ^ (h >> 31);
 }
 static void sig_str(void *ctx, const char *k, const char *v)
 {
@@ -1169,9 +1187,10 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 							"entschieden. Hier ist der Endstand."));
 		goto out;
 	}
-	if ((rc = seat_of(s, table, user, &seat)) != PLAY_OK)
-		goto out;
-	if (seat < 0) {
+	for (seat = 0; seat < l.t.nseats && seat < GAME_MAX_SEATS; seat++)
+		if (user > 0 && l.user[seat] == user)
+			break;
+	if (seat >= l.t.nseats || seat >= GAME_MAX_SEATS) {
 		rc = PLAY_NOT_SEATED;
 		goto out;
 	}
@@ -1234,7 +1253,9 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		rc = party_continue(s, &l, seat, move, now_ms, e);
 	else
 		rc = apply_move(s, &l, seat, move, now_ms, e);
-	if (rc == PLAY_OK)
+	/* the seats as loaded (a timeout's takeover included): without a bot
+	 * or an autopass there is nothing for bots_act() to read them for */
+	if (rc == PLAY_OK && (l.bots | l.autopass))
 		rc = bots_act(s, table, now_ms);
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_NOT_FOUND)
