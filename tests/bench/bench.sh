@@ -23,7 +23,8 @@
 # the setup database, 2000 prepared moves a game), prints the "ir" lines
 # (and the scale rows' counts over the drehwurm page's, "ir-ratio") and
 # writes nothing into docs/benchmarks.md: the quick way to compare the
-# counts of two commits (docs/benchmarks.md, "Pinned positions").
+# counts of two commits (docs/benchmarks.md, "Pinned positions");
+# BENCH_PROFILE_KEYS='move:*' (a shell pattern) counts only those keys.
 #
 # The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
 # 1,000 players after 10 rounds, its JSON, and /me of a user at 200
