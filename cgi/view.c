@@ -86,7 +86,7 @@ void view_strf(struct view *v, const char *key, const char *fmt, ...)
 	char tmp[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
+	view_vformat(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	view_str(v, key, tmp);
 }

@@ -13,6 +13,7 @@
 #ifndef SPIELTISCH_GAME_H
 #define SPIELTISCH_GAME_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -146,6 +147,10 @@ void vnum(struct view_sink *v, const char *key, long long val);
 void vflag(struct view_sink *v, const char *key, int on);
 void vbegin(struct view_sink *v, const char *section);
 void vend(struct view_sink *v);
+/* vsnprintf with the same result, the conversions the games use (%d %i %u
+ * with l or ll, %zu, %s, %c, %%) written without it (rules/view.c). */
+int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 typedef void (*move_emit_fn)(void *ctx, const char *move);
 struct mt_verb;   /* a verb of a game's move language (rules/movetext.h) */

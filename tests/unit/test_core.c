@@ -2,6 +2,7 @@
  * envelope, the move-text reader, options, seats, deadlines and matches. */
 #include <stdarg.h>
 #include <stddef.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <cmocka.h>
@@ -122,6 +123,44 @@ static void test_pile_remove_under_reverse(void **unused)
 	pile_reverse(a, n);
 	uint16_t rev[5] = { 4, 3, 1, 9, 8 };
 	assert_memory_equal(a, rev, sizeof rev);
+}
+
+/* view_vformat writes what vsnprintf writes, cut the same way, and says
+ * the same length. */
+static int both(char *mine, char *libc, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int both(char *mine, char *libc, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int a = view_vformat(mine, cap, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	int b = vsnprintf(libc, cap, fmt, ap);
+	va_end(ap);
+	assert_int_equal(a, b);
+	if (cap)
+		assert_string_equal(mine, libc);
+	return a;
+}
+
+static void test_view_format_is_vsnprintf(void **state)
+{
+	(void)state;
+	char m[64], l[64];
+	size_t caps[] = { 64, 1, 2, 7, 12 };
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		size_t c = caps[i];
+		both(m, l, c, "Bärbel legt %d auf Stapel %u.", -17, 4u);
+		both(m, l, c, "%d %d %d %i", INT_MIN, INT_MAX, 0, -1);
+		both(m, l, c, "%ld|%lld|%lu|%llu", LONG_MIN, LLONG_MIN, ULONG_MAX, ULLONG_MAX);
+		both(m, l, c, "%zu/%u/%c%c%%", (size_t)-1, UINT_MAX, 'x', '!');
+		both(m, l, c, "%s und %s: %s", "Anna", "Bärbel & \"Co\"", "");
+		both(m, l, c, "%5d|%-3s|%.2s|%#x|% d", 42, "a", "abcdef", 255, 7);   /* vsnprintf's */
+		both(m, l, c, "%s", "");
+		both(m, l, c, "ohne Umwandlung");
+	}
+	assert_int_equal(both(m, l, 0, "%d", 12345), 5);
 }
 
 /* The snapshots' checksum is CRC-32 as zlib computes it: its check value,
@@ -799,6 +838,7 @@ int main(void)
 		cmocka_unit_test(test_shuffle_is_a_permutation),
 		cmocka_unit_test(test_pile_push_pop_capacity),
 		cmocka_unit_test(test_pile_remove_under_reverse),
+		cmocka_unit_test(test_view_format_is_vsnprintf),
 		cmocka_unit_test(test_crc32_known_answers),
 		cmocka_unit_test(test_snapshot_envelope_round_trip),
 		cmocka_unit_test(test_snapshot_envelope_rejects_damage),
