@@ -533,8 +533,14 @@ public:
 	{
 		if (cap_ - len_ <= n && !grow(n))
 			return;
-		memcpy(p_ + len_, s, n);
+		char *q = p_ + len_;
 		len_ += n;
+		if (n > 16) {
+			memcpy(q, s, n);
+			return;
+		}
+		while (n--)   // most pieces are a few bytes: no call for them
+			*q++ = *s++;
 	}
 
 	// The text, NUL-terminated (*len bytes); NULL when the arena ran out.
