@@ -80,15 +80,33 @@ const char *str_in(const view_node *d, const char *key)
 }
 
 // Template `name` as loaded for the request's language: "en/table.tpl".
-// The names are kept, so that each is built once per process.
+// The names are kept, so that each is built once per process; the last
+// few answers are found again by a compare rather than a string built (an
+// include asks for its file at every expansion: 400 instructions).
 const char *in_lang(const char *name)
 {
+	enum { RECENT = 16 };
+	struct Recent {
+		std::string name;
+		const char *full = NULL;
+	};
 	static std::set<std::string> *names[LANG__MAX];
+	static Recent *recent[LANG__MAX];
+	static unsigned next[LANG__MAX];
 	enum lang l = i18n_lang();
-	if (!names[l])
+	if (!names[l]) {
 		names[l] = new std::set<std::string>;
+		recent[l] = new Recent[RECENT];
+	}
+	for (int i = 0; i < RECENT; i++)
+		if (recent[l][i].full && recent[l][i].name == name)
+			return recent[l][i].full;
 	std::string full = std::string(lang_code[l]) + "/" + name;
-	return names[l]->insert(full).first->c_str();
+	const char *kept = names[l]->insert(full).first->c_str();
+	Recent &r = recent[l][next[l]++ % RECENT];
+	r.name = name;
+	r.full = kept;
+	return kept;
 }
 
 // The move form's template in the request's language, looked up once.
