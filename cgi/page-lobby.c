@@ -25,6 +25,7 @@ _Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX
 struct rows {
 	struct st_table *t;
 	int *taken;
+	struct st_my_seat *mine;   /* the viewer's seat (store_my_tables) */
 	int n, cap;
 };
 
@@ -38,13 +39,23 @@ static void collect(void *ctx, const struct st_table *t, int seats_taken)
 	r->n++;
 }
 
+static void collect_mine(void *ctx, const struct st_table *t, int seats_taken,
+			 const struct st_my_seat *mine)
+{
+	struct rows *r = ctx;
+	if (r->n < r->cap)
+		r->mine[r->n] = *mine;
+	collect(ctx, t, seats_taken);
+}
+
 static int rows_init(struct rows *r, struct page *p, int cap)
 {
 	r->n = 0;
 	r->cap = cap;
 	r->t = arena_alloc(p->a, sizeof *r->t * (size_t)cap);
 	r->taken = arena_alloc(p->a, sizeof *r->taken * (size_t)cap);
-	return r->t && r->taken ? 0 : -1;
+	r->mine = arena_alloc(p->a, sizeof *r->mine * (size_t)cap);
+	return r->t && r->taken && r->mine ? 0 : -1;
 }
 
 static const char *game_title(const char *slug)
@@ -102,13 +113,13 @@ static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
 /* Where the viewer stands at a running table: their turn, a window of
  * theirs, their clock in words (NULL: no clock, or a bot plays the seat).
  * A table whose deadline has passed is loaded, which applies it (a write,
- * as on the table's own page); any other is read from the viewer's seat
- * row, which every step keeps (011_acting.sql, 018_in_window.sql): one
- * indexed read instead of loading and decoding the party. */
-static void my_standing(struct page *p, const struct st_table *t, struct play_table *pt,
-			int *my_turn, int *window, const char **clock)
+ * as on the table's own page); for any other their seat row as the listing
+ * read it (`row`), which every step keeps (011_acting.sql,
+ * 018_in_window.sql), instead of loading and decoding the party. */
+static void my_standing(struct page *p, const struct st_table *t, const struct st_my_seat *row,
+			struct play_table *pt, int *my_turn, int *window, const char **clock)
 {
-	struct st_my_seat m;
+	struct st_my_seat m = *row;
 	*my_turn = *window = 0;
 	*clock = NULL;
 	if (t->next_deadline > 0 && t->next_deadline <= p->now_ms) {
@@ -118,8 +129,6 @@ static void my_standing(struct page *p, const struct st_table *t, struct play_ta
 		play_free(pt);
 		if (seated != 0)
 			return;
-	} else if (store_seat_mine(p->store, t->id, p->user_id, &m) != ST_OK) {
-		return;
 	}
 	*my_turn = m.acting && !m.in_window;
 	*window = m.acting && m.in_window;
@@ -135,7 +144,7 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 {
 	struct rows r;
 	if (rows_init(&r, p, MINE_LIMIT) != 0 ||
-	    store_tables_of_user(p->store, p->user_id, MINE_LIMIT, collect, &r) != ST_OK)
+	    store_my_tables(p->store, p->user_id, MINE_LIMIT, collect_mine, &r) != ST_OK)
 		return -1;
 	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
 	if (!pt)
@@ -147,7 +156,7 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		int my_turn = 0, window = 0;
 		const char *clock = NULL;
 		if (t->status == TABLE_PLAYING)
-			my_standing(p, t, pt, &my_turn, &window, &clock);
+			my_standing(p, t, &r.mine[i], pt, &my_turn, &window, &clock);
 		waiting += my_turn || window;
 		view_begin(v, "mine");
 		view_num(v, "id", t->id);

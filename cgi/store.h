@@ -269,6 +269,11 @@ struct st_my_seat {
 	int64_t clock_left, waiting_since;   /* as in struct st_seat */
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
+/* store_tables_of_user with the user's seat at each table, as
+ * store_seat_mine reads it (valid during the call). */
+typedef void (*st_my_table_fn)(void *ctx, const struct st_table *t, int seats_taken,
+			       const struct st_my_seat *mine);
+int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn, void *ctx);
 /* How many running tables wait for the user's own move, into *n, counted
  * up to ST_ACTING_MAX (that many: "more than ST_ACTING_MAX - 1"). */
 enum { ST_ACTING_MAX = 10 };
@@ -277,6 +282,7 @@ int store_user_acting(struct store *s, int64_t user, int *n);
 /* Listing: fn is called once per row; the row is only valid during the call. */
 typedef void (*st_table_fn)(void *ctx, const struct st_table *t, int seats_taken);
 int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx);
+/* The tables where `user` holds a seat: unfinished first, newest first. */
 int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx);
 /* Open tables, newest first, at most per_host of each creator's newest. */
 int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx);
