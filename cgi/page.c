@@ -186,7 +186,15 @@ const char *page_table_url(struct page *p, int64_t id, const char *tail)
 const char *page_user_url(struct page *p, const char *name)
 {
 	const char *esc = http_path_escape(p->a, name ? name : "");
-	return esc ? arena_printf(p->a, "/u/%s", esc) : NULL;
+	if (!esc)
+		return NULL;
+	size_t n = strlen(esc);
+	char *url = arena_alloc_raw(p->a, 3 + n + 1);   /* no printf: a link a listed player */
+	if (!url)
+		return NULL;
+	memcpy(url, "/u/", 3);
+	memcpy(url + 3, esc, n + 1);
+	return url;
 }
 
 void page_redirect_table(struct page *p, int64_t id, const char *tail)
