@@ -7,24 +7,26 @@
 
 #include "arena.h"
 
-enum { ARENA_BLOCK = 64 * 1024, ARENA_ALIGN = 16 };
+enum { ARENA_BLOCK = 64 * 1024 };
 
 struct arena_block {
 	struct arena_block *next;
-	size_t used, cap;
+	size_t cap;
 	_Alignas(16) unsigned char data[];
 };
 
 void arena_init(struct arena *a, size_t limit)
 {
 	a->head = NULL;
+	a->next = a->end = NULL;
 	a->total = 0;
 	a->limit = limit;
 }
 
 /* n bytes (rounded up for alignment) from the newest block, or a new one;
- * not zeroed. */
-static void *take(struct arena *a, size_t n)
+ * not zeroed. The inline arena_alloc_raw comes here when the newest block
+ * has no room (or for n = 0, or over the limit, which fails here). */
+void *arena_take(struct arena *a, size_t n)
 {
 	if (n == 0)
 		n = 1;
@@ -33,39 +35,34 @@ static void *take(struct arena *a, size_t n)
 	n = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (a->limit && a->total + n > a->limit)
 		return NULL;
-	struct arena_block *b = a->head;
-	if (!b || b->cap - b->used < n) {
+	if (!a->head || (size_t)(a->end - a->next) < n) {
 		size_t cap = n > ARENA_BLOCK ? n : ARENA_BLOCK;
-		b = malloc(sizeof *b + cap);
+		struct arena_block *b = malloc(sizeof *b + cap);
 		if (!b)
 			return NULL;
-		b->used = 0;
 		b->cap = cap;
 		b->next = a->head;
 		a->head = b;
+		a->next = b->data;
+		a->end = b->data + cap;
 	}
-	void *p = b->data + b->used;
-	b->used += n;
+	void *p = a->next;
+	a->next += n;
 	a->total += n;
 	return p;
 }
 
 void *arena_alloc(struct arena *a, size_t n)
 {
-	void *p = take(a, n);
+	void *p = arena_alloc_raw(a, n);
 	if (p)
 		memset(p, 0, n ? n : 1);
 	return p;
 }
 
-void *arena_alloc_raw(struct arena *a, size_t n)
-{
-	return take(a, n);
-}
-
 char *arena_strndup(struct arena *a, const char *s, size_t n)
 {
-	char *p = take(a, n + 1);
+	char *p = arena_alloc_raw(a, n + 1);
 	if (!p)
 		return NULL;
 	memcpy(p, s, n);
@@ -84,25 +81,24 @@ char *arena_strdup(struct arena *a, const char *s)
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
-	struct arena_block *b = a->head;
-	size_t room = b ? b->cap - b->used : 0;
+	size_t room = (size_t)(a->end - a->next);
 	if (room > 0) {
-		char *at = (char *)b->data + b->used;
+		char *at = (char *)a->next;
 		va_start(ap, fmt);
 		int n = vsnprintf(at, room, fmt, ap);
 		va_end(ap);
 		if (n < 0)
 			return NULL;
 		size_t need = ((size_t)n + 1 + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
-		if (need <= room)   /* take() hands out that very place */
-			return take(a, (size_t)n + 1);
+		if (need <= room)   /* arena_alloc_raw hands out that very place */
+			return arena_alloc_raw(a, (size_t)n + 1);
 	}
 	va_start(ap, fmt);
 	int n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return NULL;
-	char *p = take(a, (size_t)n + 1);
+	char *p = arena_alloc_raw(a, (size_t)n + 1);
 	if (!p)
 		return NULL;
 	va_start(ap, fmt);
@@ -126,11 +122,11 @@ void arena_reset(struct arena *a)
 			free(b);
 		b = next;
 	}
-	if (keep) {
-		keep->used = 0;
+	if (keep)
 		keep->next = NULL;
-	}
 	a->head = keep;
+	a->next = keep ? keep->data : NULL;
+	a->end = keep ? keep->data + keep->cap : NULL;
 	a->total = 0;
 }
 
@@ -143,5 +139,6 @@ void arena_free(struct arena *a)
 		b = next;
 	}
 	a->head = NULL;
+	a->next = a->end = NULL;
 	a->total = 0;
 }
