@@ -167,17 +167,24 @@ static int put_int(struct out *o, long long v)
  * its sections (an array, maybe empty): the entries from `first` to `last`
  * that are sections of this key (no list of its own to allocate). */
 struct slot {
-	const char *key;
-	const struct view_node *val;   /* NULL: an array of items */
+	const struct view_node *named;   /* the first entry of the key: its name */
+	const struct view_node *val;     /* NULL: an array of items */
 	const struct view_node *first, *last;
 };
+
+/* 1 when entries a and b have the same key (their kept length and hash
+ * first: most keys differ there). */
+static int same_key(const struct view_node *a, const struct view_node *b)
+{
+	return a->klen == b->klen && a->khash == b->khash && memcmp(a->key, b->key, a->klen) == 0;
+}
 
 /* The item after `it` in slot s, or NULL. */
 static const struct view_node *next_item(const struct slot *s, const struct view_node *it)
 {
 	while (it != s->last) {
 		it = it->next;
-		if (it->kind == VIEW_SECTION && strcmp(it->key, s->key) == 0)
+		if (it->kind == VIEW_SECTION && same_key(it, s->named))
 			return it;
 	}
 	return NULL;
@@ -191,30 +198,22 @@ struct keys {
 	size_t mask;
 };
 
-static size_t key_hash(const char *k)
-{
-	size_t h = 2166136261u;
-	for (; *k; k++)
-		h = (h ^ (unsigned char)*k) * 16777619u;
-	return h;
-}
-
-/* The slot of `key`, a new empty one if it has none yet; NULL without memory. */
-static struct slot *slot_of(struct keys *ks, const char *key)
+/* The slot of entry n's key, a new empty one if it has none yet. */
+static struct slot *slot_of(struct keys *ks, const struct view_node *n)
 {
 	size_t h = 0;
 	if (ks->hash) {
-		for (h = key_hash(key) & ks->mask; ks->hash[h]; h = (h + 1) & ks->mask)
-			if (strcmp(ks->slot[ks->hash[h] - 1].key, key) == 0)
+		for (h = n->khash & ks->mask; ks->hash[h]; h = (h + 1) & ks->mask)
+			if (same_key(ks->slot[ks->hash[h] - 1].named, n))
 				return &ks->slot[ks->hash[h] - 1];
 		ks->hash[h] = ks->n + 1;
 	} else {
 		for (int i = 0; i < ks->n; i++)
-			if (strcmp(ks->slot[i].key, key) == 0)
+			if (same_key(ks->slot[i].named, n))
 				return &ks->slot[i];
 	}
 	struct slot *s = &ks->slot[ks->n++];
-	*s = (struct slot){ key, NULL, NULL, NULL };
+	*s = (struct slot){ n, NULL, NULL, NULL };
 	return s;
 }
 
@@ -256,7 +255,7 @@ static int gather(struct arena *a, const struct view_node *d, int depth, struct 
 	for (const struct view_node *n = d->first; n; n = n->next) {
 		if (n->kind == VIEW_KIND__MAX)
 			abort();
-		struct slot *s = slot_of(ks, n->key);
+		struct slot *s = slot_of(ks, n);
 		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
 		if (!section) {
 			if ((s->val || s->first) && !check_replaced(a, s, depth))
@@ -325,8 +324,8 @@ static int put_dict(struct out *o, const struct view_node *d, int depth)
 	if (depth > JSON_MAX_DEPTH || !gather(o->a, d, depth, &ks) || !put_ch(o, '{'))
 		return 0;
 	for (int i = 0; i < ks.n; i++) {
-		const char *k = ks.slot[i].key;
-		size_t kl = strlen(k);
+		const char *k = ks.slot[i].named->key;
+		size_t kl = ks.slot[i].named->klen;
 		if ((i > 0 && !put_ch(o, ',')) || !utf8_ok(k, kl) || !put_string(o, k, kl) ||
 		    !put_ch(o, ':') || !put_slot(o, &ks.slot[i], depth))
 			return 0;

@@ -122,9 +122,7 @@ const char *form_file()
 // 1 when entry n is named k.
 bool named(const view_node *n, const ctemplate::TemplateString &k)
 {
-	size_t len = k.size();
-	const char *p = k.data();
-	return len > 0 && n->key[0] == p[0] && strncmp(n->key, p, len) == 0 && n->key[len] == '\0';
+	return n->klen == k.size() && k.size() > 0 && memcmp(n->key, k.data(), k.size()) == 0;
 }
 
 bool is(const ctemplate::TemplateString &k, const char *name, size_t len)
@@ -178,15 +176,6 @@ struct Index {
 
 Index scanned = { 0, NULL, NULL, 0 };
 
-unsigned name_hash(const char *p, size_t len)
-{
-	unsigned h = (unsigned)len * 0x9E3779B1u;
-	h = (h ^ (unsigned char)p[0]) * 0x01000193u;
-	h = (h ^ (unsigned char)p[len / 2]) * 0x01000193u;
-	h = (h ^ (unsigned char)p[len - 1]) * 0x01000193u;
-	return h ^ (h >> 15);
-}
-
 // The slot of name p[0..len) in ix: its own, or the empty one it would take.
 Slot *slot_of(const Index *ix, const char *p, size_t len, unsigned h)
 {
@@ -205,17 +194,17 @@ const Name *name_of(const Index *ix, const ctemplate::TemplateString &k)
 {
 	if (!k.size())
 		return NULL;
-	const Slot *s = slot_of(ix, k.data(), k.size(), name_hash(k.data(), k.size()));
+	const Slot *s = slot_of(ix, k.data(), k.size(), view_key_hash(k.data(), k.size()));
 	return s->at ? &ix->name[s->at - 1] : NULL;
 }
 
 // Files entry e under its name.
 void file_entry(Index *ix, const view_node *e)
 {
-	size_t len = strlen(e->key);
+	size_t len = e->klen;
 	if (!len)
 		return;
-	unsigned h = name_hash(e->key, len);
+	unsigned h = e->khash;
 	Slot *s = slot_of(ix, e->key, len, h);
 	if (!s->at) {
 		ix->name[ix->n] = Name{ e->key, len, NULL, NULL, NULL, NULL, NULL };

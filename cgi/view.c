@@ -30,7 +30,8 @@ static struct view_node *add(struct view *v, enum view_kind kind, const char *ke
 	}
 	char *k = (char *)(n + 1);
 	memcpy(k, key, kl + 1);
-	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur };
+	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .klen = (unsigned)kl,
+				 .khash = view_key_hash(k, kl) };
 	if (v->cur->last)
 		v->cur->last->next = n;
 	else

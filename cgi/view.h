@@ -35,6 +35,7 @@ struct view_node {
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
 	int global;                       /* STR, NUM: seen by included templates too */
+	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */
 	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
 					     entries, made while a template reads them */
 };
@@ -47,6 +48,19 @@ struct view {
 	int nnames;                       /* > 0: @N and *_seat_name substitution on */
 	int failed;                       /* out of memory or unbalanced: answer 500 */
 };
+
+/* The hash a node keeps of its key (len bytes), by which tmpl.cc finds
+ * names: the length and three of the bytes, cheap to take at every node. */
+static inline unsigned view_key_hash(const char *p, size_t len)
+{
+	if (!len)
+		return 0;
+	unsigned h = (unsigned)len * 0x9E3779B1u;
+	h = (h ^ (unsigned char)p[0]) * 0x01000193u;
+	h = (h ^ (unsigned char)p[len / 2]) * 0x01000193u;
+	h = (h ^ (unsigned char)p[len - 1]) * 0x01000193u;
+	return h ^ (h >> 15);
+}
 
 /* An empty tree whose nodes come from arena a. */
 void view_init(struct view *v, struct arena *a);
