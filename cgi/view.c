@@ -37,6 +37,7 @@ static struct view_node *add(struct view *v, enum view_kind kind, const char *ke
 	else
 		v->cur->first = n;
 	v->cur->last = n;
+	v->cur->lookup = NULL;   /* an index tmpl.cc made of it no longer holds */
 	return n;
 }
 

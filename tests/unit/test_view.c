@@ -261,6 +261,11 @@ static void lookups(int pad)
 	char *html = tmpl_expand(&A, "lookup.tpl", &v.root, &len);
 	assert_non_null(html);
 	assert_string_equal(html, "[2]<2xS><3yS>//G/D()(c1)[l1]|-7|G");
+	/* a value added after an expansion counts in the next one */
+	view_str(&v, "a", "4");
+	html = tmpl_expand(&A, "lookup.tpl", &v.root, &len);
+	assert_non_null(html);
+	assert_string_equal(html, "[4]<4xS><3yS>//G/D()(c1)[l1]|-7|G");
 }
 
 static void test_lookups_scanned_and_indexed(void **state)
