@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "game.h"   /* view_vformat */
 
 enum { ARENA_BLOCK = 64 * 1024 };
 
@@ -76,8 +77,8 @@ char *arena_strdup(struct arena *a, const char *s)
 }
 
 /* Formats straight into the newest block's free room when the text fits
- * there (one vsnprintf instead of one to measure and one to write: half
- * the cost of the 40 of a table page). */
+ * there (once instead of once to measure and once to write), with
+ * view_vformat: the plain conversions without vsnprintf. */
 char *arena_printf(struct arena *a, const char *fmt, ...)
 {
 	va_list ap;
@@ -85,7 +86,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	if (room > 0) {
 		char *at = (char *)a->next;
 		va_start(ap, fmt);
-		int n = vsnprintf(at, room, fmt, ap);
+		int n = view_vformat(at, room, fmt, ap);
 		va_end(ap);
 		if (n < 0)
 			return NULL;
@@ -94,7 +95,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 			return arena_alloc_raw(a, (size_t)n + 1);
 	}
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = view_vformat(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
 		return NULL;
@@ -102,7 +103,7 @@ char *arena_printf(struct arena *a, const char *fmt, ...)
 	if (!p)
 		return NULL;
 	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	view_vformat(p, (size_t)n + 1, fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -41,16 +41,8 @@ struct tpage {
  * Sonneborn-Berger-like sum; never below 0). */
 static const char *halves(struct page *p, int x2, char comma)
 {
-	char buf[24], *e = buf + sizeof buf, *d = e;
-	if (x2 % 2) {   /* written by hand: three a standings row, 1k each by printf */
-		*--d = '5';
-		*--d = comma;
-	}
-	unsigned u = x2 > 0 ? (unsigned)x2 / 2 : 0;
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	const char *s = arena_strndup(p->a, d, (size_t)(e - d));
+	const char *s = x2 % 2 ? arena_printf(p->a, "%d%c5", x2 / 2, comma)
+			       : arena_printf(p->a, "%d", x2 / 2);
 	return s ? s : "";
 }
 

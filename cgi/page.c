@@ -168,33 +168,13 @@ const char *page_back(struct page *p, const char *back)
 
 const char *page_table_url(struct page *p, int64_t id, const char *tail)
 {
-	char digits[24], *e = digits + sizeof digits, *d = e;
-	unsigned long long u = id < 0 ? 0 : (unsigned long long)id;
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	size_t dl = (size_t)(e - d), tl = strlen(tail);
-	char *url = arena_alloc_raw(p->a, 3 + dl + tl + 1);   /* no printf: nine a table page */
-	if (!url)
-		return NULL;
-	memcpy(url, "/t/", 3);
-	memcpy(url + 3, d, dl);
-	memcpy(url + 3 + dl, tail, tl + 1);
-	return url;
+	return arena_printf(p->a, "/t/%lld%s", (long long)id, tail);
 }
 
 const char *page_user_url(struct page *p, const char *name)
 {
 	const char *esc = http_path_escape(p->a, name ? name : "");
-	if (!esc)
-		return NULL;
-	size_t n = strlen(esc);
-	char *url = arena_alloc_raw(p->a, 3 + n + 1);   /* no printf: a link a listed player */
-	if (!url)
-		return NULL;
-	memcpy(url, "/u/", 3);
-	memcpy(url + 3, esc, n + 1);
-	return url;
+	return esc ? arena_printf(p->a, "/u/%s", esc) : NULL;
 }
 
 void page_redirect_table(struct page *p, int64_t id, const char *tail)

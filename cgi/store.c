@@ -184,6 +184,8 @@ enum stmt {
 	"coalesce(t.rematch, 0)"
 enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
+/* The columns struct st_my_seat is read from (read_my_seat()), of seats s. */
+#define MY_SEAT_COLS "s.seat, s.bot, s.acting, s.in_window, s.clock_left, s.waiting_since"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 /* The columns struct st_tourney is read from, in read_tourney()'s order. */
 #define TOURNEY_COLS "o.id, o.name, o.game, o.options, o.format, o.seats, o.min_seats, " \
@@ -241,8 +243,7 @@ static const char *const stmt_sql[] = {
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	[STMT_SEAT_FIND] = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
 	[STMT_SEAT_MINE] =
-		"SELECT seat, bot, acting, in_window, clock_left, waiting_since FROM seats"
-		" WHERE table_id = ?1 AND user_id = ?2",
+		"SELECT " MY_SEAT_COLS " FROM seats s WHERE s.table_id = ?1 AND s.user_id = ?2",
 	/* The lowest seat number below nseats that nobody holds; no row when full. */
 	[STMT_SEAT_TAKE] =
 		"WITH RECURSIVE n(k) AS ("
@@ -373,14 +374,10 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLES_OPEN] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
-	/* the first ?2 of the open and running tables (done = 0, newest first),
-	 * then of the finished ones, from the index seats_user_done (019); only
-	 * those rows are read whole (the host's name, the seats taken) */
 	/* one kind (done ?3: finished or not) in the order of seats_user_done,
 	 * newest first, so that nothing is sorted (store_tables_of_user) */
 	[STMT_TABLES_OF_USER] =
-		"SELECT " TABLE_COLS ", " SEATS_TAKEN ", s.seat, s.bot, s.acting, s.in_window,"
-		" s.clock_left, s.waiting_since FROM seats s JOIN tables t"
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN ", " MY_SEAT_COLS " FROM seats s JOIN tables t"
 		" ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
 		" ORDER BY s.table_id DESC LIMIT ?2",
 	[STMT_TABLES_OPEN_FAIR] =
@@ -1850,6 +1847,17 @@ int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint
 	return exec_stmt(s, q, "seats set acting");
 }
 
+/* The MY_SEAT_COLS of the row at column c on into *m. */
+static void read_my_seat(sqlite3_stmt *q, int c, struct st_my_seat *m)
+{
+	*m = (struct st_my_seat){
+		.seat = sqlite3_column_int(q, c), .bot = sqlite3_column_int(q, c + 1),
+		.acting = sqlite3_column_int(q, c + 2), .in_window = sqlite3_column_int(q, c + 3),
+		.clock_left = sqlite3_column_int64(q, c + 4),
+		.waiting_since = sqlite3_column_int64(q, c + 5),
+	};
+}
+
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEAT_MINE);
@@ -1859,12 +1867,7 @@ int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_s
 	sqlite3_bind_int64(q, 2, user);
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		out->seat = sqlite3_column_int(q, 0);
-		out->bot = sqlite3_column_int(q, 1);
-		out->acting = sqlite3_column_int(q, 2);
-		out->in_window = sqlite3_column_int(q, 3);
-		out->clock_left = sqlite3_column_int64(q, 4);
-		out->waiting_since = sqlite3_column_int64(q, 5);
+		read_my_seat(q, 0, out);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "seat mine");
@@ -2215,15 +2218,9 @@ int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn,
 		sqlite3_bind_int(q, 3, over);
 		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 			struct st_table t;
+			struct st_my_seat m;
 			read_table(q, &t);
-			int c = TABLE_NCOLS + 1;
-			struct st_my_seat m = {
-				.seat = sqlite3_column_int(q, c), .bot = sqlite3_column_int(q, c + 1),
-				.acting = sqlite3_column_int(q, c + 2),
-				.in_window = sqlite3_column_int(q, c + 3),
-				.clock_left = sqlite3_column_int64(q, c + 4),
-				.waiting_since = sqlite3_column_int64(q, c + 5),
-			};
+			read_my_seat(q, TABLE_NCOLS + 1, &m);
 			n++;
 			fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS), &m);
 		}
