@@ -50,7 +50,7 @@ static int conv_one(char *out, size_t cap, const char *spec, char conv, va_list 
 	}
 }
 
-/* 1 when fmt has only the conversions view_format writes itself: %d %i
+/* 1 when fmt has only the conversions view_vformat writes itself: %d %i
  * %u (with l, ll; %zu), %s, %c, %%, without flags, width or precision. */
 static int plain_format(const char *fmt)
 {
@@ -85,7 +85,8 @@ static char *digits(char *e, unsigned long long u, int negative)
 
 /* vsnprintf(out, cap, fmt, ap), the same text and cut, but the plain
  * conversions (plain_format) written here: glibc's vsnprintf costs about
- * 1.5k instructions a call, and a DNA table page formats some 60 texts. */
+ * 1.5k instructions a call, and a DNA table page formats some 60 texts
+ * (arena_printf formats with it too). */
 int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 {
 	if (!plain_format(fmt))
