@@ -467,7 +467,17 @@ static void test_user_acting(void **state)
 	assert_true(m.seat == 1 && m.acting == 1 && m.in_window == 1);
 	assert_int_equal(store_seats_set_acting(t->s, w, 1u, 0u, 0), ST_OK);   /* the window closed */
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
-	assert_true(m.acting == 0 && m.in_window == 0);
+	assert_true(m.acting == 0 && m.in_window == 0 && m.to_continue == 0);
+	/* the pause after a party: Bert has not continued yet, Alma has (021) */
+	assert_int_equal(store_seats_set_acting(t->s, w, 2u, 0u, 2u), ST_OK);
+	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
+	assert_true(m.acting == 1 && m.in_window == 0 && m.to_continue == 1);
+	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_OK);
+	assert_true(m.acting == 0 && m.to_continue == 0);
+	/* the table's end clears it with the rest (the trigger of 020, 021) */
+	assert_int_equal(store_table_set_status(t->s, w, TABLE_FINISHED, 0, 0), ST_OK);
+	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
+	assert_true(m.acting == 0 && m.to_continue == 0);
 }
 
 /* The /me poll's number moves with every change /me shows, and only with
