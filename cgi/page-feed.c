@@ -124,18 +124,32 @@ static const char *entry_title(struct page *p, const struct play_table *pt, cons
 
 /* "Du bist dran" / "Ein Fenster ist offen für dich" while the user may act
  * now; the id changes with every public version, so a new turn is a new
- * entry (and a pass nobody else can see makes none). */
+ * entry (and a pass nobody else can see makes none). During the pause
+ * after a party, "Weiter zur nächsten Partie?" until they continued, one
+ * entry per party. What the user is asked is play_asked()'s, as on /me. */
 static void turn_entry(struct feed *f, const struct play_table *pt)
 {
 	struct page *p = f->p;
 	int s = pt->my_seat;
-	if (pt->t.status != TABLE_PLAYING || !pt->has_party || s < 0 || pt->status.over ||
-	    pt->pausing || !(pt->status.to_act >> s & 1u))
+	if (pt->t.status != TABLE_PLAYING || !pt->has_party || s < 0)
 		return;
-	int my_turn = pt->status.turn == s || pt->status.turn < 0;
+	enum play_ask ask = play_asked(&pt->status, pt->pausing, pt->ready, s);
 	int64_t at = 0;
-	if (store_party_step_at(p->store, pt->party.id, pt->t.public_version, &at) != ST_OK)
+	if (ask == PLAY_ASK_NONE ||
+	    store_party_step_at(p->store, pt->party.id,
+				ask == PLAY_ASK_CONTINUE ? -1 : pt->t.public_version, &at) != ST_OK)
 		return;
+	if (ask == PLAY_ASK_CONTINUE) {
+		add(f, arena_printf(p->a, FEED_TAG "table/%lld/continue/%d", (long long)pt->t.id,
+				    pt->party.number + 1),
+		    entry_title(p, pt, N_("Tisch %lld \xc2\xb7 %s: Weiter zur nächsten Partie?"), 0,
+				0),
+		    arena_printf(p->a, _("Partie %d von %d ist vorbei. Mit „Weiter“ geht es zur "
+					 "nächsten."), pt->party.number + 1, pt->t.nparties),
+		    pt->t.id, at);
+		return;
+	}
+	int my_turn = ask == PLAY_ASK_TURN;
 	const char *kind = my_turn ? "turn" : "window";
 	add(f, arena_printf(p->a, FEED_TAG "table/%lld/%s/v%lld", (long long)pt->t.id, kind,
 			    (long long)pt->t.public_version),

@@ -94,15 +94,16 @@ static int invites_view(struct page *p, struct view *v)
  * or -1 when they hold none. */
 static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
 {
-	uint32_t acting, in_window;
-	play_seat_flags(&pt->status, &acting, &in_window);
+	struct play_flags f;
+	play_seat_flags(&pt->status, pt->pausing, pt->ready, pt->t.nseats, &f);
 	for (int i = 0; pt->my_seat >= 0 && i < pt->nseated; i++) {
 		const struct st_seat *x = &pt->seats[i];
 		if (x->seat != pt->my_seat)
 			continue;
 		*m = (struct st_my_seat){ .seat = x->seat, .bot = x->bot,
-					  .acting = acting >> x->seat & 1u,
-					  .in_window = in_window >> x->seat & 1u,
+					  .acting = f.acting >> x->seat & 1u,
+					  .in_window = f.in_window >> x->seat & 1u,
+					  .to_continue = f.to_continue >> x->seat & 1u,
 					  .clock_left = x->clock_left,
 					  .waiting_since = x->waiting_since };
 		return 0;
@@ -110,17 +111,18 @@ static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
 	return -1;
 }
 
-/* Where the viewer stands at a running table: their turn, a window of
- * theirs, their clock in words (NULL: no clock, or a bot plays the seat).
- * A table whose deadline has passed is loaded, which applies it (a write,
- * as on the table's own page); for any other their seat row as the listing
- * read it (`row`), which every step keeps (011_acting.sql,
- * 018_in_window.sql), instead of loading and decoding the party. */
+/* Where the viewer stands at a running table: what they are asked to do
+ * (play_asked(), as the table page says it), their clock in words (NULL:
+ * no clock, or a bot plays the seat). A table whose deadline has passed is
+ * loaded, which applies it (a write, as on the table's own page); for any
+ * other their seat row as the listing read it (`row`), which every step
+ * keeps (011_acting.sql, 018_in_window.sql, 021_to_continue.sql), instead
+ * of loading and decoding the party. */
 static void my_standing(struct page *p, const struct st_table *t, const struct st_my_seat *row,
-			struct play_table *pt, int *my_turn, int *window, const char **clock)
+			struct play_table *pt, enum play_ask *ask, const char **clock)
 {
 	struct st_my_seat m = *row;
-	*my_turn = *window = 0;
+	*ask = PLAY_ASK_NONE;
 	*clock = NULL;
 	if (t->next_deadline > 0 && t->next_deadline <= p->now_ms) {
 		if (play_load(p->store, t->id, p->user_id, p->now_ms, pt) != PLAY_OK)
@@ -130,8 +132,7 @@ static void my_standing(struct page *p, const struct st_table *t, const struct s
 		if (seated != 0)
 			return;
 	}
-	*my_turn = m.acting && !m.in_window;
-	*window = m.acting && m.in_window;
+	*ask = play_ask_of_flags(m.acting, m.in_window, m.to_continue);
 	const struct clock_rule *c = &t->clock;
 	if (c->first_ms > 0 && !m.bot) {
 		int64_t left = m.clock_left -
@@ -153,11 +154,11 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 	int waiting = 0;
 	for (int i = 0; i < r.n; i++) {
 		const struct st_table *t = &r.t[i];
-		int my_turn = 0, window = 0;
+		enum play_ask ask = PLAY_ASK_NONE;
 		const char *clock = NULL;
 		if (t->status == TABLE_PLAYING)
-			my_standing(p, t, &r.mine[i], pt, &my_turn, &window, &clock);
-		waiting += my_turn || window;
+			my_standing(p, t, &r.mine[i], pt, &ask, &clock);
+		waiting += ask != PLAY_ASK_NONE;
 		view_begin(v, "mine");
 		view_num(v, "id", t->id);
 		view_str(v, "url", page_table_url(p, t->id, ""));
@@ -167,8 +168,9 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 			     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
 		view_num(v, "seats_taken", r.taken[i]);
 		view_num(v, "nseats", t->nseats);
-		view_flag(v, "my_turn", my_turn);
-		view_flag(v, "window", window);
+		view_flag(v, "my_turn", ask == PLAY_ASK_TURN);
+		view_flag(v, "window", ask == PLAY_ASK_WINDOW);
+		view_flag(v, "can_continue", ask == PLAY_ASK_CONTINUE);
 		view_flag(v, "has_my_clock", clock != NULL);
 		view_str(v, "my_clock", clock ? clock : "");
 		view_end(v);

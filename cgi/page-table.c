@@ -141,14 +141,16 @@ static void scores_view(const struct play_table *pt, struct view *v, const struc
 
 /* What the viewer may do now, from the game's status only (no game logic):
  * a window is open while status.window names seats; then the seat on turn
- * is only "next", whatever it may do inside the window. */
+ * is only "next", whatever it may do inside the window. What the viewer is
+ * asked is play_asked()'s, as "Meine Tische", the feed and the title say. */
 struct act {
 	int playing;        /* a party runs */
 	int can_act;        /* the viewer has a legal move now */
 	int turn;           /* status.turn, -1 when not playing */
 	uint32_t window;    /* the open window's seats, 0: none */
-	int my_turn;        /* my regular turn, no window open */
-	int in_window;      /* I may act inside the open window */
+	enum play_ask ask;  /* what the viewer is asked (also the pause's "weiter") */
+	int my_turn;        /* PLAY_ASK_TURN: my regular turn, no window open */
+	int in_window;      /* PLAY_ASK_WINDOW: I may act in the open window, or out of turn */
 	int waiting;        /* my turn comes once the window closes */
 	int window_done;    /* the window is for me, but I have already acted */
 };
@@ -160,15 +162,16 @@ static void act_of(const struct play_table *pt, struct act *a)
 	memset(a, 0, sizeof *a);
 	a->playing = pt->t.status == TABLE_PLAYING && pt->has_party && !pt->status.over;
 	a->turn = a->playing ? pt->status.turn : -1;
+	if (pt->t.status == TABLE_PLAYING && pt->has_party)
+		a->ask = play_asked(&pt->status, pt->pausing, pt->ready, me);
 	if (!a->playing)
 		return;
 	a->window = pt->status.window;
 	a->can_act = me >= 0 && (pt->status.to_act >> me & 1u);
-	if (!a->window) {
-		a->my_turn = a->can_act && (a->turn == me || a->turn < 0);
+	a->my_turn = a->ask == PLAY_ASK_TURN;
+	a->in_window = a->ask == PLAY_ASK_WINDOW;
+	if (!a->window)
 		return;
-	}
-	a->in_window = a->can_act;
 	a->waiting = me >= 0 && a->turn == me;
 	a->window_done = me >= 0 && !a->can_act && (a->window >> me & 1u);
 }
@@ -222,6 +225,11 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	} else if (a->playing && pt->status.deadline > p->now_ms) {
 		text = _("Eine Frist läuft.");
 	}
+	static const char *const asked[PLAY_ASK__MAX] = {
+		[PLAY_ASK_NONE] = "", [PLAY_ASK_TURN] = "turn", [PLAY_ASK_WINDOW] = "window",
+		[PLAY_ASK_CONTINUE] = "continue",
+	};
+	view_str(v, "asked", asked[a->ask]);
 	view_flag(v, "my_turn", a->my_turn);
 	view_flag(v, "window", a->in_window);
 	view_flag(v, "window_open", a->window != 0);
@@ -356,10 +364,13 @@ static void seats_view(struct page *p, const struct play_table *pt, const struct
 		 * who already passed is nobody else's business (a quick pass
 		 * suggests an empty hand). */
 		int acting = (a->window || a->playing) && (play_acting_mask(&pt->status) >> s & 1u);
+		/* the pause after a party: who has not continued yet (party_end
+		 * shows it too: `ready` / `waiting`) */
+		int asked_on = pt->pausing && !(pt->ready >> s & 1u);
 		/* turn < 0: everyone who may act is on turn (simultaneous choices). */
 		view_flag(v, "turn", !a->window && (s == turn || (turn < 0 && acting)));
 		view_flag(v, "next", a->window && s == turn);
-		view_flag(v, "acting", acting);
+		view_flag(v, "acting", acting || asked_on);
 		view_flag(v, "acting_out_of_turn", acting && (a->window || (turn >= 0 && s != turn)));
 		view_num(v, "score", pt->has_party ? pt->status.score[s] : 0);
 		view_num(v, "total", pt->totals.total[s]);
@@ -577,9 +588,10 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		.table_url = page_table_url(p, pt->t.id, ""),
 		.version = pt->t.public_version,   /* what the poll compares */
 		.alert = a.my_turn ? _("Du bist dran!") :
-			 a.in_window ? _("Du kannst eingreifen!") : NULL,
+			 a.in_window ? _("Du kannst eingreifen!") :
+			 a.ask == PLAY_ASK_CONTINUE ? _("Partie vorbei: weiter?") : NULL,
 		.refresh = refresh,
-		.attention = a.my_turn || a.in_window,
+		.attention = a.ask != PLAY_ASK_NONE,
 	};
 	play_free(pt);
 	if (json)

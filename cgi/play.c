@@ -154,18 +154,48 @@ out:
 	return rc;
 }
 
-void play_seat_flags(const struct status *st, uint32_t *acting, uint32_t *in_window)
+enum play_ask play_asked(const struct status *st, int pausing, uint32_t ready, int seat)
 {
-	*acting = st->over ? 0 : st->to_act;
-	*in_window = st->turn < 0 ? 0 : *acting & ~(1u << st->turn);
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return PLAY_ASK_NONE;
+	if (pausing)
+		return ready >> seat & 1u ? PLAY_ASK_NONE : PLAY_ASK_CONTINUE;
+	if (st->over || !(st->to_act >> seat & 1u))
+		return PLAY_ASK_NONE;
+	if (st->window || (st->turn >= 0 && st->turn != seat))
+		return PLAY_ASK_WINDOW;
+	return PLAY_ASK_TURN;
 }
 
-/* The seats' acting flags from a status (play_seat_flags). */
-static int set_acting(struct store *s, int64_t table, const struct status *st)
+void play_seat_flags(const struct status *st, int pausing, uint32_t ready, int nseats,
+		     struct play_flags *out)
 {
-	uint32_t acting, in_window;
-	play_seat_flags(st, &acting, &in_window);
-	return from_store(store_seats_set_acting(s, table, acting, in_window), PLAY_ERR);
+	memset(out, 0, sizeof *out);
+	for (int s = 0; s < nseats && s < GAME_MAX_SEATS; s++) {
+		enum play_ask k = play_asked(st, pausing, ready, s);
+		uint32_t bit = 1u << s;
+		out->acting |= k != PLAY_ASK_NONE ? bit : 0;
+		out->in_window |= k == PLAY_ASK_WINDOW ? bit : 0;
+		out->to_continue |= k == PLAY_ASK_CONTINUE ? bit : 0;
+	}
+}
+
+enum play_ask play_ask_of_flags(int acting, int in_window, int to_continue)
+{
+	if (!acting)
+		return PLAY_ASK_NONE;
+	return to_continue ? PLAY_ASK_CONTINUE : in_window ? PLAY_ASK_WINDOW : PLAY_ASK_TURN;
+}
+
+/* The seats' flags (play_seat_flags) after a step of table t: `pausing`
+ * while its finished party waits for the next, `ready` who continued. */
+static int set_acting(struct store *s, const struct st_table *t, const struct status *st,
+		      int pausing, uint32_t ready)
+{
+	struct play_flags f;
+	play_seat_flags(st, pausing, ready, t->nseats, &f);
+	return from_store(store_seats_set_acting(s, t->id, f.acting, f.in_window, f.to_continue),
+			  PLAY_ERR);
 }
 
 /* Starts the match of a full table: random first dealer, party 0, status
@@ -183,7 +213,7 @@ static int start_match(struct store *s, const struct st_table *t, int64_t now)
 	    (rc = from_store(store_seats_reset_clock(s, t->id, t->clock.first_ms), PLAY_ERR)) !=
 		    PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = set_acting(s, t->id, &st)) != PLAY_OK ||
+	    (rc = set_acting(s, t, &st, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, st.epoch, NULL),
 			     PLAY_NOT_FOUND)) != PLAY_OK)
 		return rc;
@@ -587,7 +617,8 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 		return rc;
 	deadline = st.deadline;
 	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = set_acting(s, l->t.id, &st)) != PLAY_OK)
+	    (rc = set_acting(s, &l->t, &st, st.over && l->t.party_no + 1 < l->t.nparties, 0)) !=
+		    PLAY_OK)
 		return rc;
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
@@ -656,7 +687,7 @@ static int next_party(struct store *s, struct live *l, int64_t now)
 	    (rc = from_store(store_table_set_status(s, l->t.id, TABLE_PLAYING, next,
 						    l->t.first_dealer), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
-	    (rc = set_acting(s, l->t.id, &st)) != PLAY_OK ||
+	    (rc = set_acting(s, &l->t, &st, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, deadline, st.epoch, NULL),
 			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
@@ -714,7 +745,9 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 	ready |= 1u << seat;
 	if (ready == (l->t.nseats >= 32 ? ~0u : (1u << l->t.nseats) - 1u))
 		return next_party(s, l, now);
-	return PLAY_OK;
+	struct status st;
+	l->g->status(l->state, &st);
+	return set_acting(s, &l->t, &st, 1, ready);
 }
 
 /* Applies passed deadlines to a loaded party and logs them as one

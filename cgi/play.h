@@ -206,11 +206,38 @@ void play_canonical(const struct game *g, const void *st, int seat, const char *
  * for (constant until it closes, so nobody sees who passed), else to_act. */
 uint32_t play_acting_mask(const struct status *st);
 
-/* The seats' flags kept after every step (011_acting.sql,
- * 018_in_window.sql), bits by seat: who may act now (none once over), and
- * of those who acts in a window while another seat has the turn, as
- * "Meine Tische" tells "your turn" from "window" without loading a table. */
-void play_seat_flags(const struct status *st, uint32_t *acting, uint32_t *in_window);
+/* What a seat is asked to do now. play_asked() decides it once for every
+ * page that tells a seat so: the table page (`my_turn`, `window`), "Meine
+ * Tische" (from the seat row, play_seat_flags), the feed, the tab title's
+ * count and the per-turn mail (docs/api.md, "Whose move"). */
+enum play_ask {
+	PLAY_ASK_NONE,       /* nothing to do now */
+	PLAY_ASK_TURN,       /* its regular turn (or a simultaneous choice: turn < 0) */
+	PLAY_ASK_WINDOW,     /* it may act while a window is open (also the seat on
+	                      * turn, asked inside a window of its own turn), or out
+	                      * of turn while another seat has the turn */
+	PLAY_ASK_CONTINUE,   /* the pause after a party: it has not sent "weiter" */
+	PLAY_ASK__MAX
+};
+
+/* What `seat` is asked to do, from its party's status as given (whatever
+ * the game reports: who may still act in a window is the game's business),
+ * `pausing` (the party is over and the next one not dealt) and `ready` (while
+ * pausing: bit s, seat s sent PLAY_CONTINUE). Pure: no store, no clock. */
+enum play_ask play_asked(const struct status *st, int pausing, uint32_t ready, int seat);
+
+/* The seats' flags kept after every step (011_acting.sql, 018_in_window.sql,
+ * 021_to_continue.sql), bits by seat, from play_asked(): `acting` asked
+ * anything, `in_window` PLAY_ASK_WINDOW, `to_continue` PLAY_ASK_CONTINUE.
+ * "Meine Tische" reads them back with play_ask_of_flags() instead of
+ * loading the table; the tab title counts `acting`. */
+struct play_flags {
+	uint32_t acting, in_window, to_continue;
+};
+void play_seat_flags(const struct status *st, int pausing, uint32_t ready, int nseats,
+		     struct play_flags *out);
+/* The play_asked() answer one seat's stored flags stand for. */
+enum play_ask play_ask_of_flags(int acting, int in_window, int to_continue);
 
 /* What play_move() lets a game look up (game->annotate): set once per
  * process (the server's worker: the German lexicon, cgi/lexicon.h); NULL,

@@ -185,7 +185,8 @@ enum stmt {
 enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s. */
-#define MY_SEAT_COLS "s.seat, s.bot, s.acting, s.in_window, s.clock_left, s.waiting_since"
+#define MY_SEAT_COLS "s.seat, s.bot, s.acting, s.in_window, s.clock_left, s.waiting_since, " \
+	"s.to_continue"
 #define PARTY_COLS "id, table_id, number, seed, dealer, over"
 /* The columns struct st_tourney is read from, in read_tourney()'s order. */
 #define TOURNEY_COLS "o.id, o.name, o.game, o.options, o.format, o.seats, o.min_seats, " \
@@ -322,9 +323,10 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_DELETE] = "DELETE FROM tables WHERE id = ?1",
 	[STMT_TABLE_POLL] = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
 	[STMT_SEATS_SET_ACTING] =
-		"UPDATE seats SET acting = (?2 >> seat) & 1, in_window = (?3 >> seat) & 1"
+		"UPDATE seats SET acting = (?2 >> seat) & 1, in_window = (?3 >> seat) & 1,"
+		" to_continue = (?4 >> seat) & 1"
 		" WHERE table_id = ?1 AND (acting <> (?2 >> seat) & 1"
-		" OR in_window <> (?3 >> seat) & 1)",
+		" OR in_window <> (?3 >> seat) & 1 OR to_continue <> (?4 >> seat) & 1)",
 	/* the user's running tables where their seat may act (seats_user) */
 	/* counted up to ?2 only: a title says "9+", and a user at thousands
 	 * of tables costs what one at ten does */
@@ -502,7 +504,8 @@ static const char *const stmt_sql[] = {
 	[STMT_MAIL_DIGEST_DUE] =
 		"SELECT p.user_id FROM mail_prefs p WHERE p.mode = 1 AND p.digest_at <= ?1"
 		" AND EXISTS (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = p.user_id AND m.acting = 1 AND m.bot = 0 AND t.status = 1)"
+		" WHERE m.user_id = p.user_id AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" AND t.status = 1)"
 		" ORDER BY p.digest_at LIMIT ?2",
 	[STMT_MAIL_DIGEST_QUEUE] =
 		"INSERT OR IGNORE INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
@@ -516,10 +519,12 @@ static const char *const stmt_sql[] = {
 		" WHERE q.state = 0 AND q.next_try <= ?1 ORDER BY q.next_try, q.id LIMIT ?2",
 	[STMT_MAIL_ACTING] =
 		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1"
-		" AND m.table_id = ?2 AND m.acting = 1 AND m.bot = 0 AND t.status = 1",
+		" AND m.table_id = ?2 AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" AND t.status = 1",
 	[STMT_MAIL_ACTING_TABLES] =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.bot = 0 AND t.status = 1"
+		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" AND t.status = 1"
 		" ORDER BY t.id LIMIT ?2",
 	[STMT_MAIL_DONE] = "UPDATE mail_queue SET state = ?2, done_at = ?3 WHERE id = ?1",
 	[STMT_MAIL_RETRY] =
@@ -1836,7 +1841,8 @@ int store_table_delete(struct store *s, int64_t id)
 	return change_table_row(s, q, "table delete");
 }
 
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window)
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+			   uint32_t to_continue)
 {
 	sqlite3_stmt *q = stmt(s, STMT_SEATS_SET_ACTING);
 	if (!q)
@@ -1844,6 +1850,7 @@ int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint
 	sqlite3_bind_int64(q, 1, table);
 	sqlite3_bind_int64(q, 2, acting);
 	sqlite3_bind_int64(q, 3, in_window);
+	sqlite3_bind_int64(q, 4, to_continue);
 	return exec_stmt(s, q, "seats set acting");
 }
 
@@ -1855,6 +1862,7 @@ static void read_my_seat(sqlite3_stmt *q, int c, struct st_my_seat *m)
 		.acting = sqlite3_column_int(q, c + 2), .in_window = sqlite3_column_int(q, c + 3),
 		.clock_left = sqlite3_column_int64(q, c + 4),
 		.waiting_since = sqlite3_column_int64(q, c + 5),
+		.to_continue = sqlite3_column_int(q, c + 6),
 	};
 }
 

@@ -257,16 +257,18 @@ int store_rating_board(struct store *s, const char *game, int min_matches, int l
 int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx);
 int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
 			 void *ctx);
-/* Which seats of a table may act now (bits of status.to_act), and which of
- * those in a window while another seat has the turn, kept after every step
- * (011_acting.sql, 018_in_window.sql). */
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window);
+/* Which seats of a table are asked to act now, which of those in a window,
+ * which to continue after a party (bits, play_seat_flags), kept after every
+ * step (011_acting.sql, 018_in_window.sql, 021_to_continue.sql). */
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+			   uint32_t to_continue);
 /* The seat `user` holds at `table` as "Meine Tische" shows it, without
  * loading the party: ST_OK, or ST_NOTFOUND when they hold none. */
 struct st_my_seat {
 	int seat, bot;
 	int acting, in_window;           /* as kept by store_seats_set_acting */
 	int64_t clock_left, waiting_since;   /* as in struct st_seat */
+	int to_continue;                 /* the same (021_to_continue.sql) */
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
 /* store_tables_of_user with the user's seat at each table, as
@@ -468,9 +470,11 @@ struct st_mail {
 };
 /* Queued mails whose next try is due at `now`, the oldest first. */
 int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, int *n);
-/* 1 in *yes when the user's seat at `table` may act (a running table). */
+/* 1 in *yes when the user's seat at `table` may act (a running table; the
+ * pause after a party, which ends by itself, is no reason for a mail). */
 int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes);
-/* The user's running tables waiting for them, the oldest first. */
+/* The user's running tables waiting for them (not in a pause), the oldest
+ * first. */
 int store_mail_acting_tables(struct store *s, int64_t user, int max, st_table_fn fn,
 			     void *ctx);
 /* A mail is sent, dropped or given up (state) at `now`. */

@@ -9,10 +9,11 @@
 {{#has_mine}}
 <ul class="tables">
 {{#mine}}
-<li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}">
+<li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}{{#can_continue}}attention{{/can_continue}}">
 <a href="{{url}}">[[Tisch {{id}} · {{game_title}}]]</a>
 {{#my_turn}}<span class="badge turn">[[Du bist dran!]]</span>{{/my_turn}}
 {{#window}}<span class="badge window">[[Fenster offen]]</span>{{/window}}
+{{#can_continue}}<span class="badge window">[[Partie vorbei: weiter?]]</span>{{/can_continue}}
 {{#is_open}}<span class="badge">[[wartet ({{seats_taken}}/{{nseats}})]]</span>{{/is_open}}
 {{#is_finished}}<span class="badge done">[[beendet]]</span>{{/is_finished}}
 </li>

@@ -194,21 +194,23 @@ static void test_feed_entries(void **state)
 	play_one(f, tid);
 	struct play_table pt;
 	assert_int_equal(play_load(f->db.s, tid, 0, f->now, &pt), PLAY_OK);
-	uint32_t to_act = pt.status.to_act;
+	uint32_t to_act = pt.status.to_act, window = pt.status.window;
 	long long pv = pt.t.public_version;
 	int turn = pt.status.turn;
 	play_free(&pt);
 	assert_true(turn >= 0);
+	/* while the snap window the move opened is open, everyone who may act
+	 * in it, the seat on turn next too, has a window's entry (as /me) */
 	char id[128];
-	snprintf(id, sizeof id, "<id>tag:spieltisch,2026:table/%lld/turn/v%lld</id>",
-		 (long long)tid, pv);
+	snprintf(id, sizeof id, "<id>tag:spieltisch,2026:table/%lld/%s/v%lld</id>",
+		 (long long)tid, window ? "window" : "turn", pv);
 	for (int i = 0; i < NUSERS; i++) {   /* seats are taken in order: seat i is user i */
 		p = get_feed(f, tok[i]);
 		assert_atom(p, tok[i]);
 		int acts = (to_act >> i & 1u) != 0;
-		assert_int_equal(count(p, "Du bist dran"), i == turn);
+		assert_int_equal(count(p, "Du bist dran"), acts && !window && i == turn);
 		assert_int_equal(count(p, "<entry>"), acts);
-		assert_int_equal(count(p, id), i == turn);
+		assert_int_equal(count(p, id), acts && (window || i == turn));
 	}
 
 	/* to the end of the first party: an entry with the scores, escaped */

@@ -1671,6 +1671,47 @@ static void test_every_game(void **state)
 	}
 }
 
+/* play_asked(), the one decision of what a seat is asked (docs/api.md,
+ * "Whose move"), and its stored flags: a window asks everyone in it to act
+ * in the window, also the seat whose turn comes next (Drehwurm's snap) and
+ * the seat on turn asked in a window of its own turn (Worst Game Ever);
+ * the pause asks every seat that has not continued; the flags the seat
+ * rows keep read back as the same answer for every seat. */
+static void test_asked_one_decision(void **state)
+{
+	(void)state;
+	struct status snap = { .to_act = 0x6, .turn = 1, .window = 0x6 };   /* seat 0 turned */
+	assert_int_equal(play_asked(&snap, 0, 0, 0), PLAY_ASK_NONE);
+	assert_int_equal(play_asked(&snap, 0, 0, 1), PLAY_ASK_WINDOW);   /* next, in the window */
+	assert_int_equal(play_asked(&snap, 0, 0, 2), PLAY_ASK_WINDOW);
+	struct status react = { .to_act = 0x3, .turn = 0, .window = 0x3 };
+	assert_int_equal(play_asked(&react, 0, 0, 0), PLAY_ASK_WINDOW);  /* its own turn's window */
+	struct status turn = { .to_act = 0x2, .turn = 1 };
+	assert_int_equal(play_asked(&turn, 0, 0, 1), PLAY_ASK_TURN);
+	assert_int_equal(play_asked(&turn, 0, 0, 0), PLAY_ASK_NONE);
+	struct status out_of_turn = { .to_act = 0x5, .turn = 0 };
+	assert_int_equal(play_asked(&out_of_turn, 0, 0, 2), PLAY_ASK_WINDOW);
+	struct status all = { .to_act = 0x7, .turn = -1 };   /* simultaneous choices */
+	for (int s = 0; s < 3; s++)
+		assert_int_equal(play_asked(&all, 0, 0, s), PLAY_ASK_TURN);
+	struct status over = { .over = 1, .to_act = 0x7, .turn = 0 };
+	assert_int_equal(play_asked(&over, 0, 0, 0), PLAY_ASK_NONE);     /* the match is over */
+	assert_int_equal(play_asked(&over, 1, 0x2, 0), PLAY_ASK_CONTINUE);
+	assert_int_equal(play_asked(&over, 1, 0x2, 1), PLAY_ASK_NONE);   /* it continued */
+	assert_int_equal(play_asked(&turn, 0, 0, -1), PLAY_ASK_NONE);    /* a spectator */
+	const struct status *cases[] = { &snap, &react, &turn, &out_of_turn, &all, &over };
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+		for (int pausing = 0; pausing <= (int)cases[k]->over; pausing++) {
+			struct play_flags f;
+			play_seat_flags(cases[k], pausing, 0x2, 3, &f);
+			for (int s = 0; s < 3; s++)
+				assert_int_equal(play_ask_of_flags(f.acting >> s & 1u,
+								   f.in_window >> s & 1u,
+								   f.to_continue >> s & 1u),
+						 play_asked(cases[k], pausing, 0x2, s));
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1699,6 +1740,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_match_end_no_pause, setup_fx, teardown_fx),
 		cmocka_unit_test_setup_teardown(test_canonical_log, setup_fx, teardown_fx),
 		cmocka_unit_test(test_canonical_spelling),
+		cmocka_unit_test(test_asked_one_decision),
 		cmocka_unit_test_setup_teardown(test_lookups_written_into_the_move, setup_fx,
 						teardown_fx),
 		cmocka_unit_test_setup_teardown(test_every_game, setup_fx, teardown_fx),

@@ -73,7 +73,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "011_acting.sql", "012_mail.sql", "013_ratings.sql",
 						  "014_tournaments.sql", "015_acting_index.sql",
 						  "016_lang.sql", "017_me_seq.sql", "018_in_window.sql",
-						  "019_seats_done.sql", "020_acting_ends.sql" };
+						  "019_seats_done.sql", "020_acting_ends.sql",
+						  "021_to_continue.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -437,7 +438,7 @@ static void test_user_acting(void **state)
 		assert_int_equal(store_seat_take(t->s, id, b, &seat), ST_OK);
 		assert_int_equal(store_table_set_status(t->s, id, TABLE_PLAYING, 0, 2), ST_OK);
 		/* Alma (seat 0) acts at the first five, Bert at all of them */
-		assert_int_equal(store_seats_set_acting(t->s, id, k < 5 ? 3u : 2u, 0), ST_OK);
+		assert_int_equal(store_seats_set_acting(t->s, id, k < 5 ? 3u : 2u, 0, 0), ST_OK);
 		if (k == 0) {   /* a finished table does not wait: its seats act no more */
 			assert_int_equal(store_table_set_status(t->s, id, TABLE_FINISHED, 0, 0),
 					 ST_OK);
@@ -459,14 +460,24 @@ static void test_user_acting(void **state)
 	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_NOTFOUND);
 	assert_int_equal(store_seat_take(t->s, w, a, &seat), ST_OK);
 	assert_int_equal(store_seat_take(t->s, w, b, &seat), ST_OK);
-	assert_int_equal(store_seats_set_acting(t->s, w, 3u, 2u), ST_OK);
+	assert_int_equal(store_seats_set_acting(t->s, w, 3u, 2u, 0), ST_OK);
 	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_OK);
 	assert_true(m.seat == 0 && m.acting == 1 && m.in_window == 0 && m.bot == 0);
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
 	assert_true(m.seat == 1 && m.acting == 1 && m.in_window == 1);
-	assert_int_equal(store_seats_set_acting(t->s, w, 1u, 0u), ST_OK);   /* the window closed */
+	assert_int_equal(store_seats_set_acting(t->s, w, 1u, 0u, 0), ST_OK);   /* the window closed */
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
-	assert_true(m.acting == 0 && m.in_window == 0);
+	assert_true(m.acting == 0 && m.in_window == 0 && m.to_continue == 0);
+	/* the pause after a party: Bert has not continued yet, Alma has (021) */
+	assert_int_equal(store_seats_set_acting(t->s, w, 2u, 0u, 2u), ST_OK);
+	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
+	assert_true(m.acting == 1 && m.in_window == 0 && m.to_continue == 1);
+	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_OK);
+	assert_true(m.acting == 0 && m.to_continue == 0);
+	/* the table's end clears it with the rest (the trigger of 020, 021) */
+	assert_int_equal(store_table_set_status(t->s, w, TABLE_FINISHED, 0, 0), ST_OK);
+	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
+	assert_true(m.acting == 0 && m.to_continue == 0);
 }
 
 /* The /me poll's number moves with every change /me shows, and only with
