@@ -111,8 +111,13 @@ static int encode_state(const struct game *g, const void *st, unsigned char *sna
 }
 
 /* Deals party `number` of table t with `dealer` and stores it; the new
- * party's deadline and epoch go to *deadline and *epoch. Inside the
- * caller's transaction. */
+ * party's status (deadline, epoch) goes to *st. A window the deal opens
+ * (a game's first prompt whose clock waits for a request, prompt_later)
+ * starts its clock now, at the deal, logged as the party's first step
+ * (PLAY_STEP_START, seat -1, the version the caller's bump gives the
+ * table): every deadline runs from when its window opens, the first one
+ * too, so an absent seat cannot stall a table that nobody moves at.
+ * Inside the caller's transaction. */
 static int start_party(struct store *s, const struct st_table *t, int number, int dealer,
 		       int64_t now, struct status *st)
 {
@@ -121,6 +126,8 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 	struct setup su;
 	struct rerr e;
 	size_t len;
+	int64_t party = 0;
+	int started;
 	void *state = NULL;
 	unsigned char *snap = NULL;
 	memset(st, 0, sizeof *st);
@@ -141,10 +148,18 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 		fprintf(stderr, "play: table %lld: setup: %s\n", (long long)t->id, e.msg);
 		goto out;
 	}
+	started = g->tick(state, now);
 	if ((rc = encode_state(g, state, snap, &len)) != PLAY_OK)
 		goto out;
-	rc = from_store(store_party_create(s, t->id, number, su.seed, dealer, snap, len, now, NULL),
-			PLAY_ERR);
+	rc = from_store(store_party_create(s, t->id, number, su.seed, dealer, snap, len, now,
+					   &party), PLAY_ERR);
+	if (rc == PLAY_OK && started) {
+		int64_t v, dl;   /* the version as it stands in this transaction */
+		rc = from_store(store_table_poll(s, t->id, &v, &dl), PLAY_ERR);
+		if (rc == PLAY_OK)
+			rc = from_store(store_move_append(s, party, -1, PLAY_STEP_START, now, v + 1),
+					PLAY_ERR);
+	}
 	if (rc != PLAY_OK)
 		goto out;
 	g->status(state, st);
@@ -719,7 +734,7 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 
 /* Applies passed deadlines to a loaded party and logs them as one
  * PLAY_STEP_TICK step (PLAY_STEP_START when nothing was due and the game
- * only started a clock, as DNA does at a party's first request); on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
+ * only started a clock, as start_party() does at the deal); on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
  * passed, the table's deadline is corrected (so that polls stop firing). */
 static int live_tick(struct store *s, struct live *l, int64_t now)
 {
@@ -751,8 +766,7 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 /* PLAY_OK whether or not a deadline had passed; PLAY_NOT_FOUND (404),
  * PLAY_BUSY (503), PLAY_ERR (500). Cheap when nothing is due: one read.
  * Everything due at now_ms is applied, in one transaction: a pause that
- * ends deals a party whose own start may be due at once (DNA's opening
- * race starts at the first request), and a page loaded afterwards must not
+ * ends deals a party (its first window's clock starts at the deal), and a page loaded afterwards must not
  * see a deadline pass under its next move that was due before it loaded.
  * TICK_ROUNDS bounds the rounds; a game's tick always moves its deadline. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms)
