@@ -491,6 +491,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 
 	view_str(v, "speed", page_speed_text(p->a, t));
 	view_flag(v, "closed_idle", t->closed_idle);
+	view_flag(v, "closed_broken", pt->broken);
 	view_flag(v, "table_has_clock", t->clock.first_ms > 0);
 	seats_view(p, pt, &a, &nm, v);
 	seat_actions_view(p, pt, v);

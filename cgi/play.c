@@ -111,8 +111,13 @@ static int encode_state(const struct game *g, const void *st, unsigned char *sna
 }
 
 /* Deals party `number` of table t with `dealer` and stores it; the new
- * party's deadline and epoch go to *deadline and *epoch. Inside the
- * caller's transaction. */
+ * party's status (deadline, epoch) goes to *st. A window the deal opens
+ * (a game's first prompt whose clock waits for a request, prompt_later)
+ * starts its clock now, at the deal, logged as the party's first step
+ * (PLAY_STEP_START, seat -1, the version the caller's bump gives the
+ * table): every deadline runs from when its window opens, the first one
+ * too, so an absent seat cannot stall a table that nobody moves at.
+ * Inside the caller's transaction. */
 static int start_party(struct store *s, const struct st_table *t, int number, int dealer,
 		       int64_t now, struct status *st)
 {
@@ -121,6 +126,8 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 	struct setup su;
 	struct rerr e;
 	size_t len;
+	int64_t party = 0;
+	int started;
 	void *state = NULL;
 	unsigned char *snap = NULL;
 	memset(st, 0, sizeof *st);
@@ -141,10 +148,23 @@ static int start_party(struct store *s, const struct st_table *t, int number, in
 		fprintf(stderr, "play: table %lld: setup: %s\n", (long long)t->id, e.msg);
 		goto out;
 	}
+	started = g->tick(state, now);
+	if (g->check(state, &e) != 0) {
+		fprintf(stderr, "play: table %lld: party %d not dealt: it breaks the game's "
+			"invariants: %s\n", (long long)t->id, number, e.msg);
+		goto out;
+	}
 	if ((rc = encode_state(g, state, snap, &len)) != PLAY_OK)
 		goto out;
-	rc = from_store(store_party_create(s, t->id, number, su.seed, dealer, snap, len, now, NULL),
-			PLAY_ERR);
+	rc = from_store(store_party_create(s, t->id, number, su.seed, dealer, snap, len, now,
+					   &party), PLAY_ERR);
+	if (rc == PLAY_OK && started) {
+		int64_t v, dl;   /* the version as it stands in this transaction */
+		rc = from_store(store_table_poll(s, t->id, &v, &dl), PLAY_ERR);
+		if (rc == PLAY_OK)
+			rc = from_store(store_move_append(s, party, -1, PLAY_STEP_START, now, v + 1),
+					PLAY_ERR);
+	}
 	if (rc != PLAY_OK)
 		goto out;
 	g->status(state, st);
@@ -543,7 +563,8 @@ static int replay_party(struct store *s, const struct st_table *t, const struct 
 /* The state of party p from its stored snapshot `snap`. The snapshot is a
  * cache of setup and log: one in a format this build no longer reads is
  * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
- * PLAY_CORRUPT (logged). Inside the caller's transaction. */
+ * PLAY_CORRUPT (logged while the party runs: the table is then closed,
+ * close_broken). Inside the caller's transaction. */
 static int party_state(struct store *s, const struct st_table *t, const struct game *g,
 		       const int *opt, const struct st_party *p, const unsigned char *snap,
 		       void *state)
@@ -560,8 +581,9 @@ static int party_state(struct store *s, const struct st_table *t, const struct g
 			return PLAY_OK;
 		}
 	}
-	fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)t->id, p->number,
-		e.msg);
+	if (!p->over)   /* (a party closed as broken says so once, in close_broken) */
+		fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)t->id,
+			p->number, e.msg);
 	return PLAY_CORRUPT;
 }
 
@@ -595,16 +617,26 @@ static int live_load(struct store *s, int64_t id, struct live *l)
  * the table pauses on it until PLAY_PAUSE_SECONDS from now (next_party()
  * deals the next one), or, after the last party, the table is finished.
  * Either way every older page becomes stale. Re-reads l->t afterwards.
- * Inside the caller's transaction. */
+ * A state that fails the game's check() is never stored: PLAY_CORRUPT
+ * (logged), nothing written; the caller refuses a person's move
+ * (play_move) and closes the table when it cannot go on without the step
+ * (close_broken: a tick, a bot). Inside the caller's transaction. */
 static int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now,
 		     int quiet)
 {
 	struct status st;
 	struct party_result result;
+	struct rerr ce;
 	size_t len;
 	int64_t deadline;
 	int rc;
 
+	if (l->g->check(l->state, &ce) != 0) {
+		fprintf(stderr, "play: table %lld party %d: step '%s' by seat %d refused, not "
+			"stored: it breaks the game's invariants: %s\n", (long long)l->t.id,
+			l->party.number, text, seat, ce.msg);
+		return PLAY_CORRUPT;
+	}
 	l->g->status(l->state, &st);
 	party_result(&st, l->t.nseats, &result);
 	party_resigned_last(&result, l->t.nseats, l->resigned);
@@ -642,6 +674,50 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 	if (st.over && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
 		return rc;
 	return from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
+}
+
+/* Closes running table `id` whose current party cannot go on: its stored
+ * state does not load, or the step it needs next (a passed deadline, a
+ * bot's move) would break the game's invariants (save_step refused it).
+ * That party ends as a draw (every seat placed first, no points), the
+ * table is finished with the parties played (the match totals stand,
+ * ratings and a tournament take it as any finished table), every page
+ * becomes stale, and the log says why. PLAY_OK also when the table no
+ * longer runs. Inside the caller's transaction. */
+static int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
+{
+	struct st_table t;
+	struct st_party p;
+	struct party_result draw;
+	struct status over;
+	unsigned char *snap = malloc(GAME_SNAPSHOT_MAX);
+	int rc = snap ? from_store(store_table_get(s, id, &t), PLAY_NOT_FOUND) : PLAY_ERR;
+	if (rc != PLAY_OK || t.status != TABLE_PLAYING || t.party_no < 0)
+		goto out;
+	rc = from_store(store_party_get(s, id, t.party_no, &p, snap, GAME_SNAPSHOT_MAX), PLAY_ERR);
+	if (rc != PLAY_OK)
+		goto out;
+	memset(&draw, 0, sizeof draw);
+	for (int q = 0; q < t.nseats && q < GAME_MAX_SEATS; q++)
+		draw.place[q] = 1;
+	memset(&over, 0, sizeof over);
+	over.over = 1;
+	if ((!p.over && (rc = from_store(store_party_save(s, p.id, snap, p.snap_len, 1, &draw,
+							  t.nseats), PLAY_ERR)) != PLAY_OK) ||
+	    (rc = set_acting(s, id, &over)) != PLAY_OK ||
+	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
+						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||
+	    (rc = from_store(ratings_after_match(s, &t, now), PLAY_ERR)) != PLAY_OK ||
+	    (rc = tourney_after_table(s, &t, now)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, id, t.version, 0, t.epoch, NULL), PLAY_ERR)) !=
+		    PLAY_OK ||
+	    (rc = from_store(store_table_new_epoch(s, id), PLAY_ERR)) != PLAY_OK)
+		goto out;
+	fprintf(stderr, "play: table %lld party %d: %s: table closed, the party counts as a draw, "
+		"the match stands with the parties played\n", (long long)id, t.party_no, why);
+out:
+	free(snap);
+	return rc;
 }
 
 /* 1 when the loaded party is over while the table still plays: the pause
@@ -752,7 +828,7 @@ static int party_continue(struct store *s, struct live *l, int seat, const char 
 
 /* Applies passed deadlines to a loaded party and logs them as one
  * PLAY_STEP_TICK step (PLAY_STEP_START when nothing was due and the game
- * only started a clock, as DNA does at a party's first request); on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
+ * only started a clock, as start_party() does at the deal); on a pausing table, a passed pause deals the next party. When the game has nothing to apply although the table's deadline
  * passed, the table's deadline is corrected (so that polls stop firing). */
 static int live_tick(struct store *s, struct live *l, int64_t now)
 {
@@ -784,8 +860,7 @@ static int live_tick(struct store *s, struct live *l, int64_t now)
 /* PLAY_OK whether or not a deadline had passed; PLAY_NOT_FOUND (404),
  * PLAY_BUSY (503), PLAY_ERR (500). Cheap when nothing is due: one read.
  * Everything due at now_ms is applied, in one transaction: a pause that
- * ends deals a party whose own start may be due at once (DNA's opening
- * race starts at the first request), and a page loaded afterwards must not
+ * ends deals a party (its first window's clock starts at the deal), and a page loaded afterwards must not
  * see a deadline pass under its next move that was due before it loaded.
  * TICK_ROUNDS bounds the rounds; a game's tick always moves its deadline. */
 int play_tick(struct store *s, int64_t table, int64_t now_ms)
@@ -809,6 +884,8 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 		if (!due)
 			break;
 	}
+	if (rc == PLAY_CORRUPT)   /* logged: the state does not load, or the tick breaks it */
+		rc = close_broken(s, table, now_ms, "the passed deadline cannot be applied");
 	if (rc == PLAY_OK)
 		rc = bots_act(s, table, now_ms);
 	return finish(s, rc);
@@ -998,6 +1075,16 @@ out:
 	return rc;
 }
 
+/* A person's move whose state save_step() refused (PLAY_CORRUPT, logged) is
+ * refused like an illegal one: nothing is stored, the table plays on. */
+static int refused_if_broken(int rc, struct rerr *e)
+{
+	if (rc != PLAY_CORRUPT)
+		return rc;
+	return fail_msg(e, PLAY_REJECTED, N_("Dieser Zug wurde nicht ausgeführt: der Spielstand "
+					     "danach wäre fehlerhaft. Bitte wähle einen anderen."));
+}
+
 enum { BOT_STEPS_MAX = 2000 };   /* bot steps one request may take */
 
 static void find_pass(void *ctx, const char *move)
@@ -1112,6 +1199,8 @@ static int bots_act(struct store *s, int64_t table, int64_t now)
 	}
 	free(m.seen);
 	free(m.trial);
+	if (rc == PLAY_CORRUPT)   /* logged: the state does not load, or the bot's step breaks it */
+		rc = close_broken(s, table, now, "a bot's step cannot be stored");
 	return rc;
 }
 
@@ -1285,7 +1374,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	if (live_pausing(&l))
 		rc = party_continue(s, &l, seat, move, now_ms, e);
 	else
-		rc = apply_move(s, &l, seat, move, now_ms, e);
+		rc = refused_if_broken(apply_move(s, &l, seat, move, now_ms, e), e);
 	/* the seats as loaded (a timeout's takeover included): without a bot
 	 * or an autopass there is nothing for bots_act() to read them for */
 	if (rc == PLAY_OK && (l.bots | l.autopass))
@@ -1631,11 +1720,64 @@ static void add_party(void *ctx, const struct st_party *p)
 		       sizeof p->result.points);
 }
 
+/* The current party of out->t, decoded into out->state (snap: scratch).
+ * A party the table was closed on because it broke (close_broken: stored
+ * as over, while its state does not load or is not over) is shown by its
+ * stored result alone: out->broken, no state. PLAY_CORRUPT (logged) when
+ * a running party does not load. In the caller's read transaction. */
+static int load_party(struct store *s, struct play_table *out, unsigned char *snap)
+{
+	int rc;
+	if ((rc = from_store(store_party_get(s, out->t.id, out->t.party_no, &out->party, snap,
+					     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	rc = party_state(s, &out->t, out->g, out->opt, &out->party, snap, out->state);
+	if (rc == PLAY_OK)
+		out->g->status(out->state, &out->status);
+	if (out->party.over && (rc == PLAY_CORRUPT || (rc == PLAY_OK && !out->status.over))) {
+		out->broken = 1;
+		memset(&out->status, 0, sizeof out->status);
+		return PLAY_OK;
+	}
+	if (rc != PLAY_OK)
+		return rc;
+	out->has_party = 1;
+	out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
+	if (out->pausing)
+		return ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
+				  &out->ready);
+	return PLAY_OK;
+}
+
+/* A running table whose party does not load is closed (close_broken), in a
+ * transaction of its own. */
+static int close_unloadable(struct store *s, int64_t table, int64_t now_ms)
+{
+	int rc = from_store(store_begin(s), PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
+	return finish(s, close_broken(s, table, now_ms, "the stored state does not load"));
+}
+
+static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+		     struct play_table *out);
+
 /* Everything a table page shows, read in one read transaction after the
- * passed deadlines were applied. PLAY_NOT_FOUND (404), PLAY_ERR (500). The
- * caller calls play_free() whatever the result. */
+ * passed deadlines were applied. A running table whose party's state no
+ * longer loads is closed first (close_broken) and shown finished.
+ * PLAY_NOT_FOUND (404), PLAY_ERR (500). The caller calls play_free()
+ * whatever the result. */
 int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 	      struct play_table *out)
+{
+	int rc = load_once(s, table, user, now_ms, out);
+	if (rc == PLAY_CORRUPT && (rc = close_unloadable(s, table, now_ms)) == PLAY_OK)
+		rc = load_once(s, table, user, now_ms, out);
+	return rc;
+}
+
+static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+		     struct play_table *out)
 {
 	unsigned char *snap = NULL;
 	int rc;
@@ -1662,20 +1804,7 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		rc = PLAY_ERR;
 		snap = malloc(GAME_SNAPSHOT_MAX);
 		out->state = calloc(1, out->g->state_size);
-		if (!snap || !out->state)
-			goto out;
-		if ((rc = from_store(store_party_get(s, table, out->t.party_no, &out->party, snap,
-						     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
-			goto out;
-		if ((rc = party_state(s, &out->t, out->g, out->opt, &out->party, snap,
-				      out->state)) != PLAY_OK)
-			goto out;
-		out->g->status(out->state, &out->status);
-		out->has_party = 1;
-		out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
-		if (out->pausing &&
-		    (rc = ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
-				     &out->ready)) != PLAY_OK)
+		if (!snap || !out->state || (rc = load_party(s, out, snap)) != PLAY_OK)
 			goto out;
 	}
 	rc = from_store(store_parties_of_table(s, table, add_party, out), PLAY_ERR);

@@ -87,6 +87,8 @@ struct play_table {
 	int nfinished;
 	int pausing;                 /* the party is over, the next one not dealt yet */
 	uint32_t ready;              /* while pausing: bit s, seat s sent PLAY_CONTINUE */
+	int broken;                  /* the table was closed on this party because its state
+	                              * broke: a draw; has_party 0 (no state to show) */
 };
 
 /* Creates a table of `slug` with nseats seats and options from the lobby

@@ -79,7 +79,7 @@ enum stage {
  * each waiting until it has passed, chosen or refilled), or, pushed over a
  * running resolution, the discard step (those who must discard) or the
  * deck holder's pick (arg: the strand slots to pick from). The first
- * prompt's clock starts at the first request. */
+ * prompt's clock starts at the first tick (the platform's, at the deal). */
 enum dna_prompt { PR_RACE = 1, PR_CHOOSE, PR_REFILL, PR_DISCARD, PR_PICK, PR__MAX };
 
 /* Table options, in lobby order. */

@@ -459,10 +459,8 @@ static void last_round(struct dr_state *s, int first, int left)
 	logev(s, EV_OVER, -1, 0);
 }
 
-/* Seat's turn begins: its reserved cards go to its hand and their dice come
- * back; if then no card is left to give out, the last meld-out begins with
- * this seat. */
-static void start_turn(struct dr_state *s, int seat)
+/* Seat's reserved cards go to its hand and their dice come back (logged). */
+static void take_reserved(struct dr_state *s, int seat)
 {
 	int took = 0;
 	for (int c0 = 0; c0 < s->ncards; c0 += 8)
@@ -473,9 +471,19 @@ static void start_turn(struct dr_state *s, int seat)
 			s->dmask[c] = 0;
 			took++;
 		}
-	dice_reset(&s->dice[seat]);
 	if (took)
 		logev(s, EV_TAKE, seat, 0)->arg = (uint8_t)took;
+}
+
+/* Seat's turn begins: its reserved cards go to its hand and their dice come
+ * back; if then no card is left to give out, the last meld-out begins with
+ * this seat. After DR_TURN_MAX turns it begins as if every card were given
+ * out: every seat takes its reserved cards first (the last meld-out is for
+ * hands, and holds no reservation; check_flow). */
+static void start_turn(struct dr_state *s, int seat)
+{
+	take_reserved(s, seat);
+	dice_reset(&s->dice[seat]);
 	if (s->npile == 0 && middle_count(s) == 0 && reserved_count(s) == 0) {
 		logev(s, EV_LAST, -1, 0);
 		last_round(s, seat, s->n - 1);
@@ -483,6 +491,8 @@ static void start_turn(struct dr_state *s, int seat)
 	}
 	if (s->turn >= DR_TURN_MAX) {
 		logev(s, EV_LIMIT, -1, 0)->num = s->turn;
+		for (int q = 0; q < s->n; q++)
+			take_reserved(s, q);
 		last_round(s, seat, s->n - 1);
 		return;
 	}
@@ -1334,15 +1344,16 @@ static int list_runs(const struct dr_state *s, const struct hand *h, move_fn fn,
 			if (!((starts >> (lo + 1)) & 1u))
 				continue;
 			m.n = 0;
-			for (int r = lo; r < DR_RANKS && !(lo < 0 && r == 12); r++) {
+			/* from the ace as 1 up to the queen at most: the thirteen
+			 * from the ace are the same cards as the thirteen from the 2
+			 * up to the ace, listed once, as those (the ace high) */
+			for (int r = lo; r < DR_RANKS && !(lo < 0 && r == DR_RANKS - 2); r++) {
 				int c = h->first[su * DR_RANKS + (r < 0 ? 12 : r)];
 				if (c < 0)
 					break;
 				m.cards[m.n++] = (uint16_t)c;
 				if (m.n >= 3) {
-					/* upwards is meld order, but for all thirteen from the
-					 * ace: meld_kind reads that as the ace high */
-					m.sorted = !(lo < 0 && m.n == DR_RANKS);
+					m.sorted = 1;   /* upwards is meld order */
 					fn(ctx, s, &m);
 					count++;
 				}
@@ -1703,7 +1714,8 @@ static int check_flow(const struct dr_state *s, struct rerr *e)
 		  p->flags || p->deadline ||
 		  (p->kind == PR_TURN ? p->arg < S_ROLL || p->arg >= S__MAX : p->arg >= s->n)))
 		return rerr_set(e, "Aufforderung falsch");
-	if (p && p->kind == PR_LAST && (s->npile || middle_count(s) || reserved_count(s)))
+	if (p && p->kind == PR_LAST &&
+	    (reserved_count(s) || (s->turn < DR_TURN_MAX && (s->npile || middle_count(s)))))
 		return rerr_set(e, "letztes Ablegen, obwohl noch Karten vergeben werden");
 	for (int q = 0; q < s->n; q++) {
 		const struct dice *d = &s->dice[q];

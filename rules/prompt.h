@@ -15,8 +15,10 @@
  * A game says what happens then in its `expire` function.
  *
  * A clock may start late: a prompt pushed with prompt_later() has no
- * deadline until the first request after it (setup has no clock; the
- * first move or poll starts it). */
+ * deadline until the next tick() or move (setup has no clock). The
+ * platform ticks a party at its deal, so the first window's clock runs
+ * from the deal (logged as the step "start"); the simulator's first step
+ * starts it. */
 #ifndef SPIELTISCH_PROMPT_H
 #define SPIELTISCH_PROMPT_H
 
@@ -93,7 +95,7 @@ int prompt_done(struct prompts *ps, int seat);
 /* Seat is out of the party: it waits on no prompt any more. */
 void prompt_drop_seat(struct prompts *ps, int seat);
 
-/* Starts the live prompt's clock if it waits for the first request. 1 if
+/* Starts the live prompt's clock if it waits for a start. 1 if
  * it did. */
 int prompt_start(struct prompts *ps, int64_t now);
 /* What a game's tick() is: starts a waiting clock (1), else, when the live

@@ -903,8 +903,8 @@ static void settle(struct wg_state *s)
 static void continue_from(struct wg_state *s, int base, int64_t now);
 static void start_final(struct wg_state *s, int64_t now);
 
-/* A prompt's clock: from now, or from the first request when the party is
- * being dealt (now < 0). */
+/* A prompt's clock: from now, or, when the party is being dealt (now < 0),
+ * from the first tick (the platform's, at the deal). */
 static void clock_from(struct prompt *p, int seconds, int64_t now)
 {
 	if (now < 0)

@@ -347,7 +347,8 @@ static struct game_event *logev(struct ww_state *s, int type, int seat)
 /* ---- the flow ------------------------------------------------------------- */
 
 /* The next round: its card revealed, its dice rolled, the race open until
- * the round deadline (the first round's clock starts at the first request).
+ * the round deadline (the first round's clock starts at the first tick: the
+ * platform's, at the deal).
  * After the last round, the party is over. */
 static void start_round(struct ww_state *s, int64_t now, int first)
 {

@@ -9,6 +9,7 @@
 {{#watching}}<span class="badge">[[Du schaust zu]]</span>{{/watching}}
 {{#is_finished}}{{#multi_party}}[[Das Match ist beendet.]]{{/multi_party}}{{#single_party}}[[Die Partie ist beendet.]]{{/single_party}}{{/is_finished}}
 {{#closed_idle}}[[Geschlossen, weil zu lange niemand gezogen hat: es zählen die beendeten Partien.]]{{/closed_idle}}
+{{#closed_broken}}[[Geschlossen, weil der Spielstand beschädigt war: die letzte Partie zählt als unentschieden, es zählen die gespielten Partien.]]{{/closed_broken}}
 {{#has_opts}}<span class="opts">{{#opts}}<span class="opt">{{label}}: {{text}}</span> {{/opts}}</span>{{/has_opts}}
 </p>
 </section>

@@ -187,10 +187,120 @@ static void test_drachenrummy_party_through_nginx(void **unused)
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 }
 
+/* The move of o's list that starts with verb and has the most words (a
+ * keep of every die), or NULL. */
+static const char *longest_move(json_t *o, const char *verb)
+{
+	json_t *mv = json_object_get(o, "moves");
+	const char *best = NULL;
+	size_t best_len = 0, vl = strlen(verb);
+	for (size_t k = 0; k < json_array_size(mv); k++) {
+		const char *m = it_jstr(json_array_get(mv, k), "move");
+		if (strncmp(m, verb, vl) == 0 && (m[vl] == ' ' || m[vl] == '\0') &&
+		    strlen(m) > best_len) {
+			best = m;
+			best_len = strlen(m);
+		}
+	}
+	return best;
+}
+
+/* Posts `verb`'s longest listed move of client c (its fresh JSON); 1 when
+ * posted (303), 0 when c has no such move. */
+static int post_longest(struct h_client *c, const char *verb)
+{
+	long status;
+	json_t *o = it_table_json(c, table_id, &status);
+	if (!o)
+		fail_msg("table JSON: status %ld", status);
+	const char *m = longest_move(o, verb);
+	int posted = 0;
+	if (m) {
+		long st = it_move(c, table_id, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
+		if (st != 303)
+			fail_msg("'%s': status %ld", m, st);
+		posted = 1;
+	}
+	json_decref(o);
+	return posted;
+}
+
+/* Issue: a long party bricked its table. Two players reserve a card or two
+ * early, then only roll, keep all and done: the turn limit (600, docs/
+ * rulings.md) starts the last meld-out while the pile and the middle still
+ * hold cards. The `done` that ended turn 600 was accepted and every later
+ * GET of the table answered 503 ("Tisch beschädigt"); now the seats with
+ * cards lay down once more, the party and the match end, and the page
+ * loads. Bounded by MAX_LONG_POSTS moves and MAX_LONG_SECONDS. */
+enum { MAX_LONG_POSTS = 4 * 620, MAX_LONG_SECONDS = 300 };
+
+static void test_long_party_ends_at_turn_limit(void **unused)
+{
+	(void)unused;
+	struct h_client *two[2];
+	assert_non_null(two[0] = it_register("Jana"));
+	assert_non_null(two[1] = it_register("Kurt"));
+	table_id = it_create_table(two[0], "drachenrummy", 2, "parties", "1", NULL);
+	assert_true(table_id > 0);
+	assert_int_equal(it_join(two[1], table_id), 0);
+	int posts = 0, reserved = 0, finished = 0, turns = 0;
+	double t0 = it_now();
+	while (posts < MAX_LONG_POSTS && it_now() - t0 < MAX_LONG_SECONDS && !finished) {
+		long status;
+		int acted = 0;
+		for (int i = 0; i < 2 && !acted; i++) {
+			json_t *o = it_table_json(two[i], table_id, &status);
+			if (!o)
+				fail_msg("table JSON after %d turns: status %ld", turns, status);
+			finished = strcmp(it_jstr(o, "status"), "finished") == 0;
+			int mine = !finished && json_is_true(json_object_get(o, "can_act"));
+			int rolls = mine && longest_move(o, "roll") != NULL;
+			json_decref(o);
+			if (!mine)
+				continue;
+			acted = 1;
+			if (!rolls) {   /* the last meld-out: pass it on */
+				posts += post_longest(two[i], "done");
+				continue;
+			}
+			posts += post_longest(two[i], "roll");
+			while (posts < MAX_LONG_POSTS && post_longest(two[i], "keep"))
+				posts++;   /* (keeping all at once ends the keeping) */
+			if (reserved < 3 && post_longest(two[i], "reserve")) {
+				posts++;
+				reserved++;
+			}
+			posts += post_longest(two[i], "done");
+			turns++;
+		}
+		if (!acted && !finished)
+			fail_msg("nobody may act after %d turns", turns);
+	}
+	print_message("drachenrummy to the turn limit: %d turns, %d posts, %d reserved, %.1f s\n",
+		      turns, posts, reserved, it_now() - t0);
+	assert_true(finished);
+	assert_true(reserved > 0);
+	assert_true(turns >= 600);
+	char path[64];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)table_id);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(h_get(two[i], path, &r), 0);
+		assert_int_equal(r.status, 200);
+		h_resp_free(&r);
+	}
+	char why[256];
+	if (it_verify_table(table_id, why, sizeof why) < 1)
+		fail_msg("replay: %s", why);
+	for (int i = 0; i < 2; i++)
+		h_client_free(two[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drachenrummy_party_through_nginx),
+		cmocka_unit_test(test_long_party_ends_at_turn_limit),
 	};
 	return cmocka_run_group_tests_name("drachenrummy through nginx", tests, start, stop);
 }

@@ -711,6 +711,125 @@ static void test_end_last_meld_out_and_scoring(void **u)
 	free(s);
 }
 
+/* Plays roll, keep all, done (the dice set by rolled()) until the turn
+ * limit starts the last meld-out; at most DR_TURN_MAX + 2 turns. */
+static void idle_to_limit(struct dr_state *s)
+{
+	for (int k = 0; k < DR_TURN_MAX + 2 && prompt_kind(&s->pr) == PR_TURN; k++) {
+		rolled(s, (int[]){ 1, 1, 1, 1, 1 });
+		ok(s, turn_of(s), "done");
+	}
+	assert_int_equal(prompt_kind(&s->pr), PR_LAST);
+}
+
+/* Ruling (bounds): after turn 600 the last meld-out begins as if every
+ * card were given out, also when seats hold cards (reserved early, taken
+ * to hand) while the pile and the middle still have cards: the position
+ * passes check(), every hand lays down once more, the party ends. (The
+ * `done` that ended turn 600 used to leave a position check() refused.) */
+static void test_turn_limit_with_cards_in_hand(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(2, 4, NULL);
+	int a = turn_of(s), b = seat_next(a, 2);
+	set_middle(s, (int[]){ F(KARO, RD), F(KREUZ, R9), -1, -1 });
+	rolled(s, (int[]){ 4, 4, 2, 2, 5 });
+	ok(s, a, "reserve karo-d with 4 4");
+	ok(s, a, "reserve kreuz-9 with 5");
+	ok(s, a, "done");
+	idle_to_limit(s);   /* ok() checks every position on the way */
+	assert_int_equal(s->turn, DR_TURN_MAX);
+	assert_true(s->npile > 0);
+	assert_int_equal(middle_count(s), DR_MIDDLE);
+	assert_int_equal(hand_count(s, a), 2);
+	assert_int_equal(prompt_peek(&s->pr)->owner, a);   /* b has no cards to lay */
+	assert_true(has_move(s, a, "done"));
+	assert_false(has_move(s, a, "roll"));
+	ok(s, a, "done");
+	struct status st;
+	G->status(s, &st);
+	assert_true(st.over);
+	assert_int_equal(st.score[a], -2);
+	assert_int_equal(st.score[b], 0);
+	(void)b;
+	free(s);
+}
+
+/* The same limit while a seat holds a reservation (made in the last turn
+ * before it): the reservations go to their holders' hands, their dice come
+ * back, and that seat lays down in the last meld-out too. */
+static void test_turn_limit_takes_reservations(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(2, 4, NULL);
+	s->turn = DR_TURN_MAX - 1;
+	int a = turn_of(s), b = seat_next(a, 2);
+	rolled(s, (int[]){ 1, 1, 1, 1, 1 });
+	ok(s, a, "done");
+	assert_int_equal(turn_of(s), b);   /* turn 600 */
+	set_middle(s, (int[]){ F(KARO, RD), F(KREUZ, R9), F(PIK, R2), -1 });
+	rolled(s, (int[]){ 4, 4, 2, 2, 5 });
+	ok(s, b, "reserve karo-d with 4 4");
+	ok(s, b, "reserve kreuz-9 with 5");
+	ok(s, b, "done");
+	assert_int_equal(prompt_kind(&s->pr), PR_LAST);
+	assert_int_equal(reserved_count(s), 0);
+	assert_int_equal(hand_count(s, b), 2);
+	assert_int_equal(dice_home(&s->dice[b]), 0x1f);
+	assert_int_equal(prompt_peek(&s->pr)->owner, b);   /* a has no cards to lay */
+	ok(s, b, "done");
+	struct status st;
+	G->status(s, &st);
+	assert_true(st.over);
+	assert_int_equal(st.score[b], -2);
+	free(s);
+}
+
+/* A run of all thirteen cards of a suit is one move, listed once (the
+ * ace low and the ace high are the same cards, spelled the same), and no
+ * move of the list comes twice. */
+struct seen_moves {
+	char m[512][GAME_MOVE_MAX + 1];
+	int n, dup;
+};
+
+static void seen_emit(void *ctx, const char *m)
+{
+	struct seen_moves *x = ctx;
+	for (int i = 0; i < x->n; i++)
+		x->dup += strcmp(x->m[i], m) == 0;
+	if (x->n < 512)
+		snprintf(x->m[x->n++], sizeof x->m[0], "%s", m);
+}
+
+static void test_thirteen_run_listed_once(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(2, 4, NULL);
+	int p = turn_of(s);
+	for (int r = R2; r <= RA; r++)
+		put(s, F(PIK, r), L_HAND, p);
+	rolled(s, (int[]){ 1, 1, 1, 1, 1 });
+	const char *all = "lay pik-2 pik-3 pik-4 pik-5 pik-6 pik-7 pik-8 pik-9 pik-10 pik-b "
+			  "pik-d pik-k pik-a";
+	struct seen_moves *x = calloc(1, sizeof *x);
+	assert_non_null(x);
+	G->moves(s, p, seen_emit, x);
+	int n13 = 0;
+	for (int i = 0; i < x->n; i++)
+		n13 += strcmp(x->m[i], all) == 0;
+	assert_int_equal(n13, 1);
+	assert_int_equal(x->dup, 0);
+	/* the twelve from the ace low are still there, and the twelve up to it */
+	assert_true(has_move(s, p, "lay pik-a pik-2 pik-3 pik-4 pik-5 pik-6 pik-7 pik-8 pik-9 "
+				   "pik-10 pik-b pik-d"));
+	assert_true(has_move(s, p, "lay pik-3 pik-4 pik-5 pik-6 pik-7 pik-8 pik-9 pik-10 pik-b "
+				   "pik-d pik-k pik-a"));
+	ok(s, p, all);
+	free(x);
+	free(s);
+}
+
 /* "Der Spieler mit den meisten Punkte gewinnt": ties share (party_result). */
 static void test_ties_share(void **u)
 {
@@ -1039,6 +1158,9 @@ int main(void)
 		cmocka_unit_test(test_extend_keeps_meld_valid),
 		cmocka_unit_test(test_meld_needs_three_cards),
 		cmocka_unit_test(test_end_last_meld_out_and_scoring),
+		cmocka_unit_test(test_turn_limit_with_cards_in_hand),
+		cmocka_unit_test(test_turn_limit_takes_reservations),
+		cmocka_unit_test(test_thirteen_run_listed_once),
 		cmocka_unit_test(test_ties_share),
 		cmocka_unit_test(test_match_parties_option),
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),

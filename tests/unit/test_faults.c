@@ -1,6 +1,8 @@
 /* test_faults.c — a full disk and a table whose stored state no longer
- * loads, in-process: each is a clear 503 that says what happened and
- * changes nothing, never a 500.
+ * loads, in-process: a full disk is a clear 503 that says what happened and
+ * changes nothing, never a 500; a move at a table whose state no longer
+ * loads is such a 503 too, and its page closes the table cleanly (the
+ * party a draw, the match as played) and shows it.
  *
  * The full disk is the database's page limit (store_limit_pages(), SQLite's
  * max_page_count): a write that needs one more page fails with SQLITE_FULL,
@@ -189,8 +191,10 @@ static void test_disk_full_move(void **state)
 	assert_true(full);
 }
 
-/* A table whose snapshot does not decode: the page, the JSON twin and a
- * move answer 503 "beschädigt", nothing changes; other tables are fine. */
+/* A table whose snapshot does not decode: a move answers 503 "beschädigt"
+ * and changes nothing; the page closes the table (close_broken: the party
+ * a draw, the table finished, a new version) and, like the JSON twin,
+ * answers 200 with the note why; other tables are fine. */
 /* The current party's stored snapshot of table tid, read straight from the
  * database file; its length. */
 static size_t stored_snapshot(struct fx *f, int64_t tid, unsigned char *out, size_t cap)
@@ -274,9 +278,6 @@ static void test_corrupt_table(void **state)
 	sqlite3_close(db);
 	state_of(f, tid, &v0, &n0);
 
-	struct play_table pt;
-	assert_int_equal(play_load(f->db.s, tid, who, f->now, &pt), PLAY_CORRUPT);
-	play_free(&pt);
 	struct rerr e = { .msg = "" };
 	assert_int_equal(play_move(f->db.s, tid, who, pk.move, v, f->now, &e), PLAY_CORRUPT);
 
@@ -285,7 +286,10 @@ static void test_corrupt_table(void **state)
 	post_move(f, &p, &req, tid, who, v, pk.move);
 	assert_int_equal(p.resp.status, HTTP_503);
 	assert_non_null(strstr(p.resp.body, "Dieser Tisch ist beschädigt"));
-	/* GET /t/<id> and its JSON twin */
+	state_of(f, tid, &v1, &n1);
+	assert_int_equal(v1, v0);
+	assert_int_equal(n1, n0);
+	/* GET /t/<id> closes the table; its JSON twin shows it too */
 	char uri[64];
 	for (int json = 0; json < 2; json++) {
 		snprintf(uri, sizeof uri, "/t/%lld%s", (long long)tid, json ? ".json" : "");
@@ -303,13 +307,21 @@ static void test_corrupt_table(void **state)
 			page_table_json(&p);
 		else
 			page_table(&p);
-		assert_int_equal(p.resp.status, HTTP_503);
-		if (!strstr(p.resp.body, "Dieser Tisch ist beschädigt"))
+		assert_int_equal(p.resp.status, HTTP_200);
+		if (!strstr(p.resp.body, json ? "\"closed_broken\":true" :
+				"Geschlossen, weil der Spielstand beschädigt war"))
 			fail_msg("%s: %.*s", uri, (int)p.resp.len, p.resp.body);
 	}
+	struct play_table pt;
+	assert_int_equal(play_load(f->db.s, tid, who, f->now, &pt), PLAY_OK);
+	assert_int_equal(pt.t.status, TABLE_FINISHED);
+	assert_true(pt.broken);
+	play_free(&pt);
 	state_of(f, tid, &v1, &n1);
-	assert_int_equal(v1, v0);
-	assert_int_equal(n1, n0);
+	assert_int_equal(v1, v0 + 1);   /* one new version: every page stale */
+	assert_int_equal(n1, n0);       /* no step logged */
+	/* the move from the page before: "too late, the party is decided" */
+	assert_int_equal(play_move(f->db.s, tid, who, pk.move, v, f->now, &e), PLAY_STALE);
 	/* the other table plays on */
 	who = next_move(f, other, &pk, &v);
 	assert_true(who > 0);

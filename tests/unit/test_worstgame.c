@@ -461,8 +461,8 @@ static void test_windows_after_every_step(void **u)
 
 /* A window closes when all have passed, or at the deadline: whoever has
  * not answered has passed. The first window's clock starts at the first
- * request (setup has no clock); each later one `react_seconds` after the
- * step. */
+ * tick (setup has no clock; the platform ticks a party at its deal); each
+ * later one `react_seconds` after the step. */
 static void test_window_closes_all_passed_or_deadline(void **u)
 {
 	(void)u;

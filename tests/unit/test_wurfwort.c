@@ -341,7 +341,8 @@ static void test_first_stopp_claims(void **u)
 }
 
 /* Nobody claims before the round's deadline, or everyone passes: the round
- * scores nothing. The first round's clock starts at the first request. */
+ * scores nothing. The first round's clock starts at the first tick (the
+ * platform ticks a party at its deal). */
 static void test_nobody_claims(void **u)
 {
 	(void)u;
