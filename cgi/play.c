@@ -704,7 +704,7 @@ static int close_broken(struct store *s, int64_t id, int64_t now, const char *wh
 	over.over = 1;
 	if ((!p.over && (rc = from_store(store_party_save(s, p.id, snap, p.snap_len, 1, &draw,
 							  t.nseats), PLAY_ERR)) != PLAY_OK) ||
-	    (rc = set_acting(s, id, &over)) != PLAY_OK ||
+	    (rc = set_acting(s, &t, &over, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
 						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(ratings_after_match(s, &t, now), PLAY_ERR)) != PLAY_OK ||
