@@ -143,6 +143,7 @@ enum stmt {
 	STMT_TOURNEY_GET,
 	STMT_TOURNEY_SET_STATE,
 	STMT_TOURNEY_BUMP,
+	STMT_TOURNEY_STARTED,
 	STMT_TOURNEYS_LIST,
 	STMT_TOURNEYS_OF_USER,
 	STMT_TOURNEYS_DUE,
@@ -536,6 +537,11 @@ static const char *const stmt_sql[] = {
 	[STMT_TOURNEY_SET_STATE] =
 		"UPDATE tournaments SET status = ?2, round = ?3, version = version + 1 WHERE id = ?1",
 	[STMT_TOURNEY_BUMP] = "UPDATE tournaments SET version = version + 1 WHERE id = ?1",
+	/* started before its time: the start (and the end of registration)
+	 * become the time it did */
+	[STMT_TOURNEY_STARTED] =
+		"UPDATE tournaments SET starts_at = min(starts_at, ?2),"
+		" register_until = min(register_until, ?2) WHERE id = ?1",
 	/* the ones to come and running first (by start), then the finished */
 	[STMT_TOURNEYS_LIST] =
 		"SELECT " TOURNEY_COLS " FROM tournaments o"
@@ -3029,6 +3035,11 @@ int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status 
 int store_tourney_bump(struct store *s, int64_t id)
 {
 	return table_update(s, STMT_TOURNEY_BUMP, id, 0, "tourney bump", 1);
+}
+
+int store_tourney_started(struct store *s, int64_t id, int64_t now)
+{
+	return table_update(s, STMT_TOURNEY_STARTED, id, now, "tourney started", 1);
 }
 
 /* Rows of TOURNEY_COLS into fn. */

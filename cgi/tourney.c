@@ -457,10 +457,13 @@ static int seat_round(struct store *s, const struct tourney_data *d, int round, 
 static int start_in(struct store *s, const struct tourney_data *d, int64_t now)
 {
 	int smallest = d->t.min_seats > 2 ? d->t.min_seats : 2;
+	int rc = play_from_store(store_tourney_started(s, d->t.id, now), PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
 	if (d->t.players < smallest)
 		return play_from_store(store_tourney_set_state(s, d->t.id, TOURNEY_CANCELLED, 0),
 				       PLAY_ERR);
-	int rc = seat_round(s, d, 1, now);
+	rc = seat_round(s, d, 1, now);
 	return rc == PLAY_OK ? tourney_standings_save(s, d->t.id) : rc;
 }
 
