@@ -223,8 +223,16 @@ static int standings_of(struct tourney_data *d)
 	int n = d->nplayers, rc = -1;
 	struct by_user *idx = malloc(((size_t)n + 1) * sizeof *idx);
 	struct tourney_result *r = malloc(((size_t)d->nresults + 1) * sizeof *r);
+	int *reach = d->t.format == TOURNEY_ELIMINATION ? malloc(((size_t)n + 1) * sizeof *reach)
+							: NULL;
 	d->standings = malloc(((size_t)n + 1) * sizeof *d->standings);
-	if (idx && r && d->standings) {
+	if (idx && r && d->standings && (reach || d->t.format != TOURNEY_ELIMINATION)) {
+		/* how far each got: the round they went out or withdrew in */
+		for (int i = 0; reach && i < n; i++) {
+			const struct st_tplayer *x = &d->players[i];
+			int out = x->out_round, left = x->left_how ? x->left_round : 0;
+			reach[i] = out && (!left || out < left) ? out : left;
+		}
 		for (int i = 0; i < n; i++)
 			idx[i] = (struct by_user){ d->players[i].user_id, i };
 		qsort(idx, (size_t)n, sizeof *idx, by_user_cmp);
@@ -238,8 +246,9 @@ static int standings_of(struct tourney_data *d)
 			r[k++] = (struct tourney_result){ hit->index, x->round, x->table_no, x->place,
 							  x->points, x->party_points };
 		}
-		rc = tourney_standings(r, k, n, d->tb, d->standings);
+		rc = tourney_standings_reach(r, k, n, d->tb, reach, d->standings);
 	}
+	free(reach);
 	free(idx);
 	free(r);
 	return rc;
@@ -507,14 +516,25 @@ static int tables_in(const struct tourney_data *d, int round)
 	return n;
 }
 
+/* Byes of `round` in d. */
+static int byes_in(const struct tourney_data *d, int round)
+{
+	int n = 0;
+	for (int i = 0; i < d->nresults; i++)
+		n += d->results[i].round == round && d->results[i].table_no < 0;
+	return n;
+}
+
 /* Every table of `round` is done: the next round, or the end. */
 static int round_over(struct store *s, int64_t id, int round, int64_t now)
 {
 	struct tourney_data d;
 	int rc = load_in(s, id, &d);
 	if (rc == PLAY_OK) {
+		/* an elimination ends when one table held everyone still in */
 		int last = round >= d.t.rounds ||
-			   (d.t.format == TOURNEY_ELIMINATION && tables_in(&d, round) <= 1);
+			   (d.t.format == TOURNEY_ELIMINATION && tables_in(&d, round) <= 1 &&
+			    byes_in(&d, round) == 0);
 		rc = last ? play_from_store(store_tourney_set_state(s, id, TOURNEY_FINISHED, round),
 					    PLAY_ERR)
 			  : seat_round(s, &d, round + 1, now);
