@@ -322,6 +322,9 @@ struct seating {
 	int byes[TOURNEY_PLAYERS_MAX];
 	unsigned char met[TOURNEY_PLAYERS_MAX * TOURNEY_PLAYERS_MAX];
 	struct pairing_out out;
+	/* groups: the group and position of each, before and after */
+	int grp[TOURNEY_PLAYERS_MAX], gpos[TOURNEY_PLAYERS_MAX];
+	int ngrp[TOURNEY_PLAYERS_MAX], ngpos[TOURNEY_PLAYERS_MAX];
 };
 
 /* Who is seated in the next round, their points, byes and meetings so far. */
@@ -365,36 +368,26 @@ static void history(const struct tourney_data *d, struct seating *z)
 	}
 }
 
-/* Groups after round 1: each group's active members in their order, at
- * one table with the seat order rotated; a group too small for the game
- * sits out. Fills z->out like pairing does. */
-static void groups_round(const struct tourney_data *d, struct seating *z, int round)
+/* Groups after round 1 (pairing_groups): each group at one table, its
+ * seat order rotated; the byes rotate, a group too small is merged, and
+ * every player's group as it stands now is stored. Fills z->out. */
+static int groups_round(struct store *s, const struct tourney_data *d, struct seating *z,
+			const struct pairing_in *in)
 {
-	int smallest = d->t.min_seats > d->g->min_players ? d->t.min_seats : d->g->min_players;
-	memset(&z->out, 0, sizeof z->out);
-	for (int grp = 0; grp < PAIRING_TABLES_MAX; grp++) {
-		int member[TOURNEY_SEATS_MAX], m = 0;
-		for (int pos = 0; pos < TOURNEY_SEATS_MAX; pos++)
-			for (int k = 0; k < z->n; k++) {
-				const struct st_tplayer *x = &d->players[z->who[k]];
-				if (x->grp == grp && x->gpos == pos && m < TOURNEY_SEATS_MAX)
-					member[m++] = k;
-			}
-		if (m == 0)
-			continue;
-		if (m < smallest) {
-			for (int i = 0; i < m; i++)
-				z->out.bye[z->out.nbyes++] = member[i];
-			continue;
-		}
-		int t = z->out.ntables++;
-		z->out.size[t] = m;
-		for (int i = 0; i < m; i++)
-			z->out.seat[t][tourney_group_seat(i, m, round)] = member[i];
+	int *grp = z->grp, *gpos = z->gpos, *ngrp = z->ngrp, *ngpos = z->ngpos;
+	for (int k = 0; k < z->n; k++) {
+		grp[k] = d->players[z->who[k]].grp;
+		gpos[k] = d->players[z->who[k]].gpos;
 	}
-	for (int k = 0; k < z->n; k++)   /* without a group: the start's byes */
-		if (d->players[z->who[k]].grp < 0)
-			z->out.bye[z->out.nbyes++] = k;
+	if (pairing_groups(in, grp, gpos, &z->out, ngrp, ngpos) != 0)
+		return -1;
+	int rc = PLAY_OK;
+	for (int k = 0; rc == PLAY_OK && k < z->n; k++)
+		if (ngrp[k] != grp[k] || ngpos[k] != gpos[k])
+			rc = play_from_store(store_tplayer_group(s, d->t.id,
+								 d->players[z->who[k]].user_id,
+								 ngrp[k], ngpos[k]), PLAY_ERR);
+	return rc == PLAY_OK ? 0 : rc;
 }
 
 /* Opens the tables of round `round` from z->out and records its byes. */
@@ -436,11 +429,15 @@ static int seat_round(struct store *s, const struct tourney_data *d, int round, 
 				 .round = round, .score = z->score, .met = z->met,
 				 .byes = z->byes, .seed = (uint64_t)d->t.seed };
 	if (d->t.format == TOURNEY_GROUPS && round > 1)
-		groups_round(d, z, round);
+		prc = groups_round(s, d, z, &in);
 	else if (d->t.format == TOURNEY_ELIMINATION)
 		prc = pairing_elimination(&in, &z->out);
 	else
 		prc = pairing_swiss(&in, &z->out);
+	if (prc > 0) {   /* the store failed */
+		free(z);
+		return prc;
+	}
 	if (prc != 0 || z->n < 2 || z->out.ntables == 0) {
 		free(z);
 		return play_from_store(store_tourney_set_state(s, d->t.id, TOURNEY_FINISHED,

@@ -530,3 +530,133 @@ int pairing_elimination(const struct pairing_in *in, struct pairing_out *out)
 	*out = o;
 	return 0;
 }
+
+/* ---- groups ---- */
+
+/* Groups being formed: slot[g][k], the player at position k of group g,
+ * -1 free; count[g] the players in it. */
+struct groups {
+	int ng;
+	int slot[PAIRING_TABLES_MAX][PAIRING_SEATS_MAX];
+	int count[PAIRING_TABLES_MAX];
+};
+
+/* Puts player p into the group with the fewest members (lowest number
+ * first) that has room and is not `skip`, in its lowest free position:
+ * 0, or -1 when none has room. */
+static int join_fewest(struct groups *G, int p, int seats, int skip)
+{
+	int best = -1;
+	for (int g = 0; g < G->ng; g++)
+		if (g != skip && G->count[g] > 0 && G->count[g] < seats &&
+		    (best < 0 || G->count[g] < G->count[best]))
+			best = g;
+	if (best < 0)
+		return -1;
+	for (int k = 0; k < seats; k++)
+		if (G->slot[best][k] < 0) {
+			G->slot[best][k] = p;
+			G->count[best]++;
+			return 0;
+		}
+	return -1;
+}
+
+/* The groups of the players still seated, byes taken out, their seats
+ * filled by the players without a group and groups too small merged:
+ * 0, or -1 when that cannot seat everybody. */
+static int regroup(const struct pairing_in *in, const int *grp, const int *gpos,
+		   const int *is_bye, struct groups *G)
+{
+	int n = in->n, S = in->seats, floater[PAIRING_PLAYERS_MAX], nf = 0, vac[PAIRING_PLAYERS_MAX][2],
+	    nv = 0;
+	memset(G, 0, sizeof *G);
+	memset(G->slot, -1, sizeof G->slot);
+	for (int p = 0; p < n; p++) {
+		int g = grp[p], k = gpos[p];
+		int ok = g >= 0 && g < PAIRING_TABLES_MAX && k >= 0 && k < S && G->slot[g][k] < 0;
+		if (ok && is_bye[p]) {   /* the seat they leave */
+			vac[nv][0] = g;
+			vac[nv++][1] = k;
+		} else if (ok) {
+			G->slot[g][k] = p;
+			G->count[g]++;
+			G->ng = g + 1 > G->ng ? g + 1 : G->ng;
+		} else if (!is_bye[p]) {
+			floater[nf++] = p;
+		}
+	}
+	int f = 0;
+	for (int v = 0; v < nv && f < nf; v++)
+		if (G->count[vac[v][0]] > 0) {
+			G->slot[vac[v][0]][vac[v][1]] = floater[f++];
+			G->count[vac[v][0]]++;
+		}
+	for (; f < nf; f++)
+		if (join_fewest(G, floater[f], S, -1) < 0)
+			return -1;
+	for (;;) {   /* the smallest group below M, merged into the others */
+		int small = -1;
+		for (int g = 0; g < G->ng; g++)
+			if (G->count[g] > 0 && G->count[g] < in->min_seats &&
+			    (small < 0 || G->count[g] < G->count[small]))
+				small = g;
+		if (small < 0)
+			return 0;
+		for (int k = 0; k < S; k++) {
+			int p = G->slot[small][k];
+			if (p < 0)
+				continue;
+			if (join_fewest(G, p, S, small) < 0)
+				return -1;
+			G->slot[small][k] = -1;
+			G->count[small]--;
+		}
+	}
+}
+
+int pairing_groups(const struct pairing_in *in, const int *grp, const int *gpos,
+		   struct pairing_out *out, int *ngrp, int *ngpos)
+{
+	struct work w;
+	struct pairing_out o;
+	struct groups G;
+	int is_bye[PAIRING_PLAYERS_MAX] = { 0 };
+	if (!grp || !gpos || !ngrp || !ngpos || begin(&w, in, 0, &o) < 0)
+		return -1;
+	for (int b = 0; b < o.nbyes; b++)
+		is_bye[o.bye[b]] = 1;
+	for (int p = 0; p < in->n; p++)
+		ngrp[p] = ngpos[p] = -1;
+	int r = in->round > 0 ? in->round - 1 : 0;
+	if (regroup(in, grp, gpos, is_bye, &G) != 0) {   /* drawn afresh */
+		if (pairing_swiss(in, &o) != 0)
+			return -1;
+		for (int t = 0; t < o.ntables; t++)
+			for (int k = 0; k < o.size[t]; k++) {
+				ngrp[o.seat[t][k]] = t;
+				ngpos[o.seat[t][k]] = ((k - r) % o.size[t] + o.size[t]) % o.size[t];
+			}
+		*out = o;
+		return 0;
+	}
+	o.ntables = 0;
+	o.repeats = 0;
+	for (int g = 0; g < G.ng; g++) {
+		if (G.count[g] == 0)
+			continue;
+		int t = o.ntables++, m = G.count[g], i = 0;
+		o.size[t] = m;
+		for (int k = 0; k < in->seats; k++) {
+			int p = G.slot[g][k];
+			if (p < 0)
+				continue;
+			ngrp[p] = t;
+			ngpos[p] = i;
+			o.seat[t][(i + r % m) % m] = p;
+			i++;
+		}
+	}
+	*out = o;
+	return 0;
+}
