@@ -238,7 +238,7 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
-		" coalesce(s.claimed_by, 0), coalesce(c.name, '')"
+		" coalesce(s.claimed_by, 0), coalesce(c.name, ''), s.claimed"
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 		" LEFT JOIN users c ON c.id = s.claimed_by"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -278,7 +278,8 @@ static const char *const stmt_sql[] = {
 		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
 		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
 	[STMT_SEATS_APPLY_CLAIMS] =
-		"UPDATE seats SET user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		"UPDATE seats SET claimed = CASE WHEN user_id IS NULL THEN 2 ELSE 1 END,"
+		" user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
 		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
 		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
 	[STMT_TABLE_SET_CLOCK] =
@@ -1486,6 +1487,7 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
 		st->claimed_by = sqlite3_column_int64(q, 10);
 		copy_col(st->claimer, sizeof st->claimer, q, 11);
+		st->claimed = sqlite3_column_int(q, 12);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);

@@ -143,6 +143,8 @@ struct st_seat {
 	uint32_t expel_votes;            /* seats that voted to let a bot take it (bits) */
 	int64_t claimed_by;              /* who takes it over at the next party; 0 nobody */
 	char claimer[ST_NAME_MAX + 1];   /* their name */
+	int claimed;                     /* taken over by a claim: 1 from a person
+	                                  * who gave up, 2 from a bot's own seat */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
