@@ -75,7 +75,9 @@ int pairing_table_sizes(int n, int seats, int min_seats, int *sizes, int *ntable
  * ones only while meetings repeat. Repeats left: a local search over all
  * tables (each player at a table with somebody met before takes the best
  * swap with anybody; stuck, seeded random swaps and again, the best
- * seating kept). Fields of at most 36 players with nobody out: a seating
+ * seating kept); fields of at most 24 players then an exact search (a
+ * branch and bound, bounded in steps) for the fewest repeat pairs, then
+ * meetings. Fields of at most 36 players with nobody out: a seating
  * without repeats after which the next round could have none either is
  * preferred (a short search of that round, a few other such seatings
  * tried). All of it bounded by a count of the work done, growing with
