@@ -481,7 +481,10 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	view_num(v, "turn_seat", turn);
 	view_str(v, "turn_seat_name", turn >= 0 && turn < GAME_MAX_SEATS && nm.name[turn] ?
 					   nm.name[turn] : "");
-	view_num(v, "deadline", a.playing ? pt->status.deadline : 0);
+	/* with clocks the table's next deadline: over days the clocks stand
+	 * in for the game's deadlines, and a clock's end is one too */
+	view_num(v, "deadline", !a.playing ? 0 : t->clock.first_ms > 0 ? t->next_deadline
+									  : pt->status.deadline);
 	status_line(p, pt, &a, v);
 	view_flag(v, "can_join", p->user_id && me < 0 && t->status == TABLE_OPEN &&
 				       pt->nseated < t->nseats);

@@ -648,7 +648,8 @@ static int save_step(struct store *s, struct live *l, int seat, const char *text
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	deadline = st.deadline;
-	if ((rc = from_store(seatclock_sync(s, &l->t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
+	if ((rc = from_store(seatclock_sync_after(s, &l->t, &st, now, l->ran_out, &deadline),
+			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = set_acting(s, &l->t, &st, st.over && l->t.party_no + 1 < l->t.nparties, 0)) !=
 		    PLAY_OK)
 		return rc;

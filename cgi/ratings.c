@@ -36,15 +36,15 @@ int ratings_after_match(struct store *s, const struct st_table *t, int64_t now)
 	if (t->closed_idle || (rc = match_final_load(s, t, &f)) != ST_OK)
 		return t->closed_idle ? ST_OK : rc;
 	for (int i = 0; i < f.n; i++)
-		if (f.seats[i].bot && !f.seats[i].user_id)
-			return ST_OK;   /* a bot's from the start: unrated */
+		if ((f.seats[i].bot && !f.seats[i].user_id) || f.seats[i].claimed == 2)
+			return ST_OK;   /* a bot's from the start (claimed since or not): unrated */
 	if (f.m.parties == 0)
 		return ST_OK;
 	for (int i = 0; i < f.n && k < RATING_PLAYERS_MAX; i++) {
 		const struct st_seat *x = &f.seats[i];
 		struct st_rating got;
-		if (!x->user_id || ((f.resigned >> x->seat) & 1u))
-			continue;   /* gave up: unrated for them */
+		if (!x->user_id || ((f.resigned >> x->seat) & 1u) || x->claimed)
+			continue;   /* gave up, or came in by a claim: unrated for them */
 		if ((rc = store_rating_get(s, x->user_id, t->game, &got)) == ST_OK) {
 			r[k].mu = got.mu;
 			r[k].sigma = got.sigma;

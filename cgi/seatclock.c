@@ -33,6 +33,12 @@ static void notify(struct store *s, const struct st_table *t, const struct st_se
 int seatclock_sync(struct store *s, const struct st_table *t, const struct status *st,
 		   int64_t now, int64_t *deadline)
 {
+	return seatclock_sync_after(s, t, st, now, 0, deadline);
+}
+
+int seatclock_sync_after(struct store *s, const struct st_table *t, const struct status *st,
+			 int64_t now, uint32_t timed_out, int64_t *deadline)
+{
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc;
 	const struct clock_rule *c = &t->clock;
@@ -47,7 +53,10 @@ int seatclock_sync(struct store *s, const struct st_table *t, const struct statu
 		int64_t left = x->clock_left, since = x->waiting_since;
 		int w = x->seat >= 0 && x->seat < GAME_MAX_SEATS && ((waiting >> x->seat) & 1u);
 		if (since && !w) {
-			left = clock_after_move(c, left, since, now);
+			/* the stand-in's move after a timeout earns nothing: the
+			 * bank starts again from the time per move */
+			left = (timed_out >> x->seat) & 1u ? left - clock_elapsed(c, since, now)
+							  : clock_after_move(c, left, since, now);
 			since = 0;
 		} else if (!since && w) {
 			since = now;

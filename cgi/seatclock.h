@@ -20,6 +20,13 @@
 int seatclock_sync(struct store *s, const struct st_table *t, const struct status *st,
 		   int64_t now, int64_t *deadline);
 
+/* The same after a step that the stand-in made for seats whose time ran
+ * out at now (timed_out, bits): their wait ends without the time per
+ * move, so that the bank they had from the timeout (seatclock_timeout)
+ * stays the time per move, as the rule says. */
+int seatclock_sync_after(struct store *s, const struct st_table *t, const struct status *st,
+			 int64_t now, uint32_t timed_out, int64_t *deadline);
+
 /* The lowest seat that may act and whose clock has run out at now, or -1;
  * *next: the earliest run-out still to come (0: none). */
 int seatclock_due(struct store *s, const struct st_table *t, const struct status *st,

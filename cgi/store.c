@@ -143,6 +143,7 @@ enum stmt {
 	STMT_TOURNEY_GET,
 	STMT_TOURNEY_SET_STATE,
 	STMT_TOURNEY_BUMP,
+	STMT_TOURNEY_STARTED,
 	STMT_TOURNEYS_LIST,
 	STMT_TOURNEYS_OF_USER,
 	STMT_TOURNEYS_DUE,
@@ -238,7 +239,7 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
-		" coalesce(s.claimed_by, 0), coalesce(c.name, '')"
+		" coalesce(s.claimed_by, 0), coalesce(c.name, ''), s.claimed"
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 		" LEFT JOIN users c ON c.id = s.claimed_by"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -278,7 +279,8 @@ static const char *const stmt_sql[] = {
 		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
 		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
 	[STMT_SEATS_APPLY_CLAIMS] =
-		"UPDATE seats SET user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		"UPDATE seats SET claimed = CASE WHEN user_id IS NULL THEN 2 ELSE 1 END,"
+		" user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
 		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
 		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
 	[STMT_TABLE_SET_CLOCK] =
@@ -541,6 +543,11 @@ static const char *const stmt_sql[] = {
 	[STMT_TOURNEY_SET_STATE] =
 		"UPDATE tournaments SET status = ?2, round = ?3, version = version + 1 WHERE id = ?1",
 	[STMT_TOURNEY_BUMP] = "UPDATE tournaments SET version = version + 1 WHERE id = ?1",
+	/* started before its time: the start (and the end of registration)
+	 * become the time it did */
+	[STMT_TOURNEY_STARTED] =
+		"UPDATE tournaments SET starts_at = min(starts_at, ?2),"
+		" register_until = min(register_until, ?2) WHERE id = ?1",
 	/* the ones to come and running first (by start), then the finished */
 	[STMT_TOURNEYS_LIST] =
 		"SELECT " TOURNEY_COLS " FROM tournaments o"
@@ -1485,6 +1492,7 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
 		st->claimed_by = sqlite3_column_int64(q, 10);
 		copy_col(st->claimer, sizeof st->claimer, q, 11);
+		st->claimed = sqlite3_column_int(q, 12);
 	}
 	rc = rc == SQLITE_DONE ? ST_OK : fail(s, "table seats");
 	done(q);
@@ -3037,6 +3045,11 @@ int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status 
 int store_tourney_bump(struct store *s, int64_t id)
 {
 	return table_update(s, STMT_TOURNEY_BUMP, id, 0, "tourney bump", 1);
+}
+
+int store_tourney_started(struct store *s, int64_t id, int64_t now)
+{
+	return table_update(s, STMT_TOURNEY_STARTED, id, now, "tourney started", 1);
 }
 
 /* Rows of TOURNEY_COLS into fn. */

@@ -143,6 +143,8 @@ struct st_seat {
 	uint32_t expel_votes;            /* seats that voted to let a bot take it (bits) */
 	int64_t claimed_by;              /* who takes it over at the next party; 0 nobody */
 	char claimer[ST_NAME_MAX + 1];   /* their name */
+	int claimed;                     /* taken over by a claim: 1 from a person
+	                                  * who gave up, 2 from a bot's own seat */
 };
 
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
@@ -516,6 +518,9 @@ int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t);
 /* Status and rounds seated; the version grows. */
 int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status st, int round);
 int store_tourney_bump(struct store *s, int64_t id);
+/* It starts at now: a start (and an end of registration) still to come
+ * becomes now, so that the pages show when it did start. */
+int store_tourney_started(struct store *s, int64_t id, int64_t now);
 /* What the tournament page's poll compares: the version, and the start
  * while it registers (a deadline: the page reloads to start it). */
 int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline);

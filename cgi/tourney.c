@@ -223,8 +223,16 @@ static int standings_of(struct tourney_data *d)
 	int n = d->nplayers, rc = -1;
 	struct by_user *idx = malloc(((size_t)n + 1) * sizeof *idx);
 	struct tourney_result *r = malloc(((size_t)d->nresults + 1) * sizeof *r);
+	int *reach = d->t.format == TOURNEY_ELIMINATION ? malloc(((size_t)n + 1) * sizeof *reach)
+							: NULL;
 	d->standings = malloc(((size_t)n + 1) * sizeof *d->standings);
-	if (idx && r && d->standings) {
+	if (idx && r && d->standings && (reach || d->t.format != TOURNEY_ELIMINATION)) {
+		/* how far each got: the round they went out or withdrew in */
+		for (int i = 0; reach && i < n; i++) {
+			const struct st_tplayer *x = &d->players[i];
+			int out = x->out_round, left = x->left_how ? x->left_round : 0;
+			reach[i] = out && (!left || out < left) ? out : left;
+		}
 		for (int i = 0; i < n; i++)
 			idx[i] = (struct by_user){ d->players[i].user_id, i };
 		qsort(idx, (size_t)n, sizeof *idx, by_user_cmp);
@@ -238,8 +246,9 @@ static int standings_of(struct tourney_data *d)
 			r[k++] = (struct tourney_result){ hit->index, x->round, x->table_no, x->place,
 							  x->points, x->party_points };
 		}
-		rc = tourney_standings(r, k, n, d->tb, d->standings);
+		rc = tourney_standings_reach(r, k, n, d->tb, reach, d->standings);
 	}
+	free(reach);
 	free(idx);
 	free(r);
 	return rc;
@@ -313,6 +322,9 @@ struct seating {
 	int byes[TOURNEY_PLAYERS_MAX];
 	unsigned char met[TOURNEY_PLAYERS_MAX * TOURNEY_PLAYERS_MAX];
 	struct pairing_out out;
+	/* groups: the group and position of each, before and after */
+	int grp[TOURNEY_PLAYERS_MAX], gpos[TOURNEY_PLAYERS_MAX];
+	int ngrp[TOURNEY_PLAYERS_MAX], ngpos[TOURNEY_PLAYERS_MAX];
 };
 
 /* Who is seated in the next round, their points, byes and meetings so far. */
@@ -356,36 +368,26 @@ static void history(const struct tourney_data *d, struct seating *z)
 	}
 }
 
-/* Groups after round 1: each group's active members in their order, at
- * one table with the seat order rotated; a group too small for the game
- * sits out. Fills z->out like pairing does. */
-static void groups_round(const struct tourney_data *d, struct seating *z, int round)
+/* Groups after round 1 (pairing_groups): each group at one table, its
+ * seat order rotated; the byes rotate, a group too small is merged, and
+ * every player's group as it stands now is stored. Fills z->out. */
+static int groups_round(struct store *s, const struct tourney_data *d, struct seating *z,
+			const struct pairing_in *in)
 {
-	int smallest = d->t.min_seats > d->g->min_players ? d->t.min_seats : d->g->min_players;
-	memset(&z->out, 0, sizeof z->out);
-	for (int grp = 0; grp < PAIRING_TABLES_MAX; grp++) {
-		int member[TOURNEY_SEATS_MAX], m = 0;
-		for (int pos = 0; pos < TOURNEY_SEATS_MAX; pos++)
-			for (int k = 0; k < z->n; k++) {
-				const struct st_tplayer *x = &d->players[z->who[k]];
-				if (x->grp == grp && x->gpos == pos && m < TOURNEY_SEATS_MAX)
-					member[m++] = k;
-			}
-		if (m == 0)
-			continue;
-		if (m < smallest) {
-			for (int i = 0; i < m; i++)
-				z->out.bye[z->out.nbyes++] = member[i];
-			continue;
-		}
-		int t = z->out.ntables++;
-		z->out.size[t] = m;
-		for (int i = 0; i < m; i++)
-			z->out.seat[t][tourney_group_seat(i, m, round)] = member[i];
+	int *grp = z->grp, *gpos = z->gpos, *ngrp = z->ngrp, *ngpos = z->ngpos;
+	for (int k = 0; k < z->n; k++) {
+		grp[k] = d->players[z->who[k]].grp;
+		gpos[k] = d->players[z->who[k]].gpos;
 	}
-	for (int k = 0; k < z->n; k++)   /* without a group: the start's byes */
-		if (d->players[z->who[k]].grp < 0)
-			z->out.bye[z->out.nbyes++] = k;
+	if (pairing_groups(in, grp, gpos, &z->out, ngrp, ngpos) != 0)
+		return -1;
+	int rc = PLAY_OK;
+	for (int k = 0; rc == PLAY_OK && k < z->n; k++)
+		if (ngrp[k] != grp[k] || ngpos[k] != gpos[k])
+			rc = play_from_store(store_tplayer_group(s, d->t.id,
+								 d->players[z->who[k]].user_id,
+								 ngrp[k], ngpos[k]), PLAY_ERR);
+	return rc == PLAY_OK ? 0 : rc;
 }
 
 /* Opens the tables of round `round` from z->out and records its byes. */
@@ -427,11 +429,15 @@ static int seat_round(struct store *s, const struct tourney_data *d, int round, 
 				 .round = round, .score = z->score, .met = z->met,
 				 .byes = z->byes, .seed = (uint64_t)d->t.seed };
 	if (d->t.format == TOURNEY_GROUPS && round > 1)
-		groups_round(d, z, round);
+		prc = groups_round(s, d, z, &in);
 	else if (d->t.format == TOURNEY_ELIMINATION)
 		prc = pairing_elimination(&in, &z->out);
 	else
 		prc = pairing_swiss(&in, &z->out);
+	if (prc > 0) {   /* the store failed */
+		free(z);
+		return prc;
+	}
 	if (prc != 0 || z->n < 2 || z->out.ntables == 0) {
 		free(z);
 		return play_from_store(store_tourney_set_state(s, d->t.id, TOURNEY_FINISHED,
@@ -457,10 +463,13 @@ static int seat_round(struct store *s, const struct tourney_data *d, int round, 
 static int start_in(struct store *s, const struct tourney_data *d, int64_t now)
 {
 	int smallest = d->t.min_seats > 2 ? d->t.min_seats : 2;
+	int rc = play_from_store(store_tourney_started(s, d->t.id, now), PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
 	if (d->t.players < smallest)
 		return play_from_store(store_tourney_set_state(s, d->t.id, TOURNEY_CANCELLED, 0),
 				       PLAY_ERR);
-	int rc = seat_round(s, d, 1, now);
+	rc = seat_round(s, d, 1, now);
 	return rc == PLAY_OK ? tourney_standings_save(s, d->t.id) : rc;
 }
 
@@ -504,14 +513,25 @@ static int tables_in(const struct tourney_data *d, int round)
 	return n;
 }
 
+/* Byes of `round` in d. */
+static int byes_in(const struct tourney_data *d, int round)
+{
+	int n = 0;
+	for (int i = 0; i < d->nresults; i++)
+		n += d->results[i].round == round && d->results[i].table_no < 0;
+	return n;
+}
+
 /* Every table of `round` is done: the next round, or the end. */
 static int round_over(struct store *s, int64_t id, int round, int64_t now)
 {
 	struct tourney_data d;
 	int rc = load_in(s, id, &d);
 	if (rc == PLAY_OK) {
+		/* an elimination ends when one table held everyone still in */
 		int last = round >= d.t.rounds ||
-			   (d.t.format == TOURNEY_ELIMINATION && tables_in(&d, round) <= 1);
+			   (d.t.format == TOURNEY_ELIMINATION && tables_in(&d, round) <= 1 &&
+			    byes_in(&d, round) == 0);
 		rc = last ? play_from_store(store_tourney_set_state(s, id, TOURNEY_FINISHED, round),
 					    PLAY_ERR)
 			  : seat_round(s, &d, round + 1, now);

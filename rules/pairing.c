@@ -14,6 +14,9 @@ enum { SWEEPS_MAX = 32, STALE_MAX = 100, KICK_SWAPS = 2, WORK_PLAYER = 15000, WO
  * seatings are tried, and the kicks in a row of the search of the next
  * round. */
 enum { LOOK_PLAYERS_MAX = 36, LOOK_TRIES = 40, LOOK_STALE = 8 };
+/* The exact search: up to how many players, and its bound in nodes (each
+ * about a table's seats of work). */
+enum { EXACT_PLAYERS = 24, EXACT_NODES = 400000 };
 
 /* Splits m players into tables; 0, or -1 when no split exists. */
 static int split(int m, int seats, int min_seats, int *sizes, int *ntables)
@@ -406,6 +409,123 @@ static void look_ahead(struct work *w)
 	memcpy(w->at, first, (size_t)n * sizeof(int));
 }
 
+/* ---- the exact search ---- */
+
+/* A branch and bound over every seating of the players at this round's
+ * tables, for the fewest repeat pairs and then their fewest meetings:
+ * players are placed one by one (those who met the most first), a table
+ * only when no empty table of its size comes before it (equal tables are
+ * not tried twice over), cut when a bound (the pairs so far, plus for
+ * every player still to place the fewest it adds with those placed at any
+ * table with room) cannot beat the best seating known. */
+struct exact {
+	struct work *w;
+	int order[EXACT_PLAYERS];           /* player ids, in the order placed */
+	int member[EXACT_PLAYERS][PAIRING_SEATS_MAX];   /* (fewer tables than players) */
+	int count[EXACT_PLAYERS];
+	int best_member[EXACT_PLAYERS][PAIRING_SEATS_MAX];
+	struct delta cur, best;             /* r and m only */
+	long nodes, max;
+	int found;
+};
+
+/* What placing player p at table t adds. */
+static struct delta adds(const struct exact *x, int p, int t)
+{
+	struct delta d = { 0, 0, 0 };
+	for (int k = 0; k < x->count[t]; k++) {
+		int m = met(x->w, p, x->member[t][k]);
+		d.r += m > 0;
+		d.m += m;
+	}
+	return d;
+}
+
+/* Whether the seatings below this point may beat the best: the bound. */
+static int promising(struct exact *x, int next)
+{
+	struct delta lb = x->cur;
+	for (int k = next; k < x->w->nplay; k++) {
+		struct delta low = { -1, -1, 0 };
+		for (int t = 0; t < x->w->ntables; t++) {
+			if (x->count[t] == x->w->size[t])
+				continue;
+			struct delta d = adds(x, x->order[k], t);
+			low.r = low.r < 0 || d.r < low.r ? d.r : low.r;
+			low.m = low.m < 0 || d.m < low.m ? d.m : low.m;
+		}
+		lb.r += low.r;
+		lb.m += low.m;
+	}
+	x->nodes += x->w->nplay - next;
+	return lb.r < x->best.r || (lb.r == x->best.r && lb.m < x->best.m);
+}
+
+static void branch(struct exact *x, int k)
+{
+	struct work *w = x->w;
+	if (++x->nodes > x->max || !promising(x, k))
+		return;
+	if (k == w->nplay) {
+		x->best = x->cur;
+		memcpy(x->best_member, x->member, sizeof x->member);
+		x->found = 1;
+		return;
+	}
+	int p = x->order[k];
+	for (int t = 0; t < w->ntables; t++) {
+		int twin = 0;
+		for (int u = 0; u < t && x->count[t] == 0; u++)
+			twin |= x->count[u] == 0 && w->size[u] == w->size[t];
+		if (x->count[t] == w->size[t] || twin)
+			continue;
+		struct delta d = adds(x, p, t);
+		x->cur.r += d.r;
+		x->cur.m += d.m;
+		x->member[t][x->count[t]++] = p;
+		branch(x, k + 1);
+		x->count[t]--;
+		x->cur.r -= d.r;
+		x->cur.m -= d.m;
+	}
+}
+
+/* Small fields with repeats left: the exact search, bounded by
+ * EXACT_NODES; a seating better than the one found is taken (each table
+ * keeps its size), so its result is the fewest repeats, then meetings,
+ * there are when the search ran to its end. */
+static void exact(struct work *w)
+{
+	static const struct delta none = { 0, 0, 0 };
+	struct exact ex, *x = &ex;
+	struct delta c = cost(w);
+	if (w->nplay > EXACT_PLAYERS || !less(none, c))
+		return;
+	memset(x, 0, sizeof *x);
+	x->w = w;
+	x->best = (struct delta){ c.r, c.m, 0 };
+	x->max = EXACT_NODES;
+	int deg[EXACT_PLAYERS];
+	for (int k = 0; k < w->nplay; k++) {   /* who met the most first */
+		int p = w->at[k], d = 0, j = k;
+		for (int q = 0; q < w->nplay; q++)
+			d += q != k && met(w, p, w->at[q]) > 0;
+		for (; j > 0 && deg[j - 1] < d; j--) {
+			deg[j] = deg[j - 1];
+			x->order[j] = x->order[j - 1];
+		}
+		deg[j] = d;
+		x->order[j] = p;
+	}
+	branch(x, 0);
+	w->work += x->nodes;
+	if (!x->found)
+		return;
+	for (int t = 0; t < w->ntables; t++)
+		for (int k = 0; k < w->size[t]; k++)
+			w->at[w->start[t] + k] = x->best_member[t][k];
+}
+
 /* Neighbouring tables first; while meetings repeat, the search over all
  * tables and sweeps over all tables for the score differences; then, for
  * small fields, a look one round ahead. */
@@ -420,8 +540,13 @@ static void improve(struct work *w)
 	}
 	if (w->ntables < 2)
 		return;
-	if (repeat_pairs(w) > 0)
+	if (repeat_pairs(w) > 0) {
 		search_and_sweep(w);
+		exact(w);
+		for (int s = 0; s < SWEEPS_MAX; s++)
+			if (sweep(w, w->ntables) == 0)
+				break;
+	}
 	look_ahead(w);
 }
 
@@ -527,6 +652,136 @@ int pairing_elimination(const struct pairing_in *in, struct pairing_out *out)
 		if (sweep(&w, w.ntables) == 0)
 			break;
 	seat_tables(&w, &o);
+	*out = o;
+	return 0;
+}
+
+/* ---- groups ---- */
+
+/* Groups being formed: slot[g][k], the player at position k of group g,
+ * -1 free; count[g] the players in it. */
+struct groups {
+	int ng;
+	int slot[PAIRING_TABLES_MAX][PAIRING_SEATS_MAX];
+	int count[PAIRING_TABLES_MAX];
+};
+
+/* Puts player p into the group with the fewest members (lowest number
+ * first) that has room and is not `skip`, in its lowest free position:
+ * 0, or -1 when none has room. */
+static int join_fewest(struct groups *G, int p, int seats, int skip)
+{
+	int best = -1;
+	for (int g = 0; g < G->ng; g++)
+		if (g != skip && G->count[g] > 0 && G->count[g] < seats &&
+		    (best < 0 || G->count[g] < G->count[best]))
+			best = g;
+	if (best < 0)
+		return -1;
+	for (int k = 0; k < seats; k++)
+		if (G->slot[best][k] < 0) {
+			G->slot[best][k] = p;
+			G->count[best]++;
+			return 0;
+		}
+	return -1;
+}
+
+/* The groups of the players still seated, byes taken out, their seats
+ * filled by the players without a group and groups too small merged:
+ * 0, or -1 when that cannot seat everybody. */
+static int regroup(const struct pairing_in *in, const int *grp, const int *gpos,
+		   const int *is_bye, struct groups *G)
+{
+	int n = in->n, S = in->seats, floater[PAIRING_PLAYERS_MAX], nf = 0, vac[PAIRING_PLAYERS_MAX][2],
+	    nv = 0;
+	memset(G, 0, sizeof *G);
+	memset(G->slot, -1, sizeof G->slot);
+	for (int p = 0; p < n; p++) {
+		int g = grp[p], k = gpos[p];
+		int ok = g >= 0 && g < PAIRING_TABLES_MAX && k >= 0 && k < S && G->slot[g][k] < 0;
+		if (ok && is_bye[p]) {   /* the seat they leave */
+			vac[nv][0] = g;
+			vac[nv++][1] = k;
+		} else if (ok) {
+			G->slot[g][k] = p;
+			G->count[g]++;
+			G->ng = g + 1 > G->ng ? g + 1 : G->ng;
+		} else if (!is_bye[p]) {
+			floater[nf++] = p;
+		}
+	}
+	int f = 0;
+	for (int v = 0; v < nv && f < nf; v++)
+		if (G->count[vac[v][0]] > 0) {
+			G->slot[vac[v][0]][vac[v][1]] = floater[f++];
+			G->count[vac[v][0]]++;
+		}
+	for (; f < nf; f++)
+		if (join_fewest(G, floater[f], S, -1) < 0)
+			return -1;
+	for (;;) {   /* the smallest group below M, merged into the others */
+		int small = -1;
+		for (int g = 0; g < G->ng; g++)
+			if (G->count[g] > 0 && G->count[g] < in->min_seats &&
+			    (small < 0 || G->count[g] < G->count[small]))
+				small = g;
+		if (small < 0)
+			return 0;
+		for (int k = 0; k < S; k++) {
+			int p = G->slot[small][k];
+			if (p < 0)
+				continue;
+			if (join_fewest(G, p, S, small) < 0)
+				return -1;
+			G->slot[small][k] = -1;
+			G->count[small]--;
+		}
+	}
+}
+
+int pairing_groups(const struct pairing_in *in, const int *grp, const int *gpos,
+		   struct pairing_out *out, int *ngrp, int *ngpos)
+{
+	struct work w;
+	struct pairing_out o;
+	struct groups G;
+	int is_bye[PAIRING_PLAYERS_MAX] = { 0 };
+	if (!grp || !gpos || !ngrp || !ngpos || begin(&w, in, 0, &o) < 0)
+		return -1;
+	for (int b = 0; b < o.nbyes; b++)
+		is_bye[o.bye[b]] = 1;
+	for (int p = 0; p < in->n; p++)
+		ngrp[p] = ngpos[p] = -1;
+	int r = in->round > 0 ? in->round - 1 : 0;
+	if (regroup(in, grp, gpos, is_bye, &G) != 0) {   /* drawn afresh */
+		if (pairing_swiss(in, &o) != 0)
+			return -1;
+		for (int t = 0; t < o.ntables; t++)
+			for (int k = 0; k < o.size[t]; k++) {
+				ngrp[o.seat[t][k]] = t;
+				ngpos[o.seat[t][k]] = ((k - r) % o.size[t] + o.size[t]) % o.size[t];
+			}
+		*out = o;
+		return 0;
+	}
+	o.ntables = 0;
+	o.repeats = 0;
+	for (int g = 0; g < G.ng; g++) {
+		if (G.count[g] == 0)
+			continue;
+		int t = o.ntables++, m = G.count[g], i = 0;
+		o.size[t] = m;
+		for (int k = 0; k < in->seats; k++) {
+			int p = G.slot[g][k];
+			if (p < 0)
+				continue;
+			ngrp[p] = t;
+			ngpos[p] = i;
+			o.seat[t][(i + r % m) % m] = p;
+			i++;
+		}
+	}
 	*out = o;
 	return 0;
 }

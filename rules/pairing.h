@@ -75,7 +75,9 @@ int pairing_table_sizes(int n, int seats, int min_seats, int *sizes, int *ntable
  * ones only while meetings repeat. Repeats left: a local search over all
  * tables (each player at a table with somebody met before takes the best
  * swap with anybody; stuck, seeded random swaps and again, the best
- * seating kept). Fields of at most 36 players with nobody out: a seating
+ * seating kept); fields of at most 24 players then an exact search (a
+ * branch and bound, bounded in steps) for the fewest repeat pairs, then
+ * meetings. Fields of at most 36 players with nobody out: a seating
  * without repeats after which the next round could have none either is
  * preferred (a short search of that round, a few other such seatings
  * tried). All of it bounded by a count of the work done, growing with
@@ -92,5 +94,22 @@ int pairing_swiss(const struct pairing_in *in, struct pairing_out *out);
  * tables while that lowers the met counts; a table keeps one player of
  * each tier. Seat order: a seeded shuffle. 0, or -1 for bad input. */
 int pairing_elimination(const struct pairing_in *in, struct pairing_out *out);
+
+/* A round after the first of round robin in groups. grp[i], gpos[i]: the
+ * group of active player i and their position in it (-1: in none: a bye
+ * last round, or new). The byes, when the players cannot all be seated,
+ * go as in Swiss: the lowest-ranked among those with the fewest byes so
+ * far, so nobody has a second before everyone had one. The seat a bye
+ * player leaves in their group goes to a player without a group (last
+ * round's bye), others without one join the groups with the fewest
+ * members that have room; a group left smaller than M is merged: its
+ * members join the other groups with room (the fewest members first).
+ * When that cannot seat everybody, the groups are drawn afresh as a Swiss
+ * round seats them. Each group is one table, its seat order rotated by
+ * the round (as tourney_group_seat). ngrp, ngpos (n each) receive every
+ * player's group and position from now on (-1 for a bye). 0, or -1 for
+ * bad input. */
+int pairing_groups(const struct pairing_in *in, const int *grp, const int *gpos,
+		   struct pairing_out *out, int *ngrp, int *ngpos);
 
 #endif

@@ -221,6 +221,32 @@ static void sum_sb(const struct tourney_result *r, int nr, struct tourney_standi
 	}
 }
 
+/* Elimination: reach and final_place of every player (out indexed by
+ * player). The final is the last round when it was played at one table. */
+static void sum_reach(const struct tourney_result *r, int nr, int nplayers, const int *reach,
+		      struct tourney_standing *out)
+{
+	enum { BEHIND = TOURNEY_SEATS_MAX + 1 };
+	int last = 0, table = -1, one_table = 1;
+	for (int p = 0; p < nplayers; p++)
+		out[p].reach = reach[p] > 0 ? reach[p] : TOURNEY_ROUNDS_MAX + 1;
+	for (int i = 0; i < nr; i++)
+		last = r[i].round > last ? r[i].round : last;
+	for (int i = 0; i < nr; i++) {
+		if (r[i].round != last || r[i].table < 0)
+			continue;
+		one_table &= table < 0 || r[i].table == table;
+		table = r[i].table;
+	}
+	if (table < 0 || !one_table)
+		return;
+	for (int p = 0; p < nplayers; p++)
+		out[p].final_place = BEHIND;
+	for (int i = 0; i < nr; i++)
+		if (r[i].round == last && r[i].table == table)
+			out[r[i].player].final_place = r[i].place;
+}
+
 static int tb_value(const struct tourney_standing *s, enum tourney_tiebreak t)
 {
 	return t == TB_PARTY ? s->party_points : t == TB_SB ? s->sb2 : 0;
@@ -231,6 +257,10 @@ static int tb_value(const struct tourney_standing *s, enum tourney_tiebreak t)
 static int compare_scores(const struct tourney_standing *a, const struct tourney_standing *b,
 			  const enum tourney_tiebreak tb[TOURNEY_TIEBREAKS])
 {
+	if (a->reach != b->reach)
+		return a->reach > b->reach ? -1 : 1;
+	if (a->final_place != b->final_place)
+		return a->final_place < b->final_place ? -1 : 1;
 	if (a->points != b->points)
 		return a->points > b->points ? -1 : 1;
 	for (int k = 0; k < TOURNEY_TIEBREAKS && tb[k] != TB_NONE; k++) {
@@ -287,10 +317,22 @@ int tourney_standings(const struct tourney_result *r, int nr, int nplayers,
 		      const enum tourney_tiebreak tb[TOURNEY_TIEBREAKS],
 		      struct tourney_standing *out)
 {
+	return tourney_standings_reach(r, nr, nplayers, tb, NULL, out);
+}
+
+int tourney_standings_reach(const struct tourney_result *r, int nr, int nplayers,
+			    const enum tourney_tiebreak tb[TOURNEY_TIEBREAKS], const int *reach,
+			    struct tourney_standing *out)
+{
 	if (bad_standings_input(r, nr, nplayers, tb, out))
 		return -1;
+	for (int p = 0; reach && p < nplayers; p++)
+		if (reach[p] < 0)
+			return -1;
 	sum_results(r, nr, nplayers, out);
 	sum_sb(r, nr, out);
+	if (reach)
+		sum_reach(r, nr, nplayers, reach, out);
 	sort_standings(out, nplayers, tb);
 	for (int i = 0; i < nplayers; i++) {
 		out[i].rank_order = i;

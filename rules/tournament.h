@@ -105,6 +105,10 @@ struct tourney_standing {
 	int played;        /* tables played */
 	int byes;
 	int rank_order;    /* the order in which they are listed (0 first) */
+	int reach;         /* elimination: how far they got (see
+	                    * tourney_standings_reach); 0 otherwise */
+	int final_place;   /* elimination: the place at the final table;
+	                    * 0 otherwise */
 };
 
 /* The standings of nplayers players from nr results (any order, except
@@ -119,5 +123,16 @@ struct tourney_standing {
 int tourney_standings(const struct tourney_result *r, int nr, int nplayers,
 		      const enum tourney_tiebreak tb[TOURNEY_TIEBREAKS],
 		      struct tourney_standing *out);
+
+/* The same for an elimination: before the points, how far a player got
+ * counts, then the place at the final. reach[player]: the round in which
+ * they were knocked out (or withdrew), 0 when still in; still in is
+ * furthest. When the last round of the results was played at one table
+ * (the final), its places come next (1st before 2nd; who did not play
+ * it, behind them); then points and tie-breaks as above. reach NULL:
+ * tourney_standings. 0, or -1 for bad input (also a reach below 0). */
+int tourney_standings_reach(const struct tourney_result *r, int nr, int nplayers,
+			    const enum tourney_tiebreak tb[TOURNEY_TIEBREAKS], const int *reach,
+			    struct tourney_standing *out);
 
 #endif

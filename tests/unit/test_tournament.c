@@ -492,6 +492,43 @@ static void check_list(const struct tourney_standing *s, int n,
 	}
 }
 
+/* An elimination's standings: how far, then the final's places, then
+ * points. Round 1: table 0 (0, 1, 2), table 1 (4, 5), 3 a bye; 2, 4 and
+ * 5 go out. Round 2, the final of 0, 1, 3: 3 wins and stays in, 0 and 1
+ * go out in round 2. 0 has the most points (round 1's 10) but is second;
+ * of the round-1 outs, points decide (4: 3, 2: 1, 5: 0). Without the
+ * final (round 2 at two tables) points order those still in or out in
+ * the same round. */
+static void test_standings_elimination(void **unused)
+{
+	(void)unused;
+	const struct tourney_result r[] = {
+		{ 3, 1, -1, 0, 2, 0 },
+		{ 0, 1, 0, 1, 10, 0 }, { 1, 1, 0, 2, 4, 0 }, { 2, 1, 0, 3, 1, 0 },
+		{ 4, 1, 1, 1, 3, 0 }, { 5, 1, 1, 2, 0, 0 },
+		{ 3, 2, 0, 1, 6, 0 }, { 0, 2, 0, 2, 3, 0 }, { 1, 2, 0, 3, 0, 0 },
+	};
+	const int reach[6] = { 2, 2, 1, 0, 1, 1 };
+	enum tourney_tiebreak tb[2] = { TB_PARTY, TB_SB };
+	struct tourney_standing s[6];
+	assert_int_equal(tourney_standings_reach(r, 9, 6, tb, reach, s), 0);
+	assert_list(s, 6, (int[]){ 3, 0, 1, 4, 2, 5 }, (int[]){ 1, 2, 3, 4, 5, 6 });
+	assert_int_equal(s[0].final_place, 1);
+	/* by points alone, 0 would lead */
+	assert_int_equal(tourney_standings(r, 9, 6, tb, s), 0);
+	assert_int_equal(s[0].player, 0);
+	/* no final: the last round at two tables; 0 and 1 both out in round 2
+	 * and 3 still in; 0 before 1 on points */
+	struct tourney_result two[9];
+	memcpy(two, r, sizeof two);
+	two[8].table = 1;
+	assert_int_equal(tourney_standings_reach(two, 9, 6, tb, reach, s), 0);
+	assert_list(s, 6, (int[]){ 3, 0, 1, 4, 2, 5 }, (int[]){ 1, 2, 3, 4, 5, 6 });
+	assert_int_equal(s[1].final_place, 0);
+	const int bad[6] = { 0, -1, 0, 0, 0, 0 };
+	assert_int_equal(tourney_standings_reach(r, 9, 6, tb, bad, s), -1);
+}
+
 static void test_standings_generated(void **unused)
 {
 	(void)unused;
@@ -555,6 +592,7 @@ int main(void)
 		cmocka_unit_test(test_group_seat),
 		cmocka_unit_test(test_standings_six),
 		cmocka_unit_test(test_standings_byes),
+		cmocka_unit_test(test_standings_elimination),
 		cmocka_unit_test(test_standings_generated),
 		cmocka_unit_test(test_standings_big),
 	};
