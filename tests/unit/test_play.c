@@ -1035,9 +1035,10 @@ static void test_clock_timeout_bot_then_takeover(void **state)
 	assert_int_equal(seat_row(&pt, q)->timeouts, 1);
 	assert_int_equal(seat_row(&pt, q)->bot, 0);
 	assert_true(seat_row(&pt, q)->waiting_since == 0);
-	/* a new wait began with the time per move, and the stand-in's move
-	 * earned the time per move */
-	assert_true(seat_row(&pt, q)->clock_left == 2 * day);
+	/* a new wait began with the time per move; the stand-in's move earns
+	 * nothing more (docs/rulings.md: the clock "starts again from the time
+	 * per move") */
+	assert_true(seat_row(&pt, q)->clock_left == day);
 	play_free(&pt);
 	/* nobody moves again: every clock runs out, until q's second timeout */
 	for (int k = 0; k < 40; k++) {
