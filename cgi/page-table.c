@@ -908,7 +908,8 @@ void page_table_seat(struct page *p)
 	static const char *const passes[2] = { "autopass_off", "autopass_on" };
 	struct http_value f[3];
 	enum http_err err = http_validate(&p->req->form, rules, 3, f);
-	int targeted = strcmp(f[1].s, "expel") == 0 || strcmp(f[1].s, "claim") == 0;
+	/* f[] is filled only up to a field that failed: read it after !err */
+	int targeted = !err && (strcmp(f[1].s, "expel") == 0 || strcmp(f[1].s, "claim") == 0);
 	if (!err && targeted && !f[2].present)
 		err = HTTP_E_MISSING;
 	if (err) {

@@ -1027,6 +1027,19 @@ void store_rollback(struct store *s)
 	writer_unlock(s);
 }
 
+int store_in_transaction(const struct store *s)
+{
+	return !sqlite3_get_autocommit(s->db) || s->locked;
+}
+
+int store_end_request(struct store *s)
+{
+	if (!store_in_transaction(s))
+		return 0;
+	store_rollback(s);
+	return 1;
+}
+
 /* Sets SQLite's automatic checkpoint on commit: past `pages` WAL pages
  * (0 = never). */
 void store_autocheckpoint(struct store *s, int pages)

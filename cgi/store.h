@@ -43,6 +43,13 @@ int store_begin(struct store *s);
 int store_begin_read(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
+/* 1 when this connection is inside a transaction (sqlite3_get_autocommit
+ * says so) or holds the writer lock; 0 between requests, always. */
+int store_in_transaction(const struct store *s);
+/* What the dispatcher calls after every request: rolls back a transaction
+ * the request left open and releases the writer lock; 1 when there was one
+ * (a bug of the handler), 0 when nothing was open. */
+int store_end_request(struct store *s);
 
 /* WAL checkpoints. The workers turn the one on commit off (pages = 0) or
  * raise it to a backstop, and the checkpointer process calls
