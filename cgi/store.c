@@ -17,14 +17,16 @@
 #include <string.h>
 #include <time.h>
 
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "store.h"
 
-enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
+enum { BUSY_TIMEOUT_MS = 5000, WRITER_WAIT_MS = BUSY_TIMEOUT_MS, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
        NAME_KEY_MAX = ST_NAME_MAX * 2 };
 
 enum stmt {
@@ -958,24 +960,80 @@ static int run(struct store *s, enum stmt id)
 	return q ? exec_stmt(s, q, stmt_sql[id]) : ST_ERR;
 }
 
+static void on_lock_alarm(int sig)
+{
+	(void)sig;   /* only interrupts flock() */
+}
+
+/* Milliseconds of the monotonic clock: for the lock wait's bound only. */
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for the writer lock at most WRITER_WAIT_MS: a blocking flock()
+ * that a one-shot SIGALRM interrupts at the bound (the process's own
+ * SIGALRM disposition and timer are put back). ST_BUSY past the bound. */
+static int writer_lock_wait(struct store *s)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_lock_alarm;
+	sigemptyset(&sa.sa_mask);   /* no SA_RESTART: flock returns EINTR */
+	struct itimerval off, before;
+	memset(&off, 0, sizeof off);
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &off, &before);
+	int64_t until = mono_ms() + WRITER_WAIT_MS;
+	int rc = ST_BUSY;
+	for (int64_t left; (left = until - mono_ms()) > 0;) {
+		struct itimerval it = { { 0, 0 }, { (time_t)(left / 1000),
+						    (suseconds_t)(left % 1000) * 1000 } };
+		setitimer(ITIMER_REAL, &it, NULL);
+		int r = flock(s->lock_fd, LOCK_EX), err = errno;
+		setitimer(ITIMER_REAL, &off, NULL);
+		if (r == 0) {
+			rc = ST_OK;
+			break;
+		}
+		if (err != EINTR) {
+			fprintf(stderr, "store: flock: %s\n", strerror(err));
+			rc = ST_ERR;
+			break;
+		}
+	}
+	sigaction(SIGALRM, &old, NULL);
+	setitimer(ITIMER_REAL, &before, NULL);
+	if (rc == ST_BUSY)
+		fprintf(stderr, "store: the writer lock stayed taken for %d ms\n", WRITER_WAIT_MS);
+	return rc;
+}
+
 /* Takes the writer lock file: writers of all worker processes queue here in
  * the kernel, and the one woken runs at once instead of sleeping in SQLite's
  * busy handler (whose steps are 1, 2, 5, 10 … ms, far longer than a write).
  * It is held only from BEGIN IMMEDIATE to COMMIT/ROLLBACK, never across a
- * wait for anything else, so the wait is bounded by the writers ahead.
- * ST_ERR when flock fails. */
+ * wait for anything else, so the wait is bounded by the writers ahead; and
+ * in any case by WRITER_WAIT_MS, as SQLite's busy timeout bounds its own
+ * lock (another process, a tool or a stuck writer, may hold the file).
+ * ST_BUSY (a 503) past that, ST_ERR when flock fails. */
 static int writer_lock(struct store *s)
 {
 	if (s->lock_fd < 0 || s->locked)
 		return ST_OK;
-	while (flock(s->lock_fd, LOCK_EX) != 0) {
-		if (errno == EINTR)
-			continue;
-		fprintf(stderr, "store: flock: %s\n", strerror(errno));
-		return ST_ERR;
+	int rc = ST_OK;
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			fprintf(stderr, "store: flock: %s\n", strerror(errno));
+			return ST_ERR;
+		}
+		rc = writer_lock_wait(s);
 	}
-	s->locked = 1;
-	return ST_OK;
+	if (rc == ST_OK)
+		s->locked = 1;
+	return rc;
 }
 
 /* Releases the writer lock if this connection holds it. */

@@ -36,7 +36,8 @@ void store_close(struct store *s);
 
 /* BEGIN IMMEDIATE, after taking the lock file "<db>-writer" (flock) that
  * serialises the writers of all processes; store_commit()/store_rollback()
- * release it. ST_BUSY on timeout. */
+ * release it. ST_BUSY when the lock file or SQLite's lock stayed taken for
+ * 5 s (another process holding it): a 503 "try again", never an endless wait. */
 int store_begin(struct store *s);
 /* BEGIN (deferred): a read transaction, so that several reads see one
  * consistent state; end it with store_commit() or store_rollback(). */
