@@ -323,7 +323,7 @@ int auth_login(struct store *s, const char *name, const char *password,
 	if (ok < 0) {
 		rc = AUTH_ERR;
 	} else if (ok) {
-		rc = store_login_clear_at(s, name, addr) == ST_OK ? AUTH_OK : AUTH_ERR;
+		rc = store_login_clear_at(s, name, addr, now_ms) == ST_OK ? AUTH_OK : AUTH_ERR;
 		if (rc == AUTH_OK && user_id)
 			*user_id = uid;
 	} else {

@@ -51,6 +51,7 @@ enum stmt {
 	STMT_LOGIN_CLEAR,
 	STMT_LOGIN_PURGE,
 	STMT_LOGIN_FAILED_AT,
+	STMT_LOGIN_CLEAR_AT,
 	STMT_TABLE_CREATE,
 	STMT_TABLE_GET,
 	STMT_TABLE_SEATS,
@@ -232,6 +233,10 @@ static const char *const stmt_sql[] = {
 	[STMT_LOGIN_CLEAR] = "DELETE FROM login_failures WHERE name_key = ?1",
 	[STMT_LOGIN_PURGE] = "DELETE FROM login_failures WHERE at < ?1",
 	[STMT_LOGIN_FAILED_AT] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?3), (?2, ?3)",
+	/* the pair's rows, and the one row of the address the attempt made */
+	[STMT_LOGIN_CLEAR_AT] =
+		"DELETE FROM login_failures WHERE name_key = ?1 OR id = (SELECT id FROM"
+		" login_failures WHERE name_key = ?2 AND at = ?3 LIMIT 1)",
 	[STMT_TABLE_CREATE] =
 		"INSERT INTO tables (game, options, nseats, nparties, created_by, created_at) "
 		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
@@ -1427,17 +1432,22 @@ int store_login_addr(struct store *s, const char *addr, int64_t since, int *coun
 }
 
 /* Forgets the failures of the folded name from `addr` (a login from there
- * succeeded). Those from other addresses stay, and so do the address's
- * own rows: logging in to an account of one's own does not buy an address
- * new guesses at other names. */
-int store_login_clear_at(struct store *s, const char *name, const char *addr)
+ * succeeded), and the address's row that this attempt recorded at `at`
+ * (store_login_failed_at): a right password is no failure, so it counts
+ * against neither budget. Failures from other addresses stay, and so do
+ * the address's other rows: logging in to an account of one's own does not
+ * buy an address new guesses at other names. */
+int store_login_clear_at(struct store *s, const char *name, const char *addr, int64_t at)
 {
-	char pk[PAIR_KEY_MAX + 1];
-	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR);
+	char pk[PAIR_KEY_MAX + 1], ak[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR_AT);
 	if (!q)
 		return ST_ERR;
 	pair_key(name, addr, pk);
+	pair_key(NULL, addr, ak);
 	bind_text(q, 1, pk);
+	bind_text(q, 2, ak);
+	sqlite3_bind_int64(q, 3, at);
 	return exec_stmt(s, q, "login clear at");
 }
 

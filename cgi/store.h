@@ -109,7 +109,7 @@ int store_login_pair(struct store *s, const char *name, const char *addr, int64_
 /* Failures from `addr` for any name since `since`, the latest in *last. */
 int store_login_addr(struct store *s, const char *addr, int64_t since, int *count,
 		     int64_t *last);
-int store_login_clear_at(struct store *s, const char *name, const char *addr);
+int store_login_clear_at(struct store *s, const char *name, const char *addr, int64_t at);
 
 /* ---- tables ---- */
 enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };
