@@ -791,7 +791,15 @@ void page_table_move(struct page *p)
 	}
 }
 
-/* Join or leave: 303 back to the table; a refusal is a 303 with the note
+/* 1 when the table p->id no longer exists (its last person left it). */
+static int table_gone(struct page *p)
+{
+	struct st_table t;
+	return store_table_get(p->store, p->id, &t) == ST_NOTFOUND;
+}
+
+/* Join or leave: 303 back to the table (to the lobby when the last
+ * person left and the table is gone); a refusal is a 303 with the note
  * for a browser, the page with the note (409) for other clients; 404, 503,
  * 500. */
 static void seat_change(struct page *p, int join)
@@ -804,6 +812,10 @@ static void seat_change(struct page *p, int join)
 	const char *note = e.msg[0] ? i18n_rerr(&e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
+		if (!join && table_gone(p)) {
+			page_redirect(p, "/");   /* the last person left: the table is gone */
+			return;
+		}
 		page_redirect_table(p, p->id, "");
 		return;
 	case PLAY_FULL:

@@ -238,8 +238,10 @@ static const char *const stmt_sql[] = {
 		"DELETE FROM login_failures WHERE name_key = ?1 OR id = (SELECT id FROM"
 		" login_failures WHERE name_key = ?2 AND at = ?3 LIMIT 1)",
 	[STMT_TABLE_CREATE] =
-		"INSERT INTO tables (game, options, nseats, nparties, created_by, created_at) "
-		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
+		/* the number after the highest ever given out (021_table_ids.sql) */
+		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
+		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
+		" nullif(?5, 0), ?6)",
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
