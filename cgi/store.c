@@ -97,6 +97,7 @@ enum stmt {
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
 	STMT_TABLES_OPEN_BY,
+	STMT_TOURNEYS_OPEN_BY,
 	STMT_TABLES_RUNNING,
 	STMT_INVITE,
 	STMT_INVITES_TO,
@@ -394,6 +395,9 @@ static const char *const stmt_sql[] = {
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
 		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
 	[STMT_TABLES_OPEN_BY] = "SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
+	/* registering or running (enum st_tourney_status) */
+	[STMT_TOURNEYS_OPEN_BY] =
+		"SELECT count(*) FROM tournaments WHERE status < 2 AND created_by = ?1",
 	/* invitations (010_invites.sql): a second one to the same table is no error */
 	[STMT_INVITE] =
 		"INSERT INTO invitations (table_id, from_id, to_id, at) VALUES (?1, ?2, ?3, ?4)"
@@ -2280,6 +2284,18 @@ int store_tables_open_by(struct store *s, int64_t user, int *n)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
 	int rc = one_int64(s, q, &v, "tables open by");
+	*n = (int)v;
+	return rc;
+}
+
+int store_tourneys_open_by(struct store *s, int64_t user, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEYS_OPEN_BY);
+	int64_t v = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	int rc = one_int64(s, q, &v, "tournaments open by");
 	*n = (int)v;
 	return rc;
 }

@@ -312,6 +312,9 @@ int store_table_set_rematch(struct store *s, int64_t table, int64_t next);
 int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx);
 /* Open tables (waiting for players) that `user` created, into *n. */
 int store_tables_open_by(struct store *s, int64_t user, int *n);
+/* How many tournaments `user` organises that have not ended (registering
+ * or running). */
+int store_tourneys_open_by(struct store *s, int64_t user, int *n);
 
 /* ---- the table chat (008_chat.sql) ---- */
 enum { ST_CHAT_BYTES = 1200 };   /* a message's bytes: 300 characters of up to 4 */
