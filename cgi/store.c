@@ -52,6 +52,9 @@ enum stmt {
 	STMT_LOGIN_PURGE,
 	STMT_LOGIN_FAILED_AT,
 	STMT_LOGIN_CLEAR_AT,
+	STMT_LOGIN_KNOWN_GET,
+	STMT_LOGIN_KNOWN_SET,
+	STMT_LOGIN_KNOWN_PURGE,
 	STMT_TABLE_CREATE,
 	STMT_TABLE_GET,
 	STMT_TABLE_SEATS,
@@ -238,6 +241,12 @@ static const char *const stmt_sql[] = {
 	[STMT_LOGIN_CLEAR_AT] =
 		"DELETE FROM login_failures WHERE name_key = ?1 OR id = (SELECT id FROM"
 		" login_failures WHERE name_key = ?2 AND at = ?3 LIMIT 1)",
+	/* 022_login_known.sql */
+	[STMT_LOGIN_KNOWN_GET] = "SELECT at FROM login_known WHERE pair_key = ?1",
+	[STMT_LOGIN_KNOWN_SET] =
+		"INSERT INTO login_known (pair_key, at) VALUES (?1, ?2)"
+		" ON CONFLICT (pair_key) DO UPDATE SET at = excluded.at",
+	[STMT_LOGIN_KNOWN_PURGE] = "DELETE FROM login_known WHERE at < ?1",
 	[STMT_TABLE_CREATE] =
 		/* the number after the highest ever given out (021_table_ids.sql) */
 		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
@@ -1455,6 +1464,46 @@ int store_login_clear_at(struct store *s, const char *name, const char *addr, in
 	bind_text(q, 2, ak);
 	sqlite3_bind_int64(q, 3, at);
 	return exec_stmt(s, q, "login clear at");
+}
+
+/* The latest successful login of the folded name from `addr` in *at (0:
+ * none on record). */
+int store_login_known_at(struct store *s, const char *name, const char *addr, int64_t *at)
+{
+	char pk[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_GET);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	bind_text(q, 1, pk);
+	int rc = sqlite3_step(q);
+	*at = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : fail(s, "login known");
+	done(q);
+	return rc;
+}
+
+/* Records a successful login of the folded name from `addr` at `now`. */
+int store_login_known_set(struct store *s, const char *name, const char *addr, int64_t now)
+{
+	char pk[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_SET);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	bind_text(q, 1, pk);
+	sqlite3_bind_int64(q, 2, now);
+	return exec_stmt(s, q, "login known set");
+}
+
+/* Forgets the successful logins older than `before`. */
+int store_login_known_purge(struct store *s, int64_t before)
+{
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_PURGE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, before);
+	return exec_stmt(s, q, "login known purge");
 }
 
 /* Forgets every failure older than `before`. */

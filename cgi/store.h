@@ -110,6 +110,11 @@ int store_login_pair(struct store *s, const char *name, const char *addr, int64_
 int store_login_addr(struct store *s, const char *addr, int64_t since, int *count,
 		     int64_t *last);
 int store_login_clear_at(struct store *s, const char *name, const char *addr, int64_t at);
+/* Successful logins per (name, address) (022_login_known.sql): the latest
+ * one's time in *at (0: none), a new one recorded, old ones forgotten. */
+int store_login_known_at(struct store *s, const char *name, const char *addr, int64_t *at);
+int store_login_known_set(struct store *s, const char *name, const char *addr, int64_t now);
+int store_login_known_purge(struct store *s, int64_t before);
 
 /* ---- tables ---- */
 enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };

@@ -75,7 +75,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "014_tournaments.sql", "015_acting_index.sql",
 						  "016_lang.sql", "017_me_seq.sql", "018_in_window.sql",
 						  "019_seats_done.sql", "020_acting_ends.sql",
-						  "021_table_ids.sql" };
+						  "021_table_ids.sql", "022_login_known.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
