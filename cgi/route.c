@@ -270,7 +270,8 @@ void route_dispatch(struct page *p)
 	if (!store_end_request(p->store))
 		return;
 	fprintf(stderr, "BUG: %s %s left a transaction open (answer %d): rolled back\n",
-		p->req->method == HTTP_POST ? "POST" : "GET", p->req->path, http_status_code(p->resp.status));
+		p->req->method == HTTP_POST ? "POST" : "GET", p->req->path,
+		http_status_code(p->resp.status));
 	if (debug_build())
 		abort();
 	if (p->resp.status < HTTP_400)

@@ -26,8 +26,9 @@
 
 #include "store.h"
 
-enum { BUSY_TIMEOUT_MS = 5000, WRITER_WAIT_MS = BUSY_TIMEOUT_MS, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
-       NAME_KEY_MAX = ST_NAME_MAX * 2 };
+enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
+       NAME_KEY_MAX = ST_NAME_MAX * 2,
+       WRITER_WAIT_MS = BUSY_TIMEOUT_MS };   /* the writer lock file's bound, as SQLite's */
 
 enum stmt {
 	STMT_PRAGMA_WAL,

@@ -3,10 +3,11 @@
  * server must not be able to break (docs/reliability.md), through nginx:
  *   - no transaction outlives its request: every route of the route table
  *     (cgi/route.c), with good, unknown and malformed ids, tokens and names,
- *     as a visitor, a player and an outsider, with an empty form and with
- *     each of a list of garbage fields, answers below 500; the app runs with SPIELTISCH_DEBUG=1, so a
- *     request that left a transaction open would abort its worker (a 502)
- *     and log "left a transaction open";
+ *     as a visitor, a player and an outsider, with an empty form, with
+ *     each of a list of garbage fields and with each of the site's forms,
+ *     answers below 500; the app runs with SPIELTISCH_DEBUG=1, so a request
+ *     that left a transaction open would abort its worker (a 502) and log
+ *     "left a transaction open";
  *   - an unknown unsubscribe token (POST /mail/off/…) is a 404 and every
  *     write after it still works;
  *   - correct logins from one address never count as failures, and others'
