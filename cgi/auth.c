@@ -238,6 +238,15 @@ static int throttled(struct store *s, const char *name, const char *addr, int64_
 		return AUTH_ERR;
 	int64_t until = n >= AUTH_FAIL_FREE ? last + penalty_s(n, AUTH_FAIL_FREE) * 1000 : 0;
 	int64_t until_a = n_a >= AUTH_ADDR_FREE ? last_a + penalty_s(n_a, AUTH_ADDR_FREE) * 1000 : 0;
+	if (until_a > until && until_a > now_ms) {
+		/* the address's budget is for names not known there: a name that
+		 * logged in from it lately answers only for its own failures */
+		int64_t known = 0;
+		if (store_login_known_at(s, name, addr, &known) != ST_OK)
+			return AUTH_ERR;
+		if (known >= now_ms - (int64_t)AUTH_KNOWN_DAYS * 86400 * 1000)
+			until_a = 0;
+	}
 	if (until_a > until)
 		until = until_a;
 	if (now_ms >= until)
@@ -323,7 +332,8 @@ int auth_login(struct store *s, const char *name, const char *password,
 	if (ok < 0) {
 		rc = AUTH_ERR;
 	} else if (ok) {
-		rc = store_login_clear_at(s, name, addr) == ST_OK ? AUTH_OK : AUTH_ERR;
+		rc = store_login_clear_at(s, name, addr, now_ms) == ST_OK &&
+		     store_login_known_set(s, name, addr, now_ms) == ST_OK ? AUTH_OK : AUTH_ERR;
 		if (rc == AUTH_OK && user_id)
 			*user_id = uid;
 	} else {
@@ -362,7 +372,8 @@ static int token_hash(const char *token, unsigned char hash[crypto_hash_sha256_B
 }
 
 /* A new session for user_id, valid AUTH_SESSION_DAYS; also forgets expired
- * sessions and old failures. The caller sets the cookie from token. */
+ * sessions, old failures and old known logins. The caller sets the cookie
+ * from token. */
 int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 		     char token[AUTH_TOKEN_LEN + 1], char csrf[AUTH_TOKEN_LEN + 1])
 {
@@ -370,7 +381,8 @@ int auth_session_new(struct store *s, int64_t user_id, int64_t now_ms,
 	int64_t expires = now_ms + (int64_t)AUTH_SESSION_DAYS * 86400 * 1000;
 
 	if (store_session_purge(s, now_ms) != ST_OK ||
-	    store_login_purge(s, now_ms - (int64_t)AUTH_FAIL_WINDOW_S * 1000) != ST_OK)
+	    store_login_purge(s, now_ms - (int64_t)AUTH_FAIL_WINDOW_S * 1000) != ST_OK ||
+	    store_login_known_purge(s, now_ms - (int64_t)AUTH_KNOWN_DAYS * 86400 * 1000) != ST_OK)
 		return AUTH_ERR;
 	random_token(raw, token);
 	random_token(csrf_raw, csrf);

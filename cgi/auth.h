@@ -21,6 +21,8 @@ enum {
 	AUTH_FAIL_WINDOW_S = 900,   /* failures counted over 15 minutes */
 	AUTH_FAIL_FREE = 5,         /* failures per (name, address) before the delay starts */
 	AUTH_ADDR_FREE = 20,        /* failures per address, any names, before its delay */
+	AUTH_KNOWN_DAYS = 90,       /* a name that logged in from an address this recently
+				       is exempt there from the address's delay */
 	AUTH_ADDR_MAX = 64,         /* bytes of an address key, NUL included */
 	AUTH_SLOTS_MAX = 32,        /* password hashes at the same time, at most */
 	AUTH_BUSY_RETRY_S = 1       /* Retry-After when no hashing slot is free */
@@ -63,7 +65,11 @@ int auth_register(struct store *s, const char *name, const char *password, int64
  * this address AUTH_ADDR_FREE times for any names, within the window and
  * the growing delay after the latest failure has not run out: *retry_s
  * says how long. Then the password is not looked at. Other addresses keep
- * their own budget, so a guesser elsewhere never locks the owner out.
+ * their own budget, so a guesser elsewhere never locks the owner out; and
+ * a name that logged in from this address within AUTH_KNOWN_DAYS is held
+ * only to its own budget there, not to the address's, so that others'
+ * failures behind the same address (a school's NAT) never lock it out.
+ * A right password counts against no budget.
  * AUTH_BUSY when no hashing slot is free. Never sleeps. */
 int auth_login(struct store *s, const char *name, const char *password,
 	       const char *remote_addr, int64_t now_ms, int64_t *user_id, int *retry_s);

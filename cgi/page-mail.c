@@ -1,7 +1,8 @@
 /* page-mail.c — the e-mail notices' pages: their section on the account
  * page (/me) and its form (POST /me/mail), and the unsubscribe link of
  * every mail (GET /mail/off/<token> asks, POST turns mail off; no login
- * needed). The section and its form exist only when mail is on (mail.h). */
+ * needed). The section, its form and the unsubscribe pages exist only
+ * when mail is on (mail.h): a 404 otherwise. */
 #include <string.h>
 
 #include "i18n.h"
@@ -77,11 +78,13 @@ void page_mail_save(struct page *p)
 	char token[ST_MAIL_TOKEN_LEN + 1];
 	mail_token_new(token);
 	int rc = store_begin(p->store);
-	if (rc == ST_OK && (rc = store_mail_prefs_set(p->store, p->user_id, f[1].s, mode, token)) ==
-			   ST_OK)
-		rc = store_commit(p->store);
-	else if (rc == ST_OK)
-		store_rollback(p->store);
+	if (rc == ST_OK) {
+		rc = store_mail_prefs_set(p->store, p->user_id, f[1].s, mode, token);
+		if (rc == ST_OK)
+			rc = store_commit(p->store);
+		else
+			store_rollback(p->store);
+	}
 	if (rc != ST_OK) {
 		page_error(p, rc == ST_BUSY || rc == ST_FULL ? HTTP_503 : HTTP_500,
 			   rc == ST_BUSY ? "busy" : rc == ST_FULL ? "nospace" : "internal");
@@ -110,9 +113,13 @@ static void off_page(struct page *p, const struct st_mail_prefs *m, int done)
 }
 
 /* GET /mail/off/<token>: asks (a GET changes nothing); 404 for an unknown
- * token. */
+ * token and while mail is off. */
 void page_mail_off_form(struct page *p)
 {
+	if (!mail_enabled()) {
+		page_error(p, HTTP_404, "notfound");
+		return;
+	}
 	struct st_mail_prefs m;
 	int64_t user = 0;
 	int rc = store_mail_by_token(p->store, off_token(p), &user, &m);
@@ -127,18 +134,25 @@ void page_mail_off_form(struct page *p)
 }
 
 /* POST /mail/off/<token>: no more mail for the token's user (200, the
- * page says so); 404 for an unknown token; 503, 500. */
+ * page says so); 404 for an unknown token and while mail is off; 503, 500. */
 void page_mail_off(struct page *p)
 {
 	struct st_mail_prefs m;
 	int64_t user = 0;
+	if (!mail_enabled()) {
+		page_error(p, HTTP_404, "notfound");
+		return;
+	}
 	if (!page_csrf_only(p))
 		return;
 	int rc = store_begin(p->store);
-	if (rc == ST_OK && (rc = store_mail_off(p->store, off_token(p), &user)) == ST_OK)
-		rc = store_commit(p->store);
-	else if (rc == ST_OK)
-		store_rollback(p->store);
+	if (rc == ST_OK) {
+		rc = store_mail_off(p->store, off_token(p), &user);
+		if (rc == ST_OK)
+			rc = store_commit(p->store);
+		else
+			store_rollback(p->store);
+	}
 	if (rc == ST_OK)
 		rc = store_mail_by_token(p->store, off_token(p), &user, &m);
 	if (rc != ST_OK) {

@@ -807,7 +807,15 @@ void page_table_move(struct page *p)
 	}
 }
 
-/* Join or leave: 303 back to the table; a refusal is a 303 with the note
+/* 1 when the table p->id no longer exists (its last person left it). */
+static int table_gone(struct page *p)
+{
+	struct st_table t;
+	return store_table_get(p->store, p->id, &t) == ST_NOTFOUND;
+}
+
+/* Join or leave: 303 back to the table (to the lobby when the last
+ * person left and the table is gone); a refusal is a 303 with the note
  * for a browser, the page with the note (409) for other clients; 404, 503,
  * 500. */
 static void seat_change(struct page *p, int join)
@@ -820,6 +828,10 @@ static void seat_change(struct page *p, int join)
 	const char *note = e.msg[0] ? i18n_rerr(&e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
+		if (!join && table_gone(p)) {
+			page_redirect(p, "/");   /* the last person left: the table is gone */
+			return;
+		}
 		page_redirect_table(p, p->id, "");
 		return;
 	case PLAY_FULL:
@@ -924,7 +936,8 @@ void page_table_seat(struct page *p)
 	static const char *const passes[2] = { "autopass_off", "autopass_on" };
 	struct http_value f[3];
 	enum http_err err = http_validate(&p->req->form, rules, 3, f);
-	int targeted = strcmp(f[1].s, "expel") == 0 || strcmp(f[1].s, "claim") == 0;
+	/* f[] is filled only up to a field that failed: read it after !err */
+	int targeted = !err && (strcmp(f[1].s, "expel") == 0 || strcmp(f[1].s, "claim") == 0);
 	if (!err && targeted && !f[2].present)
 		err = HTTP_E_MISSING;
 	if (err) {

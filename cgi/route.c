@@ -1,5 +1,6 @@
 /* route.c — the dispatch table and what happens before every handler. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "auth.h"
@@ -187,7 +188,8 @@ static void session(struct page *p)
 		memcpy(p->csrf, pre, AUTH_TOKEN_LEN + 1);
 }
 
-void route_dispatch(struct page *p)
+/* Finds the route and runs its handler (see route_dispatch). */
+static void dispatch(struct page *p)
 {
 	enum http_method m = p->req->method == HTTP_HEAD ? HTTP_GET : p->req->method;
 	p->head_only = p->req->method == HTTP_HEAD;
@@ -248,4 +250,44 @@ void route_dispatch(struct page *p)
 		return;
 	}
 	hit->fn(p);
+}
+
+/* 1 when SPIELTISCH_DEBUG=1 (the tests): a bug found here aborts. */
+static int debug_build(void)
+{
+	const char *v = getenv("SPIELTISCH_DEBUG");
+	return v && strcmp(v, "1") == 0;
+}
+
+/* No transaction outlives its request: whatever a handler left open is
+ * rolled back here, whatever path it took; that is a bug of the handler,
+ * logged as one. An answer that claimed success is replaced by a 500 (the
+ * write it reported was just undone); with SPIELTISCH_DEBUG=1 the worker
+ * aborts, so that a test sees the bug at once. */
+void route_dispatch(struct page *p)
+{
+	dispatch(p);
+	if (!store_end_request(p->store))
+		return;
+	fprintf(stderr, "BUG: %s %s left a transaction open (answer %d): rolled back\n",
+		p->req->method == HTTP_POST ? "POST" : "GET", p->req->path,
+		http_status_code(p->resp.status));
+	if (debug_build())
+		abort();
+	if (p->resp.status < HTTP_400)
+		page_error(p, HTTP_500, "internal");
+}
+
+int route_count(void)
+{
+	return RT__MAX;
+}
+
+const char *route_pattern(int i, enum http_method *method)
+{
+	if (i < 0 || i >= RT__MAX)
+		return NULL;
+	if (method)
+		*method = routes[i].method;
+	return routes[i].pattern;
 }

@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -320,8 +321,27 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	return 0;
 }
 
-/* The listening socket: --socket PATH (a stale socket file is replaced), or
- * fd 0 when a spawner passed one; -1 otherwise. */
+/* 1 when a server answers on the unix socket at path (a connection is
+ * accepted into its backlog), 0 when none does (a stale file: refused). */
+static int socket_live(const char *path)
+{
+	struct sockaddr_un sa;
+	if (strlen(path) >= sizeof sa.sun_path)
+		return 0;
+	memset(&sa, 0, sizeof sa);
+	sa.sun_family = AF_UNIX;
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return 0;
+	int live = connect(fd, (struct sockaddr *)&sa, sizeof sa) == 0 || errno == EAGAIN;
+	close(fd);
+	return live;
+}
+
+/* The listening socket: --socket PATH (a stale socket file is replaced; a
+ * live one, another server's, is left alone and this one does not start),
+ * or fd 0 when a spawner passed one; -1 otherwise. */
 static int listen_socket(const struct serve_opts *o)
 {
 	if (!o->socket) {
@@ -332,8 +352,14 @@ static int listen_socket(const struct serve_opts *o)
 		return -1;
 	}
 	struct stat st;
-	if (lstat(o->socket, &st) == 0 && S_ISSOCK(st.st_mode))
+	if (lstat(o->socket, &st) == 0 && S_ISSOCK(st.st_mode)) {
+		if (socket_live(o->socket)) {
+			fprintf(stderr, "serve: another server is running on %s; stop it first "
+					"(or give this one another --socket)\n", o->socket);
+			return -1;
+		}
 		unlink(o->socket);
+	}
 	int fd = FCGX_OpenSocket(o->socket, BACKLOG);
 	if (fd < 0) {
 		fprintf(stderr, "serve: cannot listen on %s: %s\n", o->socket, strerror(errno));

@@ -17,7 +17,9 @@
 #include <string.h>
 #include <time.h>
 
+#include <signal.h>
 #include <sys/file.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -25,7 +27,8 @@
 #include "store.h"
 
 enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
-       NAME_KEY_MAX = ST_NAME_MAX * 2 };
+       NAME_KEY_MAX = ST_NAME_MAX * 2,
+       WRITER_WAIT_MS = BUSY_TIMEOUT_MS };   /* the writer lock file's bound, as SQLite's */
 
 enum stmt {
 	STMT_PRAGMA_WAL,
@@ -49,6 +52,10 @@ enum stmt {
 	STMT_LOGIN_CLEAR,
 	STMT_LOGIN_PURGE,
 	STMT_LOGIN_FAILED_AT,
+	STMT_LOGIN_CLEAR_AT,
+	STMT_LOGIN_KNOWN_GET,
+	STMT_LOGIN_KNOWN_SET,
+	STMT_LOGIN_KNOWN_PURGE,
 	STMT_TABLE_CREATE,
 	STMT_TABLE_GET,
 	STMT_TABLE_SEATS,
@@ -94,6 +101,7 @@ enum stmt {
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
 	STMT_TABLES_OPEN_BY,
+	STMT_TOURNEYS_OPEN_BY,
 	STMT_TABLES_RUNNING,
 	STMT_INVITE,
 	STMT_INVITES_TO,
@@ -232,9 +240,21 @@ static const char *const stmt_sql[] = {
 	[STMT_LOGIN_CLEAR] = "DELETE FROM login_failures WHERE name_key = ?1",
 	[STMT_LOGIN_PURGE] = "DELETE FROM login_failures WHERE at < ?1",
 	[STMT_LOGIN_FAILED_AT] = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?3), (?2, ?3)",
+	/* the pair's rows, and the one row of the address the attempt made */
+	[STMT_LOGIN_CLEAR_AT] =
+		"DELETE FROM login_failures WHERE name_key = ?1 OR id = (SELECT id FROM"
+		" login_failures WHERE name_key = ?2 AND at = ?3 LIMIT 1)",
+	/* 024_login_known.sql */
+	[STMT_LOGIN_KNOWN_GET] = "SELECT at FROM login_known WHERE pair_key = ?1",
+	[STMT_LOGIN_KNOWN_SET] =
+		"INSERT INTO login_known (pair_key, at) VALUES (?1, ?2)"
+		" ON CONFLICT (pair_key) DO UPDATE SET at = excluded.at",
+	[STMT_LOGIN_KNOWN_PURGE] = "DELETE FROM login_known WHERE at < ?1",
 	[STMT_TABLE_CREATE] =
-		"INSERT INTO tables (game, options, nseats, nparties, created_by, created_at) "
-		"VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6)",
+		/* the number after the highest ever given out (023_table_ids.sql) */
+		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
+		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
+		" nullif(?5, 0), ?6)",
 	[STMT_TABLE_GET] = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	[STMT_TABLE_SEATS] =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
@@ -389,6 +409,9 @@ static const char *const stmt_sql[] = {
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
 		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
 	[STMT_TABLES_OPEN_BY] = "SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
+	/* registering or running (enum st_tourney_status) */
+	[STMT_TOURNEYS_OPEN_BY] =
+		"SELECT count(*) FROM tournaments WHERE status < 2 AND created_by = ?1",
 	/* invitations (010_invites.sql): a second one to the same table is no error */
 	[STMT_INVITE] =
 		"INSERT INTO invitations (table_id, from_id, to_id, at) VALUES (?1, ?2, ?3, ?4)"
@@ -970,24 +993,80 @@ static int run(struct store *s, enum stmt id)
 	return q ? exec_stmt(s, q, stmt_sql[id]) : ST_ERR;
 }
 
+static void on_lock_alarm(int sig)
+{
+	(void)sig;   /* only interrupts flock() */
+}
+
+/* Milliseconds of the monotonic clock: for the lock wait's bound only. */
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Waits for the writer lock at most WRITER_WAIT_MS: a blocking flock()
+ * that a one-shot SIGALRM interrupts at the bound (the process's own
+ * SIGALRM disposition and timer are put back). ST_BUSY past the bound. */
+static int writer_lock_wait(struct store *s)
+{
+	struct sigaction sa, old;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_lock_alarm;
+	sigemptyset(&sa.sa_mask);   /* no SA_RESTART: flock returns EINTR */
+	struct itimerval off, before;
+	memset(&off, 0, sizeof off);
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &off, &before);
+	int64_t until = mono_ms() + WRITER_WAIT_MS;
+	int rc = ST_BUSY;
+	for (int64_t left; (left = until - mono_ms()) > 0;) {
+		struct itimerval it = { { 0, 0 }, { (time_t)(left / 1000),
+						    (suseconds_t)(left % 1000) * 1000 } };
+		setitimer(ITIMER_REAL, &it, NULL);
+		int r = flock(s->lock_fd, LOCK_EX), err = errno;
+		setitimer(ITIMER_REAL, &off, NULL);
+		if (r == 0) {
+			rc = ST_OK;
+			break;
+		}
+		if (err != EINTR) {
+			fprintf(stderr, "store: flock: %s\n", strerror(err));
+			rc = ST_ERR;
+			break;
+		}
+	}
+	sigaction(SIGALRM, &old, NULL);
+	setitimer(ITIMER_REAL, &before, NULL);
+	if (rc == ST_BUSY)
+		fprintf(stderr, "store: the writer lock stayed taken for %d ms\n", WRITER_WAIT_MS);
+	return rc;
+}
+
 /* Takes the writer lock file: writers of all worker processes queue here in
  * the kernel, and the one woken runs at once instead of sleeping in SQLite's
  * busy handler (whose steps are 1, 2, 5, 10 … ms, far longer than a write).
  * It is held only from BEGIN IMMEDIATE to COMMIT/ROLLBACK, never across a
- * wait for anything else, so the wait is bounded by the writers ahead.
- * ST_ERR when flock fails. */
+ * wait for anything else, so the wait is bounded by the writers ahead; and
+ * in any case by WRITER_WAIT_MS, as SQLite's busy timeout bounds its own
+ * lock (another process, a tool or a stuck writer, may hold the file).
+ * ST_BUSY (a 503) past that, ST_ERR when flock fails. */
 static int writer_lock(struct store *s)
 {
 	if (s->lock_fd < 0 || s->locked)
 		return ST_OK;
-	while (flock(s->lock_fd, LOCK_EX) != 0) {
-		if (errno == EINTR)
-			continue;
-		fprintf(stderr, "store: flock: %s\n", strerror(errno));
-		return ST_ERR;
+	int rc = ST_OK;
+	if (flock(s->lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK && errno != EINTR) {
+			fprintf(stderr, "store: flock: %s\n", strerror(errno));
+			return ST_ERR;
+		}
+		rc = writer_lock_wait(s);
 	}
-	s->locked = 1;
-	return ST_OK;
+	if (rc == ST_OK)
+		s->locked = 1;
+	return rc;
 }
 
 /* Releases the writer lock if this connection holds it. */
@@ -1037,6 +1116,19 @@ void store_rollback(struct store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		run(s, STMT_ROLLBACK);
 	writer_unlock(s);
+}
+
+int store_in_transaction(const struct store *s)
+{
+	return !sqlite3_get_autocommit(s->db) || s->locked;
+}
+
+int store_end_request(struct store *s)
+{
+	if (!store_in_transaction(s))
+		return 0;
+	store_rollback(s);
+	return 1;
 }
 
 /* Sets SQLite's automatic checkpoint on commit: past `pages` WAL pages
@@ -1368,18 +1460,63 @@ int store_login_addr(struct store *s, const char *addr, int64_t since, int *coun
 }
 
 /* Forgets the failures of the folded name from `addr` (a login from there
- * succeeded). Those from other addresses stay, and so do the address's
- * own rows: logging in to an account of one's own does not buy an address
- * new guesses at other names. */
-int store_login_clear_at(struct store *s, const char *name, const char *addr)
+ * succeeded), and the address's row that this attempt recorded at `at`
+ * (store_login_failed_at): a right password is no failure, so it counts
+ * against neither budget. Failures from other addresses stay, and so do
+ * the address's other rows: logging in to an account of one's own does not
+ * buy an address new guesses at other names. */
+int store_login_clear_at(struct store *s, const char *name, const char *addr, int64_t at)
+{
+	char pk[PAIR_KEY_MAX + 1], ak[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR_AT);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	pair_key(NULL, addr, ak);
+	bind_text(q, 1, pk);
+	bind_text(q, 2, ak);
+	sqlite3_bind_int64(q, 3, at);
+	return exec_stmt(s, q, "login clear at");
+}
+
+/* The latest successful login of the folded name from `addr` in *at (0:
+ * none on record). */
+int store_login_known_at(struct store *s, const char *name, const char *addr, int64_t *at)
 {
 	char pk[PAIR_KEY_MAX + 1];
-	sqlite3_stmt *q = stmt(s, STMT_LOGIN_CLEAR);
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_GET);
 	if (!q)
 		return ST_ERR;
 	pair_key(name, addr, pk);
 	bind_text(q, 1, pk);
-	return exec_stmt(s, q, "login clear at");
+	int rc = sqlite3_step(q);
+	*at = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
+	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : fail(s, "login known");
+	done(q);
+	return rc;
+}
+
+/* Records a successful login of the folded name from `addr` at `now`. */
+int store_login_known_set(struct store *s, const char *name, const char *addr, int64_t now)
+{
+	char pk[PAIR_KEY_MAX + 1];
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_SET);
+	if (!q)
+		return ST_ERR;
+	pair_key(name, addr, pk);
+	bind_text(q, 1, pk);
+	sqlite3_bind_int64(q, 2, now);
+	return exec_stmt(s, q, "login known set");
+}
+
+/* Forgets the successful logins older than `before`. */
+int store_login_known_purge(struct store *s, int64_t before)
+{
+	sqlite3_stmt *q = stmt(s, STMT_LOGIN_KNOWN_PURGE);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, before);
+	return exec_stmt(s, q, "login known purge");
 }
 
 /* Forgets every failure older than `before`. */
@@ -2213,6 +2350,18 @@ int store_tables_open_by(struct store *s, int64_t user, int *n)
 		return ST_ERR;
 	sqlite3_bind_int64(q, 1, user);
 	int rc = one_int64(s, q, &v, "tables open by");
+	*n = (int)v;
+	return rc;
+}
+
+int store_tourneys_open_by(struct store *s, int64_t user, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_TOURNEYS_OPEN_BY);
+	int64_t v = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, user);
+	int rc = one_int64(s, q, &v, "tournaments open by");
 	*n = (int)v;
 	return rc;
 }

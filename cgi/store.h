@@ -36,13 +36,21 @@ void store_close(struct store *s);
 
 /* BEGIN IMMEDIATE, after taking the lock file "<db>-writer" (flock) that
  * serialises the writers of all processes; store_commit()/store_rollback()
- * release it. ST_BUSY on timeout. */
+ * release it. ST_BUSY when the lock file or SQLite's lock stayed taken for
+ * 5 s (another process holding it): a 503 "try again", never an endless wait. */
 int store_begin(struct store *s);
 /* BEGIN (deferred): a read transaction, so that several reads see one
  * consistent state; end it with store_commit() or store_rollback(). */
 int store_begin_read(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
+/* 1 when this connection is inside a transaction (sqlite3_get_autocommit
+ * says so) or holds the writer lock; 0 between requests, always. */
+int store_in_transaction(const struct store *s);
+/* What the dispatcher calls after every request: rolls back a transaction
+ * the request left open and releases the writer lock; 1 when there was one
+ * (a bug of the handler), 0 when nothing was open. */
+int store_end_request(struct store *s);
 
 /* WAL checkpoints. The workers turn the one on commit off (pages = 0) or
  * raise it to a backstop, and the checkpointer process calls
@@ -101,7 +109,12 @@ int store_login_pair(struct store *s, const char *name, const char *addr, int64_
 /* Failures from `addr` for any name since `since`, the latest in *last. */
 int store_login_addr(struct store *s, const char *addr, int64_t since, int *count,
 		     int64_t *last);
-int store_login_clear_at(struct store *s, const char *name, const char *addr);
+int store_login_clear_at(struct store *s, const char *name, const char *addr, int64_t at);
+/* Successful logins per (name, address) (024_login_known.sql): the latest
+ * one's time in *at (0: none), a new one recorded, old ones forgotten. */
+int store_login_known_at(struct store *s, const char *name, const char *addr, int64_t *at);
+int store_login_known_set(struct store *s, const char *name, const char *addr, int64_t now);
+int store_login_known_purge(struct store *s, int64_t before);
 
 /* ---- tables ---- */
 enum st_table_status { TABLE_OPEN, TABLE_PLAYING, TABLE_FINISHED, TABLE_STATUS__MAX };
@@ -308,6 +321,9 @@ int store_table_set_rematch(struct store *s, int64_t table, int64_t next);
 int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx);
 /* Open tables (waiting for players) that `user` created, into *n. */
 int store_tables_open_by(struct store *s, int64_t user, int *n);
+/* How many tournaments `user` organises that have not ended (registering
+ * or running). */
+int store_tourneys_open_by(struct store *s, int64_t user, int *n);
 
 /* ---- the table chat (008_chat.sql) ---- */
 enum { ST_CHAT_BYTES = 1200 };   /* a message's bytes: 300 characters of up to 4 */

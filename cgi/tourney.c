@@ -118,7 +118,15 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	t.created_at = now;
 	if ((rc = play_from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	return play_finish(s, play_from_store(store_tourney_create(s, &t, id), PLAY_ERR));
+	int open = 0;   /* counted in the write transaction: parallel creates see each other */
+	rc = play_from_store(store_tourneys_open_by(s, user, &open), PLAY_ERR);
+	if (rc == PLAY_OK && open >= TOURNEY_OPEN_PER_USER)
+		rc = play_fail(e, PLAY_INVALID,
+			       N_("Du organisierst schon so viele Turniere, wie eine Person "
+				  "gleichzeitig kann. Ein neues geht, wenn eines davon zu Ende ist."));
+	if (rc == PLAY_OK)
+		rc = play_from_store(store_tourney_create(s, &t, id), PLAY_ERR);
+	return play_finish(s, rc);
 }
 
 /* ------------------------------------------------------------------ */

@@ -25,6 +25,7 @@
 enum {
 	TOURNEY_PLAYERS_MAX = PAIRING_PLAYERS_MAX,   /* registrations */
 	TOURNEY_NAME_MIN = 3,
+	TOURNEY_OPEN_PER_USER = 3,   /* not yet ended tournaments one user organises */
 };
 
 /* What an organiser fills in; validated by tourney_create. */
@@ -41,7 +42,8 @@ struct tourney_new {
 };
 
 /* A new tournament; its organiser is `user` (who need not play).
- * PLAY_INVALID with e->msg for a bad field. */
+ * PLAY_INVALID with e->msg for a bad field, or when the user organises
+ * TOURNEY_OPEN_PER_USER tournaments already that have not ended. */
 int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, int64_t now,
 		   int64_t *id, struct rerr *e);
 /* The user registers (until the registration deadline and the start). */

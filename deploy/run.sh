@@ -28,6 +28,13 @@ if command -v ss >/dev/null 2>&1 && [ -n "$(ss -Hltn "sport = :$PORT" 2>/dev/nul
 fi
 
 mkdir -p "$VAR"
+# One `make run` per checkout: a second one would rewrite the first's
+# nginx.conf and pid file. (The app itself also refuses to start on a
+# socket another server answers on.)
+if command -v flock >/dev/null 2>&1; then
+	exec 9>"$VAR/run.lock"
+	flock -n 9 || die "another 'make run' is running in this checkout; stop it first (Ctrl-C)"
+fi
 # nginx's workers may run as another user (nobody, when started by root):
 # they must be able to reach the socket inside var/.
 chmod 0755 "$VAR"

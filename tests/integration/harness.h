@@ -14,7 +14,9 @@
  * ROOT, the project directory, is $SPIELTISCH_ROOT or the nearest directory
  * at or above the current one that holds deploy/nginx.conf.in. The program
  * is $SPIELTISCH_BIN or ROOT/build/spieltisch. The harness sets
- * SPIELTISCH_FAST_HASH=1 for the app, so that registering is quick.
+ * SPIELTISCH_FAST_HASH=1 for the app, so that registering is quick, and
+ * SPIELTISCH_DEBUG=1, so that a request that leaves a transaction open
+ * aborts its worker (a 502) instead of being rolled back quietly.
  * With SPIELTISCH_IT_KEEP=1 the directory (logs, database) is kept and its
  * path printed; with SPIELTISCH_IT_LOGS=1 the logs are printed at exit.
  *

@@ -422,6 +422,51 @@ static void test_throttle_race(void **state)
 	assert_true(wrong <= AUTH_FAIL_FREE);
 }
 
+/* A school behind one address: correct logins never count, however many;
+ * once others there failed AUTH_ADDR_FREE times, the names that logged in
+ * from there before still get in (their own budget only), while a name
+ * never seen there waits: guessing many names stays slowed. */
+static void test_school_behind_one_address(void **state)
+{
+	struct tmpdb *t = *state;
+	int64_t id = 0, got = 0, now = NOW;
+	int retry = 0;
+	const char *school = "203.0.113.5";
+	assert_int_equal(auth_register(t->s, "Lehrerin", "richtig12", now, &id), AUTH_OK);
+	assert_int_equal(auth_register(t->s, "Schüler", "richtig12", now, &id), AUTH_OK);
+	assert_int_equal(auth_register(t->s, "Neuling", "richtig12", now, &id), AUTH_OK);
+	for (int i = 0; i < 3 * AUTH_ADDR_FREE; i++)
+		assert_int_equal(auth_login(t->s, "Lehrerin", "richtig12", school, now + i, &got,
+					    &retry), AUTH_OK);
+	now += 1000;
+	assert_int_equal(auth_login(t->s, "Schüler", "richtig12", school, now, &got, &retry),
+			 AUTH_OK);
+	char name[32];
+	for (int i = 0; i < AUTH_ADDR_FREE; i++) {
+		snprintf(name, sizeof name, "tippfehler%d", i);
+		assert_int_equal(auth_login(t->s, name, "falsch123", school, now, &got, &retry),
+				 AUTH_WRONG);
+	}
+	assert_int_equal(auth_login(t->s, "Neuling", "richtig12", school, now, &got, &retry),
+			 AUTH_THROTTLED);
+	assert_true(retry > 0);
+	assert_int_equal(auth_login(t->s, "lehrerin", "richtig12", school, now, &got, &retry),
+			 AUTH_OK);
+	assert_int_equal(auth_login(t->s, "Schüler", "vertippt1", school, now, &got, &retry),
+			 AUTH_WRONG);
+	assert_int_equal(auth_login(t->s, "Schüler", "richtig12", school, now, &got, &retry),
+			 AUTH_OK);
+	/* known means lately: after AUTH_KNOWN_DAYS the name is a stranger again */
+	int64_t later = now + (int64_t)(AUTH_KNOWN_DAYS + 1) * 86400 * 1000;
+	for (int i = 0; i < AUTH_ADDR_FREE; i++) {
+		snprintf(name, sizeof name, "tippfehler%d", i);
+		assert_int_equal(auth_login(t->s, name, "falsch123", school, later, &got, &retry),
+				 AUTH_WRONG);
+	}
+	assert_int_equal(auth_login(t->s, "Lehrerin", "richtig12", school, later, &got, &retry),
+			 AUTH_THROTTLED);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -430,6 +475,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_throttling, setup_db, tmpdb_teardown),
 		cmocka_unit_test(test_addr_key),
 		cmocka_unit_test_setup_teardown(test_throttle_per_address, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_school_behind_one_address, setup_db,
+						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_hash_slots, setup_db, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_throttle_race, setup_db, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_sessions, setup_db, tmpdb_teardown),

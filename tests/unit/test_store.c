@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include <sys/stat.h>
 
@@ -74,7 +75,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "014_tournaments.sql", "015_acting_index.sql",
 						  "016_lang.sql", "017_me_seq.sql", "018_in_window.sql",
 						  "019_seats_done.sql", "020_acting_ends.sql",
-						  "021_to_continue.sql", "022_claimed.sql" };
+						  "021_to_continue.sql", "022_claimed.sql",
+						  "023_table_ids.sql", "024_login_known.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -891,6 +893,61 @@ static void test_two_connections(void **state)
 	store_close(other);
 }
 
+/* Whatever a request left open, store_end_request ends: a write
+ * transaction (and the writer lock with it) or a read one; 1 then, 0 when
+ * nothing was open. A writer lock that another connection holds makes
+ * store_begin give up with ST_BUSY after the bound (5 s), not wait on. */
+static void test_end_request_and_lock_bound(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	assert_int_equal(store_in_transaction(t->s), 0);
+	assert_int_equal(store_end_request(t->s), 0);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	make_user(t->s, "Vergessen");
+	assert_int_equal(store_in_transaction(t->s), 1);
+	assert_int_equal(store_end_request(t->s), 1);
+	assert_int_equal(store_in_transaction(t->s), 0);
+	struct st_user u;
+	assert_int_equal(store_user_by_name(t->s, "Vergessen", &u), ST_NOTFOUND);   /* undone */
+	assert_int_equal(store_begin_read(t->s), ST_OK);
+	assert_int_equal(store_end_request(t->s), 1);
+	assert_int_equal(store_begin(t->s), ST_OK);   /* the lock was given back */
+	assert_int_equal(store_commit(t->s), ST_OK);
+
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	assert_int_equal(store_begin(other), ST_OK);
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_int_equal(store_begin(t->s), ST_BUSY);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	double waited = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	assert_true(waited >= 4.9 && waited < 8);
+	assert_int_equal(store_in_transaction(t->s), 0);
+	assert_int_equal(store_commit(other), ST_OK);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	store_close(other);
+}
+
+/* A deleted table's number is never given out again (023_table_ids.sql):
+ * not when it was the newest, not after reopening. */
+static void test_table_ids_not_reused(void **state)
+{
+	struct tmpdb *t = *state;
+	int64_t u = make_user(t->s, "Ida");
+	int64_t a = make_table(t->s, 2, u);
+	int64_t b = make_table(t->s, 2, u);
+	assert_true(b > a);
+	assert_int_equal(store_table_delete(t->s, b), ST_OK);
+	int64_t c = make_table(t->s, 2, u);
+	assert_true(c > b);
+	assert_int_equal(store_table_delete(t->s, c), ST_OK);
+	store_close(t->s);
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+	assert_true(make_table(t->s, 2, u) > c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -909,6 +966,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_ratings_board, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_two_connections, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_end_request_and_lock_bound, tmpdb_setup,
+						tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_ids_not_reused, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
