@@ -11,7 +11,9 @@
  *     Drehwurm move at another table: both are answered, and the app's log
  *     shows the dictionaries were read once, by the master before the
  *     workers started, never at a lookup (inside a move's transaction,
- *     where it took 10–22 s and held every other move up).
+ *     where it took 10–22 s and held every other move up); before it, a
+ *     word of 21 letters is refused with the limit, and the first word has
+ *     20 letters in 36 bytes (the limit counts letters, not bytes);
  * Bounded by MAX_POSTS and MAX_SECONDS.
  */
 #include <pthread.h>
@@ -126,18 +128,18 @@ static int first_stopps(json_t *o)
 }
 
 /* The logged text of every finished party's steps that starts with prefix,
- * counted; the first one into first (cap bytes). */
-static int logged(json_t *o, const char *prefix, char *first, size_t cap)
+ * counted; the one numbered `which` (0: the first) into out (cap bytes). */
+static int logged(json_t *o, const char *prefix, int which, char *out, size_t cap)
 {
 	int n = 0;
 	json_t *logs = json_object_get(o, "party_logs");
-	first[0] = '\0';
+	out[0] = '\0';
 	for (size_t i = 0; i < json_array_size(logs); i++) {
 		json_t *steps = json_object_get(json_array_get(logs, i), "steps");
 		for (size_t k = 0; k < json_array_size(steps); k++) {
 			const char *t = it_jstr(json_array_get(steps, k), "text");
-			if (t && strncmp(t, prefix, strlen(prefix)) == 0 && n++ == 0)
-				snprintf(first, cap, "%s", t);
+			if (t && strncmp(t, prefix, strlen(prefix)) == 0 && n++ == which)
+				snprintf(out, cap, "%s", t);
 		}
 	}
 	return n;
@@ -252,10 +254,21 @@ static void test_first_word_and_another_table(void)
 	long st;
 	d = it_table_json(second, other, &st);
 	assert_non_null(d);
-	int round = 0;
+	/* a word of 21 letters is refused with the limit, before any lookup */
+	char vs[32];
+	snprintf(vs, sizeof vs, "%lld", it_jint(w, "version", -1));
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)table_id);
+	struct h_resp r;
+	assert_int_equal(h_post_form(player[claimer], path, &r, "csrf", it_jstr(w, "csrf"), "v", vs,
+				     "move", "Übermäßigkeitsgefühle", NULL), 0);
+	assert_int_equal(r.status, 422);
+	assert_true(h_has(&r, "ist zu lang: ein Wort hat höchstens 20 Buchstaben."));
+	h_resp_free(&r);
 	pthread_barrier_t go;
 	pthread_barrier_init(&go, NULL, 2);
-	struct post pw = { player[claimer], table_id, it_jstr(w, "csrf"), pick_word(game_of(w), &round),
+	/* the first word: 20 letters, 36 bytes (ä, ö, ü, ß count one letter) */
+	struct post pw = { player[claimer], table_id, it_jstr(w, "csrf"), "Äöüßäöüßäöüßäöüßabcd",
 			   it_jint(w, "version", -1), &go, 0 };
 	struct post pd = { second, other, it_jstr(d, "csrf"),
 			   it_jstr(json_array_get(json_object_get(d, "moves"), 0), "move"),
@@ -333,14 +346,20 @@ static void test_wurfwort_through_nginx(void **unused)
 	assert_true(finished);
 	assert_true(answers > 0 && votes > 0);
 	json_t *o = view_of(1);
-	char first[200];
-	int n = logged(o, "answer ", first, sizeof first);
-	print_message("wurfwort: %d answers logged, the first: \"%s\"\n", n, first);
-	assert_true(n > 0);
+	char first[200], second[200];
+	int n = logged(o, "answer ", 0, first, sizeof first);
+	logged(o, "answer ", 1, second, sizeof second);
+	print_message("wurfwort: %d answers logged, the first two: \"%s\", \"%s\"\n", n, first,
+		      second);
+	assert_true(n > 1);
 	assert_int_equal(first_stopps(o), 1);
+	/* the 20 letters of 36 bytes as typed (lower case), not in the word list */
+	static const char typed[] = "answer äöüßäöüßäöüßäöüßabcd ";
+	assert_int_equal(strncmp(first, typed, sizeof typed - 1), 0);
+	assert_non_null(strstr(first, " w=0"));
 	/* every word of the list has its syllables and is in the word list */
-	assert_non_null(strstr(first, " s="));
-	assert_non_null(strstr(first, " w=1"));
+	assert_non_null(strstr(second, " s="));
+	assert_non_null(strstr(second, " w=1"));
 	json_decref(o);
 	/* the dictionaries were read once, before the workers, never at a lookup */
 	assert_int_equal(log_lines("lexicon: read in"), 1);
