@@ -44,6 +44,7 @@
 #include "play.h"
 #include "sandbox.h"
 #include "store.h"
+#include "text.h"
 #include "tmpl.h"
 
 enum {
@@ -432,6 +433,7 @@ int cmd_serve(int argc, char **argv)
 	 * wait in its queue meanwhile instead of being refused. Without the
 	 * files the lookups answer "unknown" (logged); the site still runs. */
 	lexicon_preload();
+	text_init();   /* ICU's confusable data, likewise shared */
 	pid_t pids[WORKERS_MAX + 1] = { 0 };   /* the workers, then the checkpointer */
 	time_t started[WORKERS_MAX + 1] = { 0 };
 	int children = o.workers + 1;
