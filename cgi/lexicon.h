@@ -2,7 +2,8 @@
  * game (Wurf & Wort), outside the pure rules core: its syllables, from the
  * hyphenation patterns of libhyphen (hyph_de_DE.dic, an approximation: a
  * page shows it as a suggestion), and whether it is in the German word
- * list (wngerman). Loaded once per worker, never per request. The rules
+ * list (wngerman). Loaded once, by the server before it forks its workers
+ * (lexicon_preload), never per request. The rules
  * core never reads these files: what was looked up travels with the move,
  * so a replay stays exact when a dictionary changes. */
 #ifndef SPIELTISCH_LEXICON_H
