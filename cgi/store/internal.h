@@ -102,6 +102,10 @@ int st_update(struct store *s, int which, int64_t table, int64_t value,
 /* Runs a bound UPDATE/DELETE of one row: ST_NOTFOUND when no row matched. */
 int st_change_row(struct store *s, sqlite3_stmt *q, const char *what);
 
+/* Users (sql-users.c): registers the SQL functions st_name_key(name) and
+ * st_name_skeleton(name) that the migrations use, before they run. */
+int st_name_functions(sqlite3 *db);
+
 /* Tables (sql-tables.c), for the files that list tables too. */
 int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 		   const char *what);

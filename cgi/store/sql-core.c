@@ -430,7 +430,7 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		if (!q || (rc = st_exec(s, q, st_sql(pragmas[i]))) != ST_OK)
 			goto out;
 	}
-	if ((rc = migrate(s, schema_dir)) != ST_OK)
+	if ((rc = st_name_functions(s->db)) != ST_OK || (rc = migrate(s, schema_dir)) != ST_OK)
 		goto out;
 	if ((rc = prepare_all(s)) != ST_OK)
 		goto out;
