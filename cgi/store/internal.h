@@ -6,6 +6,8 @@
 #ifndef ST_INTERNAL_H
 #define ST_INTERNAL_H
 
+#include <stdio.h>
+
 #include <sqlite3.h>
 
 #include "store.h"
@@ -69,26 +71,13 @@ struct st_arg {
 #define ST_BLOB(x, len) { .kind = ST_KBLOB, .p = (x), .n = (len) }
 #define ST_ARGS(...) ((const struct st_arg[]){ __VA_ARGS__, { .kind = ST_KEND } })
 
-/* Statement `id` prepared and bound to `a`; NULL (logged) if it cannot be
- * prepared. Step it, read it, and end with st_done() as before. */
-sqlite3_stmt *st_query(struct store *s, int id, const struct st_arg *a);
-/* Statement `id` bound to `a` and run to its end (st_exec): ST_OK,
- * ST_EXISTS for a unique key taken, or an error logged as `what`. */
-int st_run(struct store *s, int id, const char *what, const struct st_arg *a);
-
 /* The machinery (sql-core.c). */
 const char *st_sql(int id);                  /* statement id's text, for messages */
 /* Logs SQLite's message for `what`: ST_BUSY, ST_FULL or ST_ERR. */
 int st_fail(struct store *s, const char *what);
-/* Statement id, prepared (at open: this only looks it up). */
-sqlite3_stmt *st_stmt(struct store *s, int id);
-/* Reset and unbind: every use of a statement ends here. */
-void st_done(sqlite3_stmt *q);
 /* Runs a bound statement to its end: ST_OK, ST_EXISTS (a unique key), or
  * the error; ends the use. */
 int st_exec(struct store *s, sqlite3_stmt *q, const char *what);
-int st_bind_text(sqlite3_stmt *q, int i, const char *v);   /* a copy; NULL as "" */
-void st_copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col);
 /* One number (column 0) of a bound statement: ST_OK, ST_NOTFOUND, or the error. */
 int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what);
 /* Up to max ids of statement `which` bound with (?1 t, ?2 max). */
@@ -109,5 +98,75 @@ int st_name_functions(sqlite3 *db);
 /* Tables (sql-tables.c), for the files that list tables too. */
 int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 		   const char *what);
+
+/* The helpers every function of the store calls, inline: a statement, its
+ * values, its end cost what the same lines written out in place cost. */
+sqlite3_stmt *st_prepare(struct store *s, int id);
+
+/* Statement id, prepared (at open: this only looks it up). */
+static inline sqlite3_stmt *st_stmt(struct store *s, int id)
+{
+	return s->st[id] ? s->st[id] : st_prepare(s, id);
+}
+
+/* Reset and unbind: every use of a statement ends here, so that no value
+ * outlives its request and a failed step's code stays out of the next use. */
+static inline void st_done(sqlite3_stmt *q)
+{
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+}
+
+/* Binds a copy of v (NULL as the empty string). */
+static inline int st_bind_text(sqlite3_stmt *q, int i, const char *v)
+{
+	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+/* A text column into dst, truncated to cap and always NUL-terminated. */
+static inline void st_copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static inline void st_bind_args(sqlite3_stmt *q, const struct st_arg *a)
+{
+	for (int i = 1; a->kind != ST_KEND; a++, i++)
+		switch (a->kind) {
+		case ST_KINT:
+			sqlite3_bind_int64(q, i, a->i);
+			break;
+		case ST_KTEXT:
+			st_bind_text(q, i, a->p);
+			break;
+		case ST_KREAL:
+			sqlite3_bind_double(q, i, a->d);
+			break;
+		case ST_KBLOB:
+			sqlite3_bind_blob(q, i, a->p, a->n, SQLITE_TRANSIENT);
+			break;
+		case ST_KEND:
+			break;
+		}
+}
+
+/* Statement `id` prepared and bound to `a`; NULL (logged) if it cannot be
+ * prepared. Step it, read it, and end with st_done() as before. */
+static inline sqlite3_stmt *st_query(struct store *s, int id, const struct st_arg *a)
+{
+	sqlite3_stmt *q = st_stmt(s, id);
+	if (q)
+		st_bind_args(q, a);
+	return q;
+}
+
+/* Statement `id` bound to `a` and run to its end (st_exec): ST_OK,
+ * ST_EXISTS for a unique key taken, or an error logged as `what`. */
+static inline int st_run(struct store *s, int id, const char *what, const struct st_arg *a)
+{
+	sqlite3_stmt *q = st_query(s, id, a);
+	return q ? st_exec(s, q, what) : ST_ERR;
+}
 
 #endif

@@ -88,26 +88,17 @@ int st_fail(struct store *s, const char *what)
 	return (code == SQLITE_BUSY || code == SQLITE_LOCKED) ? ST_BUSY : ST_ERR;
 }
 
-/* The prepared statement `id`, reset and unbound, ready for binding; NULL
- * (logged) only if it cannot be prepared. */
-sqlite3_stmt *st_stmt(struct store *s, int id)
+/* Prepares statement `id` (st_stmt's slow path: at open); NULL, logged, if
+ * it cannot be. */
+sqlite3_stmt *st_prepare(struct store *s, int id)
 {
-	if (!s->st[id] &&
-	    sqlite3_prepare_v3(s->db, st_sql(id), -1, SQLITE_PREPARE_PERSISTENT, &s->st[id],
+	if (sqlite3_prepare_v3(s->db, st_sql(id), -1, SQLITE_PREPARE_PERSISTENT, &s->st[id],
 			       NULL) != SQLITE_OK) {
 		fprintf(stderr, "store: prepare %s: %s\n", st_sql(id), sqlite3_errmsg(s->db));
 		s->st[id] = NULL;
 		return NULL;
 	}
 	return s->st[id];
-}
-
-/* Ends a use of a statement: reset (keeps a failed step's error code out of
- * the next use) and unbind, so no value outlives its request. */
-void st_done(sqlite3_stmt *q)
-{
-	sqlite3_reset(q);
-	sqlite3_clear_bindings(q);
 }
 
 /* Runs a statement without result rows (or ignores them) to the end. */
@@ -125,54 +116,6 @@ int st_exec(struct store *s, sqlite3_stmt *q, const char *what)
 	}
 	st_done(q);
 	return ST_OK;
-}
-
-static void bind_args(sqlite3_stmt *q, const struct st_arg *a)
-{
-	for (int i = 1; a->kind != ST_KEND; a++, i++)
-		switch (a->kind) {
-		case ST_KINT:
-			sqlite3_bind_int64(q, i, a->i);
-			break;
-		case ST_KTEXT:
-			st_bind_text(q, i, a->p);
-			break;
-		case ST_KREAL:
-			sqlite3_bind_double(q, i, a->d);
-			break;
-		case ST_KBLOB:
-			sqlite3_bind_blob(q, i, a->p, a->n, SQLITE_TRANSIENT);
-			break;
-		case ST_KEND:
-			break;
-		}
-}
-
-sqlite3_stmt *st_query(struct store *s, int id, const struct st_arg *a)
-{
-	sqlite3_stmt *q = st_stmt(s, id);
-	if (q)
-		bind_args(q, a);
-	return q;
-}
-
-int st_run(struct store *s, int id, const char *what, const struct st_arg *a)
-{
-	sqlite3_stmt *q = st_query(s, id, a);
-	return q ? st_exec(s, q, what) : ST_ERR;
-}
-
-/* Binds a copy of v (NULL as the empty string). */
-int st_bind_text(sqlite3_stmt *q, int i, const char *v)
-{
-	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
-}
-
-/* A text column into dst, truncated to cap and always NUL-terminated. */
-void st_copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
-{
-	const unsigned char *t = sqlite3_column_text(q, col);
-	snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
 /* Steps a bound statement that reads one number (column 0) into *out:
