@@ -117,9 +117,10 @@ docs-check: $(B)/spieltisch
 	@sh tests/docs-check.sh $(B)/spieltisch
 
 # Every message in German has its English and the other way round, with the
-# same arguments (docs/i18n.md).
+# same arguments (docs/i18n.md); then the check itself, on a broken catalog.
 i18n-check: deps-test
 	@sh tests/i18n-check.sh $(LANGS)
+	@sh tests/i18n-check-test.sh
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer,
 # built two files at a time; the leak check walks fewer positions there (it
