@@ -10,10 +10,11 @@ const { test, main, until, sleep, check, visibleText, gotoSettled, pageUpdate, p
 
 const PASSWORD = 'geheim-123';
 const POLL_WAIT = 15000;   // a page must catch up with a move within this
-// A click's page must come back within this. It waits on the page's own load,
-// so a generous bound costs nothing when the machine is quick; a busy one
-// (load 16, the word list read cold by the first Wurf & Wort move) took
-// longer than 10 s.
+// A click's page must come back within this: every click (playwright's click
+// waits for the navigation it starts) and the wait for its page's load. It
+// waits on the page's own load, so a generous bound costs nothing when the
+// machine is quick; a busy one (load 16, the word list read cold by the
+// first Wurf & Wort word) took longer than the 10 s a click had.
 const CLICK_WAIT = 30000;
 const PHONE360 = { width: 360, height: 780 };   // a narrow phone
 
@@ -77,7 +78,7 @@ async function register(p, name) {
 	await f.locator('input[name="password2"]').fill(PASSWORD);
 	await Promise.all([
 		p.page.waitForURL(u => !u.pathname.startsWith('/register')),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const who = await p.page.locator('header .who').innerText();
 	check(who.trim() === name, `after registering, the header names "${who}", not ${name}`);
@@ -96,7 +97,7 @@ async function createTable(p, slug, seats, options = {}) {
 	}
 	await Promise.all([
 		p.page.waitForURL(/\/t\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	return p.page.url();
 }
@@ -105,7 +106,7 @@ async function createTable(p, slug, seats, options = {}) {
 async function seatBots(p, levels) {
 	for (const level of levels) {
 		const before = p.loads;
-		await p.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click();
+		await p.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click({ timeout: CLICK_WAIT });
 		await until(`${p.label}'s page after seating a ${level} bot`, CLICK_WAIT, async () => p.loads > before);
 	}
 }
@@ -114,7 +115,7 @@ async function seatBots(p, levels) {
 async function join(p, url) {
 	await gotoSettled(p, url);
 	const before = p.loads;
-	await p.page.locator('form[action$="/join"] button').click();
+	await p.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });
 	await until(`${p.label}'s page after joining`, CLICK_WAIT, async () => p.loads > before);
 	await p.page.waitForURL(/\/t\/\d+$/);
 	const text = await visibleText(p.page);
@@ -429,7 +430,7 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	t.note(`ida types "${word}"`);
 	const before = ida.loads;
 	await ida.page.locator('#move-text').fill(word);
-	await ida.page.locator('form.typed button[type="submit"]').click();
+	await ida.page.locator('form.typed button[type="submit"]').click({ timeout: CLICK_WAIT });
 	// the worker may read its dictionaries now: give it time
 	await until("ida's page after her word", 30000, async () => ida.loads > before);
 	await ida.page.waitForLoadState('load');
@@ -552,7 +553,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 
 	// The standing choice of windows, without script: unfold it, switch off
 	// the window after the ante, and the page says so.
-	await nia.page.locator('.wg-listen summary').click();
+	await nia.page.locator('.wg-listen summary').click({ timeout: CLICK_WAIT });
 	const toggle = nia.page.locator('.wg-listen li').first();
 	check(/gefragt/.test(await toggle.innerText()), `nia's first window is not on: "${await toggle.innerText()}"`);
 	await clickMove(nia, await toggle.locator('button[name="move"]').getAttribute('value'));
@@ -613,7 +614,7 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" on the German board');
 	// the footer's switch: a form for a user, back to the same table
 	const before = edda.loads;
-	await edda.page.locator('footer .langs button[value="en"]').click();
+	await edda.page.locator('footer .langs button[value="en"]').click({ timeout: CLICK_WAIT });
 	await until("edda's page after the switch", CLICK_WAIT, async () => edda.loads > before);
 	await edda.page.waitForURL(url);
 	check(await edda.page.getAttribute('html', 'lang') === 'en', 'after the switch the page is not English');
@@ -635,7 +636,7 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	check(await edda.page.getAttribute('html', 'lang') === 'en', '/me is not English');
 	await gotoSettled(edda, url);
 	const b2 = edda.loads;
-	await edda.page.locator('footer .langs button[value="de"]').click();
+	await edda.page.locator('footer .langs button[value="de"]').click({ timeout: CLICK_WAIT });
 	await until("edda's page after switching back", CLICK_WAIT, async () => edda.loads > b2);
 	check(await edda.page.getAttribute('html', 'lang') === 'de', 'switching back did not give German');
 	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" after switching back');
@@ -668,7 +669,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 	const f = sina.page.locator('form[action="/tables"]:has(input[name="game"][value="drehwurm"])');
 	await f.locator('select[name="seats"]').selectOption('3');
 	await f.locator('input[name="snap_seconds"]').fill('60');
-	await f.locator('input[name="speed"][value="days"]').click();
+	await f.locator('input[name="speed"][value="days"]').click({ timeout: CLICK_WAIT });
 	check(await f.locator('input[name="speed"][value="days"]').isChecked(), 'the radio "Über Tage" is not checked');
 	await f.locator('select[name="clock_days"]').selectOption('5');
 	await f.locator('input[name="move_hours"]').fill('12');
@@ -676,7 +677,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 	await f.locator('input[name="timeouts"]').fill('2');
 	await Promise.all([
 		sina.page.waitForURL(/\/t\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const url = sina.page.url();
 	t.note(`table ${url}`);
@@ -686,7 +687,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 
 	// A bot on one free seat from the table page, then tom takes the last one.
 	const before = sina.loads;
-	await sina.page.locator('form[action$="/bot"]:has(input[value="greedy"]) button').click();
+	await sina.page.locator('form[action$="/bot"]:has(input[value="greedy"]) button').click({ timeout: CLICK_WAIT });
 	await until("sina's page after seating a bot", CLICK_WAIT, async () => sina.loads > before);
 	await join(tom, url);
 	await allAt([sina, tom], (await state(tom)).version, 'the party starts');
@@ -1101,7 +1102,7 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	const loads = vera.loads;
 	const before = uma.loads;
 	await uma.page.locator('form.chat-form input[name="text"]').fill(msg);
-	await uma.page.locator('form.chat-form button[type="submit"]').click();
+	await uma.page.locator('form.chat-form button[type="submit"]').click({ timeout: CLICK_WAIT });
 	await until("uma's page after her message", CLICK_WAIT, async () => uma.loads > before);
 	await uma.page.waitForLoadState('load');
 	const landed = new URL(uma.page.url());
@@ -1137,7 +1138,7 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	const reply = 'Danke! Ich wähle gleich.';
 	const beforeV = vera.loads;
 	await vera.page.locator('form.chat-form input[name="text"]').fill(reply);
-	await vera.page.locator('form.chat-form button[type="submit"]').click();
+	await vera.page.locator('form.chat-form button[type="submit"]').click({ timeout: CLICK_WAIT });
 	await until("vera's page after her reply", CLICK_WAIT, async () => vera.loads > beforeV);
 	await until("uma's page to show vera's reply by its own poll", POLL_WAIT, async () =>
 		(await uma.page.locator('#chat .chat-log li .chat-text').first().innerText()) === reply, 250);
@@ -1156,7 +1157,7 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	await gast.page.goto(`${BASE}/`);
 	const watch = gast.page.locator(`section:has(h2:text-is("Zuschauen")) a[href="${new URL(url).pathname}"]`);
 	check(await watch.count() === 1, 'the lobby does not list the running table under "Zuschauen"');
-	await watch.click();
+	await watch.click({ timeout: CLICK_WAIT });
 	await gast.page.waitForURL(u => u.pathname === new URL(url).pathname);
 	const gt = await visibleText(gast.page);
 	check(/Du schaust zu/.test(gt), 'the visitor\'s table page does not say "Du schaust zu"');
@@ -1207,7 +1208,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 		`the invite link reads "${link.text}" (href ${link.href}), not the full address ${url}`);
 	const copy = wim.page.locator('.invite button.copy').first();
 	check(await copy.innerText().catch(() => '') === 'Link kopieren', 'the open table has no "Link kopieren" button');
-	await copy.click();
+	await copy.click({ timeout: CLICK_WAIT });
 	await until('the copy button to say "Kopiert"', 3000, async () => (await copy.innerText()) === 'Kopiert');
 	const clip = await wim.page.evaluate(() => navigator.clipboard.readText());
 	check(clip === url, `"Link kopieren" put "${clip}" on the clipboard, not ${url}`);
@@ -1223,7 +1224,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	const before = wim.loads;
 	const f = wim.page.locator('form.invite-by-name');
 	await f.locator('input[name="name"]').fill('xenia');
-	await f.locator('button[type="submit"]').click();
+	await f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT });
 	await until("wim's page after the invitation", CLICK_WAIT, async () => wim.loads > before);
 	await wim.page.waitForLoadState('load');
 	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
@@ -1248,10 +1249,10 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	await t.shot(xenia.page, 'me-invite-phone.png');
 
 	// She follows the invitation and sits down with one click; it is gone from /me.
-	await inv.locator(`a[href="${new URL(url).pathname}"]`).click();
+	await inv.locator(`a[href="${new URL(url).pathname}"]`).click({ timeout: CLICK_WAIT });
 	await xenia.page.waitForURL(u => u.pathname === new URL(url).pathname);
 	const b2 = xenia.loads;
-	await xenia.page.locator('form[action$="/join"] button').click();
+	await xenia.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });
 	await until("xenia's page after joining", CLICK_WAIT, async () => xenia.loads > b2);
 	const seated = await tableJson(xenia, url);
 	check(seated.seated, 'xenia is not seated after following the invitation');
@@ -1318,7 +1319,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	// yara asks for the rematch; she lands on the new table, seated.
 	await Promise.all([
 		yara.page.waitForURL(u => /^\/t\/\d+$/.test(u.pathname) && u.pathname !== new URL(url).pathname),
-		yara.page.locator(button).click(),
+		yara.page.locator(button).click({ timeout: CLICK_WAIT }),
 	]);
 	const next = yara.page.url(), nextPath = new URL(next).pathname;
 	t.note(`the new table: ${next}`);
@@ -1348,10 +1349,10 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	await tab.close();
 
 	// From the invitation on /me, one click on "Mitspielen" seats zeno.
-	await inv.locator(`a[href="${nextPath}"]`).click();
+	await inv.locator(`a[href="${nextPath}"]`).click({ timeout: CLICK_WAIT });
 	await zeno.page.waitForURL(u => u.pathname === nextPath);
 	const b = zeno.loads;
-	await zeno.page.locator('form[action$="/join"] button').click();   // the one click
+	await zeno.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });   // the one click
 	await until("zeno's page after joining the new table", CLICK_WAIT, async () => zeno.loads > b);
 
 	// The new table runs: both pages show the started party, yara's by its own poll.
@@ -1385,7 +1386,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await ola.page.goto(`${BASE}/tournaments`);
 	await Promise.all([
 		ola.page.waitForURL(/\/tournaments\/new/),
-		ola.page.locator('a[href="/tournaments/new?game=dna"]').click(),
+		ola.page.locator('a[href="/tournaments/new?game=dna"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const f = ola.page.locator('form[action="/tournaments"]');
 	await f.locator('input[name="name"]').fill('Abendturnier');
@@ -1394,7 +1395,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await f.locator('input[name="rounds"]').fill('1');
 	await Promise.all([
 		ola.page.waitForURL(/\/tournaments\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const turl = ola.page.url();
 	t.note(`the tournament: ${turl}`);
@@ -1404,7 +1405,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	for (const p of players) {
 		await gotoSettled(p, turl);
 		const before = p.loads;
-		await p.page.locator('form[action$="/register"] button').click();
+		await p.page.locator('form[action$="/register"] button').click({ timeout: CLICK_WAIT });
 		await until(`${p.label}'s page after registering`, CLICK_WAIT, async () => p.loads > before);
 		await p.page.waitForURL(u => u.pathname === new URL(turl).pathname);
 		check(/Du bist dabei/.test(await visibleText(p.page)), `${p.label} is not registered`);
@@ -1416,7 +1417,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await gotoSettled(ola, turl);
 	await Promise.all([
 		ola.page.waitForURL(u => u.pathname === new URL(turl).pathname),
-		ola.page.locator('form[action$="/start"] button').click(),
+		ola.page.locator('form[action$="/start"] button').click({ timeout: CLICK_WAIT }),
 	]);
 	const mine = 'a:has-text("Zu meinem Tisch")';
 	for (const p of players)
@@ -1428,7 +1429,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 
 	// One click leads ute to her table, where she sits.
 	const ute = players[0];
-	await Promise.all([ute.page.waitForURL(/\/t\/\d+$/), ute.page.locator(mine).first().click()]);
+	await Promise.all([ute.page.waitForURL(/\/t\/\d+$/), ute.page.locator(mine).first().click({ timeout: CLICK_WAIT })]);
 	const url = ute.page.url();
 	const j = await tableJson(ute, url);
 	check(j.seated && j.is_playing, `ute at her tournament table: seated ${j.seated}, status ${j.status}`);
