@@ -226,12 +226,14 @@ async function pollRounds(ps, n, timeoutMs = 20000) {
 		async () => ps.every((p, i) => p.loads + p.polls >= seen[i] + n), 50);
 }
 
-// Sets the viewport and waits until the page has laid itself out at the
-// new width (two animation frames after the resize reached the page).
+// Sets the viewport and waits until the page has it (what is read of the
+// layout afterwards, a width or a screenshot, lays the page out first).
+// Asked from here, not by waitForFunction or an animation frame: a page
+// without script runs neither.
 async function resize(page, size) {
 	await page.setViewportSize(size);
-	await page.waitForFunction(w => window.innerWidth === w, size.width, { timeout: 5000 });
-	await page.evaluate(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))));
+	await until(`the page at ${size.width} px`, 5000,
+		() => page.evaluate(w => window.innerWidth === w, size.width), 50);
 }
 
 // The tests in LANES lanes on one browser: each lane takes the next test
