@@ -90,8 +90,8 @@ test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)
 
-# The quick tier for the edit-compile-test loop, under a minute on two
-# cores (docs/reliability.md "make check"): the build, the catalogs, the move
+# The quick tier for the edit-compile-test loop, under a minute on a quiet
+# two-core machine (docs/reliability.md "make check"): the build, the catalogs, the move
 # docs, the perft tables and signatures, and the unit tests but the slowest.
 # The build two files at a time, then the checks in turn (the unit tests two
 # binaries at a time).
