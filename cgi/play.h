@@ -73,6 +73,11 @@ int play_finish(struct store *s, int rc);
 /* Everything a page needs about one table, loaded once per request. */
 struct play_table {
 	struct st_table t;
+	int64_t seen;                /* the version this viewer's page carries (its forms'
+	                              * `v`, the JSON's "version"): the public version, or
+	                              * the viewer's own later step that others cannot see;
+	                              * never t.version, which counts everybody's hidden
+	                              * steps too */
 	const struct game *g;
 	int opt[GAME_OPT_MAX];
 	struct st_seat seats[GAME_MAX_SEATS];

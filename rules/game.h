@@ -245,7 +245,20 @@ struct game {
 	 * order before shuffling): the bots think on such a re-dealt copy, so
 	 * their choices tell nothing hidden (rules/bot.h). */
 	void (*scramble)(void *st, int seat, uint64_t seed);
+
+	/* Optional (NULL: every move depends on the page it was chosen on). A
+	 * move is judged against the current state; the platform asks this
+	 * only when the page it came from is older than the last change of the
+	 * position epoch (status.epoch) or than the seat's own last step
+	 * (docs/storage.md, "One move"). GAME_LATE_NOW: the move means the same
+	 * whatever the page showed (a standing choice): judge it now like any.
+	 * GAME_LATE_STALE: it is too late; the game fills e when it can say who
+	 * came first ("Zu spät: @2 hat schon „Stopp“ gerufen."), else leaves
+	 * e->msg empty for the platform's note. st may be over (the race
+	 * ended the party). */
+	int (*late)(const void *st, int seat, const char *move, struct rerr *e);
 };
+enum { GAME_LATE_STALE, GAME_LATE_NOW };
 
 /* The registry: every game the platform offers, in lobby order. */
 extern const struct game *const games[];

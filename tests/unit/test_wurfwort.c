@@ -22,8 +22,9 @@
 static const struct game *const G = &wurfwort_game;
 static const int64_t T0 = 1000000;
 
-/* Pinned by test_known_answer. */
-#define KNOWN_CRC 0x24ff7389u
+/* Pinned by test_known_answer (the snapshot counts the epoch, which since
+ * the secret votes moves only on a claim, a word and a decided round). */
+#define KNOWN_CRC 0x50f15f73u
 #define KNOWN_LEN 474u
 #define KNOWN_ROUND 12
 
