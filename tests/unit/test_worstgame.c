@@ -1358,7 +1358,7 @@ static const struct {
 	{ P_DISCARD, 0, "discard zauberstab", "Diese Karte hast du nicht auf der Hand." },
 	/* cards: in hand, their step, their target */
 	{ P_ATTACK, 0, "play kaputt", "Kaputte Karte hast du nicht auf der Hand." },
-	{ P_ATTACK, 0, "play nein", "Nein!: Auf eine Karte im Stapel" },
+	{ P_ATTACK, 0, "play nein", "Auf dem Stapel liegt keine Karte, auf die Nein! antworten" },
 	{ P_ATTACK, 0, "play gezinkt 6", "Gezinkter Würfel: Nur nach dem Angriffswurf" },
 	{ P_ATTACK, 0, "play abgelehnt", "Abgelehnt: Nur gegen einen angesagten Angriff" },
 	{ P_ATTACK, 0, "play rettungsring", "Rettungsring: Nur am Ende eines Zuges" },
