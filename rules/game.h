@@ -84,9 +84,13 @@ struct status {
 	uint32_t epoch;                 /* changes whenever the position changes so that a
 	                                 * decision another seat made on the old page is no
 	                                 * longer sound (a card played, a stack turned, choices
-	                                 * revealed). Passes and secret choices leave it alone:
-	                                 * the web layer refuses a move from a page older than
-	                                 * the last epoch change ("too late"), and only then. */
+	                                 * revealed, a race won, a round decided). Passes,
+	                                 * votes and secret choices leave it alone, and so
+	                                 * does a deadline that closes a window and changes
+	                                 * nothing else: the web layer refuses a move from a
+	                                 * page older than the last epoch change ("too late",
+	                                 * see game.late), and only then (besides a seat's own
+	                                 * double submit). */
 	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
 	int place[GAME_MAX_SEATS];      /* once over, a game whose places are not its
 	                                 * points' order (DNA: finishing order) gives
