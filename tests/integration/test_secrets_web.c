@@ -108,11 +108,24 @@ static char *body_of(struct h_client *c, const char *path, long *st)
 }
 
 /* Everything a viewer can fetch about table id: its JSON twin, its HTML
- * page, and the poll's answer for the version the page polls with. */
+ * page, the poll's answer for the version the page polls with; and of
+ * their own: "Meine Tische", its poll's answer, their Atom feed. */
 struct seen {
-	char *json, *html;
-	long poll;
+	char *json, *html, *me, *feed;
+	long poll, me_poll;
 };
+
+/* The poll of a page (path: its poll URL without ?v) for its data-version. */
+static long poll_of(struct h_client *c, const char *html, const char *path)
+{
+	const char *dv = strstr(html, "data-version=\"");
+	assert_non_null(dv);
+	char url[128];
+	long st;
+	snprintf(url, sizeof url, "%s?v=%lld", path, strtoll(dv + 14, NULL, 10));
+	free(body_of(c, url, &st));
+	return st;
+}
 
 static void look(struct h_client *c, int64_t id, struct seen *s)
 {
@@ -124,18 +137,24 @@ static void look(struct h_client *c, int64_t id, struct seen *s)
 	snprintf(path, sizeof path, "/t/%lld", (long long)id);
 	assert_non_null(s->html = body_of(c, path, &st));
 	assert_int_equal(st, 200);
-	const char *dv = strstr(s->html, "data-version=\"");
-	assert_non_null(dv);
-	snprintf(path, sizeof path, "/t/%lld/poll?v=%lld", (long long)id,
-		 strtoll(dv + 14, NULL, 10));
-	char *p = body_of(c, path, &s->poll);
-	free(p);
+	snprintf(path, sizeof path, "/t/%lld/poll", (long long)id);
+	s->poll = poll_of(c, s->html, path);
+	assert_non_null(s->me = body_of(c, "/me", &st));
+	assert_int_equal(st, 200);
+	s->me_poll = poll_of(c, s->me, "/me/poll");
+	const char *f = strstr(s->me, "/feed/");
+	assert_non_null(f);
+	snprintf(path, sizeof path, "%.*s", (int)strcspn(f, "\""), f);
+	assert_non_null(s->feed = body_of(c, path, &st));
+	assert_int_equal(st, 200);
 }
 
 static void forget(struct seen *s)
 {
 	free(s->json);
 	free(s->html);
+	free(s->me);
+	free(s->feed);
 }
 
 /* The same bytes (and length) before and after, and no reload. */
@@ -155,8 +174,16 @@ static void assert_same(const char *who, const struct seen *a, const struct seen
 	if (strcmp(a->html, b->html) != 0)
 		fail_msg("%s: the page changed (%zu → %zu bytes)", who, strlen(a->html),
 			 strlen(b->html));
+	if (strcmp(a->me, b->me) != 0)
+		fail_msg("%s: \"Meine Tische\" changed (%zu → %zu bytes)", who, strlen(a->me),
+			 strlen(b->me));
+	if (strcmp(a->feed, b->feed) != 0)
+		fail_msg("%s: the feed changed (%zu → %zu bytes)", who, strlen(a->feed),
+			 strlen(b->feed));
 	assert_int_equal(a->poll, 204);
 	assert_int_equal(b->poll, 204);
+	assert_int_equal(a->me_poll, 204);
+	assert_int_equal(b->me_poll, 204);
 }
 
 /* Plays legal moves (a card before anything else, a pass last) until a
