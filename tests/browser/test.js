@@ -436,10 +436,17 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 		const m = (await state(p)).moves;
 		check(m.includes('vote up') && m.includes('vote down'), `${p.label} cannot vote: ${m.join(', ')}`);
 	}
+	// A vote is secret until the vote closes ("gleichzeitig"): kim's page
+	// does not reload and shows nothing of it; jan's own page shows it.
+	const kimLoads = kim.loads, kimPolls = [];
+	kim.page.on('response', r => { if (r.url().includes('/poll?')) kimPolls.push(r.status()); });
 	await clickMove(jan, 'vote up');
-	await allAt(all, (await state(jan)).version, "after jan's vote");
+	check(/dafür/.test(await visibleText(jan.page)), "jan's page does not show jan's own vote");
+	await until("two of kim's polls after jan's vote", 15000, async () => kimPolls.length >= 2, 200);
+	check(kim.loads === kimLoads && kimPolls.every(st => st === 204),
+		`kim's page reloaded after jan's secret vote (polls ${kimPolls.join(',')})`);
 	const seen = await visibleText(kim.page);
-	check(/dafür/.test(seen), "kim's page does not show jan's vote as it came in");
+	check(!/dafür/.test(seen), "kim's page shows jan's vote before the vote closed");
 	await t.shot(kim.page, 'wurfwort-vote.png');
 	await clickMove(kim, 'vote up');
 	await allAt(all, (await state(kim)).version, "after kim's vote");
