@@ -4,9 +4,10 @@
  * what is public when"; docs/storage.md, "One move"):
  *   - Drehwurm and Worst Game Ever: one seat passes in a window open to
  *     several; every other seat's and a spectator's JSON twin and HTML page
- *     are byte for byte what they were, and their polls still answer 204
- *     (no reload): the full version, which counts the pass, is nobody's but
- *     the mover's;
+ *     (bytes, so length, and headers but the date), their "Meine Tische"
+ *     and Atom feed are what they were, and the table's and /me's polls
+ *     still answer 204 (no reload): the full version, which counts the
+ *     pass, is nobody's but the mover's;
  *   - Wurf & Wort: a vote is secret (another voter's page does not change),
  *     and six more voters posting at the same moment from pages of the
  *     same version are all counted; a pass does not make another seat's
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -96,22 +98,44 @@ static int has_move(json_t *o, const char *move, int prefix)
 	return 0;
 }
 
-/* The body of GET path as c sees it (malloc'd), its status into *st. */
-static char *body_of(struct h_client *c, const char *path, long *st)
+/* The body of GET path as c sees it (malloc'd), its status into *st; its
+ * header lines but the date into *head (malloc'd) when head is given. */
+static char *fetch(struct h_client *c, const char *path, long *st, char **head)
 {
 	struct h_resp r;
 	int rc = h_get(c, path, &r);
 	*st = r.status;
 	char *b = rc == 0 && r.body ? strdup(r.body) : NULL;
+	if (head) {
+		const char *h = r.headers ? r.headers : "";
+		char *out = malloc(strlen(h) + 1), *o = out;
+		assert_non_null(out);
+		for (const char *line = h; *line;) {
+			size_t n = strcspn(line, "\n");
+			if (strncasecmp(line, "Date:", 5) != 0) {
+				memcpy(o, line, n);
+				o += n;
+				*o++ = '\n';
+			}
+			line += n + (line[n] == '\n');
+		}
+		*o = '\0';
+		*head = out;
+	}
 	h_resp_free(&r);
 	return b;
+}
+
+static char *body_of(struct h_client *c, const char *path, long *st)
+{
+	return fetch(c, path, st, NULL);
 }
 
 /* Everything a viewer can fetch about table id: its JSON twin, its HTML
  * page, the poll's answer for the version the page polls with; and of
  * their own: "Meine Tische", its poll's answer, their Atom feed. */
 struct seen {
-	char *json, *html, *me, *feed;
+	char *json, *html, *me, *feed, *json_head, *html_head;
 	long poll, me_poll;
 };
 
@@ -132,10 +156,10 @@ static void look(struct h_client *c, int64_t id, struct seen *s)
 	char path[96];
 	long st;
 	snprintf(path, sizeof path, "/t/%lld.json", (long long)id);
-	assert_non_null(s->json = body_of(c, path, &st));
+	assert_non_null(s->json = fetch(c, path, &st, &s->json_head));
 	assert_int_equal(st, 200);
 	snprintf(path, sizeof path, "/t/%lld", (long long)id);
-	assert_non_null(s->html = body_of(c, path, &st));
+	assert_non_null(s->html = fetch(c, path, &st, &s->html_head));
 	assert_int_equal(st, 200);
 	snprintf(path, sizeof path, "/t/%lld/poll", (long long)id);
 	s->poll = poll_of(c, s->html, path);
@@ -155,6 +179,8 @@ static void forget(struct seen *s)
 	free(s->html);
 	free(s->me);
 	free(s->feed);
+	free(s->json_head);
+	free(s->html_head);
 }
 
 /* The same bytes (and length) before and after, and no reload. */
@@ -174,6 +200,8 @@ static void assert_same(const char *who, const struct seen *a, const struct seen
 	if (strcmp(a->html, b->html) != 0)
 		fail_msg("%s: the page changed (%zu → %zu bytes)", who, strlen(a->html),
 			 strlen(b->html));
+	if (strcmp(a->json_head, b->json_head) != 0 || strcmp(a->html_head, b->html_head) != 0)
+		fail_msg("%s: the headers changed:\n%s\n---\n%s", who, a->html_head, b->html_head);
 	if (strcmp(a->me, b->me) != 0)
 		fail_msg("%s: \"Meine Tische\" changed (%zu → %zu bytes)", who, strlen(a->me),
 			 strlen(b->me));
