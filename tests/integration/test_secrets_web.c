@@ -16,7 +16,9 @@
  *     its deadline closed it with no snap, counts (the deadline changed
  *     nothing it means);
  *   - Worst Game Ever: the standing choice `react`, changed twice from one
- *     page, is taken both times (not "Doppelt gesendet").
+ *     page, is taken both times (not "Doppelt gesendet");
+ *   - Drehwurm: the loser of two snaps at the same moment is told who
+ *     snapped.
  * Bounded by STEPS_MAX moves and WAIT_SECONDS per wait.
  */
 #include <pthread.h>
@@ -560,6 +562,86 @@ static void test_react_twice_from_one_page(void **u)
 	json_decref(o);
 }
 
+/* The first snap move of o's list into out (cap bytes); 0, or -1. */
+static int first_snap(json_t *o, char *out, size_t cap)
+{
+	json_t *mv = json_object_get(o, "moves");
+	for (size_t i = 0; i < json_array_size(mv); i++) {
+		const char *m = it_jstr(json_array_get(mv, i), "move");
+		if (strncmp(m, "snap ", 5) == 0) {
+			snprintf(out, cap, "%s", m);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* Drehwurm: two seats snap at the same moment from pages of one version:
+ * one card lands, the other seat is told who snapped ("Zu spät: … hat
+ * schon auf Stapel N zwischengeworfen."). Windows where fewer than two can
+ * snap are passed by everyone in them. */
+static void test_snap_race_loser_named(void **u)
+{
+	(void)u;
+	people();
+	int64_t id = table_for("drehwurm", 3, "snap_seconds", "600", NULL, NULL);
+	for (int tries = 0; tries < 60; tries++) {
+		uint32_t in;
+		reach_window(id, 3, &in);
+		char snap[2][GAME_MOVE_MAX + 1];
+		int who[2], k = 0;
+		json_t *pages[2] = { NULL, NULL };
+		for (int i = 0; i < 3 && k < 2; i++) {
+			json_t *o = twin(pl[i], id);
+			if (first_snap(o, snap[k], sizeof snap[k]) == 0) {
+				who[k] = i;
+				pages[k++] = o;
+			} else {
+				json_decref(o);
+			}
+		}
+		if (k < 2) {
+			for (int i = 0; i < k; i++)
+				json_decref(pages[i]);
+			for (int i = 0; i < 3; i++) {
+				json_t *o = twin(pl[i], id);
+				if (has_move(o, "pass", 0))
+					assert_int_equal(it_move(pl[i], id, it_jstr(o, "csrf"),
+								 it_jint(o, "version", -1), "pass"),
+							 303);
+				json_decref(o);
+			}
+			continue;
+		}
+		struct shot sh[2];
+		pthread_barrier_t go;
+		pthread_t th[2];
+		pthread_barrier_init(&go, NULL, 2);
+		for (int i = 0; i < 2; i++) {
+			sh[i] = (struct shot){ who[i], id, it_jstr(pages[i], "csrf"), snap[i],
+					       it_jint(pages[i], "version", -1), &go, 0, NULL };
+			pthread_create(&th[i], NULL, shoot, &sh[i]);
+		}
+		for (int i = 0; i < 2; i++)
+			pthread_join(th[i], NULL);
+		pthread_barrier_destroy(&go);
+		assert_true((sh[0].status == 303) != (sh[1].status == 303));
+		struct shot *lost = sh[0].status == 303 ? &sh[1] : &sh[0];
+		assert_int_equal(lost->status, 409);
+		if (!lost->body || !strstr(lost->body, "zwischengeworfen"))
+			fail_msg("the snap race's loser is not told who snapped");
+		print_message("drehwurm: seats %d and %d snapped at once: seat %d's card landed, "
+			      "the other was told who snapped\n", who[0], who[1],
+			      sh[0].status == 303 ? who[0] : who[1]);
+		for (int i = 0; i < 2; i++) {
+			free(sh[i].body);
+			json_decref(pages[i]);
+		}
+		return;
+	}
+	fail_msg("no window in which two seats could snap");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -568,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_wurfwort_at_the_same_moment),
 		cmocka_unit_test(test_deadline_changes_nothing_it_means),
 		cmocka_unit_test(test_react_twice_from_one_page),
+		cmocka_unit_test(test_snap_race_loser_named),
 	};
 	return cmocka_run_group_tests(tests, start, stop);
 }
