@@ -441,10 +441,17 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 		const m = (await state(p)).moves;
 		check(m.includes('vote up') && m.includes('vote down'), `${p.label} cannot vote: ${m.join(', ')}`);
 	}
+	// A vote is secret until the vote closes ("gleichzeitig"): kim's page
+	// does not reload and shows nothing of it; jan's own page shows it.
+	const kimLoads = kim.loads, kimPolls = [];
+	kim.page.on('response', r => { if (r.url().includes('/poll?')) kimPolls.push(r.status()); });
 	await clickMove(jan, 'vote up');
-	await allAt(all, (await state(jan)).version, "after jan's vote");
+	check(/dafür/.test(await visibleText(jan.page)), "jan's page does not show jan's own vote");
+	await until("two of kim's polls after jan's vote", 15000, async () => kimPolls.length >= 2, 200);
+	check(kim.loads === kimLoads && kimPolls.every(st => st === 204),
+		`kim's page reloaded after jan's secret vote (polls ${kimPolls.join(',')})`);
 	const seen = await visibleText(kim.page);
-	check(/dafür/.test(seen), "kim's page does not show jan's vote as it came in");
+	check(!/dafür/.test(seen), "kim's page shows jan's vote before the vote closed");
 	await t.shot(kim.page, 'wurfwort-vote.png');
 	await clickMove(kim, 'vote up');
 	await allAt(all, (await state(kim)).version, "after kim's vote");
@@ -858,6 +865,67 @@ test('A refused move is never sent again: the table changes and nothing is playe
 	const notes = await p.page.locator('.note').count();
 	check(notes === 0, `${p.label} sees a note after the table changed, though it did nothing`);
 	t.note(`the window ended; ${p.label}'s page followed to version ${v1} and ${p.label} is on turn; 1 POST in all`);
+});
+
+// The raw bytes a seat's browser gets for the table page and its JSON twin
+// (the same cookies), without touching the open page. The seconds left of
+// a countdown are the time of the request, not the table's (the deadline
+// itself, in ms, stays in the JSON): they are the only bytes blanked.
+async function rawViews(p, url) {
+	const html = (await (await p.page.request.get(url)).text())
+		.replace(/data-countdown="\d+">\d+</g, 'data-countdown="S">S<');
+	const json = (await (await p.page.request.get(url + '.json')).text())
+		.replace(/"(deadline_seconds|seconds)": *\d+/g, '"$1": S');
+	return { html, json };
+}
+
+test('A pass tells nobody: the other pages\' HTML, JSON and reloads stay as they were', 120000, async t => {
+	// 120-s snap windows: the window stays open for the whole test.
+	const { all, url } = await drehwurmTable(t, ['jana', 'kurt', 'lena'], [], 120);
+	const n = all.length;
+	let inWindow = [];
+	for (let step = 0; step < 40; step++) {
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		inWindow = ss.map(s => s.moves.includes('pass'));
+		if (inWindow.filter(Boolean).length >= 2) break;
+		const i = ss.findIndex(s => s.moves.some(m => /^(play|draw turn) /.test(m)));
+		if (i < 0) { await sleep(500); continue; }
+		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
+		await clickMove(all[i], mv);
+		await allAt(all, (await state(all[i])).version, `after "${mv}"`);
+	}
+	check(inWindow.filter(Boolean).length >= 2, 'no snap window opened for two seats');
+	const a = inWindow.indexOf(true);
+	const others = all.filter((_, i) => i !== a);
+	// Every other page: its reloads, its polls' answers, its raw HTML and JSON.
+	const polls = new Map(others.map(p => [p, []]));
+	for (const p of others)
+		p.page.on('response', r => { if (r.url().includes('/poll?')) polls.get(p).push(r.status()); });
+	const before = [];
+	for (const p of others)
+		before.push({ loads: p.loads, version: (await state(p)).version, ...(await rawViews(p, url)) });
+	await clickMove(all[a], 'pass');
+	check(!(await state(all[a])).moves.includes('pass'), `${all[a].label} still may pass`);
+	// Two poll rounds of every other page after the pass (each answered).
+	const counted = others.map(p => polls.get(p).length);
+	await until('two polls of every other page after the pass', 20000, async () =>
+		others.every((p, i) => polls.get(p).length >= counted[i] + 2), 200);
+	for (let i = 0; i < others.length; i++) {
+		const p = others[i], b = before[i];
+		const now = await rawViews(p, url);
+		check(p.loads === b.loads, `${p.label}'s page reloaded after ${all[a].label}'s pass`);
+		check(polls.get(p).every(st => st === 204), `${p.label}'s polls answered ${polls.get(p).join(',')}`);
+		check((await state(p)).version === b.version, `${p.label}'s page moved to another version`);
+		let k = 0;
+		while (k < b.html.length && b.html[k] === now.html[k]) k++;
+		check(now.html === b.html, `${p.label}'s HTML changed (${b.html.length} → ${now.html.length} bytes) at ` +
+			`${k}: ${JSON.stringify(b.html.slice(k - 80, k + 40))} → ${JSON.stringify(now.html.slice(k - 80, k + 40))}`);
+		check(now.json === b.json, `${p.label}'s JSON changed (${b.json.length} → ${now.json.length} bytes)`);
+	}
+	t.note(`${all[a].label} passed in a window for ${inWindow.filter(Boolean).length} seats; ` +
+		`${others.map(p => p.label).join(' and ')}: no reload, polls 204, HTML and JSON byte for byte the same`);
+	void n;
 });
 
 test('Without JavaScript: a refused move, then a legal one, then the page updates by itself', 120000, async t => {
