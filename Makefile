@@ -155,6 +155,28 @@ install: all
 	cp -R templates static schema $(DESTDIR)$(PREFIX)/share/spieltisch/
 	cp -R $(B)/locale $(DESTDIR)$(PREFIX)/share/spieltisch/
 
+# The German hyphenation patterns compiled once (cgi/hyphdict.h,
+# docs/storage.md): libhyphen's loader runs here, seconds, instead of at
+# every server start; the server maps the file (a missing or stale one
+# makes it fall back to the loader, logged). Rebuilt when the dictionary or
+# the file format changes, not at every relink. No patterns installed: no file.
+HYPH_DIC := $(wildcard /usr/share/hyphen/hyph_de_DE.dic)
+HYPH_OUT := $(if $(HYPH_DIC),$(B)/lexicon/hyph_de_DE.hyd)
+.PHONY: install-lexicon
+all: $(HYPH_OUT)
+install: install-lexicon
+$(B)/lexicon/hyph_de_DE.hyd: $(HYPH_DIC) cgi/hyphdict.c cgi/hyphdict.h | $(B)/spieltisch
+	@mkdir -p $(dir $@)
+	$(B)/spieltisch lexicon compile $(HYPH_DIC) $@
+# Server start with and without the compiled patterns (docs/benchmarks.md).
+$(B)/bench/startup: tests/bench/startup.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+install-lexicon: all
+	@if [ -n "$(HYPH_OUT)" ]; then \
+		install -d $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon && \
+		install -m 644 $(HYPH_OUT) $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon/; fi
+
 clean:
 	rm -rf $(B)
 

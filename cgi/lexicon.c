@@ -12,12 +12,15 @@
 #include <string.h>
 
 #include "game.h"
+#include "hyphdict.h"
 #include "lexicon.h"
 
 enum { WORD_MAX = 64 };
 
 struct lexicon {
 	HyphenDict *hyph;
+	struct hyphdict *map;   /* when hyph points into a compiled file */
+	long hyph_ms;           /* what reading the patterns took */
 	char *text;        /* the word list, lower case, one NUL-ended word each */
 	char **words;      /* sorted */
 	size_t nwords;
@@ -106,13 +109,40 @@ static int load_words(struct lexicon *lx, const char *path)
 	return 0;
 }
 
-int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path)
+static long ms_since(const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (long)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
+}
+
+/* The patterns into lx: the compiled file when it is given and fits its
+ * source, else libhyphen's loader (logged when a compiled file was wanted). */
+static int load_hyph(struct lexicon *lx, const char *compiled, const char *hyph_path)
+{
+	const char *why = NULL;
+	struct timespec a;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	if (compiled && hyphdict_map(&lx->map, compiled, hyph_path, &why) == 0) {
+		lx->hyph = hyphdict_dict(lx->map);
+	} else {
+		if (compiled)
+			fprintf(stderr, "lexicon: %s is not used (%s): libhyphen reads %s\n",
+				compiled, why, hyph_path);
+		lx->hyph = hnj_hyphen_load(hyph_path);
+	}
+	lx->hyph_ms = ms_since(&a);
+	return lx->hyph ? 0 : -1;
+}
+
+int lexicon_open_compiled(struct lexicon **out, const char *compiled, const char *hyph_path,
+			  const char *words_path)
 {
 	struct lexicon *lx = calloc(1, sizeof *lx);
 	*out = NULL;
 	if (!lx)
 		return -1;
-	if ((hyph_path && (lx->hyph = hnj_hyphen_load(hyph_path)) == NULL) ||
+	if ((hyph_path && load_hyph(lx, compiled, hyph_path) != 0) ||
 	    (words_path && load_words(lx, words_path) != 0)) {
 		lexicon_close(lx);
 		return -1;
@@ -121,15 +151,27 @@ int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_
 	return 0;
 }
 
+int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path)
+{
+	return lexicon_open_compiled(out, NULL, hyph_path, words_path);
+}
+
 void lexicon_close(struct lexicon *lx)
 {
 	if (!lx)
 		return;
-	if (lx->hyph)
+	if (lx->map)
+		hyphdict_unmap(lx->map);
+	else if (lx->hyph)
 		hnj_hyphen_free(lx->hyph);
 	free(lx->words);
 	free(lx->text);
 	free(lx);
+}
+
+int lexicon_patterns_compiled(const struct lexicon *lx)
+{
+	return lx && lx->map;
 }
 
 int lexicon_syllables(const struct lexicon *lx, const char *word)
@@ -171,55 +213,59 @@ int lexicon_known(const struct lexicon *lx, const char *word)
 static struct lexicon *lazy;
 static int lazy_tried;
 
-static long ms_since(const struct timespec *a)
-{
-	struct timespec b;
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (long)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
-}
-
-/* Reads the lexicon at the default places once; `when` says for the log
- * who reads it. */
-static const struct lexicon *open_once(const char *when)
+/* Reads the lexicon at the default places once, the patterns from the
+ * compiled file when one is given and fits; `when` says for the log who
+ * reads it. */
+static const struct lexicon *open_once(const char *when, const char *compiled)
 {
 	if (!lazy_tried) {
 		struct timespec a;
 		lazy_tried = 1;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (lexicon_open(&lazy, LEXICON_HYPH, LEXICON_WORDS) != 0) {
+		if (lexicon_open_compiled(&lazy, compiled, LEXICON_HYPH, LEXICON_WORDS) != 0) {
 			fprintf(stderr, "lexicon: %s or %s does not load: no word lookups\n",
 				LEXICON_HYPH, LEXICON_WORDS);
 			lazy = NULL;
 			return NULL;
 		}
-		fprintf(stderr, "lexicon: read in %ld ms %s (process %ld)\n", ms_since(&a), when,
-			(long)getpid());
+		fprintf(stderr, "lexicon: read in %ld ms %s, the patterns in %ld ms %s (process %ld)\n",
+			ms_since(&a), when, lazy->hyph_ms,
+			lazy->map ? "compiled" : "by libhyphen's loader", (long)getpid());
 	}
 	return lazy;
 }
 
 static const struct lexicon *lazy_open(void)
 {
-	return open_once("at a first lookup");
+	return open_once("at a first lookup", NULL);
 }
 
 static void *preload_thread(void *arg)
 {
-	(void)arg;
-	open_once("before the workers start");
+	open_once("before the workers start", arg);
 	return NULL;
 }
 
-/* Read in a thread of its own, so that malloc puts the lexicon (about 40
- * MiB in 300,000 blocks, with the loader's freed blocks between them) in
- * an arena of its own: a worker's allocations come from the main arena and
+/* Read in a thread of its own, so that malloc puts the lexicon (the word
+ * list's 8 MiB in 300,000 blocks, the compiled patterns' state array; with
+ * libhyphen's loader 40 MiB with its freed blocks between them) in an
+ * arena of its own: a worker's allocations come from the main arena and
  * never write into those pages, so they stay shared with the master (read
  * in the main thread, a fresh worker had 21 MiB of them copied, private). */
-int lexicon_preload(void)
+int lexicon_preload(const char *root)
 {
+	char path[4096];
+	const char *compiled = NULL;
+	if (root) {
+		snprintf(path, sizeof path, "%s/lexicon/%s", root, HYPHDICT_FILE);
+		if (access(path, R_OK) != 0)   /* not installed: a source tree */
+			snprintf(path, sizeof path, "%s/build/lexicon/%s", root, HYPHDICT_FILE);
+		compiled = path;
+	}
 	pthread_t t;
-	if (pthread_create(&t, NULL, preload_thread, NULL) != 0 || pthread_join(t, NULL) != 0)
-		open_once("before the workers start");
+	if (pthread_create(&t, NULL, preload_thread, (void *)compiled) != 0 ||
+	    pthread_join(t, NULL) != 0)
+		open_once("before the workers start", compiled);
 	return lazy ? 0 : -1;
 }
 

@@ -18,7 +18,14 @@ struct lexicon;
 /* Loads the patterns and the word list (either path may be NULL: that
  * lookup then answers -1). 0, or -1 when a file given does not load. */
 int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path);
+/* The same, the patterns from compiled (cgi/hyphdict.h: mapped, no
+ * loader run) when that file was compiled from hyph_path; else (logged)
+ * from hyph_path with libhyphen's loader. */
+int lexicon_open_compiled(struct lexicon **out, const char *compiled, const char *hyph_path,
+			  const char *words_path);
 void lexicon_close(struct lexicon *lx);
+/* 1 when lx's patterns come from a compiled file, else 0. */
+int lexicon_patterns_compiled(const struct lexicon *lx);
 
 /* Syllables of a UTF-8 word (letters of Latin-1, any case): every place
  * the patterns allow a break, plus one. One letter may stand alone at the
@@ -34,15 +41,19 @@ int lexicon_known(const struct lexicon *lx, const char *word);
 
 /* The lookups of the German lexicon at the default places, for
  * play_set_lookup(). The server reads the files with lexicon_preload() in
- * its master before it forks the workers: the patterns take seconds to
- * load (libhyphen's own loader), which must never happen inside a move's
- * write transaction, and the workers share the pages. A process that did
- * not preload reads them at its first lookup, then keeps them. A file that
- * does not load answers -1 (unknown). */
+ * its master before it forks the workers, so that no move's write
+ * transaction ever waits for a file and the workers share the pages. The
+ * patterns come from the file compiled at build time (milliseconds; under
+ * the root: lexicon/, else build/lexicon/); without it, or when it does not
+ * fit the installed dictionary, from libhyphen's own loader (seconds,
+ * logged). A process that did not preload reads them at its first lookup
+ * (with the loader), then keeps them. A file that does not load answers
+ * -1 (unknown). */
 struct lookup;
 const struct lookup *lexicon_lookup(void);
-/* Reads the lexicon of lexicon_lookup() now (once a process): 0, or -1
- * when a file does not load (the lookups then answer -1). */
-int lexicon_preload(void);
+/* Reads the lexicon of lexicon_lookup() now (once a process), the patterns
+ * compiled from under root (NULL: the loader): 0, or -1 when a file does
+ * not load (the lookups then answer -1). */
+int lexicon_preload(const char *root);
 
 #endif
