@@ -12,15 +12,16 @@
 #include <string.h>
 
 #include "game.h"
-#include "hyphdict.h"
+#include "lexfile.h"
 #include "lexicon.h"
 
 enum { WORD_MAX = 64 };
 
 struct lexicon {
 	HyphenDict *hyph;
-	struct hyphdict *map;   /* when hyph points into a compiled file */
-	long hyph_ms;           /* what reading the patterns took */
+	struct lexfile_hyph *map;   /* when hyph points into a compiled file */
+	struct lexfile_words *wmap; /* the compiled word list, instead of words */
+	long hyph_ms, words_ms;     /* what reading the patterns, the list took */
 	char *text;        /* the word list, lower case, one NUL-ended word each */
 	char **words;      /* sorted */
 	size_t nwords;
@@ -116,17 +117,20 @@ static long ms_since(const struct timespec *a)
 	return (long)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
 }
 
-/* The patterns into lx: the compiled file when it is given and fits its
- * source, else libhyphen's loader (logged when a compiled file was wanted). */
-static int load_hyph(struct lexicon *lx, const char *compiled, const char *hyph_path)
+/* The patterns into lx: the compiled file in dir when dir is given and the
+ * file fits its source, else libhyphen's loader (logged when a compiled
+ * file was wanted). */
+static int load_hyph(struct lexicon *lx, const char *dir, const char *hyph_path)
 {
 	const char *why = NULL;
+	char compiled[4096];
 	struct timespec a;
 	clock_gettime(CLOCK_MONOTONIC, &a);
-	if (compiled && hyphdict_map(&lx->map, compiled, hyph_path, &why) == 0) {
-		lx->hyph = hyphdict_dict(lx->map);
+	snprintf(compiled, sizeof compiled, "%s/%s", dir ? dir : ".", LEXFILE_HYPH);
+	if (dir && lexfile_hyph_map(&lx->map, compiled, hyph_path, &why) == 0) {
+		lx->hyph = lexfile_hyph_dict(lx->map);
 	} else {
-		if (compiled)
+		if (dir)
 			fprintf(stderr, "lexicon: %s is not used (%s): libhyphen reads %s\n",
 				compiled, why, hyph_path);
 		lx->hyph = hnj_hyphen_load(hyph_path);
@@ -135,15 +139,45 @@ static int load_hyph(struct lexicon *lx, const char *compiled, const char *hyph_
 	return lx->hyph ? 0 : -1;
 }
 
-int lexicon_open_compiled(struct lexicon **out, const char *compiled, const char *hyph_path,
+/* The word list into lx, like load_hyph: compiled from dir, else read. */
+static int load_list(struct lexicon *lx, const char *dir, const char *words_path)
+{
+	const char *why = NULL;
+	char compiled[4096];
+	struct timespec a;
+	int rc = 0;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	snprintf(compiled, sizeof compiled, "%s/%s", dir ? dir : ".", LEXFILE_WORDS);
+	if (!dir || lexfile_words_map(&lx->wmap, compiled, words_path, &why) != 0) {
+		if (dir)
+			fprintf(stderr, "lexicon: %s is not used (%s): %s is read\n", compiled, why,
+				words_path);
+		rc = load_words(lx, words_path);
+	}
+	lx->words_ms = ms_since(&a);
+	return rc;
+}
+
+int lexicon_compile_words(const char *words_path, const char *out)
+{
+	struct lexicon lx = { 0 };
+	int rc = load_words(&lx, words_path);
+	if (rc == 0)
+		rc = lexfile_words_write(lx.words, lx.nwords, words_path, out);
+	free(lx.words);
+	free(lx.text);
+	return rc;
+}
+
+int lexicon_open_compiled(struct lexicon **out, const char *dir, const char *hyph_path,
 			  const char *words_path)
 {
 	struct lexicon *lx = calloc(1, sizeof *lx);
 	*out = NULL;
 	if (!lx)
 		return -1;
-	if ((hyph_path && load_hyph(lx, compiled, hyph_path) != 0) ||
-	    (words_path && load_words(lx, words_path) != 0)) {
+	if ((hyph_path && load_hyph(lx, dir, hyph_path) != 0) ||
+	    (words_path && load_list(lx, dir, words_path) != 0)) {
 		lexicon_close(lx);
 		return -1;
 	}
@@ -161,17 +195,18 @@ void lexicon_close(struct lexicon *lx)
 	if (!lx)
 		return;
 	if (lx->map)
-		hyphdict_unmap(lx->map);
+		lexfile_hyph_unmap(lx->map);
 	else if (lx->hyph)
 		hnj_hyphen_free(lx->hyph);
+	lexfile_words_unmap(lx->wmap);
 	free(lx->words);
 	free(lx->text);
 	free(lx);
 }
 
-int lexicon_patterns_compiled(const struct lexicon *lx)
+int lexicon_compiled(const struct lexicon *lx)
 {
-	return lx && lx->map;
+	return lx ? (lx->map ? 1 : 0) | (lx->wmap ? 2 : 0) : 0;
 }
 
 int lexicon_syllables(const struct lexicon *lx, const char *word)
@@ -200,10 +235,12 @@ int lexicon_syllables(const struct lexicon *lx, const char *word)
 int lexicon_known(const struct lexicon *lx, const char *word)
 {
 	char low[WORD_MAX * 2];
-	if (!lx || !lx->words)
+	if (!lx || (!lx->words && !lx->wmap))
 		return -1;
 	if (utf8_lower(word, low, sizeof low) <= 0)
 		return 0;
+	if (lx->wmap)
+		return lexfile_words_has(lx->wmap, low);
 	const char *key = low;
 	return bsearch(&key, lx->words, lx->nwords, sizeof *lx->words, cmp_word) != NULL;
 }
@@ -213,24 +250,24 @@ int lexicon_known(const struct lexicon *lx, const char *word)
 static struct lexicon *lazy;
 static int lazy_tried;
 
-/* Reads the lexicon at the default places once, the patterns from the
- * compiled file when one is given and fits; `when` says for the log who
- * reads it. */
-static const struct lexicon *open_once(const char *when, const char *compiled)
+/* Reads the lexicon at the default places once, from the files compiled
+ * in dir when given and they fit; `when` says for the log who reads it. */
+static const struct lexicon *open_once(const char *when, const char *dir)
 {
 	if (!lazy_tried) {
 		struct timespec a;
 		lazy_tried = 1;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (lexicon_open_compiled(&lazy, compiled, LEXICON_HYPH, LEXICON_WORDS) != 0) {
+		if (lexicon_open_compiled(&lazy, dir, LEXICON_HYPH, LEXICON_WORDS) != 0) {
 			fprintf(stderr, "lexicon: %s or %s does not load: no word lookups\n",
 				LEXICON_HYPH, LEXICON_WORDS);
 			lazy = NULL;
 			return NULL;
 		}
-		fprintf(stderr, "lexicon: read in %ld ms %s, the patterns in %ld ms %s (process %ld)\n",
-			ms_since(&a), when, lazy->hyph_ms,
-			lazy->map ? "compiled" : "by libhyphen's loader", (long)getpid());
+		fprintf(stderr, "lexicon: read in %ld ms %s: the patterns in %ld ms %s, the word "
+			"list in %ld ms %s (process %ld)\n", ms_since(&a), when, lazy->hyph_ms,
+			lazy->map ? "compiled" : "by libhyphen's loader", lazy->words_ms,
+			lazy->wmap ? "compiled" : "folded and sorted", (long)getpid());
 	}
 	return lazy;
 }
@@ -254,13 +291,13 @@ static void *preload_thread(void *arg)
  * in the main thread, a fresh worker had 21 MiB of them copied, private). */
 int lexicon_preload(const char *root)
 {
-	char path[4096];
+	char dir[4096];
 	const char *compiled = NULL;
 	if (root) {
-		snprintf(path, sizeof path, "%s/lexicon/%s", root, HYPHDICT_FILE);
-		if (access(path, R_OK) != 0)   /* not installed: a source tree */
-			snprintf(path, sizeof path, "%s/build/lexicon/%s", root, HYPHDICT_FILE);
-		compiled = path;
+		snprintf(dir, sizeof dir, "%s/lexicon", root);
+		if (access(dir, R_OK | X_OK) != 0)   /* not installed: a source tree */
+			snprintf(dir, sizeof dir, "%s/build/lexicon", root);
+		compiled = dir;
 	}
 	pthread_t t;
 	if (pthread_create(&t, NULL, preload_thread, (void *)compiled) != 0 ||

@@ -15,7 +15,7 @@ static const struct {
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
 	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--timing [--level L]]" },
 	{ "mail", cmd_mail, "mail --db FILE --sendmail CMD --base URL --from ADDR [--root DIR] [--once]" },
-	{ "lexicon", cmd_lexicon, "lexicon compile DIC OUT   (libhyphen's patterns as one mapped file, cgi/hyphdict.h)" },
+	{ "lexicon", cmd_lexicon, "lexicon hyph DIC OUT | lexicon words LIST OUT   (compiled for mapping, cgi/lexfile.h)" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

@@ -455,7 +455,7 @@ int cmd_serve(int argc, char **argv)
 	/* The word game's patterns and word list, before the fork like the
 	 * templates: the first word a worker looks up costs what any later one
 	 * costs, and no move's write transaction ever waits for a file to load.
-	 * Milliseconds with the patterns compiled at build time (cgi/hyphdict.h),
+	 * Milliseconds with the patterns compiled at build time (cgi/lexfile.h),
 	 * seconds with libhyphen's loader when that file is missing or stale:
 	 * the socket is open already, so requests wait in its queue meanwhile
 	 * instead of being refused. Without the

@@ -1,6 +1,6 @@
 /* startup.c — how long `spieltisch serve` takes from its start until its
  * socket answers a request (docs/benchmarks.md, "Server start"): with the
- * German patterns compiled at build time (build/lexicon/, cgi/hyphdict.h)
+ * German patterns compiled at build time (build/lexicon/, cgi/lexfile.h)
  * and without them (libhyphen's loader at every start), alternately.
  *
  *   build/bench/startup build/spieltisch ROOT RUNS

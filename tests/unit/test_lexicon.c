@@ -4,11 +4,12 @@
  * count is a suggestion a vote may overrule, so it need not be perfect: the
  * test prints the accuracy and holds it above a floor.
  *
- * The patterns compiled at build time (cgi/hyphdict.h) must be libhyphen's
+ * The patterns compiled at build time (cgi/lexfile.h) must be libhyphen's
  * own: the mapped state machine equals the one hnj_hyphen_load builds, and
  * tens of thousands of words of the word list hyphenate alike with both; a
  * file that does not fit (another dictionary, truncated, damaged) is
- * refused and the loader used instead. */
+ * refused and the loader used instead. Likewise the word list compiled at
+ * build time knows what the list read at start knows. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,17 +17,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <hyphen.h>
 
-#include "hyphdict.h"
+#include "lexfile.h"
 #include "lexicon.h"
 
 static struct lexicon *lx;      /* the patterns from the compiled file */
 static HyphenDict *ref;         /* the same patterns by libhyphen's loader */
-static struct hyphdict *map;    /* the compiled file, mapped */
-static char dir[64], compiled[128];
+static struct lexfile_hyph *map;    /* the compiled file, mapped */
+static char dir[64], compiled[128], words[128];
 
 static int setup(void **u)
 {
@@ -35,13 +37,15 @@ static int setup(void **u)
 	snprintf(dir, sizeof dir, "/tmp/test_lexicon.XXXXXX");
 	if (!mkdtemp(dir) || (ref = hnj_hyphen_load(LEXICON_HYPH)) == NULL)
 		return -1;
-	snprintf(compiled, sizeof compiled, "%s/%s", dir, HYPHDICT_FILE);
-	if (hyphdict_write(ref, LEXICON_HYPH, compiled) != 0 ||
-	    hyphdict_map(&map, compiled, LEXICON_HYPH, &why) != 0) {
-		fprintf(stderr, "compiled patterns: %s\n", why);
+	snprintf(compiled, sizeof compiled, "%s/%s", dir, LEXFILE_HYPH);
+	snprintf(words, sizeof words, "%s/%s", dir, LEXFILE_WORDS);
+	if (lexfile_hyph_write(ref, LEXICON_HYPH, compiled) != 0 ||
+	    lexfile_hyph_map(&map, compiled, LEXICON_HYPH, &why) != 0 ||
+	    lexicon_compile_words(LEXICON_WORDS, words) != 0) {
+		fprintf(stderr, "compiled lexicon: %s\n", why);
 		return -1;
 	}
-	return lexicon_open_compiled(&lx, compiled, LEXICON_HYPH, LEXICON_WORDS);
+	return lexicon_open_compiled(&lx, dir, LEXICON_HYPH, LEXICON_WORDS);
 }
 
 static void remove_in_dir(const char *name)
@@ -55,10 +59,11 @@ static int teardown(void **u)
 {
 	(void)u;
 	lexicon_close(lx);
-	hyphdict_unmap(map);
+	lexfile_hyph_unmap(map);
 	if (ref)
 		hnj_hyphen_free(ref);
-	remove_in_dir(HYPHDICT_FILE);
+	remove_in_dir(LEXFILE_HYPH);
+	remove_in_dir(LEXFILE_WORDS);
 	rmdir(dir);
 	return 0;
 }
@@ -139,9 +144,9 @@ static int same_string(const char *a, const char *b)
 static void test_compiled_states_equal(void **u)
 {
 	(void)u;
-	const HyphenDict *a = ref, *b = hyphdict_dict(map);
+	const HyphenDict *a = ref, *b = lexfile_hyph_dict(map);
 	long states = 0;
-	assert_true(lexicon_patterns_compiled(lx));
+	assert_int_equal(lexicon_compiled(lx), 3);   /* patterns and word list */
 	for (; a && b; a = a->nextlevel, b = b->nextlevel) {
 		assert_int_equal(a->lhmin, b->lhmin);
 		assert_int_equal(a->rhmin, b->rhmin);
@@ -231,7 +236,7 @@ static int compare_word(const char *word)
 	if (n <= 0)
 		return 0;
 	hyphenate(ref, w, n, a3, a2);
-	hyphenate(hyphdict_dict(map), w, n, b3, b2);
+	hyphenate(lexfile_hyph_dict(map), w, n, b3, b2);
 	if (memcmp(a3, b3, (size_t)n) != 0 || memcmp(a2, b2, (size_t)n) != 0)
 		fail_msg("%s hyphenates differently when compiled", word);
 	int breaks = 0;
@@ -282,11 +287,12 @@ static void write_in_dir(const char *name, const void *text, size_t len, char *p
 	assert_int_equal(fclose(f), 0);
 }
 
-/* A copy of the compiled file, damaged: only keep bytes of it (0: all),
+/* A copy of the compiled file src, damaged: only keep bytes of it (0: all),
  * 48 bytes of 0xff at at (0: none). */
-static void damaged_copy(const char *name, size_t keep, size_t at, char *path, size_t cap)
+static void damaged_copy(const char *src, const char *name, size_t keep, size_t at, char *path,
+			 size_t cap)
 {
-	FILE *f = fopen(compiled, "rb");
+	FILE *f = fopen(src, "rb");
 	assert_non_null(f);
 	unsigned char *buf = malloc(16 << 20);
 	assert_non_null(buf);
@@ -300,13 +306,55 @@ static void damaged_copy(const char *name, size_t keep, size_t at, char *path, s
 
 static void assert_refused(const char *path, const char *dic, const char *reason)
 {
-	struct hyphdict *h = NULL;
+	struct lexfile_hyph *h = NULL;
 	const char *why = NULL;
-	assert_int_equal(hyphdict_map(&h, path, dic, &why), -1);
+	assert_int_equal(lexfile_hyph_map(&h, path, dic, &why), -1);
 	assert_null(h);
 	assert_non_null(why);
 	if (!strstr(why, reason))
 		fail_msg("%s: \"%s\", not \"%s\"", path, why, reason);
+}
+
+static void assert_refused_words(const char *path, const char *list, const char *reason)
+{
+	struct lexfile_words *w = NULL;
+	const char *why = NULL;
+	assert_int_equal(lexfile_words_map(&w, path, list, &why), -1);
+	assert_null(w);
+	if (!why || !strstr(why, reason))
+		fail_msg("%s: \"%s\", not \"%s\"", path, why ? why : "", reason);
+}
+
+/* The compiled word list knows what the read one knows: every word of the
+ * list, in its own case and in lower case, and not the same with a letter
+ * more; a damaged one is refused. */
+static void test_compiled_word_list_alike(void **u)
+{
+	(void)u;
+	struct lexicon *plain = NULL;
+	assert_int_equal(lexicon_open(&plain, NULL, LEXICON_WORDS), 0);
+	FILE *f = fopen(LEXICON_WORDS, "r");
+	assert_non_null(f);
+	char line[256], more[260], cut[192];
+	long n = 0, hits = 0;
+	while (fgets(line, sizeof line, f)) {
+		line[strcspn(line, "\n")] = '\0';
+		int k = lexicon_known(plain, line);
+		assert_int_equal(lexicon_known(lx, line), k);
+		hits += k == 1;
+		snprintf(more, sizeof more, "%sq", line);
+		assert_int_equal(lexicon_known(lx, more), lexicon_known(plain, more));
+		n++;
+	}
+	fclose(f);
+	lexicon_close(plain);
+	print_message("compiled word list: %ld of %ld lines known alike\n", hits, n);
+	assert_true(hits > 300000);
+	damaged_copy(words, "cut.wds", 4096, 0, cut, sizeof cut);
+	assert_refused_words(cut, LEXICON_WORDS, "truncated");
+	remove_in_dir("cut.wds");
+	assert_refused_words("/nonexistent/x.wds", LEXICON_WORDS, "does not open");
+	assert_refused_words(compiled, LEXICON_WORDS, "not a compiled word list");
 }
 
 /* A compiled file that does not fit is refused, and the lexicon falls back
@@ -318,27 +366,47 @@ static void test_compiled_refused_when_stale(void **u)
 	char dic[192], other[192], cut[192], bad[192], junk[192];
 	write_in_dir("small.dic", small, sizeof small - 1, dic, sizeof dic);
 	snprintf(other, sizeof other, "%s/small.hyd", dir);
-	assert_int_equal(hyphdict_compile(dic, other), 0);
+	assert_int_equal(lexfile_hyph_compile(dic, other), 0);
 	/* each against the other's source: another dictionary */
 	assert_refused(other, LEXICON_HYPH, "another version");
 	assert_refused(compiled, dic, "another version");
-	damaged_copy("cut.hyd", 4096, 0, cut, sizeof cut);
+	damaged_copy(compiled, "cut.hyd", 4096, 0, cut, sizeof cut);
 	assert_refused(cut, LEXICON_HYPH, "truncated");
-	damaged_copy("bad.hyd", 0, 4 << 20, bad, sizeof bad);   /* a state's record: -1 transitions */
+	damaged_copy(compiled, "bad.hyd", 0, 4 << 20, bad, sizeof bad);   /* a state's record: -1 transitions */
 	assert_refused(bad, LEXICON_HYPH, "out of bounds");
 	write_in_dir("junk.hyd", small, sizeof small - 1, junk, sizeof junk);
 	assert_refused(junk, LEXICON_HYPH, "not a compiled");
 	assert_refused("/nonexistent/x.hyd", LEXICON_HYPH, "does not open");
 
+	/* a directory whose patterns were compiled from the small dictionary:
+	 * used for it; the German one's: refused, the loader reads it */
+	char sub[128], in_sub[192];
 	struct lexicon *a = NULL, *b = NULL;
-	assert_int_equal(lexicon_open_compiled(&a, other, dic, NULL), 0);
-	assert_true(lexicon_patterns_compiled(a));
-	assert_int_equal(lexicon_open_compiled(&b, compiled, dic, NULL), 0);   /* stale: loader */
-	assert_false(lexicon_patterns_compiled(b));
+	snprintf(sub, sizeof sub, "%s/small", dir);
+	snprintf(in_sub, sizeof in_sub, "%s/%s", sub, LEXFILE_HYPH);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(rename(other, in_sub), 0);
+	assert_int_equal(lexicon_open_compiled(&a, sub, dic, NULL), 0);
+	assert_int_equal(lexicon_compiled(a), 1);
+	assert_int_equal(lexicon_open_compiled(&b, dir, dic, NULL), 0);   /* stale: loader */
+	assert_int_equal(lexicon_compiled(b), 0);
 	assert_int_equal(lexicon_syllables(a, "abacaba"), 4);
 	assert_int_equal(lexicon_syllables(b, "abacaba"), 4);
 	lexicon_close(a);
 	lexicon_close(b);
+	unlink(in_sub);
+	rmdir(sub);
+	/* a word list compiled from another list: refused, the list is read */
+	static const char list[] = "Haus\nBaum\n";
+	char small_list[192];
+	write_in_dir("small.txt", list, sizeof list - 1, small_list, sizeof small_list);
+	assert_refused_words(words, small_list, "another version");
+	assert_int_equal(lexicon_open_compiled(&a, dir, NULL, small_list), 0);
+	assert_int_equal(lexicon_compiled(a), 0);
+	assert_int_equal(lexicon_known(a, "haus"), 1);
+	assert_int_equal(lexicon_known(a, "Fechtmeister"), 0);
+	lexicon_close(a);
+	remove_in_dir("small.txt");
 	remove_in_dir("small.dic");
 	remove_in_dir("small.hyd");
 	remove_in_dir("cut.hyd");
@@ -351,6 +419,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_compiled_states_equal),
 		cmocka_unit_test(test_compiled_hyphenates_alike),
+		cmocka_unit_test(test_compiled_word_list_alike),
 		cmocka_unit_test(test_compiled_refused_when_stale),
 		cmocka_unit_test(test_syllable_accuracy),
 		cmocka_unit_test(test_syllables_refuse_non_words),

@@ -1,6 +1,7 @@
-/* hyphdict.c — libhyphen's patterns compiled to one mapped file; see hyphdict.h.
+/* lexfile.c — the lexicon's files compiled at build time and mapped; see
+ * lexfile.h.
  *
- * The file, all numbers in the building machine's byte order:
+ * The patterns' file, all numbers in the building machine's byte order:
  *   head                       magic, the struct sizes, the source's identity
  *   level[nlevels]             one HyphenDict each, in nextlevel order
  *   state[all levels' states]  one record each (offsets, not pointers)
@@ -20,7 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hyphdict.h"
+#include "lexfile.h"
 
 enum { LEVELS_MAX = 8 };
 #define NONE UINT32_MAX
@@ -56,7 +57,7 @@ struct hd_state {
 	uint8_t pad[2];
 };
 
-struct hyphdict {
+struct lexfile_hyph {
 	const unsigned char *map;
 	size_t len;
 	HyphenState *states;
@@ -88,6 +89,18 @@ static int source_id(const char *dic, uint64_t *size, int64_t *mtime, uint64_t *
 	*mtime = (int64_t)st.st_mtime;
 	*hash = h;
 	return bad ? -1 : 0;
+}
+
+/* 1 when the file src has the size and hash recorded, else 0 with *why. */
+static int source_fits(const char *src, uint64_t size, uint64_t hash, const char **why)
+{
+	uint64_t n, h;
+	int64_t mtime;
+	*why = "its source does not read";
+	if (source_id(src, &n, &mtime, &h) != 0)
+		return 0;
+	*why = "it was compiled from another version of its source";
+	return n == size && h == hash;
 }
 
 static size_t nohyphen_len(const HyphenDict *d)
@@ -129,7 +142,7 @@ static uint32_t put_str(unsigned char *strings, size_t *at, const char *s, size_
 	return off;
 }
 
-/* Fills the blob (zeroed, laid out by hyphdict_write) from d's chain. */
+/* Fills the blob (zeroed, laid out by lexfile_hyph_write) from d's chain. */
 static void fill(unsigned char *blob, const HyphenDict *d, const struct hd_head *h, size_t trans_at)
 {
 	struct hd_level *lv = (struct hd_level *)(blob + sizeof *h);
@@ -181,7 +194,7 @@ static int write_file(const char *out, const unsigned char *blob, size_t len)
 	return 0;
 }
 
-int hyphdict_write(const HyphenDict *d, const char *dic, const char *out)
+int lexfile_hyph_write(const HyphenDict *d, const char *dic, const char *out)
 {
 	struct hd_head h = { .magic = MAGIC, .endian = ENDIAN, .level_size = sizeof(struct hd_level),
 			     .state_size = sizeof(struct hd_state), .trans_size = sizeof(HyphenTrans),
@@ -209,12 +222,12 @@ int hyphdict_write(const HyphenDict *d, const char *dic, const char *out)
 	return rc;
 }
 
-int hyphdict_compile(const char *dic, const char *out)
+int lexfile_hyph_compile(const char *dic, const char *out)
 {
 	HyphenDict *d = hnj_hyphen_load(dic);
 	if (!d)
 		return -1;
-	int rc = hyphdict_write(d, dic, out);
+	int rc = lexfile_hyph_write(d, dic, out);
 	hnj_hyphen_free(d);
 	return rc;
 }
@@ -224,8 +237,6 @@ static const struct hd_head *check_head(const unsigned char *map, size_t len, co
 					const char **why)
 {
 	const struct hd_head *h = (const struct hd_head *)map;
-	uint64_t size, hash;
-	int64_t mtime;
 	*why = "it is not a compiled hyphenation file of this build";
 	if (len < sizeof *h || memcmp(h->magic, MAGIC, sizeof h->magic) != 0 || h->endian != ENDIAN ||
 	    h->level_size != sizeof(struct hd_level) || h->state_size != sizeof(struct hd_state) ||
@@ -237,17 +248,11 @@ static const struct hd_head *check_head(const unsigned char *map, size_t len, co
 	    sizeof *h + h->nlevels * sizeof(struct hd_level) > len || h->strings_len < 1 ||
 	    (uint64_t)h->strings + h->strings_len != len || map[len - 1] != '\0')
 		return NULL;
-	*why = "its source dictionary does not read";
-	if (source_id(dic, &size, &mtime, &hash) != 0)
-		return NULL;
-	*why = "it was compiled from another version of the dictionary";
-	if (size != h->src_size || hash != h->src_hash)
-		return NULL;
-	return h;
+	return source_fits(dic, h->src_size, h->src_hash, why) ? h : NULL;
 }
 
 /* A string at offset off of the strings, or NULL for NONE; bad set when out of bounds. */
-static char *string_at(const struct hyphdict *x, const struct hd_head *h, uint32_t off, int *bad)
+static char *string_at(const struct lexfile_hyph *x, const struct hd_head *h, uint32_t off, int *bad)
 {
 	if (off == NONE)
 		return NULL;
@@ -260,7 +265,7 @@ static char *string_at(const struct hyphdict *x, const struct hd_head *h, uint32
 
 /* Level i's states into x->states + first, every offset and state number
  * checked: 0, or -1. */
-static int load_states(struct hyphdict *x, const struct hd_head *h, const struct hd_level *lv,
+static int load_states(struct lexfile_hyph *x, const struct hd_head *h, const struct hd_level *lv,
 		       size_t first)
 {
 	int n = lv->num_states, bad = 0;
@@ -290,7 +295,7 @@ static int load_states(struct hyphdict *x, const struct hd_head *h, const struct
 }
 
 /* The nohyphen list of a level: its nohyphenl + 1 strings must lie in the file. */
-static int load_nohyphen(struct hyphdict *x, const struct hd_head *h, const struct hd_level *lv,
+static int load_nohyphen(struct lexfile_hyph *x, const struct hd_head *h, const struct hd_level *lv,
 			 HyphenDict *d)
 {
 	int bad = 0;
@@ -306,7 +311,7 @@ static int load_nohyphen(struct hyphdict *x, const struct hd_head *h, const stru
 	return 0;
 }
 
-static int load_levels(struct hyphdict *x, const struct hd_head *h)
+static int load_levels(struct lexfile_hyph *x, const struct hd_head *h)
 {
 	const struct hd_level *lv = (const struct hd_level *)(x->map + sizeof *h);
 	size_t total = 0;
@@ -337,46 +342,162 @@ static int load_levels(struct hyphdict *x, const struct hd_head *h)
 	return 0;
 }
 
-int hyphdict_map(struct hyphdict **out, const char *path, const char *dic, const char **why)
+/* path mapped read-only (shared: the page cache's pages): 0, or -1 with *why. */
+static int map_file(const char *path, const unsigned char **map, size_t *len, const char **why)
 {
 	struct stat st;
-	*out = NULL;
+	void *m = MAP_FAILED;
 	*why = "it does not open";
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	struct hyphdict *x = calloc(1, sizeof *x);
-	void *map = MAP_FAILED;
-	if (x && fstat(fd, &st) == 0 && st.st_size > 0)
-		map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	if (fstat(fd, &st) == 0 && st.st_size > 0)
+		m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
-	if (!x || map == MAP_FAILED) {
+	if (m == MAP_FAILED)
+		return -1;
+	*map = m;
+	*len = (size_t)st.st_size;
+	return 0;
+}
+
+int lexfile_hyph_map(struct lexfile_hyph **out, const char *path, const char *dic, const char **why)
+{
+	*out = NULL;
+	struct lexfile_hyph *x = calloc(1, sizeof *x);
+	*why = "no memory";
+	if (!x || map_file(path, &x->map, &x->len, why) != 0) {
 		free(x);
 		return -1;
 	}
-	x->map = map;
-	x->len = (size_t)st.st_size;
 	const struct hd_head *h = check_head(x->map, x->len, dic, why);
 	if (!h || load_levels(x, h) != 0) {
 		if (h)
 			*why = "an offset in it is out of bounds";
-		hyphdict_unmap(x);
+		lexfile_hyph_unmap(x);
 		return -1;
 	}
 	*out = x;
 	return 0;
 }
 
-HyphenDict *hyphdict_dict(struct hyphdict *h)
+HyphenDict *lexfile_hyph_dict(struct lexfile_hyph *h)
 {
 	return h ? &h->levels[0] : NULL;
 }
 
-void hyphdict_unmap(struct hyphdict *h)
+void lexfile_hyph_unmap(struct lexfile_hyph *h)
 {
 	if (!h)
 		return;
 	munmap((void *)h->map, h->len);
 	free(h->states);
 	free(h);
+}
+
+/* ---- the word list ----
+ * head, uint32 offsets[nwords] (into the strings, in strcmp order), strings */
+
+#define WORDS_MAGIC "STWORD1"
+
+struct wd_head {
+	char magic[8];
+	uint32_t endian, nwords;
+	uint64_t file_size, src_size, src_hash;
+	int64_t src_mtime;
+	uint32_t strings, strings_len;
+};
+
+struct lexfile_words {
+	const unsigned char *map;
+	size_t len;
+	const uint32_t *off;
+	const char *strings;
+	uint32_t n;
+};
+
+int lexfile_words_write(char *const *words, size_t n, const char *list, const char *out)
+{
+	struct wd_head h = { .magic = WORDS_MAGIC, .endian = ENDIAN, .nwords = (uint32_t)n };
+	size_t nstr = 1;
+	for (size_t i = 0; i < n; i++)
+		nstr += strlen(words[i]) + 1;
+	size_t strings = sizeof h + n * sizeof(uint32_t), len = strings + nstr;
+	if (n > UINT32_MAX || len > UINT32_MAX ||
+	    source_id(list, &h.src_size, &h.src_mtime, &h.src_hash) != 0)
+		return -1;
+	h.file_size = len;
+	h.strings = (uint32_t)strings;
+	h.strings_len = (uint32_t)nstr;
+	unsigned char *blob = calloc(1, len);
+	if (!blob)
+		return -1;
+	memcpy(blob, &h, sizeof h);
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t o = (uint32_t)at;
+		memcpy(blob + sizeof h + i * sizeof o, &o, sizeof o);
+		at += strlen(words[i]) + 1;
+		memcpy(blob + strings + o, words[i], at - o);
+	}
+	int rc = write_file(out, blob, len);
+	free(blob);
+	return rc;
+}
+
+int lexfile_words_map(struct lexfile_words **out, const char *path, const char *list,
+		      const char **why)
+{
+	*out = NULL;
+	struct lexfile_words *w = calloc(1, sizeof *w);
+	*why = "no memory";
+	if (!w || map_file(path, &w->map, &w->len, why) != 0) {
+		free(w);
+		return -1;
+	}
+	const struct wd_head *h = (const struct wd_head *)w->map;
+	int ok = 0;
+	*why = "it is not a compiled word list of this build";
+	if (w->len >= sizeof *h && memcmp(h->magic, WORDS_MAGIC, sizeof h->magic) == 0 &&
+	    h->endian == ENDIAN) {
+		*why = "it is truncated or damaged";
+		ok = h->file_size == w->len && h->strings_len >= 1 &&
+		     h->strings == sizeof *h + (uint64_t)h->nwords * sizeof(uint32_t) &&
+		     (uint64_t)h->strings + h->strings_len == w->len && w->map[w->len - 1] == '\0';
+	}
+	w->off = (const uint32_t *)(w->map + sizeof *h);
+	for (uint32_t i = 0; ok && i < h->nwords; i++)
+		ok = w->off[i] < h->strings_len;
+	if (!ok || !source_fits(list, h->src_size, h->src_hash, why)) {
+		lexfile_words_unmap(w);
+		return -1;
+	}
+	w->strings = (const char *)w->map + h->strings;
+	w->n = h->nwords;
+	*out = w;
+	return 0;
+}
+
+int lexfile_words_has(const struct lexfile_words *w, const char *folded)
+{
+	uint32_t lo = 0, hi = w->n;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(folded, w->strings + w->off[mid]);
+		if (c == 0)
+			return 1;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+void lexfile_words_unmap(struct lexfile_words *w)
+{
+	if (!w)
+		return;
+	munmap((void *)w->map, w->len);
+	free(w);
 }
