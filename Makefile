@@ -166,6 +166,7 @@ WORDS_LIST := $(wildcard /usr/share/dict/ngerman)
 LEXFILES   := $(if $(HYPH_DIC),$(B)/lexicon/hyph_de_DE.hyd) $(if $(WORDS_LIST),$(B)/lexicon/ngerman.wds)
 .PHONY: install-lexicon
 all: $(LEXFILES)
+itest browser: $(LEXFILES)
 install: install-lexicon
 $(B)/lexicon/hyph_de_DE.hyd: $(HYPH_DIC) cgi/lexfile.c cgi/lexfile.h | $(B)/spieltisch
 	@mkdir -p $(dir $@)

@@ -10,7 +10,6 @@
  *                              into the mapping)
  *   strings                    match, repl and nohyphen strings, NUL-ended
  */
-#include <errno.h>
 #include <fcntl.h>
 #include <stddef.h>
 #include <stdint.h>
