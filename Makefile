@@ -1,4 +1,4 @@
-# Spieltisch — make (build) · make run · make test · make bench · make fuzz · make install
+# Spieltisch — make (build) · make run · make test · make check · make bench · make fuzz · make install
 #
 # Every target that needs Debian packages installs the missing ones first
 # (deploy/deps.sh), so a fresh machine needs nothing but make.
@@ -25,6 +25,11 @@ ITEST    := $(wildcard tests/integration/test_*.c)
 OBJ_R    := $(RULES:%.c=$(B)/%.o)
 OBJ_C    := $(CGI_C:%.c=$(B)/%.o) $(CGI_CC:%.cc=$(B)/%.o)
 UNIT_BIN := $(UNIT:tests/unit/%.c=$(B)/tests/%)
+# The unit tests that take longest, left out of `make check` (make test runs
+# them; run-each.sh prints every binary's seconds). test_leak runs in `make
+# check` too, over fewer positions (LEAK_POSITIONS).
+SLOW_UNIT  := $(B)/tests/test_pairing $(B)/tests/test_lexicon
+QUICK_UNIT := $(filter-out $(SLOW_UNIT),$(UNIT_BIN))
 IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
 
 # The message catalogs (docs/i18n.md): templates/po/<code>.po, compiled for
@@ -36,7 +41,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -87,6 +92,20 @@ test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)
 
+# The quick tier for the edit-compile-test loop, under a minute on a quiet
+# two-core machine (docs/reliability.md "make check"): the build, the catalogs, the move
+# docs, the perft tables and signatures, and the unit tests but the slowest.
+# The build two files at a time, then the checks in turn (the unit tests two
+# binaries at a time).
+check: deps-test
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 all $(QUICK_UNIT) && \
+	$(MAKE) --no-print-directory docs-check i18n-check perft-check quick-unit && \
+	echo "make check: the quick tier passed in $$(( $$(date +%s) - start )) s (make test runs everything)"
+
+quick-unit: $(QUICK_UNIT)
+	@LEAK_POSITIONS=$${LEAK_POSITIONS:-100} sh tests/run-each.sh $(QUICK_UNIT)
+
 # The simulators: thousands of random parties per game and player count.
 sim-check: $(B)/spieltisch
 	@sh tests/sim-check.sh $(B)/spieltisch
@@ -100,9 +119,10 @@ docs-check: $(B)/spieltisch
 	@sh tests/docs-check.sh $(B)/spieltisch
 
 # Every message in German has its English and the other way round, with the
-# same arguments (docs/i18n.md).
+# same arguments (docs/i18n.md); then the check itself, on a broken catalog.
 i18n-check: deps-test
 	@sh tests/i18n-check.sh $(LANGS)
+	@sh tests/i18n-check-test.sh
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer,
 # built two files at a time; the leak check walks fewer positions there (it
@@ -154,6 +174,34 @@ install: all
 	install -m 755 $(B)/spieltisch $(DESTDIR)$(PREFIX)/bin/spieltisch
 	cp -R templates static schema $(DESTDIR)$(PREFIX)/share/spieltisch/
 	cp -R $(B)/locale $(DESTDIR)$(PREFIX)/share/spieltisch/
+
+# The German lexicon compiled once (cgi/lexfile.h, docs/storage.md):
+# libhyphen's loader runs here, seconds, and the word list is folded and
+# sorted here, instead of at every server start; the server maps the files
+# (a missing or stale one makes it read its source, logged). Rebuilt when a
+# source or the file format changes, not at every relink. A source not
+# installed: no file.
+HYPH_DIC   := $(wildcard /usr/share/hyphen/hyph_de_DE.dic)
+WORDS_LIST := $(wildcard /usr/share/dict/ngerman)
+LEXFILES   := $(if $(HYPH_DIC),$(B)/lexicon/hyph_de_DE.hyd) $(if $(WORDS_LIST),$(B)/lexicon/ngerman.wds)
+.PHONY: install-lexicon
+all: $(LEXFILES)
+itest browser: $(LEXFILES)
+install: install-lexicon
+$(B)/lexicon/hyph_de_DE.hyd: $(HYPH_DIC) cgi/lexfile.c cgi/lexfile.h | $(B)/spieltisch
+	@mkdir -p $(dir $@)
+	$(B)/spieltisch lexicon hyph $(HYPH_DIC) $@
+$(B)/lexicon/ngerman.wds: $(WORDS_LIST) cgi/lexfile.c cgi/lexfile.h cgi/lexicon.c | $(B)/spieltisch
+	@mkdir -p $(dir $@)
+	$(B)/spieltisch lexicon words $(WORDS_LIST) $@
+# Server start with and without the compiled patterns (docs/benchmarks.md).
+$(B)/bench/startup: tests/bench/startup.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+install-lexicon: all
+	@if [ -n "$(strip $(LEXFILES))" ]; then \
+		install -d $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon && \
+		install -m 644 $(LEXFILES) $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon/; fi
 
 clean:
 	rm -rf $(B)

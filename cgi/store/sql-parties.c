@@ -24,6 +24,7 @@ enum {
 	STMT_MOVE_APPEND,
 	STMT_SEAT_MOVED_SINCE,
 	STMT_TICKED_SINCE,
+	STMT_SEAT_LAST_VERSION,
 	STMT_MOVES,
 	STMT_MOVE_COUNT,
 	STMT_PARTY_STEP_AT,
@@ -56,6 +57,8 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TICKED_SINCE) =
 		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1 AND version > ?2"
 		" AND text = 'tick')",
+	ST_AT(STMT_SEAT_LAST_VERSION) =
+		"SELECT coalesce(max(version), 0) FROM moves WHERE party = ?1 AND seat = ?2",
 	ST_AT(STMT_MOVES) =
 		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
 		" ORDER BY seq",
@@ -256,6 +259,15 @@ int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
 	if (!q)
 		return ST_ERR;
 	return exists_row(s, q, yes, "ticked since");
+}
+
+/* The version of the seat's last step in the party into *v (0: none). */
+int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_LAST_VERSION, ST_ARGS(ST_INT(party), ST_INT(seat)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, v, "seat last version");
 }
 
 

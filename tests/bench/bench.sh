@@ -14,7 +14,8 @@
 # runs always use one connection per thread), BENCH_WORKERS FastCGI workers
 # (the number of cores), BENCH_HISTORY the large history (1000000 finished
 # parties), BENCH_SIM_GAMES parties per sim run (3000), BENCH_BOT_GAMES
-# parties per level for the bot moves (300), BENCH_PORT (18517),
+# parties per level for the bot moves (300), BENCH_BOT_VS_GAMES parties
+# per player count for the bot strength (1000), BENCH_PORT (18517),
 # BENCH_PEER=0 skips the peer (boardgame.io, section 6b, needs node and
 # npm; BENCH_PEER_PORT 18617), BENCH_PROFILE=0 skips the instruction counts
 # (callgrind), BENCH_KEEP=1
@@ -54,6 +55,7 @@ HIST_LARGE=${BENCH_HISTORY:-1000000}
 PORT=${BENCH_PORT:-18517}
 SIM_GAMES=${BENCH_SIM_GAMES:-3000}
 BOT_GAMES=${BENCH_BOT_GAMES:-300}
+BOT_VS_GAMES=${BENCH_BOT_VS_GAMES:-1000}
 ONLY=${BENCH_PROFILE_ONLY:-0}
 
 for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
@@ -335,6 +337,25 @@ while read -r slug min max; do
 	echo "bots|$slug|$p|$BOT_GAMES|${us_r:-0}|${us_g:-0}|$ir_r|$ir_g" >> "$RES"
 	log "bot move $slug: random ${us_r:-?} us, greedy ${us_g:-?} us at $p players" \
 		"(instructions ${ir_r:-?}, ${ir_g:-?})"
+done < "$W/games"
+
+# ---- 1c. bot strength: a greedy seat against random ones ----
+# Every player count of every game, BOT_VS_GAMES parties each (every seat
+# greedy in turn): how often the greedy seat won and how often a random
+# seat did. The goal: greedy wins more often at every count.
+
+while read -r slug min max; do
+	q=$min
+	while [ "$q" -le "$max" ]; do
+		out=$(timeout 300 "$BIN" bots "$slug" --games "$BOT_VS_GAMES" --players "$q" --seed 1) || {
+			log "bots $slug --players $q failed"; out=""; }
+		g=$(printf '%s\n' "$out" | sed -n 's/.* greedy_won=\([0-9.]*\)%.*/\1/p')
+		r=$(printf '%s\n' "$out" | sed -n 's/.* random_seat_won=\([0-9.]*\)%.*/\1/p')
+		echo "botwin|$slug|$q|$BOT_VS_GAMES|${g:-0}|${r:-100}" >> "$RES"
+		q=$((q + 1))
+	done
+	log "bot strength $slug: $(awk -F'|' -v s="$slug" '$1 == "botwin" && $2 == s {
+		printf "%s players %s%% / %s%%; ", $3, $5, $6 }' "$RES")"
 done < "$W/games"
 
 # ---- 2. the limit: hello-world behind the same nginx ----

@@ -5,6 +5,7 @@
 #     (KEY scale:WHAT: a scale row, judged by the table page's goal)
 #   rules|SLUG|P|rate_at_P|slowest_P|slowest_rate|instructions a party
 #   bots|SLUG|P|parties|random_us|greedy_us|random_instr|greedy_instr   one bot move
+#   botwin|SLUG|P|parties|greedy_won_%|random_seat_won_%   greedy against random
 #   rss|WHAT|KiB|private KiB                              largest worker RSS, and
 #     the largest part of one that is its own (judged: the rest is shared)
 #   hist|N|seconds|MiB|generator line                     the large history
@@ -69,8 +70,9 @@ END {
 	print "| measurement | req/s | ratio | goal | p50 ms | p99 ms | errors | status codes | instructions/request | goal met |"
 	print "|---|---:|---:|---|---:|---:|---:|---|---:|---|"
 	# Rows in this order: HTTP at the small history, the large history, the
-	# limit again, memory, the history generator, the rules cores, the bots.
-	npass = split("hello page poll json move scale peer peerskip page6 poll6 word hello2 rss hist rules bots", order, " ")
+	# limit again, memory, the history generator, the rules cores, the bots,
+	# their strength.
+	npass = split("hello page poll json move scale peer peerskip page6 poll6 word hello2 rss hist rules bots botwin", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -145,9 +147,9 @@ END {
 			if (f[2] == "hello") { what = "hello-world worker RSS after its run"; goal = "—"; met = "—" }
 			else {
 				what = "spieltisch worker RSS after the runs (" (f[2] == "app6" ? pow10(large) : pow10(small)) " parties)"
-				# judged on the worker's own pages: the rest (libraries, what
+				# judged on the pages a worker holds alone: the rest (libraries, what
 				# the master loaded before the fork: catalogs, templates, the
-				# German lexicon's 45 MiB) is there once for all workers
+				# German lexicon, 45 MiB) is there once for all workers
 				own = (f[4] != "") ? f[4] / 1024 : mib
 				goal = "≤ " g_rss " MiB of its own"
 				met = own <= g_rss ? "yes" : "**no**: " sprintf("%.1f", own) " MiB"
@@ -177,6 +179,32 @@ END {
 			    "bot move " f[2] ": one bot_choose, one core, " f[3] " players, random (greedy)",
 			    sprintf("%.2f µs (%.2f µs)", f[5], f[6]),
 			    (f[5] > 0 ? sprintf("greedy %.2f × random", f[6] / f[5]) : ""), irb
+			continue
+		}
+		if (k == "botwin") {
+			# Greedy against random, one row a game with every player
+			# count: the wins of the greedy seat and of a random seat (percent);
+			# the goal is met when greedy wins more often at every count.
+			if (f[2] in botwin_done)
+				continue
+			botwin_done[f[2]] = 1
+			figs = ""; miss = ""; worst = ""; wp = ""; lo = ""; hi = ""
+			for (j = 1; j <= n; j++) {
+				split(line[j], b, "|")
+				if (b[1] != "botwin" || b[2] != f[2])
+					continue
+				figs = figs (figs == "" ? "" : " · ") b[3] ": " b[5] " / " b[6]
+				q = (b[6] > 0) ? b[5] / b[6] : 99
+				if (worst == "" || q < worst) { worst = q; wp = b[3] }
+				if (b[5] <= b[6])
+					miss = miss (miss == "" ? "" : "; ") b[3] " players " b[5] " % ≤ " b[6] " %"
+				if (lo == "") lo = b[3]
+				hi = b[3]
+			}
+			printf "| %s | %s | %s | %s | | | | | | %s |\n",
+			    "bot strength " f[2] ": wins of the greedy seat / of a random seat, % of " f[4] " parties, by players",
+			    figs, sprintf("worst %.2f × (%s players)", worst, wp),
+			    "greedy > random, " lo "–" hi " players", (miss == "" ? "yes" : "**no**: " miss)
 			continue
 		}
 		if (k == "peer") {
