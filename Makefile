@@ -17,7 +17,7 @@ LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -
 
 B        := build
 RULES    := $(wildcard rules/*.c)
-CGI_C    := $(filter-out cgi/main.c,$(wildcard cgi/*.c))
+CGI_C    := $(filter-out cgi/main.c,$(wildcard cgi/*.c)) $(wildcard cgi/store/*.c)
 CGI_CC   := $(wildcard cgi/*.cc)
 UNIT     := $(wildcard tests/unit/test_*.c)
 ITEST    := $(wildcard tests/integration/test_*.c)

@@ -1,4 +1,4 @@
-/* chat.c — the table chat's rules (chat.h); the SQL is in store.c. */
+/* chat.c — the table chat's rules (chat.h); the SQL is in store/sql-chat.c. */
 #include <stdio.h>
 #include <string.h>
 

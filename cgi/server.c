@@ -33,7 +33,6 @@
 #include <unistd.h>
 
 #include <fcgiapp.h>
-#include <sqlite3.h>
 
 #include "auth.h"
 #include "cmd.h"
@@ -192,8 +191,8 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 static void give_back(size_t request_bytes)
 {
 	static int64_t last_ms;
-	sqlite3_int64 held = 0, peak = 0;
-	sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &held, &peak, 1);
+	int64_t held = 0, peak = 0;
+	store_memory(&held, &peak);
 	if (request_bytes <= REQUEST_LARGE && peak - held <= HEAP_DROP)
 		return;
 	int64_t ms = now_ms();

@@ -1,5 +1,5 @@
 /*
- * store.h — the only module that speaks SQL (store.c). One connection per
+ * store.h — the only module that speaks SQL (cgi/store/). One connection per
  * FastCGI worker, opened after the fork: WAL, synchronous=NORMAL, a busy
  * timeout, foreign keys on, every statement prepared once and kept in one
  * table, every value bound. Writes run inside store_begin() (BEGIN IMMEDIATE)
@@ -61,6 +61,10 @@ int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_p
  * max_page_count); a write needing more fails with ST_FULL, as on a full
  * disk. For tests and for an operator's quota. *now: the cap in effect. */
 int store_limit_pages(struct store *s, int64_t pages, int64_t *now);
+/* The store's heap of this process (SQLite's memory statistics): the bytes
+ * held now and the most held since the last call, which starts the next
+ * peak. Either may be NULL. */
+void store_memory(int64_t *held, int64_t *peak);
 
 /* ---- users ---- */
 struct st_user {

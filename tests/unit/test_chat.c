@@ -1,4 +1,4 @@
-/* test_chat.c — the table chat's rules (cgi/chat.c) and its SQL (store.c)
+/* test_chat.c — the table chat's rules (cgi/chat.c) and its SQL (store/sql-chat.c)
  * against real database files: the text's limits, who may write, the rate
  * limit, the version bump that leaves the epoch alone, the order and the
  * number of messages shown, muting. */

@@ -1,0 +1,172 @@
+/*
+ * internal.h — what the files of the store (cgi/store/sql-*.c) share and
+ * nothing outside it sees: the connection, the statement registry and the
+ * helpers every file uses. The interface of the store is store.h.
+ */
+#ifndef ST_INTERNAL_H
+#define ST_INTERNAL_H
+
+#include <stdio.h>
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+/* The files with statements, each a group of at most ST_GROUP_MAX: statement
+ * id = group * ST_GROUP_MAX + its index in the file's stmt_text[]. */
+enum st_group {
+	ST_G_CORE, ST_G_USERS, ST_G_TABLES, ST_G_RATINGS, ST_G_ME, ST_G_CHAT, ST_G_PARTIES, ST_G_MAIL,
+	ST_G_TOURNEYS, ST_NGROUPS
+};
+enum { ST_GROUP_MAX = 64, ST_NSTMT = ST_NGROUPS * ST_GROUP_MAX };
+#define ST_FIRST(group) ((group) * ST_GROUP_MAX)
+/* The designator of statement `id` in its file's stmt_text[]. */
+#define ST_AT(id) [(id) % ST_GROUP_MAX]
+
+/* One file's statements: sql[0 .. n-1], each prepared at store_open. */
+struct st_stmts {
+	const char *const *sql;
+	int n;
+};
+#define ST_STMTS(a) { (a), (int)(sizeof (a) / sizeof (a)[0]) }
+
+extern const struct st_stmts st_stmts_core, st_stmts_users, st_stmts_tables, st_stmts_ratings,
+	st_stmts_me, st_stmts_chat, st_stmts_parties, st_stmts_mail, st_stmts_tourneys;
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *st[ST_NSTMT];
+	int lock_fd;      /* "<db>-writer": flock()ed from BEGIN IMMEDIATE to the end; -1: none */
+	int locked;       /* this connection holds lock_fd's lock now */
+};
+
+/* The columns struct st_table is read from, in read_table()'s order. */
+#define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
+	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
+	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
+	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
+	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
+	"coalesce(t.rematch, 0)"
+
+#define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
+
+/* The values a statement is bound to, ?1, ?2, … in order: ST_ARGS(ST_INT(id),
+ * ST_TEXT(name)) is an array ended by a mark, so that one call prepares,
+ * binds and (st_run) runs a statement: the shape every function of the
+ * store had written out. Integers of every width bind as 64-bit (SQLite
+ * stores them so); text NULL binds as ""; a blob is copied. */
+enum st_kind { ST_KEND, ST_KINT, ST_KTEXT, ST_KREAL, ST_KBLOB };
+struct st_arg {
+	enum st_kind kind;
+	int n;                        /* a blob's length */
+	union {
+		int64_t i;
+		double d;
+		const void *p;
+	};
+};
+#define ST_INT(x) { .kind = ST_KINT, .i = (x) }
+#define ST_TEXT(x) { .kind = ST_KTEXT, .p = (x) }
+#define ST_REAL(x) { .kind = ST_KREAL, .d = (x) }
+#define ST_BLOB(x, len) { .kind = ST_KBLOB, .p = (x), .n = (len) }
+#define ST_ARGS(...) ((const struct st_arg[]){ __VA_ARGS__, { .kind = ST_KEND } })
+
+/* The machinery (sql-core.c). */
+const char *st_sql(int id);                  /* statement id's text, for messages */
+/* Logs SQLite's message for `what`: ST_BUSY, ST_FULL or ST_ERR. */
+int st_fail(struct store *s, const char *what);
+/* Runs a bound statement to its end: ST_OK, ST_EXISTS (a unique key), or
+ * the error; ends the use. */
+int st_exec(struct store *s, sqlite3_stmt *q, const char *what);
+/* One number (column 0) of a bound statement: ST_OK, ST_NOTFOUND, or the error. */
+int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what);
+/* Up to max ids of statement `which` bound with (?1 t, ?2 max). */
+int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, int *n,
+		const char *what);
+
+/* Runs statement `which` bound with (?1 id, ?2 value); ST_NOTFOUND when
+ * it changed no row and `must_change`. */
+int st_update(struct store *s, int which, int64_t table, int64_t value,
+	      const char *what, int must_change);
+/* Runs a bound UPDATE/DELETE of one row: ST_NOTFOUND when no row matched. */
+int st_change_row(struct store *s, sqlite3_stmt *q, const char *what);
+
+/* Users (sql-users.c): registers the SQL functions st_name_key(name) and
+ * st_name_skeleton(name) that the migrations use, before they run. */
+int st_name_functions(sqlite3 *db);
+
+/* Tables (sql-tables.c), for the files that list tables too. */
+int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
+		   const char *what);
+
+/* The helpers every function of the store calls, inline: a statement, its
+ * values, its end cost what the same lines written out in place cost. */
+sqlite3_stmt *st_prepare(struct store *s, int id);
+
+/* Statement id, prepared (at open: this only looks it up). */
+static inline sqlite3_stmt *st_stmt(struct store *s, int id)
+{
+	return s->st[id] ? s->st[id] : st_prepare(s, id);
+}
+
+/* Reset and unbind: every use of a statement ends here, so that no value
+ * outlives its request and a failed step's code stays out of the next use. */
+static inline void st_done(sqlite3_stmt *q)
+{
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+}
+
+/* Binds a copy of v (NULL as the empty string). */
+static inline int st_bind_text(sqlite3_stmt *q, int i, const char *v)
+{
+	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
+}
+
+/* A text column into dst, truncated to cap and always NUL-terminated. */
+static inline void st_copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
+{
+	const unsigned char *t = sqlite3_column_text(q, col);
+	snprintf(dst, cap, "%s", t ? (const char *)t : "");
+}
+
+static inline void st_bind_args(sqlite3_stmt *q, const struct st_arg *a)
+{
+	for (int i = 1; a->kind != ST_KEND; a++, i++)
+		switch (a->kind) {
+		case ST_KINT:
+			sqlite3_bind_int64(q, i, a->i);
+			break;
+		case ST_KTEXT:
+			st_bind_text(q, i, a->p);
+			break;
+		case ST_KREAL:
+			sqlite3_bind_double(q, i, a->d);
+			break;
+		case ST_KBLOB:
+			sqlite3_bind_blob(q, i, a->p, a->n, SQLITE_TRANSIENT);
+			break;
+		case ST_KEND:
+			break;
+		}
+}
+
+/* Statement `id` prepared and bound to `a`; NULL (logged) if it cannot be
+ * prepared. Step it, read it, and end with st_done() as before. */
+static inline sqlite3_stmt *st_query(struct store *s, int id, const struct st_arg *a)
+{
+	sqlite3_stmt *q = st_stmt(s, id);
+	if (q)
+		st_bind_args(q, a);
+	return q;
+}
+
+/* Statement `id` bound to `a` and run to its end (st_exec): ST_OK,
+ * ST_EXISTS for a unique key taken, or an error logged as `what`. */
+static inline int st_run(struct store *s, int id, const char *what, const struct st_arg *a)
+{
+	sqlite3_stmt *q = st_query(s, id, a);
+	return q ? st_exec(s, q, what) : ST_ERR;
+}
+
+#endif

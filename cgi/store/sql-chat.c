@@ -1,0 +1,154 @@
+/*
+ * sql-chat.c — the table chat and its mutes (008_chat.sql).
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum {
+	STMT_CHAT_ADD = ST_FIRST(ST_G_CHAT),
+	STMT_CHAT_RATE,
+	STMT_CHAT_RECENT,
+	STMT_CHAT_MUTE,
+	STMT_CHAT_UNMUTE,
+	STMT_CHAT_MUTED,
+	STMT_CHAT_END
+};
+
+static const char *const stmt_text[] = {
+	/* the table chat (008_chat.sql) */
+	ST_AT(STMT_CHAT_ADD) =
+		"INSERT INTO chat_messages (table_id, user_id, text, at) VALUES (?1, ?2, ?3, ?4)",
+	ST_AT(STMT_CHAT_RATE) =
+		"SELECT count(*), coalesce(min(at), 0) FROM chat_messages"
+		" WHERE table_id = ?1 AND user_id = ?2 AND at > ?3",
+	ST_AT(STMT_CHAT_RECENT) =
+		"SELECT c.id, c.user_id, u.name, c.at, c.text FROM chat_messages c"
+		" JOIN users u ON u.id = c.user_id WHERE c.table_id = ?1 AND NOT EXISTS"
+		" (SELECT 1 FROM chat_mutes m WHERE m.user_id = ?2 AND m.muted_id = c.user_id)"
+		" ORDER BY c.id DESC LIMIT ?3",
+	/* only an author of this table, never oneself; muting again is no error */
+	ST_AT(STMT_CHAT_MUTE) =
+		"INSERT INTO chat_mutes (user_id, muted_id, at) SELECT ?1, ?2, ?3"
+		" WHERE ?1 <> ?2 AND EXISTS (SELECT 1 FROM chat_messages WHERE table_id = ?4"
+		" AND user_id = ?2) ON CONFLICT (user_id, muted_id) DO UPDATE SET at = excluded.at",
+	ST_AT(STMT_CHAT_UNMUTE) = "DELETE FROM chat_mutes WHERE user_id = ?1 AND muted_id = ?2",
+	ST_AT(STMT_CHAT_MUTED) =
+		"SELECT m.muted_id, u.name, u.name_key FROM chat_mutes m JOIN users u"
+		" ON u.id = m.muted_id WHERE m.user_id = ?1 AND EXISTS (SELECT 1 FROM"
+		" chat_messages c WHERE c.table_id = ?2 AND c.user_id = m.muted_id) LIMIT ?3",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_CHAT_END - ST_FIRST(ST_G_CHAT),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_chat = ST_STMTS(stmt_text);
+
+/* ------------------------------------------------------------------ */
+/* The table chat                                                      */
+
+int store_chat_add(struct store *s, int64_t table, int64_t user, const char *text, int64_t at)
+{
+	return st_run(s, STMT_CHAT_ADD, "chat add", ST_ARGS(ST_INT(table), ST_INT(user),
+			ST_TEXT(text), ST_INT(at)));
+}
+
+int store_chat_rate(struct store *s, int64_t table, int64_t user, int64_t after, int *count,
+		    int64_t *oldest)
+{
+	sqlite3_stmt *q = st_query(s, STMT_CHAT_RATE, ST_ARGS(ST_INT(table), ST_INT(user),
+			ST_INT(after)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*count = sqlite3_column_int(q, 0);
+		*oldest = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = st_fail(s, "chat rate");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_chat_recent(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
+		      void *ctx)
+{
+	struct st_chat m;
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_CHAT_RECENT, ST_ARGS(ST_INT(table), ST_INT(viewer),
+			ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m.id = sqlite3_column_int64(q, 0);
+		m.user_id = sqlite3_column_int64(q, 1);
+		st_copy_col(m.author, sizeof m.author, q, 2);
+		m.at = sqlite3_column_int64(q, 3);
+		st_copy_col(m.text, sizeof m.text, q, 4);
+		fn(ctx, &m);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "chat recent");
+	st_done(q);
+	return rc;
+}
+
+int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted, int on,
+		    int64_t at)
+{
+	sqlite3_stmt *q = st_query(s, on ? STMT_CHAT_MUTE : STMT_CHAT_UNMUTE, ST_ARGS(ST_INT(user),
+			ST_INT(muted)));
+	if (!q)
+		return ST_ERR;
+	if (on) {
+		sqlite3_bind_int64(q, 3, at);
+		sqlite3_bind_int64(q, 4, table);
+		return st_change_row(s, q, "chat mute");
+	}
+	return st_exec(s, q, "chat unmute");
+}
+
+/* One muted writer, sorted by name in C (store_chat_muted). */
+struct muted_row {
+	int64_t id;
+	char name[ST_NAME_MAX + 1], key[ST_NAME_MAX + 1];
+};
+
+static int by_name_key(const void *a, const void *b)
+{
+	return strcmp(((const struct muted_row *)a)->key, ((const struct muted_row *)b)->key);
+}
+
+/* The rows come unsorted and are sorted here: an ORDER BY made SQLite set
+ * up a sorter even for the usual empty answer, 25k instructions of every
+ * table page a signed-in viewer sees. Only the table's players write there,
+ * so MUTED_MAX rows hold every answer. */
+int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
+		     void *ctx)
+{
+	enum { MUTED_MAX = 64 };
+	struct muted_row rows[MUTED_MAX];
+	int n = 0, rc;
+	sqlite3_stmt *q = st_query(s, STMT_CHAT_MUTED, ST_ARGS(ST_INT(user), ST_INT(table),
+			ST_INT(MUTED_MAX)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		rows[n].id = sqlite3_column_int64(q, 0);
+		st_copy_col(rows[n].name, sizeof rows[n].name, q, 1);
+		st_copy_col(rows[n].key, sizeof rows[n].key, q, 2);
+		n++;
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "chat muted");
+	st_done(q);
+	if (rc != ST_OK)
+		return rc;
+	qsort(rows, (size_t)n, sizeof rows[0], by_name_key);
+	for (int i = 0; i < n && i < limit; i++)
+		fn(ctx, rows[i].id, rows[i].name);
+	return ST_OK;
+}

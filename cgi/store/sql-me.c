@@ -1,0 +1,247 @@
+/*
+ * sql-me.c — what a user's own pages read: the /me poll sequence (017_me_seq.sql),
+ * the feed token (009_feed.sql), profiles.
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum {
+	STMT_USER_POLL = ST_FIRST(ST_G_ME),
+	STMT_USER_POLL_BY_TOKEN,
+	STMT_USER_POLL_TOKEN,
+	STMT_USER_POLL_TOKEN_SET,
+	STMT_USER_DEADLINE,
+	STMT_FEED_GET,
+	STMT_FEED_BY_TOKEN,
+	STMT_FEED_CREATE,
+	STMT_FEED_REPLACE,
+	STMT_PROFILE_GAMES,
+	STMT_PROFILE_FINISHED,
+	STMT_ME_END
+};
+
+static const char *const stmt_text[] = {
+	ST_AT(STMT_USER_POLL) = "SELECT seq, deadline, user_id FROM me_seq WHERE user_id = ?1",
+	ST_AT(STMT_USER_POLL_BY_TOKEN) =
+		"SELECT seq, deadline, user_id FROM me_seq WHERE poll_token = ?1",
+	ST_AT(STMT_USER_POLL_TOKEN) = "SELECT poll_token FROM me_seq WHERE user_id = ?1",
+	/* the first token made wins; a second request reads it back */
+	ST_AT(STMT_USER_POLL_TOKEN_SET) =
+		"UPDATE me_seq SET poll_token = ?2 WHERE user_id = ?1 AND poll_token IS NULL",
+	/* once the kept deadline has passed: the true earliest one again, from
+	 * the user's seats at tables not over (the index seats_user_done, 019;
+	 * CROSS JOIN keeps the seats outside: else SQLite walks every running
+	 * table of the site with a deadline, tables_deadline, and looks for
+	 * the user's seat at each) */
+	ST_AT(STMT_USER_DEADLINE) =
+		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
+		" CROSS JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND m.done = 0"
+		" AND t.status = 1 AND t.next_deadline > 0), 0) WHERE user_id = ?1"
+		" RETURNING seq, deadline, user_id",
+	ST_AT(STMT_FEED_GET) = "SELECT token, user_id, created_at FROM feeds WHERE user_id = ?1",
+	ST_AT(STMT_FEED_BY_TOKEN) =
+		"SELECT token, user_id, created_at FROM feeds WHERE token = ?1",
+	ST_AT(STMT_FEED_CREATE) =
+		"INSERT INTO feeds (user_id, token, created_at) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (user_id) DO NOTHING",
+	ST_AT(STMT_FEED_REPLACE) =
+		"INSERT INTO feeds (user_id, token, created_at) VALUES (?1, ?2, ?3)"
+		" ON CONFLICT (user_id) DO UPDATE SET token = excluded.token, created_at = excluded.created_at",
+	/* profiles: the user's finished tables through seats_user, each table
+	 * by its primary key; per game, and (the newest first, ?2 tables, -1
+	 * all) one row per seat with the match's totals and resignations */
+	ST_AT(STMT_PROFILE_GAMES) =
+		"SELECT t.game, count(*) FROM seats s JOIN tables t ON t.id = s.table_id"
+		" WHERE s.user_id = ?1 AND t.status = 2 GROUP BY t.game ORDER BY 2 DESC, 1",
+	ST_AT(STMT_PROFILE_FINISHED) =
+		"WITH mine(table_id, my_seat) AS (SELECT s.table_id, s.seat FROM seats s"
+		" JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND t.status = 2"
+		" ORDER BY s.table_id DESC LIMIT ?2)"
+		" SELECT m.table_id, m.my_seat, t.game, t.nseats,"
+		" coalesce((SELECT mv.at FROM moves mv WHERE mv.party = (SELECT p.id FROM parties p"
+		" WHERE p.table_id = m.table_id ORDER BY p.number DESC LIMIT 1)"
+		" ORDER BY mv.seq DESC LIMIT 1), t.created_at),"
+		" (SELECT count(*) FROM parties p WHERE p.table_id = m.table_id AND p.over = 1),"
+		" x.seat, x.resigned,"
+		" (SELECT coalesce(sum(r.points), 0) FROM parties p JOIN party_results r"
+		" ON r.party = p.id WHERE p.table_id = m.table_id AND p.over = 1 AND r.seat = x.seat)"
+		" FROM mine m JOIN tables t ON t.id = m.table_id JOIN seats x ON x.table_id = m.table_id"
+		" ORDER BY m.table_id DESC, x.seat",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(ST_G_ME),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_me = ST_STMTS(stmt_text);
+
+/* One row of me_seq (017_me_seq.sql) through statement `id`, bound to the
+ * user's id or their poll token. */
+static int user_poll_row(struct store *s, int id, int64_t user, const char *token,
+			 int64_t *seq, int64_t *deadline, int64_t *user_out)
+{
+	sqlite3_stmt *q = st_stmt(s, id);
+	if (!q)
+		return ST_ERR;
+	if (token)
+		sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_int64(q, 1, user);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*seq = sqlite3_column_int64(q, 0);
+		*deadline = sqlite3_column_int64(q, 1);
+		*user_out = sqlite3_column_int64(q, 2);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
+		    int64_t *sig, int64_t *next_deadline)
+{
+	int rc = user_poll_row(s, token ? STMT_USER_POLL_BY_TOKEN : STMT_USER_POLL, user, token,
+			       sig, next_deadline, &user);
+	if (rc == ST_OK && *next_deadline > 0 && *next_deadline <= now_ms)
+		rc = user_poll_row(s, STMT_USER_DEADLINE, user, NULL, sig, next_deadline, &user);
+	return rc;
+}
+
+int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
+			  char out[ST_POLL_TOKEN_LEN + 1])
+{
+	sqlite3_stmt *q;
+	int rc = ST_OK;
+	if (fresh) {
+		if (!(q = st_query(s, STMT_USER_POLL_TOKEN_SET, ST_ARGS(ST_INT(user),
+				ST_TEXT(fresh)))))
+			return ST_ERR;
+		if ((rc = st_exec(s, q, "user poll token set")) != ST_OK)
+			return rc;
+	}
+	if (!(q = st_query(s, STMT_USER_POLL_TOKEN, ST_ARGS(ST_INT(user)))))
+		return ST_ERR;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+		st_copy_col(out, ST_POLL_TOKEN_LEN + 1, q, 0);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll token");
+	}
+	st_done(q);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The feed token (009_feed.sql)                                       */
+
+/* A one-row read of the feed of a user (STMT_FEED_GET) or of a token
+ * (STMT_FEED_BY_TOKEN): token, user, created_at. */
+static int feed_read(struct store *s, int id, sqlite3_stmt *q, char *token,
+		     int64_t *user, int64_t *created_at)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		if (token)
+			st_copy_col(token, ST_FEED_TOKEN_LEN + 1, q, 0);
+		if (user)
+			*user = sqlite3_column_int64(q, 1);
+		if (created_at)
+			*created_at = sqlite3_column_int64(q, 2);
+		rc = ST_OK;
+	} else
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, st_sql(id));
+	st_done(q);
+	return rc;
+}
+
+int store_feed_get(struct store *s, int64_t user, char token[ST_FEED_TOKEN_LEN + 1],
+		   int64_t *created_at)
+{
+	sqlite3_stmt *q = st_query(s, STMT_FEED_GET, ST_ARGS(ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	return feed_read(s, STMT_FEED_GET, q, token, NULL, created_at);
+}
+
+int store_feed_user(struct store *s, const char *token, int64_t *user, int64_t *created_at)
+{
+	sqlite3_stmt *q = st_query(s, STMT_FEED_BY_TOKEN, ST_ARGS(ST_TEXT(token)));
+	if (!q)
+		return ST_ERR;
+	return feed_read(s, STMT_FEED_BY_TOKEN, q, NULL, user, created_at);
+}
+
+int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now, int replace)
+{
+	return st_run(s, replace ? STMT_FEED_REPLACE : STMT_FEED_CREATE, "feed set",
+			ST_ARGS(ST_INT(user), ST_TEXT(token), ST_INT(now)));
+}
+
+/* ------------------------------------------------------------------ */
+/* Profiles                                                            */
+
+int store_profile_games(struct store *s, int64_t user, st_game_count_fn fn, void *ctx)
+{
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_PROFILE_GAMES, ST_ARGS(ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		char game[ST_SLUG_MAX + 1];
+		st_copy_col(game, sizeof game, q, 0);
+		fn(ctx, game, sqlite3_column_int(q, 1));
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "profile games");
+	st_done(q);
+	return rc;
+}
+
+/* One row (a seat of a finished table) into f; a new table starts f anew. */
+static void finished_row(sqlite3_stmt *q, struct st_finished *f)
+{
+	int64_t id = sqlite3_column_int64(q, 0);
+	if (f->table_id != id) {
+		memset(f, 0, sizeof *f);
+		f->table_id = id;
+		f->my_seat = sqlite3_column_int(q, 1);
+		st_copy_col(f->game, sizeof f->game, q, 2);
+		f->nseats = sqlite3_column_int(q, 3);
+		f->at = sqlite3_column_int64(q, 4);
+		f->totals.parties = sqlite3_column_int(q, 5);
+	}
+	int seat = sqlite3_column_int(q, 6);
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return;
+	if (sqlite3_column_int(q, 7))
+		f->resigned |= 1u << seat;
+	f->totals.total[seat] = sqlite3_column_int(q, 8);
+}
+
+int store_profile_finished(struct store *s, int64_t user, int limit, st_finished_fn fn,
+			   void *ctx)
+{
+	struct st_finished f;
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_PROFILE_FINISHED, ST_ARGS(ST_INT(user),
+			ST_INT(limit < 0 ? -1 : limit)));
+	if (!q)
+		return ST_ERR;
+	memset(&f, 0, sizeof f);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (f.table_id && f.table_id != sqlite3_column_int64(q, 0))
+			fn(ctx, &f);
+		finished_row(q, &f);
+	}
+	if (rc == SQLITE_DONE && f.table_id)
+		fn(ctx, &f);
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "profile finished");
+	st_done(q);
+	return rc;
+}

@@ -1,0 +1,310 @@
+/*
+ * sql-parties.c — parties, their results and their steps (moves).
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+#define PARTY_COLS "id, table_id, number, seed, dealer, over"
+
+enum {
+	STMT_PARTY_CREATE = ST_FIRST(ST_G_PARTIES),
+	STMT_PARTY_GET,
+	STMT_PARTY_LATEST,
+	STMT_PARTY_SAVE,
+	STMT_RESULT_CLEAR,
+	STMT_RESULT_PUT,
+	STMT_RESULTS_OF_PARTY,
+	STMT_PARTIES_OF_TABLE,
+	STMT_MOVE_APPEND,
+	STMT_SEAT_MOVED_SINCE,
+	STMT_TICKED_SINCE,
+	STMT_SEAT_LAST_VERSION,
+	STMT_MOVES,
+	STMT_MOVE_COUNT,
+	STMT_PARTY_STEP_AT,
+	STMT_PARTIES_END
+};
+
+static const char *const stmt_text[] = {
+	ST_AT(STMT_PARTY_CREATE) =
+		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+	ST_AT(STMT_PARTY_GET) =
+		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1 AND number = ?2",
+	ST_AT(STMT_PARTY_LATEST) =
+		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1"
+		" ORDER BY number DESC LIMIT 1",
+	ST_AT(STMT_PARTY_SAVE) = "UPDATE parties SET snapshot = ?2, over = ?3 WHERE id = ?1",
+	ST_AT(STMT_RESULT_CLEAR) = "DELETE FROM party_results WHERE party = ?1",
+	ST_AT(STMT_RESULT_PUT) =
+		"INSERT INTO party_results (party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",
+	ST_AT(STMT_RESULTS_OF_PARTY) =
+		"SELECT seat, place, points FROM party_results WHERE party = ?1",
+	ST_AT(STMT_PARTIES_OF_TABLE) =
+		"SELECT " PARTY_COLS ", length(snapshot) FROM parties"
+		" WHERE table_id = ?1 AND over = 1 ORDER BY number",
+	ST_AT(STMT_MOVE_APPEND) =
+		"INSERT INTO moves (party, seq, seat, text, at, version)"
+		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM moves WHERE party = ?1",
+	ST_AT(STMT_SEAT_MOVED_SINCE) =
+		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2 AND version > ?3)",
+	ST_AT(STMT_TICKED_SINCE) =
+		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1 AND version > ?2"
+		" AND text = 'tick')",
+	ST_AT(STMT_SEAT_LAST_VERSION) =
+		"SELECT coalesce(max(version), 0) FROM moves WHERE party = ?1 AND seat = ?2",
+	ST_AT(STMT_MOVES) =
+		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
+		" ORDER BY seq",
+	/* seq counts 1, 2, … (STMT_MOVE_APPEND; a step is never deleted alone),
+	 * so the count is the last seq: one seek, not a walk over the party */
+	ST_AT(STMT_MOVE_COUNT) = "SELECT coalesce(max(seq), 0) FROM moves WHERE party = ?1",
+	/* the platform's continue steps come after a party's end: left out */
+	ST_AT(STMT_PARTY_STEP_AT) =
+		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
+		" AND (?2 < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_PARTIES_END - ST_FIRST(ST_G_PARTIES),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_parties = ST_STMTS(stmt_text);
+
+/* ------------------------------------------------------------------ */
+/* Parties and moves                                                   */
+
+int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
+		       const unsigned char *snap, size_t len, int64_t now, int64_t *id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_PARTY_CREATE, ST_ARGS(ST_INT(table), ST_INT(number),
+			ST_INT((sqlite3_int64)seed), ST_INT(dealer), ST_BLOB(snap, (int)len),
+			ST_INT(now)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "party create");
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* The result rows of a finished party into p->result (zeros without). */
+static int read_results(struct store *s, struct st_party *p)
+{
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_RESULTS_OF_PARTY, ST_ARGS(ST_INT(p->id)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		int seat = sqlite3_column_int(q, 0);
+		if (seat < 0 || seat >= GAME_MAX_SEATS)
+			continue;   /* the schema's CHECK keeps this from happening */
+		p->result.place[seat] = sqlite3_column_int(q, 1);
+		p->result.points[seat] = sqlite3_column_int(q, 2);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "results of party");
+	st_done(q);
+	return rc;
+}
+
+/* One row of PARTY_COLS (column 6 is the snapshot or its length), with
+ * the party's result rows. */
+static int read_party(struct store *s, sqlite3_stmt *q, struct st_party *p)
+{
+	memset(p, 0, sizeof *p);
+	p->id = sqlite3_column_int64(q, 0);
+	p->table_id = sqlite3_column_int64(q, 1);
+	p->number = sqlite3_column_int(q, 2);
+	p->seed = (uint64_t)sqlite3_column_int64(q, 3);
+	p->dealer = sqlite3_column_int(q, 4);
+	p->over = sqlite3_column_int(q, 5);
+	return p->over ? read_results(s, p) : ST_OK;
+}
+
+/* ST_ERR when the stored snapshot does not fit `cap` (snap may be NULL with
+ * cap 0 to read the row only). */
+int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
+		    unsigned char *snap, size_t cap)
+{
+	sqlite3_stmt *q = st_query(s, number < 0 ? STMT_PARTY_LATEST : STMT_PARTY_GET,
+			ST_ARGS(ST_INT(table)));
+	if (!q)
+		return ST_ERR;
+	if (number >= 0)
+		sqlite3_bind_int(q, 2, number);
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		const void *blob = sqlite3_column_blob(q, 6);
+		rc = read_party(s, q, p);
+		p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
+		if (rc != ST_OK) {
+			/* (said by read_results) */
+		} else if (snap && p->snap_len > cap) {
+			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
+				(long long)p->id, p->snap_len, cap);
+			rc = ST_ERR;
+		} else if (snap && p->snap_len) {
+			memcpy(snap, blob, p->snap_len);
+		}
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "party get");
+	}
+	st_done(q);
+	return rc;
+}
+
+/* Replaces the result rows of a party by r's first nseats seats (none
+ * when r is NULL). */
+static int put_results(struct store *s, int64_t party, const struct party_result *r,
+		       int nseats)
+{
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_RESULT_CLEAR, ST_ARGS(ST_INT(party)));
+	if (!q)
+		return ST_ERR;
+	if ((rc = st_exec(s, q, "result clear")) != ST_OK)
+		return rc;
+	for (int seat = 0; r && seat < nseats && seat < GAME_MAX_SEATS; seat++) {
+		if (!(q = st_query(s, STMT_RESULT_PUT, ST_ARGS(ST_INT(party), ST_INT(seat),
+				ST_INT(r->place[seat]), ST_INT(r->points[seat])))))
+			return ST_ERR;
+		if ((rc = st_exec(s, q, "result put")) != ST_OK)
+			return rc;
+	}
+	return ST_OK;
+}
+
+/* Replaces the snapshot and the over flag of one party, and its result
+ * rows: r's when over, none otherwise. */
+int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		     int over, const struct party_result *r, int nseats)
+{
+	sqlite3_stmt *q = st_query(s, STMT_PARTY_SAVE, ST_ARGS(ST_INT(party),
+			ST_BLOB(snap, (int)len), ST_INT(over ? 1 : 0)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "party save");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	if (rc == ST_OK)
+		rc = put_results(s, party, over ? r : NULL, nseats);
+	return rc;
+}
+
+/* Finished parties only, by number; p->snap_len is set, no snapshot. */
+int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx)
+{
+	struct st_party p;
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_PARTIES_OF_TABLE, ST_ARGS(ST_INT(table)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (read_party(s, q, &p) != ST_OK) {
+			st_done(q);
+			return ST_ERR;
+		}
+		p.snap_len = (size_t)sqlite3_column_int64(q, 6);
+		fn(ctx, &p);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "parties of table");
+	st_done(q);
+	return rc;
+}
+
+/* seq is the party's next number, chosen in the same statement. Call it
+ * inside store_begin() so that the step and the version bump land together. */
+int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
+		      int64_t version)
+{
+	sqlite3_stmt *q = st_query(s, STMT_MOVE_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
+			ST_TEXT(text), ST_INT(at), ST_INT(version)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "move append");
+	if (rc == ST_EXISTS) {
+		fprintf(stderr, "store: move append: %s\n", sqlite3_errmsg(s->db));
+		rc = ST_ERR;
+	}
+	return rc;
+}
+
+/* Steps an EXISTS query into *yes, then resets it. */
+static int exists_row(struct store *s, sqlite3_stmt *q, int *yes, const char *what)
+{
+	int64_t v = 0;
+	int rc = st_one_int64(s, q, &v, what);
+	*yes = (int)v;
+	return rc;
+}
+
+/* *yes = 1 when the seat logged a step with a version above `after` (one index probe). */
+int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_MOVED_SINCE, ST_ARGS(ST_INT(party), ST_INT(seat),
+			ST_INT(after)));
+	if (!q)
+		return ST_ERR;
+	return exists_row(s, q, yes, "seat moved since");
+}
+
+/* *yes = 1 when a deadline passed in the party after version `after` (a
+ * step of seat -1 logged as "tick", not a clock's "start"). */
+int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TICKED_SINCE, ST_ARGS(ST_INT(party), ST_INT(after)));
+	if (!q)
+		return ST_ERR;
+	return exists_row(s, q, yes, "ticked since");
+}
+
+/* The version of the seat's last step in the party into *v (0: none). */
+int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_LAST_VERSION, ST_ARGS(ST_INT(party), ST_INT(seat)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, v, "seat last version");
+}
+
+
+/* The party's steps with seq > after, in order; each row valid during fn only. */
+int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx)
+{
+	struct st_move m;
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_MOVES, ST_ARGS(ST_INT(party), ST_INT(after)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		m.seq = sqlite3_column_int64(q, 0);
+		m.seat = sqlite3_column_int(q, 1);
+		m.at = sqlite3_column_int64(q, 2);
+		m.version = sqlite3_column_int64(q, 3);
+		st_copy_col(m.text, sizeof m.text, q, 4);
+		fn(ctx, &m);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "moves");
+	st_done(q);
+	return rc;
+}
+
+/* How many steps the party has logged. */
+int store_move_count(struct store *s, int64_t party, int64_t *n)
+{
+	sqlite3_stmt *q = st_query(s, STMT_MOVE_COUNT, ST_ARGS(ST_INT(party)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, n, "move count");
+}
+
+int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at)
+{
+	sqlite3_stmt *q = st_query(s, STMT_PARTY_STEP_AT, ST_ARGS(ST_INT(party), ST_INT(upto)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, at, "party step at");
+}

@@ -1,0 +1,170 @@
+/*
+ * sql-ratings.c — ratings and their history (013_ratings.sql).
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum {
+	STMT_RATING_GET = ST_FIRST(ST_G_RATINGS),
+	STMT_RATING_PUT,
+	STMT_RATING_HISTORY_ADD,
+	STMT_TABLE_SET_RATED,
+	STMT_RATING_BOARD,
+	STMT_RATINGS_OF_USER,
+	STMT_RATING_HISTORY,
+	STMT_RATINGS_END
+};
+
+static const char *const stmt_text[] = {
+	/* ratings (013_ratings.sql) */
+	ST_AT(STMT_RATING_GET) =
+		"SELECT mu, sigma, matches FROM ratings WHERE user_id = ?1 AND game = ?2",
+	ST_AT(STMT_RATING_PUT) =
+		"INSERT INTO ratings (user_id, game, mu, sigma, shown, matches, updated_at)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT (user_id, game) DO UPDATE SET"
+		" mu = excluded.mu, sigma = excluded.sigma, shown = excluded.shown,"
+		" matches = matches + 1, updated_at = excluded.updated_at",
+	ST_AT(STMT_RATING_HISTORY_ADD) =
+		"INSERT INTO rating_history (user_id, game, table_id, mu, sigma, shown, place, players,"
+		" at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+	/* once: a second call changes nothing (the caller sees no change) */
+	ST_AT(STMT_TABLE_SET_RATED) = "UPDATE tables SET rated = 1 WHERE id = ?1 AND rated = 0",
+	ST_AT(STMT_RATING_BOARD) =
+		"SELECT r.user_id, u.name, r.mu, r.sigma, r.shown, r.matches FROM ratings r"
+		" JOIN users u ON u.id = r.user_id WHERE r.game = ?1 AND r.matches >= ?2"
+		" ORDER BY r.shown DESC, u.name_key LIMIT ?3",
+	ST_AT(STMT_RATINGS_OF_USER) =
+		"SELECT r.user_id, '', r.mu, r.sigma, r.shown, r.matches, r.game FROM ratings r"
+		" WHERE r.user_id = ?1 ORDER BY r.matches DESC, r.game LIMIT ?2",
+	ST_AT(STMT_RATING_HISTORY) =
+		"SELECT game, coalesce(table_id, 0), shown, place, players, at FROM rating_history"
+		" WHERE user_id = ?1 ORDER BY id DESC LIMIT ?2",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_RATINGS_END - ST_FIRST(ST_G_RATINGS),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_ratings = ST_STMTS(stmt_text);
+
+int store_rating_get(struct store *s, int64_t user, const char *game, struct st_rating *r)
+{
+	sqlite3_stmt *q = st_query(s, STMT_RATING_GET, ST_ARGS(ST_INT(user), ST_TEXT(game)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		r->user_id = user;
+		r->mu = sqlite3_column_double(q, 0);
+		r->sigma = sqlite3_column_double(q, 1);
+		r->matches = sqlite3_column_int(q, 2);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "rating get");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_rating_put(struct store *s, const char *game, int64_t table, const struct st_rating *r,
+		     int place, int players, int64_t now)
+{
+	sqlite3_stmt *q = st_query(s, STMT_RATING_PUT, ST_ARGS(ST_INT(r->user_id), ST_TEXT(game),
+			ST_REAL(r->mu), ST_REAL(r->sigma), ST_REAL(r->shown), ST_INT(now)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "rating put");
+	if (rc != ST_OK || !(q = st_stmt(s, STMT_RATING_HISTORY_ADD)))
+		return rc != ST_OK ? rc : ST_ERR;
+	sqlite3_bind_int64(q, 1, r->user_id);
+	st_bind_text(q, 2, game);
+	if (table > 0)
+		sqlite3_bind_int64(q, 3, table);
+	else
+		sqlite3_bind_null(q, 3);
+	sqlite3_bind_double(q, 4, r->mu);
+	sqlite3_bind_double(q, 5, r->sigma);
+	sqlite3_bind_double(q, 6, r->shown);
+	sqlite3_bind_int(q, 7, place);
+	sqlite3_bind_int(q, 8, players);
+	sqlite3_bind_int64(q, 9, now);
+	return st_exec(s, q, "rating history add");
+}
+
+int store_table_set_rated(struct store *s, int64_t table)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_SET_RATED, ST_ARGS(ST_INT(table)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "table set rated");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_EXISTS;
+	return rc;
+}
+
+/* Rows of STMT_RATING_BOARD / STMT_RATINGS_OF_USER into fn. */
+static int list_ratings(struct store *s, sqlite3_stmt *q, st_rating_fn fn, void *ctx,
+			const char *what)
+{
+	struct st_rating r;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		memset(&r, 0, sizeof r);
+		r.user_id = sqlite3_column_int64(q, 0);
+		st_copy_col(r.name, sizeof r.name, q, 1);
+		r.mu = sqlite3_column_double(q, 2);
+		r.sigma = sqlite3_column_double(q, 3);
+		r.shown = sqlite3_column_double(q, 4);
+		r.matches = sqlite3_column_int(q, 5);
+		if (sqlite3_column_count(q) > 6)
+			st_copy_col(r.game, sizeof r.game, q, 6);
+		fn(ctx, &r);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+int store_rating_board(struct store *s, const char *game, int min_matches, int limit,
+		       st_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_RATING_BOARD,
+			ST_ARGS(ST_TEXT(game), ST_INT(min_matches), ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return list_ratings(s, q, fn, ctx, "rating board");
+}
+
+int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_RATINGS_OF_USER, ST_ARGS(ST_INT(user), ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return list_ratings(s, q, fn, ctx, "ratings of user");
+}
+
+int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
+			 void *ctx)
+{
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_RATING_HISTORY, ST_ARGS(ST_INT(user), ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct st_rating_step h;
+		memset(&h, 0, sizeof h);
+		st_copy_col(h.game, sizeof h.game, q, 0);
+		h.table_id = sqlite3_column_int64(q, 1);
+		h.shown = sqlite3_column_double(q, 2);
+		h.place = sqlite3_column_int(q, 3);
+		h.players = sqlite3_column_int(q, 4);
+		h.at = sqlite3_column_int64(q, 5);
+		fn(ctx, &h);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "rating history");
+	st_done(q);
+	return rc;
+}

@@ -1,0 +1,779 @@
+/*
+ * sql-tables.c — tables and seats: creating, seating, clocks, versions, the lists of
+ * tables (lobby, running, a user's), invitations.
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
+
+/* The columns struct st_my_seat is read from (read_my_seat()), of seats s. */
+#define MY_SEAT_COLS "s.seat, s.bot, s.acting, s.in_window, s.clock_left, s.waiting_since, " \
+	"s.to_continue"
+
+enum {
+	STMT_TABLE_CREATE = ST_FIRST(ST_G_TABLES),
+	STMT_TABLE_GET,
+	STMT_TABLE_SEATS,
+	STMT_SEAT_FIND,
+	STMT_SEAT_MINE,
+	STMT_SEAT_TAKE,
+	STMT_SEAT_LEAVE,
+	STMT_SEAT_BOT_ADD,
+	STMT_SEAT_SET_AUTOPASS,
+	STMT_SEAT_SET_CLOCK,
+	STMT_SEATS_RESET_CLOCK,
+	STMT_SEAT_EXPEL_VOTE,
+	STMT_SEAT_CLAIM,
+	STMT_SEATS_APPLY_CLAIMS,
+	STMT_TABLE_SET_CLOCK,
+	STMT_TABLES_EXPIRED,
+	STMT_TABLES_IDLE,
+	STMT_TABLES_DUE,
+	STMT_USER_TABLES_DUE,
+	STMT_TABLE_CLOSE_IDLE,
+	STMT_SEAT_SET_BOT,
+	STMT_TABLE_SET_STATUS,
+	STMT_TABLE_BUMP,
+	STMT_TABLE_VERSION,
+	STMT_TABLE_NEW_EPOCH,
+	STMT_TABLE_DELETE,
+	STMT_TABLE_POLL,
+	STMT_SEATS_SET_ACTING,
+	STMT_USER_ACTING,
+	STMT_TABLES_OPEN,
+	STMT_TABLES_OF_USER,
+	STMT_TABLES_OPEN_FAIR,
+	STMT_TABLES_OPEN_BY,
+	STMT_TOURNEYS_OPEN_BY,
+	STMT_INVITE,
+	STMT_INVITES_TO,
+	STMT_TABLE_SET_REMATCH,
+	STMT_TABLES_RUNNING,
+	STMT_TABLE_BUMP_PUBLIC,
+	STMT_TABLES_END
+};
+
+static const char *const stmt_text[] = {
+	ST_AT(STMT_TABLE_CREATE) =
+		/* the number after the highest ever given out (023_table_ids.sql) */
+		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
+		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
+		" nullif(?5, 0), ?6)",
+	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
+	ST_AT(STMT_TABLE_SEATS) =
+		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
+		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
+		" coalesce(s.claimed_by, 0), coalesce(c.name, ''), s.claimed"
+		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		" LEFT JOIN users c ON c.id = s.claimed_by"
+		" WHERE s.table_id = ?1 ORDER BY s.seat",
+	ST_AT(STMT_SEAT_FIND) = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	ST_AT(STMT_SEAT_MINE) =
+		"SELECT " MY_SEAT_COLS " FROM seats s WHERE s.table_id = ?1 AND s.user_id = ?2",
+	/* The lowest seat number below nseats that nobody holds; no row when full. */
+	ST_AT(STMT_SEAT_TAKE) =
+		"WITH RECURSIVE n(k) AS ("
+		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
+		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
+		" INSERT INTO seats (table_id, seat, user_id)"
+		" SELECT ?1, min(k), ?2 FROM n"
+		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
+		" HAVING min(k) IS NOT NULL",
+	ST_AT(STMT_SEAT_LEAVE) = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	/* A bot of level ?2 on the lowest free seat, as STMT_SEAT_TAKE. */
+	ST_AT(STMT_SEAT_BOT_ADD) =
+		"WITH RECURSIVE n(k) AS ("
+		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
+		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
+		" INSERT INTO seats (table_id, seat, user_id, bot)"
+		" SELECT ?1, min(k), NULL, ?2 FROM n"
+		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
+		" HAVING min(k) IS NOT NULL RETURNING seat",
+	ST_AT(STMT_SEAT_SET_AUTOPASS) =
+		"UPDATE seats SET autopass = ?3 WHERE table_id = ?1 AND user_id = ?2",
+	ST_AT(STMT_SEAT_SET_CLOCK) =
+		"UPDATE seats SET clock_left = ?3, waiting_since = ?4, timeouts = ?5"
+		" WHERE table_id = ?1 AND seat = ?2",
+	ST_AT(STMT_SEATS_RESET_CLOCK) =
+		"UPDATE seats SET clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
+		" WHERE table_id = ?1",
+	ST_AT(STMT_SEAT_EXPEL_VOTE) =
+		"UPDATE seats SET expel_votes = expel_votes | ?3 WHERE table_id = ?1 AND seat = ?2",
+	ST_AT(STMT_SEAT_CLAIM) =
+		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
+		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
+	ST_AT(STMT_SEATS_APPLY_CLAIMS) =
+		"UPDATE seats SET claimed = CASE WHEN user_id IS NULL THEN 2 ELSE 1 END,"
+		" user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
+		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
+	ST_AT(STMT_TABLE_SET_CLOCK) =
+		"UPDATE tables SET clock_first = ?2, clock_per_move = ?3, clock_cap = ?4,"
+		" clock_day = ?5, clock_weekend = ?6, over_days = ?7, timeouts_max = ?8 WHERE id = ?1",
+	/* open tables nobody completed in time */
+	ST_AT(STMT_TABLES_EXPIRED) =
+		"SELECT id FROM tables WHERE status = 0 AND created_at < ?1 ORDER BY id LIMIT ?2",
+	/* running tables whose current party saw no step since ?1 */
+	ST_AT(STMT_TABLES_IDLE) =
+		"SELECT t.id FROM tables t JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
+		" WHERE t.status = 1 AND coalesce((SELECT max(at) FROM moves m WHERE m.party = p.id),"
+		" p.created_at) < ?1 ORDER BY t.id LIMIT ?2",
+	ST_AT(STMT_TABLES_DUE) =
+		"SELECT id FROM tables WHERE status = 1 AND next_deadline > 0 AND next_deadline <= ?1"
+		" ORDER BY next_deadline LIMIT ?2",
+	/* the same for one user's seats (?3), by the index seats_user_done */
+	ST_AT(STMT_USER_TABLES_DUE) =
+		"SELECT t.id FROM seats m JOIN tables t ON t.id = m.table_id"
+		" WHERE m.user_id = ?3 AND m.done = 0 AND t.status = 1 AND t.next_deadline > 0"
+		" AND t.next_deadline <= ?1 ORDER BY t.next_deadline LIMIT ?2",
+	ST_AT(STMT_TABLE_CLOSE_IDLE) =
+		"UPDATE tables SET status = 2, closed_idle = 1, next_deadline = 0,"
+		" version = version + 1, public_version = version + 1, epoch_version = version + 1"
+		" WHERE id = ?1 AND status = 1 AND (SELECT coalesce((SELECT max(at) FROM moves m"
+		" WHERE m.party = p.id), p.created_at) FROM parties p WHERE p.table_id = tables.id"
+		" AND p.number = tables.party_no) < ?2",
+	ST_AT(STMT_SEAT_SET_BOT) =
+		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
+	ST_AT(STMT_TABLE_SET_STATUS) =
+		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4 WHERE id = ?1",
+	/* Right-hand sides see the old row: epoch_version becomes the new version
+	 * exactly when the epoch changes. */
+	ST_AT(STMT_TABLE_BUMP) =
+		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
+		" epoch_version = CASE WHEN epoch <> ?3 THEN version + 1 ELSE epoch_version END,"
+		" epoch = ?3,"
+		" public_version = CASE WHEN ?5 THEN version + 1 ELSE public_version END"
+		" WHERE id = ?1 AND (?4 < 0 OR version = ?4)",
+	ST_AT(STMT_TABLE_VERSION) = "SELECT version FROM tables WHERE id = ?1",
+	ST_AT(STMT_TABLE_NEW_EPOCH) = "UPDATE tables SET epoch_version = version WHERE id = ?1",
+	ST_AT(STMT_TABLE_DELETE) = "DELETE FROM tables WHERE id = ?1",
+	ST_AT(STMT_TABLE_POLL) = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
+	ST_AT(STMT_SEATS_SET_ACTING) =
+		"UPDATE seats SET acting = (?2 >> seat) & 1, in_window = (?3 >> seat) & 1,"
+		" to_continue = (?4 >> seat) & 1"
+		" WHERE table_id = ?1 AND (acting <> (?2 >> seat) & 1"
+		" OR in_window <> (?3 >> seat) & 1 OR to_continue <> (?4 >> seat) & 1)",
+	/* the user's running tables where their seat may act (seats_user) */
+	/* counted up to ?2 only: a title says "9+", and a user at thousands
+	 * of tables costs what one at ten does */
+	ST_AT(STMT_USER_ACTING) =   /* acting only at running tables (020) */
+		"SELECT count(*) FROM (SELECT 1 FROM seats"
+		" WHERE user_id = ?1 AND acting = 1 AND bot = 0 LIMIT ?2)",
+	ST_AT(STMT_TABLES_OPEN) =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
+		" ORDER BY t.id DESC LIMIT ?1",
+	/* one kind (done ?3: finished or not) in the order of seats_user_done,
+	 * newest first, so that nothing is sorted (store_tables_of_user) */
+	ST_AT(STMT_TABLES_OF_USER) =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN ", " MY_SEAT_COLS " FROM seats s JOIN tables t"
+		" ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
+		" ORDER BY s.table_id DESC LIMIT ?2",
+	ST_AT(STMT_TABLES_OPEN_FAIR) =
+		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
+		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
+		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
+	ST_AT(STMT_TABLES_OPEN_BY) =
+		"SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
+	/* registering or running (enum st_tourney_status) */
+	ST_AT(STMT_TOURNEYS_OPEN_BY) =
+		"SELECT count(*) FROM tournaments WHERE status < 2 AND created_by = ?1",
+	/* invitations (010_invites.sql): a second one to the same table is no error */
+	ST_AT(STMT_INVITE) =
+		"INSERT INTO invitations (table_id, from_id, to_id, at) VALUES (?1, ?2, ?3, ?4)"
+		" ON CONFLICT (table_id, to_id) DO NOTHING",
+	/* those still open: the table waits for players and the invitee is not seated */
+	ST_AT(STMT_INVITES_TO) =
+		"SELECT i.id, i.table_id, t.game, coalesce(f.name, ''), i.at FROM invitations i"
+		" JOIN tables t ON t.id = i.table_id LEFT JOIN users f ON f.id = i.from_id"
+		" WHERE i.to_id = ?1 AND t.status = 0 AND NOT EXISTS (SELECT 1 FROM seats s"
+		" WHERE s.table_id = i.table_id AND s.user_id = ?1) ORDER BY i.id DESC LIMIT ?2",
+	ST_AT(STMT_TABLE_SET_REMATCH) =
+		"UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
+	/* running tables to watch, the newest first */
+	ST_AT(STMT_TABLES_RUNNING) =
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 1"
+		" ORDER BY t.id DESC LIMIT ?1",
+	/* a change everybody sees that concerns no position: epoch, epoch_version
+	 * and next_deadline stay, so no page becomes stale */
+	ST_AT(STMT_TABLE_BUMP_PUBLIC) =
+		"UPDATE tables SET version = version + 1, public_version = version + 1 WHERE id = ?1",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_tables = ST_STMTS(stmt_text);
+
+/* ------------------------------------------------------------------ */
+/* Tables and seats                                                    */
+
+int store_table_create(struct store *s, const char *game, const char *options, int nseats,
+		       int nparties, int64_t created_by, int64_t now, int64_t *id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_CREATE, ST_ARGS(ST_TEXT(game), ST_TEXT(options),
+			ST_INT(nseats), ST_INT(nparties), ST_INT(created_by), ST_INT(now)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "table create");
+	if (rc == ST_EXISTS) {
+		fprintf(stderr, "store: table create: %s\n", sqlite3_errmsg(s->db));
+		rc = ST_ERR;
+	}
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* One row of TABLE_COLS starting at column 0. */
+static void read_table(sqlite3_stmt *q, struct st_table *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(q, 0);
+	st_copy_col(t->game, sizeof t->game, q, 1);
+	st_copy_col(t->options, sizeof t->options, q, 2);
+	t->nseats = sqlite3_column_int(q, 3);
+	int st = sqlite3_column_int(q, 4);
+	t->status = (st >= 0 && st < TABLE_STATUS__MAX) ? (enum st_table_status)st : TABLE_FINISHED;
+	t->version = sqlite3_column_int64(q, 5);
+	t->next_deadline = sqlite3_column_int64(q, 6);
+	t->epoch = (uint32_t)sqlite3_column_int64(q, 7);
+	t->epoch_version = sqlite3_column_int64(q, 8);
+	t->party_no = sqlite3_column_int(q, 9);
+	t->nparties = sqlite3_column_int(q, 10);
+	t->first_dealer = sqlite3_column_int(q, 11);
+	t->created_by = sqlite3_column_int64(q, 12);
+	t->created_at = sqlite3_column_int64(q, 13);
+	t->public_version = sqlite3_column_int64(q, 14);
+	t->clock.first_ms = sqlite3_column_int64(q, 15);
+	t->clock.per_move_ms = sqlite3_column_int64(q, 16);
+	t->clock.cap_ms = sqlite3_column_int64(q, 17);
+	t->clock.day_ms = sqlite3_column_int64(q, 18);
+	t->clock.weekend = sqlite3_column_int(q, 19);
+	t->clock.windows = sqlite3_column_int(q, 20);
+	t->timeouts_max = sqlite3_column_int(q, 21);
+	t->closed_idle = sqlite3_column_int(q, 22);
+	st_copy_col(t->host, sizeof t->host, q, 23);
+	t->rematch = sqlite3_column_int64(q, 24);
+}
+
+/* One table by id; ST_NOTFOUND (a 404). */
+int store_table_get(struct store *s, int64_t id, struct st_table *t)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_GET, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_table(q, t);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table get");
+	}
+	st_done(q);
+	return rc;
+}
+
+/* The taken seats with their users' names, by seat; at most max are written. */
+int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
+{
+	int rc;
+	*n = 0;
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_SEATS, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n >= max)
+			continue;
+		struct st_seat *st = &out[(*n)++];
+		st->seat = sqlite3_column_int(q, 0);
+		st->user_id = sqlite3_column_int64(q, 1);
+		st_copy_col(st->name, sizeof st->name, q, 2);
+		st->bot = sqlite3_column_int(q, 3);
+		st->resigned = sqlite3_column_int(q, 4);
+		st->autopass = sqlite3_column_int(q, 5);
+		st->clock_left = sqlite3_column_int64(q, 6);
+		st->waiting_since = sqlite3_column_int64(q, 7);
+		st->timeouts = sqlite3_column_int(q, 8);
+		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
+		st->claimed_by = sqlite3_column_int64(q, 10);
+		st_copy_col(st->claimer, sizeof st->claimer, q, 11);
+		st->claimed = sqlite3_column_int(q, 12);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "table seats");
+	st_done(q);
+	return rc;
+}
+
+/* The seat `user` holds at `table`: ST_OK with *seat, or ST_NOTFOUND. */
+static int seat_find(struct store *s, int64_t table, int64_t user, int *seat)
+{
+	int64_t v = 0;
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_FIND, ST_ARGS(ST_INT(table), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_one_int64(s, q, &v, "seat find");
+	*seat = (int)v;
+	return rc;
+}
+
+/* One INSERT picks the lowest free seat, so two joiners never get the same
+ * one even outside a transaction. ST_NOTFOUND: no such table. */
+int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
+{
+	struct st_table t;
+	int rc = seat_find(s, table, user, seat);
+	if (rc == ST_OK)
+		return ST_EXISTS;
+	if (rc != ST_NOTFOUND)
+		return rc;
+	if ((rc = store_table_get(s, table, &t)) != ST_OK)
+		return rc;
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_TAKE, ST_ARGS(ST_INT(table), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	rc = st_exec(s, q, "seat take");
+	if (rc == ST_EXISTS) /* a concurrent join of the same user */
+		return ST_EXISTS;
+	if (rc != ST_OK)
+		return rc;
+	if (sqlite3_changes(s->db) == 0)
+		return ST_CONFLICT;
+	return seat_find(s, table, user, seat);
+}
+
+/* A bot of `level` (1 random, 2 greedy) takes the lowest free seat:
+ * ST_OK with *seat, ST_CONFLICT when the table is full. */
+int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_BOT_ADD, ST_ARGS(ST_INT(table), ST_INT(level)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+	if (found)
+		*seat = sqlite3_column_int(q, 0);
+	while (rc == SQLITE_ROW)
+		rc = sqlite3_step(q);
+	rc = rc == SQLITE_DONE ? (found ? ST_OK : ST_CONFLICT) : st_fail(s, "seat add bot");
+	st_done(q);
+	return rc;
+}
+
+/* Who plays `seat`: a person (bot 0), or a bot of level 1 or 2; resigned
+ * marks a seat whose person gave up. ST_NOTFOUND without the seat. */
+int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_SET_BOT, ST_ARGS(ST_INT(table), ST_INT(seat),
+			ST_INT(bot), ST_INT(resigned)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "seat set bot");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* The user's standing choice at the table: pass every window (1) or not.
+ * ST_NOTFOUND when the user holds no seat there. */
+int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left, int64_t since,
+			 int timeouts)
+{
+	return st_run(s, STMT_SEAT_SET_CLOCK, "seat set clock",
+			ST_ARGS(ST_INT(table), ST_INT(seat), ST_INT(left), ST_INT(since),
+			ST_INT(timeouts)));
+}
+
+/* Runs a statement bound with (?1 table, ?2 seat, ?3 value); ST_CONFLICT
+ * when it changed no row. */
+static int seat_update(struct store *s, int which, int64_t table, int seat, int64_t value,
+		       const char *what)
+{
+	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(table), ST_INT(seat), ST_INT(value)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, what);
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_CONFLICT;
+	return rc;
+}
+
+int store_seats_reset_clock(struct store *s, int64_t table, int64_t left)
+{
+	return st_update(s, STMT_SEATS_RESET_CLOCK, table, left, "seats reset clock", 0);
+}
+
+int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user)
+{
+	return seat_update(s, STMT_SEAT_CLAIM, table, seat, user, "seat claim");
+}
+
+int store_seats_apply_claims(struct store *s, int64_t table, int64_t clock_left)
+{
+	return st_update(s, STMT_SEATS_APPLY_CLAIMS, table, clock_left, "seats apply claims", 0);
+}
+
+int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters)
+{
+	int rc = seat_update(s, STMT_SEAT_EXPEL_VOTE, table, seat, voters, "seat expel vote");
+	return rc == ST_CONFLICT ? ST_NOTFOUND : rc;
+}
+
+int store_tables_expired(struct store *s, int64_t before, int64_t *ids, int max, int *n)
+{
+	return st_list_ids(s, STMT_TABLES_EXPIRED, before, ids, max, n, "tables expired");
+}
+
+int store_tables_idle(struct store *s, int64_t before, int64_t *ids, int max, int *n)
+{
+	return st_list_ids(s, STMT_TABLES_IDLE, before, ids, max, n, "tables idle");
+}
+
+int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
+{
+	return st_list_ids(s, STMT_TABLES_DUE, now, ids, max, n, "tables due");
+}
+
+int store_user_tables_due(struct store *s, int64_t user, int64_t now, int64_t *ids, int max,
+			  int *n)
+{
+	sqlite3_stmt *q = st_stmt(s, STMT_USER_TABLES_DUE);
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 3, user);   /* list_ids binds ?1 and ?2, and clears all */
+	return st_list_ids(s, STMT_USER_TABLES_DUE, now, ids, max, n, "user tables due");
+}
+
+int store_table_close_idle(struct store *s, int64_t id, int64_t before)
+{
+	return st_update(s, STMT_TABLE_CLOSE_IDLE, id, before, "table close idle", 1);
+}
+
+int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
+			  int timeouts_max)
+{
+	return st_run(s, STMT_TABLE_SET_CLOCK, "table set clock", ST_ARGS(ST_INT(id),
+			ST_INT(c->first_ms), ST_INT(c->per_move_ms), ST_INT(c->cap_ms),
+			ST_INT(c->day_ms > 0 ? c->day_ms : CLOCK_DAY_MS),
+			ST_INT(c->weekend ? 1 : 0), ST_INT(c->windows ? 1 : 0),
+			ST_INT(timeouts_max)));
+}
+
+int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_SET_AUTOPASS, ST_ARGS(ST_INT(table), ST_INT(user),
+			ST_INT(on ? 1 : 0)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "seat set autopass");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* ST_NOTFOUND when the user held no seat there. */
+int store_seat_leave(struct store *s, int64_t table, int64_t user)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_LEAVE, ST_ARGS(ST_INT(table), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "seat leave");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
+	return rc;
+}
+
+/* Sets status, current party and first dealer; ST_NOTFOUND without the table. */
+int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
+			   int party_no, int first_dealer)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_SET_STATUS, ST_ARGS(ST_INT(id), ST_INT((int)st),
+			ST_INT(party_no), ST_INT(first_dealer)));
+	if (!q)
+		return ST_ERR;
+	return st_change_row(s, q, "table status");
+}
+
+/* The table's current version; ST_NOTFOUND without the table. */
+static int table_version(struct store *s, int64_t id, int64_t *v)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_VERSION, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, v, "table version");
+}
+
+/* ST_CONFLICT when the version moved on (somebody else wrote first),
+ * ST_NOTFOUND when there is no such table. */
+/* The one bump; quiet leaves public_version (what polls compare) alone. */
+static int table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		      uint32_t epoch, int quiet, int64_t *newv)
+{
+	int64_t v;
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_BUMP, ST_ARGS(ST_INT(id), ST_INT(next_deadline),
+			ST_INT((sqlite3_int64)epoch), ST_INT(expected), ST_INT(quiet ? 0 : 1)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_change_row(s, q, "table bump");
+	if (rc == ST_NOTFOUND) {
+		rc = table_version(s, id, &v);
+		return rc == ST_OK ? ST_CONFLICT : rc;
+	}
+	if (rc != ST_OK)
+		return rc;
+	if (newv && (rc = table_version(s, id, newv)) != ST_OK)
+		return rc;
+	return ST_OK;
+}
+
+int store_table_bump(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+		     uint32_t epoch, int64_t *newv)
+{
+	return table_bump(s, id, expected, next_deadline, epoch, 0, newv);
+}
+
+int store_table_bump_quiet(struct store *s, int64_t id, int64_t expected, int64_t next_deadline,
+			   uint32_t epoch, int64_t *newv)
+{
+	return table_bump(s, id, expected, next_deadline, epoch, 1, newv);
+}
+
+/* Makes every page older than the current version stale (epoch_version = version). */
+int store_table_new_epoch(struct store *s, int64_t id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_NEW_EPOCH, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	return st_change_row(s, q, "table new epoch");
+}
+
+/* Deletes the table; seats, parties and moves go with it (ON DELETE CASCADE). */
+int store_table_delete(struct store *s, int64_t id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_DELETE, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	return st_change_row(s, q, "table delete");
+}
+
+int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+			   uint32_t to_continue)
+{
+	return st_run(s, STMT_SEATS_SET_ACTING, "seats set acting", ST_ARGS(ST_INT(table),
+			ST_INT(acting), ST_INT(in_window), ST_INT(to_continue)));
+}
+
+/* The MY_SEAT_COLS of the row at column c on into *m. */
+static void read_my_seat(sqlite3_stmt *q, int c, struct st_my_seat *m)
+{
+	*m = (struct st_my_seat){
+		.seat = sqlite3_column_int(q, c), .bot = sqlite3_column_int(q, c + 1),
+		.acting = sqlite3_column_int(q, c + 2), .in_window = sqlite3_column_int(q, c + 3),
+		.clock_left = sqlite3_column_int64(q, c + 4),
+		.waiting_since = sqlite3_column_int64(q, c + 5),
+		.to_continue = sqlite3_column_int(q, c + 6),
+	};
+}
+
+int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out)
+{
+	sqlite3_stmt *q = st_query(s, STMT_SEAT_MINE, ST_ARGS(ST_INT(table), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_my_seat(q, 0, out);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "seat mine");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_user_acting(struct store *s, int64_t user, int *n)
+{
+	int64_t v = 0;
+	*n = 0;
+	sqlite3_stmt *q = st_query(s, STMT_USER_ACTING, ST_ARGS(ST_INT(user),
+			ST_INT(ST_ACTING_MAX)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_one_int64(s, q, &v, "user acting");
+	*n = (int)v;
+	return rc;
+}
+
+int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_POLL, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(q, 0);
+		*next_deadline = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table poll");
+	}
+	st_done(q);
+	return rc;
+}
+
+/* Calls fn per row of a bound listing (TABLE_COLS plus the seats taken). */
+int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
+		       const char *what)
+{
+	struct st_table t;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_table(q, &t);
+		fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS));
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+/* Open tables (waiting for players), newest first. */
+int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN, ST_ARGS(ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return st_list_tables(s, q, fn, ctx, "tables open");
+}
+
+/* Open tables, newest first, at most `per_host` of any one creator (the
+ * newest of theirs), `limit` in all. */
+int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN_FAIR, ST_ARGS(ST_INT(limit),
+			ST_INT(per_host)));
+	if (!q)
+		return ST_ERR;
+	return st_list_tables(s, q, fn, ctx, "tables open fair");
+}
+
+int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64_t now)
+{
+	return st_run(s, STMT_INVITE, "invite", ST_ARGS(ST_INT(table), ST_INT(from), ST_INT(to),
+			ST_INT(now)));
+}
+
+int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n)
+{
+	int rc;
+	*n = 0;
+	sqlite3_stmt *q = st_query(s, STMT_INVITES_TO, ST_ARGS(ST_INT(user), ST_INT(max)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct st_invite *x = &out[(*n)++];
+		x->id = sqlite3_column_int64(q, 0);
+		x->table_id = sqlite3_column_int64(q, 1);
+		st_copy_col(x->game, sizeof x->game, q, 2);
+		st_copy_col(x->from, sizeof x->from, q, 3);
+		x->at = sqlite3_column_int64(q, 4);
+	}
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "invites to");
+	st_done(q);
+	return rc;
+}
+
+int store_table_set_rematch(struct store *s, int64_t table, int64_t next)
+{
+	return st_update(s, STMT_TABLE_SET_REMATCH, table, next, "table set rematch", 1);
+}
+
+int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLES_RUNNING, ST_ARGS(ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return st_list_tables(s, q, fn, ctx, "tables running");
+}
+
+/* How many tables `user` opened that still wait for players, into *n. */
+int store_tables_open_by(struct store *s, int64_t user, int *n)
+{
+	int64_t v = 0;
+	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN_BY, ST_ARGS(ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_one_int64(s, q, &v, "tables open by");
+	*n = (int)v;
+	return rc;
+}
+
+int store_tourneys_open_by(struct store *s, int64_t user, int *n)
+{
+	int64_t v = 0;
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_OPEN_BY, ST_ARGS(ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_one_int64(s, q, &v, "tournaments open by");
+	*n = (int)v;
+	return rc;
+}
+
+/* The tables where `user` holds a seat, with that seat's row: unfinished
+ * first, newest first. Two reads down the index seats_user_done, the
+ * unfinished then the finished ones: one query for both sorted the whole
+ * table rows it had read, twice (20k instructions a listed table at /me),
+ * and /me read each seat again. */
+int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn, void *ctx)
+{
+	int n = 0, rc = ST_OK;
+	for (int over = 0; over <= 1 && rc == ST_OK && n < limit; over++) {
+		sqlite3_stmt *q = st_query(s, STMT_TABLES_OF_USER, ST_ARGS(ST_INT(user),
+				ST_INT(limit - n), ST_INT(over)));
+		if (!q)
+			return ST_ERR;
+		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+			struct st_table t;
+			struct st_my_seat m;
+			read_table(q, &t);
+			read_my_seat(q, TABLE_NCOLS + 1, &m);
+			n++;
+			fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS), &m);
+		}
+		rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tables of user");
+		st_done(q);
+	}
+	return rc;
+}
+
+struct without_seat {
+	st_table_fn fn;
+	void *ctx;
+};
+
+static void drop_seat(void *ctx, const struct st_table *t, int taken, const struct st_my_seat *m)
+{
+	const struct without_seat *w = ctx;
+	(void)m;
+	w->fn(w->ctx, t, taken);
+}
+
+int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx)
+{
+	struct without_seat w = { fn, ctx };
+	return store_my_tables(s, user, limit, drop_seat, &w);
+}
+
+int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_BUMP_PUBLIC, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_change_row(s, q, "table bump public");
+	if (rc == ST_OK && newv)
+		rc = table_version(s, id, newv);
+	return rc;
+}

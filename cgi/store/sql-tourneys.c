@@ -1,0 +1,715 @@
+/*
+ * sql-tourneys.c — tournaments: players, tables, results, standings (014_tournaments.sql).
+ *
+ * Its statements are in stmt_text[] below, next to the functions that use them;
+ * sql-core.c prepares them with every other file's at store_open.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The columns struct st_tourney is read from, in read_tourney()'s order. */
+#define TOURNEY_COLS "o.id, o.name, o.game, o.options, o.format, o.seats, o.min_seats, " \
+	"o.rounds, o.advance, o.points, o.tiebreaks, o.clock_first, o.clock_per_move, " \
+	"o.clock_cap, o.clock_day, o.clock_weekend, o.over_days, o.timeouts_max, " \
+	"o.register_until, o.starts_at, o.status, o.round, o.seed, o.version, " \
+	"coalesce(o.created_by, 0), o.created_at, " \
+	"coalesce((SELECT h.name FROM users h WHERE h.id = o.created_by), ''), o.players, o.entrants"
+
+/* The columns struct st_tresult is read from (list_tresults()). */
+#define TRESULT_COLS "r.round, r.user_id, r.table_no, coalesce(r.table_id, 0), r.seat, " \
+	"r.place, r.points, r.party_points, u.name"
+
+/* The columns struct st_tstanding is read from (read_tstanding()). */
+#define TSTANDING_COLS "d.rank_order, d.user_id, d.name, d.place, d.points, d.party_points, " \
+	"d.sb2, d.played, d.byes, d.left_how, d.left_round, d.out_round"
+
+enum {
+	STMT_TOURNEY_CREATE = ST_FIRST(ST_G_TOURNEYS),
+	STMT_TOURNEY_GET,
+	STMT_TOURNEY_SET_STATE,
+	STMT_TOURNEY_BUMP,
+	STMT_TOURNEY_STARTED,
+	STMT_TOURNEYS_LIST,
+	STMT_TOURNEYS_OF_USER,
+	STMT_TOURNEYS_DUE,
+	STMT_TPLAYER_ADD,
+	STMT_TOURNEY_COUNT,
+	STMT_TPLAYER_DELETE,
+	STMT_TPLAYER_LEAVE,
+	STMT_TPLAYER_OUT,
+	STMT_TPLAYER_GROUP,
+	STMT_TPLAYERS,
+	STMT_TTABLE_ADD,
+	STMT_TTABLE_OF,
+	STMT_TTABLE_DONE,
+	STMT_TROUND_OPEN,
+	STMT_TTABLES,
+	STMT_TRESULT_PUT,
+	STMT_TRESULTS,
+	STMT_TOURNEY_POLL,
+	STMT_TSTANDINGS_CLEAR,
+	STMT_TSTANDING_PUT,
+	STMT_TSTANDINGS,
+	STMT_TSTANDING_OF,
+	STMT_TPLAYER_GET,
+	STMT_TROUND_TABLES,
+	STMT_TROUND_RESULTS,
+	STMT_TROUND_SEATS,
+	STMT_TMY_TABLE,
+	STMT_TROUND_COUNT,
+	STMT_TABLE_TOURNEY,
+	STMT_TOURNEYS_END
+};
+
+static const char *const stmt_text[] = {
+	/* tournaments (014_tournaments.sql) */
+	ST_AT(STMT_TOURNEY_CREATE) =
+		"INSERT INTO tournaments (name, game, options, format, seats, min_seats, rounds,"
+		" advance, points, tiebreaks, clock_first, clock_per_move, clock_cap, clock_day,"
+		" clock_weekend, over_days, timeouts_max, register_until, starts_at, seed,"
+		" created_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+		" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+	ST_AT(STMT_TOURNEY_GET) = "SELECT " TOURNEY_COLS " FROM tournaments o WHERE o.id = ?1",
+	ST_AT(STMT_TOURNEY_SET_STATE) =
+		"UPDATE tournaments SET status = ?2, round = ?3, version = version + 1 WHERE id = ?1",
+	ST_AT(STMT_TOURNEY_BUMP) = "UPDATE tournaments SET version = version + 1 WHERE id = ?1",
+	/* started before its time: the start (and the end of registration)
+	 * become the time it did */
+	ST_AT(STMT_TOURNEY_STARTED) =
+		"UPDATE tournaments SET starts_at = min(starts_at, ?2),"
+		" register_until = min(register_until, ?2) WHERE id = ?1",
+	/* the ones to come and running first (by start), then the finished */
+	ST_AT(STMT_TOURNEYS_LIST) =
+		"SELECT " TOURNEY_COLS " FROM tournaments o"
+		" ORDER BY o.status >= 2, CASE WHEN o.status >= 2 THEN -o.starts_at ELSE o.starts_at"
+		" END, o.id DESC LIMIT ?1",
+	ST_AT(STMT_TOURNEYS_OF_USER) =
+		"SELECT " TOURNEY_COLS " FROM tournament_players m JOIN tournaments o"
+		" ON o.id = m.tournament WHERE m.user_id = ?1 ORDER BY o.status >= 2, o.id DESC"
+		" LIMIT ?2",
+	ST_AT(STMT_TOURNEYS_DUE) =
+		"SELECT id FROM tournaments WHERE status = 0 AND starts_at <= ?1 ORDER BY starts_at"
+		" LIMIT ?2",
+	ST_AT(STMT_TPLAYER_ADD) =
+		"INSERT INTO tournament_players (tournament, user_id, registered_at) VALUES (?1, ?2, ?3)",
+	/* the counts of tournaments.players and .entrants move with the rows */
+	ST_AT(STMT_TOURNEY_COUNT) =
+		"UPDATE tournaments SET players = players + ?2, entrants = entrants + ?3 WHERE id = ?1",
+	ST_AT(STMT_TPLAYER_DELETE) =
+		"DELETE FROM tournament_players WHERE tournament = ?1 AND user_id = ?2",
+	ST_AT(STMT_TPLAYER_LEAVE) =
+		"UPDATE tournament_players SET left_how = ?3, left_round = ?4"
+		" WHERE tournament = ?1 AND user_id = ?2 AND left_how = 0",
+	ST_AT(STMT_TPLAYER_OUT) =
+		"UPDATE tournament_players SET out_round = ?3 WHERE tournament = ?1 AND user_id = ?2",
+	ST_AT(STMT_TPLAYER_GROUP) =
+		"UPDATE tournament_players SET grp = ?3, gpos = ?4 WHERE tournament = ?1 AND user_id = ?2",
+	ST_AT(STMT_TPLAYERS) =
+		"SELECT m.user_id, u.name, m.registered_at, m.left_how, m.left_round, m.out_round,"
+		" m.grp, m.gpos FROM tournament_players m JOIN users u ON u.id = m.user_id"
+		" WHERE m.tournament = ?1 ORDER BY m.registered_at, m.user_id",
+	ST_AT(STMT_TTABLE_ADD) =
+		"INSERT INTO tournament_tables (tournament, round, number, table_id) VALUES (?1, ?2, ?3, ?4)",
+	ST_AT(STMT_TTABLE_OF) =
+		"SELECT tournament, round, number, done FROM tournament_tables WHERE table_id = ?1",
+	ST_AT(STMT_TTABLE_DONE) =
+		"UPDATE tournament_tables SET done = 1 WHERE table_id = ?1 AND done = 0",
+	ST_AT(STMT_TROUND_OPEN) =
+		"SELECT count(*) FROM tournament_tables WHERE tournament = ?1 AND round = ?2 AND done = 0",
+	ST_AT(STMT_TTABLES) =
+		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties"
+		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
+		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
+	ST_AT(STMT_TRESULT_PUT) =
+		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
+		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8, ?9)",
+	ST_AT(STMT_TRESULTS) =
+		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
+	ST_AT(STMT_TOURNEY_POLL) =
+		"SELECT version, CASE WHEN status = 0 THEN starts_at ELSE 0 END FROM tournaments"
+		" WHERE id = ?1",
+	ST_AT(STMT_TSTANDINGS_CLEAR) = "DELETE FROM tournament_standings WHERE tournament = ?1",
+	ST_AT(STMT_TSTANDING_PUT) =
+		"INSERT INTO tournament_standings (tournament, rank_order, user_id, place, points,"
+		" party_points, sb2, played, byes, name, left_how, left_round, out_round)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+	ST_AT(STMT_TSTANDINGS) =
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d"
+		" WHERE d.tournament = ?1 AND d.rank_order >= ?2 ORDER BY d.rank_order LIMIT ?3",
+	ST_AT(STMT_TSTANDING_OF) =
+		"SELECT " TSTANDING_COLS " FROM tournament_standings d"
+		/* (without statistics the planner would walk the whole primary
+		 * key range of the tournament instead) */
+		" INDEXED BY tournament_standings_user WHERE d.tournament = ?1 AND d.user_id = ?2",
+	ST_AT(STMT_TPLAYER_GET) =
+		"SELECT m.user_id, u.name, m.registered_at, m.left_how, m.left_round, m.out_round,"
+		" m.grp, m.gpos FROM tournament_players m JOIN users u ON u.id = m.user_id"
+		" WHERE m.tournament = ?1 AND m.user_id = ?2",
+	ST_AT(STMT_TROUND_TABLES) =
+		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties"
+		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
+		" ORDER BY x.number",
+	ST_AT(STMT_TROUND_RESULTS) =
+		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		" WHERE r.tournament = ?1 AND r.round = ?2 AND r.table_no BETWEEN ?3 AND ?4"
+		" ORDER BY r.table_no, r.place, r.user_id",
+	/* who sits at the round's tables not done: table number, seat, the
+	 * person's name ("" for a bot's own seat), bot, resigned, user */
+	ST_AT(STMT_TROUND_SEATS) =
+		"SELECT x.number, s.seat, coalesce(u.name, ''), s.bot, s.resigned, s.user_id"
+		" FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
+		" LEFT JOIN users u ON u.id = s.user_id WHERE x.tournament = ?1 AND x.round = ?2"
+		" AND x.done = 0 AND x.number BETWEEN ?3 AND ?4 ORDER BY x.number, s.seat",
+	ST_AT(STMT_TMY_TABLE) =
+		"SELECT x.table_id FROM tournament_tables x JOIN seats s ON s.table_id = x.table_id"
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.done = 0 AND s.user_id = ?3"
+		" AND s.resigned = 0",
+	/* the numbers run 0..n-1: one seek, not a count of them all */
+	ST_AT(STMT_TROUND_COUNT) =
+		"SELECT coalesce(max(number) + 1, 0) FROM tournament_tables"
+		" WHERE tournament = ?1 AND round = ?2",
+	ST_AT(STMT_TABLE_TOURNEY) =
+		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
+		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
+};
+_Static_assert(sizeof stmt_text / sizeof stmt_text[0] ==
+	       STMT_TOURNEYS_END - ST_FIRST(ST_G_TOURNEYS),
+	       "one SQL text per statement");
+const struct st_stmts st_stmts_tourneys = ST_STMTS(stmt_text);
+
+/* ------------------------------------------------------------------ */
+/* Tournaments (014_tournaments.sql)                                   */
+
+int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_CREATE, ST_ARGS(ST_TEXT(t->name),
+			ST_TEXT(t->game), ST_TEXT(t->options), ST_INT(t->format), ST_INT(t->seats),
+			ST_INT(t->min_seats), ST_INT(t->rounds), ST_INT(t->advance),
+			ST_TEXT(t->points), ST_TEXT(t->tiebreaks), ST_INT(t->clock.first_ms),
+			ST_INT(t->clock.per_move_ms), ST_INT(t->clock.cap_ms),
+			ST_INT(t->clock.day_ms > 0 ? t->clock.day_ms : 86400000),
+			ST_INT(t->clock.weekend), ST_INT(t->clock.windows), ST_INT(t->timeouts_max),
+			ST_INT(t->register_until), ST_INT(t->starts_at), ST_INT(t->seed)));
+	if (!q)
+		return ST_ERR;
+	if (t->created_by > 0)
+		sqlite3_bind_int64(q, 21, t->created_by);
+	sqlite3_bind_int64(q, 22, t->created_at);
+	int rc = st_exec(s, q, "tourney create");
+	if (rc == ST_OK && id)
+		*id = sqlite3_last_insert_rowid(s->db);
+	return rc;
+}
+
+/* One row of TOURNEY_COLS. */
+static void read_tourney(sqlite3_stmt *q, struct st_tourney *t)
+{
+	memset(t, 0, sizeof *t);
+	t->id = sqlite3_column_int64(q, 0);
+	st_copy_col(t->name, sizeof t->name, q, 1);
+	st_copy_col(t->game, sizeof t->game, q, 2);
+	st_copy_col(t->options, sizeof t->options, q, 3);
+	t->format = sqlite3_column_int(q, 4);
+	t->seats = sqlite3_column_int(q, 5);
+	t->min_seats = sqlite3_column_int(q, 6);
+	t->rounds = sqlite3_column_int(q, 7);
+	t->advance = sqlite3_column_int(q, 8);
+	st_copy_col(t->points, sizeof t->points, q, 9);
+	st_copy_col(t->tiebreaks, sizeof t->tiebreaks, q, 10);
+	t->clock.first_ms = sqlite3_column_int64(q, 11);
+	t->clock.per_move_ms = sqlite3_column_int64(q, 12);
+	t->clock.cap_ms = sqlite3_column_int64(q, 13);
+	t->clock.day_ms = sqlite3_column_int64(q, 14);
+	t->clock.weekend = sqlite3_column_int(q, 15);
+	t->clock.windows = sqlite3_column_int(q, 16);
+	t->timeouts_max = sqlite3_column_int(q, 17);
+	t->register_until = sqlite3_column_int64(q, 18);
+	t->starts_at = sqlite3_column_int64(q, 19);
+	int st = sqlite3_column_int(q, 20);
+	t->status = st >= 0 && st < TOURNEY_STATUS__MAX ? (enum st_tourney_status)st
+							  : TOURNEY_FINISHED;
+	t->round = sqlite3_column_int(q, 21);
+	t->seed = sqlite3_column_int64(q, 22);
+	t->version = sqlite3_column_int64(q, 23);
+	t->created_by = sqlite3_column_int64(q, 24);
+	t->created_at = sqlite3_column_int64(q, 25);
+	st_copy_col(t->organiser, sizeof t->organiser, q, 26);
+	t->players = sqlite3_column_int(q, 27);
+	t->entrants = sqlite3_column_int(q, 28);
+}
+
+int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_GET, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tourney(q, t);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tourney get");
+	}
+	st_done(q);
+	return rc;
+}
+
+/* Runs an UPDATE of one row bound to (id, a, b); ST_NOTFOUND when it
+ * changed none. */
+static int update_two(struct store *s, int which, int64_t id, int64_t a, int64_t b,
+		      const char *what)
+{
+	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(id), ST_INT(a), ST_INT(b)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, what);
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+}
+
+int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status st, int round)
+{
+	return update_two(s, STMT_TOURNEY_SET_STATE, id, st, round, "tourney set state");
+}
+
+int store_tourney_bump(struct store *s, int64_t id)
+{
+	return st_update(s, STMT_TOURNEY_BUMP, id, 0, "tourney bump", 1);
+}
+
+int store_tourney_started(struct store *s, int64_t id, int64_t now)
+{
+	return st_update(s, STMT_TOURNEY_STARTED, id, now, "tourney started", 1);
+}
+
+/* Rows of TOURNEY_COLS into fn. */
+static int list_tourneys(struct store *s, sqlite3_stmt *q, st_tourney_fn fn, void *ctx,
+			 const char *what)
+{
+	struct st_tourney t;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_tourney(q, &t);
+		fn(ctx, &t);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_LIST, ST_ARGS(ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return list_tourneys(s, q, fn, ctx, "tourneys list");
+}
+
+int store_tourneys_of_user(struct store *s, int64_t user, int limit, st_tourney_fn fn,
+			   void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_OF_USER, ST_ARGS(ST_INT(user), ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	return list_tourneys(s, q, fn, ctx, "tourneys of user");
+}
+
+int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
+{
+	return st_list_ids(s, STMT_TOURNEYS_DUE, now, ids, max, n, "tourneys due");
+}
+
+int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_ADD, ST_ARGS(ST_INT(t), ST_INT(user),
+			ST_INT(now)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "tplayer add");
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, 1, 1, "tourney count") : rc;
+}
+
+int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_DELETE, ST_ARGS(ST_INT(t), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "tplayer delete");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		return ST_NOTFOUND;
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, -1, -1, "tourney count") : rc;
+}
+
+/* An UPDATE of one player bound to (t, user, a, b); ST_NOTFOUND: none. */
+static int tplayer_update(struct store *s, int which, int64_t t, int64_t user, int a,
+			  int b, const char *what)
+{
+	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(user), ST_INT(a),
+			ST_INT(b)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, what);
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+}
+
+int store_tplayer_leave(struct store *s, int64_t t, int64_t user, int how, int round)
+{
+	int rc = tplayer_update(s, STMT_TPLAYER_LEAVE, t, user, how, round, "tplayer leave");
+	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, -1, 0, "tourney count") : rc;
+}
+
+int store_tplayer_out(struct store *s, int64_t t, int64_t user, int round)
+{
+	return update_two(s, STMT_TPLAYER_OUT, t, user, round, "tplayer out");
+}
+
+int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int gpos)
+{
+	return tplayer_update(s, STMT_TPLAYER_GROUP, t, user, grp, gpos, "tplayer group");
+}
+
+/* One row of STMT_TPLAYERS / STMT_TPLAYER_GET. */
+static void read_tplayer(sqlite3_stmt *q, struct st_tplayer *x)
+{
+	x->user_id = sqlite3_column_int64(q, 0);
+	st_copy_col(x->name, sizeof x->name, q, 1);
+	x->registered_at = sqlite3_column_int64(q, 2);
+	x->left_how = sqlite3_column_int(q, 3);
+	x->left_round = sqlite3_column_int(q, 4);
+	x->out_round = sqlite3_column_int(q, 5);
+	x->grp = sqlite3_column_int(q, 6);
+	x->gpos = sqlite3_column_int(q, 7);
+}
+
+int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_GET, ST_ARGS(ST_INT(t), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tplayer(q, out);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tplayer get");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n)
+{
+	int rc;
+	*n = 0;
+	sqlite3_stmt *q = st_query(s, STMT_TPLAYERS, ST_ARGS(ST_INT(t)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		if (*n >= max) {
+			(*n)++;
+			continue;
+		}
+		read_tplayer(q, &out[(*n)++]);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tplayers");
+	st_done(q);
+	return rc;
+}
+
+int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id)
+{
+	return st_run(s, STMT_TTABLE_ADD, "ttable add", ST_ARGS(ST_INT(t), ST_INT(round),
+			ST_INT(number), ST_INT(table_id)));
+}
+
+int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,
+		    int *isdone)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TTABLE_OF, ST_ARGS(ST_INT(table_id)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*t = sqlite3_column_int64(q, 0);
+		*round = sqlite3_column_int(q, 1);
+		*number = sqlite3_column_int(q, 2);
+		*isdone = sqlite3_column_int(q, 3);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "ttable of");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_ttable_done(struct store *s, int64_t table_id)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TTABLE_DONE, ST_ARGS(ST_INT(table_id)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "ttable done");
+	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_EXISTS : rc;
+}
+
+/* One count of a round's tables by statement `which`. */
+static int round_count(struct store *s, int which, int64_t t, int round, int *n)
+{
+	int64_t v = 0;
+	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(round)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_one_int64(s, q, &v, st_sql(which));
+	*n = (int)v;
+	return rc;
+}
+
+int store_tround_count(struct store *s, int64_t t, int round, int *n)
+{
+	return round_count(s, STMT_TROUND_COUNT, t, round, n);
+}
+
+int store_tround_open(struct store *s, int64_t t, int round, int *open)
+{
+	return round_count(s, STMT_TROUND_OPEN, t, round, open);
+}
+
+/* Rows of STMT_TTABLES / STMT_TROUND_TABLES into fn. */
+static int list_ttables(struct store *s, sqlite3_stmt *q, st_ttable_fn fn, void *ctx,
+			const char *what)
+{
+	struct st_ttable x;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		x.round = sqlite3_column_int(q, 0);
+		x.number = sqlite3_column_int(q, 1);
+		x.table_id = sqlite3_column_int64(q, 2);
+		x.done = sqlite3_column_int(q, 3);
+		int st = sqlite3_column_int(q, 4);
+		x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st
+							     : TABLE_FINISHED;
+		x.party_no = sqlite3_column_int(q, 5);
+		x.nparties = sqlite3_column_int(q, 6);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TTABLES, ST_ARGS(ST_INT(t)));
+	if (!q)
+		return ST_ERR;
+	return list_ttables(s, q, fn, ctx, "ttables");
+}
+
+/* Binds (tournament, round, first, last) to q. */
+static void bind_round(sqlite3_stmt *q, int64_t t, const struct st_tround *r)
+{
+	sqlite3_bind_int64(q, 1, t);
+	sqlite3_bind_int(q, 2, r->round);
+	sqlite3_bind_int(q, 3, r->first);
+	sqlite3_bind_int(q, 4, r->last);
+}
+
+int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn fn,
+			void *ctx)
+{
+	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_TABLES);
+	if (!q)
+		return ST_ERR;
+	bind_round(q, t, r);
+	return list_ttables(s, q, fn, ctx, "tround tables");
+}
+
+int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
+{
+	return st_run(s, STMT_TRESULT_PUT, "tresult put", ST_ARGS(ST_INT(t), ST_INT(r->round),
+			ST_INT(r->user_id), ST_INT(r->table_no), ST_INT(r->table_id),
+			ST_INT(r->seat), ST_INT(r->place), ST_INT(r->points),
+			ST_INT(r->party_points)));
+}
+
+/* Rows of STMT_TRESULTS / STMT_TROUND_RESULTS into fn. */
+static int list_tresults(struct store *s, sqlite3_stmt *q, st_tresult_fn fn, void *ctx,
+			 const char *what)
+{
+	struct st_tresult r;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		r.round = sqlite3_column_int(q, 0);
+		r.user_id = sqlite3_column_int64(q, 1);
+		r.table_no = sqlite3_column_int(q, 2);
+		r.table_id = sqlite3_column_int64(q, 3);
+		r.seat = sqlite3_column_int(q, 4);
+		r.place = sqlite3_column_int(q, 5);
+		r.points = sqlite3_column_int(q, 6);
+		r.party_points = sqlite3_column_int(q, 7);
+		st_copy_col(r.name, sizeof r.name, q, 8);
+		fn(ctx, &r);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TRESULTS, ST_ARGS(ST_INT(t)));
+	if (!q)
+		return ST_ERR;
+	return list_tresults(s, q, fn, ctx, "tresults");
+}
+
+int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
+			 st_tresult_fn fn, void *ctx)
+{
+	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_RESULTS);
+	if (!q)
+		return ST_ERR;
+	bind_round(q, t, r);
+	return list_tresults(s, q, fn, ctx, "tround results");
+}
+
+int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_POLL, ST_ARGS(ST_INT(id)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		*version = sqlite3_column_int64(q, 0);
+		*deadline = sqlite3_column_int64(q, 1);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tourney poll");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TSTANDINGS_CLEAR, ST_ARGS(ST_INT(t)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_exec(s, q, "tstandings clear");
+	for (int i = 0; rc == ST_OK && i < n; i++) {
+		const struct st_tstanding *x = &rows[i];
+		if (!(q = st_query(s, STMT_TSTANDING_PUT, ST_ARGS(ST_INT(t), ST_INT(x->rank_order),
+				ST_INT(x->user_id), ST_INT(x->place), ST_INT(x->points),
+				ST_INT(x->party_points), ST_INT(x->sb2), ST_INT(x->played),
+				ST_INT(x->byes), ST_TEXT(x->name), ST_INT(x->left_how),
+				ST_INT(x->left_round), ST_INT(x->out_round)))))
+			return ST_ERR;
+		rc = st_exec(s, q, "tstanding put");
+	}
+	return rc;
+}
+
+/* One row of TSTANDING_COLS. */
+static void read_tstanding(sqlite3_stmt *q, struct st_tstanding *x)
+{
+	x->rank_order = sqlite3_column_int(q, 0);
+	x->user_id = sqlite3_column_int64(q, 1);
+	st_copy_col(x->name, sizeof x->name, q, 2);
+	x->place = sqlite3_column_int(q, 3);
+	x->points = sqlite3_column_int(q, 4);
+	x->party_points = sqlite3_column_int(q, 5);
+	x->sb2 = sqlite3_column_int(q, 6);
+	x->played = sqlite3_column_int(q, 7);
+	x->byes = sqlite3_column_int(q, 8);
+	x->left_how = sqlite3_column_int(q, 9);
+	x->left_round = sqlite3_column_int(q, 10);
+	x->out_round = sqlite3_column_int(q, 11);
+}
+
+int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
+		     void *ctx)
+{
+	struct st_tstanding x;
+	int rc;
+	sqlite3_stmt *q = st_query(s, STMT_TSTANDINGS, ST_ARGS(ST_INT(t), ST_INT(from),
+			ST_INT(limit)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		read_tstanding(q, &x);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tstandings");
+	st_done(q);
+	return rc;
+}
+
+int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstanding *out)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TSTANDING_OF, ST_ARGS(ST_INT(t), ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		read_tstanding(q, out);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tstanding of");
+	}
+	st_done(q);
+	return rc;
+}
+
+int store_tround_seats(struct store *s, int64_t t, const struct st_tround *r, st_tseat_fn fn,
+		       void *ctx)
+{
+	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_SEATS);
+	int rc;
+	if (!q)
+		return ST_ERR;
+	bind_round(q, t, r);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct st_tseat x;
+		x.number = sqlite3_column_int(q, 0);
+		x.seat = sqlite3_column_int(q, 1);
+		st_copy_col(x.name, sizeof x.name, q, 2);
+		x.bot = sqlite3_column_int(q, 3);
+		x.resigned = sqlite3_column_int(q, 4);
+		x.user_id = sqlite3_column_int64(q, 5);
+		fn(ctx, &x);
+	}
+	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tround seats");
+	st_done(q);
+	return rc;
+}
+
+int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t *table)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TMY_TABLE, ST_ARGS(ST_INT(t), ST_INT(round),
+			ST_INT(user)));
+	if (!q)
+		return ST_ERR;
+	return st_one_int64(s, q, table, "tmy table");
+}
+
+int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out)
+{
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_TOURNEY, ST_ARGS(ST_INT(table)));
+	if (!q)
+		return ST_ERR;
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(q, 0);
+		st_copy_col(out->name, sizeof out->name, q, 1);
+		out->round = sqlite3_column_int(q, 2);
+		out->number = sqlite3_column_int(q, 3);
+		rc = ST_OK;
+	} else {
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table tourney");
+	}
+	st_done(q);
+	return rc;
+}
