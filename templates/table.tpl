@@ -27,7 +27,8 @@
 {{#reload_link}}<noscript><p class="reload">[[<a href="{{invite_path}}#spiel">Neu laden</a> – diese Seite lädt sich nicht selbst neu, solange du am Zug bist.]]</p></noscript>{{/reload_link}}
 </div>
 
-<section class="board">
+<section class="board" aria-labelledby="board-title">
+<h2 id="board-title" class="sr-only">[[Spielbrett]]</h2>
 {{>game}}
 </section>
 
