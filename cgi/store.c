@@ -182,6 +182,8 @@ enum stmt {
 	STMT_TMY_TABLE,
 	STMT_TABLE_TOURNEY,
 	STMT_TROUND_COUNT,
+	STMT_INVITES_AT,
+	STMT_INVITE_WITHDRAW,
 	STMT__MAX
 };
 
@@ -666,6 +668,13 @@ static const char *const stmt_sql[] = {
 	[STMT_TABLE_TOURNEY] =
 		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
 		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
+	/* a table's open invitations (the invitee is not seated), oldest first */
+	[STMT_INVITES_AT] =
+		"SELECT i.id, coalesce(u.name, ''), coalesce(f.name, ''), i.at FROM invitations i"
+		" JOIN users u ON u.id = i.to_id LEFT JOIN users f ON f.id = i.from_id"
+		" WHERE i.table_id = ?1 AND NOT EXISTS (SELECT 1 FROM seats s"
+		" WHERE s.table_id = i.table_id AND s.user_id = i.to_id) ORDER BY i.id LIMIT ?2",
+	[STMT_INVITE_WITHDRAW] = "DELETE FROM invitations WHERE id = ?1 AND table_id = ?2",
 };
 _Static_assert(sizeof stmt_sql / sizeof stmt_sql[0] == STMT__MAX,
 	       "one SQL text per enum stmt");
@@ -3698,5 +3707,39 @@ int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney 
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : fail(s, "table tourney");
 	}
 	done(q);
+	return rc;
+}
+
+int store_invites_at(struct store *s, int64_t table, struct st_invitee *out, int max, int *n)
+{
+	sqlite3_stmt *q = stmt(s, STMT_INVITES_AT);
+	int rc;
+	*n = 0;
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, table);
+	sqlite3_bind_int(q, 2, max);
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct st_invitee *x = &out[(*n)++];
+		x->id = sqlite3_column_int64(q, 0);
+		copy_col(x->to, sizeof x->to, q, 1);
+		copy_col(x->from, sizeof x->from, q, 2);
+		x->at = sqlite3_column_int64(q, 3);
+	}
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : fail(s, "invites at");
+	done(q);
+	return rc;
+}
+
+int store_invite_withdraw(struct store *s, int64_t table, int64_t invite)
+{
+	sqlite3_stmt *q = stmt(s, STMT_INVITE_WITHDRAW);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, invite);
+	sqlite3_bind_int64(q, 2, table);
+	int rc = exec_stmt(s, q, "invite withdraw");
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
 	return rc;
 }

@@ -94,12 +94,7 @@
 </ol>
 <p class="speed">[[Tempo: {{speed}}]]</p>
 {{#is_open}}
-<p class="invite" data-copy="[[Link kopieren]]" data-copied="[[Kopiert]]" data-share="[[Teilen]]">[[Einladungslink: <a class="invite-link" href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.]]</p>
-{{#can_invite}}<form method="post" action="{{invite_url}}" class="invite-by-name">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label>[[Jemanden hier einladen]] <input name="name" required maxlength="24" autocomplete="off" placeholder="[[Name]]"></label>
-<button type="submit">[[Einladen]]</button>
-</form>{{/can_invite}}
+{{>table_invites}}
 <div class="actions">
 {{#can_join}}<form method="post" action="{{join_url}}" class="inline">
 <input type="hidden" name="csrf" value="{{csrf}}">

@@ -1559,9 +1559,24 @@ test('Accessibility: axe-core finds no violation on any page type, desktop and p
 	}
 	// An open table with an invitation waiting.
 	const open = await createTable(host, 'dna', 3);
-	await at(host, open, 'table-open-host');
+	// "Einladen" says so; the table lists the invitation with its withdraw button.
+	await host.page.locator('form.invite-by-name input[name="name"]').fill('axine');
+	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('form.invite-by-name button').click()]);
+	await host.page.waitForLoadState('load');
+	check(/axine ist eingeladen/.test(await host.page.locator('.note.done').innerText()),
+		'no note after "Einladen"');
+	check(await host.page.locator('ul.invites li:has-text("axine") button').count() === 1,
+		'the table does not list the invitation to axine with a withdraw button');
+	await at(host, host.page.url(), 'table-open-host');
+	await at(visitor, open, 'table-open-visitor');
 	await at(visitor, `${BASE}/`, 'lobby-open-tables');
 	await at(guest, `${BASE}/me`, 'me');
+	await gotoSettled(host, open);
+	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('ul.invites li:has-text("axine") button').click()]);
+	await host.page.waitForLoadState('load');
+	check(/zurückgezogen/.test(await host.page.locator('.note.done').innerText()), 'no note after withdrawing');
+	check(await host.page.locator('ul.invites').count() === 0, 'the withdrawn invitation is still listed');
+	found.push(...await axeCheck(t, host, 'table-open-withdrawn', results));
 	await at(visitor, `${BASE}/u/axel`, 'profile');
 	await at(visitor, `${BASE}/ratings`, 'ratings');
 	// A tournament with one registered player: the organiser's page has "entfernen".
