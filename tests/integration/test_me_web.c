@@ -227,6 +227,7 @@ static void test_invitations_listed_and_withdrawn(void **unused)
 	assert_non_null(rosa);
 	assert_non_null(sven);
 	h_client_accept(q, "text/html,application/xhtml+xml");   /* a browser: notes */
+	assert_true(it_create_table(rosa, "drehwurm", 3, NULL) > 0);
 	int64_t id = it_create_table(q, "dna", 3, NULL);
 	assert_true(id > 0);
 	char path[64], loc[128];
@@ -271,6 +272,9 @@ static void test_invitations_listed_and_withdrawn(void **unused)
 	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", "x", NULL, 0), 400);
 	assert_int_equal(h_get(rosa, "/me", &r), 0);
 	assert_non_null(strstr(r.body, "<a href=\"/u/Quirin\">Quirin</a> lädt dich ein"));
+	/* her own waiting table and the invitation: no "0 von 1 Tischen" */
+	assert_non_null(strstr(r.body, "Gerade wartet kein Tisch auf deinen Zug."));
+	assert_null(strstr(r.body, "0 von 1"));
 	h_resp_free(&r);
 
 	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", num, NULL, 0), 303);
@@ -326,6 +330,15 @@ static void test_invite_and_rematch(void **unused)
 	 * nobody yet (three rated matches first) */
 	assert_int_equal(h_get(p[0], "/u/Olga", &r), 0);
 	assert_non_null(strstr(r.body, "<h2>Wertung</h2>"));
+	/* one match, in the singular; μ and σ with a decimal comma */
+	assert_non_null(strstr(r.body, ", 1 Match)"));
+	assert_null(strstr(r.body, "1 Matches"));
+	const char *mu = strstr(r.body, "<small>(μ ");
+	assert_non_null(mu);
+	const char *sg = strstr(mu, ", σ ");
+	assert_non_null(sg);
+	assert_non_null(memchr(mu, ',', (size_t)(sg - mu)));
+	assert_null(memchr(mu, '.', (size_t)(sg - mu)));
 	assert_non_null(strstr(r.body, "Platz "));
 	h_resp_free(&r);
 	assert_int_equal(h_get(p[0], "/ratings?game=dna", &r), 0);
