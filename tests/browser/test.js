@@ -1228,8 +1228,10 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	await until("wim's page after the invitation", 10000, async () => wim.loads > before);
 	await wim.page.waitForLoadState('load');
 	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
-	const note = await wim.page.locator('.note').first().innerText({ timeout: 200 }).catch(() => '');
+	const note = await wim.page.locator('.note:not(.done)').first().innerText({ timeout: 200 }).catch(() => '');
 	check(!note, `the invitation was refused: ${note}`);
+	const done = await wim.page.locator('.note.done').first().innerText({ timeout: 2000 }).catch(() => '');
+	check(/xenia ist eingeladen/.test(done), `no note says that xenia is invited: "${done}"`);
 	await t.shotOf(wim.page.locator('section.seats'), 'invite-desktop.png');
 	await wim.page.setViewportSize(PHONE360);
 	await wim.page.waitForTimeout(200);
