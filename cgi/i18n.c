@@ -184,23 +184,52 @@ enum lang i18n_lang(void)
 	return cur;
 }
 
-const char *i18n_get(enum lang l, const char *msgid)
+/* The index of msgid among language l's ids, or -1 (German, not there).
+ * A plural entry's id is its singular: "one\0many" compares as "one". */
+static long find(enum lang l, const char *msgid)
 {
 	const struct catalog *c = l > LANG_DE && l < LANG__MAX ? &cats[l] : NULL;
 	if (!c || !c->data || !msgid || !*msgid)
-		return msgid;
+		return -1;
 	uint32_t lo = 0, hi = c->n;
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 		int d = strcmp(msgid, str_at(c, c->orig, mid));
 		if (d == 0)
-			return str_at(c, c->trans, mid);
+			return (long)mid;
 		if (d < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return msgid;
+	return -1;
+}
+
+const char *i18n_get(enum lang l, const char *msgid)
+{
+	long i = find(l, msgid);
+	return i < 0 ? msgid : str_at(&cats[l], cats[l].trans, (uint32_t)i);
+}
+
+const char *i18n_nget(enum lang l, const char *one, const char *many, long n)
+{
+	/* German and English alike: one form for 1, the other for every
+	 * other number (the catalogs' Plural-Forms: nplurals=2; n != 1) */
+	int form = n != 1;
+	long i = find(l, one);
+	if (i < 0)
+		return form ? many : one;
+	const struct catalog *c = &cats[l];
+	uint32_t len = word(c, c->trans + 8 * (size_t)i);
+	const char *t = str_at(c, c->trans, (uint32_t)i);
+	if (form && strlen(t) < len)   /* the second form follows the first's NUL */
+		return t + strlen(t) + 1;
+	return form ? many : t;
+}
+
+const char *i18n_ntext(const char *one, const char *many, long n)
+{
+	return i18n_nget(cur, one, many, n);
 }
 
 const char *i18n_text(const char *msgid)

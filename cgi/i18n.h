@@ -53,6 +53,14 @@ const char *i18n_get(enum lang l, const char *msgid) __attribute__((format_arg(2
 /* msgid in the request's language. */
 const char *i18n_text(const char *msgid) __attribute__((format_arg(1)));
 #define _(s) i18n_text(s)
+/* The form of a message with a number for n in language l: `one` (the
+ * German singular, the catalog's id) or `many` (its plural), translated
+ * with the catalog's plural forms (msgid_plural). */
+const char *i18n_nget(enum lang l, const char *one, const char *many, long n)
+	__attribute__((format_arg(2))) __attribute__((format_arg(3)));
+/* The same in the request's language: ngettext. */
+const char *i18n_ntext(const char *one, const char *many, long n)
+	__attribute__((format_arg(1))) __attribute__((format_arg(2)));
 #ifndef N_
 #define N_(s) (s)
 #endif

@@ -53,8 +53,16 @@ static void form(struct page *p, enum http_status status, int reg, const char *n
 	}
 	if (flag)
 		view_flag(&v, flag, 1);
-	if (retry_s > 0)
+	if (retry_s > 0) {
 		view_num(&v, "retry_s", retry_s);
+		view_str(&v, "throttled_text",
+			 arena_printf(p->a, i18n_ntext("Zu viele Fehlversuche für diesen Namen. Bitte "
+						       "warte %d Sekunde und versuche es dann noch "
+						       "einmal.",
+						       "Zu viele Fehlversuche für diesen Namen. Bitte "
+						       "warte %d Sekunden und versuche es dann noch "
+						       "einmal.", retry_s), retry_s));
+	}
 	struct page_head h = { .page = reg ? "register" : "login" };
 	page_html(p, status, reg ? "register.tpl" : "login.tpl", &v, &h);
 }

@@ -179,6 +179,10 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		return -1;
 	view_num(v, "mine_count", r.n);
 	view_num(v, "waiting_count", waiting);
+	/* a count of tables, not "0 von 1 Tischen" beside an invitation */
+	view_str(v, "waiting_text", waiting == 0 ? _("Gerade wartet kein Tisch auf deinen Zug.") :
+		 arena_printf(p->a, i18n_ntext("%d Tisch wartet auf dich.", "%d Tische warten auf "
+					       "dich.", waiting), waiting));
 	if (waiting_out)
 		*waiting_out = waiting;
 	view_flag(v, r.n > 0 ? "has_mine" : "no_mine", 1);

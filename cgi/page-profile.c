@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "numfmt.h"
 #include "page.h"
 
 enum { RESULTS_MAX = 10 };
@@ -101,7 +102,8 @@ struct rating_rows {
 
 static const char *one_decimal(struct page *p, double x)
 {
-	const char *s = arena_printf(p->a, "%.1f", x);
+	char buf[64];
+	const char *s = arena_strdup(p->a, numfmt_decimal(i18n_lang(), x, 1, buf, sizeof buf));
 	return s ? s : "";
 }
 
@@ -115,6 +117,8 @@ static void rating_row(void *ctx, const struct st_rating *r)
 	view_str(c->v, "mu", one_decimal(c->p, r->mu));
 	view_str(c->v, "sigma", one_decimal(c->p, r->sigma));
 	view_num(c->v, "matches", r->matches);
+	view_str(c->v, "matches_text", arena_printf(c->p->a, i18n_ntext("%d Match", "%d Matches",
+									r->matches), r->matches));
 	view_end(c->v);
 	c->n++;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "numfmt.h"
 #include "page.h"
 
 enum { BOARD_MAX = 100, RATED_MIN = 3 };
@@ -16,7 +17,8 @@ struct board {
 
 static const char *one_decimal(struct page *p, double x)
 {
-	const char *s = arena_printf(p->a, "%.1f", x);
+	char buf[64];
+	const char *s = arena_strdup(p->a, numfmt_decimal(i18n_lang(), x, 1, buf, sizeof buf));
 	return s ? s : "";
 }
 

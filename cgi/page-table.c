@@ -9,6 +9,7 @@
 #include "bot.h"
 #include "chat.h"
 #include "i18n.h"
+#include "invite.h"
 #include "match.h"
 #include "page.h"
 #include "party-end.h"
@@ -22,11 +23,12 @@ static const char *const status_names[] = {
 };
 _Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX, "status_names");
 
-/* NOTE_CHAT: a refused chat message, its reason and text for the chat card */
-enum { NOTE_NONE, NOTE_STALE, NOTE_REJECTED, NOTE_REFUSED, NOTE_CHAT, NOTE__MAX };
+/* NOTE_CHAT: a refused chat message, its reason and text for the chat card;
+ * NOTE_DONE: a seat action went through (an invitation sent or withdrawn) */
+enum { NOTE_NONE, NOTE_STALE, NOTE_REJECTED, NOTE_REFUSED, NOTE_CHAT, NOTE_DONE, NOTE__MAX };
 static const char *const note_kinds[] = {
 	[NOTE_NONE] = "", [NOTE_STALE] = "stale", [NOTE_REJECTED] = "rejected",
-	[NOTE_REFUSED] = "refused", [NOTE_CHAT] = "chat",
+	[NOTE_REFUSED] = "refused", [NOTE_CHAT] = "chat", [NOTE_DONE] = "done",
 };
 _Static_assert(sizeof note_kinds / sizeof note_kinds[0] == NOTE__MAX, "note_kinds");
 
@@ -279,6 +281,37 @@ static void invite_view(struct page *p, const struct play_table *pt, struct view
 	view_num(v, "next_table_id", t->rematch);
 }
 
+/* The invitation card of an open table (table-invites.tpl): the link; for
+ * a seated person also the form to invite by name and the invitations
+ * still open, each with its withdraw button. HTML only. */
+static void invites_view(struct page *p, const struct play_table *pt, struct view *v)
+{
+	enum { SHOWN = 32 };
+	const struct st_table *t = &pt->t;
+	struct st_invitee list[SHOWN];
+	int n = 0, seated = pt->my_seat >= 0;
+	if (p->req->wants_json || t->status != TABLE_OPEN)
+		return;
+	if (seated && store_invites_at(p->store, t->id, list, SHOWN, &n) != ST_OK)
+		n = 0;   /* the page without the list rather than no page */
+	view_include(v, "table_invites", "table-invites.tpl");
+	view_str(v, "invite_path", page_table_url(p, t->id, ""));
+	view_flag(v, seated ? "can_invite" : "link_only", 1);
+	view_str(v, "invite_url", page_table_url(p, t->id, "/invite"));
+	view_str(v, "uninvite_url", page_table_url(p, t->id, "/uninvite"));
+	view_str(v, "csrf", seated ? p->csrf : "");
+	view_flag(v, "has_invites", n > 0);
+	for (int i = 0; i < n; i++) {
+		view_begin(v, "invites");
+		view_num(v, "id", list[i].id);
+		view_str(v, "to", list[i].to);
+		view_str(v, "to_url", page_user_url(p, list[i].to));
+		view_str(v, "from", list[i].from);
+		view_end(v);
+	}
+	view_end(v);
+}
+
 static void seat_actions_view(struct page *p, const struct play_table *pt, struct view *v)
 {
 	const struct st_table *t = &pt->t;
@@ -501,6 +534,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	seats_view(p, pt, &a, &nm, v);
 	seat_actions_view(p, pt, v);
 	invite_view(p, pt, v);
+	invites_view(p, pt, v);
 	view_list(v, "moves");
 	if (a.can_act)
 		g->moves(pt->state, me, emit_move, v);
@@ -855,6 +889,14 @@ static void seat_change(struct page *p, int join)
 	}
 }
 
+/* A seat action that went through, for a browser: 303 back to the table
+ * with `note` saying what happened (post/redirect/get). */
+static void done_note(struct page *p, const char *note)
+{
+	note_set(p, NOTE_DONE, note, NULL);
+	page_redirect_table(p, p->id, "#spiel");
+}
+
 /* After a seat action: 303 back to the table; a refusal is a 303 with
  * the note (409 with the page for other clients); 404, 503, 500. */
 static void seat_answer(struct page *p, int rc, const struct rerr *e)
@@ -898,7 +940,33 @@ void page_table_invite(struct page *p)
 		seat_answer(p, PLAY_REJECTED, &e);
 		return;
 	}
-	seat_answer(p, play_invite(p->store, p->id, p->user_id, name, p->now_ms, &e), &e);
+	int rc = play_invite(p->store, p->id, p->user_id, name, p->now_ms, &e);
+	if (rc == PLAY_OK && browser(p))
+		done_note(p, arena_printf(p->a, _("%s ist eingeladen: die Einladung steht jetzt auf "
+						  "„Meine Tische“ und unten in der Liste."), name));
+	else
+		seat_answer(p, rc, &e);
+}
+
+/* POST /t/<id>/uninvite, invite=<id>: see invite_withdraw; 303 back to
+ * the table with a note, or 409 with the table and the reason. */
+void page_table_uninvite(struct page *p)
+{
+	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },
+						  { "invite", HTTP_V_INT, 1, 1, INT64_MAX } };
+	struct http_value f[2];
+	enum http_err err = http_validate(&p->req->form, rules, 2, f);
+	if (err) {
+		page_error(p, http_err_status(err), http_err_key(err));
+		return;
+	}
+	struct rerr e = { .msg = "" };
+	char name[ST_NAME_MAX + 1];
+	int rc = invite_withdraw(p->store, p->id, p->user_id, f[1].n, name, sizeof name, &e);
+	if (rc == PLAY_OK && browser(p))
+		done_note(p, arena_printf(p->a, _("Die Einladung an %s ist zurückgezogen."), name));
+	else
+		seat_answer(p, rc, &e);
 }
 
 /* POST /t/<id>/rematch: see play_rematch; 303 to the new table. */

@@ -15,12 +15,16 @@
 
 static const char html_type[] = "text/html; charset=utf-8";
 
-/* A last resort when even the error page cannot be expanded. */
+/* A last resort when even the error page cannot be expanded: in the
+ * reader's language, both when even that text cannot be made. */
 static void plain_500(struct page *p)
 {
-	static const char msg[] = "500 Interner Fehler\n";
+	static const char both[] = "500 Interner Fehler / Internal Server Error\n";
+	const char *msg = arena_printf(p->a, "500 %s\n", _("Interner Fehler"));
+	if (!msg)
+		msg = both;
 	p->resp = (struct http_resp){ .status = HTTP_500, .content_type = "text/plain; charset=utf-8",
-				      .body = msg, .len = sizeof msg - 1 };
+				      .body = msg, .len = strlen(msg) };
 }
 
 void page_view(struct page *p, struct view *v)

@@ -189,6 +189,8 @@ void page_tournament_register(struct page *p);
 void page_tournament_withdraw(struct page *p);
 void page_tournament_start(struct page *p);
 void page_table_invite(struct page *p);
+/* POST /t/<id>/uninvite, invite=<id>: withdraws an invitation (invite.h). */
+void page_table_uninvite(struct page *p);
 void page_table_rematch(struct page *p);
 void page_feed(struct page *p);
 void page_feed_renew(struct page *p);

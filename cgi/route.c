@@ -16,7 +16,7 @@ enum route_flag {
 enum route_id {
 	RT_LOBBY, RT_ME, RT_ME_POLL, RT_ME_POLL_TOKEN, RT_CREATE,
 	RT_REGISTER_FORM, RT_REGISTER, RT_LOGIN_FORM, RT_LOGIN, RT_LOGOUT,
-	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_INVITE, RT_REMATCH,
+	RT_TABLE, RT_TABLE_JSON, RT_JOIN, RT_LEAVE, RT_BOT, RT_SEAT, RT_INVITE, RT_UNINVITE, RT_REMATCH,
 	RT_MOVE, RT_POLL,
 	RT_CHAT,
 	RT_FEED, RT_FEED_RENEW,
@@ -58,6 +58,7 @@ static const struct route {
 	[RT_BOT] = { HTTP_POST, "/t/#/bot", page_table_bot, R_LOGIN },
 	[RT_SEAT] = { HTTP_POST, "/t/#/seat", page_table_seat, R_LOGIN },
 	[RT_INVITE] = { HTTP_POST, "/t/#/invite", page_table_invite, R_LOGIN },
+	[RT_UNINVITE] = { HTTP_POST, "/t/#/uninvite", page_table_uninvite, R_LOGIN },
 	[RT_REMATCH] = { HTTP_POST, "/t/#/rematch", page_table_rematch, R_LOGIN },
 	[RT_MOVE] = { HTTP_POST, "/t/#/move", page_table_move, R_LOGIN },
 	[RT_POLL] = { HTTP_GET, "/t/#/poll", page_poll, R_NO_SESSION },

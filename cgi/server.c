@@ -169,6 +169,8 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 	if (err != HTTP_E_NONE) {
 		if (!req.path)
 			req.path = "/";
+		/* the error page in the reader's language, not the last request's */
+		i18n_use(i18n_accept(raw.accept_language));
 		page_error(&p, http_err_status(err), http_err_key(err));
 	} else
 		route_dispatch(&p);

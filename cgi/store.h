@@ -318,6 +318,16 @@ int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64
 /* The user's open invitations (the table still waits and they are not
  * seated there), newest first, at most max into out. */
 int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n);
+/* A table's open invitations (the invitee not seated there), oldest
+ * first: who is invited (`to`) and by whom. */
+struct st_invitee {
+	int64_t id, at;
+	char to[ST_NAME_MAX + 1];
+	char from[ST_NAME_MAX + 1];
+};
+int store_invites_at(struct store *s, int64_t table, struct st_invitee *out, int max, int *n);
+/* Deletes invitation `invite` of `table`; ST_NOTFOUND when there is none. */
+int store_invite_withdraw(struct store *s, int64_t table, int64_t invite);
 /* The finished `table`'s next match is at `next` (once: ST_NOTFOUND when
  * it already has one). */
 int store_table_set_rematch(struct store *s, int64_t table, int64_t next);

@@ -34,7 +34,7 @@
 <ul class="ww-seats">
 {{#seats}}<li class="ww-seat{{#is_me}} ww-me{{/is_me}}">
 <span class="ww-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}</span>
-<span class="ww-score">[[{{score}} Punkte]]</span>
+<span class="ww-score">{{score:x-points}}</span>
 {{#passed}}<span class="ww-badge">[[passt]]</span>{{/passed}}
 {{#voted_up}}<span class="ww-badge ww-up">[[dafür]]</span>{{/voted_up}}
 {{#voted_down}}<span class="ww-badge ww-down">[[dagegen]]</span>{{/voted_down}}
@@ -48,7 +48,7 @@
 <table>
 <thead><tr><th scope="col">[[Karte]]</th><th scope="col">[[Kategorie]]</th><th scope="col">[[Wort]]</th><th scope="col">[[Ergebnis]]</th><th scope="col">[[Punkte je Platz]]</th></tr></thead>
 <tbody>
-{{#rounds}}<tr><td>{{number}}</td><td lang="de">{{category}}</td><td>{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}<span lang="de">{{word}}</span></td><td>{{result}}</td><td>{{#points}}<span class="ww-pts">{{value}}</span>{{/points}}</td></tr>{{/rounds}}
+{{#rounds}}<tr><td>{{number}}</td><td lang="de">{{category}}</td><td>{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}<span lang="de">{{word}}</span></td><td>{{result}}</td><td>{{#points}}<span class="ww-pts">{{value:x-minus}}</span>{{/points}}</td></tr>{{/rounds}}
 </tbody>
 </table>
 </section>{{/has_rounds}}

@@ -32,7 +32,7 @@
 <li><a href="{{url}}">[[Tisch {{id}} · {{game_title}}]]</a>
 <span class="badge">[[{{seats_taken}}/{{nseats}} Plätze]]</span>
 {{#has_host}}<span class="host">[[von <a href="{{host_url}}">{{host}}</a>]]</span>{{/has_host}}
-<span class="opts">{{#opts}}<span>{{label}}: {{text}}</span> {{/opts}}<span>[[Tempo: {{speed}}]]</span></span></li>
+<span class="opts">{{#opts}}<span class="opt">{{label}}: {{text}}</span> {{/opts}}<span class="opt">[[Tempo: {{speed}}]]</span></span></li>
 {{/open_tables}}
 </ul>
 {{/has_open}}
@@ -46,7 +46,7 @@
 {{#watch}}
 <li><a href="{{url}}">[[Tisch {{id}} · {{game_title}}]]</a>
 <span class="badge">[[Partie {{party_number}} von {{nparties}}]]</span>
-<span class="opts"><span>[[{{nseats}} Plätze]]</span> <span>[[Tempo: {{speed}}]]</span></span></li>
+<span class="opts"><span class="opt">[[{{nseats}} Plätze]]</span> <span class="opt">[[Tempo: {{speed}}]]</span></span></li>
 {{/watch}}
 </ul>
 {{/has_watch}}
@@ -69,7 +69,12 @@
 <label>[[Plätze]]
 <select name="seats">{{#seat_choices}}<option value="{{n}}"{{#selected}} selected{{/selected}}>{{n}}</option>{{/seat_choices}}</select>
 </label>
+<details class="table-options">
+<summary>[[Optionen und Tempo]]</summary>
+<div class="stack">
 {{>table_fields}}
+</div>
+</details>
 <button type="submit" class="primary">[[Tisch eröffnen]]</button>
 </form>
 {{/can_create}}

@@ -3,7 +3,7 @@
 <section class="card narrow">
 <h1>[[Anmelden]]</h1>
 {{#message}}<p class="note rejected" role="alert">{{text}}</p>{{/message}}
-{{#throttled}}<p class="note rejected" role="alert">[[Zu viele Fehlversuche für diesen Namen. Bitte warte {{retry_s}} Sekunden und versuche es dann noch einmal.]]</p>{{/throttled}}
+{{#throttled}}<p class="note rejected" role="alert">{{throttled_text}}</p>{{/throttled}}
 <form method="post" action="/login" class="stack">
 <input type="hidden" name="csrf" value="{{csrf}}">
 <input type="hidden" name="next" value="{{next}}">

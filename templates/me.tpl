@@ -10,7 +10,7 @@
 </section>
 {{/has_invites}}
 {{#has_mine}}
-<p>[[{{waiting_count}} von {{mine_count}} Tischen warten auf dich.]]</p>
+<p>{{waiting_text}}</p>
 <ul class="tables">
 {{#mine}}
 <li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}{{#can_continue}}attention{{/can_continue}}">

@@ -17,7 +17,7 @@
 <h2>[[Wertung]]</h2>
 <p><small>[[Die Zahl ist vorsichtig geschätzt (μ − 3σ): sie steigt, je sicherer die Wertung ist.]]</small></p>
 <ul class="tables">
-{{#ratings}}<li><a href="{{board_url}}">{{game_title}}</a>: <strong>{{shown}}</strong> <small>[[(μ {{mu}}, σ {{sigma}}, {{matches}} Matches)]]</small></li>{{/ratings}}
+{{#ratings}}<li><a href="{{board_url}}">{{game_title}}</a>: <strong>{{shown}}</strong> <small>[[(μ {{mu}}, σ {{sigma}}, {{matches_text}})]]</small></li>{{/ratings}}
 </ul>
 <h3>[[Zuletzt gewertet]]</h3>
 <ul class="tables">

@@ -27,7 +27,8 @@
 {{#reload_link}}<noscript><p class="reload">[[<a href="{{invite_path}}#spiel">Neu laden</a> – diese Seite lädt sich nicht selbst neu, solange du am Zug bist.]]</p></noscript>{{/reload_link}}
 </div>
 
-<section class="board">
+<section class="board" aria-labelledby="board-title">
+<h2 id="board-title" class="sr-only">[[Spielbrett]]</h2>
 {{>game}}
 </section>
 
@@ -93,12 +94,7 @@
 </ol>
 <p class="speed">[[Tempo: {{speed}}]]</p>
 {{#is_open}}
-<p class="invite" data-copy="[[Link kopieren]]" data-copied="[[Kopiert]]" data-share="[[Teilen]]">[[Einladungslink: <a class="invite-link" href="{{invite_path}}">{{invite_path}}</a> – schick ihn an deine Mitspieler. Die Partie beginnt, sobald alle Plätze besetzt sind.]]</p>
-{{#can_invite}}<form method="post" action="{{invite_url}}" class="invite-by-name">
-<input type="hidden" name="csrf" value="{{csrf}}">
-<label>[[Jemanden hier einladen]] <input name="name" required maxlength="24" autocomplete="off" placeholder="[[Name]]"></label>
-<button type="submit">[[Einladen]]</button>
-</form>{{/can_invite}}
+{{>table_invites}}
 <div class="actions">
 {{#can_join}}<form method="post" action="{{join_url}}" class="inline">
 <input type="hidden" name="csrf" value="{{csrf}}">

@@ -54,6 +54,8 @@ enum {
 	STMT_TOURNEYS_OPEN_BY,
 	STMT_INVITE,
 	STMT_INVITES_TO,
+	STMT_INVITES_AT,
+	STMT_INVITE_WITHDRAW,
 	STMT_TABLE_SET_REMATCH,
 	STMT_TABLES_RUNNING,
 	STMT_TABLE_BUMP_PUBLIC,
@@ -194,6 +196,13 @@ static const char *const stmt_text[] = {
 		" JOIN tables t ON t.id = i.table_id LEFT JOIN users f ON f.id = i.from_id"
 		" WHERE i.to_id = ?1 AND t.status = 0 AND NOT EXISTS (SELECT 1 FROM seats s"
 		" WHERE s.table_id = i.table_id AND s.user_id = ?1) ORDER BY i.id DESC LIMIT ?2",
+	/* a table's open invitations (the invitee is not seated), oldest first */
+	ST_AT(STMT_INVITES_AT) =
+		"SELECT i.id, coalesce(u.name, ''), coalesce(f.name, ''), i.at FROM invitations i"
+		" JOIN users u ON u.id = i.to_id LEFT JOIN users f ON f.id = i.from_id"
+		" WHERE i.table_id = ?1 AND NOT EXISTS (SELECT 1 FROM seats s"
+		" WHERE s.table_id = i.table_id AND s.user_id = i.to_id) ORDER BY i.id LIMIT ?2",
+	ST_AT(STMT_INVITE_WITHDRAW) = "DELETE FROM invitations WHERE id = ?1 AND table_id = ?2",
 	ST_AT(STMT_TABLE_SET_REMATCH) =
 		"UPDATE tables SET rematch = ?2 WHERE id = ?1 AND rematch IS NULL",
 	/* running tables to watch, the newest first */
@@ -683,6 +692,34 @@ int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int m
 	}
 	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "invites to");
 	st_done(q);
+	return rc;
+}
+
+int store_invites_at(struct store *s, int64_t table, struct st_invitee *out, int max, int *n)
+{
+	int rc;
+	*n = 0;
+	sqlite3_stmt *q = st_query(s, STMT_INVITES_AT, ST_ARGS(ST_INT(table), ST_INT(max)));
+	if (!q)
+		return ST_ERR;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
+		struct st_invitee *x = &out[(*n)++];
+		x->id = sqlite3_column_int64(q, 0);
+		st_copy_col(x->to, sizeof x->to, q, 1);
+		st_copy_col(x->from, sizeof x->from, q, 2);
+		x->at = sqlite3_column_int64(q, 3);
+	}
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "invites at");
+	st_done(q);
+	return rc;
+}
+
+int store_invite_withdraw(struct store *s, int64_t table, int64_t invite)
+{
+	int rc = st_run(s, STMT_INVITE_WITHDRAW, "invite withdraw",
+			ST_ARGS(ST_INT(invite), ST_INT(table)));
+	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+		rc = ST_NOTFOUND;
 	return rc;
 }
 

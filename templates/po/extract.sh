@@ -29,7 +29,9 @@ if [ -n "$cfiles" ]; then
 	# its own header names none, ours does.
 	# shellcheck disable=SC2086
 	xgettext --from-code=UTF-8 --language=C --add-location=file \
-		--keyword=_ --keyword=N_ --keyword=rerr_set:2 --keyword=vtext:3 \
+		--keyword=_ --keyword=N_ --keyword=i18n_ntext:1,2 --keyword=i18n_nget:2,3 \
+		--flag=i18n_ntext:1:pass-c-format --flag=i18n_ntext:2:pass-c-format \
+		--keyword=rerr_set:2 --keyword=vtext:3 \
 		--keyword=vtextf:3 --flag=rerr_set:2:c-format --flag=vtextf:3:c-format \
 		--flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
 		-o "$tmp/x.pot" $cfiles 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }

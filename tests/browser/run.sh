@@ -38,7 +38,7 @@ NGINX_CONF_IN=${NGINX_CONF_IN:-deploy/nginx.conf.in}
 [ -f "$NGINX_CONF_IN" ] || die "$NGINX_CONF_IN is missing"
 
 # playwright-core only (the browser is Debian's): installed once per checkout.
-if [ ! -d "$here/node_modules/playwright-core" ]; then
+if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/axe-core" ]; then
 	command -v npm >/dev/null 2>&1 || die "npm not found (sh deploy/deps.sh test)"
 	echo "browser: installing playwright-core into tests/browser/node_modules"
 	if [ -f "$here/package-lock.json" ]; then

@@ -90,6 +90,8 @@ async function createTable(p, slug, seats, options = {}) {
 	await p.page.goto(`${BASE}/`);
 	const f = p.page.locator(`form[action="/tables"]:has(input[name="game"][value="${slug}"])`);
 	await f.locator('select[name="seats"]').selectOption(String(seats));
+	// The options are folded away under the defaults (a <details> per game).
+	if (Object.keys(options).length) await f.locator('details.table-options > summary').click();
 	for (const [k, v] of Object.entries(options)) {
 		const input = f.locator(`[name="${k}"]`);
 		if (typeof v === 'boolean') await input.setChecked(v);
@@ -675,6 +677,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 	await sina.page.goto(`${BASE}/`);
 	const f = sina.page.locator('form[action="/tables"]:has(input[name="game"][value="drehwurm"])');
 	await f.locator('select[name="seats"]').selectOption('3');
+	await f.locator('details.table-options > summary').click();
 	await f.locator('input[name="snap_seconds"]').fill('60');
 	await f.locator('input[name="speed"][value="days"]').click({ timeout: CLICK_WAIT });
 	check(await f.locator('input[name="speed"][value="days"]').isChecked(), 'the radio "Über Tage" is not checked');
@@ -1296,8 +1299,10 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	await until("wim's page after the invitation", CLICK_WAIT, async () => wim.loads > before);
 	await wim.page.waitForLoadState('load');
 	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
-	const note = await wim.page.locator('.note').first().innerText({ timeout: 200 }).catch(() => '');
+	const note = await wim.page.locator('.note:not(.done)').first().innerText({ timeout: 200 }).catch(() => '');
 	check(!note, `the invitation was refused: ${note}`);
+	const done = await wim.page.locator('.note.done').first().innerText({ timeout: 2000 }).catch(() => '');
+	check(/xenia ist eingeladen/.test(done), `no note says that xenia is invited: "${done}"`);
 	await t.shotOf(wim.page.locator('section.seats'), 'invite-desktop.png');
 	await resize(wim.page, PHONE360);
 	await fitsWidth(wim, 'open table with the invite form');
@@ -1528,6 +1533,137 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	for (const p of [ola, ...players])
 		check(p.errors.length === 0, `${p.label}: page errors: ${[...new Set(p.errors)].join(' | ')}`);
 	t.note('screenshots: tests/out/tournament-{registered-phone,running-desktop,running-phone,standings-desktop,standings-phone}.png');
+});
+
+// ---- accessibility: axe-core on every page type ------------------------------------
+
+const AXE_SOURCE = require('fs').readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+// axe-core's WCAG 2.x A/AA rules and its best practices on the page as it is
+// now; returns the violations as "rule: target (summary)" lines. The source
+// goes in through the debugger, so the page's own CSP stays on.
+async function axeViolations(page) {
+	await page.waitForLoadState('load');
+	const has = await page.evaluate(() => typeof window.axe === 'object').catch(() => false);
+	if (!has) await page.evaluate(AXE_SOURCE);
+	const r = await page.evaluate(async () => {
+		const res = await window.axe.run(document, {
+			runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+			resultTypes: ['violations'],
+		});
+		return res.violations.map(v => `${v.id}: ${v.nodes.slice(0, 3).map(n =>
+			`${n.target.join(' ')} (${(n.failureSummary || '').replace(/\s+/g, ' ').slice(0, 160)})`).join('; ')}`);
+	});
+	return r;
+}
+
+// Checks one page at both widths; screenshots axe-<name>-{desktop,phone}.png.
+async function axeCheck(t, p, name, results) {
+	const found = [];
+	for (const [w, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+		await p.page.setViewportSize(vp);
+		await p.page.waitForTimeout(100);
+		const v = await until(`axe on ${name} (${w})`, 10000, async () => axeViolations(p.page));
+		for (const x of v) found.push(`${name} (${w}) ${x}`);
+		await t.shot(p.page, `axe-${name}-${w}.png`);
+	}
+	await p.page.setViewportSize(DESKTOP);
+	results.push(`${name}: ${found.length} violations`);
+	return found;
+}
+
+test('Accessibility: axe-core finds no violation on any page type, desktop and phone', 240000, async t => {
+	const host = await t.player('axel'), guest = await t.player('axine'), visitor = await t.player('axvisitor');
+	const results = [], found = [];
+	const at = async (p, url, name) => {
+		await gotoSettled(p, url);
+		found.push(...await axeCheck(t, p, name, results));
+	};
+	await at(visitor, `${BASE}/`, 'lobby-visitor');
+	await at(visitor, `${BASE}/login`, 'login');
+	await at(visitor, `${BASE}/register`, 'register');
+	await at(visitor, `${BASE}/t/999999`, 'error-404');
+	await register(host, 'axel');
+	await register(guest, 'axine');
+	await at(host, `${BASE}/`, 'lobby');
+	// The options folded away: the lobby's length, then one game's options
+	// unfolded, its radio buttons small circles (not 100 % wide).
+	for (const [w, vp, most] of [['desktop', DESKTOP, 2200], ['phone', PHONE, 4000]]) {
+		await host.page.setViewportSize(vp);
+		const h = await host.page.evaluate(() => document.documentElement.scrollHeight);
+		t.note(`the lobby at ${vp.width} px: ${h} px long`);
+		check(h <= most, `the lobby at ${vp.width} px is ${h} px long (at most ${most})`);
+	}
+	await host.page.setViewportSize(DESKTOP);
+	const dw = host.page.locator('form[action="/tables"]:has(input[name="game"][value="drehwurm"])');
+	check(!(await dw.locator('input[name="move_seconds"]').isVisible()), 'the options are not folded away');
+	await dw.locator('details.table-options > summary').click();
+	const radio = await dw.locator('input[type="radio"]').first().boundingBox();
+	check(radio && radio.width <= 30, `a radio button is ${radio && radio.width} px wide`);
+	found.push(...await axeCheck(t, host, 'lobby-options-open', results));
+	// The focus ring stands out from the cream page (3:1 at least).
+	await dw.locator('details.table-options > summary').focus();
+	await host.page.keyboard.press('Shift+Tab');
+	await host.page.keyboard.press('Tab');
+	const ring = await host.page.evaluate(() => {
+		const e = document.activeElement, cs = getComputedStyle(e);
+		const rgb = c => (c.match(/\d+(\.\d+)?/g) || []).slice(0, 3).map(Number);
+		const lum = ([r, g, b]) => [r, g, b].map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+			.reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+		const a = lum(rgb(cs.outlineColor)), b = lum(rgb(getComputedStyle(document.body).backgroundColor));
+		return { tag: e.tagName, style: cs.outlineStyle, width: cs.outlineWidth,
+			ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05) };
+	});
+	t.note(`the focus ring on ${ring.tag}: ${ring.style} ${ring.width}, ${ring.ratio.toFixed(2)}:1 against the page`);
+	check(ring.style !== 'none' && ring.ratio >= 3, `the focus ring: ${JSON.stringify(ring)}`);
+	await t.shot(host.page, 'lobby-focus-ring-desktop.png', false);
+	// A table of every game with a bot (two seats; Drehwurm needs three), as a
+	// seat and as a spectator.
+	for (const [slug, seats, bots] of [['drehwurm', 3, ['random', 'random']], ['dna', 2, ['random']],
+		['drachenrummy', 2, ['random']], ['worstgame', 2, ['random']], ['wurfwort', 3, ['random', 'random']]]) {
+		const url = await createTable(host, slug, seats);
+		await seatBots(host, bots);
+		await at(host, url, `table-${slug}-seat`);
+		await at(visitor, url, `table-${slug}-spectator`);
+	}
+	// An open table with an invitation waiting.
+	const open = await createTable(host, 'dna', 3);
+	// "Einladen" says so; the table lists the invitation with its withdraw button.
+	await host.page.locator('form.invite-by-name input[name="name"]').fill('axine');
+	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('form.invite-by-name button').click()]);
+	await host.page.waitForLoadState('load');
+	check(/axine ist eingeladen/.test(await host.page.locator('.note.done').innerText()),
+		'no note after "Einladen"');
+	check(await host.page.locator('ul.invites li:has-text("axine") button').count() === 1,
+		'the table does not list the invitation to axine with a withdraw button');
+	await at(host, host.page.url(), 'table-open-host');
+	await at(visitor, open, 'table-open-visitor');
+	await at(visitor, `${BASE}/`, 'lobby-open-tables');
+	await at(guest, `${BASE}/me`, 'me');
+	await gotoSettled(host, open);
+	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('ul.invites li:has-text("axine") button').click()]);
+	await host.page.waitForLoadState('load');
+	check(/zurückgezogen/.test(await host.page.locator('.note.done').innerText()), 'no note after withdrawing');
+	check(await host.page.locator('ul.invites').count() === 0, 'the withdrawn invitation is still listed');
+	found.push(...await axeCheck(t, host, 'table-open-withdrawn', results));
+	await at(visitor, `${BASE}/u/axel`, 'profile');
+	await at(visitor, `${BASE}/ratings`, 'ratings');
+	// A tournament with one registered player: the organiser's page has "entfernen".
+	await host.page.goto(`${BASE}/tournaments/new?game=dna`);
+	const f = host.page.locator('form[action="/tournaments"]');
+	await f.locator('input[name="name"]').fill('Axe-Turnier');
+	await Promise.all([host.page.waitForURL(/\/tournaments\/\d+$/), f.locator('button[type="submit"]').click()]);
+	const turl = host.page.url();
+	await gotoSettled(guest, turl);
+	await Promise.all([guest.page.waitForURL(u => u.pathname === new URL(turl).pathname),
+		guest.page.locator('form[action$="/register"] button').click()]);
+	await at(host, turl, 'tournament-organiser');
+	await at(visitor, turl, 'tournament-visitor');
+	await at(visitor, `${BASE}/tournaments`, 'tournaments');
+	await at(host, `${BASE}/tournaments/new?game=dna`, 'tournament-new');
+	for (const r of results) t.note(r);
+	for (const x of found) t.note(`VIOLATION ${x}`);
+	check(found.length === 0, `axe-core violations:\n${found.join('\n')}`);
 });
 
 main();

@@ -46,6 +46,26 @@ static void test_accept_language(void **unused)
 	assert_non_null(strstr(out, "<html lang=\"de\">"));   /* none of ours: German */
 }
 
+/* A request the edge refuses (here a form that is not a form: 415) gets
+ * its error page in the reader's language, not in the language of the
+ * request that worker answered before. Each round asks German first. */
+static void test_refused_request_in_its_language(void **unused)
+{
+	(void)unused;
+	static char out[200000];
+	for (int i = 0; i < 4; i++) {
+		assert_int_equal(get_accept_language("/", "de", out, sizeof out), 200);
+		char req[512];
+		int n = snprintf(req, sizeof req,
+				 "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept-Language: en\r\n"
+				 "Accept: text/html\r\nContent-Type: text/plain\r\n"
+				 "Content-Length: 3\r\nConnection: close\r\n\r\nabc");
+		assert_int_equal(it_raw(req, (size_t)n, out, sizeof out), 415);
+		assert_non_null(strstr(out, "<html lang=\"en\">"));
+		assert_null(strstr(out, "Falsches Format"));
+	}
+}
+
 /* The visitor's switch: a cookie, back to the page; a foreign "back" goes
  * home, an unknown language is refused and changes nothing. */
 static void test_visitor_switch(void **unused)
@@ -411,6 +431,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_accept_language),
+		cmocka_unit_test(test_refused_request_in_its_language),
 		cmocka_unit_test(test_visitor_switch),
 		cmocka_unit_test(test_every_page_both_languages),
 		cmocka_unit_test(test_script_words),

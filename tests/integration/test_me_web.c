@@ -206,6 +206,94 @@ static void test_lobby_host_and_watching(void **unused)
 	h_resp_free(&r);
 }
 
+/* The id of the first withdraw button's invitation on the page, or 0. */
+static long long first_invite_id(const char *body)
+{
+	const char *k = "name=\"invite\" value=\"";
+	const char *at = strstr(body, k);
+	return at ? strtoll(at + strlen(k), NULL, 10) : 0;
+}
+
+/* "Einladen" says that it went through; the table lists the invitations
+ * still open to whoever sits there (not to a visitor), and one of them can
+ * take one back: it leaves the list and the invitee's "Meine Tische". Nobody
+ * else can, and a wrong number changes nothing. */
+static void test_invitations_listed_and_withdrawn(void **unused)
+{
+	(void)unused;
+	struct h_client *q = it_register("Quirin"), *rosa = it_register("Rosa"),
+			*sven = it_register("Sven"), *visitor = h_client_new();
+	assert_non_null(q);
+	assert_non_null(rosa);
+	assert_non_null(sven);
+	h_client_accept(q, "text/html,application/xhtml+xml");   /* a browser: notes */
+	assert_true(it_create_table(rosa, "drehwurm", 3, NULL) > 0);
+	int64_t id = it_create_table(q, "dna", 3, NULL);
+	assert_true(id > 0);
+	char path[64], loc[128];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	struct h_resp r;
+	assert_int_equal(h_get(q, path, &r), 0);
+	assert_null(strstr(r.body, "Eingeladen, noch nicht am Tisch"));
+	h_resp_free(&r);
+
+	assert_int_equal(it_post_table(q, id, "/invite", "name", "rosa", loc, sizeof loc), 303);
+	assert_int_equal(h_get(q, path, &r), 0);
+	assert_non_null(strstr(r.body, "class=\"note done\""));
+	assert_non_null(strstr(r.body, "rosa ist eingeladen: die Einladung steht jetzt auf"));
+	assert_non_null(strstr(r.body, "Eingeladen, noch nicht am Tisch"));
+	assert_non_null(strstr(r.body, "<a href=\"/u/Rosa\">Rosa</a> <span class=\"by\">von Quirin</span>"));
+	long long inv = first_invite_id(r.body);
+	assert_true(inv > 0);
+	h_resp_free(&r);
+	/* the note was shown once */
+	assert_int_equal(h_get(q, path, &r), 0);
+	assert_null(strstr(r.body, "ist eingeladen"));
+	h_resp_free(&r);
+
+	/* a visitor sees the link, not the list, and is not told to send it
+	 * to "deine Mitspieler" */
+	assert_int_equal(h_get(visitor, path, &r), 0);
+	assert_non_null(strstr(r.body, "Einladungslink:"));
+	assert_null(strstr(r.body, "Eingeladen, noch nicht am Tisch"));
+	assert_null(strstr(r.body, "an deine Mitspieler"));
+	h_resp_free(&r);
+
+	/* nobody who is not seated withdraws it; a wrong number changes nothing */
+	char num[32];
+	snprintf(num, sizeof num, "%lld", inv);
+	assert_int_equal(it_post_table(sven, id, "/uninvite", "invite", num, NULL, 0), 409);
+	/* (a browser is sent back to the table with the reason) */
+	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", "999999", NULL, 0), 303);
+	assert_int_equal(h_get(q, path, &r), 0);
+	assert_non_null(strstr(r.body, "Diese Einladung gibt es an diesem Tisch nicht (mehr)."));
+	assert_non_null(strstr(r.body, "<a href=\"/u/Rosa\">Rosa</a>"));
+	h_resp_free(&r);
+	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", "x", NULL, 0), 400);
+	assert_int_equal(h_get(rosa, "/me", &r), 0);
+	assert_non_null(strstr(r.body, "<a href=\"/u/Quirin\">Quirin</a> lädt dich ein"));
+	/* her own waiting table and the invitation: no "0 von 1 Tischen" */
+	assert_non_null(strstr(r.body, "Gerade wartet kein Tisch auf deinen Zug."));
+	assert_null(strstr(r.body, "0 von 1"));
+	h_resp_free(&r);
+
+	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", num, NULL, 0), 303);
+	assert_int_equal(h_get(q, path, &r), 0);
+	assert_non_null(strstr(r.body, "Die Einladung an Rosa ist zurückgezogen."));
+	assert_null(strstr(r.body, "Eingeladen, noch nicht am Tisch"));
+	h_resp_free(&r);
+	assert_int_equal(h_get(rosa, "/me", &r), 0);
+	assert_null(strstr(r.body, "lädt dich ein"));
+	h_resp_free(&r);
+	/* withdrawn twice: refused, nothing changes */
+	h_client_accept(q, NULL);
+	assert_int_equal(it_post_table(q, id, "/uninvite", "invite", num, NULL, 0), 409);
+	h_client_free(visitor);
+	h_client_free(q);
+	h_client_free(rosa);
+	h_client_free(sven);
+}
+
 static void test_invite_and_rematch(void **unused)
 {
 	(void)unused;
@@ -242,6 +330,15 @@ static void test_invite_and_rematch(void **unused)
 	 * nobody yet (three rated matches first) */
 	assert_int_equal(h_get(p[0], "/u/Olga", &r), 0);
 	assert_non_null(strstr(r.body, "<h2>Wertung</h2>"));
+	/* one match, in the singular; μ and σ with a decimal comma */
+	assert_non_null(strstr(r.body, ", 1 Match)"));
+	assert_null(strstr(r.body, "1 Matches"));
+	const char *mu = strstr(r.body, "<small>(μ ");
+	assert_non_null(mu);
+	const char *sg = strstr(mu, ", σ ");
+	assert_non_null(sg);
+	assert_non_null(memchr(mu, ',', (size_t)(sg - mu)));
+	assert_null(memchr(mu, '.', (size_t)(sg - mu)));
 	assert_non_null(strstr(r.body, "Platz "));
 	h_resp_free(&r);
 	assert_int_equal(h_get(p[0], "/ratings?game=dna", &r), 0);
@@ -282,6 +379,7 @@ int main(void)
 		cmocka_unit_test(test_my_tables_poll_and_mark),
 		cmocka_unit_test(test_lobby_host_and_watching),
 		cmocka_unit_test(test_invite_and_rematch),
+		cmocka_unit_test(test_invitations_listed_and_withdrawn),
 	};
 	return cmocka_run_group_tests(tests, it_start, it_stop);
 }
