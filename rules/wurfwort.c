@@ -1001,6 +1001,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vstr(v, "word", r->word);
 		for (int q = 0; q < s->n; q++) {
 			vbegin(v, "points");
+			vnum(v, "seat", q);   /* the page names it: seat_name */
 			vnum(v, "value", r->pts[q]);
 			vend(v);
 		}
@@ -1113,6 +1114,17 @@ static int ww_annotate(const void *st, int seat, const char *move, const struct 
 	return mt_spell(&ww_verbs[V_ANSWER], args, n, out, cap) < 0 ? -1 : 0;
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *ww_doing(const void *st)
+{
+	static const char *const text[PR__MAX] = {
+		[PR_RACE] = N_("ein passendes Wort suchen und „Stopp“ rufen"),
+		[PR_ANSWER] = N_("ein Wort nennen"),
+		[PR_VOTE] = N_("über das Wort abstimmen"),
+	};
+	return text[prompt_kind(&((const struct ww_state *)st)->pr)];
+}
+
 const struct game wurfwort_game = {
 	.slug = "wurfwort",
 	.title = "Wurf & Wort",
@@ -1142,5 +1154,6 @@ const struct game wurfwort_game = {
 	.decode = ww_decode,
 	.check = ww_check,
 	.view = ww_view,
+	.doing = ww_doing,
 	.scramble = ww_scramble,
 };

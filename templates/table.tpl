@@ -28,6 +28,7 @@
 </div>
 
 <section class="board">
+{{>status_bar}}
 {{>game}}
 </section>
 
