@@ -993,6 +993,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		const struct ww_round *r = &s->rounds[i];
 		vbegin(v, "rounds");
 		vnum(v, "number", i + 1);
+		vflag(v, "last", i == s->round - 1);   /* the round just decided */
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
 		vflag(v, "has_claimer", r->claimer >= 0);

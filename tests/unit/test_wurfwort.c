@@ -380,6 +380,7 @@ static void test_rounds_name_their_points(void **u)
 	struct vtext t;
 	struct view_sink v = vt_sink(&t);
 	G->view(s, -1, &v);
+	assert_non_null(strstr(t.s, "[rounds\nnumber=1\nlast?1\n"));
 	assert_non_null(strstr(t.s, "[points\nseat=0\nvalue=0\n]\n[points\nseat=1\nvalue=0\n]\n"
 				    "[points\nseat=2\nvalue=0\n]\n"));
 	free(s);
