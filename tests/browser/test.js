@@ -897,6 +897,40 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 	}
 });
 
+test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fits 390 px', 90000, async t => {
+	const pia = await t.player('pia', PHONE), rob = await t.player('rob'), sam = await t.player('sam');
+	const all = [pia, rob, sam];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(rob, 'wurfwort', 3);
+	t.note(`table ${url}`);
+	await join(pia, url);
+	await join(sam, url);
+	await allAt(all, (await state(sam)).version, 'the party starts');
+	for (const p of all) {
+		await clickMove(p, 'pass');
+		await allAt(all, (await state(p)).version, `after ${p.label} passed`);
+	}
+	await pia.page.locator('.ww-rounds').scrollIntoViewIfNeeded();
+	const r = await pia.page.evaluate(() => {
+		const sec = document.querySelector('.ww-rounds');
+		const tb = sec && sec.querySelector('table');
+		return tb && {
+			wide: tb.scrollWidth, room: sec.clientWidth,
+			page: document.documentElement.scrollWidth, view: window.innerWidth,
+			points: [...tb.querySelectorAll('tbody tr:first-child .ww-pts-list li')]
+				.map(li => li.innerText.replace(/\s+/g, ' ').trim()),
+			last: !!tb.querySelector('tbody tr.last .last-mark'),
+		};
+	});
+	check(r, 'no rounds table after a round');
+	check(r.wide <= r.room && r.page <= r.view,
+		`the rounds table is ${r.wide} px in ${r.room} px, the page ${r.page} px in ${r.view} px`);
+	for (const n of ['pia', 'rob', 'sam'])
+		check(r.points.some(x => x.startsWith(n) && /\d$/.test(x)), `no points for ${n}: ${r.points.join(' | ')}`);
+	check(r.last, 'the round just decided is not marked');
+	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-rounds-phone.png');
+});
+
 test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
 	// 6-s snap windows, which end by their deadline in this test.
 	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 6);
