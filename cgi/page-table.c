@@ -449,6 +449,8 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 	else if (asked)
 		text = doing ? arena_printf(p->a, _("Warte auf %s: %s"), who, doing) :
 			       arena_printf(p->a, _("Warte auf %s."), who);
+	if (!text && !clocks)
+		return;   /* nobody asked (a clock not started yet) */
 	view_include(v, "status_bar", "status-bar.tpl");
 	view_str(v, "text", text ? text : "");
 	view_str(v, "kind", a->my_turn ? "turn" : a->in_window ? "window" :
