@@ -202,7 +202,7 @@ static int just_expired(struct page *p, const struct play_table *pt)
 /* The one line that says what the viewer may do now (status_text, and
  * flags for JSON clients), with the deadline's countdown. */
 static void status_line(struct page *p, const struct play_table *pt, const struct act *a,
-			struct view *v)
+			struct view *v, const char **mine, int *expired_out)
 {
 	int expired = a->playing && !a->window && just_expired(p, pt);
 	const char *text = NULL, *kind = "info";
@@ -239,6 +239,8 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	view_flag(v, "window_expired", expired);
 	view_flag(v, "has_status", text != NULL);
 	view_str(v, "status_text", text ? text : "");
+	*mine = text;
+	*expired_out = expired;
 	view_str(v, "status_kind", kind);
 	/* Seconds left, counted from the server's clock so that a wrong clock
 	 * on the phone does not matter; poll.js counts down. */
@@ -427,8 +429,10 @@ static void bar_clock(struct page *p, const struct play_table *pt, const struct 
  * window's seats stay "kann noch eingreifen" until it closes, whoever
  * passed. A seat's own word is play_asked()'s (act_of). */
 static void status_bar_view(struct page *p, const struct play_table *pt, const struct act *a,
-			    const struct names *nm, struct view *v)
+			    const struct names *nm, const char *mine, int expired, struct view *v)
 {
+	/* the old banner (status_text) only where no bar says it */
+	view_flag(v, "banner", mine && !a->playing && !pt->pausing);
 	if (!a->playing && !pt->pausing)
 		return;
 	int me = pt->my_seat, n = pt->t.nseats, clocks = pt->t.clock.first_ms > 0;
@@ -445,14 +449,22 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 	if (!who)
 		return;
 	if (a->my_turn && asked == 1u << me)
-		text = doing ? arena_printf(p->a, _("Du bist dran: %s"), doing) : _("Du bist dran!");
+		text = !doing ? mine : expired ?
+		       arena_printf(p->a, _("Die Frist ist abgelaufen. Du bist dran: %s"), doing) :
+		       arena_printf(p->a, _("Du bist dran: %s"), doing);
 	else if (asked)
 		text = doing ? arena_printf(p->a, _("Warte auf %s: %s"), who, doing) :
 			       arena_printf(p->a, _("Warte auf %s."), who);
-	if (!text && !clocks)
-		return;   /* nobody asked (a clock not started yet) */
+	if (!text && !clocks) {
+		view_flag(v, "banner", mine != NULL);   /* nobody asked: the banner says it */
+		return;
+	}
 	view_include(v, "status_bar", "status-bar.tpl");
 	view_str(v, "text", text ? text : "");
+	/* what the viewer's own banner said, unless the sentence says it */
+	int own = mine && !(a->my_turn && asked == 1u << me);
+	view_flag(v, "has_mine", own);
+	view_str(v, "mine", own ? mine : "");
 	view_str(v, "kind", a->my_turn ? "turn" : a->in_window ? "window" :
 			    a->ask == PLAY_ASK_CONTINUE ? "continue" : "wait");
 	view_str(v, "doing", doing ? doing : "");
@@ -585,7 +597,9 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	 * in for the game's deadlines, and a clock's end is one too */
 	view_num(v, "deadline", !a.playing ? 0 : t->clock.first_ms > 0 ? t->next_deadline
 									  : pt->status.deadline);
-	status_line(p, pt, &a, v);
+	const char *mine = NULL;
+	int expired = 0;
+	status_line(p, pt, &a, v, &mine, &expired);
 	view_flag(v, "can_join", p->user_id && me < 0 && t->status == TABLE_OPEN &&
 				       pt->nseated < t->nseats);
 	view_flag(v, "can_leave", me >= 0 && t->status == TABLE_OPEN);
@@ -613,7 +627,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_end(v);
 	}
 
-	status_bar_view(p, pt, &a, &nm, v);
+	status_bar_view(p, pt, &a, &nm, mine, expired, v);
 	if (pt->has_party && board_view(p, pt, &a, move_url, names, v) != 0)
 		return -1;
 	if (party_end_view(p, pt, v, names) != 0)

@@ -1,5 +1,6 @@
 {{%AUTOESCAPE context="HTML"}}
 <div class="status-bar {{kind}}" id="status-bar" role="status">
+{{#has_mine}}<p class="status-mine">{{mine}}</p>{{/has_mine}}
 <p class="status-text">{{text}}{{#countdown}} <span class="countdown" role="timer">[[noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s]]</span>{{/countdown}}</p>
 <ul class="status-seats">
 {{#seats}}<li class="status-seat{{#asked}} asked{{/asked}}{{#me}} me{{/me}}"><span class="status-name">{{name}}{{#me}} [[(du)]]{{/me}}</span>
