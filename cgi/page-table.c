@@ -432,9 +432,10 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 			    const struct names *nm, const char *mine, int expired, struct view *v)
 {
 	/* the old banner (status_text) only where no bar says it */
-	view_flag(v, "banner", mine && !a->playing && !pt->pausing);
-	if (!a->playing && !pt->pausing)
+	if (!a->playing && !pt->pausing) {
+		view_flag(v, "banner", mine != NULL);
 		return;
+	}
 	int me = pt->my_seat, n = pt->t.nseats, clocks = pt->t.clock.first_ms > 0;
 	uint32_t asked = 0;
 	if (pt->pausing)
@@ -446,8 +447,10 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 			    pt->g->doing && pt->g->doing(pt->state) ? _(pt->g->doing(pt->state)) :
 			    NULL;
 	const char *who = names_of(p, asked, me, nm), *text = NULL;
-	if (!who)
+	if (!who) {
+		view_flag(v, "banner", mine != NULL);
 		return;
+	}
 	if (a->my_turn && asked == 1u << me)
 		text = !doing ? mine : expired ?
 		       arena_printf(p->a, _("Die Frist ist abgelaufen. Du bist dran: %s"), doing) :
@@ -459,6 +462,7 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 		view_flag(v, "banner", mine != NULL);   /* nobody asked: the banner says it */
 		return;
 	}
+	view_flag(v, "banner", 0);
 	view_include(v, "status_bar", "status-bar.tpl");
 	view_str(v, "text", text ? text : "");
 	/* what the viewer's own banner said, unless the sentence says it */
