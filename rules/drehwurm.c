@@ -829,6 +829,20 @@ static long long dw_bot_worth(const void *vst, int seat)
 	return st->end_reason != DW_END_NONE ? seat_score(st, seat) : -st->nhand[seat];
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *dw_doing(const void *vst)
+{
+	const struct dw_state *st = vst;
+	switch (prompt_kind(&st->pr)) {
+	case DW_PR_TURN:
+		return N_("legen, fressen oder ziehen");
+	case DW_PR_SNAP:
+		return N_("Zwischenwurf");
+	default:
+		return NULL;
+	}
+}
+
 /* Move texts are built here; the longest is "chicken gelb on 3". */
 struct dw_mbuf {
 	char s[48];
@@ -1572,20 +1586,6 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 	rng_seed(&st->rng, rng_next(&r));   /* what the generator would deal later is hidden too */
 }
 
-/* What the live prompt asks (game.h, doing): public, the same for all. */
-static const char *dw_doing(const void *vst)
-{
-	const struct dw_state *st = vst;
-	switch (prompt_kind(&st->pr)) {
-	case DW_PR_TURN:
-		return N_("legen, fressen oder ziehen");
-	case DW_PR_SNAP:
-		return N_("Zwischenwurf");
-	default:
-		return NULL;
-	}
-}
-
 const struct game drehwurm_game = {
 	.slug = "drehwurm",
 	.title = "Drehwurm",
@@ -1607,6 +1607,7 @@ const struct game drehwurm_game = {
 	.apply = dw_apply,
 	.tick = dw_tick,
 	.status = dw_status,
+	.bot_worth = dw_bot_worth,
 	.moves = dw_moves,
 	.verbs = dw_verbs,
 	.nverbs = DW_MV__MAX,
@@ -1618,5 +1619,4 @@ const struct game drehwurm_game = {
 	.view = dw_view,
 	.doing = dw_doing,
 	.scramble = dw_scramble,
-	.bot_worth = dw_bot_worth,
 };
