@@ -18,7 +18,7 @@
 #include "../../rules/wurfwort.c"
 #include "options.h"
 #include "sim.h"
-#include "viewtext.h"
+#include "unit/viewtext.h"
 
 static const struct game *const G = &wurfwort_game;
 static const int64_t T0 = 1000000;
