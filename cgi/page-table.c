@@ -204,7 +204,7 @@ static int just_expired(struct page *p, const struct play_table *pt)
 /* The one line that says what the viewer may do now (status_text, and
  * flags for JSON clients), with the deadline's countdown. */
 static void status_line(struct page *p, const struct play_table *pt, const struct act *a,
-			struct view *v)
+			struct view *v, const char **mine, int *expired_out)
 {
 	int expired = a->playing && !a->window && just_expired(p, pt);
 	const char *text = NULL, *kind = "info";
@@ -241,6 +241,8 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	view_flag(v, "window_expired", expired);
 	view_flag(v, "has_status", text != NULL);
 	view_str(v, "status_text", text ? text : "");
+	*mine = text;
+	*expired_out = expired;
 	view_str(v, "status_kind", kind);
 	/* Seconds left, counted from the server's clock so that a wrong clock
 	 * on the phone does not matter; poll.js counts down. */
@@ -423,6 +425,119 @@ static void seats_view(struct page *p, const struct play_table *pt, const struct
 	}
 }
 
+/* The names of the seats in mask, joined by ", " (the viewer as "dich"). */
+static const char *names_of(struct page *p, uint32_t mask, int me, const struct names *nm)
+{
+	const char *out = "";
+	for (int s = 0; s < GAME_MAX_SEATS && out; s++)
+		if (mask >> s & 1u) {
+			const char *n = s == me ? _("dich") : nm->name[s] ? nm->name[s] : "?";
+			out = arena_printf(p->a, *out ? "%s, %s" : "%s%s", out, n);
+		}
+	return out;
+}
+
+/* A seat's clock in the status bar: what is left, and whether it runs. */
+static void bar_clock(struct page *p, const struct play_table *pt, const struct st_seat *st,
+		      struct view *v)
+{
+	const struct clock_rule *c = &pt->t.clock;
+	int running = st->waiting_since > 0 && !st->bot && pt->t.status == TABLE_PLAYING;
+	int64_t left = running ? st->clock_left - clock_elapsed(c, st->waiting_since, p->now_ms) :
+				 st->clock_left;
+	int countdown = running && !c->windows && left > 0;
+	const char *text = page_clock_text(p->a, left, c->day_ms);
+	view_flag(v, "has_clock", !st->bot);
+	view_str(v, "clock", text ? text : "");
+	view_flag(v, "clock_countdown", countdown);
+	view_flag(v, "clock_static", !countdown);
+	view_num(v, "clock_seconds", left > 0 ? (left + 999) / 1000 : 0);
+	view_flag(v, "clock_running", running);
+}
+
+/* The status bar (status-bar.tpl, "status_bar" in JSON): for every seat and
+ * spectator, whom the party waits for and what they are doing (the game's
+ * doing()), the running deadline's countdown and, at a table with clocks,
+ * every seat's clock. Who is asked is play_acting_mask()'s: an open
+ * window's seats stay "kann noch eingreifen" until it closes, whoever
+ * passed. A seat's own word is play_asked()'s (act_of). */
+static void status_bar_view(struct page *p, const struct play_table *pt, const struct act *a,
+			    const struct names *nm, const char *mine, int expired, struct view *v)
+{
+	/* the old banner (status_text) only where no bar says it */
+	if (!a->playing && !pt->pausing) {
+		view_flag(v, "banner", mine != NULL);
+		return;
+	}
+	int me = pt->my_seat, n = pt->t.nseats, clocks = pt->t.clock.first_ms > 0;
+	uint32_t asked = 0;
+	if (pt->pausing)
+		for (int s = 0; s < n; s++)
+			asked |= pt->ready >> s & 1u ? 0 : 1u << s;
+	else
+		asked = play_acting_mask(&pt->status);
+	const char *doing = pt->pausing ? _("weiter zur nächsten Partie") :
+			    pt->g->doing && pt->g->doing(pt->state) ? _(pt->g->doing(pt->state)) :
+			    NULL;
+	const char *who = names_of(p, asked, me, nm), *text = NULL;
+	if (!who) {
+		view_flag(v, "banner", mine != NULL);
+		return;
+	}
+	if (a->my_turn && asked == 1u << me)
+		text = !doing ? mine : expired ?
+		       arena_printf(p->a, _("Die Frist ist abgelaufen. Du bist dran: %s"), doing) :
+		       arena_printf(p->a, _("Du bist dran: %s"), doing);
+	else if (asked)
+		text = doing ? arena_printf(p->a, _("Warte auf %s: %s"), who, doing) :
+			       arena_printf(p->a, _("Warte auf %s."), who);
+	if (!text && !clocks) {
+		view_flag(v, "banner", mine != NULL);   /* nobody asked: the banner says it */
+		return;
+	}
+	view_flag(v, "banner", 0);
+	view_include(v, "status_bar", "status-bar.tpl");
+	view_str(v, "text", text ? text : "");
+	/* what the viewer's own banner said, unless the sentence says it */
+	int own = mine && !(a->my_turn && asked == 1u << me);
+	view_flag(v, "has_mine", own);
+	view_str(v, "mine", own ? mine : "");
+	view_str(v, "kind", a->my_turn ? "turn" : a->in_window ? "window" :
+			    a->ask == PLAY_ASK_CONTINUE ? "continue" : "wait");
+	view_str(v, "doing", doing ? doing : "");
+	view_flag(v, "window_open", a->window != 0);
+	/* the game's deadline; over days the clocks stand in for it */
+	long long secs = a->playing && !(clocks && pt->t.clock.windows) &&
+			 pt->status.deadline > p->now_ms ?
+			 (pt->status.deadline - p->now_ms + 999) / 1000 : 0;
+	if (secs > 0) {
+		view_begin(v, "countdown");
+		view_num(v, "seconds", secs);
+		view_end(v);
+	}
+	view_list(v, "seats");
+	for (int s = 0; s < n && s < GAME_MAX_SEATS; s++) {
+		const struct st_seat *st = seat_row(pt, s);
+		int on = asked >> s & 1u;
+		if (!on && !clocks)
+			continue;
+		view_begin(v, "seats");
+		view_num(v, "seat", s);
+		view_str(v, "name", nm->name[s] ? nm->name[s] : "");
+		view_flag(v, "me", s == me);
+		view_flag(v, "asked", on);
+		view_flag(v, "turn", on && !a->window && !pt->pausing);
+		view_flag(v, "in_window", on && a->window != 0);
+		view_flag(v, "next", a->window && s == a->turn);
+		view_flag(v, "to_continue", on && pt->pausing);
+		if (clocks && st)
+			bar_clock(p, pt, st, v);
+		view_end(v);
+	}
+	view_flag(v, "has_clocks", clocks);
+	view_end(v);
+}
+
 /* The game's own board: game-<slug>.tpl (game-generic.tpl while a game has
  * none) with the game's view for the viewer's seat, which leaves out
  * whatever that seat may not see. 0, or -1 when the arena is exhausted. */
@@ -520,12 +635,14 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	 * in for the game's deadlines, and a clock's end is one too */
 	view_num(v, "deadline", !a.playing ? 0 : t->clock.first_ms > 0 ? t->next_deadline
 									  : pt->status.deadline);
-	status_line(p, pt, &a, v);
+	const char *mine = NULL;
+	int expired = 0;
+	status_line(p, pt, &a, v, &mine, &expired);
 	view_flag(v, "can_join", p->user_id && me < 0 && t->status == TABLE_OPEN &&
 				       pt->nseated < t->nseats);
 	view_flag(v, "can_leave", me >= 0 && t->status == TABLE_OPEN);
 	view_flag(v, "login_needed", !p->user_id && t->status == TABLE_OPEN);
-	page_options_view(p, v, g, t->options);
+	page_options_view_at(p, v, g, t->options, t->clock.first_ms > 0 && t->clock.windows);
 
 	view_str(v, "speed", page_speed_text(p->a, t));
 	view_flag(v, "closed_idle", t->closed_idle);
@@ -549,6 +666,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		view_end(v);
 	}
 
+	status_bar_view(p, pt, &a, &nm, mine, expired, v);
 	if (pt->has_party && board_view(p, pt, &a, move_url, names, v) != 0)
 		return -1;
 	if (party_end_view(p, pt, v, names) != 0)

@@ -90,6 +90,12 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 		view_str(v, "alert", h->alert ? h->alert : "");
 		view_end(v);
 	}
+	/* the alert in the title without script too (poll.js leaves it) */
+	if (h && h->alert) {
+		view_begin(v, "title_alert");
+		view_str(v, "text", h->alert);
+		view_end(v);
+	}
 	/* how many of my tables wait for me: the tab title counts them ("9+"
 	 * from ten on) and the favicon has its badge, on every page (one
 	 * indexed read of at most ten rows) */
@@ -321,6 +327,12 @@ const char *page_speed_text(struct arena *a, const struct st_table *t)
 
 void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text)
 {
+	page_options_view_at(p, v, g, text, 0);
+}
+
+void page_options_view_at(struct page *p, struct view *v, const struct game *g, const char *text,
+			  int clock_windows)
+{
 	int opt[GAME_OPT_MAX];
 	struct rerr e;
 	view_list(v, "opts");
@@ -331,8 +343,12 @@ void page_options_view(struct page *p, struct view *v, const struct game *g, con
 		const struct game_option *o = &g->options[i];
 		view_begin(v, "opts");
 		view_str(v, "label", _(o->label));
+		/* over days a game's deadlines wait for the seats' clocks
+		 * (clock.h): its seconds do not apply there */
+		int secs = o->unit && strcmp(o->unit, "s") == 0;
 		const char *q = o->type == OPT_BOOL ? (opt[i] ? _("ja") : _("nein"))
-				    : page_quantity(p->a, opt[i], o->unit ? _(o->unit) : NULL);
+				: clock_windows && secs ? _("so lange die Uhr des Platzes reicht")
+				: page_quantity(p->a, opt[i], o->unit ? _(o->unit) : NULL);
 		view_str(v, "text", q ? q : "");
 		view_end(v);
 	}

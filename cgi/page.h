@@ -112,6 +112,10 @@ const char *page_speed_text(struct arena *a, const struct st_table *t);
 /* The options of a table (their stored text) as section `opts`: label and
  * text ("15 s", "ja", "nein") per option. Nothing when they do not parse. */
 void page_options_view(struct page *p, struct view *v, const struct game *g, const char *text);
+/* The same at a table: with clock_windows (over days) an option in seconds
+ * (a window's or a turn's deadline) says that the seat's clock decides. */
+void page_options_view_at(struct page *p, struct view *v, const struct game *g, const char *text,
+			  int clock_windows);
 
 /* The form of a new table's game options and speed (a lobby's table, a
  * tournament's tables): PAGE_TABLE_FIELDS rules at most, in this order:

@@ -3349,6 +3349,19 @@ static long long dna_bot_worth(const void *st, int seat)
 	return w;
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *dna_doing(const void *st)
+{
+	static const char *const text[PR__MAX] = {
+		[PR_RACE] = N_("Eröffnungsrennen"),
+		[PR_CHOOSE] = N_("verdeckt wählen"),
+		[PR_REFILL] = N_("eine Handkarte anlegen"),
+		[PR_DISCARD] = N_("eine Handkarte verdeckt abwerfen"),
+		[PR_PICK] = N_("einen Strang wählen"),
+	};
+	return text[prompt_kind(&((const struct dna_state *)st)->pr)];
+}
+
 const struct game dna_game = {
 	.slug = "dna",
 	.title = "DNA",
@@ -3379,6 +3392,7 @@ const struct game dna_game = {
 	.decode = dna_decode,
 	.check = dna_check,
 	.view = dna_view,
+	.doing = dna_doing,
 	.scramble = dna_scramble,
 	.bot_worth = dna_bot_worth,
 };

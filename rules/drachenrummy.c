@@ -2398,6 +2398,23 @@ static long long dr_bot_worth(const void *st, int seat)
 	return w - best;
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *dr_doing(const void *st)
+{
+	static const char *const step_text[S__MAX] = {
+		[S_ROLL] = N_("würfeln"),
+		[S_KEEP] = N_("Würfel zur Seite legen"),
+		[S_RESERVE] = N_("Karten reservieren oder stehlen, dann ablegen"),
+		[S_MELD] = N_("Sets ablegen und anlegen"),
+	};
+	const struct prompt *p = prompt_peek(&((const struct dr_state *)st)->pr);
+	if (!p)
+		return NULL;
+	if (p->kind == PR_LAST)
+		return N_("letztes Ablegen");
+	return p->arg < S__MAX ? step_text[p->arg] : NULL;
+}
+
 const struct game drachenrummy_game = {
 	.slug = "drachenrummy",
 	.title = "Drachenrummy",
@@ -2429,6 +2446,7 @@ const struct game drachenrummy_game = {
 	.decode = dr_decode,
 	.check = dr_check,
 	.view = dr_view,
+	.doing = dr_doing,
 	.scramble = dr_scramble,
 	.bot_worth = dr_bot_worth,
 };

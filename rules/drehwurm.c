@@ -384,6 +384,18 @@ static int seat_score(const struct dw_state *st, int seat)
 	return p;
 }
 
+/* A seat's points while the party runs, from public counts only: every
+ * card of an eaten stack scores at least 1 (the stacks stay closed until
+ * the end: docs/rulings.md), minus one per hand card. The party gives at
+ * least this much if it ended now. */
+static int running_score(const struct dw_state *st, int seat)
+{
+	int p = -st->nhand[seat];
+	for (int i = 0; i < st->neaten[seat]; i++)
+		p += st->eaten[seat][i].n;
+	return p;
+}
+
 /* The most epoch changes (cards laid, stacks turned or eaten) a party of n
  * can have, so the epoch needs no move limit. A worm card only ever moves
  * forward: draw pile → hand → stack → eaten stack. Draws are at most the
@@ -806,7 +818,29 @@ static void dw_status(const void *vst, struct status *out)
 	out->turn = turn_seat(st);
 	out->epoch = st->epoch;
 	for (int s = 0; s < st->nplayers; s++)
-		out->score[s] = out->over ? seat_score(st, s) : -st->nhand[s];
+		out->score[s] = out->over ? seat_score(st, s) : running_score(st, s);
+}
+
+/* What the greedy bot weighs (game.h, bot_worth): minus its hand cards
+ * while the party runs, the party's points once it is over. */
+static long long dw_bot_worth(const void *vst, int seat)
+{
+	const struct dw_state *st = vst;
+	return st->end_reason != DW_END_NONE ? seat_score(st, seat) : -st->nhand[seat];
+}
+
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *dw_doing(const void *vst)
+{
+	const struct dw_state *st = vst;
+	switch (prompt_kind(&st->pr)) {
+	case DW_PR_TURN:
+		return N_("legen, fressen oder ziehen");
+	case DW_PR_SNAP:
+		return N_("Zwischenwurf");
+	default:
+		return NULL;
+	}
 }
 
 /* Move texts are built here; the longest is "chicken gelb on 3". */
@@ -1316,11 +1350,36 @@ static void view_headline(const struct dw_state *st, int me, struct view_sink *v
 }
 
 /* The stacks: size, top card, and the bottom card while it is public. */
+/* The stack the newest event changed (the board marks it "last"), with
+ * what happened to it; -1 when none did (the start, the end). */
+static int last_stack(const struct dw_state *st, const char **what)
+{
+	static const char *const text[DW_EV__MAX] = {
+		[DW_EV_PLAY] = N_("zuletzt gelegt und gedreht"),
+		[DW_EV_SNAP] = N_("zuletzt dazwischengeworfen"),
+		[DW_EV_CHICKEN] = N_("zuletzt gefressen"),
+		[DW_EV_NEW_STACK] = N_("zuletzt neu gelegt"),
+		[DW_EV_DRAW_TURN] = N_("zuletzt gedreht"),
+	};
+	if (!st->log.n)
+		return -1;
+	const struct game_event *ev = &st->log.ev[st->log.n - 1];
+	if (ev->type >= DW_EV__MAX || !text[ev->type] || ev->where >= DW_STACKS)
+		return -1;
+	*what = text[ev->type];
+	return ev->where;
+}
+
 static void view_stacks(const struct dw_state *st, struct view_sink *v)
 {
+	const char *what = NULL;
+	int last = last_stack(st, &what);
 	for (int k = 0; k < DW_STACKS; k++) {
 		vbegin(v, "stacks");
 		vnum(v, "stack", k + 1);
+		vflag(v, "last", k == last);
+		if (k == last)
+			vtext(v, "last_text", what);
 		vnum(v, "size", st->stack[k].n);
 		vflag(v, "empty", st->stack[k].n == 0);
 		vflag(v, "has_top", st->stack[k].n > 0);
@@ -1372,6 +1431,12 @@ static void view_seats(const struct dw_state *st, int me, struct view_sink *v)
 			vend(v);
 		}
 		vflag(v, "final", over);
+		vflag(v, "running", !over);
+		if (!over) {
+			vnum(v, "running_score", running_score(st, s));
+			vflag(v, "at_least", st->neaten[s] > 0);
+			vflag(v, "exact", st->neaten[s] == 0);
+		}
 		if (over) {
 			int total = seat_score(st, s);
 			vnum(v, "eaten_points", total + st->nhand[s]);
@@ -1563,6 +1628,7 @@ const struct game drehwurm_game = {
 	.apply = dw_apply,
 	.tick = dw_tick,
 	.status = dw_status,
+	.bot_worth = dw_bot_worth,
 	.moves = dw_moves,
 	.verbs = dw_verbs,
 	.nverbs = DW_MV__MAX,
@@ -1572,6 +1638,7 @@ const struct game drehwurm_game = {
 	.decode = dw_decode,
 	.check = dw_check,
 	.view = dw_view,
+	.doing = dw_doing,
 	.scramble = dw_scramble,
 	.late = dw_late,
 };

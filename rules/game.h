@@ -250,6 +250,14 @@ struct game {
 	/* The state as `seat` may see it; seat -1 is a spectator. */
 	void (*view)(const void *st, int seat, struct view_sink *v);
 
+	/* Optional (NULL: the status bar names only whom the party waits for):
+	 * what the live prompt asks of the seats it waits for, a German label
+	 * that stands alone, marked N_("legen oder ziehen"), the same for every
+	 * viewer (public: it may depend on the prompt's kind and public state
+	 * only). NULL when the party waits for nobody. The table page's status
+	 * bar says "Warte auf Bert: legen oder ziehen" (docs/views.md). */
+	const char *(*doing)(const void *st);
+
 	/* Re-deal, with `seed`, everything `seat` cannot see (other hands, the
 	 * deck order, face-down cards, unrevealed choices, the generator's
 	 * future), keeping every count. view(seat) must not change: the leak

@@ -1618,6 +1618,30 @@ static void wg_status(const void *st, struct status *o)
 		o->place[q] = s->place[q];
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *wg_doing(const void *st)
+{
+	static const char *const step_text[ST__MAX] = {
+		[ST_ATTACK] = N_("Karten spielen und angreifen"),
+		[ST_AFTER] = N_("Karten spielen oder den Zug beenden"),
+		[ST_DISCARD] = N_("abwerfen"),
+		[ST_LAST_DISCARD] = N_("abwerfen"),
+	};
+	const struct wg_state *s = st;
+	switch (prompt_kind(&s->pr)) {
+	case PR_TURN:
+		return s->step < ST__MAX ? step_text[s->step] : NULL;
+	case PR_REACT:
+		return N_("reagieren oder passen");
+	case PR_FINAL:
+		return N_("letzte Karten spielen");
+	case PR_SHOUT:
+		return N_("„Worst Game Ever!“ rufen");
+	default:
+		return NULL;
+	}
+}
+
 /* ---- the legal moves ------------------------------------------------------------ */
 
 /* Seats and die faces as move words, so that listing moves formats no
@@ -2498,6 +2522,7 @@ const struct game worstgame_game = {
 	.decode = wg_decode,
 	.check = wg_check,
 	.view = wg_view,
+	.doing = wg_doing,
 	.scramble = wg_scramble,
 	.late = wg_late,
 };

@@ -1019,6 +1019,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		const struct ww_round *r = &s->rounds[i];
 		vbegin(v, "rounds");
 		vnum(v, "number", i + 1);
+		vflag(v, "last", i == s->round - 1);   /* the round just decided */
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
 		vflag(v, "has_claimer", r->claimer >= 0);
@@ -1027,6 +1028,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vstr(v, "word", r->word);
 		for (int q = 0; q < s->n; q++) {
 			vbegin(v, "points");
+			vnum(v, "seat", q);   /* the page names it: seat_name */
 			vnum(v, "value", r->pts[q]);
 			vend(v);
 		}
@@ -1144,6 +1146,17 @@ static int ww_annotate(const void *st, int seat, const char *move, const struct 
 	return mt_spell(&ww_verbs[V_ANSWER], args, n, out, cap) < 0 ? -1 : 0;
 }
 
+/* What the live prompt asks (game.h, doing): public, the same for all. */
+static const char *ww_doing(const void *st)
+{
+	static const char *const text[PR__MAX] = {
+		[PR_RACE] = N_("ein passendes Wort suchen und „Stopp“ rufen"),
+		[PR_ANSWER] = N_("ein Wort nennen"),
+		[PR_VOTE] = N_("über das Wort abstimmen"),
+	};
+	return text[prompt_kind(&((const struct ww_state *)st)->pr)];
+}
+
 const struct game wurfwort_game = {
 	.slug = "wurfwort",
 	.title = "Wurf & Wort",
@@ -1173,6 +1186,7 @@ const struct game wurfwort_game = {
 	.decode = ww_decode,
 	.check = ww_check,
 	.view = ww_view,
+	.doing = ww_doing,
 	.scramble = ww_scramble,
 	.late = ww_late,
 };

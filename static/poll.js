@@ -74,7 +74,8 @@
 	} catch (e) { /* no storage: the page starts at the top */ }
 
 	function title() {
-		document.title = alert ? alert + ' · ' + baseTitle : baseTitle;
+		// (the server already puts it first: the page without script has it too)
+		document.title = alert && baseTitle.indexOf(alert) !== 0 ? alert + ' · ' + baseTitle : baseTitle;
 	}
 
 	function reload() {

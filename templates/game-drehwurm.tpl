@@ -5,8 +5,8 @@
 {{#may_snap}}[[Du darfst eine passende Karte dazwischenwerfen.]]{{/may_snap}}</p>{{/window}}
 
 <div class="dw-middle">
-{{#stacks}}<div class="dw-stack{{#is_snap}} dw-snap{{/is_snap}}">
-<span class="dw-label">[[Stapel {{stack}}]]</span>
+{{#stacks}}<div class="dw-stack{{#is_snap}} dw-snap{{/is_snap}}{{#last}} last{{/last}}">
+<span class="dw-label">[[Stapel {{stack}}]]{{#last}} <span class="last-mark">{{last_text}}</span>{{/last}}</span>
 {{#has_top}}<span class="dw-pile" title="[[{{size}} Karten]]">
 <span class="dw-card dw-{{colour_class}}" title="{{name}}"><span class="dw-sym" aria-hidden="true"></span><span class="dw-rank{{#wide_rank}} dw-wide{{/wide_rank}}" aria-hidden="true">{{rank}}</span><span class="dw-corner">{{name}}</span></span>
 </span>{{/has_top}}
@@ -46,6 +46,7 @@
 <span class="dw-counts">[[Handkarten: {{hand_count}} · Hühner: {{chickens_left}} · gefressen: {{eaten_count}}]]</span>
 {{#eaten}}<span class="dw-eaten dw-{{colour_class}}"><span class="dw-sym" aria-hidden="true"></span> [[{{chicken_name}}: {{size}} Karten]]{{#open}}, [[{{points}} Punkte]]{{/open}}
 {{#open}}<span class="dw-eaten-cards">{{#cards}}<span class="dw-mini dw-{{colour_class}}" title="{{name}}"><span class="dw-sym" aria-hidden="true"></span><span aria-hidden="true">{{rank}}</span><span class="dw-vh">{{name}}</span></span>{{/cards}}</span>{{/open}}</span>{{/eaten}}
+{{#running}}<span class="dw-running" title="[[Jede Karte in einem gefressenen Stapel zählt mindestens 1 Punkt, jede Handkarte −1; wie viel genau, zeigt das Ende.]]">{{#at_least}}[[Punkte jetzt: mindestens {{running_score}}]]{{/at_least}}{{#exact}}[[Punkte jetzt: {{running_score}}]]{{/exact}}</span>{{/running}}
 {{#final}}<span class="dw-final">[[Gefressen {{eaten_points}} · Hand {{hand_minus}} · <strong>{{score}} Punkte</strong>]]</span>{{/final}}
 </li>{{/seats}}
 </ul>

@@ -4,7 +4,7 @@
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{{#acting}}({{n}}) {{/acting}}{{#p_lobby}}[[Lobby]]{{/p_lobby}}{{#p_me}}[[Meine Tische]]{{/p_me}}{{#p_login}}[[Anmelden]]{{/p_login}}{{#p_register}}[[Registrieren]]{{/p_register}}{{#p_error}}[[Fehler]]{{/p_error}}{{#p_mail_off}}[[E-Mails abbestellen]]{{/p_mail_off}}{{title}} · Spieltisch</title>
+<title>{{#title_alert}}{{text}} · {{/title_alert}}{{#acting}}({{n}}) {{/acting}}{{#p_lobby}}[[Lobby]]{{/p_lobby}}{{#p_me}}[[Meine Tische]]{{/p_me}}{{#p_login}}[[Anmelden]]{{/p_login}}{{#p_register}}[[Registrieren]]{{/p_register}}{{#p_error}}[[Fehler]]{{/p_error}}{{#p_mail_off}}[[E-Mails abbestellen]]{{/p_mail_off}}{{title}} · Spieltisch</title>
 <link rel="stylesheet" href="/static/site.css">
 {{#game_css}}<link rel="stylesheet" href="/static/game-{{slug}}.css">{{/game_css}}
 <link rel="icon" href="/static/{{favicon}}" type="image/svg+xml">

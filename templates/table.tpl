@@ -23,7 +23,8 @@
 
 <div id="spiel" class="now">
 {{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>[[Nicht übernommen:]]</strong> {{/stale}}{{#rejected}}<strong>[[Nicht erlaubt:]]</strong> {{/rejected}}{{#refused}}<strong>[[Abgelehnt:]]</strong> {{/refused}}{{text}}</p>{{/note}}
-{{#has_status}}<p class="banner {{status_kind}}" id="your-turn" role="status">{{status_text}}{{#countdown}} <span class="countdown" role="timer">[[Noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.]]</span>{{/countdown}}</p>{{/has_status}}
+{{#banner}}<p class="banner {{status_kind}}" id="your-turn" role="status">{{status_text}}{{#countdown}} <span class="countdown" role="timer">[[Noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.]]</span>{{/countdown}}</p>{{/banner}}
+{{>status_bar}}
 {{#reload_link}}<noscript><p class="reload">[[<a href="{{invite_path}}#spiel">Neu laden</a> – diese Seite lädt sich nicht selbst neu, solange du am Zug bist.]]</p></noscript>{{/reload_link}}
 </div>
 

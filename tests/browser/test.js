@@ -809,6 +809,138 @@ async function checkRefusedLanding(p, url, typed) {
 	return note;
 }
 
+// The status bar of a page: its sentence, its seats' words, its countdown.
+async function statusBar(p) {
+	return p.page.evaluate(() => {
+		const b = document.querySelector('.status-bar');
+		if (!b) return null;
+		const c = b.querySelector('.countdown [data-countdown]');
+		const r = b.getBoundingClientRect();
+		return {
+			text: b.querySelector('.status-text').innerText.replace(/\s+/g, ' ').trim(),
+			seats: [...b.querySelectorAll('.status-seat')].map(li => li.innerText.replace(/\s+/g, ' ').trim()),
+			countdown: c ? Number(c.textContent) : null,
+			top: r.top + window.scrollY,
+		};
+	});
+}
+
+test('Status bar: who acts and what, for every seat, with and without script; a window\'s countdown', 150000, async t => {
+	// mara at a desktop, nils on a phone, otto without JavaScript
+	const { all, url } = await drehwurmTable(t, ['mara', 'nils', 'otto'],
+		[[], [PHONE], [DESKTOP, { javaScriptEnabled: false }]], 60);
+	const [mara, nils, otto] = all;
+	const shots = async (prefix) => {
+		await t.shot(mara.page, `${prefix}-desktop.png`, false);
+		await t.shot(nils.page, `${prefix}-phone.png`, false);
+		await t.shot(otto.page, `${prefix}-nojs.png`, false);
+	};
+	// Before any move: the seat on turn reads "Du bist dran: …", every
+	// other seat "Warte auf <name>: legen, fressen oder ziehen".
+	let turn = -1;
+	for (let i = 0; i < 20 && turn < 0; i++) {
+		await gotoSettled(otto, url);
+		turn = await onTurn(all);
+	}
+	check(turn >= 0, 'nobody is on turn');
+	for (const [i, p] of all.entries()) {
+		if (p === otto) await gotoSettled(otto, url);
+		const b = await statusBar(p);
+		check(b, `${p.label}'s page has no status bar`);
+		const want = i === turn ? 'Du bist dran: legen, fressen oder ziehen'
+			: `Warte auf ${all[turn].label}: legen, fressen oder ziehen`;
+		check(b.text === want, `${p.label}'s status bar reads "${b.text}", not "${want}"`);
+		check(b.seats.some(x => x.startsWith(all[turn].label) && /am Zug/.test(x)),
+			`${p.label}'s status bar does not name ${all[turn].label} "am Zug": ${b.seats.join(' | ')}`);
+		// on a phone too it is on the first screen, above the board
+		check(b.top < 844, `${p.label}'s status bar starts at ${b.top} px, below the first screen`);
+		const title = await p.page.title();
+		check(i === turn ? /^Du bist dran! · / .test(title) : !/Du bist dran/.test(title),
+			`${p.label}'s title is "${title}"`);
+	}
+	await shots('status-turn');
+
+	// Play until a snap window opens (a turned stack someone may snap on).
+	let window = [];
+	for (let step = 0; step < 12 && !window.length; step++) {
+		await gotoSettled(otto, url);
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		window = all.filter((_, i) => ss[i].moves.includes('pass'));
+		if (window.length) break;
+		const i = ss.findIndex(x => x.moves.some(m => /^(play|chicken|draw turn) /.test(m)));
+		if (i < 0) { await sleep(300); continue; }   // a page still catching up
+		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
+		await clickMove(all[i], mv);
+		await allAt([mara, nils], (await state(all[i])).version, `after ${mv}`);
+	}
+	check(window.length, 'no snap window opened in twelve moves');
+	await gotoSettled(otto, url);
+	// Every page: "Warte auf …: Zwischenwurf", each window seat "kann noch
+	// eingreifen", and the deadline counts down in the bar.
+	const names = window.map(p => p.label);
+	for (const p of all) {
+		const b = await statusBar(p);
+		check(/: Zwischenwurf( noch \d+\s?s\.?)?$/.test(b.text), `${p.label}'s status bar in the window reads "${b.text}"`);
+		for (const n of names)
+			check(b.seats.some(x => x.startsWith(n) && /kann noch eingreifen/.test(x)),
+				`${p.label}'s status bar does not say that ${n} may still step in: ${b.seats.join(' | ')}`);
+		check(b.countdown > 0 && b.countdown <= 60, `${p.label}'s status bar has no countdown (${b.countdown})`);
+	}
+	const first = (await statusBar(mara)).countdown;
+	await until("mara's countdown to tick", 5000, async () => (await statusBar(mara)).countdown < first);
+	await shots('status-window');
+
+	// One of them passes: the others' bars still list them (who passed is
+	// nobody else's business until the window closes).
+	if (window.length >= 2) {
+		const q = window[0], others = all.filter(p => p !== q);
+		await clickMove(q, 'pass');
+		for (const p of others) {
+			if (p === otto) await gotoSettled(otto, url);
+			else await allAt([p], (await state(q)).version, 'the pass');
+			const b = await statusBar(p);
+			if (!/Zwischenwurf/.test(b.text)) continue;   // the window closed meanwhile
+			check(b.seats.some(x => x.startsWith(q.label) && /kann noch eingreifen/.test(x)),
+				`${p.label}'s status bar shows that ${q.label} passed: ${b.seats.join(' | ')}`);
+		}
+	}
+});
+
+test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fits 390 px', 90000, async t => {
+	const pia = await t.player('pia', PHONE), rob = await t.player('rob'), sam = await t.player('sam');
+	const all = [pia, rob, sam];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(rob, 'wurfwort', 3);
+	t.note(`table ${url}`);
+	await join(pia, url);
+	await join(sam, url);
+	await allAt(all, (await state(sam)).version, 'the party starts');
+	for (const p of all) {
+		await clickMove(p, 'pass');
+		await allAt(all, (await state(p)).version, `after ${p.label} passed`);
+	}
+	await pia.page.locator('.ww-rounds').scrollIntoViewIfNeeded();
+	const r = await pia.page.evaluate(() => {
+		const sec = document.querySelector('.ww-rounds');
+		const tb = sec && sec.querySelector('table');
+		return tb && {
+			wide: tb.scrollWidth, room: sec.clientWidth,
+			page: document.documentElement.scrollWidth, view: window.innerWidth,
+			points: [...tb.querySelectorAll('tbody tr:first-child .ww-pts-list li')]
+				.map(li => li.innerText.replace(/\s+/g, ' ').trim()),
+			last: !!tb.querySelector('tbody tr.last .last-mark'),
+		};
+	});
+	check(r, 'no rounds table after a round');
+	check(r.wide <= r.room && r.page <= r.view,
+		`the rounds table is ${r.wide} px in ${r.room} px, the page ${r.page} px in ${r.view} px`);
+	for (const n of ['pia', 'rob', 'sam'])
+		check(r.points.some(x => x.startsWith(n) && /\d$/.test(x)), `no points for ${n}: ${r.points.join(' | ')}`);
+	check(r.last, 'the round just decided is not marked');
+	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-rounds-phone.png');
+});
+
 test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
 	// 6-s snap windows, which end by their deadline in this test.
 	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 6);

@@ -1189,8 +1189,15 @@ static void test_running_score_is_public(void **u)
 	sp.eaten[1] = "blau: blau-2 rot-6 | rot: blau-4 rot-9";
 	build(&st, &sp);
 	G->status(&st, &s);
+	/* at least one point per eaten card (the stacks give 8 at the end),
+	 * minus the hand; the bot still weighs only the hand */
 	assert_int_equal(s.score[0], -4);
-	assert_int_equal(s.score[1], -2);
+	assert_int_equal(s.score[1], 4 - 2);
+	assert_int_equal(G->bot_worth(&st, 1), -2);
+	struct vtext t;
+	view_text(&st, 0, &t);
+	assert_non_null(strstr(t.s, "running_score=2\n"));
+	assert_non_null(strstr(t.s, "at_least?1\n"));
 	memcpy(&sc, &st, sizeof sc);
 	G->scramble(&sc, 0, 5);
 	G->status(&sc, &s2);
@@ -1891,6 +1898,25 @@ static void render_board(const struct dw_state *st, int seat, char *out, size_t 
  * table's options in force (snap deadline, the snap-colour variant); every
  * card carries its colour's symbol and its name as text; a public bottom
  * card is shown under its stack; buttons name their card. */
+/* The stack the last move changed is marked on the board, in words too;
+ * the status bar's words name the prompt. */
+static void test_view_marks_last_stack(void **u)
+{
+	(void)u;
+	static char html[262144];
+	struct dw_state st;
+	struct spec sp = snap_spec;
+	build(&st, &sp);
+	assert_string_equal(G->doing(&st), "legen, fressen oder ziehen");
+	render_board(&st, 1, html, sizeof html);
+	assert_null(strstr(html, "dw-stack last"));
+	ok(&st, 0, "play rot-4 on 1");
+	render_board(&st, 1, html, sizeof html);
+	assert_non_null(strstr(html, "dw-snap last\">\n<span class=\"dw-label\">Stapel 1 "
+				     "<span class=\"last-mark\">zuletzt gelegt und gedreht</span>"));
+	assert_null(strstr(strstr(html, "last-mark") + 1, "last-mark"));
+}
+
 static void test_page_states_rules_and_options(void **u)
 {
 	(void)u;
@@ -2211,6 +2237,7 @@ int main(void)
 		cmocka_unit_test(test_view_log_keeps_last_twelve),
 		cmocka_unit_test(test_scramble_keeps_view),
 		cmocka_unit_test(test_page_states_rules_and_options),
+		cmocka_unit_test(test_view_marks_last_stack),
 		cmocka_unit_test(test_party_counters_bounded),
 		cmocka_unit_test(test_known_answer_seed_moves),
 		cmocka_unit_test(test_sim_many_parties),

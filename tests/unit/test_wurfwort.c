@@ -435,6 +435,25 @@ static void test_nobody_claims(void **u)
 	free(s);
 }
 
+/* The rounds table names each seat's points (the page shows "Anna 0"
+ * instead of a bare "0 0 2"), and the status bar's words for the prompt. */
+static void test_rounds_name_their_points(void **u)
+{
+	(void)u;
+	struct ww_state *s = deal(3, 3);
+	assert_string_equal(G->doing(s), "ein passendes Wort suchen und „Stopp“ rufen");
+	ok(s, 0, "pass");
+	ok(s, 1, "pass");
+	ok(s, 2, "pass");
+	struct vtext t;
+	struct view_sink v = vt_sink(&t);
+	G->view(s, -1, &v);
+	assert_non_null(strstr(t.s, "[rounds\nnumber=1\nlast?1\n"));
+	assert_non_null(strstr(t.s, "[points\nseat=0\nvalue=0\n]\n[points\nseat=1\nvalue=0\n]\n"
+				    "[points\nseat=2\nvalue=0\n]\n"));
+	free(s);
+}
+
 /* The claimer may type the word alone (the platform's move box). */
 static void test_bare_word_is_the_answer(void **u)
 {
@@ -710,6 +729,7 @@ int main(void)
 		cmocka_unit_test(test_withdraw_minus_10),
 		cmocka_unit_test(test_first_stopp_claims),
 		cmocka_unit_test(test_nobody_claims),
+		cmocka_unit_test(test_rounds_name_their_points),
 		cmocka_unit_test(test_bare_word_is_the_answer),
 		cmocka_unit_test(test_syllables_suggestion_and_overrule),
 		cmocka_unit_test(test_25_rounds_then_over),

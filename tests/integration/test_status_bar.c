@@ -1,0 +1,180 @@
+/*
+ * test_status_bar.c — the table page's status bar (docs/views.md, "The
+ * status bar") through real nginx, as its JSON twin carries it: every seat
+ * and a visitor learn whom the party waits for and what they do; a round's
+ * deadline counts down in it; over days it shows every seat's clock and the
+ * options say that the clocks decide instead of the seconds.
+ *
+ * (The issue: a Drehwurm player not on turn had no status line at all, and
+ * on a phone the clocks were 2,900 px down the page.)
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "integration/suite.h"
+
+static int start(void **state)
+{
+	(void)state;
+	return h_start();
+}
+
+static int stop(void **state)
+{
+	(void)state;
+	h_stop();
+	return 0;
+}
+
+static json_t *json_of(struct h_client *c, int64_t id)
+{
+	long st;
+	json_t *o = it_table_json(c, id, &st);
+	if (!o)
+		fail_msg("table %lld JSON: status %ld", (long long)id, st);
+	return o;
+}
+
+/* n fresh players named tag0.. at a new table of slug (options after n). */
+static int64_t seated(const char *tag, const char *slug, int n, struct h_client **c,
+		      const char *k1, const char *v1, const char *k2, const char *v2)
+{
+	char name[32];
+	for (int i = 0; i < n; i++) {
+		snprintf(name, sizeof name, "%s%d", tag, i);
+		assert_non_null(c[i] = it_register(name));
+	}
+	int64_t id = it_create_table(c[0], slug, n, k1, v1, k2, v2, NULL);
+	assert_true(id > 0);
+	for (int i = 1; i < n; i++)
+		assert_int_equal(it_join(c[i], id), 0);
+	return id;
+}
+
+/* Drehwurm: the seat on turn reads "Du bist dran: …", the others and a
+ * visitor "Warte auf <name>: legen, fressen oder ziehen"; the seat is
+ * listed "am Zug"; the tab title of the seat on turn says so without
+ * script too. */
+static void test_drehwurm_everyone_sees_who_acts(void **unused)
+{
+	(void)unused;
+	struct h_client *c[4];
+	int64_t id = seated("sbd", "drehwurm", 3, c, "snap_seconds", "30", NULL, NULL);
+	assert_non_null(c[3] = it_register("sbdvisit"));
+	json_t *o = json_of(c[0], id);
+	int turn = (int)it_jint(o, "turn_seat", -1);
+	json_decref(o);
+	assert_true(turn >= 0 && turn < 3);
+	char want[96], name[32];
+	snprintf(name, sizeof name, "sbd%d", turn);
+	for (int i = 0; i < 4; i++) {
+		o = json_of(c[i], id);
+		json_t *b = json_object_get(o, "status_bar");
+		assert_non_null(b);
+		if (i == turn)
+			snprintf(want, sizeof want, "Du bist dran: legen, fressen oder ziehen");
+		else
+			snprintf(want, sizeof want, "Warte auf %s: legen, fressen oder ziehen", name);
+		assert_string_equal(it_jstr(b, "text"), want);
+		assert_string_equal(it_jstr(b, "kind"), i == turn ? "turn" : "wait");
+		json_t *seats = json_object_get(b, "seats");
+		assert_int_equal(json_array_size(seats), 1);
+		json_t *s0 = json_array_get(seats, 0);
+		assert_string_equal(it_jstr(s0, "name"), name);
+		assert_true(json_is_true(json_object_get(s0, "turn")));
+		json_decref(o);
+	}
+	/* the page: the bar above the board, and the title of the seat on turn */
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	struct h_resp r;
+	assert_int_equal(h_get(c[turn], path, &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_non_null(strstr(r.body, "<title>Du bist dran! · "));
+	const char *bar = strstr(r.body, "class=\"status-bar turn\"");
+	assert_non_null(bar);
+	assert_true(bar < strstr(r.body, "<div class=\"dw\">"));
+	h_resp_free(&r);
+	assert_int_equal(h_get(c[(turn + 1) % 3], path, &r), 0);
+	assert_null(strstr(r.body, "<title>Du bist dran!"));
+	snprintf(want, sizeof want, "Warte auf %s: legen, fressen oder ziehen", name);
+	assert_non_null(strstr(r.body, want));
+	h_resp_free(&r);
+	for (int i = 0; i < 4; i++)
+		h_client_free(c[i]);
+}
+
+/* Wurf & Wort: the round waits for everyone, with its countdown. */
+static void test_wurfwort_round_counts_down(void **unused)
+{
+	(void)unused;
+	struct h_client *c[3];
+	int64_t id = seated("sbw", "wurfwort", 3, c, "round_seconds", "60", NULL, NULL);
+	json_t *o = json_of(c[1], id);
+	json_t *b = json_object_get(o, "status_bar");
+	assert_non_null(b);
+	assert_string_equal(it_jstr(b, "text"), "Warte auf sbw0, dich, sbw2: ein passendes Wort suchen "
+						"und „Stopp“ rufen");
+	json_t *cd = json_object_get(b, "countdown");
+	assert_int_equal(json_array_size(cd), 1);
+	long long secs = it_jint(json_array_get(cd, 0), "seconds", 0);
+	assert_true(secs > 50 && secs <= 60);
+	json_decref(o);
+	for (int i = 0; i < 3; i++)
+		h_client_free(c[i]);
+}
+
+/* Over days: every seat's clock in the bar, no game countdown, and the
+ * options line says the clock decides instead of "30 s". */
+static void test_over_days_clocks_in_the_bar(void **unused)
+{
+	(void)unused;
+	struct h_client *c[3];
+	char name[32];
+	for (int i = 0; i < 3; i++) {
+		snprintf(name, sizeof name, "sbo%d", i);
+		assert_non_null(c[i] = it_register(name));
+	}
+	int64_t id = it_create_table(c[0], "drehwurm", 3, "snap_seconds", "30", "speed", "days",
+				     "clock_days", "3", "move_hours", "12", NULL);
+	assert_true(id > 0);
+	for (int i = 1; i < 3; i++)
+		assert_int_equal(it_join(c[i], id), 0);
+	json_t *o = json_of(c[0], id);
+	json_t *b = json_object_get(o, "status_bar");
+	assert_non_null(b);
+	assert_true(json_is_true(json_object_get(b, "has_clocks")));
+	assert_int_equal(json_array_size(json_object_get(b, "countdown")), 0);
+	json_t *seats = json_object_get(b, "seats");
+	assert_int_equal(json_array_size(seats), 3);
+	int running = 0;
+	for (size_t i = 0; i < 3; i++) {
+		json_t *s = json_array_get(seats, i);
+		assert_string_equal(it_jstr(s, "clock"), i == (size_t)it_jint(o, "turn_seat", -1) ?
+							      it_jstr(s, "clock") : "3\xc2\xa0Tage");
+		running += json_is_true(json_object_get(s, "clock_running"));
+	}
+	assert_int_equal(running, 1);
+	json_t *opts = json_object_get(o, "opts");
+	assert_string_equal(it_jstr(json_array_get(opts, 0), "text"),
+			    "so lange die Uhr des Platzes reicht");
+	json_decref(o);
+	for (int i = 0; i < 3; i++)
+		h_client_free(c[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_drehwurm_everyone_sees_who_acts),
+		cmocka_unit_test(test_wurfwort_round_counts_down),
+		cmocka_unit_test(test_over_days_clocks_in_the_bar),
+	};
+	return cmocka_run_group_tests_name("the status bar", tests, start, stop);
+}
