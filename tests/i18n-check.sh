@@ -13,7 +13,7 @@ po=templates/po
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2046
-sh "$po/extract.sh" rules/*.c cgi/*.c cgi/*.cc templates/*.tpl > "$tmp/ref.pot" || exit 1
+sh "$po/extract.sh" rules/*.c cgi/*.c cgi/*/*.c cgi/*.cc templates/*.tpl > "$tmp/ref.pot" || exit 1
 bad=0
 for l in "$@"; do
 	f="$po/$l.po"
