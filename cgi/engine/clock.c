@@ -10,7 +10,6 @@
 
 #include "engine.h"
 #include "seatclock.h"
-#include "tourney.h"
 
 /* Applies passed deadlines to a loaded party and logs them as one
  * PLAY_STEP_TICK step (PLAY_STEP_START when nothing was due and the game
@@ -170,7 +169,8 @@ static int expire_open(struct store *s, int64_t id, int64_t before, int *done)
 }
 
 /* Closes running table id if its party still saw no step since `before`
- * (a tournament's table counts as played: tourney_after_table). */
+ * (its listeners hear of its end: a tournament's table counts as played,
+ * a match closed idle is not rated). */
 static int close_idle(struct store *s, int64_t id, int64_t before, int64_t now, int *done)
 {
 	int rc = from_store(store_begin(s), PLAY_ERR);
@@ -181,7 +181,7 @@ static int close_idle(struct store *s, int64_t id, int64_t before, int64_t now, 
 	rc = from_store(store_table_close_idle(s, id, before), PLAY_NOT_FOUND);
 	*done = rc == PLAY_OK;
 	if (rc == PLAY_OK && (rc = from_store(store_table_get(s, id, &t), PLAY_ERR)) == PLAY_OK)
-		rc = tourney_after_table(s, &t, now);
+		rc = table_ended(s, &t, now);
 	rc = finish(s, rc);
 	return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
 }

@@ -45,6 +45,7 @@ int start_party(struct store *s, const struct st_table *t, int number, int deale
 int set_acting(struct store *s, const struct st_table *t, const struct status *st,
 	       int pausing, uint32_t ready);
 int start_match(struct store *s, const struct st_table *t, int64_t now);
+int table_ended(struct store *s, const struct st_table *t, int64_t now);
 int live_pausing(const struct live *l);
 int next_party(struct store *s, struct live *l, int64_t now);
 int ready_mask(struct store *s, int64_t party, int nseats, int64_t ended, uint32_t *mask);

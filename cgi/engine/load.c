@@ -10,10 +10,8 @@
 
 #include "engine.h"
 #include "i18n.h"
-#include "ratings.h"
 #include "ser.h"
 #include "sim.h"
-#include "tourney.h"
 
 /* Who plays each seat of table t: l->bots, l->resigned, l->level, l->user. */
 static int live_seats(struct store *s, struct live *l)
@@ -180,8 +178,7 @@ int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
 	    (rc = set_acting(s, &t, &over, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
 						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(ratings_after_match(s, &t, now), PLAY_ERR)) != PLAY_OK ||
-	    (rc = tourney_after_table(s, &t, now)) != PLAY_OK ||
+	    (rc = table_ended(s, &t, now)) != PLAY_OK ||
 	    (rc = from_store(store_table_bump(s, id, t.version, 0, t.epoch, NULL), PLAY_ERR)) !=
 		    PLAY_OK ||
 	    (rc = from_store(store_table_new_epoch(s, id), PLAY_ERR)) != PLAY_OK)

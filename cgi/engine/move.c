@@ -12,9 +12,7 @@
 #include "i18n.h"
 #include "movetext.h"
 #include "perft.h"
-#include "ratings.h"
 #include "seatclock.h"
-#include "tourney.h"
 
 static const char *const messages[] = {
 	[PLAY_OK] = N_("Erledigt."),
@@ -156,9 +154,7 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 		if (last && ((rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
 								     l->t.party_no, l->t.first_dealer),
 					      PLAY_ERR)) != PLAY_OK ||
-			     (rc = from_store(ratings_after_match(s, &l->t, now), PLAY_ERR)) !=
-				     PLAY_OK ||
-			     (rc = tourney_after_table(s, &l->t, now)) != PLAY_OK))
+			     (rc = table_ended(s, &l->t, now)) != PLAY_OK))
 			return rc;
 	}
 	switch ((quiet && !st.over ? store_table_bump_quiet : store_table_bump)(

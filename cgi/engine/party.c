@@ -142,6 +142,18 @@ int start_match(struct store *s, const struct st_table *t, int64_t now)
 	return from_store(store_table_new_epoch(s, t->id), PLAY_NOT_FOUND);
 }
 
+/* Runs the table-end listeners (play.h) for table t, just ended, in
+ * order; PLAY_OK or the first failure. Inside the caller's transaction. */
+int table_ended(struct store *s, const struct st_table *t, int64_t now)
+{
+	for (const play_table_end_fn *f = play_table_end_listeners; *f; f++) {
+		int rc = (*f)(s, t, now);
+		if (rc != PLAY_OK)
+			return rc;
+	}
+	return PLAY_OK;
+}
+
 /* 1 when the loaded party is over while the table still plays: the pause
  * before the next party. */
 int live_pausing(const struct live *l)
