@@ -8,9 +8,9 @@ CXX      ?= c++
 PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -MMD -MP
+override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 CXXFLAGS ?= -O2 -g
-override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -MMD -MP
+override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -lpthread -lm
 
 B        := build

@@ -71,7 +71,7 @@ int bot_move(struct store *s, struct live *l, int seat, enum bot_level level, in
 	     struct bot_mem *m, char *move, int *found);
 int bots_act(struct store *s, int64_t table, int64_t now);
 
-/* clock.c */
+/* sweep.c */
 int live_tick(struct store *s, struct live *l, int64_t now);
 int clock_step(struct store *s, struct live *l, int64_t now, int *done);
 

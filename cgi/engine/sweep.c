@@ -1,5 +1,5 @@
 /*
- * clock.c — time: passed deadlines (a tick), the stand-in move of a seat
+ * sweep.c — time: passed deadlines (a tick), the stand-in move of a seat
  * whose time ran out, and the housekeeping sweeps (open tables that
  * expire, idle tables that close). Part of the engine (cgi/engine/,
  * engine.h).
