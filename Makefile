@@ -5,13 +5,15 @@
 
 CC       ?= cc
 CXX      ?= c++
-PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp
+PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
 override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
-LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -lpthread -lm
+# libunistring has no pkg-config file: -lunistring by hand.
+LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
+	    -lunistring -lpthread -lm
 
 B        := build
 RULES    := $(wildcard rules/*.c)

@@ -32,7 +32,8 @@ static const char *const messages[] = {
 	[AUTH_BAD_NAME] = N_("Der Name muss 3 bis 24 Zeichen lang sein: Buchstaben, Ziffern, "
 			   "'-', '_' oder '.'."),
 	[AUTH_BAD_PASSWORD] = N_("Das Passwort muss 8 bis 128 Zeichen lang sein."),
-	[AUTH_NAME_TAKEN] = N_("Dieser Name ist schon vergeben."),
+	[AUTH_NAME_TAKEN] = N_("Dieser Name ist schon vergeben oder einem vergebenen zum "
+			       "Verwechseln ähnlich."),
 	[AUTH_WRONG] = N_("Name oder Passwort stimmt nicht."),
 	[AUTH_THROTTLED] = N_("Zu viele Fehlversuche: bitte etwas warten."),
 	[AUTH_ERR] = N_("Interner Fehler, bitte später noch einmal versuchen."),

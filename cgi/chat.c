@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "chat.h"
+#include "text.h"
 
 static int from_store(int st, int missing)
 {
@@ -13,48 +14,6 @@ static int from_store(int st, int missing)
 	case ST_FULL: return CHAT_NOSPACE;
 	default: return CHAT_ERR;
 	}
-}
-
-/* The code point at *p (advancing it), or -1 for a malformed sequence. */
-static long next_cp(const unsigned char **p)
-{
-	const unsigned char *s = *p;
-	long cp;
-	int n;
-	if (s[0] < 0x80) {
-		*p = s + 1;
-		return s[0];
-	}
-	if ((s[0] & 0xE0) == 0xC0) {
-		cp = s[0] & 0x1F;
-		n = 1;
-	} else if ((s[0] & 0xF0) == 0xE0) {
-		cp = s[0] & 0x0F;
-		n = 2;
-	} else if ((s[0] & 0xF8) == 0xF0) {
-		cp = s[0] & 0x07;
-		n = 3;
-	} else {
-		return -1;
-	}
-	for (int i = 1; i <= n; i++) {
-		if ((s[i] & 0xC0) != 0x80)
-			return -1;
-		cp = cp << 6 | (s[i] & 0x3F);
-	}
-	static const long least[4] = { 0, 0x80, 0x800, 0x10000 };
-	if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return -1;
-	*p = s + n + 1;
-	return cp;
-}
-
-/* Control characters, line breaks inside the text, and the invisible
- * marks that reorder what follows (bidirectional overrides and isolates). */
-static int refused_cp(long cp)
-{
-	return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || cp == 0x2028 || cp == 0x2029 ||
-	       (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
 static int blank(char c)
@@ -74,27 +33,24 @@ int chat_clean(const char *text, char *out, size_t cap, struct rerr *e)
 		rerr_set(e, "Die Nachricht ist leer.");
 		return CHAT_INVALID;
 	}
-	long chars = 0;
-	for (const unsigned char *p = (const unsigned char *)a; p < (const unsigned char *)b;) {
-		long cp = next_cp(&p);
-		if (cp < 0 || p > (const unsigned char *)b) {
-			rerr_set(e, "Die Nachricht ist kein gültiger Text.");
-			return CHAT_INVALID;
-		}
-		if (refused_cp(cp)) {
-			rerr_set(e, "Steuerzeichen und Zeilenumbrüche gehen im Chat nicht.");
-			return CHAT_INVALID;
-		}
-		chars++;
-	}
-	size_t n = (size_t)(b - a);
-	if (chars > CHAT_CHARS_MAX || n + 1 > cap) {
-		rerr_set(e, "Eine Nachricht hat höchstens %d Zeichen, diese hat %ld.", CHAT_CHARS_MAX,
-			 chars);
+	/* the text's own checks (text.h): line breaks, controls, the marks that
+	 * reorder or hide text, stacked combining marks; NFC */
+	char in[ST_CHAT_BYTES + 1];
+	size_t n = (size_t)(b - a), chars = 0;
+	if (n + 1 > sizeof in || n + 1 > cap) {
+		rerr_set(e, "Eine Nachricht hat höchstens %d Zeichen.", CHAT_CHARS_MAX);
 		return CHAT_INVALID;
 	}
-	memcpy(out, a, n);
-	out[n] = '\0';
+	memcpy(in, a, n);
+	in[n] = '\0';
+	if (text_clean(in, out, cap, &chars, e) != 0)
+		return CHAT_INVALID;
+	if (chars > CHAT_CHARS_MAX) {
+		out[0] = '\0';
+		rerr_set(e, "Eine Nachricht hat höchstens %d Zeichen, diese hat %ld.", CHAT_CHARS_MAX,
+			 (long)chars);
+		return CHAT_INVALID;
+	}
 	return CHAT_OK;
 }
 

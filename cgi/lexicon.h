@@ -2,7 +2,8 @@
  * game (Wurf & Wort), outside the pure rules core: its syllables, from the
  * hyphenation patterns of libhyphen (hyph_de_DE.dic, an approximation: a
  * page shows it as a suggestion), and whether it is in the German word
- * list (wngerman). Loaded once per worker, never per request. The rules
+ * list (wngerman). Loaded once, by the server before it forks its workers
+ * (lexicon_preload), never per request. The rules
  * core never reads these files: what was looked up travels with the move,
  * so a replay stays exact when a dictionary changes. */
 #ifndef SPIELTISCH_LEXICON_H
@@ -32,10 +33,16 @@ int lexicon_syllables(const struct lexicon *lx, const char *word);
 int lexicon_known(const struct lexicon *lx, const char *word);
 
 /* The lookups of the German lexicon at the default places, for
- * play_set_lookup(): the files are read at the first lookup a process makes
- * (the patterns take seconds to load, and only a word game needs them), then
- * kept. A file that does not load answers -1 (unknown). */
+ * play_set_lookup(). The server reads the files with lexicon_preload() in
+ * its master before it forks the workers: the patterns take seconds to
+ * load (libhyphen's own loader), which must never happen inside a move's
+ * write transaction, and the workers share the pages. A process that did
+ * not preload reads them at its first lookup, then keeps them. A file that
+ * does not load answers -1 (unknown). */
 struct lookup;
 const struct lookup *lexicon_lookup(void);
+/* Reads the lexicon of lexicon_lookup() now (once a process): 0, or -1
+ * when a file does not load (the lookups then answer -1). */
+int lexicon_preload(void);
 
 #endif

@@ -14,6 +14,7 @@
 #include "party-end.h"
 #include "play.h"
 #include "seatclock.h"
+#include "text.h"
 #include "tmpl.h"
 
 static const char *const status_names[] = {
@@ -891,7 +892,12 @@ void page_table_invite(struct page *p)
 		return;
 	}
 	struct rerr e = { .msg = "" };
-	seat_answer(p, play_invite(p->store, p->id, p->user_id, f[1].s, p->now_ms, &e), &e);
+	char name[ST_NAME_MAX + 1];
+	if (text_clean(f[1].s, name, sizeof name, NULL, &e) != 0) {
+		seat_answer(p, PLAY_REJECTED, &e);
+		return;
+	}
+	seat_answer(p, play_invite(p->store, p->id, p->user_id, name, p->now_ms, &e), &e);
 }
 
 /* POST /t/<id>/rematch: see play_rematch; 303 to the new table. */

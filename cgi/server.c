@@ -6,8 +6,8 @@
  * applies the schema once, forks N workers and restarts any that dies.
  * SIGTERM or SIGINT stops everything: the master passes SIGTERM on, a worker
  * finishes the request it is in and leaves its accept loop.
- * The catalogs and the templates are loaded before the fork, so that the
- * workers share them; each worker opens its own store after it;
+ * The catalogs, the templates and the German lexicon (cgi/lexicon.h) are
+ * loaded before the fork, so that the workers share them; each worker opens its own store after it;
  * per request it uses one arena that is reset when the answer is out, and
  * after a request that left much memory free it gives that back (give_back).
  *
@@ -45,6 +45,7 @@
 #include "play.h"
 #include "sandbox.h"
 #include "store.h"
+#include "text.h"
 #include "tmpl.h"
 
 enum {
@@ -220,7 +221,7 @@ static int worker(int fd, const struct serve_opts *o)
 		goto out;
 	}
 	store_autocheckpoint(store, WAL_BACKSTOP_PAGES);
-	play_set_lookup(lexicon_lookup());   /* read at the first word looked up */
+	play_set_lookup(lexicon_lookup());   /* read by the master: lexicon_preload() */
 	/* password hashing may occupy half the workers at most (at least one),
 	 * so that a login flood leaves the others to the game pages */
 	if (auth_hash_slots(o->db, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)
@@ -451,6 +452,14 @@ int cmd_serve(int argc, char **argv)
 	set_signal(SIGTERM, on_stop);
 	set_signal(SIGINT, on_stop);
 	signal(SIGPIPE, SIG_IGN);
+	/* The word game's patterns and word list, before the fork like the
+	 * templates: the first word a worker looks up costs what any later one
+	 * costs, and no move's write transaction ever waits for a file to load.
+	 * Seconds (libhyphen's loader): the socket is open already, so requests
+	 * wait in its queue meanwhile instead of being refused. Without the
+	 * files the lookups answer "unknown" (logged); the site still runs. */
+	lexicon_preload();
+	text_init();   /* ICU's confusable data, likewise shared */
 	pid_t pids[WORKERS_MAX + 1] = { 0 };   /* the workers, then the checkpointer */
 	time_t started[WORKERS_MAX + 1] = { 0 };
 	int children = o.workers + 1;

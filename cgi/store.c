@@ -25,6 +25,7 @@
 #include <sqlite3.h>
 
 #include "store.h"
+#include "text.h"
 
 enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
        NAME_KEY_MAX = ST_NAME_MAX * 2,
@@ -221,7 +222,8 @@ static const char *const stmt_sql[] = {
 	[STMT_COMMIT] = "COMMIT",
 	[STMT_ROLLBACK] = "ROLLBACK",
 	[STMT_USER_CREATE] =
-		"INSERT INTO users (name, name_key, pwhash, created_at) VALUES (?1, ?2, ?3, ?4)",
+		"INSERT INTO users (name, name_key, name_skel, pwhash, created_at)"
+		" VALUES (?1, ?2, ?5, ?3, ?4)",
 	[STMT_USER_BY_NAME] = "SELECT id, name, pwhash, created_at FROM users WHERE name_key = ?1",
 	[STMT_USER_BY_ID] = "SELECT id, name, pwhash, created_at FROM users WHERE id = ?1",
 	[STMT_SESSION_CREATE] =
@@ -738,37 +740,49 @@ static void copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
 	snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-/* Case folding for name uniqueness: ASCII and the Latin-1 and Latin
- * Extended-A letters that auth_name_valid() admits. Other bytes are kept.
- * The key fits in NAME_KEY_MAX + 1 bytes (folding never lengthens). */
+/* Case folding for name uniqueness and lookups: the name in lower case
+ * (libunistring's, text_fold). A name that does not fold (not UTF-8, too
+ * long) is its own key. */
 static void name_key(const char *name, char *out, size_t cap)
 {
-	const unsigned char *p = (const unsigned char *)name;
-	size_t n = 0;
-	while (*p && n + 3 < cap) {
-		if (*p < 0x80) {
-			out[n++] = (char)((*p >= 'A' && *p <= 'Z') ? *p + 32 : *p);
-			p++;
-			continue;
-		}
-		if ((p[0] & 0xE0) == 0xC0 && (p[1] & 0xC0) == 0x80) {
-			unsigned cp = ((p[0] & 0x1Fu) << 6) | (p[1] & 0x3Fu);
-			if (cp >= 0xC0 && cp <= 0xDE && cp != 0xD7)
-				cp += 0x20;
-			else if (cp == 0x178)
-				cp = 0xFF;
-			else if ((cp >= 0x100 && cp <= 0x137) || (cp >= 0x14A && cp <= 0x177))
-				cp |= 1u;
-			else if ((cp >= 0x139 && cp <= 0x148) || (cp >= 0x179 && cp <= 0x17E))
-				cp += (cp & 1u);
-			out[n++] = (char)(0xC0 | (cp >> 6));
-			out[n++] = (char)(0x80 | (cp & 0x3F));
-			p += 2;
-			continue;
-		}
-		out[n++] = (char)*p++;
+	if (text_fold(name, out, cap) != 0)
+		snprintf(out, cap, "%s", name);
+}
+
+/* A name's confusable skeleton (text_skeleton): "" when it has none. */
+static void name_skeleton(const char *name, char *out, size_t cap)
+{
+	if (text_skeleton(name, out, cap) != 0)
+		out[0] = '\0';
+}
+
+/* The SQL functions st_name_key(name) and st_name_skeleton(name), for the
+ * migrations that fill those columns for the names already there. */
+static void sql_name_fn(sqlite3_context *cx, int argc, sqlite3_value **argv)
+{
+	char out[TEXT_KEY_MAX + 1];
+	const unsigned char *name = argc == 1 ? sqlite3_value_text(argv[0]) : NULL;
+	if (!name) {
+		sqlite3_result_null(cx);
+		return;
 	}
-	out[n] = '\0';
+	if (sqlite3_user_data(cx))
+		name_skeleton((const char *)name, out, sizeof out);
+	else
+		name_key((const char *)name, out, sizeof out);
+	sqlite3_result_text(cx, out, -1, SQLITE_TRANSIENT);
+}
+
+static int register_functions(sqlite3 *db)
+{
+	static int skeleton = 1;
+	int flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC;
+	return sqlite3_create_function(db, "st_name_key", 1, flags, NULL, sql_name_fn, NULL, NULL) ==
+			       SQLITE_OK &&
+		       sqlite3_create_function(db, "st_name_skeleton", 1, flags, &skeleton, sql_name_fn,
+					       NULL, NULL) == SQLITE_OK
+		       ? ST_OK
+		       : ST_ERR;
 }
 
 /* ------------------------------------------------------------------ */
@@ -956,7 +970,7 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		if (!q || (rc = exec_stmt(s, q, stmt_sql[pragmas[i]])) != ST_OK)
 			goto out;
 	}
-	if ((rc = migrate(s, schema_dir)) != ST_OK)
+	if ((rc = register_functions(s->db)) != ST_OK || (rc = migrate(s, schema_dir)) != ST_OK)
 		goto out;
 	for (int i = 0; i < STMT__MAX; i++)
 		if (!stmt(s, (enum stmt)i)) {
@@ -1204,19 +1218,25 @@ int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_p
 /* ------------------------------------------------------------------ */
 /* Users                                                               */
 
-/* A new account; ST_EXISTS when the folded name is taken. */
+/* A new account; ST_EXISTS when the folded name is taken, or a name that
+ * looks the same (its confusable skeleton, 025_name_skeleton.sql). */
 int store_user_create(struct store *s, const char *name, const char *pwhash, int64_t now,
 		      int64_t *id)
 {
-	char key[NAME_KEY_MAX + 1];
+	char key[NAME_KEY_MAX + 1], skel[TEXT_KEY_MAX + 1];
 	sqlite3_stmt *q = stmt(s, STMT_USER_CREATE);
 	if (!q)
 		return ST_ERR;
 	name_key(name, key, sizeof key);
+	name_skeleton(name, skel, sizeof skel);
 	bind_text(q, 1, name);
 	bind_text(q, 2, key);
 	bind_text(q, 3, pwhash);
 	sqlite3_bind_int64(q, 4, now);
+	if (skel[0])
+		bind_text(q, 5, skel);
+	else
+		sqlite3_bind_null(q, 5);
 	int rc = exec_stmt(s, q, "user create");
 	if (rc == ST_OK && id)
 		*id = sqlite3_last_insert_rowid(s->db);

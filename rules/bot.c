@@ -9,14 +9,16 @@
 
 const char *const bot_level_name[BOT__MAX] = { "random", "greedy" };
 
-/* What a seat's position is worth to it: its own points. (Its points minus
- * the best other seat's would make a bot end its turn whenever that costs
- * the next seat something: in Drachenrummy, the reserved cards it takes to
- * its hand count -1 until they are laid.) */
-static long long worth(const struct game *g, const void *st, int seat, int nplayers)
+/* What a seat's position is worth to it: the game's judgement
+ * (game->bot_worth), else its own points. (Its points minus the best other
+ * seat's would make a bot end its turn whenever that costs the next seat
+ * something: in Drachenrummy, the reserved cards it takes to its hand
+ * count -1 until they are laid.) */
+static long long worth(const struct game *g, const void *st, int seat)
 {
+	if (g->bot_worth)
+		return g->bot_worth(st, seat);
 	struct status s;
-	(void)nplayers;
 	g->status(st, &s);
 	return s.score[seat];
 }
@@ -40,7 +42,7 @@ static void settle(const struct game *g, void *st, int64_t now)
 struct choice {
 	const struct game *g;
 	struct bot_mem *m;
-	int seat, nplayers, greedy;
+	int seat, greedy;
 	int64_t now;
 	struct rng rng;
 	int seen, ties;
@@ -71,7 +73,7 @@ static void consider(void *ctx, const char *move)
 	if (c->g->apply(c->m->trial, c->seat, move, c->now, &e) != 0)
 		return;   /* a listed move is always accepted; the simulator checks that */
 	settle(c->g, c->m->trial, c->now);
-	long long w = worth(c->g, c->m->trial, c->seat, c->nplayers);
+	long long w = worth(c->g, c->m->trial, c->seat);
 	if (c->ties == 0 || w > c->best) {
 		c->best = w;
 		c->ties = 1;
@@ -84,8 +86,9 @@ static void consider(void *ctx, const char *move)
 int bot_choose(const struct game *g, const void *st, int nplayers, int seat,
 	       enum bot_level level, uint64_t seed, int64_t now_ms, struct bot_mem *m, char *out)
 {
-	struct choice c = { .g = g, .m = m, .seat = seat, .nplayers = nplayers,
-			    .greedy = level == BOT_GREEDY, .now = now_ms };
+	struct choice c = { .g = g, .m = m, .seat = seat, .greedy = level == BOT_GREEDY,
+			    .now = now_ms };
+	(void)nplayers;   /* the state knows it */
 	rng_seed(&c.rng, seed);
 	memcpy(m->seen, st, g->state_size);
 	g->scramble(m->seen, seat, seed ^ 0x5eed5eed5eedULL);
@@ -139,4 +142,34 @@ int bot_party(const struct game *g, const struct setup *s, const enum bot_level 
 			return -1;
 	}
 	return rerr_set(e, "nach %d Schritten nicht zu Ende", max_steps);
+}
+
+void bot_versus(const struct game *g, const struct setup *s, long parties, uint64_t seed,
+		int max_steps, void *st, struct bot_mem *m, struct bot_versus *r, struct rerr *e)
+{
+	struct setup su = *s;
+	int n = s->nplayers;
+	memset(r, 0, sizeof *r);
+	for (long k = 0; k < parties; k++) {
+		enum bot_level level[GAME_MAX_SEATS];
+		int place[GAME_MAX_SEATS], greedy = (int)(k % n);
+		struct rerr pe;
+		for (int p = 0; p < n; p++)
+			level[p] = p == greedy ? BOT_GREEDY : BOT_RANDOM;
+		su.seed = seed * 1000003u + (uint64_t)k;
+		su.dealer = (int)(k % n);
+		if (bot_party(g, &su, level, su.seed ^ 0xb07ULL, max_steps, st, m, place, &pe) != 0) {
+			if (r->failed++ == 0)
+				*e = pe;
+			continue;
+		}
+		r->played++;
+		for (int p = 0; p < n; p++)
+			if (place[p] == 1) {
+				if (p == greedy)
+					r->greedy_wins++;
+				else
+					r->random_wins++;
+			}
+	}
 }

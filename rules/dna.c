@@ -3328,6 +3328,27 @@ static void dna_scramble(void *st, int seat, uint64_t seed)
 	rng_seed(&s->rng, rng_next(&r));   /* the deck's later shuffles are hidden too */
 }
 
+/* The greedy bot's judgement (game.h bot_worth): fewer cards held is
+ * better, and a finished seat better still, by its place. A chosen card has
+ * left the hand already; a choice that will be rewarded (a set, a card
+ * joining ends) counts most of a card more, as does a strand to refill:
+ * the reward lets one more hand card go (if a strand is free for it). */
+static long long dna_bot_worth(const void *st, int seat)
+{
+	enum { CARD = 100, REWARD = 60, PLACE = 100000 };
+	const struct dna_state *s = st;
+	for (int i = 0; i < s->nfin; i++)
+		if (s->fin[i] == seat)
+			return (long long)PLACE * (DNA_SEATS - i);
+	long long w = -(long long)CARD * hand_count(s, seat);
+	int k = s->choice_kind[seat];
+	if (k == CH_SET || (k == CH_ATTACH && s->choice_nends[seat] > 1))
+		w += REWARD;
+	if (s->refill_slot[seat] >= 0)
+		w += REWARD;
+	return w;
+}
+
 const struct game dna_game = {
 	.slug = "dna",
 	.title = "DNA",
@@ -3359,4 +3380,5 @@ const struct game dna_game = {
 	.check = dna_check,
 	.view = dna_view,
 	.scramble = dna_scramble,
+	.bot_worth = dna_bot_worth,
 };

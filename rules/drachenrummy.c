@@ -13,6 +13,7 @@
  * turn order; then laid cards count 1 (2..10) or 2 (B, D, K, A), hand
  * cards -1.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -2184,6 +2185,219 @@ static void dr_scramble(void *st, int seat, uint64_t seed)
 	rng_seed(&s->rng, rng_next(&r));   /* the dice still to be rolled are hidden too */
 }
 
+/* ---- the greedy bot's judgement ---------------------------------------- */
+
+/* What the greedy bot counts a position (game.h bot_worth), in hundredths
+ * of a point. The points alone would count a card reserved for a later
+ * meld nothing, and -1 once it is in the hand, so a bot on points lays its
+ * first meld at once, which ends its reserving, and ends its turn without
+ * the cards of the middle. Here a card the seat holds or has reserved
+ * counts its points when it is part of a meld the seat could lay, else
+ * what a card may still become while cards are to come, down to -1 when
+ * none are. */
+enum {
+	BW_POINT = 100,
+	BW_MELD = 10,      /* a card of a meld the seat could lay: its points less this */
+	BW_PAIR = 60,      /* a card with a partner, while enough cards are to come */
+	BW_LONE = 40,      /* a card without one, likewise */
+	BW_COME = 4,       /* "enough": this many cards a seat to come, or more */
+	BW_OTHER = 30,     /* a card another seat holds or has reserved */
+	BW_DIE = 15,       /* a kept die not on a card yet, while cards lie in the middle */
+	BW_RISK = 10,      /* a reserved card, per die fewer than three on it */
+	BW_LATE = 2,       /* a reserved card, per turn of the party so far */
+};
+
+/* The cards a seat holds or has reserved, by suit: the ranks it has (bit
+ * r: rank r, bit 12 the ace) and those it has twice (two decks). */
+struct bw_hand {
+	unsigned m[DR_SUITS], twice[DR_SUITS];
+};
+
+enum { BW_HIGH = 0x1e00u, BW_RANKS = (1u << DR_RANKS) - 1 };   /* B D K A: two points */
+
+/* The bits set in x (no popcount instruction assumed). */
+static inline int bw_bits(unsigned x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	return (int)((((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24);
+}
+
+/* Takes the cards of ranks x of suit su (all held) into melds: what they
+ * count there, their points less BW_MELD each. */
+static long long bw_take(struct bw_hand *h, int su, unsigned x)
+{
+	h->m[su] = (h->m[su] & ~x) | (h->twice[su] & x);
+	h->twice[su] &= ~x;
+	return (long long)bw_bits(x) * (BW_POINT - BW_MELD) +
+	       (long long)bw_bits(x & BW_HIGH) * BW_POINT;
+}
+
+/* The seat's cards that fit its melds, one after another: a set takes
+ * its missing suits, a run the ranks next to its ends (meld_kind decides,
+ * as for list_adds). */
+static long long bw_adds(const struct dr_state *s, int seat, struct bw_hand *h)
+{
+	long long w = 0;
+	for (int i = 0; i < s->nmelds; i++) {
+		const struct dr_meld *ml = &s->meld[i];
+		if (ml->owner != seat || ml->n == 0)
+			continue;
+		int n = ml->n, su = suit(ml->c[0]), r0 = rank(ml->c[0]);
+		if (!ml->run) {
+			unsigned suits = 0;
+			for (int j = 0; j < n; j++)
+				suits |= 1u << suit(ml->c[j]);
+			for (int q = 0; q < DR_SUITS && n < DR_SUITS; q++)
+				if (!((suits >> q) & 1u) && (h->m[q] >> r0 & 1u)) {
+					w += bw_take(h, q, 1u << r0);
+					n++;
+				}
+			continue;
+		}
+		uint16_t c[DR_MELD_MAX + 1];
+		int lo, grew = 1;
+		unsigned rm = 0;
+		memcpy(c, ml->c, sizeof c[0] * (size_t)n);
+		for (int j = 0; j < n; j++)
+			rm |= 1u << rank(ml->c[j]);
+		while (grew && n < DR_MELD_MAX) {
+			grew = 0;
+			unsigned ace = (rm & 1u) << (DR_RANKS - 1) | rm >> (DR_RANKS - 1);
+			unsigned near = (rm << 1 | rm >> 1 | ace) & ~rm & BW_RANKS & h->m[su];
+			for (; near && !grew; near &= near - 1) {
+				int r = __builtin_ctz(near);
+				c[n] = (uint16_t)(su * DR_RANKS + r);
+				if (meld_kind(c, n + 1, &lo) == MK_RUN) {
+					w += bw_take(h, su, 1u << r);
+					rm |= 1u << r;
+					n++;
+					grew = 1;
+				}
+			}
+		}
+	}
+	return w;
+}
+
+/* The runs among the seat's cards (a pass for each copy): in each suit
+ * the one from the ace as 1, then every three or more in sequence. */
+static long long bw_runs(struct bw_hand *h, int decks)
+{
+	long long w = 0;
+	for (int su = 0; su < DR_SUITS; su++)
+		for (int pass = 0; pass < decks; pass++) {
+			unsigned m = h->m[su];
+			if ((m >> 12 & 1u) && (m & 3u) == 3u) {   /* A-2-3…: the 2 upwards */
+				unsigned low = ((~m & (m + 1)) - 1) & (BW_RANKS >> 1);
+				w += bw_take(h, su, low | 1u << 12);
+				m &= ~low & ~(1u << 12);
+			}
+			unsigned t = m & m >> 1 & m >> 2;   /* bit r: r, r + 1, r + 2 held */
+			w += bw_take(h, su, t | t << 1 | t << 2);
+		}
+	return w;
+}
+
+/* The sets among the seat's cards: three suits of a rank or four. */
+static long long bw_sets(struct bw_hand *h, int decks)
+{
+	long long w = 0;
+	_Static_assert(DR_SUITS == 4, "three of four suits, spelled out below");
+	for (int pass = 0; pass < decks; pass++) {
+		const unsigned *a = h->m;
+		unsigned three = (a[0] & a[1] & (a[2] | a[3])) | (a[2] & a[3] & (a[0] | a[1]));
+		for (int su = 0; su < DR_SUITS; su++)
+			w += bw_take(h, su, h->m[su] & three);
+	}
+	return w;
+}
+
+/* The seat's cards in no meld: with a partner for one (a card of its rank,
+ * or of its suit up to two ranks away) or without, from what that is
+ * worth while enough cards are to come (BW_COME a seat) down to -1 when
+ * none are (left: cards in the pile and the middle). */
+static long long bw_rest(const struct bw_hand *h, int left, int nseats)
+{
+	long long full = (long long)BW_COME * nseats, f = left < full ? left : full;
+	long long pair = -BW_POINT + (BW_PAIR + BW_POINT) * f / full;
+	long long lone = -BW_POINT + (BW_LONE + BW_POINT) * f / full;
+	int npair = 0, nlone = 0;
+	for (int su = 0; su < DR_SUITS; su++) {
+		unsigned m = h->m[su], others = 0;
+		for (int q = 0; q < DR_SUITS; q++)
+			others |= q != su ? h->m[q] : 0;
+		/* the ranks with the ace also below the 2: bit r + 1, and bit 0 */
+		unsigned ext = m << 1 | (m >> 12 & 1u);
+		unsigned near = ext << 1 | ext << 2 | ext >> 1 | ext >> 2;
+		unsigned paired = m & ((near >> 1) | (near & 1u) << 12 | others);
+		npair += bw_bits(paired) + bw_bits(paired & h->twice[su]);
+		nlone += bw_bits(m & ~paired) +
+			 bw_bits(m & ~paired & h->twice[su]);
+	}
+	return npair * pair + nlone * lone;
+}
+
+/* The seat's cards as melds: runs first or sets first, the better. */
+static long long bw_cards(const struct dr_state *s, int seat, const struct bw_hand *h)
+{
+	struct bw_hand a = *h;
+	int left = s->npile + middle_count(s);
+	long long base = bw_adds(s, seat, &a);
+	struct bw_hand b = a;
+	long long wa = bw_runs(&a, s->decks);
+	wa += bw_sets(&a, s->decks);
+	wa += bw_rest(&a, left, s->n);
+	long long wb = bw_sets(&b, s->decks);
+	wb += bw_runs(&b, s->decks);
+	wb += bw_rest(&b, left, s->n);
+	return base + (wa > wb ? wa : wb);
+}
+
+/* The seat's laid points and its cards (bw_cards), the dice and
+ * reservations as BW_DIE, BW_RISK and BW_LATE say, less the best other
+ * seat's laid points and BW_OTHER a card it holds or has reserved (what
+ * its hand holds the seat does not know). */
+static long long dr_bot_worth(const void *st, int seat)
+{
+	const struct dr_state *s = st;
+	struct bw_hand h;
+	long long laid[DR_SEATS] = { 0 }, w = 0;
+	memset(&h, 0, sizeof h);
+	for (int i = 0; i < s->nmelds; i++) {
+		const struct dr_meld *ml = &s->meld[i];
+		int pts = 0;
+		for (int j = 0; j < ml->n; j++)   /* card_points: the rank is c % 13 */
+			pts += ml->c[j] % DR_RANKS >= 9 ? 2 : 1;
+		laid[ml->owner % DR_SEATS] += pts * BW_POINT;
+	}
+	for (int c0 = 0; c0 < s->ncards; c0 += 8)
+		for (uint64_t hit = cards8(s, c0, L_HAND, -1) | cards8(s, c0, L_RESERVED, -1); hit;) {
+			int c = next_card(c0, &hit), su = suit(c);
+			unsigned bit = 1u << rank(c);
+			if (s->own[c] != seat) {
+				laid[s->own[c] % DR_SEATS] += BW_OTHER;
+				continue;
+			}
+			h.twice[su] |= h.m[su] & bit;
+			h.m[su] |= bit;
+			if (s->loc[c] == L_RESERVED) {
+				int k = bw_bits(s->dmask[c]);
+				w -= k < 3 ? BW_RISK * (3 - k) : 0;
+				w += (long long)BW_LATE * s->turn;
+			}
+		}
+	w += laid[seat] + bw_cards(s, seat, &h);
+	if (step(s) == S_RESERVE && prompt_peek(&s->pr)->owner == seat && middle_count(s) > 0)
+		w += (long long)BW_DIE *
+		     bw_bits(dice_home(&s->dice[seat]) & s->dice[seat].kept);
+	long long best = LLONG_MIN;
+	for (int q = 0; q < s->n; q++)
+		if (q != seat && laid[q] > best)
+			best = laid[q];
+	return w - best;
+}
+
 const struct game drachenrummy_game = {
 	.slug = "drachenrummy",
 	.title = "Drachenrummy",
@@ -2216,4 +2430,5 @@ const struct game drachenrummy_game = {
 	.check = dr_check,
 	.view = dr_view,
 	.scramble = dr_scramble,
+	.bot_worth = dr_bot_worth,
 };

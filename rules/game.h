@@ -210,6 +210,15 @@ struct game {
 	 * choose among moves() and these; every one must be accepted. */
 	int (*bot_moves)(const void *st, int seat, move_emit_fn emit, void *ctx);
 
+	/* Optional (NULL: the seat's points, status.score): what a position
+	 * is worth to `seat` for the greedy bot (rules/bot.h), which plays the
+	 * move whose outcome is worth most; only the order of the values
+	 * counts. For a game whose points do not say what a move is worth
+	 * before the party ends (a card reserved for a later meld, a card a
+	 * reward will let go). It is called on the bot's re-dealt copy, so it
+	 * reads only what `seat` sees (hidden cards by their count). */
+	long long (*bot_worth)(const void *st, int seat);
+
 	/* Optional (NULL: nothing to look up). Before a typed move is applied,
 	 * the platform lets the game write into it what it looked up (a word's
 	 * syllables): 0 with the move to apply and log in out (cap bytes), or

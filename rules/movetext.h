@@ -8,7 +8,10 @@
 
 #include "game.h"
 
-enum { MT_MAX_WORDS = 16, MT_WORD_MAX = 32 };
+/* A word may have 63 bytes: a game's own limit, in letters, comes after
+ * (Wurf & Wort's 20 letters may take 40 bytes with ä, ö, ü, ß), so that a
+ * player is told that limit rather than a generic "too long". */
+enum { MT_MAX_WORDS = 16, MT_WORD_MAX = 64 };
 
 struct mtok {
 	int n;

@@ -36,7 +36,9 @@ enum {
 	WW_ROUNDS = 25,
 	WW_CARDS = 75,
 	WW_FACES = 6,
-	WW_WORD_MAX = 40,      /* bytes of a word */
+	WW_LETTERS_MIN = 2,    /* letters of a word (ä, ö, ü, ß count one) */
+	WW_LETTERS_MAX = 20,
+	WW_WORD_MAX = 2 * WW_LETTERS_MAX,   /* bytes of a word: ä, ö, ü, ß take two */
 	WW_STEMS = 3,
 	WW_LOG = 12,
 	WW_BONUS = 10,         /* the others' points for an objectively wrong word */
@@ -263,31 +265,38 @@ static const struct game_option ww_options[O__MAX] = {
 /* ---- words ------------------------------------------------------------ */
 
 /* A typed word in lower case (ASCII and the umlauts Ä Ö Ü), letters only
- * (a–z, ä, ö, ü, ß), into out; its length, or -1. */
+ * (a–z, ä, ö, ü, ß), into out (cap bytes, at least WW_WORD_MAX + 1); its
+ * length in bytes; -1 for a character that is not such a letter, -2 for
+ * fewer than WW_LETTERS_MIN letters, -3 for more than WW_LETTERS_MAX
+ * (letters, not bytes: "Größe" is five). */
 static int word_norm(const char *w, char *out, size_t cap)
 {
 	size_t n = 0;
-	for (const unsigned char *p = (const unsigned char *)w; *p; p++) {
+	int letters = 0;
+	for (const unsigned char *p = (const unsigned char *)w; *p; p++, letters++) {
 		unsigned char c = *p;
 		if (c >= 'A' && c <= 'Z')
 			c += 0x20;
 		if (c >= 'a' && c <= 'z') {
-			if (n + 1 >= cap)
-				return -1;
-			out[n++] = (char)c;
+			if (n + 1 < cap)
+				out[n++] = (char)c;
 			continue;
 		}
 		/* ä ö ü ß and Ä Ö Ü in UTF-8: C3 A4/B6/BC/9F, C3 84/96/9C */
 		unsigned char d = p[1];
 		if (c != 0xc3 || !(d == 0xa4 || d == 0xb6 || d == 0xbc || d == 0x9f || d == 0x84 ||
-				   d == 0x96 || d == 0x9c) || n + 2 >= cap)
+				   d == 0x96 || d == 0x9c))
 			return -1;
-		out[n++] = (char)c;
-		out[n++] = (char)(d == 0x84 || d == 0x96 || d == 0x9c ? d + 0x20 : d);
+		if (n + 2 < cap) {
+			out[n++] = (char)c;
+			out[n++] = (char)(d == 0x84 || d == 0x96 || d == 0x9c ? d + 0x20 : d);
+		}
 		p++;
 	}
-	out[n] = '\0';
-	return n >= 2 ? (int)n : -1;
+	out[n < cap ? n : cap - 1] = '\0';
+	if (letters < WW_LETTERS_MIN)
+		return -2;
+	return letters > WW_LETTERS_MAX ? -3 : (int)n;
 }
 
 /* The objective faults of word w for card k with faces f[]: a required
@@ -492,9 +501,13 @@ static int parse_answer(const struct mtok *t, int from, struct ww_move *m, struc
 {
 	char q[4 * MT_QUOTE_CHARS + 1];
 	m->syl = m->known = -1;
-	if (word_norm(t->w[from], m->word, sizeof m->word) < 0)
+	int len = word_norm(t->w[from], m->word, sizeof m->word);
+	if (len == -3)
+		return rerr_set(e, "'%s' ist zu lang: ein Wort hat höchstens %d Buchstaben.",
+				mt_clip(q, sizeof q, t->w[from], MT_QUOTE_CHARS), WW_LETTERS_MAX);
+	if (len < 0)
 		return rerr_set(e, "'%s' ist kein Wort: nur Buchstaben (mit ä, ö, ü, ß), 2 bis %d.",
-				mt_clip(q, sizeof q, t->w[from], MT_QUOTE_CHARS), WW_WORD_MAX / 2);
+				mt_clip(q, sizeof q, t->w[from], MT_QUOTE_CHARS), WW_LETTERS_MAX);
 	for (int i = from + 1; i < t->n; i++) {
 		int v;
 		if (strncmp(t->w[i], "s=", 2) == 0 && mt_int(t->w[i] + 2, 1, 20, &v) == 0)

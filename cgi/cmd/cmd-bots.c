@@ -132,35 +132,19 @@ static void bots_party_setup(struct bots_args *a, long k)
 static int bots_win_rates(struct bots_args *a, struct bots_mem *bm)
 {
 	const struct game *g = a->g;
-	long greedy_wins = 0, random_wins = 0, failed = 0;
+	struct bot_versus r;
 	struct rerr e;
-	for (long k = 0; k < a->parties; k++) {
-		enum bot_level level[GAME_MAX_SEATS];
-		int place[GAME_MAX_SEATS], greedy = (int)(k % a->players);
-		for (int p = 0; p < a->players; p++)
-			level[p] = p == greedy ? BOT_GREEDY : BOT_RANDOM;
-		bots_party_setup(a, k);
-		if (bot_party(g, &a->s, level, a->s.seed ^ 0xb07ULL, BOTS_MAX_STEPS, bm->st, &bm->m,
-			      place, &e) != 0) {
-			if (failed++ == 0)
-				fprintf(stderr, "bots: %s party %ld: %s\n", g->slug, k, e.msg);
-			continue;
-		}
-		for (int p = 0; p < a->players; p++)
-			if (place[p] == 1) {
-				if (p == greedy)
-					greedy_wins++;
-				else
-					random_wins++;
-			}
-	}
-	long played = a->parties - failed;
+	bot_versus(g, &a->s, a->parties, (uint64_t)a->seed, BOTS_MAX_STEPS, bm->st, &bm->m, &r, &e);
+	if (r.failed)
+		fprintf(stderr, "bots: %s: %ld parties failed, the first: %s\n", g->slug, r.failed,
+			e.msg);
+	long played = r.played;
 	printf("bots %s: players=%ld games=%ld greedy_won=%.1f%% random_seat_won=%.1f%% failed=%ld\n",
 	       g->slug, a->players, played,
-	       played ? 100.0 * (double)greedy_wins / (double)played : 0.0,
-	       played ? 100.0 * (double)random_wins / (double)played / (double)(a->players - 1) : 0.0,
-	       failed);
-	return failed ? 1 : 0;
+	       played ? 100.0 * (double)r.greedy_wins / (double)played : 0.0,
+	       played ? 100.0 * (double)r.random_wins / (double)played / (double)(a->players - 1) : 0.0,
+	       r.failed);
+	return r.failed ? 1 : 0;
 }
 
 /* The timed parties of one level. 0, or -1 after a message. */

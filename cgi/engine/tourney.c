@@ -7,6 +7,7 @@
 #include "options.h"
 #include "pairing.h"
 #include "ratings.h"
+#include "text.h"
 #include "tourney.h"
 
 static const char *const tb_words[TB__MAX] = { [TB_NONE] = "", [TB_PARTY] = "party",
@@ -87,7 +88,10 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	int opt[GAME_OPT_MAX], rc;
 	if (!g)
 		return play_fail(e, PLAY_INVALID, N_("Dieses Spiel gibt es hier nicht."));
-	if (check_rule(n, g, e) != 0)
+	/* the name as text a user typed (text.h: no line breaks, controls or
+	 * marks that reorder the lists it is shown in), in NFC */
+	char name[ST_TNAME_MAX + 1];
+	if (text_clean(n->name, name, sizeof name, NULL, e) != 0 || check_rule(n, g, e) != 0)
 		return PLAY_INVALID;
 	if (n->points && n->points[0]) {
 		if (tourney_points_parse(&tp, n->seats, n->points, e) != 0)
@@ -99,7 +103,7 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	if (options_parse(g, opt, n->options ? n->options : "", e) != 0 ||
 	    options_format(g, opt, t.options, sizeof t.options) != 0)
 		return PLAY_INVALID;
-	snprintf(t.name, sizeof t.name, "%s", n->name);
+	snprintf(t.name, sizeof t.name, "%s", name);
 	snprintf(t.game, sizeof t.game, "%s", g->slug);
 	t.format = n->format;
 	t.seats = n->seats;

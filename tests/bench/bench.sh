@@ -14,7 +14,8 @@
 # runs always use one connection per thread), BENCH_WORKERS FastCGI workers
 # (the number of cores), BENCH_HISTORY the large history (1000000 finished
 # parties), BENCH_SIM_GAMES parties per sim run (3000), BENCH_BOT_GAMES
-# parties per level for the bot moves (300), BENCH_PORT (18517),
+# parties per level for the bot moves (300), BENCH_BOT_VS_GAMES parties
+# per player count for the bot strength (1000), BENCH_PORT (18517),
 # BENCH_PEER=0 skips the peer (boardgame.io, section 6b, needs node and
 # npm; BENCH_PEER_PORT 18617), BENCH_PROFILE=0 skips the instruction counts
 # (callgrind), BENCH_KEEP=1
@@ -54,6 +55,7 @@ HIST_LARGE=${BENCH_HISTORY:-1000000}
 PORT=${BENCH_PORT:-18517}
 SIM_GAMES=${BENCH_SIM_GAMES:-3000}
 BOT_GAMES=${BENCH_BOT_GAMES:-300}
+BOT_VS_GAMES=${BENCH_BOT_VS_GAMES:-1000}
 ONLY=${BENCH_PROFILE_ONLY:-0}
 
 for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
@@ -206,21 +208,29 @@ worker_pids() {
 }
 
 # Largest resident set of the server's worker processes, and the largest
-# private part of it (RssAnon: heap, stacks; the rest is mostly shared
-# library pages), in KiB: "rss|anon".
+# private part of one (Private_Clean + Private_Dirty of smaps_rollup: what
+# the worker alone holds; the rest are pages it shares with the master and
+# the other workers: libraries, and what the master loaded before the fork,
+# the catalogs, the templates and the German lexicon), in KiB: "rss|private".
+# Without smaps_rollup the private part is RssAnon (an upper bound).
 worker_rss_kib() {
 	max=0
-	anon=0
+	priv=0
 	for d in /proc/[0-9]*; do
 		[ -r "$d/stat" ] || continue
 		ppid=$(sed -e 's/^.*) [A-Za-z] \([0-9]*\) .*$/\1/' "$d/stat" 2>/dev/null) || continue
 		[ "$ppid" = "$SERVER_PID" ] || continue
 		r=$(awk '/^VmRSS:/ { print $2 }' "$d/status" 2>/dev/null) || continue
-		a=$(awk '/^RssAnon:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		if [ -r "$d/smaps_rollup" ]; then
+			a=$(awk '/^Private_(Clean|Dirty):/ { s += $2 } END { print s + 0 }' \
+				"$d/smaps_rollup" 2>/dev/null) || continue
+		else
+			a=$(awk '/^RssAnon:/ { print $2 }' "$d/status" 2>/dev/null) || continue
+		fi
 		[ -n "$r" ] && [ "$r" -gt "$max" ] && max=$r
-		[ -n "$a" ] && [ "$a" -gt "$anon" ] && anon=$a
+		[ -n "$a" ] && [ "$a" -gt "$priv" ] && priv=$a
 	done
-	echo "$max|$anon"
+	echo "$max|$priv"
 }
 
 # ---- one wrk run ----
@@ -329,6 +339,25 @@ while read -r slug min max; do
 		"(instructions ${ir_r:-?}, ${ir_g:-?})"
 done < "$W/games"
 
+# ---- 1c. bot strength: a greedy seat against random ones ----
+# Every player count of every game, BOT_VS_GAMES parties each (every seat
+# greedy in turn): how often the greedy seat won and how often a random
+# seat did. The goal: greedy wins more often at every count.
+
+while read -r slug min max; do
+	q=$min
+	while [ "$q" -le "$max" ]; do
+		out=$(timeout 300 "$BIN" bots "$slug" --games "$BOT_VS_GAMES" --players "$q" --seed 1) || {
+			log "bots $slug --players $q failed"; out=""; }
+		g=$(printf '%s\n' "$out" | sed -n 's/.* greedy_won=\([0-9.]*\)%.*/\1/p')
+		r=$(printf '%s\n' "$out" | sed -n 's/.* random_seat_won=\([0-9.]*\)%.*/\1/p')
+		echo "botwin|$slug|$q|$BOT_VS_GAMES|${g:-0}|${r:-100}" >> "$RES"
+		q=$((q + 1))
+	done
+	log "bot strength $slug: $(awk -F'|' -v s="$slug" '$1 == "botwin" && $2 == s {
+		printf "%s players %s%% / %s%%; ", $3, $5, $6 }' "$RES")"
+done < "$W/games"
+
 # ---- 2. the limit: hello-world behind the same nginx ----
 
 start_nginx
@@ -390,6 +419,9 @@ timeout 600 "$GEN" moves --db "$W/presim.db" --schema schema --list "$W/list" --
 	cat "$W/gen-moves.log" >&2; exit 1; }
 log "moves prepared in $(($(now_s) - t0)) s: $(tr '\n' ' ' < "$W/moves")"
 rm -f "$W/presim.db" "$W/presim.db-wal" "$W/presim.db-shm"
+# The first-word row (4b) replays the prepared moves from the start, on a
+# copy taken before the move runs change the small history's database.
+copy_db "$W/small.db" "$W/word.db"
 
 cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
@@ -425,6 +457,59 @@ scale_rows() {
 measure_get() { measure "$1" "$2" 200 "$3" "$4"; }
 profile_get() { profile_run "$1" "$3" "$4" 200; }
 
+# ---- 4b. the first word of a fresh worker ----
+# One worker, freshly started, on a copy of the database the moves were
+# prepared on. The prepared Wurf & Wort moves are posted one after the other
+# (curl), each table's up to its first "withdraw" (the claimer's turn to
+# name a word, which random moves never do): that one is posted as a word
+# instead ("answer Haus", the request that looks the word up) and the table
+# is left. The time of the worker's first accepted word is set against the
+# median of the next WORD_LATER (other tables). The lexicon is read before
+# the workers start, so the ratio is about 1; it was in the thousands when
+# a worker read the patterns at its first word, inside the move's
+# transaction (seconds against milliseconds).
+WORD_LATER=10
+first_word_row() {
+	tsv=$W/tuples/moves-wurfwort.tsv
+	[ -f "$tsv" ] || return 0
+	saved=$WORKERS
+	WORKERS=1
+	start_app "$W/word.db"
+	WORKERS=$saved
+	: > "$W/word-times"
+	done_slots=" "
+	n=0
+	while IFS="$(printf '\t')" read -r slot _ path cookie body; do
+		case "$done_slots" in *" $slot "*) continue ;; esac
+		n=$((n + 1))
+		[ "$n" -le 20000 ] || break
+		case "$body" in
+		move=withdraw*) body="move=answer%20Haus${body#move=withdraw}"
+			done_slots="$done_slots$slot " ;;
+		esac
+		out=$(curl -s -o /dev/null --max-time 60 -w '%{http_code} %{time_total}' \
+			-H "Cookie: $cookie" --data "$body" "http://127.0.0.1:$PORT$path") || continue
+		case "$body" in
+		move=answer*) [ "${out%% *}" = 303 ] && echo "${out#* }" >> "$W/word-times" ;;
+		esac
+		[ "$(wc -l < "$W/word-times")" -gt "$WORD_LATER" ] && break
+	done < "$tsv"
+	stop_server
+	awk 'NR == 1 { first = $1 * 1000; next }
+		{ t[++m] = $1 * 1000 }
+		END {
+			if (m < 1)
+				exit 0
+			for (i = 1; i <= m; i++)
+				for (j = i + 1; j <= m; j++)
+					if (t[j] < t[i]) { x = t[i]; t[i] = t[j]; t[j] = x }
+			if (m % 2) med = t[(m + 1) / 2]
+			else med = (t[m / 2] + t[m / 2 + 1]) / 2
+			printf "word|%.2f|%.2f|%d|%.2f\n", first, med, m, (med > 0 ? first / med : 0)
+		}' "$W/word-times" >> "$RES"
+	log "first word: $(grep '^word|' "$RES" | tail -n 1 || true)"
+}
+
 # ---- 4. the app, 10^3 finished parties ----
 
 if [ "$ONLY" != 1 ]; then
@@ -443,6 +528,7 @@ if [ "$ONLY" != 1 ]; then
 	done < "$W/moves"
 	echo "rss|app|$(worker_rss_kib)" >> "$RES"
 	stop_server
+	first_word_row
 	start_app "$W/scale.db"
 	scale_rows measure_get
 	stop_server

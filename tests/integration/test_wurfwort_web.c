@@ -7,9 +7,14 @@
  *     and votes: the log keeps every answer completed with what the server
  *     looked up ("answer haus s=1 w=1"), the table finishes, every party
  *     replays to its snapshot.
- * The server's workers read their dictionaries at the first word each looks
- * up, once (the app's log says so once per worker, not per request), so an
- * early answer may take seconds. Bounded by MAX_POSTS and MAX_SECONDS.
+ *   - the first word the server looks up, sent at the same moment as a
+ *     Drehwurm move at another table: both are answered, and the app's log
+ *     shows the dictionaries were read once, by the master before the
+ *     workers started, never at a lookup (inside a move's transaction,
+ *     where it took 10–22 s and held every other move up); before it, a
+ *     word of 21 letters is refused with the limit, and the first word has
+ *     20 letters in 36 bytes (the limit counts letters, not bytes);
+ * Bounded by MAX_POSTS and MAX_SECONDS.
  */
 #include <pthread.h>
 #include <setjmp.h>
@@ -26,6 +31,7 @@
 enum { PLAYERS = 3, MAX_POSTS = 600, MAX_SECONDS = 120 };
 
 static struct h_client *player[PLAYERS];
+static const char *names[PLAYERS] = { "Jana", "Kai", "Lene" };
 static int64_t table_id;
 
 static int start(void **state)
@@ -122,18 +128,18 @@ static int first_stopps(json_t *o)
 }
 
 /* The logged text of every finished party's steps that starts with prefix,
- * counted; the first one into first (cap bytes). */
-static int logged(json_t *o, const char *prefix, char *first, size_t cap)
+ * counted; the one numbered `which` (0: the first) into out (cap bytes). */
+static int logged(json_t *o, const char *prefix, int which, char *out, size_t cap)
 {
 	int n = 0;
 	json_t *logs = json_object_get(o, "party_logs");
-	first[0] = '\0';
+	out[0] = '\0';
 	for (size_t i = 0; i < json_array_size(logs); i++) {
 		json_t *steps = json_object_get(json_array_get(logs, i), "steps");
 		for (size_t k = 0; k < json_array_size(steps); k++) {
 			const char *t = it_jstr(json_array_get(steps, k), "text");
-			if (t && strncmp(t, prefix, strlen(prefix)) == 0 && n++ == 0)
-				snprintf(first, cap, "%s", t);
+			if (t && strncmp(t, prefix, strlen(prefix)) == 0 && n++ == which)
+				snprintf(out, cap, "%s", t);
 		}
 	}
 	return n;
@@ -174,10 +180,120 @@ static const char *pick_word(json_t *g, int *round)
 	return words[(*round)++ % NW];
 }
 
+/* The app log's lines that contain `needle`, counted. */
+static int log_lines(const char *needle)
+{
+	char path[4096], line[512];
+	snprintf(path, sizeof path, "%s/app.log", h_dir());
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	int n = 0;
+	while (fgets(line, sizeof line, f))
+		if (strstr(line, needle)) {
+			n++;
+			print_message("wurfwort: %s", line);
+		}
+	fclose(f);
+	return n;
+}
+
+/* A move posted from a thread once both threads are ready. */
+struct post {
+	struct h_client *who;
+	int64_t table;
+	const char *csrf, *move;
+	long long v;
+	pthread_barrier_t *go;
+	long status;
+};
+
+static void *post_move(void *arg)
+{
+	struct post *p = arg;
+	pthread_barrier_wait(p->go);
+	p->status = it_move(p->who, p->table, p->csrf, p->v, p->move);
+	return NULL;
+}
+
+/* The claimer's first word, and at the same moment a Drehwurm move at
+ * another table (the same three people): the lexicon was read before the
+ * workers started, so neither waits for a file; both are answered. */
+static void test_first_word_and_another_table(void)
+{
+	/* read at start, by the master, once */
+	assert_int_equal(log_lines("lexicon: read in"), 1);
+	assert_int_equal(log_lines("before the workers start"), 1);
+	int64_t other = it_create_table(player[1], "drehwurm", PLAYERS, NULL);
+	assert_true(other > 0);
+	for (int i = 0; i < PLAYERS; i++)
+		if (i != 1)
+			assert_int_equal(it_join(player[i], other), 0);
+	json_t *w = view_of(0);
+	long long claimer = it_jint(game_of(w), "claimer_seat", -1);
+	json_decref(w);
+	assert_true(claimer >= 0 && claimer < PLAYERS);
+	w = view_of((int)claimer);
+	json_t *d = NULL;
+	int mover = -1;
+	for (int i = 0; i < PLAYERS && mover < 0; i++) {
+		long st;
+		d = it_table_json(player[i], other, &st);
+		assert_non_null(d);
+		if (json_is_true(json_object_get(d, "can_act")) &&
+		    json_array_size(json_object_get(d, "moves")) > 0)
+			mover = i;
+		else
+			json_decref(d);
+	}
+	assert_true(mover >= 0);
+	/* the mover's own second browser: one client is never used by two
+	 * threads at once (the mover may be the claimer) */
+	json_decref(d);
+	struct h_client *second = it_login(names[mover]);
+	assert_non_null(second);
+	long st;
+	d = it_table_json(second, other, &st);
+	assert_non_null(d);
+	/* a word of 21 letters is refused with the limit, before any lookup */
+	char vs[32];
+	snprintf(vs, sizeof vs, "%lld", it_jint(w, "version", -1));
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)table_id);
+	struct h_resp r;
+	assert_int_equal(h_post_form(player[claimer], path, &r, "csrf", it_jstr(w, "csrf"), "v", vs,
+				     "move", "Übermäßigkeitsgefühle", NULL), 0);
+	assert_int_equal(r.status, 422);
+	assert_true(h_has(&r, "ist zu lang: ein Wort hat höchstens 20 Buchstaben."));
+	h_resp_free(&r);
+	pthread_barrier_t go;
+	pthread_barrier_init(&go, NULL, 2);
+	/* the first word: 20 letters, 36 bytes (ä, ö, ü, ß count one letter) */
+	struct post pw = { player[claimer], table_id, it_jstr(w, "csrf"), "Äöüßäöüßäöüßäöüßabcd",
+			   it_jint(w, "version", -1), &go, 0 };
+	struct post pd = { second, other, it_jstr(d, "csrf"),
+			   it_jstr(json_array_get(json_object_get(d, "moves"), 0), "move"),
+			   it_jint(d, "version", -1), &go, 0 };
+	pthread_t tw, td;
+	pthread_create(&tw, NULL, post_move, &pw);
+	pthread_create(&td, NULL, post_move, &pd);
+	pthread_join(tw, NULL);
+	pthread_join(td, NULL);
+	pthread_barrier_destroy(&go);
+	print_message("wurfwort: the first word '%s' (%ld) and a drehwurm move '%s' (%ld) at once\n",
+		      pw.move, pw.status, pd.move, pd.status);
+	assert_int_equal(pw.status, 303);
+	assert_int_equal(pd.status, 303);
+	json_decref(w);
+	json_decref(d);
+	h_client_free(second);
+	/* the word was looked up, and nobody read the files again for it */
+	assert_int_equal(log_lines("lexicon: read in"), 1);
+	assert_int_equal(log_lines("at a first lookup"), 0);
+}
+
 static void test_wurfwort_through_nginx(void **unused)
 {
 	(void)unused;
-	static const char *names[PLAYERS] = { "Jana", "Kai", "Lene" };
 	for (int i = 0; i < PLAYERS; i++)
 		assert_non_null(player[i] = it_register(names[i]));
 	table_id = it_create_table(player[0], "wurfwort", PLAYERS, NULL);
@@ -185,6 +301,7 @@ static void test_wurfwort_through_nginx(void **unused)
 	for (int i = 1; i < PLAYERS; i++)
 		assert_int_equal(it_join(player[i], table_id), 0);
 	test_simultaneous_stopp();
+	test_first_word_and_another_table();
 
 	uint64_t rnd = 99;
 	int posts = 0, answers = 0, votes = 0, finished = 0, round = 0;
@@ -229,28 +346,24 @@ static void test_wurfwort_through_nginx(void **unused)
 	assert_true(finished);
 	assert_true(answers > 0 && votes > 0);
 	json_t *o = view_of(1);
-	char first[200];
-	int n = logged(o, "answer ", first, sizeof first);
-	print_message("wurfwort: %d answers logged, the first: \"%s\"\n", n, first);
-	assert_true(n > 0);
+	char first[200], second[200];
+	int n = logged(o, "answer ", 0, first, sizeof first);
+	logged(o, "answer ", 1, second, sizeof second);
+	print_message("wurfwort: %d answers logged, the first two: \"%s\", \"%s\"\n", n, first,
+		      second);
+	assert_true(n > 1);
 	assert_int_equal(first_stopps(o), 1);
+	/* the 20 letters of 36 bytes as typed (lower case), not in the word list */
+	static const char typed[] = "answer äöüßäöüßäöüßäöüßabcd ";
+	assert_int_equal(strncmp(first, typed, sizeof typed - 1), 0);
+	assert_non_null(strstr(first, " w=0"));
 	/* every word of the list has its syllables and is in the word list */
-	assert_non_null(strstr(first, " s="));
-	assert_non_null(strstr(first, " w=1"));
+	assert_non_null(strstr(second, " s="));
+	assert_non_null(strstr(second, " w=1"));
 	json_decref(o);
-	/* the dictionaries were read once per worker (two), not per request */
-	char path[4096], line[512];
-	snprintf(path, sizeof path, "%s/app.log", h_dir());
-	FILE *f = fopen(path, "r");
-	assert_non_null(f);
-	int reads = 0;
-	while (fgets(line, sizeof line, f))
-		if (strstr(line, "lexicon: read in")) {
-			reads++;
-			print_message("wurfwort: %s", line);
-		}
-	fclose(f);
-	assert_true(reads >= 1 && reads <= 2);
+	/* the dictionaries were read once, before the workers, never at a lookup */
+	assert_int_equal(log_lines("lexicon: read in"), 1);
+	assert_int_equal(log_lines("at a first lookup"), 0);
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);

@@ -297,7 +297,16 @@ static void test_movetext_rejects_bad_input(void **unused)
 	}
 	assert_int_equal(mt_split(NULL, &t, &e), -1);
 	assert_int_equal(mt_split("a b c d e f g h i j k l m n o p q", &t, &e), -1);
-	assert_int_equal(mt_split("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa", &t, &e), -1);
+	/* a word has at most MT_WORD_MAX - 1 bytes (a game's own limit may be
+	 * lower: Wurf & Wort's 20 letters take up to 40) */
+	char word[MT_WORD_MAX + 1];
+	memset(word, 'a', MT_WORD_MAX);
+	word[MT_WORD_MAX] = '\0';
+	assert_int_equal(mt_split(word, &t, &e), -1);
+	assert_non_null(strstr(e.msg, "zu lang"));
+	word[MT_WORD_MAX - 1] = '\0';
+	assert_int_equal(mt_split(word, &t, &e), 0);
+	assert_string_equal(t.w[0], word);
 }
 
 static void test_movetext_strict_integers(void **unused)

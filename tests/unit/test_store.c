@@ -76,7 +76,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "016_lang.sql", "017_me_seq.sql", "018_in_window.sql",
 						  "019_seats_done.sql", "020_acting_ends.sql",
 						  "021_to_continue.sql", "022_claimed.sql",
-						  "023_table_ids.sql", "024_login_known.sql" };
+						  "023_table_ids.sql", "024_login_known.sql",
+						  "025_name_skeleton.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -248,6 +249,63 @@ static void test_results_migration(void **state)
 	store_close(t->s);
 	t->s = NULL;
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+}
+
+/* Names that look alike (025_name_skeleton.sql, cgi/text.c): a name whose
+ * confusable skeleton is taken is taken, though its letters differ. */
+static void test_users_look_alike(void **state)
+{
+	struct tmpdb *t = *state;
+	struct st_user u;
+	int64_t id = 0;
+	int64_t admin = make_user(t->s, "admin");
+	assert_int_equal(store_user_create(t->s, "admın", "h", 1, &id), ST_EXISTS);   /* dotless */
+	assert_int_equal(store_user_create(t->s, "adrnin", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_create(t->s, "ADMIN", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_by_name(t->s, "admın", &u), ST_NOTFOUND);
+	assert_int_equal(store_user_by_name(t->s, "Admin", &u), ST_OK);
+	assert_int_equal(u.id, admin);
+	make_user(t->s, "admins");
+	make_user(t->s, "Jörg");
+	make_user(t->s, "Jorg");
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM users WHERE name_skel IS NULL"), 0);
+}
+
+/* 021 on names already there: two that look alike both stay (the later
+ * one's skeleton gets its id), so the migration does not fail and nobody
+ * is locked out; İ's key is written anew (store.c folded it to ı by hand). */
+static void test_skeleton_migration(void **state)
+{
+	struct tmpdb *t = *state;
+	char src[700], db1[700];
+	snprintf(src, sizeof src, "%s/001_init.sql", t->schema);
+	snprintf(db1, sizeof db1, "%s/v1.db", t->dir);
+	char *init = read_file(src);
+	exec_sql(db1, init);
+	free(init);
+	store_close(t->s);
+	t->s = NULL;
+	exec_sql(db1, "INSERT INTO users (id, name, name_key, pwhash, created_at) VALUES"
+		      " (1, 'admin', 'admin', 'h', 1), (2, 'admın', 'admın', 'h', 2),"
+		      " (3, 'İlker', 'ılker', 'h', 3), (4, 'Bert', 'bert', 'h', 4),"
+		      " (5, 'adrnin', 'adrnin', 'h', 5)");
+	assert_int_equal(store_open(&t->s, db1, t->schema), ST_OK);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM users"), 5);
+	assert_int_equal(peek_int(db1, "SELECT count(DISTINCT name_skel) FROM users"), 5);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM users WHERE instr(name_skel, char(31))"
+				   " > 0 AND id IN (2, 5)"), 2);
+	assert_int_equal(peek_int(db1, "SELECT count(*) FROM users WHERE instr(name_skel, char(31))"
+				   " = 0 AND id IN (1, 3, 4)"), 3);
+	struct st_user u;
+	for (int64_t id = 1; id <= 5; id++) {
+		static const char *const names[] = { "", "admin", "admın", "İlker", "Bert", "adrnin" };
+		assert_int_equal(store_user_by_name(t->s, names[id], &u), ST_OK);
+		assert_int_equal(u.id, id);
+	}
+	int64_t id = 0;
+	assert_int_equal(store_user_create(t->s, "admın", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_create(t->s, "bert", "h", 1, &id), ST_EXISTS);
+	assert_int_equal(store_user_create(t->s, "Berta", "h", 1, &id), ST_OK);
 }
 
 static void test_users_case_insensitive(void **state)
@@ -953,6 +1011,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_migrations, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_users_case_insensitive, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_users_look_alike, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_skeleton_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_sessions_expire, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_login_failures, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_seats_until_full, tmpdb_setup, tmpdb_teardown),

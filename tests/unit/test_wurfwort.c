@@ -538,6 +538,30 @@ static void test_bad_moves(void **u)
 	free(s);
 }
 
+/* The limit is 2 to 20 letters, counted as letters: ä, ö, ü, ß are one each
+ * though they take two bytes (it was 31 bytes: 21-31 ASCII letters were
+ * judged, 20 letters with many umlauts refused as "zu lang"). */
+static void test_word_limit_is_letters(void **u)
+{
+	(void)u;
+	/* 20 letters, 16 of them two bytes: 36 bytes */
+	static const char twenty[] = "Äöüßäöüßäöüßäöüßabcd", twentyone[] = "Äöüßäöüßäöüßäöüßabcde";
+	struct ww_state *s = deal(3, 3);
+	ok(s, 0, "stopp");
+	bad(s, 0, "answer abcdefghijklmnopqrstu", "ist zu lang: ein Wort hat höchstens 20 Buchstaben");
+	bad(s, 0, "Abcdefghijklmnopqrstuvwxyzabcde", "höchstens 20 Buchstaben");   /* 31 */
+	bad(s, 0, twentyone, "ist zu lang: ein Wort hat höchstens 20 Buchstaben");
+	bad(s, 0, "answer ä", "2 bis 20");
+	ok(s, 0, twenty);
+	assert_string_equal(s->rounds[0].word, "äöüßäöüßäöüßäöüßabcd");
+	free(s);
+	/* and an ASCII word of exactly 20 */
+	s = deal(3, 3);
+	ok(s, 0, "stopp");
+	ok(s, 0, "answer abcdefghijklmnopqrst");
+	free(s);
+}
+
 /* ---- snapshots and random parties ---------------------------------------------- */
 
 static size_t encode(const struct ww_state *s, unsigned char *p)
@@ -622,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_last_round_decided_by_vote),
 		cmocka_unit_test(test_known_answer),
 		cmocka_unit_test(test_bad_moves),
+		cmocka_unit_test(test_word_limit_is_letters),
 		cmocka_unit_test(test_snapshot_round_trip_and_damage),
 		cmocka_unit_test(test_random_parties),
 	};
