@@ -1,4 +1,4 @@
-# Spieltisch — make (build) · make run · make test · make bench · make fuzz · make install
+# Spieltisch — make (build) · make run · make test · make check · make bench · make fuzz · make install
 #
 # Every target that needs Debian packages installs the missing ones first
 # (deploy/deps.sh), so a fresh machine needs nothing but make.
@@ -25,6 +25,11 @@ ITEST    := $(wildcard tests/integration/test_*.c)
 OBJ_R    := $(RULES:%.c=$(B)/%.o)
 OBJ_C    := $(CGI_C:%.c=$(B)/%.o) $(CGI_CC:%.cc=$(B)/%.o)
 UNIT_BIN := $(UNIT:tests/unit/%.c=$(B)/tests/%)
+# The unit tests that take longest, left out of `make check` (make test runs
+# them; run-each.sh prints every binary's seconds). test_leak runs in `make
+# check` too, over fewer positions (LEAK_POSITIONS).
+SLOW_UNIT  := $(B)/tests/test_pairing $(B)/tests/test_lexicon
+QUICK_UNIT := $(filter-out $(SLOW_UNIT),$(UNIT_BIN))
 IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
 
 # The message catalogs (docs/i18n.md): templates/po/<code>.po, compiled for
@@ -36,7 +41,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -87,6 +92,20 @@ test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)
 
+# The quick tier for the edit-compile-test loop, under a minute on a quiet
+# two-core machine (docs/reliability.md "make check"): the build, the catalogs, the move
+# docs, the perft tables and signatures, and the unit tests but the slowest.
+# The build two files at a time, then the checks in turn (the unit tests two
+# binaries at a time).
+check: deps-test
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 all $(QUICK_UNIT) && \
+	$(MAKE) --no-print-directory docs-check i18n-check perft-check quick-unit && \
+	echo "make check: the quick tier passed in $$(( $$(date +%s) - start )) s (make test runs everything)"
+
+quick-unit: $(QUICK_UNIT)
+	@LEAK_POSITIONS=$${LEAK_POSITIONS:-100} sh tests/run-each.sh $(QUICK_UNIT)
+
 # The simulators: thousands of random parties per game and player count.
 sim-check: $(B)/spieltisch
 	@sh tests/sim-check.sh $(B)/spieltisch
@@ -100,9 +119,10 @@ docs-check: $(B)/spieltisch
 	@sh tests/docs-check.sh $(B)/spieltisch
 
 # Every message in German has its English and the other way round, with the
-# same arguments (docs/i18n.md).
+# same arguments (docs/i18n.md); then the check itself, on a broken catalog.
 i18n-check: deps-test
 	@sh tests/i18n-check.sh $(LANGS)
+	@sh tests/i18n-check-test.sh
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer,
 # built two files at a time; the leak check walks fewer positions there (it

@@ -507,8 +507,9 @@ static void put_num(char *out, size_t *len, unsigned long long v)
 }
 
 /* Bodies up to this many bytes are copied behind the head and written with
- * it in one go; a longer one (a page: 15-20 KB, 17k instructions to copy)
- * is written on its own after the head. */
+ * it in one go; a longer one (a page) is written on its own after the head,
+ * as copying it costs more than the second write (docs/benchmarks.md,
+ * "Figures from the code's comments"). */
 enum { BODY_COPY_MAX = 2048 };
 
 int http_respond(struct arena *a, const struct http_conf *conf, const struct http_resp *r,
@@ -539,7 +540,7 @@ int http_respond(struct arena *a, const struct http_conf *conf, const struct htt
 		return -1;
 	}
 	/* The head is put together with memcpy: formatting it with printf was
-	 * 40 % of an unchanged poll. */
+	 * much of an unchanged poll (docs/benchmarks.md). */
 	size_t ctl = ct ? strlen(ct) : 0, locl = r->location ? strlen(r->location) : 0;
 	size_t alwl = r->allow ? strlen(r->allow) : 0, rsl = strlen(statuses[st].reason);
 	size_t cap = 32 + rsl + sizeof security_headers + cl + 16 + ctl + 12 + locl + 9 + alwl +

@@ -2,8 +2,8 @@
  *
  * The tree is written in one pass into the request's arena. It used to be
  * copied into a jansson tree first (an object with its own hash table per
- * dictionary, a node per value) and dumped from there: two thirds of a
- * JSON twin's instructions went to that copy and dump (docs/benchmarks.md,
+ * dictionary, a node per value) and dumped from there: most of a JSON
+ * twin's instructions went to that copy and dump (docs/benchmarks.md,
  * "Instructions per request: fixes"). The text is the one jansson wrote
  * with JSON_COMPACT, byte for byte: keys in the order they first appear, a
  * repeated key's later value in the first one's place, the items of a
@@ -77,8 +77,8 @@ static const unsigned char escape_of[256] = {
 };
 
 /* s[0..n) as a JSON string; s must be well-formed UTF-8. A byte a table
- * look-up (the comparisons per byte it replaces cost a DNA JSON twin 20k
- * instructions). */
+ * look-up, cheaper than the comparisons per byte it replaces
+ * (docs/benchmarks.md, "Figures from the code's comments"). */
 static int put_string(struct out *o, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789ABCDEF", lower[] = "0123456789abcdef";

@@ -406,7 +406,7 @@ static int board_view(struct page *p, const struct play_table *pt, const struct 
 		file = "game-generic.tpl";   /* a game whose board is not drawn yet */
 	view_include(v, "game", file);
 	view_num(v, "table_id", t->id);
-	view_num(v, "v", t->version);
+	view_num(v, "v", pt->seen);
 	view_str(v, "csrf", me >= 0 ? p->csrf : "");
 	view_str(v, "move_url", move_url);
 	view_num(v, "my_seat", me);
@@ -454,9 +454,10 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		return -1;
 
 	view_num(v, "table_id", t->id);
-	view_num(v, "version", t->version);
+	/* never t->version: it counts the others' hidden steps (a pass) too */
+	view_num(v, "version", pt->seen);
 	view_num(v, "public_version", t->public_version);
-	view_global_num(v, "v", t->version);   /* the move form's (move-form.tpl) */
+	view_global_num(v, "v", pt->seen);   /* the move form's (move-form.tpl) */
 	view_str(v, "game_slug", g->slug);
 	view_str(v, "game_title", g->title);
 	view_str(v, "game_tagline", g->tagline ? _(g->tagline) : "");

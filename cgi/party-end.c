@@ -168,7 +168,7 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 
 	view_include(v, "party_end", "party-end.tpl");
 	view_num(v, "table_id", t->id);
-	view_num(v, "v", t->version);
+	view_num(v, "v", pt->seen);
 	view_str(v, "csrf", me >= 0 ? p->csrf : "");
 	view_str(v, "move_url", page_table_url(p, t->id, "/move"));
 	view_str(v, "continue_move", PLAY_CONTINUE);

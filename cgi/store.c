@@ -125,6 +125,7 @@ enum stmt {
 	STMT_MOVE_APPEND,
 	STMT_SEAT_MOVED_SINCE,
 	STMT_TICKED_SINCE,
+	STMT_SEAT_LAST_VERSION,
 	STMT_MOVES,
 	STMT_MOVE_COUNT,
 	STMT_FEED_GET,
@@ -478,6 +479,8 @@ static const char *const stmt_sql[] = {
 	[STMT_TICKED_SINCE] =
 		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1 AND version > ?2"
 		" AND text = 'tick')",
+	[STMT_SEAT_LAST_VERSION] =
+		"SELECT coalesce(max(version), 0) FROM moves WHERE party = ?1 AND seat = ?2",
 	[STMT_MOVES] =
 		"SELECT seq, seat, at, version, text FROM moves WHERE party = ?1 AND seq > ?2"
 		" ORDER BY seq",
@@ -2769,6 +2772,17 @@ int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
 	sqlite3_bind_int64(q, 1, party);
 	sqlite3_bind_int64(q, 2, after);
 	return exists_row(s, q, yes, "ticked since");
+}
+
+/* The version of the seat's last step in the party into *v (0: none). */
+int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v)
+{
+	sqlite3_stmt *q = stmt(s, STMT_SEAT_LAST_VERSION);
+	if (!q)
+		return ST_ERR;
+	sqlite3_bind_int64(q, 1, party);
+	sqlite3_bind_int(q, 2, seat);
+	return one_int64(s, q, v, "seat last version");
 }
 
 

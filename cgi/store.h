@@ -399,6 +399,9 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
 /* 1 in *yes when a deadline passed in this party (a "tick" step) with
  * version > after; a clock's "start" step does not count. */
 int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes);
+/* The version of `seat`'s last step in this party into *v (0: none): with
+ * the public version, what that seat's page may carry (play_table.seen). */
+int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v);
 /* Moves of a party in order, from seq > after; fn per row. */
 typedef void (*st_move_fn)(void *ctx, const struct st_move *m);
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx);

@@ -82,7 +82,8 @@ const char *str_in(const view_node *d, const char *key)
 // Template `name` as loaded for the request's language: "en/table.tpl".
 // The names are kept, so that each is built once per process; the last
 // few answers are found again by a compare rather than a string built (an
-// include asks for its file at every expansion: 400 instructions).
+// include asks for its file at every expansion; docs/benchmarks.md,
+// "Figures from the code's comments").
 const char *in_lang(const char *name)
 {
 	enum { RECENT = 16 };
@@ -136,9 +137,9 @@ const ctemplate::TemplateString empty_value("", 0);
 //
 // ctemplate expands a template against any TemplateDictionaryInterface; the
 // tree used to be copied into its TemplateDictionary first (a dictionary and
-// a generated name per item, a hash insert per value: a third of a table
-// page's instructions). Now the template reads the tree where it lies, with
-// the lookups of a TemplateDictionary: a value is looked for in the
+// a generated name per item, a hash insert per value: a large part of a
+// table page, docs/benchmarks.md). Now the template reads the tree where it
+// lies, with the lookups of a TemplateDictionary: a value is looked for in the
 // dictionary, then in those of the enclosing sections (not across an
 // include), then among the template-global ones; of a name set twice in a
 // dictionary the last value counts; a flag that is on is a section shown
@@ -527,8 +528,8 @@ private:
 void *ViewIter::spare;
 
 // The expanded text, written straight into the request's arena: no
-// std::string that grows by copies, and no copy of it at the end (together
-// 30k instructions of a table page).
+// std::string that grows by copies, and no copy of it at the end (what they
+// cost: docs/benchmarks.md, "Figures from the code's comments").
 class ArenaEmitter : public ctemplate::ExpandEmitter {
 public:
 	explicit ArenaEmitter(struct arena *a) : a_(a) {}

@@ -1521,6 +1521,27 @@ static void dw_scramble(void *vst, int seat, uint64_t seed)
 	rng_seed(&st->rng, rng_next(&r));   /* what the generator would deal later is hidden too */
 }
 
+/* A move from a page older than the last card, eat or turn-over: a snap
+ * that lost the window to another snap (the newest event, or the one before
+ * the end it caused) is told who snapped. */
+static int dw_late(const void *vst, int seat, const char *move, struct rerr *e)
+{
+	const struct dw_state *st = vst;
+	struct mtok t;
+	struct rerr ve;
+	int i = st->log.n - 1;
+	(void)seat;
+	if (mt_split(move, &t, &ve) != 0 || !mt_is(&t, 0, "snap") || i < 0)
+		return GAME_LATE_STALE;
+	if (st->log.ev[i].type == DW_EV_END && i > 0)
+		i--;
+	const struct game_event *ev = &st->log.ev[i];
+	if (ev->type == DW_EV_SNAP)
+		rerr_set(e, "Zu spät: @%d hat schon auf Stapel %d zwischengeworfen.", ev->seat,
+			 ev->where + 1);
+	return GAME_LATE_STALE;
+}
+
 const struct game drehwurm_game = {
 	.slug = "drehwurm",
 	.title = "Drehwurm",
@@ -1552,4 +1573,5 @@ const struct game drehwurm_game = {
 	.check = dw_check,
 	.view = dw_view,
 	.scramble = dw_scramble,
+	.late = dw_late,
 };

@@ -84,9 +84,13 @@ struct status {
 	uint32_t epoch;                 /* changes whenever the position changes so that a
 	                                 * decision another seat made on the old page is no
 	                                 * longer sound (a card played, a stack turned, choices
-	                                 * revealed). Passes and secret choices leave it alone:
-	                                 * the web layer refuses a move from a page older than
-	                                 * the last epoch change ("too late"), and only then. */
+	                                 * revealed, a race won, a round decided). Passes,
+	                                 * votes and secret choices leave it alone, and so
+	                                 * does a deadline that closes a window and changes
+	                                 * nothing else: the web layer refuses a move from a
+	                                 * page older than the last epoch change ("too late",
+	                                 * see game.late), and only then (besides a seat's own
+	                                 * double submit). */
 	int score[GAME_MAX_SEATS];      /* party points so far (final once over) */
 	int place[GAME_MAX_SEATS];      /* once over, a game whose places are not its
 	                                 * points' order (DNA: finishing order) gives
@@ -254,7 +258,20 @@ struct game {
 	 * order before shuffling): the bots think on such a re-dealt copy, so
 	 * their choices tell nothing hidden (rules/bot.h). */
 	void (*scramble)(void *st, int seat, uint64_t seed);
+
+	/* Optional (NULL: every move depends on the page it was chosen on). A
+	 * move is judged against the current state; the platform asks this
+	 * only when the page it came from is older than the last change of the
+	 * position epoch (status.epoch) or than the seat's own last step
+	 * (docs/storage.md, "One move"). GAME_LATE_NOW: the move means the same
+	 * whatever the page showed (a standing choice): judge it now like any.
+	 * GAME_LATE_STALE: it is too late; the game fills e when it can say who
+	 * came first ("Zu spät: @2 hat schon „Stopp“ gerufen."), else leaves
+	 * e->msg empty for the platform's note. st may be over (the race
+	 * ended the party). */
+	int (*late)(const void *st, int seat, const char *move, struct rerr *e);
 };
+enum { GAME_LATE_STALE, GAME_LATE_NOW };
 
 /* The registry: every game the platform offers, in lobby order. */
 extern const struct game *const games[];

@@ -68,8 +68,8 @@ int de_u16s(struct de *d, uint16_t *a, int cap)
 }
 
 /* CRC-32 of each byte value (reflected, polynomial 0xEDB88320, as zlib's):
- * a byte a step. The loop over the eight bits it replaces cost a DNA table
- * page 57k instructions for its snapshot. */
+ * a byte a step, not the loop over the eight bits it replaces
+ * (docs/benchmarks.md, "Figures from the code's comments"). */
 static const uint32_t crc_of_byte[256] = {
 	0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,
 	0xe963a535u, 0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u, 0xe0d5e91eu, 0x97d2d988u,

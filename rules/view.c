@@ -84,9 +84,9 @@ static char *digits(char *e, unsigned long long u, int negative)
 }
 
 /* vsnprintf(out, cap, fmt, ap), the same text and cut, but the plain
- * conversions (plain_format) written here: glibc's vsnprintf costs about
- * 1.5k instructions a call, and a DNA table page formats some 60 texts
- * (arena_printf formats with it too). */
+ * conversions (plain_format) written here: glibc's vsnprintf is costly a
+ * call, and a table page formats dozens of texts (arena_printf formats
+ * with it too; docs/benchmarks.md, "Figures from the code's comments"). */
 int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 {
 	if (!plain_format(fmt))

@@ -855,6 +855,8 @@ static void resolve_stack(struct wg_state *s)
  * lucky charms and losing streaks. */
 static int attack_total(const struct wg_state *s)
 {
+	if (s->atk.on == 3)   /* settled: settle() kept what counted */
+		return s->atk.die + s->atk.mod;
 	return s->atk.die + s->atk.mod + lying(s, s->active, P_LUCKY) - lying(s, s->active, P_JINX);
 }
 
@@ -865,6 +867,9 @@ static void settle(struct wg_state *s)
 {
 	struct wg_attack *a = &s->atk;
 	int me = s->active, tg = a->target, total = attack_total(s);
+	/* what counted stays what is shown: a charm laid or removed later
+	 * changes no settled total */
+	a->mod = (int8_t)(total - a->die);
 	a->on = 3;
 	if (total > a->demand) {
 		int want = a->demand << (a->doubled > 4 ? 4 : a->doubled);
@@ -960,6 +965,11 @@ static void close_window(struct wg_state *s, int64_t now)
 		prompt_pop(&s->pr);
 	resolve_stack(s);
 	s->epoch++;
+	/* in the last round play goes on: whoever is still in gets the
+	 * reaction time again to play a card or say done */
+	struct prompt *fin = prompt_top(&s->pr);
+	if (fin && fin->kind == PR_FINAL)
+		clock_from(fin, s->react_seconds, now);
 	continue_from(s, s->base, now);
 }
 
@@ -1282,6 +1292,9 @@ static int when_ok(const struct wg_state *s, const struct wg_type *t, int base, 
 					type_of(s->stack[s->nstack - 1].card)->name);
 		return 0;
 	}
+	if (t->when == W_COUNTER)
+		return rerr_set(e, "Auf dem Stapel liegt keine Karte, auf die %s antworten könnte.",
+				t->name);
 	return rerr_set(e, "%s: %s", t->name, t->text);
 }
 
@@ -1360,14 +1373,22 @@ static int parse_play(const struct wg_state *s, int seat, const struct mtok *t,
 		return rerr_set(e, "Eine Karte '%s' gibt es nicht.",
 				mt_clip(q, sizeof q, t->w[1], MT_QUOTE_CHARS));
 	int base = play_base(s, seat, e);
-	if (base < 0)
+	/* a seat that passed in this window: the card's own reasons first,
+	 * then that it passed */
+	const struct prompt *p = prompt_peek(&s->pr);
+	int passed = base < 0 && p && p->kind == PR_REACT && ((p->seats >> seat) & 1u);
+	if (base < 0 && !passed)
 		return -1;
+	struct rerr why = *e;
 	m->type = type;
 	if ((m->hand_at = hand_find_type(s, seat, type)) < 0)
 		return rerr_set(e, "%s hast du nicht auf der Hand.", wg_types[type].name);
-	if (when_ok(s, &wg_types[type], base, e) != 0)
+	if (when_ok(s, &wg_types[type], passed ? s->base : base, e) != 0 ||
+	    parse_target(s, seat, t, type, m, e) != 0)
 		return -1;
-	return parse_target(s, seat, t, type, m, e);
+	if (passed)
+		*e = why;
+	return passed ? -1 : 0;
 }
 
 static int parse_react(const struct mtok *t, struct wg_move *m, struct rerr *e)
@@ -2256,9 +2277,14 @@ static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 		vflag(v, "is_active", p && s->active == q && prompt_find((struct prompts *)&s->pr,
 									  PR_TURN));
 		vflag(v, "out", !is_in(s, q));
-		vflag(v, "waiting", p && p->kind != PR_TURN && ((p->waiting >> q) & 1u));
+		/* in a reaction window every seat it is for waits until it closes,
+		 * passed or not (only the seat itself sees its own pass) */
+		uint32_t w = !p || p->kind == PR_TURN ? 0 :
+			     p->kind == PR_REACT && q != me ? p->seats : p->waiting;
+		vflag(v, "waiting", (w >> q) & 1u);
 		vflag(v, "winner", !p && s->place[q] == 1);
-		vflag(v, "tied", (s->tied >> q) & 1u);   /* known from the count at the end */
+		/* known from the count at the end; a sole winner is no tie */
+		vflag(v, "tied", __builtin_popcount(s->tied) > 1 && ((s->tied >> q) & 1u));
 		vnum(v, "place", s->place[q]);
 		view_chips(v, "chips", s->chips[q]);
 		vnum(v, "hand_count", s->nhand[q]);
@@ -2424,6 +2450,25 @@ static void wg_scramble(void *st, int seat, uint64_t seed)
 	rng_seed(&s->rng, rng_next(&r));
 }
 
+/* A move from a page older than the last step that changed the table:
+ * the standing choice `react` depends on no page; a shout that lost the
+ * race is told who shouted first. */
+static int wg_late(const void *st, int seat, const char *move, struct rerr *e)
+{
+	const struct wg_state *s = st;
+	struct mtok t;
+	struct rerr ve;
+	(void)seat;
+	if (mt_split(move, &t, &ve) != 0)
+		return GAME_LATE_STALE;
+	if (mt_is(&t, 0, "react"))
+		return GAME_LATE_NOW;
+	if (mt_is(&t, 0, "shout") && s->pr.n == 0 && s->winner >= 0 &&
+	    __builtin_popcount(s->tied) > 1)
+		rerr_set(e, "Zu spät: @%d hat zuerst gerufen.", s->winner);
+	return GAME_LATE_STALE;
+}
+
 const struct game worstgame_game = {
 	.slug = "worstgame",
 	.title = "Worst Game Ever",
@@ -2454,4 +2499,5 @@ const struct game worstgame_game = {
 	.check = wg_check,
 	.view = wg_view,
 	.scramble = wg_scramble,
+	.late = wg_late,
 };

@@ -583,9 +583,12 @@ static int ww_apply(void *st, int seat, const char *text, int64_t now, struct re
 		return -1;
 	prompt_start(&s->pr, now);
 	struct ww_round *r = cur(s);
-	s->epoch++;
+	/* The epoch moves when the meaning of a move does: a claim, a word, a
+	 * round decided (start_round). A pass or a vote leaves it, so that
+	 * passes and votes at the same moment all count. */
 	switch (m.verb) {
 	case V_STOPP: {
+		s->epoch++;
 		r->claimer = (int8_t)seat;
 		prompt_clear(&s->pr);
 		struct prompt *p = prompt_push(&s->pr, PR_ANSWER, 1u << seat);
@@ -604,6 +607,7 @@ static int ww_apply(void *st, int seat, const char *text, int64_t now, struct re
 		withdrawn(s, now);
 		return 0;
 	case V_ANSWER: {
+		s->epoch++;
 		const struct ww_card *c = &ww_cards[card_of(s)];
 		memcpy(r->word, m.word, sizeof r->word);
 		r->syl = (int8_t)m.syl;
@@ -635,8 +639,7 @@ static int ww_apply(void *st, int seat, const char *text, int64_t now, struct re
 static void ww_expire(void *st, struct prompt *p, int64_t now)
 {
 	struct ww_state *s = st;
-	s->epoch++;
-	switch (p->kind) {
+	switch (p->kind) {   /* each way ends the round: start_round() moves the epoch */
 	case PR_RACE:
 		logev(s, EV_NOBODY, -1);
 		end_round(s, R_NOBODY, now);
@@ -673,9 +676,29 @@ static void ww_status(const void *st, struct status *o)
 	o->over = s->pr.n == 0;
 	o->turn = -1;   /* a race and a vote: nobody's turn in particular */
 	o->epoch = s->epoch;
+	/* The race and the vote are windows: every seat they are for looks the
+	 * same until they close, passed, voted or not ("gleichzeitig"). */
+	const struct prompt *top = prompt_peek(&s->pr);
+	if (top && (top->kind == PR_RACE || top->kind == PR_VOTE))
+		o->window = top->seats;
 	scores(s, sc);
 	for (int p = 0; p < s->n; p++)
 		o->score[p] = sc[p];
+}
+
+/* A move from a page older than the last claim, word or round: a race
+ * press after the round was claimed is told who claimed it. */
+static int ww_late(const void *st, int seat, const char *move, struct rerr *e)
+{
+	const struct ww_state *s = st;
+	struct mtok t;
+	struct rerr ve;
+	(void)seat;
+	if (s->round < WW_ROUNDS && s->rounds[s->round].claimer >= 0 &&
+	    mt_split(move, &t, &ve) == 0 && t.n == 1 &&
+	    (mt_is(&t, 0, "stopp") || mt_is(&t, 0, "pass")))
+		rerr_set(e, "Zu spät: @%d hat schon „Stopp“ gerufen.", s->rounds[s->round].claimer);
+	return GAME_LATE_STALE;
 }
 
 /* Every legal move but the words (any word is one): `stopp` and `pass` in
@@ -982,10 +1005,13 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vnum(v, "seat", q);
 		vflag(v, "is_me", q == me);
 		vnum(v, "score", sc[q]);
-		vflag(v, "passed", kind == PR_RACE && !((p->waiting >> q) & 1u));
-		vflag(v, "voted_up", kind == PR_VOTE && s->vote[q] == 1);
-		vflag(v, "voted_down", kind == PR_VOTE && s->vote[q] == 2);
-		vflag(v, "to_vote", kind == PR_VOTE && ((p->waiting >> q) & 1u));
+		/* another seat's pass and vote stay secret until the window
+		 * closes: it looks as if it had not answered yet */
+		uint32_t waits = q == me ? p ? p->waiting : 0 : p ? p->seats : 0;
+		vflag(v, "passed", kind == PR_RACE && !((waits >> q) & 1u));
+		vflag(v, "voted_up", kind == PR_VOTE && q == me && s->vote[q] == 1);
+		vflag(v, "voted_down", kind == PR_VOTE && q == me && s->vote[q] == 2);
+		vflag(v, "to_vote", kind == PR_VOTE && ((waits >> q) & 1u));
 		vend(v);
 	}
 	vflag(v, "has_rounds", s->round > 0);
@@ -1046,7 +1072,6 @@ static void ww_scramble(void *st, int seat, uint64_t seed)
 	uint8_t used[WW_CARDS] = { 0 };
 	uint16_t pool[WW_CARDS];
 	int n = 0, from = s->round < WW_ROUNDS ? s->round + 1 : WW_ROUNDS;
-	(void)seat;
 	rng_seed(&r, seed);
 	for (int i = 0; i < from; i++)
 		used[s->deck[i]] = 1;
@@ -1056,6 +1081,12 @@ static void ww_scramble(void *st, int seat, uint64_t seed)
 	rng_shuffle(&r, pool, n);
 	for (int i = from, k = 0; i < WW_ROUNDS; i++)
 		s->deck[i] = (uint8_t)pool[k++];
+	/* the others' votes cast so far, up or down, are secret too */
+	for (int q = 0; q < s->n; q++) {
+		uint8_t way = (uint8_t)(1 + rng_below(&r, 2));   /* drawn for all alike */
+		if (q != seat && s->vote[q])
+			s->vote[q] = way;
+	}
 	rng_seed(&s->rng, rng_next(&r));
 }
 
@@ -1143,4 +1174,5 @@ const struct game wurfwort_game = {
 	.check = ww_check,
 	.view = ww_view,
 	.scramble = ww_scramble,
+	.late = ww_late,
 };

@@ -1,18 +1,32 @@
 #!/bin/sh
 # run-each.sh BIN... — runs test binaries from the project root, JOBS of them
 # at a time (default 2, one a core), and prints each one's output whole when
-# it ends, headed "== BIN"; fails if any fails. cmocka prints its own summary
-# lines. The integration binaries each start their own app and nginx on
-# ports of their own (tests/integration/harness.c), so two can run at once.
+# it ends, headed "== BIN (N s)" with its wall seconds; fails if any fails.
+# cmocka prints its own summary lines. At the end a table of every binary's
+# seconds, slowest first, shows where the time goes. The integration binaries
+# each start their own app and nginx on ports of their own
+# (tests/integration/harness.c), so two can run at once.
 cd "$(dirname "$0")/.." || exit 1
 jobs=${JOBS:-2}
 out=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-each.XXXXXX") || exit 1
 trap 'rm -rf "$out"' EXIT
+start=$(date +%s)
 # xargs fails (123) when any run exits 1; a run's own code is in its log.
 printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh -c '
 	log="$0/$(basename "$1").log"
+	t0=$(date +%s.%N)
 	"$1" >"$log" 2>&1
 	rc=$?
-	[ "$rc" -eq 0 ] || echo "FAILED: $1 (exit $rc)" >>"$log"
-	flock "$0/print" sh -c "echo \"== \$1\"; cat \"\$2\"" - "$1" "$log"
+	t1=$(date +%s.%N)
+	secs=$(awk -v a="$t0" -v b="$t1" "BEGIN { printf \"%.1f\", b - a }")
+	mark=""
+	[ "$rc" -eq 0 ] || { echo "FAILED: $1 (exit $rc)" >>"$log"; mark=" FAILED"; }
+	flock "$0/print" sh -c "echo \"== \$1 (\$3 s)\"; cat \"\$2\"; \
+		echo \"\$3 \$1\$5\" >>\"\$4/times\"" - "$1" "$log" "$secs" "$0" "$mark"
 	[ "$rc" -eq 0 ]' "$out"
+rc=$?
+if [ -s "$out/times" ]; then
+	echo "== seconds per binary, slowest first ($(( $(date +%s) - start )) s in all, $jobs at a time)"
+	sort -rn "$out/times" | awk '{ printf "%7.1f  %s%s\n", $1, $2, $3 == "" ? "" : " " $3 }'
+fi
+exit "$rc"

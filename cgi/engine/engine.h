@@ -54,6 +54,10 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 		   int64_t now, struct rerr *e);
 
 /* load.c */
+int live_seats(struct store *s, struct live *l);
+int party_state(struct store *s, const struct st_table *t, const struct game *g,
+		const int *opt, const struct st_party *p, const unsigned char *snap,
+		void *state);
 void live_free(struct live *l);
 int live_load(struct store *s, int64_t id, struct live *l);
 int close_broken(struct store *s, int64_t id, int64_t now, const char *why);

@@ -14,7 +14,7 @@
 #include "sim.h"
 
 /* Who plays each seat of table t: l->bots, l->resigned, l->level, l->user. */
-static int live_seats(struct store *s, struct live *l)
+int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
 	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
@@ -101,9 +101,9 @@ static int replay_party(struct store *s, const struct st_table *t, const struct 
  * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
  * PLAY_CORRUPT (logged while the party runs: the table is then closed,
  * close_broken). Inside the caller's transaction. */
-static int party_state(struct store *s, const struct st_table *t, const struct game *g,
-		       const int *opt, const struct st_party *p, const unsigned char *snap,
-		       void *state)
+int party_state(struct store *s, const struct st_table *t, const struct game *g,
+		const int *opt, const struct st_party *p, const unsigned char *snap,
+		void *state)
 {
 	struct rerr e;
 	int rc = game_load(g, state, snap, p->snap_len, &e);
@@ -224,6 +224,12 @@ static int load_party(struct store *s, struct play_table *out, unsigned char *sn
 	if (rc != PLAY_OK)
 		return rc;
 	out->has_party = 1;
+	int64_t mine = 0;   /* the seat's own last step: its page may show it */
+	if (out->my_seat >= 0 &&
+	    (rc = from_store(store_seat_last_version(s, out->party.id, out->my_seat, &mine),
+			     PLAY_ERR)) != PLAY_OK)
+		return rc;
+	out->seen = mine > out->seen ? mine : out->seen;
 	out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
 	if (out->pausing)
 		return ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
@@ -282,6 +288,7 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 	for (int i = 0; user > 0 && i < out->nseated; i++)
 		if (out->seats[i].user_id == user)
 			out->my_seat = out->seats[i].seat;
+	out->seen = out->t.public_version;
 	if (out->t.party_no >= 0) {
 		rc = PLAY_ERR;
 		snap = malloc(GAME_SNAPSHOT_MAX);

@@ -369,6 +369,102 @@ static int refused_if_broken(int rc, struct rerr *e)
 					     "danach wäre fehlerhaft. Bitte wähle einen anderen."));
 }
 
+/* The game's judgement of a move from a page older than the last change
+ * of its meaning (struct game.late): GAME_LATE_NOW or GAME_LATE_STALE,
+ * with the game's words for a lost race in *why (msg empty: none). */
+static int game_late(const struct live *l, int seat, const char *move, struct rerr *why)
+{
+	memset(why, 0, sizeof *why);
+	return l->g->late ? l->g->late(l->state, seat, move, why) : GAME_LATE_STALE;
+}
+
+/* Whether a move from the page at version `seen` (struct play_table.seen)
+ * may be judged against the state as it is now (after the tick), which is
+ * the rule: PLAY_OK. It is stale only when the steps since changed what it
+ * means: the seat moved since (a double submit), or the position epoch
+ * changed (a card landed, a race was won, a deadline moved the game on):
+ * PLAY_STALE with the note, naming the race's winner when the game can.
+ * A move the game calls GAME_LATE_NOW (a standing choice) is never stale. */
+static int judge_page(struct store *s, struct live *l, int seat, const char *move,
+		      int64_t party_before, int64_t seen, struct rerr *e)
+{
+	struct rerr why;
+	int moved, ticked, rc;
+	memset(&why, 0, sizeof why);
+	if (is_continue(move) && l->t.party_no > 0 && !live_pausing(l) &&
+	    (l->t.party_no != l->party.number || l->t.epoch_version > seen))
+		/* a continue from the pause page of the party before */
+		return fail_msg(e, PLAY_STALE, N_("Zu spät: die nächste Partie hat schon begonnen. "
+						  "Hier ist der neue Stand."));
+	if (l->t.status != TABLE_PLAYING || l->t.party_no != l->party.number)
+		return fail_msg(e, PLAY_STALE, N_("Zu spät: inzwischen hat sich am Tisch etwas "
+						  "geändert. Hier ist der neue Stand."));
+	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen, &moved),
+			     PLAY_ERR)) != PLAY_OK)
+		return rc;
+	int changed = l->t.epoch_version > seen;
+	if (!moved && !changed)
+		return PLAY_OK;
+	if (!live_pausing(l) && game_late(l, seat, move, &why) == GAME_LATE_NOW)
+		return PLAY_OK;
+	if (moved)
+		return fail_msg(e, PLAY_STALE, N_("Doppelt gesendet: dein Zug ist schon "
+						  "angekommen."));
+	if (why.msg[0]) {   /* a race lost: the game names who came first */
+		if (e)
+			*e = why;
+		return PLAY_STALE;
+	}
+	/* a deadline applied after the page was seen (here or by anyone's
+	 * request) that moved the game on */
+	if ((rc = from_store(store_ticked_since(s, party_before, seen, &ticked), PLAY_ERR)) !=
+	    PLAY_OK)
+		return rc;
+	return fail_msg(e, PLAY_STALE, ticked ? N_("Zu spät: die Frist ist inzwischen "
+						   "abgelaufen. Hier ist der neue Stand.") :
+				       N_("Zu spät: inzwischen hat sich am Tisch etwas "
+					  "geändert. Hier ist der neue Stand."));
+}
+
+/* A move the game refused, from a page older than a deadline applied since
+ * (whose meaning did not change, else judge_page() said so): the window it
+ * answered has closed: PLAY_STALE "too late" instead of the refusal. */
+static int refused_late(struct store *s, int64_t party, int64_t seen, struct rerr *e)
+{
+	int ticked;
+	int rc = from_store(store_ticked_since(s, party, seen, &ticked), PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
+	return ticked ? fail_msg(e, PLAY_STALE, N_("Zu spät: die Frist ist inzwischen abgelaufen. "
+						   "Hier ist der neue Stand.")) :
+			PLAY_REJECTED;
+}
+
+/* A move that arrives after the one that finished the table (the shout
+ * that won a race): PLAY_STALE, with the game's words for who came first
+ * when it has them. l holds the finished table; it loads its last party. */
+static int finished_note(struct store *s, struct live *l, int64_t user, const char *move,
+			 struct rerr *e)
+{
+	struct rerr why;
+	memset(&why, 0, sizeof why);
+	if (table_game(&l->t, &l->g, l->opt) == PLAY_OK && l->g->late && l->t.party_no >= 0 &&
+	    live_seats(s, l) == PLAY_OK && (l->state = calloc(1, l->g->state_size)) &&
+	    (l->snap = malloc(GAME_SNAPSHOT_MAX)) &&
+	    store_party_get(s, l->t.id, l->t.party_no, &l->party, l->snap, GAME_SNAPSHOT_MAX) ==
+		    ST_OK &&
+	    party_state(s, &l->t, l->g, l->opt, &l->party, l->snap, l->state) == PLAY_OK)
+		for (int q = 0; user > 0 && q < l->t.nseats && q < GAME_MAX_SEATS; q++)
+			if (l->user[q] == user &&
+			    l->g->late(l->state, q, move, &why) == GAME_LATE_STALE && why.msg[0]) {
+				if (e)
+					*e = why;
+				return PLAY_STALE;
+			}
+	return fail_msg(e, PLAY_STALE, N_("Zu spät: die Partie ist inzwischen entschieden. "
+					  "Hier ist der Endstand."));
+}
+
 /* The whole transaction of one move (see play.h). PLAY_STALE with e->msg
  * (the fresh page with the note), PLAY_REJECTED with the game's reason
  * (the page with the note, the move kept in the form), PLAY_NOT_SEATED
@@ -379,7 +475,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 	      int64_t seen_version, int64_t now_ms, struct rerr *e)
 {
 	struct live l;
-	int seat, moved, rc;
+	int seat, rc;
 	int64_t party_before;
 
 	memset(&l, 0, sizeof l);
@@ -398,8 +494,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 		/* the move that finished the table came first (a shout race) */
 		if (rc == PLAY_NOT_PLAYING && l.t.status == TABLE_FINISHED && seen_version >= 0 &&
 		    seen_version < l.t.version)
-			rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die Partie ist inzwischen "
-							"entschieden. Hier ist der Endstand."));
+			rc = finished_note(s, &l, user, move, e);
 		goto out;
 	}
 	for (seat = 0; seat < l.t.nseats && seat < GAME_MAX_SEATS; seat++)
@@ -433,41 +528,18 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 						"wurde schon gezogen. Hier ist der neue Stand."));
 		goto out;
 	}
-	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen_version, &moved),
-			     PLAY_ERR)) != PLAY_OK)
+	if ((rc = judge_page(s, &l, seat, move, party_before, seen_version, e)) != PLAY_OK)
 		goto out;
-	if (moved) {
-		rc = fail_msg(e, PLAY_STALE, N_("Doppelt gesendet: dein Zug ist schon "
-						"angekommen."));
-		goto out;
-	}
-	if (is_continue(move) && l.t.party_no > 0 && !live_pausing(&l) &&
-	    (l.t.party_no != l.party.number || l.t.epoch_version > seen_version)) {
-		/* a continue from the pause page of the party before */
-		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die nächste Partie hat schon begonnen. "
-						"Hier ist der neue Stand."));
-		goto out;
-	}
-	/* A deadline applied after the page was seen (here or by anyone's
-	 * request): the window the player answered is gone, whatever the move. */
-	if ((rc = from_store(store_ticked_since(s, party_before, seen_version, &moved),
-			     PLAY_ERR)) != PLAY_OK)
-		goto out;
-	if (moved) {
-		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: die Frist ist inzwischen abgelaufen. "
-						"Hier ist der neue Stand."));
-		goto out;
-	}
-	if (l.t.epoch_version > seen_version || l.t.status != TABLE_PLAYING ||
-	    l.t.party_no != l.party.number) {
-		rc = fail_msg(e, PLAY_STALE, N_("Zu spät: inzwischen hat sich am Tisch etwas "
-						"geändert. Hier ist der neue Stand."));
-		goto out;
-	}
 	if (live_pausing(&l))
 		rc = party_continue(s, &l, seat, move, now_ms, e);
 	else
-		rc = refused_if_broken(apply_move(s, &l, seat, move, now_ms, e), e);
+		rc = apply_move(s, &l, seat, move, now_ms, e);
+	/* the game's refusal of a move from a page older than a deadline
+	 * applied since is "too late"; a step that would break the state is
+	 * refused as such */
+	if (rc == PLAY_REJECTED)
+		rc = refused_late(s, party_before, seen_version, e);
+	rc = refused_if_broken(rc, e);
 	/* the seats as loaded (a timeout's takeover included): without a bot
 	 * or an autopass there is nothing for bots_act() to read them for */
 	if (rc == PLAY_OK && (l.bots | l.autopass))

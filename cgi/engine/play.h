@@ -4,12 +4,18 @@
  * load snapshot → tick → apply → save snapshot, append to the log, bump the
  * version → commit. A rejected move changes nothing.
  *
- * Staleness: a form carries `v`, the table version the player saw. A move is
- * refused as stale when this seat has moved since v (a double click), or when
- * the game's position epoch (struct status.epoch) changed after v (somebody
- * else's card landed first: "too late"), or when a deadline was applied
- * after v (the window the player answered has closed: "too late"). Other
- * seats' passes and secret choices do not make a page stale.
+ * Staleness: a form carries `v`, the version the player's page was at
+ * (struct play_table.seen: the public version, or the seat's own later
+ * step; never the full version, which counts the others' hidden steps). A
+ * move is judged against the current state; it is refused as stale only
+ * when the steps since v changed its meaning: this seat moved since v (a
+ * double click), or the game's position epoch (struct status.epoch)
+ * changed after v (somebody else's card landed first, a race was won, a
+ * deadline moved the game on: "too late", naming the race's winner where
+ * the game can, game.late). A deadline that closed a window and changed
+ * nothing else makes a move "too late" only when the game now refuses it.
+ * A standing choice (game.late says GAME_LATE_NOW) is never stale. Other
+ * seats' passes, votes and secret choices do not make a page stale.
  *
  * Matches: when a party ends, its scores are saved and the table pauses on
  * the finished party (docs/storage.md, "The end of a party"): every seat may
@@ -85,6 +91,11 @@ extern const play_table_end_fn play_table_end_listeners[];
 /* Everything a page needs about one table, loaded once per request. */
 struct play_table {
 	struct st_table t;
+	int64_t seen;                /* the version this viewer's page carries (its forms'
+	                              * `v`, the JSON's "version"): the public version, or
+	                              * the viewer's own later step that others cannot see;
+	                              * never t.version, which counts everybody's hidden
+	                              * steps too */
 	const struct game *g;
 	int opt[GAME_OPT_MAX];
 	struct st_seat seats[GAME_MAX_SEATS];

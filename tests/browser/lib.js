@@ -92,8 +92,12 @@ class T {
 		context.setDefaultTimeout(10000);
 		context.setDefaultNavigationTimeout(15000);
 		const page = await context.newPage();
-		const p = { label, context, page, loads: 0, errors: [] };
+		const p = { label, context, page, loads: 0, polls: 0, errors: [] };
 		page.on('load', () => { p.loads++; });
+		// The table pages' poll (static/poll.js) asks by XHR: each answer is
+		// one round of the page's own update, what a test waits for instead
+		// of a fixed time (pageUpdate, pollRounds).
+		page.on('response', r => { if (r.request().resourceType() === 'xhr') p.polls++; });
 		// Script errors and CSP violations; a failed sub-resource by its address.
 		page.on('pageerror', e => p.errors.push(String(e.message)));
 		page.on('console', m => {
@@ -199,9 +203,37 @@ async function gotoSettled(p, url) {
 			return;
 		} catch (e) {
 			if (i >= 2 || !/ERR_ABORTED|interrupted by another navigation/.test(String(e))) throw e;
-			await sleep(300);
+			// the page's own navigation first, then ours again
+			await p.page.waitForLoadState('load').catch(() => {});
 		}
 	}
+}
+
+// Waits until one of the pages ps updates by itself: a poll answered or a
+// page loaded. A loop that found nothing to do on the pages waits with this
+// for the next news, not for a fixed time.
+async function pageUpdate(ps, timeoutMs = 15000) {
+	const seen = ps.map(p => p.loads + p.polls);
+	await until(`an update of ${ps.map(p => p.label).join(', ')}'s pages`, timeoutMs,
+		async () => ps.some((p, i) => p.loads + p.polls > seen[i]), 50);
+}
+
+// Waits until each of the pages ps has finished n more rounds of its poll
+// (a reload counts as one): what "nothing changed" is checked over.
+async function pollRounds(ps, n, timeoutMs = 20000) {
+	const seen = ps.map(p => p.loads + p.polls);
+	await until(`${n} poll rounds of ${ps.map(p => p.label).join(', ')}'s pages`, timeoutMs,
+		async () => ps.every((p, i) => p.loads + p.polls >= seen[i] + n), 50);
+}
+
+// Sets the viewport and waits until the page has it (what is read of the
+// layout afterwards, a width or a screenshot, lays the page out first).
+// Asked from here, not by waitForFunction or an animation frame: a page
+// without script runs neither.
+async function resize(page, size) {
+	await page.setViewportSize(size);
+	await until(`the page at ${size.width} px`, 5000,
+		() => page.evaluate(w => window.innerWidth === w, size.width), 50);
 }
 
 // The tests in LANES lanes on one browser: each lane takes the next test
@@ -239,5 +271,6 @@ async function main() {
 }
 
 module.exports = {
-	test, main, until, sleep, check, visibleText, gotoSettled, BASE, OUT, DESKTOP, PHONE,
+	test, main, until, sleep, check, visibleText, gotoSettled, pageUpdate, pollRounds, resize,
+	BASE, OUT, DESKTOP, PHONE,
 };

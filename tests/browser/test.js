@@ -5,11 +5,17 @@
 // who did not act: those pages must notice other players' moves by polling.
 'use strict';
 
-const { test, main, until, sleep, check, visibleText, gotoSettled, BASE, OUT, DESKTOP, PHONE } =
-	require('./lib');
+const { test, main, until, sleep, check, visibleText, gotoSettled, pageUpdate, pollRounds, resize,
+	BASE, OUT, DESKTOP, PHONE } = require('./lib');
 
 const PASSWORD = 'geheim-123';
 const POLL_WAIT = 15000;   // a page must catch up with a move within this
+// A click's page must come back within this: every click (playwright's click
+// waits for the navigation it starts) and the wait for its page's load. It
+// waits on the page's own load, so a generous bound costs nothing when the
+// machine is quick; a busy one (load 16, the word list read cold by the
+// first Wurf & Wort word) took longer than the 10 s a click had.
+const CLICK_WAIT = 30000;
 const PHONE360 = { width: 360, height: 780 };   // a narrow phone
 
 // ---- reading a page ----------------------------------------------------------
@@ -28,6 +34,7 @@ async function state(p) {
 				version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
 				myTurn: !!(b && b.dataset.alert),
 				title: document.title,
+				doc: performance.timeOrigin,   // one per document: tells a reload
 				moves,
 			};
 		});
@@ -39,8 +46,8 @@ async function state(p) {
 async function clickMove(p, move) {
 	const before = p.loads;
 	const btn = p.page.locator(`button[name="move"][value="${move}"]`).first();
-	await btn.click();
-	await until(`${p.label}'s page after "${move}"`, 10000, async () => {
+	await btn.click({ timeout: CLICK_WAIT });
+	await until(`${p.label}'s page after "${move}"`, CLICK_WAIT, async () => {
 		if (p.loads <= before) return false;
 		await p.page.waitForLoadState('load');
 		return true;
@@ -71,7 +78,7 @@ async function register(p, name) {
 	await f.locator('input[name="password2"]').fill(PASSWORD);
 	await Promise.all([
 		p.page.waitForURL(u => !u.pathname.startsWith('/register')),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const who = await p.page.locator('header .who').innerText();
 	check(who.trim() === name, `after registering, the header names "${who}", not ${name}`);
@@ -90,7 +97,7 @@ async function createTable(p, slug, seats, options = {}) {
 	}
 	await Promise.all([
 		p.page.waitForURL(/\/t\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	return p.page.url();
 }
@@ -99,8 +106,8 @@ async function createTable(p, slug, seats, options = {}) {
 async function seatBots(p, levels) {
 	for (const level of levels) {
 		const before = p.loads;
-		await p.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click();
-		await until(`${p.label}'s page after seating a ${level} bot`, 10000, async () => p.loads > before);
+		await p.page.locator(`form[action$="/bot"]:has(input[value="${level}"]) button`).click({ timeout: CLICK_WAIT });
+		await until(`${p.label}'s page after seating a ${level} bot`, CLICK_WAIT, async () => p.loads > before);
 	}
 }
 
@@ -108,8 +115,8 @@ async function seatBots(p, levels) {
 async function join(p, url) {
 	await gotoSettled(p, url);
 	const before = p.loads;
-	await p.page.locator('form[action$="/join"] button').click();
-	await until(`${p.label}'s page after joining`, 10000, async () => p.loads > before);
+	await p.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });
+	await until(`${p.label}'s page after joining`, CLICK_WAIT, async () => p.loads > before);
 	await p.page.waitForURL(/\/t\/\d+$/);
 	const text = await visibleText(p.page);
 	check(!/nicht gefunden|Fehler/i.test(await p.page.title()), `${p.label} could not join: ${text.slice(0, 300)}`);
@@ -184,8 +191,9 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 			const after = (await state(all[w])).version;
 			if (mv === 'pass' && after === v) {
 				// A pass that leaves the window open is seen by nobody: no
-				// other page reloads (its timing would tell who passed).
-				await sleep(3000);
+				// other page reloads (its timing would tell who passed):
+				// each of theirs asks twice more and stays.
+				await pollRounds(others, 2);
 				others.forEach((p, k) => check(p.loads === loads[k],
 					`${p.label}'s page reloaded after ${all[w].label}'s pass`));
 				quietPasses++;
@@ -225,8 +233,7 @@ test('Drehwurm: three players, invite link, moves, polling, turn marker, screens
 	const k = Math.max(0, ss.findIndex(s => s.myTurn));
 	const who = all[k];
 	await t.shot(who.page, 'drehwurm-desktop.png');
-	await who.page.setViewportSize(PHONE);
-	await who.page.waitForTimeout(200);
+	await resize(who.page, PHONE);
 	await t.shot(who.page, 'drehwurm-phone.png');
 	await t.shot(who.page, 'drehwurm-phone-top.png', false);
 	const wide = await who.page.evaluate(() => document.documentElement.scrollWidth);
@@ -330,8 +337,7 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(/dora (legt|zieht|sagt|deckt)/.test(text),
 		"after everyone chose, dora's page does not show her choice revealed in the log");
 	await t.shot(dora.page, 'dna-resolved.png');
-	await dora.page.setViewportSize(PHONE);
-	await dora.page.waitForTimeout(200);
+	await resize(dora.page, PHONE);
 	await t.shot(dora.page, 'dna-phone.png');
 	const wide = await dora.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
@@ -380,8 +386,7 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	await allAt([other], v2, 'after done');
 	check((await state(other)).moves.includes('roll'), `${other.label} is not on turn after done`);
 	await t.shot(other.page, 'drachenrummy-other.png');
-	await first.page.setViewportSize(PHONE);
-	await first.page.waitForTimeout(200);
+	await resize(first.page, PHONE);
 	await t.shot(first.page, 'drachenrummy-phone.png');
 	const wide = await first.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the Drachenrummy page is ${wide} px wide`);
@@ -425,7 +430,7 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	t.note(`ida types "${word}"`);
 	const before = ida.loads;
 	await ida.page.locator('#move-text').fill(word);
-	await ida.page.locator('form.typed button[type="submit"]').click();
+	await ida.page.locator('form.typed button[type="submit"]').click({ timeout: CLICK_WAIT });
 	// the worker may read its dictionaries now: give it time
 	await until("ida's page after her word", 30000, async () => ida.loads > before);
 	await ida.page.waitForLoadState('load');
@@ -436,18 +441,24 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 		const m = (await state(p)).moves;
 		check(m.includes('vote up') && m.includes('vote down'), `${p.label} cannot vote: ${m.join(', ')}`);
 	}
+	// A vote is secret until the vote closes ("gleichzeitig"): kim's page
+	// does not reload and shows nothing of it; jan's own page shows it.
+	const kimLoads = kim.loads, kimPolls = [];
+	kim.page.on('response', r => { if (r.url().includes('/poll?')) kimPolls.push(r.status()); });
 	await clickMove(jan, 'vote up');
-	await allAt(all, (await state(jan)).version, "after jan's vote");
+	check(/dafür/.test(await visibleText(jan.page)), "jan's page does not show jan's own vote");
+	await until("two of kim's polls after jan's vote", 15000, async () => kimPolls.length >= 2, 200);
+	check(kim.loads === kimLoads && kimPolls.every(st => st === 204),
+		`kim's page reloaded after jan's secret vote (polls ${kimPolls.join(',')})`);
 	const seen = await visibleText(kim.page);
-	check(/dafür/.test(seen), "kim's page does not show jan's vote as it came in");
+	check(!/dafür/.test(seen), "kim's page shows jan's vote before the vote closed");
 	await t.shot(kim.page, 'wurfwort-vote.png');
 	await clickMove(kim, 'vote up');
 	await allAt(all, (await state(kim)).version, "after kim's vote");
 	const rounds = await ida.page.locator('.ww-rounds tbody tr').last().innerText();   // earlier rows: passed cards
 	check(rounds.includes(word), `the rounds table does not list the word: "${rounds}"`);
 	await t.shot(ida.page, 'wurfwort-desktop.png');
-	await ida.page.setViewportSize(PHONE);
-	await ida.page.waitForTimeout(200);
+	await resize(ida.page, PHONE);
 	await t.shot(ida.page, 'wurfwort-phone.png');
 	const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the Wurf & Wort page is ${wide} px wide`);
@@ -498,7 +509,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 			}
 		}
 		const w = ss.findIndex(s => s.moves.includes('pass') || s.moves.includes('done'));
-		if (w < 0) { await sleep(300); continue; }
+		if (w < 0) { await pageUpdate(live); continue; }
 		await clickMove(all[w], ss[w].moves.includes('pass') ? 'pass' : 'done');
 		if (w !== 2) await settle(all[w]);
 	}
@@ -517,8 +528,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	// A narrow phone (360 px): no sideways scrolling, with or without script;
 	// the headline is the board's status line.
 	for (const p of [watcher, nia]) {
-		await p.page.setViewportSize(PHONE360);
-		await p.page.waitForTimeout(200);
+		await resize(p.page, PHONE360);
 		const wide = await p.page.evaluate(() => document.documentElement.scrollWidth);
 		check(wide <= PHONE360.width, `at 360 px ${p.label}'s Worst Game Ever page is ${wide} px wide`);
 		check(await p.page.locator('.wg-headline[role="status"]').count() === 1,
@@ -537,7 +547,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 		const log = await all[reactor].page.locator('.wg-log').innerText().catch(() => '');
 		if (log.includes(resolved)) break;
 		const w = ss.findIndex((s, i) => i !== reactor && s.moves.includes('pass'));
-		if (w < 0) { await sleep(300); continue; }
+		if (w < 0) { await pageUpdate(live); continue; }
 		await clickMove(all[w], 'pass');
 	}
 	await gotoSettled(nia, url);
@@ -550,7 +560,7 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 
 	// The standing choice of windows, without script: unfold it, switch off
 	// the window after the ante, and the page says so.
-	await nia.page.locator('.wg-listen summary').click();
+	await nia.page.locator('.wg-listen summary').click({ timeout: CLICK_WAIT });
 	const toggle = nia.page.locator('.wg-listen li').first();
 	check(/gefragt/.test(await toggle.innerText()), `nia's first window is not on: "${await toggle.innerText()}"`);
 	await clickMove(nia, await toggle.locator('button[name="move"]').getAttribute('value'));
@@ -575,14 +585,13 @@ test('Bots: one person seats two bots and plays; the bots answer at once', 90000
 	for (let step = 0; step < 40 && mine < 3; step++) {
 		const s = await state(ole);
 		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
-		if (!mv) { await gotoSettled(ole, url); await sleep(200); continue; }
+		if (!mv) { await pageUpdate([ole]); continue; }   // the bots' moves, by its poll
 		await clickMove(ole, mv);
 		mine++;
 	}
 	check(mine === 3, `ole made ${mine} moves in 40 steps`);
 	await t.shot(ole.page, 'bots-desktop.png');
-	await ole.page.setViewportSize(PHONE);
-	await ole.page.waitForTimeout(200);
+	await resize(ole.page, PHONE);
 	await t.shot(ole.page, 'bots-phone.png');
 	const wide = await ole.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the table with bots is ${wide} px wide`);
@@ -597,8 +606,7 @@ async function dwMove(p, url) {
 		const s = await state(p);
 		const mv = s.moves.find(m => /^(play|chicken|draw turn) /.test(m)) || (s.moves.includes('pass') ? 'pass' : '');
 		if (mv) { await clickMove(p, mv); return true; }
-		await gotoSettled(p, url);
-		await sleep(200);
+		await pageUpdate([p]);   // the bots' moves, by its poll
 	}
 	return false;
 }
@@ -613,8 +621,8 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" on the German board');
 	// the footer's switch: a form for a user, back to the same table
 	const before = edda.loads;
-	await edda.page.locator('footer .langs button[value="en"]').click();
-	await until("edda's page after the switch", 10000, async () => edda.loads > before);
+	await edda.page.locator('footer .langs button[value="en"]').click({ timeout: CLICK_WAIT });
+	await until("edda's page after the switch", CLICK_WAIT, async () => edda.loads > before);
 	await edda.page.waitForURL(url);
 	check(await edda.page.getAttribute('html', 'lang') === 'en', 'after the switch the page is not English');
 	let text = await visibleText(edda.page);
@@ -626,8 +634,7 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	text = await visibleText(edda.page);
 	check(!/Deine Hand|Mitspieler|Zuletzt/.test(text), `German after a move in English: ${text.slice(0, 300)}`);
 	await t.shot(edda.page, 'english-desktop.png');
-	await edda.page.setViewportSize(PHONE);
-	await edda.page.waitForTimeout(200);
+	await resize(edda.page, PHONE);
 	await t.shot(edda.page, 'english-phone.png');
 	const wide = await edda.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the English table is ${wide} px wide`);
@@ -636,8 +643,8 @@ test('English: the switch in the middle of a game; board, buttons and log follow
 	check(await edda.page.getAttribute('html', 'lang') === 'en', '/me is not English');
 	await gotoSettled(edda, url);
 	const b2 = edda.loads;
-	await edda.page.locator('footer .langs button[value="de"]').click();
-	await until("edda's page after switching back", 10000, async () => edda.loads > b2);
+	await edda.page.locator('footer .langs button[value="de"]').click({ timeout: CLICK_WAIT });
+	await until("edda's page after switching back", CLICK_WAIT, async () => edda.loads > b2);
 	check(await edda.page.getAttribute('html', 'lang') === 'de', 'switching back did not give German');
 	check((await visibleText(edda.page)).includes('Deine Hand'), 'no "Deine Hand" after switching back');
 	t.note('screenshots: tests/out/english-{desktop,phone}.png');
@@ -669,7 +676,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 	const f = sina.page.locator('form[action="/tables"]:has(input[name="game"][value="drehwurm"])');
 	await f.locator('select[name="seats"]').selectOption('3');
 	await f.locator('input[name="snap_seconds"]').fill('60');
-	await f.locator('input[name="speed"][value="days"]').click();
+	await f.locator('input[name="speed"][value="days"]').click({ timeout: CLICK_WAIT });
 	check(await f.locator('input[name="speed"][value="days"]').isChecked(), 'the radio "Über Tage" is not checked');
 	await f.locator('select[name="clock_days"]').selectOption('5');
 	await f.locator('input[name="move_hours"]').fill('12');
@@ -677,7 +684,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 	await f.locator('input[name="timeouts"]').fill('2');
 	await Promise.all([
 		sina.page.waitForURL(/\/t\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const url = sina.page.url();
 	t.note(`table ${url}`);
@@ -687,8 +694,8 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 
 	// A bot on one free seat from the table page, then tom takes the last one.
 	const before = sina.loads;
-	await sina.page.locator('form[action$="/bot"]:has(input[value="greedy"]) button').click();
-	await until("sina's page after seating a bot", 10000, async () => sina.loads > before);
+	await sina.page.locator('form[action$="/bot"]:has(input[value="greedy"]) button').click({ timeout: CLICK_WAIT });
+	await until("sina's page after seating a bot", CLICK_WAIT, async () => sina.loads > before);
 	await join(tom, url);
 	await allAt([sina, tom], (await state(tom)).version, 'the party starts');
 
@@ -702,7 +709,7 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 		if (running.length === 1 && running[0].turn) break;
 		const ss = [await state(sina), await state(tom)];
 		const w = ss.findIndex(s => s.moves.includes('pass'));
-		if (w < 0) { await sleep(300); continue; }
+		if (w < 0) { await pageUpdate([sina, tom]); continue; }
 		const p = [sina, tom][w];
 		t.note(`${p.label} passes a window`);
 		await clickMove(p, 'pass');
@@ -779,8 +786,8 @@ async function onTurn(all) {
 async function typeMove(p, text) {
 	const before = p.loads;
 	await p.page.locator('#move-text').fill(text);
-	await p.page.locator('form.typed button[type="submit"]').click();
-	await until(`${p.label}'s page after typing "${text}"`, 10000, async () => p.loads > before);
+	await p.page.locator('form.typed button[type="submit"]').click({ timeout: CLICK_WAIT });
+	await until(`${p.label}'s page after typing "${text}"`, CLICK_WAIT, async () => p.loads > before);
 	await p.page.waitForLoadState('load');
 }
 
@@ -819,7 +826,7 @@ test('A refused move is never sent again: the table changes and nothing is playe
 			continue;
 		}
 		const i = ss.findIndex(s => s.moves.some(m => /^(play|chicken|draw turn) /.test(m)));
-		if (i < 0) { await sleep(500); continue; }
+		if (i < 0) { await pageUpdate(all); continue; }
 		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
 		mover = i;
 		await clickMove(all[i], mv);
@@ -834,19 +841,22 @@ test('A refused move is never sent again: the table changes and nothing is playe
 	// window is over and p is on turn.
 	await typeMove(p, 'draw turn 1');
 	const note = await checkRefusedLanding(p, url, 'draw turn 1');
-	const v0 = (await state(p)).version;
+	// The version and the document read in one go: a count of loads taken
+	// apart from them lost the race with a reload of the page's own when
+	// the machine was busy.
+	const s0 = await state(p), v0 = s0.version;
 	t.note(`${p.label} typed "draw turn 1" in a snap window: "${note.replace(/\s+/g, ' ')}"`);
 
 	// The window ends by its deadline; p's page follows by polling and p is
 	// on turn now. Nothing may have been sent for p.
-	const loads = p.loads;
+	let s1 = s0;
 	await until(`${p.label}'s page to show the window's end`, 20000, async () => {
-		const s = await state(p);
-		return s.version > v0 && s.moves.some(m => m.startsWith('draw turn '));
+		s1 = await state(p);
+		return s1.version > v0 && s1.moves.some(m => m.startsWith('draw turn '));
 	}, 250);
-	check(p.loads > loads, `${p.label}'s page did not follow by itself`);
+	check(s1.doc !== s0.doc, `${p.label}'s page did not follow by itself`);
 	const v1 = (await state(p)).version;
-	await sleep(6000);   // three more poll rounds
+	await pollRounds([p], 3);   // three more poll rounds
 	const after = await state(p);
 	check(posts.length === 1, `${p.label}'s page sent ${posts.length} POSTs, only 1 was clicked`);
 	check(after.version === v1, `the table moved on by itself (${v1} → ${after.version})`);
@@ -855,6 +865,67 @@ test('A refused move is never sent again: the table changes and nothing is playe
 	const notes = await p.page.locator('.note').count();
 	check(notes === 0, `${p.label} sees a note after the table changed, though it did nothing`);
 	t.note(`the window ended; ${p.label}'s page followed to version ${v1} and ${p.label} is on turn; 1 POST in all`);
+});
+
+// The raw bytes a seat's browser gets for the table page and its JSON twin
+// (the same cookies), without touching the open page. The seconds left of
+// a countdown are the time of the request, not the table's (the deadline
+// itself, in ms, stays in the JSON): they are the only bytes blanked.
+async function rawViews(p, url) {
+	const html = (await (await p.page.request.get(url)).text())
+		.replace(/data-countdown="\d+">\d+</g, 'data-countdown="S">S<');
+	const json = (await (await p.page.request.get(url + '.json')).text())
+		.replace(/"(deadline_seconds|seconds)": *\d+/g, '"$1": S');
+	return { html, json };
+}
+
+test('A pass tells nobody: the other pages\' HTML, JSON and reloads stay as they were', 120000, async t => {
+	// 120-s snap windows: the window stays open for the whole test.
+	const { all, url } = await drehwurmTable(t, ['jana', 'kurt', 'lena'], [], 120);
+	const n = all.length;
+	let inWindow = [];
+	for (let step = 0; step < 40; step++) {
+		const ss = [];
+		for (const p of all) ss.push(await state(p));
+		inWindow = ss.map(s => s.moves.includes('pass'));
+		if (inWindow.filter(Boolean).length >= 2) break;
+		const i = ss.findIndex(s => s.moves.some(m => /^(play|draw turn) /.test(m)));
+		if (i < 0) { await sleep(500); continue; }
+		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
+		await clickMove(all[i], mv);
+		await allAt(all, (await state(all[i])).version, `after "${mv}"`);
+	}
+	check(inWindow.filter(Boolean).length >= 2, 'no snap window opened for two seats');
+	const a = inWindow.indexOf(true);
+	const others = all.filter((_, i) => i !== a);
+	// Every other page: its reloads, its polls' answers, its raw HTML and JSON.
+	const polls = new Map(others.map(p => [p, []]));
+	for (const p of others)
+		p.page.on('response', r => { if (r.url().includes('/poll?')) polls.get(p).push(r.status()); });
+	const before = [];
+	for (const p of others)
+		before.push({ loads: p.loads, version: (await state(p)).version, ...(await rawViews(p, url)) });
+	await clickMove(all[a], 'pass');
+	check(!(await state(all[a])).moves.includes('pass'), `${all[a].label} still may pass`);
+	// Two poll rounds of every other page after the pass (each answered).
+	const counted = others.map(p => polls.get(p).length);
+	await until('two polls of every other page after the pass', 20000, async () =>
+		others.every((p, i) => polls.get(p).length >= counted[i] + 2), 200);
+	for (let i = 0; i < others.length; i++) {
+		const p = others[i], b = before[i];
+		const now = await rawViews(p, url);
+		check(p.loads === b.loads, `${p.label}'s page reloaded after ${all[a].label}'s pass`);
+		check(polls.get(p).every(st => st === 204), `${p.label}'s polls answered ${polls.get(p).join(',')}`);
+		check((await state(p)).version === b.version, `${p.label}'s page moved to another version`);
+		let k = 0;
+		while (k < b.html.length && b.html[k] === now.html[k]) k++;
+		check(now.html === b.html, `${p.label}'s HTML changed (${b.html.length} → ${now.html.length} bytes) at ` +
+			`${k}: ${JSON.stringify(b.html.slice(k - 80, k + 40))} → ${JSON.stringify(now.html.slice(k - 80, k + 40))}`);
+		check(now.json === b.json, `${p.label}'s JSON changed (${b.json.length} → ${now.json.length} bytes)`);
+	}
+	t.note(`${all[a].label} passed in a window for ${inWindow.filter(Boolean).length} seats; ` +
+		`${others.map(p => p.label).join(' and ')}: no reload, polls 204, HTML and JSON byte for byte the same`);
+	void n;
 });
 
 test('Without JavaScript: a refused move, then a legal one, then the page updates by itself', 120000, async t => {
@@ -875,7 +946,7 @@ test('Without JavaScript: a refused move, then a legal one, then the page update
 			continue;
 		}
 		const i = ss.findIndex(s => s.moves.some(m => /^(play|chicken|draw turn) /.test(m)));
-		if (i < 0) { await sleep(500); continue; }   // a page still catching up
+		if (i < 0) { await pageUpdate([all[0], all[2]]); continue; }   // a page still catching up
 		if (i === 1) break;
 		const mv = ss[i].moves.find(m => m.startsWith('draw turn ')) || ss[i].moves[0];
 		await clickMove(all[i], mv);
@@ -1099,8 +1170,8 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	const loads = vera.loads;
 	const before = uma.loads;
 	await uma.page.locator('form.chat-form input[name="text"]').fill(msg);
-	await uma.page.locator('form.chat-form button[type="submit"]').click();
-	await until("uma's page after her message", 10000, async () => uma.loads > before);
+	await uma.page.locator('form.chat-form button[type="submit"]').click({ timeout: CLICK_WAIT });
+	await until("uma's page after her message", CLICK_WAIT, async () => uma.loads > before);
 	await uma.page.waitForLoadState('load');
 	const landed = new URL(uma.page.url());
 	check(landed.pathname === new URL(url).pathname && landed.hash === '#chat',
@@ -1135,8 +1206,8 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	const reply = 'Danke! Ich wähle gleich.';
 	const beforeV = vera.loads;
 	await vera.page.locator('form.chat-form input[name="text"]').fill(reply);
-	await vera.page.locator('form.chat-form button[type="submit"]').click();
-	await until("vera's page after her reply", 10000, async () => vera.loads > beforeV);
+	await vera.page.locator('form.chat-form button[type="submit"]').click({ timeout: CLICK_WAIT });
+	await until("vera's page after her reply", CLICK_WAIT, async () => vera.loads > beforeV);
 	await until("uma's page to show vera's reply by its own poll", POLL_WAIT, async () =>
 		(await uma.page.locator('#chat .chat-log li .chat-text').first().innerText()) === reply, 250);
 	check(uma.loads > loadsU, "uma's page did not reload by itself for vera's reply");
@@ -1154,7 +1225,7 @@ test('Chat: a message reaches the other page by its own poll, markup stays text,
 	await gast.page.goto(`${BASE}/`);
 	const watch = gast.page.locator(`section:has(h2:text-is("Zuschauen")) a[href="${new URL(url).pathname}"]`);
 	check(await watch.count() === 1, 'the lobby does not list the running table under "Zuschauen"');
-	await watch.click();
+	await watch.click({ timeout: CLICK_WAIT });
 	await gast.page.waitForURL(u => u.pathname === new URL(url).pathname);
 	const gt = await visibleText(gast.page);
 	check(/Du schaust zu/.test(gt), 'the visitor\'s table page does not say "Du schaust zu"');
@@ -1205,7 +1276,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 		`the invite link reads "${link.text}" (href ${link.href}), not the full address ${url}`);
 	const copy = wim.page.locator('.invite button.copy').first();
 	check(await copy.innerText().catch(() => '') === 'Link kopieren', 'the open table has no "Link kopieren" button');
-	await copy.click();
+	await copy.click({ timeout: CLICK_WAIT });
 	await until('the copy button to say "Kopiert"', 3000, async () => (await copy.innerText()) === 'Kopiert');
 	const clip = await wim.page.evaluate(() => navigator.clipboard.readText());
 	check(clip === url, `"Link kopieren" put "${clip}" on the clipboard, not ${url}`);
@@ -1221,15 +1292,14 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	const before = wim.loads;
 	const f = wim.page.locator('form.invite-by-name');
 	await f.locator('input[name="name"]').fill('xenia');
-	await f.locator('button[type="submit"]').click();
-	await until("wim's page after the invitation", 10000, async () => wim.loads > before);
+	await f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT });
+	await until("wim's page after the invitation", CLICK_WAIT, async () => wim.loads > before);
 	await wim.page.waitForLoadState('load');
 	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
 	const note = await wim.page.locator('.note').first().innerText({ timeout: 200 }).catch(() => '');
 	check(!note, `the invitation was refused: ${note}`);
 	await t.shotOf(wim.page.locator('section.seats'), 'invite-desktop.png');
-	await wim.page.setViewportSize(PHONE360);
-	await wim.page.waitForTimeout(200);
+	await resize(wim.page, PHONE360);
 	await fitsWidth(wim, 'open table with the invite form');
 	await t.shotOf(wim.page.locator('section.seats'), 'invite-phone.png');
 
@@ -1242,17 +1312,16 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	t.note(`xenia's /me showed the invitation after ${((Date.now() - t0) / 1000).toFixed(1)} s, by its own reload`);
 	check(/Du bist dran!/.test(await turn.innerText()), 'after the reload the DNA table lost "Du bist dran!"');
 	await t.shot(xenia.page, 'me-invite-desktop.png');
-	await xenia.page.setViewportSize(PHONE360);
-	await xenia.page.waitForTimeout(200);
+	await resize(xenia.page, PHONE360);
 	await fitsWidth(xenia, '/me');
 	await t.shot(xenia.page, 'me-invite-phone.png');
 
 	// She follows the invitation and sits down with one click; it is gone from /me.
-	await inv.locator(`a[href="${new URL(url).pathname}"]`).click();
+	await inv.locator(`a[href="${new URL(url).pathname}"]`).click({ timeout: CLICK_WAIT });
 	await xenia.page.waitForURL(u => u.pathname === new URL(url).pathname);
 	const b2 = xenia.loads;
-	await xenia.page.locator('form[action$="/join"] button').click();
-	await until("xenia's page after joining", 10000, async () => xenia.loads > b2);
+	await xenia.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });
+	await until("xenia's page after joining", CLICK_WAIT, async () => xenia.loads > b2);
 	const seated = await tableJson(xenia, url);
 	check(seated.seated, 'xenia is not seated after following the invitation');
 	await gotoSettled(xenia, `${BASE}/me`);
@@ -1303,8 +1372,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 		check(/Noch ein Match mit denselben Leuten/.test(await p.page.locator(button).innerText().catch(() => '')),
 			`${p.label}'s finished table offers no "Noch ein Match mit denselben Leuten"`);
 	await t.shot(yara.page, 'rematch-finished-desktop.png');
-	await yara.page.setViewportSize(PHONE360);
-	await yara.page.waitForTimeout(200);
+	await resize(yara.page, PHONE360);
 	await fitsWidth(yara, 'finished table');
 	await yara.page.locator('form.rematch').scrollIntoViewIfNeeded();
 	await t.shot(yara.page, 'rematch-finished-phone.png', false);
@@ -1319,7 +1387,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	// yara asks for the rematch; she lands on the new table, seated.
 	await Promise.all([
 		yara.page.waitForURL(u => /^\/t\/\d+$/.test(u.pathname) && u.pathname !== new URL(url).pathname),
-		yara.page.locator(button).click(),
+		yara.page.locator(button).click({ timeout: CLICK_WAIT }),
 	]);
 	const next = yara.page.url(), nextPath = new URL(next).pathname;
 	t.note(`the new table: ${next}`);
@@ -1349,11 +1417,11 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	await tab.close();
 
 	// From the invitation on /me, one click on "Mitspielen" seats zeno.
-	await inv.locator(`a[href="${nextPath}"]`).click();
+	await inv.locator(`a[href="${nextPath}"]`).click({ timeout: CLICK_WAIT });
 	await zeno.page.waitForURL(u => u.pathname === nextPath);
 	const b = zeno.loads;
-	await zeno.page.locator('form[action$="/join"] button').click();   // the one click
-	await until("zeno's page after joining the new table", 10000, async () => zeno.loads > b);
+	await zeno.page.locator('form[action$="/join"] button').click({ timeout: CLICK_WAIT });   // the one click
+	await until("zeno's page after joining the new table", CLICK_WAIT, async () => zeno.loads > b);
 
 	// The new table runs: both pages show the started party, yara's by its own poll.
 	const v = (await state(zeno)).version;
@@ -1367,8 +1435,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	await clickMove(zeno, mv);
 	await allAt([yara], (await state(zeno)).version, "after zeno's first choice");
 	await t.shot(yara.page, 'rematch-new-table-desktop.png');
-	await zeno.page.setViewportSize(PHONE360);
-	await zeno.page.waitForTimeout(200);
+	await resize(zeno.page, PHONE360);
 	await fitsWidth(zeno, 'new table');
 	await t.shot(zeno.page, 'rematch-new-table-phone.png', false);
 	for (const p of all)
@@ -1387,7 +1454,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await ola.page.goto(`${BASE}/tournaments`);
 	await Promise.all([
 		ola.page.waitForURL(/\/tournaments\/new/),
-		ola.page.locator('a[href="/tournaments/new?game=dna"]').click(),
+		ola.page.locator('a[href="/tournaments/new?game=dna"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const f = ola.page.locator('form[action="/tournaments"]');
 	await f.locator('input[name="name"]').fill('Abendturnier');
@@ -1396,7 +1463,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await f.locator('input[name="rounds"]').fill('1');
 	await Promise.all([
 		ola.page.waitForURL(/\/tournaments\/\d+$/),
-		f.locator('button[type="submit"]').click(),
+		f.locator('button[type="submit"]').click({ timeout: CLICK_WAIT }),
 	]);
 	const turl = ola.page.url();
 	t.note(`the tournament: ${turl}`);
@@ -1406,8 +1473,8 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	for (const p of players) {
 		await gotoSettled(p, turl);
 		const before = p.loads;
-		await p.page.locator('form[action$="/register"] button').click();
-		await until(`${p.label}'s page after registering`, 10000, async () => p.loads > before);
+		await p.page.locator('form[action$="/register"] button').click({ timeout: CLICK_WAIT });
+		await until(`${p.label}'s page after registering`, CLICK_WAIT, async () => p.loads > before);
 		await p.page.waitForURL(u => u.pathname === new URL(turl).pathname);
 		check(/Du bist dabei/.test(await visibleText(p.page)), `${p.label} is not registered`);
 	}
@@ -1418,7 +1485,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	await gotoSettled(ola, turl);
 	await Promise.all([
 		ola.page.waitForURL(u => u.pathname === new URL(turl).pathname),
-		ola.page.locator('form[action$="/start"] button').click(),
+		ola.page.locator('form[action$="/start"] button').click({ timeout: CLICK_WAIT }),
 	]);
 	const mine = 'a:has-text("Zu meinem Tisch")';
 	for (const p of players)
@@ -1430,7 +1497,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 
 	// One click leads ute to her table, where she sits.
 	const ute = players[0];
-	await Promise.all([ute.page.waitForURL(/\/t\/\d+$/), ute.page.locator(mine).first().click()]);
+	await Promise.all([ute.page.waitForURL(/\/t\/\d+$/), ute.page.locator(mine).first().click({ timeout: CLICK_WAIT })]);
 	const url = ute.page.url();
 	const j = await tableJson(ute, url);
 	check(j.seated && j.is_playing, `ute at her tournament table: seated ${j.seated}, status ${j.status}`);

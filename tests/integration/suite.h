@@ -56,6 +56,32 @@ static inline double it_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* When nobody at a table can act, what changes it next is its deadline (a
+ * window that runs out): waits until the JSON twin's `deadline` (ms since
+ * the epoch, docs/api.md) has passed, at most max_ms, rather than for a
+ * fixed time. A deadline already past returns at once (the next read
+ * applies it); with none ahead it yields the processor for a moment, so a
+ * caller's bounded loop does not spin. Returns the ms it waited. */
+static inline long it_wait_deadline(json_t *table, long max_ms)
+{
+	json_t *d = json_object_get(table, "deadline");
+	long long deadline = json_is_integer(d) ? (long long)json_integer_value(d) : 0;
+	struct timespec ts;
+	long wait_ms = 10;
+	if (deadline > 0) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		long long now = (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+		wait_ms = deadline + 20 > now ? (long)(deadline + 20 - now) : 0;
+	}
+	if (wait_ms > max_ms)
+		wait_ms = max_ms;
+	if (wait_ms > 0) {
+		ts = (struct timespec){ wait_ms / 1000, (wait_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return wait_ms;
+}
+
 /* The CSRF token of page `path` as client c sees it; 0 or -1. */
 static inline int it_csrf(struct h_client *c, const char *path, char *out, size_t cap)
 {

@@ -73,6 +73,7 @@ static int play_party(unsigned *seed)
 	double t0 = it_now();
 	for (int posts = 0; posts < MAX_POSTS && it_now() - t0 < MAX_SECONDS;) {
 		int acted = 0;
+		json_t *last = NULL;
 		for (int i = 0; i < PLAYERS; i++) {
 			json_t *o = view_of(player[i]);
 			json_t *pe = json_object_get(o, "party_end");
@@ -80,6 +81,7 @@ static int play_party(unsigned *seed)
 			    json_is_true(json_object_get(pe, "pausing"))) {
 				int pausing = json_is_true(json_object_get(pe, "pausing"));
 				json_decref(o);
+				json_decref(last);
 				return pausing;
 			}
 			json_t *mv = json_object_get(o, "moves");
@@ -94,10 +96,12 @@ static int play_party(unsigned *seed)
 				acted = 1;
 				posts++;
 			}
-			json_decref(o);
+			json_decref(last);
+			last = o;
 		}
-		if (!acted)
-			usleep(200 * 1000);   /* a snap window nobody can use runs out */
+		if (!acted)   /* a snap window nobody can use runs out: until its deadline */
+			it_wait_deadline(last, (long)((MAX_SECONDS - (it_now() - t0)) * 1000) + 1);
+		json_decref(last);
 	}
 	fail_msg("the party did not end within the bounds");
 	return 0;

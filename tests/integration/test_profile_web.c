@@ -45,9 +45,9 @@ static int play_out(struct h_client *c, int64_t id)
 		}
 		json_t *mv = json_object_get(o, "moves");
 		if (!json_is_true(json_object_get(o, "can_act")) || json_array_size(mv) == 0) {
+			/* a window or the others: until the table's deadline */
+			it_wait_deadline(o, (long)((MAX_SECONDS - (it_now() - t0)) * 1000) + 1);
 			json_decref(o);
-			struct timespec ts = { 0, 100 * 1000000L };
-			nanosleep(&ts, NULL);
 			continue;
 		}
 		rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;

@@ -818,6 +818,7 @@ static void test_snap_race(void **state)
 			return;
 		}
 		/* otherwise move on: the turn player's first move, or a pass */
+		json_t *last = NULL;
 		for (int i = 0; i < PLAYERS && !acted; i++) {
 			json_t *o = table_json(player[i]);
 			json_t *mv = json_object_get(o, "moves");
@@ -826,12 +827,12 @@ static void test_snap_race(void **state)
 					  jstr(json_array_get(mv, 0), "move"));
 				acted = 1;
 			}
-			json_decref(o);
+			json_decref(last);
+			last = o;
 		}
-		if (!acted) {
-			struct timespec ts = { 0, 200 * 1000000L };
-			nanosleep(&ts, NULL);
-		}
+		if (!acted)   /* nobody can act: until the table's deadline */
+			it_wait_deadline(last, 10000);
+		json_decref(last);
 	}
 	fail_msg("no two seats could snap at once within the bounds");
 }
@@ -846,6 +847,7 @@ static void test_play_to_end(void **state)
 	int steps = 0, finished = 0, idle = 0;
 	while (steps < MATCH_STEPS_MAX && now_s() - t0 < MATCH_SECONDS_MAX && !finished) {
 		int acted = 0;
+		json_t *last = NULL;
 		for (int i = 0; i < PLAYERS && !finished; i++) {
 			json_t *o = table_json(player[i]);
 			if (strcmp(jstr(o, "status"), "finished") == 0)
@@ -860,14 +862,15 @@ static void test_play_to_end(void **state)
 				acted = 1;
 				steps++;
 			}
-			json_decref(o);
+			json_decref(last);
+			last = o;
 		}
 		if (!acted && !finished) {
 			if (++idle > 200)
 				break;
-			struct timespec ts = { 0, 200 * 1000000L };
-			nanosleep(&ts, NULL);
+			it_wait_deadline(last, 10000);   /* nobody can act: until the table's deadline */
 		}
+		json_decref(last);
 	}
 	assert_true(finished);
 

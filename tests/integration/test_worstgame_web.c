@@ -15,7 +15,7 @@
  *     open hand, in the log, or in its own hand), and no seat's JSON carries
  *     another seat's hand;
  *   - the shout race: two players shout at the same moment from the same
- *     page version: exactly one wins, the other is told it was too late, the
+ *     page version: exactly one wins, the other is told who shouted first, the
  *     log holds one shout; a later shout from a browser lands on the table
  *     with a "too late" note and changes nothing;
  *   - the party replays from its log.
@@ -434,6 +434,9 @@ static void shout_race(int a, int b)
 	assert_int_equal(lost->status, 409);
 	assert_non_null(lost->body);
 	keep_note(lost->body, not_too_late[0], sizeof not_too_late[0]);
+	/* the loser is told who won the race, by name */
+	if (!strstr(lost->body, "hat zuerst gerufen"))
+		fail_msg("the shout race's loser is not told who shouted first");
 	json_t *o = it_table_json(player[0], table_id, &status);
 	assert_string_equal(it_jstr(o, "status"), "finished");
 	json_t *w = json_array_get(json_object_get(o, "standings"), 0);

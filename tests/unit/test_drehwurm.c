@@ -866,6 +866,14 @@ static void test_snap_first_valid_wins(void **u)
 	bad(&st, 1, "snap gelb-5", "kein Zwischenwurf");
 	assert_true(holds(&st, 1, "gelb-5"));
 	assert_false(holds(&st, 2, "rot-7"));
+	/* the loser of the race, from a page older than the winning snap, is
+	 * told who won it (the platform asks game.late) */
+	struct rerr e = { .msg = "" };
+	assert_int_equal(G->late(&st, 1, "snap gelb-5", &e), GAME_LATE_STALE);
+	assert_string_equal(e.msg, "Zu spät: @2 hat schon auf Stapel 1 zwischengeworfen.");
+	struct rerr none = { .msg = "" };
+	assert_int_equal(G->late(&st, 1, "draw turn 1", &none), GAME_LATE_STALE);
+	assert_string_equal(none.msg, "");
 }
 
 /* After a snap the stack is not turned again. */

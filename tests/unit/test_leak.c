@@ -23,6 +23,17 @@
  * really changes the hidden part of the state in most positions, keeps
  * check() passing, and that the public status stays the same.
  *
+ * A second check proves that a secret step (a pass in a window, a vote)
+ * tells nobody else anything, by any signal: in random positions with a
+ * window open, every legal move of a seat in it after which the window is
+ * still open is applied to a copy; for every other seat and the spectator
+ * the page (tree, JSON, HTML, so its length too) must stay byte for byte
+ * the same, and so must the public status the platform derives the rest
+ * from: who is shown acting, the window, the deadline (when pages reload),
+ * the epoch, the turn, the end (public_version and the poll move only when
+ * one of them or the spectator's page changes, cgi/engine/move.c public_sig) and
+ * each other seat's own acting flag ("Meine Tische", the feed).
+ *
  * LEAK_POSITIONS (environment) sets the positions per game (default 1500).
  */
 #include <stdarg.h>
@@ -149,7 +160,9 @@ static void render(const struct game *g, const void *st, int nplayers, int seat,
 		view_num(&v, "number", i + 1);
 		view_str(&v, "name", seat_names[i]);
 		view_flag(&v, "me", i == seat);
-		view_flag(&v, "acting", s.to_act >> i & 1u);
+		/* as the table page does (play_acting_mask): an open window
+		 * marks every seat it is for until it closes */
+		view_flag(&v, "acting", (s.window ? s.window : s.to_act) >> i & 1u);
 		view_num(&v, "score", s.score[i]);
 		view_end(&v);
 	}
@@ -300,10 +313,111 @@ static void leak_check_game(const struct game *g)
 	free(enc_b);
 }
 
+struct move_list {
+	char m[64][GAME_MOVE_MAX + 1];
+	int n;
+};
+
+/* moves() callback: keeps the first 64 moves. */
+static void keep_move(void *ctx, const char *move)
+{
+	struct move_list *l = ctx;
+	if (l->n < 64)
+		snprintf(l->m[l->n++], sizeof l->m[0], "%s", move);
+}
+
+/* What the platform shows of a status to everybody (see the file comment). */
+static int same_public(const struct status *a, const struct status *b, int seat)
+{
+	uint32_t ma = a->window ? a->window : a->to_act, mb = b->window ? b->window : b->to_act;
+	return a->over == b->over && a->turn == b->turn && ma == mb && a->window == b->window &&
+	       a->deadline == b->deadline && a->epoch == b->epoch &&
+	       (seat < 0 || ((a->to_act ^ b->to_act) >> seat & 1u) == 0);
+}
+
+/* The secret-step check for one game (see the file comment). */
+static void secret_check_game(const struct game *g)
+{
+	long npos = positions_per_game() / 3 + 1, steps_checked = 0;
+	void *st = malloc(g->state_size), *after = malloc(g->state_size);
+	assert_non_null(st);
+	assert_non_null(after);
+	struct arena a;
+	arena_init(&a, 64u << 20);
+	struct text before = { 0 }, seen = { 0 };
+	struct rng rng;
+	rng_seed(&rng, 0x5ec12e7);
+	int span = g->max_players - g->min_players + 1;
+	static struct move_list ml;
+	for (long pos = 0; pos < npos; pos++) {
+		struct setup s;
+		struct rerr e;
+		walk_setup_from(g, &s, (unsigned)(pos % span), (unsigned)rng_below(&rng, 16),
+				rng_next(&rng), NULL, 0);
+		if (game_setup(g, st, &s, &e) != 0)
+			continue;
+		int64_t now = 1000000;
+		if (walk_random(g, st, &rng, &now, (int)rng_below(&rng, 300), NULL, NULL, 0, &e) < 0)
+			fail_msg("%s: random walk failed: %s", g->slug, e.msg);
+		struct status s0, s1;
+		g->status(st, &s0);
+		if (!s0.window || s0.over)
+			continue;
+		for (int q = 0; q < s.nplayers; q++) {
+			if (!((s0.window & s0.to_act) >> q & 1u))
+				continue;
+			ml.n = 0;
+			g->moves(st, q, keep_move, &ml);
+			for (int k = 0; k < ml.n; k++) {
+				memcpy(after, st, g->state_size);
+				if (g->apply(after, q, ml.m[k], now + 1, &e) != 0)
+					fail_msg("%s: listed move '%s' refused: %s", g->slug, ml.m[k],
+						 e.msg);
+				g->status(after, &s1);
+				if (s1.window != s0.window || s1.deadline != s0.deadline ||
+				    s1.epoch != s0.epoch || s1.over)
+					continue;   /* the window closed or moved on: public */
+				steps_checked++;
+				for (int r = -1; r < s.nplayers; r++) {
+					if (r == q)
+						continue;
+					if (!same_public(&s0, &s1, r))
+						fail_msg("%s: seat %d's '%s' changes the public status "
+							 "seat %d sees", g->slug, q, ml.m[k], r);
+					before.len = seen.len = 0;
+					render(g, st, s.nplayers, r, &a, &before);
+					render(g, after, s.nplayers, r, &a, &seen);
+					if (before.len != seen.len ||
+					    memcmp(before.p, seen.p, before.len) != 0) {
+						size_t x = 0;
+						while (x < before.len && before.p[x] == seen.p[x])
+							x++;
+						size_t from = x > 200 ? x - 200 : 0;
+						fail_msg("%s: seat %d's '%s' shows on the page of seat %d "
+							 "(%zu → %zu bytes):\n--- before ...%.300s\n"
+							 "--- after ...%.300s", g->slug, q, ml.m[k], r,
+							 before.len, seen.len, before.p + from,
+							 seen.p + from);
+					}
+					arena_reset(&a);
+				}
+			}
+		}
+	}
+	fprintf(stderr, "test_leak: %s: %ld secret steps checked against every other "
+		"viewer\n", g->slug, steps_checked);
+	free(before.p);
+	free(seen.p);
+	arena_free(&a);
+	free(st);
+	free(after);
+}
+
 /* One cmocka test per registered game, so a failure names the game. */
 static void test_game(void **state)
 {
 	leak_check_game(*state);
+	secret_check_game(*state);
 }
 
 /* Runs the leak check once per registered game, after loading the templates. */

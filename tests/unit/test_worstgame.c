@@ -1108,6 +1108,104 @@ static void test_last_round_deadline(void **u)
 	free(s);
 }
 
+/* A window's deadline in the last round: whoever has not answered has
+ * passed, and play goes on ("everyone still in may play cards once more"):
+ * the round's reaction time starts again, the party does not end before
+ * the seats still in said `done` or that time ran out. */
+static void test_last_round_window_deadline_goes_on(void **u)
+{
+	(void)u;
+	struct wg_state *s = before_elimination();
+	ok(s, 0, "end");
+	ok(s, 1, "play topfgriff");
+	pass_windows(s);
+	assert_int_equal(prompt_kind(&s->pr), PR_FINAL);
+	int64_t fin = status_of(s).deadline;
+	to_hand(s, 3, "topfgriff");
+	ok_at(s, 3, "play topfgriff", fin - 1000);
+	assert_int_equal(prompt_kind(&s->pr), PR_REACT);
+	int64_t dl = status_of(s).deadline;
+	assert_true(dl > fin);
+	for (int i = 0; i < 4; i++)   /* as the platform ticks: until nothing is due */
+		G->tick(s, dl);
+	assert_ok(s);
+	assert_false(status_of(s).over);
+	assert_int_equal(prompt_kind(&s->pr), PR_FINAL);
+	assert_int_equal(status_of(s).deadline, dl + 20 * 1000);
+	ok_at(s, 0, "done", dl + 1);
+	assert_int_equal(G->tick(s, dl + 20 * 1000), 1);
+	assert_true(status_of(s).over);
+	free(s);
+}
+
+/* A sole winner is no tie: nobody's page says "gleichauf". */
+static void test_sole_winner_not_tied(void **u)
+{
+	(void)u;
+	static struct vtext t;
+	struct wg_state *s = before_elimination();
+	ok(s, 0, "end");
+	ok(s, 1, "play topfgriff");
+	pass_windows(s);
+	set_chips(s, 0, 20);
+	ok(s, 0, "done");
+	ok(s, 1, "done");
+	ok(s, 3, "done");
+	assert_true(status_of(s).over);
+	assert_int_equal(s->winner, 0);
+	struct view_sink v = vt_sink(&t);
+	G->view(s, -1, &v);
+	assert_non_null(strstr(t.s, "winner?1"));
+	assert_null(strstr(t.s, "tied?1"));
+	free(s);
+}
+
+/* The attack total shown is the one that counted when the attack was
+ * settled: a Glücksbringer laid afterwards changes no failed attack into a
+ * winning total. */
+static void test_settled_attack_total_stays(void **u)
+{
+	(void)u;
+	static struct vtext t;
+	struct wg_state *s = deal(4, 0, 5);
+	pass_windows(s);
+	pin_die(s, 3);
+	ok(s, 0, "attack 1 3");
+	pass_windows(s);
+	assert_int_equal(s->atk.on, 3);
+	assert_int_equal(last_ev(s, EV_FAILED)->arg, 3);
+	lay(s, 0, "gluecksbringer", 0);
+	assert_int_equal(attack_total(s), 3);
+	struct view_sink v = vt_sink(&t);
+	G->view(s, -1, &v);
+	assert_non_null(strstr(t.s, "attack_total=3\n"));
+	free(s);
+}
+
+/* After a pass, a refusal still says its own reason: a card the seat does
+ * not hold is "nicht auf der Hand", only a card it could play is refused
+ * as "schon gepasst". */
+static void test_refusal_after_pass_says_why(void **u)
+{
+	(void)u;
+	struct wg_state *s = deal(4, 0, 5);
+	uint32_t in = window_seats_now(s);
+	assert_true(in != 0);
+	int q = __builtin_ctz(in);
+	uint16_t c = to_hand(s, q, "topfgriff");
+	(void)c;
+	ok(s, q, "pass");
+	int missing = -1;
+	for (int t = 0; t < (int)(sizeof wg_types / sizeof wg_types[0]) && missing < 0; t++)
+		if (hand_find_type(s, q, t) < 0)
+			missing = t;
+	char m[80];
+	snprintf(m, sizeof m, "play %s", wg_types[missing].slug);
+	bad(s, q, m, "hast du nicht auf der Hand");
+	bad(s, q, "play topfgriff", "Du hast in diesem Fenster schon gepasst.");
+	free(s);
+}
+
 /* The last round ended with seats 0 and 1 tied at 15, seat 3 has 10. */
 static struct wg_state *tied(void)
 {
@@ -1124,6 +1222,24 @@ static struct wg_state *tied(void)
 	assert_int_equal(prompt_kind(&s->pr), PR_SHOUT);
 	assert_int_equal(s->tied, 0x3u);
 	return s;
+}
+
+/* The standing choice `react` means the same on any page (never stale);
+ * a shout that lost the race names who shouted first. */
+static void test_late_moves(void **u)
+{
+	(void)u;
+	struct wg_state *s = deal(3, 0, 5);
+	struct rerr e = { .msg = "" };
+	assert_int_equal(G->late(s, 1, "react all", &e), GAME_LATE_NOW);
+	assert_int_equal(G->late(s, 1, "pass", &e), GAME_LATE_STALE);
+	assert_string_equal(e.msg, "");
+	free(s);
+	s = tied();
+	ok(s, 3, "shout");
+	assert_int_equal(G->late(s, 0, "shout", &e), GAME_LATE_STALE);
+	assert_string_equal(e.msg, "Zu spät: @3 hat zuerst gerufen.");
+	free(s);
 }
 
 /* "Bei Gleichstand gewinnt der Spieler, der zuerst ausruft: „Worst Game
@@ -1358,7 +1474,7 @@ static const struct {
 	{ P_DISCARD, 0, "discard zauberstab", "Diese Karte hast du nicht auf der Hand." },
 	/* cards: in hand, their step, their target */
 	{ P_ATTACK, 0, "play kaputt", "Kaputte Karte hast du nicht auf der Hand." },
-	{ P_ATTACK, 0, "play nein", "Nein!: Auf eine Karte im Stapel" },
+	{ P_ATTACK, 0, "play nein", "Auf dem Stapel liegt keine Karte, auf die Nein! antworten" },
 	{ P_ATTACK, 0, "play gezinkt 6", "Gezinkter Würfel: Nur nach dem Angriffswurf" },
 	{ P_ATTACK, 0, "play abgelehnt", "Abgelehnt: Nur gegen einen angesagten Angriff" },
 	{ P_ATTACK, 0, "play rettungsring", "Rettungsring: Nur am Ende eines Zuges" },
@@ -1604,9 +1720,14 @@ int main(void)
 		cmocka_unit_test(test_last_round_then_most_chips_wins),
 		cmocka_unit_test(test_last_round_pays_out_stays),
 		cmocka_unit_test(test_last_round_deadline),
+		cmocka_unit_test(test_last_round_window_deadline_goes_on),
+		cmocka_unit_test(test_sole_winner_not_tied),
+		cmocka_unit_test(test_settled_attack_total_stays),
+		cmocka_unit_test(test_refusal_after_pass_says_why),
 		cmocka_unit_test(test_tie_first_shout_wins),
 		cmocka_unit_test(test_tie_nobody_shouts_shared),
 		cmocka_unit_test(test_shout_open_to_all_when_nobody_is_in),
+		cmocka_unit_test(test_late_moves),
 		cmocka_unit_test(test_card_of_out_seat_does_nothing),
 		cmocka_unit_test(test_bad_moves),
 		cmocka_unit_test(test_snapshot_round_trip),

@@ -947,7 +947,7 @@ static void test_card_nein(void **u)
 	uint16_t mine = to_hand(s, 0, "nein"), t = to_hand(s, 0, "topfgriff");
 	uint16_t c = to_hand(s, 1, "nein");
 	ok(s, 1, "react card");
-	bad(s, 0, "play nein", "Nein!: Auf eine Karte im Stapel: die Karte direkt darunter wirkt nicht.");
+	bad(s, 0, "play nein", "Auf dem Stapel liegt keine Karte, auf die Nein! antworten könnte.");
 	assert_false(has_move(s, 0, "play nein"));
 	ok(s, 0, "play topfgriff");
 	assert_int_equal(window_kind(s), K_CARD);

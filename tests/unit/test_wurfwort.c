@@ -18,12 +18,14 @@
 #include "../../rules/wurfwort.c"
 #include "options.h"
 #include "sim.h"
+#include "unit/viewtext.h"
 
 static const struct game *const G = &wurfwort_game;
 static const int64_t T0 = 1000000;
 
-/* Pinned by test_known_answer. */
-#define KNOWN_CRC 0x24ff7389u
+/* Pinned by test_known_answer (the snapshot counts the epoch, which since
+ * the secret votes moves only on a claim, a word and a decided round). */
+#define KNOWN_CRC 0x50f15f73u
 #define KNOWN_LEN 474u
 #define KNOWN_ROUND 12
 
@@ -269,6 +271,73 @@ static void test_majority_down_minus_3(void **u)
 	ok(s, 3, "vote up");
 	assert_int_equal(score_of(s, 0), -3);
 	assert_int_equal(s->rounds[0].result, R_REJECTED);
+	free(s);
+}
+
+/* What the platform shows every seat of a status (cgi/engine/move.c public_sig)
+ * and what viewer's own "may act" flag says; 1 when a and b agree. */
+static int same_public(const struct status *a, const struct status *b, int viewer)
+{
+	return a->over == b->over && a->turn == b->turn && a->window == b->window &&
+	       (a->window ? 1 : a->to_act == b->to_act) && a->deadline == b->deadline &&
+	       a->epoch == b->epoch &&
+	       (viewer < 0 || ((a->to_act ^ b->to_act) >> viewer & 1u) == 0);
+}
+
+/* "Dazu strecken sie gleichzeitig den Daumen nach oben oder unten." A vote
+ * (and a pass in the race) is secret until the window closes: another
+ * seat's page and the public status (who is shown acting, the window, the
+ * deadline, the epoch) stay as they were, so votes made at the same moment
+ * from pages of the same version all count; a late "Stopp" is told who
+ * claimed the round. */
+static void test_votes_secret_until_the_vote_closes(void **u)
+{
+	(void)u;
+	static struct vtext a, b;
+	struct ww_state *s = deal(4, 3);
+	set_round(s, "In der Sportwelt", "R", "H", "U", 0);
+	struct status s0, s1;
+	struct view_sink va = vt_sink(&a);
+	ok(s, 3, "pass");   /* (the first round's clock starts at the first move) */
+	G->status(s, &s0);
+	G->view(s, 2, &va);
+	ok(s, 1, "pass");
+	G->status(s, &s1);
+	struct view_sink vb = vt_sink(&b);
+	G->view(s, 2, &vb);
+	assert_string_equal(a.s, b.s);
+	assert_true(same_public(&s0, &s1, 2));
+	ok(s, 0, "stopp");
+	struct rerr e = { .msg = "" };
+	assert_int_equal(G->late(s, 1, "stopp", &e), GAME_LATE_STALE);
+	assert_string_equal(e.msg, "Zu spät: @0 hat schon „Stopp“ gerufen.");
+	ok(s, 0, "answer Fechtmeister");
+	G->status(s, &s0);
+	assert_int_equal(s0.window, 0xeu);
+	for (int viewer = -1; viewer < 4; viewer++) {
+		if (viewer == 1)
+			continue;
+		va = vt_sink(&a);
+		G->view(s, viewer, &va);
+		struct ww_state *t = malloc(sizeof *t);
+		memcpy(t, s, sizeof *t);
+		ok(t, 1, viewer == 2 ? "vote up" : "vote down");
+		G->status(t, &s1);
+		assert_true(same_public(&s0, &s1, viewer));
+		vb = vt_sink(&b);
+		G->view(t, viewer, &vb);
+		assert_string_equal(a.s, b.s);
+		assert_null(strstr(b.s, "voted_down?1"));
+		assert_null(strstr(b.s, "voted_up?1"));
+		free(t);
+	}
+	ok(s, 1, "vote up");
+	va = vt_sink(&a);
+	G->view(s, 1, &va);
+	assert_non_null(strstr(a.s, "voted_up?1"));   /* the voter sees its own */
+	ok(s, 2, "vote up");
+	ok(s, 3, "vote down");
+	assert_int_equal(s->rounds[0].result, R_SCORED);
 	free(s);
 }
 
@@ -635,6 +704,7 @@ int main(void)
 		cmocka_unit_test(test_a_is_not_ae),
 		cmocka_unit_test(test_category_stems_forbidden),
 		cmocka_unit_test(test_majority_down_minus_3),
+		cmocka_unit_test(test_votes_secret_until_the_vote_closes),
 		cmocka_unit_test(test_tie_is_not_a_majority),
 		cmocka_unit_test(test_vote_deadline_counts_votes_cast),
 		cmocka_unit_test(test_withdraw_minus_10),
