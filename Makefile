@@ -175,6 +175,34 @@ install: all
 	cp -R templates static schema $(DESTDIR)$(PREFIX)/share/spieltisch/
 	cp -R $(B)/locale $(DESTDIR)$(PREFIX)/share/spieltisch/
 
+# The German lexicon compiled once (cgi/lexfile.h, docs/storage.md):
+# libhyphen's loader runs here, seconds, and the word list is folded and
+# sorted here, instead of at every server start; the server maps the files
+# (a missing or stale one makes it read its source, logged). Rebuilt when a
+# source or the file format changes, not at every relink. A source not
+# installed: no file.
+HYPH_DIC   := $(wildcard /usr/share/hyphen/hyph_de_DE.dic)
+WORDS_LIST := $(wildcard /usr/share/dict/ngerman)
+LEXFILES   := $(if $(HYPH_DIC),$(B)/lexicon/hyph_de_DE.hyd) $(if $(WORDS_LIST),$(B)/lexicon/ngerman.wds)
+.PHONY: install-lexicon
+all: $(LEXFILES)
+itest browser: $(LEXFILES)
+install: install-lexicon
+$(B)/lexicon/hyph_de_DE.hyd: $(HYPH_DIC) cgi/lexfile.c cgi/lexfile.h | $(B)/spieltisch
+	@mkdir -p $(dir $@)
+	$(B)/spieltisch lexicon hyph $(HYPH_DIC) $@
+$(B)/lexicon/ngerman.wds: $(WORDS_LIST) cgi/lexfile.c cgi/lexfile.h cgi/lexicon.c | $(B)/spieltisch
+	@mkdir -p $(dir $@)
+	$(B)/spieltisch lexicon words $(WORDS_LIST) $@
+# Server start with and without the compiled patterns (docs/benchmarks.md).
+$(B)/bench/startup: tests/bench/startup.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $<
+install-lexicon: all
+	@if [ -n "$(strip $(LEXFILES))" ]; then \
+		install -d $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon && \
+		install -m 644 $(LEXFILES) $(DESTDIR)$(PREFIX)/share/spieltisch/lexicon/; fi
+
 clean:
 	rm -rf $(B)
 

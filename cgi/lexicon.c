@@ -12,12 +12,16 @@
 #include <string.h>
 
 #include "game.h"
+#include "lexfile.h"
 #include "lexicon.h"
 
 enum { WORD_MAX = 64 };
 
 struct lexicon {
 	HyphenDict *hyph;
+	struct lexfile_hyph *map;   /* when hyph points into a compiled file */
+	struct lexfile_words *wmap; /* the compiled word list, instead of words */
+	long hyph_ms, words_ms;     /* what reading the patterns, the list took */
 	char *text;        /* the word list, lower case, one NUL-ended word each */
 	char **words;      /* sorted */
 	size_t nwords;
@@ -106,14 +110,74 @@ static int load_words(struct lexicon *lx, const char *path)
 	return 0;
 }
 
-int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path)
+static long ms_since(const struct timespec *a)
+{
+	struct timespec b;
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	return (long)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
+}
+
+/* The patterns into lx: the compiled file in dir when dir is given and the
+ * file fits its source, else libhyphen's loader (logged when a compiled
+ * file was wanted). */
+static int load_hyph(struct lexicon *lx, const char *dir, const char *hyph_path)
+{
+	const char *why = NULL;
+	char compiled[4096];
+	struct timespec a;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	snprintf(compiled, sizeof compiled, "%s/%s", dir ? dir : ".", LEXFILE_HYPH);
+	if (dir && lexfile_hyph_map(&lx->map, compiled, hyph_path, &why) == 0) {
+		lx->hyph = lexfile_hyph_dict(lx->map);
+	} else {
+		if (dir)
+			fprintf(stderr, "lexicon: %s is not used (%s): libhyphen reads %s\n",
+				compiled, why, hyph_path);
+		lx->hyph = hnj_hyphen_load(hyph_path);
+	}
+	lx->hyph_ms = ms_since(&a);
+	return lx->hyph ? 0 : -1;
+}
+
+/* The word list into lx, like load_hyph: compiled from dir, else read. */
+static int load_list(struct lexicon *lx, const char *dir, const char *words_path)
+{
+	const char *why = NULL;
+	char compiled[4096];
+	struct timespec a;
+	int rc = 0;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	snprintf(compiled, sizeof compiled, "%s/%s", dir ? dir : ".", LEXFILE_WORDS);
+	if (!dir || lexfile_words_map(&lx->wmap, compiled, words_path, &why) != 0) {
+		if (dir)
+			fprintf(stderr, "lexicon: %s is not used (%s): %s is read\n", compiled, why,
+				words_path);
+		rc = load_words(lx, words_path);
+	}
+	lx->words_ms = ms_since(&a);
+	return rc;
+}
+
+int lexicon_compile_words(const char *words_path, const char *out)
+{
+	struct lexicon lx = { 0 };
+	int rc = load_words(&lx, words_path);
+	if (rc == 0)
+		rc = lexfile_words_write(lx.words, lx.nwords, words_path, out);
+	free(lx.words);
+	free(lx.text);
+	return rc;
+}
+
+int lexicon_open_compiled(struct lexicon **out, const char *dir, const char *hyph_path,
+			  const char *words_path)
 {
 	struct lexicon *lx = calloc(1, sizeof *lx);
 	*out = NULL;
 	if (!lx)
 		return -1;
-	if ((hyph_path && (lx->hyph = hnj_hyphen_load(hyph_path)) == NULL) ||
-	    (words_path && load_words(lx, words_path) != 0)) {
+	if ((hyph_path && load_hyph(lx, dir, hyph_path) != 0) ||
+	    (words_path && load_list(lx, dir, words_path) != 0)) {
 		lexicon_close(lx);
 		return -1;
 	}
@@ -121,15 +185,28 @@ int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_
 	return 0;
 }
 
+int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path)
+{
+	return lexicon_open_compiled(out, NULL, hyph_path, words_path);
+}
+
 void lexicon_close(struct lexicon *lx)
 {
 	if (!lx)
 		return;
-	if (lx->hyph)
+	if (lx->map)
+		lexfile_hyph_unmap(lx->map);
+	else if (lx->hyph)
 		hnj_hyphen_free(lx->hyph);
+	lexfile_words_unmap(lx->wmap);
 	free(lx->words);
 	free(lx->text);
 	free(lx);
+}
+
+int lexicon_compiled(const struct lexicon *lx)
+{
+	return lx ? (lx->map ? 1 : 0) | (lx->wmap ? 2 : 0) : 0;
 }
 
 int lexicon_syllables(const struct lexicon *lx, const char *word)
@@ -158,10 +235,12 @@ int lexicon_syllables(const struct lexicon *lx, const char *word)
 int lexicon_known(const struct lexicon *lx, const char *word)
 {
 	char low[WORD_MAX * 2];
-	if (!lx || !lx->words)
+	if (!lx || (!lx->words && !lx->wmap))
 		return -1;
 	if (utf8_lower(word, low, sizeof low) <= 0)
 		return 0;
+	if (lx->wmap)
+		return lexfile_words_has(lx->wmap, low);
 	const char *key = low;
 	return bsearch(&key, lx->words, lx->nwords, sizeof *lx->words, cmp_word) != NULL;
 }
@@ -171,55 +250,59 @@ int lexicon_known(const struct lexicon *lx, const char *word)
 static struct lexicon *lazy;
 static int lazy_tried;
 
-static long ms_since(const struct timespec *a)
-{
-	struct timespec b;
-	clock_gettime(CLOCK_MONOTONIC, &b);
-	return (long)((b.tv_sec - a->tv_sec) * 1000 + (b.tv_nsec - a->tv_nsec) / 1000000);
-}
-
-/* Reads the lexicon at the default places once; `when` says for the log
- * who reads it. */
-static const struct lexicon *open_once(const char *when)
+/* Reads the lexicon at the default places once, from the files compiled
+ * in dir when given and they fit; `when` says for the log who reads it. */
+static const struct lexicon *open_once(const char *when, const char *dir)
 {
 	if (!lazy_tried) {
 		struct timespec a;
 		lazy_tried = 1;
 		clock_gettime(CLOCK_MONOTONIC, &a);
-		if (lexicon_open(&lazy, LEXICON_HYPH, LEXICON_WORDS) != 0) {
+		if (lexicon_open_compiled(&lazy, dir, LEXICON_HYPH, LEXICON_WORDS) != 0) {
 			fprintf(stderr, "lexicon: %s or %s does not load: no word lookups\n",
 				LEXICON_HYPH, LEXICON_WORDS);
 			lazy = NULL;
 			return NULL;
 		}
-		fprintf(stderr, "lexicon: read in %ld ms %s (process %ld)\n", ms_since(&a), when,
-			(long)getpid());
+		fprintf(stderr, "lexicon: read in %ld ms %s: the patterns in %ld ms %s, the word "
+			"list in %ld ms %s (process %ld)\n", ms_since(&a), when, lazy->hyph_ms,
+			lazy->map ? "compiled" : "by libhyphen's loader", lazy->words_ms,
+			lazy->wmap ? "compiled" : "folded and sorted", (long)getpid());
 	}
 	return lazy;
 }
 
 static const struct lexicon *lazy_open(void)
 {
-	return open_once("at a first lookup");
+	return open_once("at a first lookup", NULL);
 }
 
 static void *preload_thread(void *arg)
 {
-	(void)arg;
-	open_once("before the workers start");
+	open_once("before the workers start", arg);
 	return NULL;
 }
 
-/* Read in a thread of its own, so that malloc puts the lexicon (about 40
- * MiB in 300,000 blocks, with the loader's freed blocks between them) in
- * an arena of its own: a worker's allocations come from the main arena and
+/* Read in a thread of its own, so that malloc puts the lexicon (the word
+ * list's 8 MiB in 300,000 blocks, the compiled patterns' state array; with
+ * libhyphen's loader 40 MiB with its freed blocks between them) in an
+ * arena of its own: a worker's allocations come from the main arena and
  * never write into those pages, so they stay shared with the master (read
  * in the main thread, a fresh worker had 21 MiB of them copied, private). */
-int lexicon_preload(void)
+int lexicon_preload(const char *root)
 {
+	char dir[4096];
+	const char *compiled = NULL;
+	if (root) {
+		snprintf(dir, sizeof dir, "%s/lexicon", root);
+		if (access(dir, R_OK | X_OK) != 0)   /* not installed: a source tree */
+			snprintf(dir, sizeof dir, "%s/build/lexicon", root);
+		compiled = dir;
+	}
 	pthread_t t;
-	if (pthread_create(&t, NULL, preload_thread, NULL) != 0 || pthread_join(t, NULL) != 0)
-		open_once("before the workers start");
+	if (pthread_create(&t, NULL, preload_thread, (void *)compiled) != 0 ||
+	    pthread_join(t, NULL) != 0)
+		open_once("before the workers start", compiled);
 	return lazy ? 0 : -1;
 }
 

@@ -18,7 +18,18 @@ struct lexicon;
 /* Loads the patterns and the word list (either path may be NULL: that
  * lookup then answers -1). 0, or -1 when a file given does not load. */
 int lexicon_open(struct lexicon **out, const char *hyph_path, const char *words_path);
+/* The same, the patterns and the word list from the files compiled at
+ * build time in dir (cgi/lexfile.h: mapped, no loader run) when they were
+ * compiled from these sources; else (logged) from the sources. */
+int lexicon_open_compiled(struct lexicon **out, const char *dir, const char *hyph_path,
+			  const char *words_path);
+/* The build step: the word list at words_path, folded and sorted as the
+ * lexicon keeps it, compiled to out (cgi/lexfile.h): 0, or -1. */
+int lexicon_compile_words(const char *words_path, const char *out);
 void lexicon_close(struct lexicon *lx);
+/* What of lx comes from compiled files: 1 the patterns, 2 the word list
+ * (or-ed), 0 neither. */
+int lexicon_compiled(const struct lexicon *lx);
 
 /* Syllables of a UTF-8 word (letters of Latin-1, any case): every place
  * the patterns allow a break, plus one. One letter may stand alone at the
@@ -34,15 +45,19 @@ int lexicon_known(const struct lexicon *lx, const char *word);
 
 /* The lookups of the German lexicon at the default places, for
  * play_set_lookup(). The server reads the files with lexicon_preload() in
- * its master before it forks the workers: the patterns take seconds to
- * load (libhyphen's own loader), which must never happen inside a move's
- * write transaction, and the workers share the pages. A process that did
- * not preload reads them at its first lookup, then keeps them. A file that
- * does not load answers -1 (unknown). */
+ * its master before it forks the workers, so that no move's write
+ * transaction ever waits for a file and the workers share the pages. The
+ * patterns and the word list come from the files compiled at build time
+ * (milliseconds; under the root: lexicon/, else build/lexicon/); without
+ * them, or when one does not fit its installed source, from the source
+ * (the patterns by libhyphen's own loader: seconds; logged). A process that did not preload reads them at its first lookup
+ * (with the loader), then keeps them. A file that does not load answers
+ * -1 (unknown). */
 struct lookup;
 const struct lookup *lexicon_lookup(void);
-/* Reads the lexicon of lexicon_lookup() now (once a process): 0, or -1
- * when a file does not load (the lookups then answer -1). */
-int lexicon_preload(void);
+/* Reads the lexicon of lexicon_lookup() now (once a process), from the
+ * files compiled under root (NULL: from the sources): 0, or -1 when a file
+ * does not load (the lookups then answer -1). */
+int lexicon_preload(const char *root);
 
 #endif

@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`, `lexicon`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -15,6 +15,7 @@ static const struct {
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },
 	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--timing [--level L]]" },
 	{ "mail", cmd_mail, "mail --db FILE --sendmail CMD --base URL --from ADDR [--root DIR] [--once]" },
+	{ "lexicon", cmd_lexicon, "lexicon hyph DIC OUT | lexicon words LIST OUT   (compiled for mapping, cgi/lexfile.h)" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

@@ -455,10 +455,12 @@ int cmd_serve(int argc, char **argv)
 	/* The word game's patterns and word list, before the fork like the
 	 * templates: the first word a worker looks up costs what any later one
 	 * costs, and no move's write transaction ever waits for a file to load.
-	 * Seconds (libhyphen's loader): the socket is open already, so requests
-	 * wait in its queue meanwhile instead of being refused. Without the
+	 * Milliseconds with the patterns compiled at build time (cgi/lexfile.h),
+	 * seconds with libhyphen's loader when that file is missing or stale:
+	 * the socket is open already, so requests wait in its queue meanwhile
+	 * instead of being refused. Without the
 	 * files the lookups answer "unknown" (logged); the site still runs. */
-	lexicon_preload();
+	lexicon_preload(o.root);
 	text_init();   /* ICU's confusable data, likewise shared */
 	pid_t pids[WORKERS_MAX + 1] = { 0 };   /* the workers, then the checkpointer */
 	time_t started[WORKERS_MAX + 1] = { 0 };

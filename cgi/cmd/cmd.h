@@ -10,6 +10,7 @@ int cmd_perft(int argc, char **argv);
 int cmd_verbs(int argc, char **argv);
 int cmd_bots(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
+int cmd_lexicon(int argc, char **argv);
 
 struct game;
 struct rerr;
