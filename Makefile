@@ -8,16 +8,16 @@ CXX      ?= c++
 PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -MMD -MP
+override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 CXXFLAGS ?= -O2 -g
-override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -MMD -MP
+override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 # libunistring has no pkg-config file: -lunistring by hand.
 LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
 	    -lunistring -lpthread -lm
 
 B        := build
 RULES    := $(wildcard rules/*.c)
-CGI_C    := $(filter-out cgi/main.c,$(wildcard cgi/*.c)) $(wildcard cgi/store/*.c)
+CGI_C    := $(filter-out cgi/main.c,$(wildcard cgi/*.c cgi/*/*.c))
 CGI_CC   := $(wildcard cgi/*.cc)
 UNIT     := $(wildcard tests/unit/test_*.c)
 ITEST    := $(wildcard tests/integration/test_*.c)

@@ -9,7 +9,7 @@
  * cap: every turn starts with the full time again.
  *
  * The clock is lazy like every other deadline: nothing ticks; a request
- * that finds a seat's time used up applies the timeout (play.c). Days have
+ * that finds a seat's time used up applies the timeout (cgi/engine/sweep.c). Days have
  * `day_ms` milliseconds (a day; shorter in tests), and with `weekend` set
  * Saturdays and Sundays (UTC, days counted from the epoch) do not count.
  * Pure functions: no clock is read here. */

@@ -10,7 +10,7 @@
  *
  * A snapshot is a cache of the party's setup and move log: a format this
  * build no longer reads is SNAP_FORMAT, and the platform rebuilds the state
- * by replaying the log (cgi/play.c). */
+ * by replaying the log (cgi/engine/load.c). */
 #ifndef SPIELTISCH_SER_H
 #define SPIELTISCH_SER_H
 

@@ -11,7 +11,7 @@ export LC_ALL=C.UTF-8
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/rules" "$tmp/cgi" "$tmp/templates/po" "$tmp/tests"
+mkdir -p "$tmp/rules" "$tmp/cgi/engine" "$tmp/templates/po" "$tmp/tests"
 cp "$root/templates/po/extract.sh" "$tmp/templates/po/"
 cp "$root/tests/i18n-check.sh" "$tmp/tests/"
 cat > "$tmp/rules/a.c" <<'C'
@@ -20,6 +20,7 @@ void f(void *v);
 void f(void *v) { vtext(v, "k", "Karte ziehen"); vtext(v, "k", "Zug abgelehnt"); }
 C
 printf '/* nothing */\n' > "$tmp/cgi/a.c"
+printf '/* nothing */\n' > "$tmp/cgi/engine/b.c"   # cgi's folders too
 printf '// nothing\n' > "$tmp/cgi/a.cc"
 cat > "$tmp/templates/t.tpl" <<'T'
 <p>[[Hallo {{name}}, du hast {{n}} Karten]]</p>

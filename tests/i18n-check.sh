@@ -13,7 +13,7 @@ po=templates/po
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # shellcheck disable=SC2046
-sh "$po/extract.sh" rules/*.c cgi/*.c cgi/*.cc templates/*.tpl > "$tmp/ref.pot" || exit 1
+sh "$po/extract.sh" rules/*.c cgi/*.c cgi/*/*.c cgi/*.cc templates/*.tpl > "$tmp/ref.pot" || exit 1
 # The {{variables}} check's program: a .po on input, for each entry whose
 # translations hold another multiset of {{…}} (grep -o '{{[^}]*}}' on each
 # line of the unescaped text) than its msgid, that msgid on output.

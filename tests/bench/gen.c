@@ -12,7 +12,7 @@
  * window is open, so that nothing changes by itself while the page and the
  * poll are measured), and enough "move" tables, just dealt, for N moves per
  * game (a table gives about a third of an average party before its end
- * comes near). Everything goes through the party engine (play.c) as a
+ * comes near). Everything goes through the party engine (cgi/engine/) as a
  * browser's requests would. OUT lists what the bench needs:
  *   user IDX USER_ID TOKEN CSRF
  *   page SLUG TABLE_ID VERSION USER_IDX

@@ -1542,7 +1542,7 @@ static void fix_crc(unsigned char *p, size_t n)
 /* A snapshot of an earlier Fassung (1: before the public bottom cards, 2:
  * before the turn and the window became prompts) is not read any more:
  * game_load says SNAP_FORMAT, leaves the state alone, and the platform
- * rebuilds the party from its log (cgi/play.c, test_faults). */
+ * rebuilds the party from its log (cgi/engine/load.c, test_faults). */
 static void test_snapshot_earlier_format_rebuilt(void **u)
 {
 	(void)u;

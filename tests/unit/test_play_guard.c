@@ -1,19 +1,22 @@
 /* test_play_guard.c — no step that breaks a game's invariants is stored,
  * and a table whose party can no longer go on is closed cleanly.
  *
- * The engine is included so that the save path (save_step) and the close
- * (close_broken) can be driven with a state no legal move reaches: the
+ * The engine's own header (engine.h) is included so that the save path
+ * (save_step) and the close (close_broken) can be driven with a state no legal move reaches: the
  * games' own tests and the simulator prove that legal moves keep check()
  * passing; this proves what happens when a bug breaks that promise. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
 #undef fail_msg   /* cmocka's: the engine has its own */
-#include "../../cgi/play.c"
+#include "auth.h"
+#include "engine.h"
 #include "unit/tmpdb.h"
 
 struct fx {

@@ -1,4 +1,4 @@
-/* test_tourney.c — the tournament engine (cgi/tourney.h) on a real
+/* test_tourney.c — the tournament engine (cgi/engine/tourney.h) on a real
  * database, every table played to its end by bots (each person lets a bot
  * play their seat; the clock is the test's):
  *   - elimination: 9 players at tables of 3, the best of each table go on;

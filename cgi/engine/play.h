@@ -76,6 +76,18 @@ int play_fail(struct rerr *e, int rc, const char *msg);
  * else rolls it back; the result. */
 int play_finish(struct store *s, int rc);
 
+/* What follows a table's end — its match rated, its tournament's next
+ * round — listens for it: the engine runs every listener inside the
+ * transaction that ended the table (the last party finished, a damaged
+ * table closed, an idle table closed; t is the table as ended, its status
+ * TABLE_FINISHED) and the first one that fails undoes the whole write.
+ * A listener returns a play_rc. The engine names no listener: the list,
+ * NULL-terminated, is the program's wiring (cgi/engine/table-end.c),
+ * constant and linked in, so the server, the tools and the tests run the
+ * same ones. */
+typedef int (*play_table_end_fn)(struct store *s, const struct st_table *t, int64_t now);
+extern const play_table_end_fn play_table_end_listeners[];
+
 /* Everything a page needs about one table, loaded once per request. */
 struct play_table {
 	struct st_table t;

@@ -7,7 +7,7 @@
  * Rounds are seated lazily, never by a timer: the first request after the
  * start time (the tournament's page, the lobby's sweep) seats round 1; the
  * transaction that finishes the last table of a round seats the next one
- * (tourney_after_table, called by play.c). Every table it seats is an
+ * (tourney_after_table, a table-end listener of the engine: play.h). Every table it seats is an
  * ordinary table of the tournament's game, options and speed, with its
  * match, clocks and bots.
  */

@@ -1,0 +1,376 @@
+/*
+ * load.c — a table's state from the store: the party inside a write
+ * (struct live), a table for a page (play_load), the replay checks and
+ * the close of a table whose state does not load. Part of the engine
+ * (cgi/engine/, engine.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine.h"
+#include "i18n.h"
+#include "ser.h"
+#include "sim.h"
+
+/* Who plays each seat of table t: l->bots, l->resigned, l->level, l->user. */
+int live_seats(struct store *s, struct live *l)
+{
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
+	l->bots = l->resigned = l->timed_out = l->autopass = 0;
+	memset(l->user, 0, sizeof l->user);
+	for (int i = 0; rc == PLAY_OK && i < n; i++) {
+		int q = seats[i].seat;
+		if (q >= 0 && q < GAME_MAX_SEATS)
+			l->user[q] = seats[i].user_id;
+		if (q >= 0 && q < GAME_MAX_SEATS && seats[i].autopass)
+			l->autopass |= 1u << q;
+		if (q < 0 || q >= GAME_MAX_SEATS || !seats[i].bot)
+			continue;
+		l->bots |= 1u << q;
+		l->resigned |= seats[i].resigned ? 1u << q : 0;
+		l->timed_out |= seats[i].resigned && seats[i].timeouts ? 1u << q : 0;
+		l->level[q] = seats[i].bot == 1 ? BOT_RANDOM : BOT_GREEDY;
+	}
+	return rc;
+}
+
+/* Frees what live_load() allocated; safe on a zeroed struct. */
+void live_free(struct live *l)
+{
+	free(l->state);
+	free(l->snap);
+	l->state = NULL;
+	l->snap = NULL;
+}
+
+struct steps {
+	struct sim_step *log;
+	int n, cap;
+};
+
+/* store_moves() callback: one logged step into the replay log (bounded by cap). */
+static void add_step(void *ctx, const struct st_move *m)
+{
+	struct steps *st = ctx;
+	if (st->n >= st->cap)
+		return;
+	struct sim_step *x = &st->log[st->n++];
+	x->seat = m->seat;
+	x->at = m->at;
+	memcpy(x->text, m->text, sizeof x->text);
+}
+
+/* Replays party p of table t from its seed, dealer and log into state
+ * (g->state_size bytes), without the pause's continues that follow its end
+ * (the game never saw them). PLAY_OK; PLAY_ERR with e->msg when the log
+ * does not replay. Inside the caller's transaction. */
+static int replay_party(struct store *s, const struct st_table *t, const struct game *g,
+			const int *opt, const struct st_party *p, void *state, struct rerr *e)
+{
+	struct steps steps = { NULL, 0, 0 };
+	struct setup su;
+	int64_t count;
+	int rc;
+	if ((rc = from_store(store_move_count(s, p->id, &count), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	steps.cap = (int)count;
+	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
+	if (!steps.log)
+		return fail_msg(e, PLAY_ERR, N_("Kein Speicher für die Wiederholung."));
+	if ((rc = from_store(store_moves(s, p->id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK) {
+		free(steps.log);
+		return fail_msg(e, rc, N_("Das Protokoll lässt sich nicht lesen."));
+	}
+	while (p->over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
+	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
+		steps.n--;
+	memset(&su, 0, sizeof su);
+	su.nplayers = t->nseats;
+	su.dealer = p->dealer;
+	su.seed = p->seed;
+	memcpy(su.opt, opt, sizeof su.opt);
+	rc = sim_replay(g, &su, steps.log, steps.n, state, e) == 0 ? PLAY_OK : PLAY_ERR;
+	free(steps.log);
+	return rc;
+}
+
+/* The state of party p from its stored snapshot `snap`. The snapshot is a
+ * cache of setup and log: one in a format this build no longer reads is
+ * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
+ * PLAY_CORRUPT (logged while the party runs: the table is then closed,
+ * close_broken). Inside the caller's transaction. */
+int party_state(struct store *s, const struct st_table *t, const struct game *g,
+		const int *opt, const struct st_party *p, const unsigned char *snap,
+		void *state)
+{
+	struct rerr e;
+	int rc = game_load(g, state, snap, p->snap_len, &e);
+	if (rc == SNAP_OK)
+		return PLAY_OK;
+	if (rc == SNAP_FORMAT) {
+		struct rerr why = e;
+		if (replay_party(s, t, g, opt, p, state, &e) == PLAY_OK) {
+			fprintf(stderr, "play: table %lld party %d: %s: rebuilt from the log\n",
+				(long long)t->id, p->number, why.msg);
+			return PLAY_OK;
+		}
+	}
+	if (!p->over)   /* (a party closed as broken says so once, in close_broken) */
+		fprintf(stderr, "play: table %lld party %d: snapshot: %s\n", (long long)t->id,
+			p->number, e.msg);
+	return PLAY_CORRUPT;
+}
+
+/* Reads table `id` and, when it is being played, its current party,
+ * decoded. PLAY_NOT_FOUND, PLAY_NOT_PLAYING, PLAY_BUSY, PLAY_ERR. The
+ * caller frees with live_free() whatever the result. */
+int live_load(struct store *s, int64_t id, struct live *l)
+{
+	int rc;
+	memset(l, 0, sizeof *l);
+	if ((rc = from_store(store_table_get(s, id, &l->t), PLAY_NOT_FOUND)) != PLAY_OK)
+		return rc;
+	if (l->t.status != TABLE_PLAYING || l->t.party_no < 0)
+		return PLAY_NOT_PLAYING;
+	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK || (rc = live_seats(s, l)) != PLAY_OK)
+		return rc;
+	l->state = calloc(1, l->g->state_size);
+	l->snap = malloc(GAME_SNAPSHOT_MAX);
+	if (!l->state || !l->snap)
+		return PLAY_ERR;
+	rc = from_store(store_party_get(s, id, l->t.party_no, &l->party, l->snap, GAME_SNAPSHOT_MAX),
+			PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
+	return party_state(s, &l->t, l->g, l->opt, &l->party, l->snap, l->state);
+}
+
+/* Closes running table `id` whose current party cannot go on: its stored
+ * state does not load, or the step it needs next (a passed deadline, a
+ * bot's move) would break the game's invariants (save_step refused it).
+ * That party ends as a draw (every seat placed first, no points), the
+ * table is finished with the parties played (the match totals stand,
+ * ratings and a tournament take it as any finished table), every page
+ * becomes stale, and the log says why. PLAY_OK also when the table no
+ * longer runs. Inside the caller's transaction. */
+int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
+{
+	struct st_table t;
+	struct st_party p;
+	struct party_result draw;
+	struct status over;
+	unsigned char *snap = malloc(GAME_SNAPSHOT_MAX);
+	int rc = snap ? from_store(store_table_get(s, id, &t), PLAY_NOT_FOUND) : PLAY_ERR;
+	if (rc != PLAY_OK || t.status != TABLE_PLAYING || t.party_no < 0)
+		goto out;
+	rc = from_store(store_party_get(s, id, t.party_no, &p, snap, GAME_SNAPSHOT_MAX), PLAY_ERR);
+	if (rc != PLAY_OK)
+		goto out;
+	memset(&draw, 0, sizeof draw);
+	for (int q = 0; q < t.nseats && q < GAME_MAX_SEATS; q++)
+		draw.place[q] = 1;
+	memset(&over, 0, sizeof over);
+	over.over = 1;
+	if ((!p.over && (rc = from_store(store_party_save(s, p.id, snap, p.snap_len, 1, &draw,
+							  t.nseats), PLAY_ERR)) != PLAY_OK) ||
+	    (rc = set_acting(s, &t, &over, 0, 0)) != PLAY_OK ||
+	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
+						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||
+	    (rc = table_ended(s, &t, now)) != PLAY_OK ||
+	    (rc = from_store(store_table_bump(s, id, t.version, 0, t.epoch, NULL), PLAY_ERR)) !=
+		    PLAY_OK ||
+	    (rc = from_store(store_table_new_epoch(s, id), PLAY_ERR)) != PLAY_OK)
+		goto out;
+	fprintf(stderr, "play: table %lld party %d: %s: table closed, the party counts as a draw, "
+		"the match stands with the parties played\n", (long long)id, t.party_no, why);
+out:
+	free(snap);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading a table for a page                                          */
+
+static void add_party(void *ctx, const struct st_party *p)
+{
+	struct play_table *pt = ctx;
+	match_add_party(&pt->totals, p->result.points, pt->t.nseats);
+	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0]))
+		memcpy(pt->party_score[pt->nfinished++], p->result.points,
+		       sizeof p->result.points);
+}
+
+/* The current party of out->t, decoded into out->state (snap: scratch).
+ * A party the table was closed on because it broke (close_broken: stored
+ * as over, while its state does not load or is not over) is shown by its
+ * stored result alone: out->broken, no state. PLAY_CORRUPT (logged) when
+ * a running party does not load. In the caller's read transaction. */
+static int load_party(struct store *s, struct play_table *out, unsigned char *snap)
+{
+	int rc;
+	if ((rc = from_store(store_party_get(s, out->t.id, out->t.party_no, &out->party, snap,
+					     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	rc = party_state(s, &out->t, out->g, out->opt, &out->party, snap, out->state);
+	if (rc == PLAY_OK)
+		out->g->status(out->state, &out->status);
+	if (out->party.over && (rc == PLAY_CORRUPT || (rc == PLAY_OK && !out->status.over))) {
+		out->broken = 1;
+		memset(&out->status, 0, sizeof out->status);
+		return PLAY_OK;
+	}
+	if (rc != PLAY_OK)
+		return rc;
+	out->has_party = 1;
+	int64_t mine = 0;   /* the seat's own last step: its page may show it */
+	if (out->my_seat >= 0 &&
+	    (rc = from_store(store_seat_last_version(s, out->party.id, out->my_seat, &mine),
+			     PLAY_ERR)) != PLAY_OK)
+		return rc;
+	out->seen = mine > out->seen ? mine : out->seen;
+	out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
+	if (out->pausing)
+		return ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
+				  &out->ready);
+	return PLAY_OK;
+}
+
+/* A running table whose party does not load is closed (close_broken), in a
+ * transaction of its own. */
+static int close_unloadable(struct store *s, int64_t table, int64_t now_ms)
+{
+	int rc = from_store(store_begin(s), PLAY_ERR);
+	if (rc != PLAY_OK)
+		return rc;
+	return finish(s, close_broken(s, table, now_ms, "the stored state does not load"));
+}
+
+static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+		     struct play_table *out);
+
+/* Everything a table page shows, read in one read transaction after the
+ * passed deadlines were applied. A running table whose party's state no
+ * longer loads is closed first (close_broken) and shown finished.
+ * PLAY_NOT_FOUND (404), PLAY_ERR (500). The caller calls play_free()
+ * whatever the result. */
+int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+	      struct play_table *out)
+{
+	int rc = load_once(s, table, user, now_ms, out);
+	if (rc == PLAY_CORRUPT && (rc = close_unloadable(s, table, now_ms)) == PLAY_OK)
+		rc = load_once(s, table, user, now_ms, out);
+	return rc;
+}
+
+static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+		     struct play_table *out)
+{
+	unsigned char *snap = NULL;
+	int rc;
+
+	memset(out, 0, sizeof *out);
+	out->my_seat = -1;
+	/* A writer holding the lock past the busy timeout does not keep the page
+	 * from showing: it shows the state before the deadline, and the next
+	 * load applies it. */
+	rc = play_tick(s, table, now_ms);
+	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
+		return rc;
+	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = table_game(&out->t, &out->g, out->opt)) != PLAY_OK ||
+	    (rc = from_store(store_table_seats(s, table, out->seats, GAME_MAX_SEATS, &out->nseated),
+			     PLAY_ERR)) != PLAY_OK)
+		goto out;
+	for (int i = 0; user > 0 && i < out->nseated; i++)
+		if (out->seats[i].user_id == user)
+			out->my_seat = out->seats[i].seat;
+	out->seen = out->t.public_version;
+	if (out->t.party_no >= 0) {
+		rc = PLAY_ERR;
+		snap = malloc(GAME_SNAPSHOT_MAX);
+		out->state = calloc(1, out->g->state_size);
+		if (!snap || !out->state || (rc = load_party(s, out, snap)) != PLAY_OK)
+			goto out;
+	}
+	rc = from_store(store_parties_of_table(s, table, add_party, out), PLAY_ERR);
+out:
+	free(snap);
+	if (rc == PLAY_OK)
+		rc = from_store(store_commit(s), PLAY_ERR);
+	else
+		store_rollback(s);
+	if (rc != PLAY_OK) {
+		free(out->state);
+		out->state = NULL;
+		out->has_party = 0;
+	}
+	return rc;
+}
+
+/* Frees the decoded state; the struct itself is the caller's. */
+void play_free(struct play_table *pt)
+{
+	if (!pt)
+		return;
+	free(pt->state);
+	pt->state = NULL;
+	pt->has_party = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Replay check                                                        */
+
+/* Rebuilds party `number` from its seed, dealer and log, and compares the
+ * encoding with the stored snapshot. PLAY_OK when equal; PLAY_ERR with
+ * e->msg when the replay fails or differs; PLAY_NOT_FOUND without such a
+ * table or party. Reads only. */
+int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e)
+{
+	struct st_table t;
+	struct st_party p;
+	int opt[GAME_OPT_MAX] = { 0 };
+	const struct game *g;
+	size_t len;
+	void *state = NULL;
+	unsigned char *stored = NULL, *replayed = NULL;
+	struct rerr re;
+	int rc;
+
+	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	    (rc = table_game(&t, &g, opt)) != PLAY_OK)
+		goto out;
+	rc = PLAY_ERR;
+	stored = malloc(GAME_SNAPSHOT_MAX);
+	replayed = malloc(GAME_SNAPSHOT_MAX);
+	state = calloc(1, g->state_size);
+	if (!stored || !replayed || !state)
+		goto out;
+	if ((rc = from_store(store_party_get(s, table, number, &p, stored, GAME_SNAPSHOT_MAX),
+			     PLAY_NOT_FOUND)) != PLAY_OK)
+		goto out;
+	if ((rc = replay_party(s, &t, g, opt, &p, state, &re)) != PLAY_OK) {
+		if (e)
+			*e = re;
+		goto out;
+	}
+	if ((rc = encode_state(g, state, replayed, &len)) != PLAY_OK)
+		goto out;
+	if (len != p.snap_len || memcmp(stored, replayed, len) != 0) {
+		rc = fail_msg(e, PLAY_ERR, N_("Die Wiederholung aus dem Protokoll ergibt einen "
+					      "anderen Stand als gespeichert."));
+		goto out;
+	}
+	rc = PLAY_OK;
+out:
+	store_rollback(s);
+	free(state);
+	free(replayed);
+	free(stored);
+	return rc;
+}
