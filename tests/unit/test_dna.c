@@ -18,6 +18,7 @@
 #include "../../rules/dna.c"
 #include "options.h"
 #include "sim.h"
+#include "unit/viewtext.h"
 
 /* Pinned by test_known_answer_turns. Re-pinned when the snapshot gained the
  * option "penalties", the turn's placing mark, the holder's pick and counts
@@ -1373,6 +1374,92 @@ static void play_random(struct dna_state *s, uint64_t seed, int steps)
 	free(c);
 }
 
+/* 1 when segments a-b and c-d cross at a point inside both. */
+static int segs_cross(const int *a, const int *b, const int *c, const int *d)
+{
+	long long d1 = (long long)(b[0] - a[0]) * (c[1] - a[1]) - (long long)(b[1] - a[1]) * (c[0] - a[0]);
+	long long d2 = (long long)(b[0] - a[0]) * (d[1] - a[1]) - (long long)(b[1] - a[1]) * (d[0] - a[0]);
+	long long d3 = (long long)(d[0] - c[0]) * (a[1] - c[1]) - (long long)(d[1] - c[1]) * (a[0] - c[0]);
+	long long d4 = (long long)(d[0] - c[0]) * (b[1] - c[1]) - (long long)(d[1] - c[1]) * (b[0] - c[0]);
+	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* Issue 33: the strands' lines do not cross. Random parties of every size,
+ * every strand: the lines between laid cards (links) pairwise. */
+static void test_strand_lines_do_not_cross(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	int strands = 0, crossings = 0, tree_crossings = 0;
+	for (int k = 0; k < 120; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k, k % 3 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 7 + 3, 20 + k * 5);
+		for (int slot = 0; slot < DNA_STRANDS; slot++) {
+			int16_t col[DNA_CARDS], row[DNA_CARDS];
+			uint16_t byseq[DNA_CARDS];
+			int mc, mr, m = strand_layout(s, slot, col, row, byseq, &mc, &mr);
+			static int seg[4 * DNA_CARDS][2][2], single[4 * DNA_CARDS];
+			int ns = 0;
+			for (int i = 0; i < m; i++) {
+				int c = byseq[i];
+				for (int j = 0; j < s->npar[c]; j++) {
+					int p = s->par[c][j];
+					seg[ns][0][0] = col[p] * COL_W, seg[ns][0][1] = row[p] * ROW_H;
+					seg[ns][1][0] = col[c] * COL_W, seg[ns][1][1] = row[c] * ROW_H;
+					single[ns] = s->npar[c] == 1;
+					ns++;
+				}
+			}
+			strands += m > 2;
+			for (int a = 0; a < ns; a++)
+				for (int b = a + 1; b < ns; b++)
+					if (segs_cross(seg[a][0], seg[a][1], seg[b][0], seg[b][1])) {
+						crossings++;
+						tree_crossings += single[a] && single[b];
+						if (getenv("DNA_CROSS"))
+							print_message("k=%d (%d,%d)-(%d,%d) x (%d,%d)-(%d,%d)\n", k,
+								      seg[a][0][0] / COL_W, seg[a][0][1] / ROW_H, seg[a][1][0] / COL_W, seg[a][1][1] / ROW_H,
+								      seg[b][0][0] / COL_W, seg[b][0][1] / ROW_H, seg[b][1][0] / COL_W, seg[b][1][1] / ROW_H);
+					}
+		}
+	}
+	print_message("%d strands of three or more cards, %d crossings (%d between cards laid "
+		      "at one end each)\n", strands, crossings, tree_crossings);
+	assert_true(strands > 100);
+	/* rows in placing order made 295 crossings in these positions; the
+	 * barycentre order (strand_rows) 22, all around a card laid at
+	 * several ends */
+	assert_true(crossings <= 22);
+	free(s);
+}
+
+/* The hand: a card with moves is picked first (has_moves, move_count),
+ * then one of its moves; every card's moves are still there. Strand cards
+ * name their colour in a word. */
+static void test_view_pick_card_then_move(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	deal(s, 3, 5, NULL);
+	play_random(s, 5, 6);
+	struct vtext *t = calloc(1, sizeof *t);
+	for (int seat = 0; seat < 3; seat++) {
+		struct view_sink v = vt_sink(t);
+		G->view(s, seat, &v);
+		/* every hand item: has_moves?1 exactly when it has a moves section */
+		for (const char *h = strstr(t->s, "[hand\n"); h; h = strstr(h + 1, "[hand\n")) {
+			const char *end = strstr(h, "has_moves?");
+			assert_non_null(end);
+			const char *mv = strstr(h, "[moves\n");
+			int has = mv && mv < end;
+			assert_int_equal(end[10] - '0', has);
+		}
+	}
+	assert_non_null(strstr(t->s, "colour_word="));
+	free(t);
+	free(s);
+}
+
 static void test_snapshot_round_trip(void **st)
 {
 	(void)st;
@@ -1617,8 +1704,8 @@ static void test_view_shows_strands_and_choices(void **st)
 	render(s, 0, b);
 	/* the branch: GO in column 1, LR2 and LR3 in column 2, rows 0 and 1 */
 	assert_non_null(strstr(b->s, "x=112;y=0;code=2-lila-gestreift-raute"));
-	assert_non_null(strstr(b->s, "x=112;y=72;code=3-lila-gestreift-raute"));
-	assert_non_null(strstr(b->s, "[=links;x1=76;y1=30;x2=132;y2=102;"));
+	assert_non_null(strstr(b->s, "x=112;y=84;code=3-lila-gestreift-raute"));
+	assert_non_null(strstr(b->s, "[=links;x1=76;y1=35;x2=132;y2=119;"));
 	assert_non_null(strstr(b->s, "is_end=1"));
 	assert_non_null(strstr(b->s, "headline=Zug "));
 	assert_non_null(strstr(b->s, "[=hand;code=3-rot-voll-oval"));
@@ -2294,6 +2381,8 @@ int main(void)
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
 		cmocka_unit_test(test_moves_are_exactly_the_legal_ones),
 		cmocka_unit_test(test_snapshot_round_trip),
+		cmocka_unit_test(test_strand_lines_do_not_cross),
+		cmocka_unit_test(test_view_pick_card_then_move),
 		cmocka_unit_test(test_corrupt_snapshots_rejected),
 		cmocka_unit_test(test_scramble_keeps_view),
 		cmocka_unit_test(test_scramble_pending_choice),
