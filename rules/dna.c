@@ -1592,6 +1592,32 @@ static int parse_ends(const struct dna_state *s, const struct mtok *t, struct dn
 
 /* Parses and checks a move against the state; nothing changes. The form
  * first, then what the stage allows. */
+/* 1 when seat has made its secret choice of this turn and may still
+ * change it: the others have not all chosen yet (the last choice resolves
+ * the turn at once), no strand is to be picked, nobody discards. */
+static int may_rechoose(const struct dna_state *s, int seat)
+{
+	return seat >= 0 && seat < s->n && s->stage == ST_CHOOSE && !pick_mask(s) &&
+	       prompt_kind(&s->pr) != PR_DISCARD && s->choice_kind[seat] != CH_NONE &&
+	       !s->choice_auto[seat] && active(s, seat);
+}
+
+/* Takes seat's choice back: its card to its hand, the seat waiting again
+ * (the state as before the choice: a hand has no order). */
+static void unchoose(struct dna_state *s, int seat)
+{
+	if (lays_card(s, seat)) {
+		s->loc[s->choice_card[seat]] = L_HAND;
+		s->own[s->choice_card[seat]] = (uint8_t)seat;
+	}
+	s->choice_kind[seat] = CH_NONE;
+	s->choice_nends[seat] = 0;
+	s->choice_card[seat] = 0;
+	s->choice_auto[seat] = 0;
+	memset(s->choice_ends[seat], 0, sizeof s->choice_ends[seat]);
+	prompt_top(&s->pr)->waiting |= (uint16_t)(1u << seat);
+}
+
 static int parse_move(const struct dna_state *s, int seat, const char *move,
 		      struct dna_cmd *m, struct rerr *e)
 {
@@ -1713,8 +1739,19 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 {
 	struct dna_state *s = st;
 	struct dna_cmd m;
-	if (parse_move(s, seat, move, &m, e) != 0)
+	if (may_rechoose(s, seat)) {
+		/* a new choice replaces the old one: judged as if it were the
+		 * first (the old card back in the hand) */
+		static _Thread_local struct dna_state keep;
+		keep = *s;
+		unchoose(s, seat);
+		if (parse_move(s, seat, move, &m, e) != 0) {
+			*s = keep;
+			return -1;
+		}
+	} else if (parse_move(s, seat, move, &m, e) != 0) {
 		return -1;
+	}
 	prompt_start(&s->pr, now);
 	switch (m.kind) {
 	case C_CLEAR:
@@ -2207,10 +2244,18 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 	int faces[DNA_FACES];
 	if (seat < 0 || seat >= s->n || s->stage == ST_OVER || !active(s, seat))
 		return 0;
+	if (may_rechoose(s, seat)) {
+		/* the choices it may change to: those of the state without its
+		 * choice */
+		static _Thread_local struct dna_state un;
+		un = *s;
+		unchoose(&un, seat);
+		s = &un;
+	}
 	mctx_init(s, &mc);
 	moves_for(s, &mc, seat, -1, &em);
 	/* the usual case, choosing, straight to the choices per face (what
-	 * moves_for() does for each face then): a seat that has chosen has none */
+	 * moves_for() does for each face then) */
 	int choosing = !mc.pick && mc.pkind != PR_DISCARD && s->stage == ST_CHOOSE;
 	if (choosing && s->choice_kind[seat] != CH_NONE)
 		return em.count;
@@ -3230,8 +3275,17 @@ static void view_choice(const struct dna_state *s, int me, struct view_sink *v)
 
 /* Seat `me`'s hand with a button per move a card allows, the moves without
  * a card, and what they chose this turn or must refill. */
-static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
+static void view_hand(const struct dna_state *chosen, int me, struct view_sink *v)
 {
+	/* a seat that has chosen sees its choice and, while it may change it,
+	 * its whole hand with the choices it may change to */
+	const struct dna_state *s = chosen;
+	static _Thread_local struct dna_state un;
+	if (may_rechoose(chosen, me)) {
+		un = *chosen;
+		unchoose(&un, me);
+		s = &un;
+	}
 	int faces[DNA_FACES];
 	int nf = hand_faces(s, me, faces);
 	vflag(v, "has_hand", nf > 0);
@@ -3258,7 +3312,9 @@ static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
 	vbegin(v, "plain");
 	moves_for(s, &mc, me, -1, &em);
 	vend(v);
+	s = chosen;
 	vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
+	vflag(v, "may_change", may_rechoose(s, me));
 	if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE)
 		view_choice(s, me, v);
 	vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);

@@ -37,6 +37,7 @@
 {{#has_hand}}<section class="dna-mine">
 <h3>[[Deine Hand]]</h3>
 {{#has_choice}}<p class="dna-choice">[[Deine Wahl (verdeckt): {{my_choice}}]]</p>{{/has_choice}}
+{{#may_change}}<p class="dna-hint">[[Bis alle gewählt haben, darfst du deine Wahl noch ändern: wähle einfach neu.]]</p>{{/may_change}}
 <ul class="dna-hand">
 {{#hand}}<li class="dna-slot">
 {{#has_moves}}<details class="dna-pick"><summary>{{/has_moves}}

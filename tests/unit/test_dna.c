@@ -1253,7 +1253,7 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 		{ 0, "refill 2-lila-gestreift-raute to s1", "nach dem Wegräumen" },
 		{ 0, "open 2-lila-gestreift-raute on s1", "vorbei" },
 		{ 0, "pass", "vorbei" },
-		{ 2, "draw", "schon gewählt" },
+		{ 2, "attach 2-rot-leer-oval to e99", "gibt es nicht" },   /* a new choice, refused: the old one stays */
 		{ 9, "draw", "nicht an diesem Tisch" },
 		{ -1, "draw", "nicht an diesem Tisch" },
 		{ 0, "draw\n", "Steuerzeichen" },
@@ -1288,6 +1288,66 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 	free(s);
 }
 
+/* Issue 33: a secret choice may be changed until the last player has
+ * chosen. Seat 0 draws, then attaches instead and draws again: it
+ * is not asked again (to_act), the others see only "has chosen"; the last
+ * choice resolves the turn with the new one, and then nobody may change. */
+static void test_choice_may_change_until_last(void **st)
+{
+	(void)st;
+	faces_init();
+	struct dna_state *s = new_state();
+	deal(s, 3, 5, NULL);
+	build_std(s);
+	to_hand(s, LR2, 0);
+	to_hand(s, LR1, 0);
+	to_hand(s, F(3, ROT, LEER, OVAL), 1);
+	to_hand(s, F(2, ROT, LEER, OVAL), 2);
+	begin(s);
+	do_move(s, 0, "draw");
+	assert_int_equal(s->choice_kind[0], CH_DRAW);
+	struct status o;
+	G->status(s, &o);
+	assert_false((o.to_act >> 0) & 1u);
+	/* its moves: every choice again, the draw among them */
+	struct collect_moves *c = calloc(1, sizeof *c);
+	G->moves(s, 0, collect, c);
+	assert_true(c->n > 1);
+	int e = end_of(s, GO);
+	char m[80];
+	snprintf(m, sizeof m, "attach 2-lila-gestreift-raute to e%d", e);
+	int listed = 0;
+	for (int i = 0; i < c->n; i++)
+		listed |= strcmp(c->list[i], m) == 0;
+	int hand = hand_count(s, 0);
+	assert_true(listed);
+	do_move(s, 0, m);
+	assert_int_equal(s->choice_kind[0], CH_ATTACH);
+	assert_int_equal(s->loc[s->choice_card[0]], L_CHOICE);
+	assert_int_equal(hand_count(s, 0), hand - 1);   /* the card laid aside */
+	do_move(s, 0, "draw");   /* and back */
+	assert_int_equal(s->choice_kind[0], CH_DRAW);
+	assert_int_equal(hand_count(s, 0), hand);
+	G->status(s, &o);
+	assert_int_equal(o.to_act, 6u);
+	/* the page: the choice, and the hand to change it */
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, 0, &v);
+	assert_non_null(strstr(t->s, "may_change?1\n"));
+	assert_non_null(strstr(t->s, "has_moves?1\n"));
+	v = vt_sink(t);
+	G->view(s, 1, &v);
+	assert_non_null(strstr(t->s, "may_change?0\n"));
+	do_move(s, 1, "draw");
+	do_move(s, 2, "draw");   /* the last: the turn resolves */
+	assert_int_equal(s->choice_kind[0], CH_NONE);   /* resolved: a new turn, nothing to change */
+	assert_false(may_rechoose(s, 0));
+	free(t);
+	free(c);
+	free(s);
+}
+
 /* moves() and apply() agree: every listed move is accepted, and a sample of
  * unlisted attaches is refused, over many random positions. */
 static void test_moves_are_exactly_the_legal_ones(void **st)
@@ -1311,7 +1371,8 @@ static void test_moves_are_exactly_the_legal_ones(void **st)
 			for (int seat = 0; seat < s->n; seat++) {
 				c->n = 0;
 				G->moves(s, seat, collect, c);
-				assert_int_equal(c->n > 0, (int)((o.to_act >> seat) & 1u));
+				/* those who must act, and those who have chosen and may change */
+				assert_int_equal(c->n > 0, (int)((o.to_act >> seat) & 1u) || may_rechoose(s, seat));
 				for (int i = 0; i < c->n; i++) {
 					struct rerr e;
 					memcpy(t, s, sizeof *s);
@@ -2382,6 +2443,7 @@ int main(void)
 		cmocka_unit_test(test_moves_are_exactly_the_legal_ones),
 		cmocka_unit_test(test_snapshot_round_trip),
 		cmocka_unit_test(test_strand_lines_do_not_cross),
+		cmocka_unit_test(test_choice_may_change_until_last),
 		cmocka_unit_test(test_view_pick_card_then_move),
 		cmocka_unit_test(test_corrupt_snapshots_rejected),
 		cmocka_unit_test(test_scramble_keeps_view),
