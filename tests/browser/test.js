@@ -322,6 +322,13 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(await strands.count(), "emil's page has no strands (.dna-table)");
 	await t.shotOf(strands, 'dna-strands.png');
 
+	// dora changes her mind: a draw instead (allowed until the last has chosen).
+	if (choice !== 'draw') {
+		check(/wähle einfach neu/.test(await visibleText(dora.page)), "dora's page does not offer a change");
+		await clickMove(dora, 'draw');
+		check(/Du ziehst eine Karte/.test(await visibleText(dora.page)), "dora's page does not show her new choice");
+		await t.shot(dora.page, 'dna-change-desktop.png');
+	}
 	// emil chooses from a phone without JavaScript: a card, then its move.
 	const twin = await t.player('emil-nojs', PHONE, { javaScriptEnabled: false });
 	await twin.context.addCookies(await emil.context.cookies());
@@ -521,6 +528,31 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	await t.shot(ida.page, 'wurfwort-phone.png');
 	const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
 	check(wide <= PHONE.width, `at phone width the Wurf & Wort page is ${wide} px wide`);
+});
+
+// A word that misses the dice: the rounds table says why (issue 33).
+test('Wurf & Wort: a refused word names why', 90000, async t => {
+	const ole = await t.player('ole'), pia = await t.player('pia', PHONE, { javaScriptEnabled: false });
+	const rut = await t.player('rut');
+	const all = [ole, pia, rut];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(ole, 'wurfwort', 3);
+	await join(rut, url);
+	await join(pia, url);
+	await allAt(all, (await state(pia)).version, 'the party starts');
+	await clickMove(pia, 'stopp');
+	// "qq": no required letter in it, so the machine refuses it at once
+	const before = pia.loads;
+	await pia.page.locator('.ww-card form.ww-answer input[name="arg0"]').fill('qq');
+	await pia.page.locator('.ww-card form.ww-answer button[type="submit"]').click();
+	await until("pia's page after her word", 30000, async () => pia.loads > before);
+	await pia.page.waitForLoadState('load');
+	await allAt(all, (await state(pia)).version, "after pia's word");
+	const row = await ole.page.locator('.ww-rounds tbody tr').first().innerText();
+	check(/Würfel nicht erfüllt/.test(row) && /kein \S+ darin/.test(row), `the rounds table does not say why: "${row}"`);
+	t.note(`ole's rounds table: ${row.replace(/\s+/g, ' ')}`);
+	await t.shotOf(ole.page.locator('.ww-rounds'), 'wurfwort-why-desktop.png');
+	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-why-nojs-phone.png');
 });
 
 // ---- Worst Game Ever: a card played in reaction -----------------------------------
