@@ -2886,6 +2886,61 @@ static void strand_rows(const struct dna_state *s, const uint16_t *q, int m, con
 	}
 }
 
+/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both. */
+static int lines_cross(const int16_t *col, const int16_t *row, int a0, int a1, int b0, int b1)
+{
+	long ax = col[a1] - col[a0], ay = row[a1] - row[a0], bx = col[b1] - col[b0],
+	     by = row[b1] - row[b0];
+	long d1 = ax * (row[b0] - row[a0]) - ay * (col[b0] - col[a0]);
+	long d2 = ax * (row[b1] - row[a0]) - ay * (col[b1] - col[a0]);
+	long d3 = bx * (row[a0] - row[b0]) - by * (col[a0] - col[b0]);
+	long d4 = bx * (row[a1] - row[b0]) - by * (col[a1] - col[b0]);
+	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* How many lines cross one of the lines at card x or y. */
+static int crossings_at(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			const int16_t *row, int x, int y)
+{
+	int n = 0;
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < s->npar[q[i]]; k++) {
+			int a0 = q[i], a1 = s->par[a0][k];
+			if (a0 != x && a1 != x && a0 != y && a1 != y)
+				continue;
+			for (int j = 0; j < m; j++)
+				for (int l = 0; l < s->npar[q[j]]; l++)
+					n += lines_cross(col, row, a0, a1, q[j], s->par[q[j]][l]);
+		}
+	return n;
+}
+
+/* Swaps neighbours in a column where that makes fewer lines cross (what
+ * the barycentres leave around a card laid at several ends). */
+static void strand_untangle(const struct dna_state *s, const uint16_t *q, int m,
+			    const int16_t *col, int16_t *row)
+{
+	for (int pass = 0; pass < 3; pass++) {
+		int swapped = 0;
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < m; j++) {
+				int x = q[i], y = q[j];
+				if (col[x] != col[y] || row[y] != row[x] + 1)
+					continue;
+				int before = crossings_at(s, q, m, col, row, x, y);
+				if (!before)
+					continue;
+				row[x]++, row[y]--;
+				if (crossings_at(s, q, m, col, row, x, y) < before)
+					swapped = 1;
+				else
+					row[x]--, row[y]++;
+			}
+		if (!swapped)
+			return;
+	}
+}
+
 /* Lays out strand `slot`: col[] = distance from its oldest card (root),
  * row[] = place within the column. The columns are filled in the order of
  * a breadth-first walk that takes each card's new neighbours in placing
@@ -2935,6 +2990,7 @@ static int strand_layout(const struct dna_state *s, int slot, int16_t *col, int1
 	}
 	int m = tail;
 	strand_rows(s, q, m, col, row, *maxcol);
+	strand_untangle(s, q, m, col, row);
 	memcpy(byseq, q, sizeof q[0] * (size_t)m);
 	for (int i = 1; i < m; i++)
 		for (int j = i; j > 0 && s->pseq[byseq[j]] < s->pseq[byseq[j - 1]]; j--) {

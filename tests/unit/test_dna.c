@@ -1488,9 +1488,10 @@ static void test_strand_lines_do_not_cross(void **st)
 		      "at one end each)\n", strands, crossings, tree_crossings);
 	assert_true(strands > 100);
 	/* rows in placing order made 295 crossings in these positions; the
-	 * barycentre order (strand_rows) 22, all around a card laid at
-	 * several ends */
-	assert_true(crossings <= 22);
+	 * barycentre order (strand_rows) and the swaps (strand_untangle) 15,
+	 * all around cards laid at several ends: two cards each laid at the
+	 * same two cards cross in any drawing of two columns */
+	assert_true(crossings <= 15);
 	free(s);
 }
 
