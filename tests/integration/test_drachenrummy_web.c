@@ -357,6 +357,18 @@ static void test_keep_form_composes_move(void **unused)
 	o = it_table_json(me, id, &status);
 	assert_int_equal(it_jint(o, "version", -1), atoll(vs));
 	json_decref(o);
+	/* a composed text longer than a move may be: refused, nothing changes */
+	char longarg[160];   /* GAME_MOVE_MAX: "keep " and 159 more are too long */
+	memset(longarg, '6', sizeof longarg - 1);
+	longarg[sizeof longarg - 1] = '\0';
+	assert_int_equal(h_post_form(me, path, &r, "csrf", csrf, "v", vs, "move", "keep", "arg0",
+				     longarg, NULL), 0);
+	assert_int_equal(r.status, 422);
+	assert_non_null(strstr(r.body, "zu lang"));
+	h_resp_free(&r);
+	o = it_table_json(me, id, &status);
+	assert_int_equal(it_jint(o, "version", -1), atoll(vs));
+	json_decref(o);
 	/* two dice ticked: "keep F0 F1" */
 	assert_int_equal(h_post_form(me, path, &r, "csrf", csrf, "v", vs, "move", "keep", "arg0", f0,
 				     "arg1", f1, NULL), 0);
