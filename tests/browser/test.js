@@ -39,6 +39,12 @@ async function state(p) {
 async function clickMove(p, move) {
 	const before = p.loads;
 	const btn = p.page.locator(`button[name="move"][value="${move}"]`).first();
+	if (!await btn.isVisible()) {
+		// a move folded away (a DNA hand card's moves, the list of every
+		// move): open what holds it, as a person would
+		const holder = p.page.locator(`details:has(button[name="move"][value="${move}"]) > summary`).first();
+		if (await holder.count()) await holder.click();
+	}
 	await btn.click();
 	await until(`${p.label}'s page after "${move}"`, 10000, async () => {
 		if (p.loads <= before) return false;
