@@ -917,15 +917,51 @@ void page_table_show(struct page *p, enum http_status status)
 	show(p, p->req->wants_json, status, NOTE_NONE, NULL, NULL);
 }
 
-enum mv_field { MV_CSRF, MV_V, MV_MOVE, MV__MAX };
+enum { MV_ARGS = 10 };   /* a composed move's fields: arg0 … arg9 */
+enum mv_field { MV_CSRF, MV_V, MV_MOVE, MV_ARG0, MV__MAX = MV_ARG0 + MV_ARGS };
+#define MV_ARG_RULE(k) [MV_ARG0 + k] = { "arg" #k, HTTP_V_TEXT, 0, 0, GAME_MOVE_MAX }
 static const struct http_rule mv_rules[] = {
 	[MV_CSRF] = { "csrf", HTTP_V_TEXT, 1, 1, 64 },
 	[MV_V] = { "v", HTTP_V_INT, 1, 0, INT64_MAX },
 	[MV_MOVE] = { "move", HTTP_V_TEXT, 1, 0, GAME_MOVE_MAX },
+	MV_ARG_RULE(0), MV_ARG_RULE(1), MV_ARG_RULE(2), MV_ARG_RULE(3), MV_ARG_RULE(4),
+	MV_ARG_RULE(5), MV_ARG_RULE(6), MV_ARG_RULE(7), MV_ARG_RULE(8), MV_ARG_RULE(9),
 };
+#undef MV_ARG_RULE
 _Static_assert(sizeof mv_rules / sizeof mv_rules[0] == MV__MAX, "mv_rules");
 
-/* POST /t/<id>/move (csrf, v, move): 303 back to the table's board on
+/* A composed move (docs/views.md): the form's `move`, then the non-empty
+ * fields arg0 … arg9 in that order, joined by blanks; e.g. the dice ticked
+ * in a keep form: "keep" + arg1 "6" + arg3 "6" → "keep 6 6". The move text
+ * in the arena, or NULL when it would be longer than a move may be. */
+static const char *mv_compose(struct page *p, const struct http_value *f)
+{
+	size_t n = strlen(f[MV_MOVE].s);
+	for (int i = 0; i < MV_ARGS; i++)
+		if (f[MV_ARG0 + i].s[0])
+			n += 1 + strlen(f[MV_ARG0 + i].s);
+	if (n > GAME_MOVE_MAX)
+		return NULL;
+	char *t = arena_alloc(p->a, n + 1);
+	if (!t)
+		return NULL;
+	size_t at = strlen(f[MV_MOVE].s);
+	memcpy(t, f[MV_MOVE].s, at);
+	for (int i = 0; i < MV_ARGS; i++) {
+		const char *w = f[MV_ARG0 + i].s;
+		size_t len = strlen(w);
+		if (!len)
+			continue;
+		if (at)
+			t[at++] = ' ';
+		memcpy(t + at, w, len);
+		at += len;
+	}
+	t[at] = '\0';
+	return t;
+}
+
+/* POST /t/<id>/move (csrf, v, move, arg0 … arg9): 303 back to the table's board on
  * success (post/redirect/get). A refusal changes nothing; a browser gets
  * the 303 too, the note and the typed move follow in the note cookie; other
  * clients get the fresh table with the note and 409 (stale page, a race
@@ -939,8 +975,13 @@ void page_table_move(struct page *p)
 		page_error(p, http_err_status(err), http_err_key(err));
 		return;
 	}
+	const char *move = mv_compose(p, f);
+	if (!move) {
+		refused(p, HTTP_422, NOTE_REJECTED, _("Dieser Zug ist zu lang."), f[MV_MOVE].s);
+		return;
+	}
 	struct rerr e = { .msg = "" };
-	int rc = play_move(p->store, p->id, p->user_id, f[MV_MOVE].s, f[MV_V].n, p->now_ms, &e);
+	int rc = play_move(p->store, p->id, p->user_id, move, f[MV_V].n, p->now_ms, &e);
 	const char *note = e.msg[0] ? i18n_rerr(&e) : _(play_message(rc));
 	switch (rc) {
 	case PLAY_OK:
@@ -951,7 +992,7 @@ void page_table_move(struct page *p)
 		refused(p, HTTP_409, NOTE_STALE, note, NULL);
 		return;
 	case PLAY_REJECTED:
-		refused(p, HTTP_422, NOTE_REJECTED, note, f[MV_MOVE].s);
+		refused(p, HTTP_422, NOTE_REJECTED, note, move);
 		return;
 	case PLAY_NOT_SEATED:
 		refused(p, HTTP_403, NOTE_REFUSED, note, NULL);

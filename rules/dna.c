@@ -157,6 +157,8 @@ struct dna_state {
 /* The words of the move codes ("2-rot-voll-welle") and the drawing's
  * classes: move language, never translated. */
 static const char *const colour_name[3] = { "rot", "gruen", "lila" };
+/* the colours as a person reads them (the page's language) */
+static const char *const colour_word[3] = { N_("rot"), N_("grün"), N_("lila") };
 static const char *const fill_name[3] = { "voll", "gestreift", "leer" };
 static const char *const shape_name[3] = { "raute", "welle", "oval" };
 static const int attr_div[4] = { 1, 3, 9, 27 };
@@ -1590,6 +1592,32 @@ static int parse_ends(const struct dna_state *s, const struct mtok *t, struct dn
 
 /* Parses and checks a move against the state; nothing changes. The form
  * first, then what the stage allows. */
+/* 1 when seat has made its secret choice of this turn and may still
+ * change it: the others have not all chosen yet (the last choice resolves
+ * the turn at once), no strand is to be picked, nobody discards. */
+static int may_rechoose(const struct dna_state *s, int seat)
+{
+	return seat >= 0 && seat < s->n && s->stage == ST_CHOOSE && !pick_mask(s) &&
+	       prompt_kind(&s->pr) != PR_DISCARD && s->choice_kind[seat] != CH_NONE &&
+	       !s->choice_auto[seat] && active(s, seat);
+}
+
+/* Takes seat's choice back: its card to its hand, the seat waiting again
+ * (the state as before the choice: a hand has no order). */
+static void unchoose(struct dna_state *s, int seat)
+{
+	if (lays_card(s, seat)) {
+		s->loc[s->choice_card[seat]] = L_HAND;
+		s->own[s->choice_card[seat]] = (uint8_t)seat;
+	}
+	s->choice_kind[seat] = CH_NONE;
+	s->choice_nends[seat] = 0;
+	s->choice_card[seat] = 0;
+	s->choice_auto[seat] = 0;
+	memset(s->choice_ends[seat], 0, sizeof s->choice_ends[seat]);
+	prompt_top(&s->pr)->waiting |= (uint16_t)(1u << seat);
+}
+
 static int parse_move(const struct dna_state *s, int seat, const char *move,
 		      struct dna_cmd *m, struct rerr *e)
 {
@@ -1711,8 +1739,19 @@ static int dna_apply(void *st, int seat, const char *move, int64_t now, struct r
 {
 	struct dna_state *s = st;
 	struct dna_cmd m;
-	if (parse_move(s, seat, move, &m, e) != 0)
+	if (may_rechoose(s, seat)) {
+		/* a new choice replaces the old one: judged as if it were the
+		 * first (the old card back in the hand) */
+		static _Thread_local struct dna_state keep;
+		keep = *s;
+		unchoose(s, seat);
+		if (parse_move(s, seat, move, &m, e) != 0) {
+			*s = keep;
+			return -1;
+		}
+	} else if (parse_move(s, seat, move, &m, e) != 0) {
 		return -1;
+	}
 	prompt_start(&s->pr, now);
 	switch (m.kind) {
 	case C_CLEAR:
@@ -2205,10 +2244,18 @@ static int dna_moves(const void *st, int seat, move_emit_fn emit, void *ctx)
 	int faces[DNA_FACES];
 	if (seat < 0 || seat >= s->n || s->stage == ST_OVER || !active(s, seat))
 		return 0;
+	if (may_rechoose(s, seat)) {
+		/* the choices it may change to: those of the state without its
+		 * choice */
+		static _Thread_local struct dna_state un;
+		un = *s;
+		unchoose(&un, seat);
+		s = &un;
+	}
 	mctx_init(s, &mc);
 	moves_for(s, &mc, seat, -1, &em);
 	/* the usual case, choosing, straight to the choices per face (what
-	 * moves_for() does for each face then): a seat that has chosen has none */
+	 * moves_for() does for each face then) */
 	int choosing = !mc.pick && mc.pkind != PR_DISCARD && s->stage == ST_CHOOSE;
 	if (choosing && s->choice_kind[seat] != CH_NONE)
 		return em.count;
@@ -2759,7 +2806,10 @@ static int dna_check(const void *st, struct rerr *e)
 
 /* ---- view ---- */
 
-enum { CARD_W = 40, CARD_H = 60, COL_W = 56, ROW_H = 72 };
+/* A card on the table: its symbols in the top 60 units, its colour as a
+ * word below them (readable without telling colours apart); an end's tag
+ * under the card. */
+enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
 
 /* Emits the fields every drawn card has. */
 static void view_card_fields(struct view_sink *v, int c)
@@ -2770,6 +2820,7 @@ static void view_card_fields(struct view_sink *v, int c)
 	vtext(v, "label", face_label[f]);
 	vnum(v, "num", num);
 	vstr(v, "colour", colour_name[attr(f, 1)]);
+	vtext(v, "colour_word", colour_word[attr(f, 1)]);   /* readable without colour */
 	vstr(v, "fill", fill_name[attr(f, 2)]);
 	vstr(v, "shape", shape_name[attr(f, 3)]);
 	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
@@ -2783,15 +2834,126 @@ static void view_card_fields(struct view_sink *v, int c)
 	}
 }
 
-/* Strand `slot` as a layered drawing: column = distance from its oldest
- * card, row = order of placing within the column. */
-static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
-			struct view_sink *v)
+/* Sorts the cards of one column, cc[0..n), by where their neighbours in
+ * column `by` lie (their mean row; ties, and cards without one there, in
+ * placing order) and numbers their rows anew. */
+static void column_sort(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			int16_t *row, uint16_t *cc, int n, int by)
+{
+	int32_t key[DNA_CARDS];
+	for (int i = 0; i < n; i++) {
+		int c = cc[i], sum = 0, cnt = 0;
+		for (int j = 0; j < m; j++)
+			if (col[q[j]] == by && linked(s, c, q[j]))
+				sum += row[q[j]], cnt++;
+		key[c] = cnt ? sum * 64 / cnt : row[c] * 64;
+	}
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && (key[cc[j]] < key[cc[j - 1]] ||
+					  (key[cc[j]] == key[cc[j - 1]] &&
+					   s->pseq[cc[j]] < s->pseq[cc[j - 1]])); j--) {
+			uint16_t t = cc[j];
+			cc[j] = cc[j - 1];
+			cc[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++)
+		row[cc[i]] = (int16_t)i;
+}
+
+/* Orders each column by where its cards' neighbours lie (the barycentre
+ * method of layered drawings): left to right by the column before, then
+ * back and forth again, so that a card laid at several ends comes between
+ * them. q[0..m): the cards, columns ascending; row[]: the walk's order. */
+static void strand_rows(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			int16_t *row, int maxcol)
+{
+	uint16_t cc[DNA_CARDS];
+	for (int sweep = 0; sweep < 3; sweep++) {
+		int back = sweep % 2;
+		for (int k = back ? maxcol - 1 : 1; back ? k >= 0 : k <= maxcol; k += back ? -1 : 1) {
+			int n = 0;
+			for (int i = 0; i < m; i++)
+				if (col[q[i]] == k)
+					cc[n++] = q[i];
+			for (int i = 1; i < n; i++)   /* the current order first */
+				for (int j = i; j > 0 && row[cc[j]] < row[cc[j - 1]]; j--) {
+					uint16_t t = cc[j];
+					cc[j] = cc[j - 1];
+					cc[j - 1] = t;
+				}
+			column_sort(s, q, m, col, row, cc, n, back ? k + 1 : k - 1);
+		}
+	}
+}
+
+/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both. */
+static int lines_cross(const int16_t *col, const int16_t *row, int a0, int a1, int b0, int b1)
+{
+	long ax = col[a1] - col[a0], ay = row[a1] - row[a0], bx = col[b1] - col[b0],
+	     by = row[b1] - row[b0];
+	long d1 = ax * (row[b0] - row[a0]) - ay * (col[b0] - col[a0]);
+	long d2 = ax * (row[b1] - row[a0]) - ay * (col[b1] - col[a0]);
+	long d3 = bx * (row[a0] - row[b0]) - by * (col[a0] - col[b0]);
+	long d4 = bx * (row[a1] - row[b0]) - by * (col[a1] - col[b0]);
+	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* How many lines cross one of the lines at card x or y. */
+static int crossings_at(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			const int16_t *row, int x, int y)
+{
+	int n = 0;
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < s->npar[q[i]]; k++) {
+			int a0 = q[i], a1 = s->par[a0][k];
+			if (a0 != x && a1 != x && a0 != y && a1 != y)
+				continue;
+			for (int j = 0; j < m; j++)
+				for (int l = 0; l < s->npar[q[j]]; l++)
+					n += lines_cross(col, row, a0, a1, q[j], s->par[q[j]][l]);
+		}
+	return n;
+}
+
+/* Swaps neighbours in a column where that makes fewer lines cross (what
+ * the barycentres leave around a card laid at several ends). */
+static void strand_untangle(const struct dna_state *s, const uint16_t *q, int m,
+			    const int16_t *col, int16_t *row)
+{
+	for (int pass = 0; pass < 3; pass++) {
+		int swapped = 0;
+		for (int i = 0; i < m; i++)
+			for (int j = 0; j < m; j++) {
+				int x = q[i], y = q[j];
+				if (col[x] != col[y] || row[y] != row[x] + 1)
+					continue;
+				int before = crossings_at(s, q, m, col, row, x, y);
+				if (!before)
+					continue;
+				row[x]++, row[y]--;
+				if (crossings_at(s, q, m, col, row, x, y) < before)
+					swapped = 1;
+				else
+					row[x]--, row[y]++;
+			}
+		if (!swapped)
+			return;
+	}
+}
+
+/* Lays out strand `slot`: col[] = distance from its oldest card (root),
+ * row[] = place within the column. The columns are filled in the order of
+ * a breadth-first walk that takes each card's new neighbours in placing
+ * order, so a card's children come in the order of their parents and the
+ * lines from one column to the next never cross (only a join, a card laid
+ * at ends of two branches, adds a line beside that tree). byseq[0..m) gets
+ * the strand's cards in placing order; returns m (0: no such strand). */
+static int strand_layout(const struct dna_state *s, int slot, int16_t *col, int16_t *row,
+			 uint16_t *byseq, int *maxcol, int *maxrow)
 {
 	uint16_t q[DNA_CARDS];
-	int16_t col[DNA_CARDS], row[DNA_CARDS];
 	int ncol[DNA_CARDS];
-	int head = 0, tail = 0, root = -1, maxcol = 0, maxrow = 0;
+	int head = 0, tail = 0, root = -1;
 	for (int c = 0; c < s->ncards; c++) {
 		col[c] = -1;
 		if (s->loc[c] == L_TABLE && s->strand[c] == slot &&
@@ -2799,11 +2961,19 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 			root = c;
 	}
 	if (root < 0)
-		return;
+		return 0;
+	for (int i = 0; i < DNA_CARDS; i++)
+		ncol[i] = 0;
+	*maxcol = *maxrow = 0;
 	col[root] = 0;
 	q[tail++] = (uint16_t)root;
 	while (head < tail) {
-		int c = q[head++];
+		int c = q[head++], first = tail;
+		row[c] = (int16_t)ncol[col[c]]++;
+		if (col[c] > *maxcol)
+			*maxcol = col[c];
+		if (row[c] > *maxrow)
+			*maxrow = row[c];
 		for (int x = 0; x < s->ncards; x++) {
 			if (s->loc[x] != L_TABLE || col[x] >= 0 || s->strand[x] != slot ||
 			    !linked(s, c, x))
@@ -2811,11 +2981,16 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 			col[x] = (int16_t)(col[c] + 1);
 			q[tail++] = (uint16_t)x;
 		}
+		for (int i = first + 1; i < tail; i++)   /* the new ones in placing order */
+			for (int j = i; j > first && s->pseq[q[j]] < s->pseq[q[j - 1]]; j--) {
+				uint16_t t = q[j];
+				q[j] = q[j - 1];
+				q[j - 1] = t;
+			}
 	}
-	for (int i = 0; i < DNA_CARDS; i++)
-		ncol[i] = 0;
-	uint16_t byseq[DNA_CARDS];
 	int m = tail;
+	strand_rows(s, q, m, col, row, *maxcol);
+	strand_untangle(s, q, m, col, row);
 	memcpy(byseq, q, sizeof q[0] * (size_t)m);
 	for (int i = 1; i < m; i++)
 		for (int j = i; j > 0 && s->pseq[byseq[j]] < s->pseq[byseq[j - 1]]; j--) {
@@ -2823,14 +2998,19 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 			byseq[j] = byseq[j - 1];
 			byseq[j - 1] = t;
 		}
-	for (int i = 0; i < m; i++) {
-		int c = byseq[i];
-		row[c] = (int16_t)ncol[col[c]]++;
-		if (col[c] > maxcol)
-			maxcol = col[c];
-		if (row[c] > maxrow)
-			maxrow = row[c];
-	}
+	return m;
+}
+
+/* Strand `slot` as a layered drawing (strand_layout). */
+static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
+			struct view_sink *v)
+{
+	int16_t col[DNA_CARDS], row[DNA_CARDS];
+	uint16_t byseq[DNA_CARDS];
+	int maxcol, maxrow;
+	int m = strand_layout(s, slot, col, row, byseq, &maxcol, &maxrow);
+	if (m == 0)
+		return;
 	vbegin(v, "strands");
 	vnum(v, "number", slot + 1);
 	vnum(v, "cards_count", m);
@@ -3151,8 +3331,17 @@ static void view_choice(const struct dna_state *s, int me, struct view_sink *v)
 
 /* Seat `me`'s hand with a button per move a card allows, the moves without
  * a card, and what they chose this turn or must refill. */
-static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
+static void view_hand(const struct dna_state *chosen, int me, struct view_sink *v)
 {
+	/* a seat that has chosen sees its choice and, while it may change it,
+	 * its whole hand with the choices it may change to */
+	const struct dna_state *s = chosen;
+	static _Thread_local struct dna_state un;
+	if (may_rechoose(chosen, me)) {
+		un = *chosen;
+		unchoose(&un, me);
+		s = &un;
+	}
 	int faces[DNA_FACES];
 	int nf = hand_faces(s, me, faces);
 	vflag(v, "has_hand", nf > 0);
@@ -3168,14 +3357,20 @@ static void view_hand(const struct dna_state *s, int me, struct view_sink *v)
 		view_card_fields(v, f);
 		vnum(v, "copies", copies);
 		vflag(v, "several", copies > 1);
+		em.count = 0;
 		moves_for(s, &mc, me, f, &em);
+		/* the page: pick the card, then one of its moves */
+		vflag(v, "has_moves", em.count > 0);
+		vnum(v, "move_count", em.count);
 		vend(v);
 	}
 	em.count = 0;
 	vbegin(v, "plain");
 	moves_for(s, &mc, me, -1, &em);
 	vend(v);
+	s = chosen;
 	vflag(v, "has_choice", s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE);
+	vflag(v, "may_change", may_rechoose(s, me));
 	if (s->choice_kind[me] != CH_NONE && s->stage == ST_CHOOSE)
 		view_choice(s, me, v);
 	vflag(v, "has_refill", s->stage == ST_REFILL && s->refill_slot[me] >= 0);

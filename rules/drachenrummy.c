@@ -1929,8 +1929,9 @@ static void move_say(const struct dr_state *s, const struct dr_move *m, struct v
 		vtext(v, key, "Würfeln");
 		break;
 	case V_KEEP: {
-		const struct dice *d = &s->dice[prompt_peek(&s->pr)->owner];
-		vtextf(v, key, "%s zur Seite legen", dice_text(d, m->dice, b, sizeof b));
+		/* the dice in the order the move names them, largest first */
+		*put_keep(b, &s->dice[prompt_peek(&s->pr)->owner], m->dice) = '\0';
+		vtextf(v, key, "%s zur Seite legen", b + 1);
 		break;
 	}
 	case V_RESERVE:
@@ -2051,6 +2052,7 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 		vflag(v, "is_turn", p && p->owner == q);
 		vnum(v, "hand_count", hand_count(s, q));
 		vnum(v, "score", sc[q]);
+		vflag(v, "show_dice", q != me);   /* mine are shown by my buttons */
 		dice_view(&s->dice[q], "dice", v);
 		for (int c = 0; c < s->ncards; c++) {
 			if (s->loc[c] != L_RESERVED || s->own[c] != q)
@@ -2085,6 +2087,29 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 			buttons_for(s, me, v, "moves", V_ADD, -1, i);
 			vend(v);
 		}
+		vend(v);
+	}
+}
+
+/* My dice next to my buttons. While I keep, the page draws them as a form
+ * (docs/views.md, a composed move): `keep_form` and, per die, `pick` when
+ * it may be kept now; the form posts "keep" and the faces ticked. */
+static void view_my_dice(const struct dr_state *s, int me, struct view_sink *v)
+{
+	const struct prompt *p = prompt_peek(&s->pr);
+	const struct dice *d = &s->dice[me];
+	int keeping = p && p->owner == me && p->kind != PR_LAST && step(s) == S_KEEP;
+	vflag(v, "keep_form", keeping);
+	vflag(v, "show_my_dice", !keeping && p && p->owner == me && d->kept);
+	unsigned free_ = keeping ? dice_free(d) : 0;
+	for (int i = 0; i < d->n; i++) {
+		vbegin(v, "my_dice");
+		vnum(v, "index", i);
+		vnum(v, "face", d->face[i]);
+		vflag(v, "pick", (free_ >> i) & 1u);
+		vflag(v, "kept", (d->kept >> i) & 1u);
+		vflag(v, "out", (d->out >> i) & 1u);
+		vflag(v, "unrolled", d->face[i] == 0);
 		vend(v);
 	}
 }
@@ -2140,7 +2165,7 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 					vend(v);
 				}
 		buttons_for(s, me, v, "roll_move", V_ROLL, -1, -1);
-		buttons_for(s, me, v, "keep_moves", V_KEEP, -1, -1);
+		view_my_dice(s, me, v);
 		struct count_ctx lays = { 0 };
 		if (st_ == S_RESERVE || st_ == S_MELD || (p && p->kind == PR_LAST && p->owner == me))
 			legal_moves(s, me, count_lays, &lays);

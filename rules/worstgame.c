@@ -2160,8 +2160,18 @@ struct emit_sink {
 	int n;
 };
 
+/* An attack button names its target and the demand ("Bert angreifen:
+ * 2 Chips"), not the bare number. */
+static void attack_label(struct view_sink *v, int target, int demand)
+{
+	if (demand == 1)
+		vtextf(v, "label", "@%d angreifen: 1 Chip", target);
+	else
+		vtextf(v, "label", "@%d angreifen: %d Chips", target, demand);
+}
+
 /* A legal move's label, from its words ("play langfinger 2" → "auf @2";
- * "attack 2 3" → "3"). */
+ * "attack 2 3" → "@2 angreifen: 3 Chips"). */
 static void action_label(struct view_sink *v, const struct mtok *t, const char *move)
 {
 	int ty = mt_is(t, 0, "play") ? type_by_slug(t->w[1]) : -1;
@@ -2174,7 +2184,7 @@ static void action_label(struct view_sink *v, const struct mtok *t, const char *
 	else if (ty >= 0)
 		vtext(v, "label", "Spielen");
 	else if (mt_is(t, 0, "attack"))
-		vstr(v, "label", t->w[2]);   /* the demand, a number */
+		attack_label(v, t->w[1][0] - '0', t->w[2][0] - '0');
 	else if (mt_is(t, 0, "discard") && type_by_slug(t->w[1]) >= 0)
 		vtextf(v, "label", "%s abwerfen", wg_types[type_by_slug(t->w[1])].name);
 	else if (mt_is(t, 0, "pass"))
@@ -2382,12 +2392,11 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		vnum(v, "seat", q);
 		vnum(v, "chips", s->chips[q]);
 		for (int d = 1; d <= WG_DEMAND_MAX; d++) {
-			char m[32], l[12];
+			char m[32];
 			snprintf(m, sizeof m, "attack %d %d", q, d);
-			snprintf(l, sizeof l, "%d", d);
 			vbegin(v, "demands");
 			vstr(v, "move", m);
-			vstr(v, "label", l);
+			attack_label(v, q, d);
 			vend(v);
 		}
 		vend(v);

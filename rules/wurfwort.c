@@ -933,6 +933,37 @@ static const char *const result_text[R__MAX] = {
 	[R_WITHDRAWN] = N_("zurückgenommen"),
 };
 
+/* Why a word the machine refused (R_WRONG) failed, one `why` item a
+ * reason: a required letter missing, the forbidden letter there, the stems
+ * of the category it contains, the syllables the others did not confirm. */
+static void view_why(const struct ww_round *r, int k, struct view_sink *v)
+{
+	const struct ww_card *c = &ww_cards[k];
+	const char *w = r->word;
+	for (int g = 0; g < 2; g++)
+		if ((c->dice & (g ? G2 : G1)) && !strstr(w, gebot[g][r->face[g]].letter)) {
+			vbegin(v, "why");
+			vtextf(v, "text", "kein %s darin", gebot[g][r->face[g]].shown);
+			vend(v);
+		}
+	if ((c->dice & DV) && strstr(w, verbot[r->face[2]].letter)) {
+		vbegin(v, "why");
+		vtextf(v, "text", "verbotenes %s darin", verbot[r->face[2]].shown);
+		vend(v);
+	}
+	for (int i = 0; i < WW_STEMS && c->stems[i]; i++)
+		if (strstr(w, c->stems[i])) {
+			vbegin(v, "why");
+			vtextf(v, "text", "enthält „%s“ aus der Kategorie", c->stems[i]);
+			vend(v);
+		}
+	if (!r->faults) {
+		vbegin(v, "why");
+		vtext(v, "text", "Silben nicht bestätigt");
+		vend(v);
+	}
+}
+
 static void view_round(const struct ww_state *s, struct view_sink *v)
 {
 	const struct ww_round *r = &s->rounds[s->round];
@@ -993,6 +1024,9 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "over", !p);
 	vflag(v, "race", kind == PR_RACE);
 	vflag(v, "answering", kind == PR_ANSWER);
+	/* the claimer's word field, right under the card (a composed move:
+	 * "answer" and the word typed) */
+	vflag(v, "word_form", kind == PR_ANSWER && p->owner == me);
 	vflag(v, "voting", kind == PR_VOTE);
 	vnum(v, "deadline", p ? p->deadline : 0);
 	vnum(v, "round_number", s->round < WW_ROUNDS ? s->round + 1 : WW_ROUNDS);
@@ -1026,6 +1060,8 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		if (r->claimer >= 0)
 			vnum(v, "claimer_seat", r->claimer);
 		vstr(v, "word", r->word);
+		if (r->result == R_WRONG)
+			view_why(r, s->deck[i], v);
 		for (int q = 0; q < s->n; q++) {
 			vbegin(v, "points");
 			vnum(v, "seat", q);   /* the page names it: seat_name */

@@ -24,9 +24,10 @@
 {{#links}}<line x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}" class="dna-link"/>{{/links}}
 {{#cards}}<g transform="translate({{x}} {{y}})" class="dna-placed{{#is_end}} dna-end{{/is_end}}">
 <title>{{label}}{{#is_end}} — [[Ende e{{end_id}}]]{{/is_end}}</title>
-<rect width="40" height="60" rx="5" class="dna-face"/>
+<rect width="40" height="70" rx="5" class="dna-face"/>
 {{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
-{{#is_end}}<rect x="4" y="61" width="32" height="10" rx="5" class="dna-tag"/><text x="20" y="69.2" class="dna-tag-text">e{{end_id}}</text>{{/is_end}}
+<text x="20" y="66" class="dna-cword">{{colour_word}}</text>
+{{#is_end}}<rect x="4" y="71" width="32" height="10" rx="5" class="dna-tag"/><text x="20" y="79.2" class="dna-tag-text">e{{end_id}}</text>{{/is_end}}
 </g>{{/cards}}
 </svg>
 </figure>{{/strands}}
@@ -36,14 +37,18 @@
 {{#has_hand}}<section class="dna-mine">
 <h3>[[Deine Hand]]</h3>
 {{#has_choice}}<p class="dna-choice">[[Deine Wahl (verdeckt): {{my_choice}}]]</p>{{/has_choice}}
+{{#may_change}}<p class="dna-hint">[[Bis alle gewählt haben, darfst du deine Wahl noch ändern: wähle einfach neu.]]</p>{{/may_change}}
 <ul class="dna-hand">
 {{#hand}}<li class="dna-slot">
+{{#has_moves}}<details class="dna-pick"><summary>{{/has_moves}}
 <svg class="dna-card" viewBox="0 0 40 60" role="img" aria-label="{{label}}"><title>{{label}}</title>
 <rect x="0.5" y="0.5" width="39" height="59" rx="5" class="dna-face"/>
 {{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
 </svg>
 <span class="dna-name">{{label}}{{#several}} <span class="dna-copies">×{{copies}}</span>{{/several}}</span>
-{{#moves}}{{>move_form}}{{/moves}}
+{{#has_moves}}<span class="dna-count">[[{{move_count}} Züge ▾]]</span></summary>
+<div class="dna-opts">{{#moves}}{{>move_form}}{{/moves}}</div>
+</details>{{/has_moves}}
 </li>{{/hand}}
 </ul>
 <div class="dna-actions">

@@ -18,8 +18,16 @@
 {{#my_turn}}<h3>[[Dein Zug]]</h3>{{/my_turn}}
 <div class="dr-actions">
 {{#roll_move}}{{>move_form}}{{/roll_move}}
-{{#step_keep}}<p class="dr-hint">[[Lege mindestens einen Würfel zur Seite; die übrigen werden neu gewürfelt.]]</p>{{/step_keep}}
-{{#keep_moves}}{{>move_form}}{{/keep_moves}}
+{{#keep_form}}<form method="post" action="{{move_url}}" class="dr-keep">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<input type="hidden" name="move" value="keep">
+<fieldset><legend>[[Tippe die Würfel an, die du zur Seite legst; die übrigen werden neu gewürfelt.]]</legend>
+<p class="dr-dice dr-pickdice">{{#my_dice}}{{#pick}}<label class="dr-pick"><input type="checkbox" name="arg{{index}}" value="{{face}}"><span class="dr-die">{{face}}</span></label>{{/pick}}{{#kept}}<span class="dr-die dr-kept">{{face}}<span class="dr-vh"> [[(zur Seite gelegt)]]</span></span>{{/kept}}{{#out}}<span class="dr-die dr-out">{{face}}<span class="dr-vh"> [[(auf einer Karte)]]</span></span>{{/out}}{{/my_dice}}</p>
+</fieldset>
+<button type="submit" class="primary">[[Angetippte Würfel zur Seite legen]]</button>
+</form>{{/keep_form}}
+{{#show_my_dice}}<p class="dr-dice" aria-label="[[Deine Würfel]]">{{#my_dice}}{{#kept}}<span class="dr-die dr-kept">{{face}}<span class="dr-vh"> [[(zur Seite gelegt)]]</span></span>{{/kept}}{{#out}}<span class="dr-die dr-out">{{face}}<span class="dr-vh"> [[(auf einer Karte)]]</span></span>{{/out}}{{/my_dice}}</p>{{/show_my_dice}}
 {{#step_reserve}}<p class="dr-hint">[[Reserviere Karten aus der Mitte (Würfel gleicher Augenzahl) oder stiehl eine Reservierung mit mehr Würfeln; dann Sets ablegen.]]</p>{{/step_reserve}}
 </div>
 <h3>[[Deine Hand]]</h3>
@@ -44,7 +52,7 @@
 {{#seats}}<li class="dr-seat{{#is_me}} dr-me{{/is_me}}{{#is_turn}} dr-turn{{/is_turn}}">
 <p class="dr-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}{{#is_turn}} <span class="dr-badge">[[am Zug]]</span>{{/is_turn}}
 <span class="dr-counts">[[Handkarten: {{hand_count}} · Punkte: {{score}}]]</span></p>
-<p class="dr-dice" aria-label="[[Würfel]]">{{#dice}}<span class="dr-die{{#kept}} dr-kept{{/kept}}{{#out}} dr-out{{/out}}{{#unrolled}} dr-unrolled{{/unrolled}}">{{#rolled}}{{face}}{{/rolled}}{{#unrolled}}·{{/unrolled}}<span class="dr-vh">{{#kept}} [[(zur Seite gelegt)]]{{/kept}}{{#out}} [[(auf einer Karte)]]{{/out}}{{#unrolled}} [[(nicht gewürfelt)]]{{/unrolled}}</span></span>{{/dice}}</p>
+{{#show_dice}}<p class="dr-dice" aria-label="[[Würfel]]">{{#dice}}<span class="dr-die{{#kept}} dr-kept{{/kept}}{{#out}} dr-out{{/out}}{{#unrolled}} dr-unrolled{{/unrolled}}">{{#rolled}}{{face}}{{/rolled}}{{#unrolled}}·{{/unrolled}}<span class="dr-vh">{{#kept}} [[(zur Seite gelegt)]]{{/kept}}{{#out}} [[(auf einer Karte)]]{{/out}}{{#unrolled}} [[(nicht gewürfelt)]]{{/unrolled}}</span></span>{{/dice}}</p>{{/show_dice}}
 {{#reserved}}<div class="dr-reserved"><span class="dr-card dr-small{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span> [[reserviert mit {{count}}×]] <span class="dr-die dr-out">{{face}}</span>
 {{#moves}}{{>move_form}}{{/moves}}</div>{{/reserved}}
 {{#melds}}<div class="dr-meld"><span class="dr-meld-name">[[Set m{{number}} ({{points}} P.):]]</span>

@@ -13,10 +13,19 @@
 {{#uses_forbidden}}<li class="ww-die ww-not" title="[[darf nicht vorkommen]]">{{forbidden}}<span class="ww-vh"> [[darf nicht vorkommen]]</span></li>{{/uses_forbidden}}
 {{#uses_syllables}}<li class="ww-die ww-syl" title="[[Silben]]">{{syllables}}<span class="ww-vh"> [[Silben]]</span></li>{{/uses_syllables}}
 </ul>
+<p class="ww-meaning">{{#uses_g1}}[[muss ein {{g1_letter}} enthalten]]{{/uses_g1}}{{#uses_g2}} · [[muss ein {{g2_letter}} enthalten]]{{/uses_g2}}{{#uses_forbidden}} · [[kein {{forbidden}}]]{{/uses_forbidden}}{{#uses_syllables}} · [[{{syllables}} Silben]]{{/uses_syllables}}</p>
+{{#word_form}}<form method="post" action="{{move_url}}" class="ww-answer">
+<input type="hidden" name="csrf" value="{{csrf}}">
+<input type="hidden" name="v" value="{{v}}">
+<input type="hidden" name="move" value="answer">
+<label for="ww-word">[[Dein Wort]]</label>
+<input id="ww-word" name="arg0" maxlength="64" autocomplete="off" autocapitalize="off" spellcheck="false" lang="de" required autofocus>
+<button type="submit" class="primary">[[Wort nennen]]</button>
+</form>{{/word_form}}
 <p class="ww-hint">[[Das Wort muss typisch für die Kategorie sein und darf sie (oder Teile davon) nicht enthalten. Ä ist nicht A.]]</p>
 </section>{{/has_card}}
 
-{{#answering}}<p class="ww-note" role="status">{{#has_claimer}}[[{{claimer_seat_name}} hat „Stopp“ gerufen.]]{{/has_claimer}} [[Das Wort wird unten unter „Zug eintippen“ genannt (nur das Wort genügt); „Zurücknehmen“ kostet 10 Punkte.]]</p>{{/answering}}
+{{#answering}}<p class="ww-note" role="status">{{#has_claimer}}[[{{claimer_seat_name}} hat „Stopp“ gerufen.]]{{/has_claimer}} [[„Zurücknehmen“ kostet 10 Punkte.]]</p>{{/answering}}
 
 {{#has_word}}<section class="ww-word" aria-label="[[Das genannte Wort]]">
 <p class="ww-the-word">{{claimer_seat_name}}: <strong lang="de">{{word}}</strong></p>
@@ -48,7 +57,7 @@
 <table>
 <thead><tr><th scope="col">[[Karte]]</th><th scope="col">[[Kategorie und Wort]]</th><th scope="col">[[Punkte]]</th></tr></thead>
 <tbody>
-{{#rounds}}<tr{{#last}} class="last"{{/last}}><td>{{number}}</td><td>{{#last}}<span class="last-mark">[[zuletzt]]</span> {{/last}}<span class="ww-cat" lang="de">{{category}}</span> <span class="ww-said">{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}<span lang="de">{{word}}</span></span> <span class="ww-result">{{result}}</span></td><td><ul class="ww-pts-list">{{#points}}<li><span class="ww-pts-name">{{seat_name}}</span> <span class="ww-pts">{{value:x-minus}}</span></li>{{/points}}</ul></td></tr>{{/rounds}}
+{{#rounds}}<tr{{#last}} class="last"{{/last}}><td>{{number}}</td><td>{{#last}}<span class="last-mark">[[zuletzt]]</span> {{/last}}<span class="ww-cat" lang="de">{{category}}</span> <span class="ww-said">{{#has_claimer}}{{claimer_seat_name}}: {{/has_claimer}}<span lang="de">{{word}}</span></span> <span class="ww-result">{{result}}{{#why}}<span class="ww-why"> · {{text}}</span>{{/why}}</span></td><td><ul class="ww-pts-list">{{#points}}<li><span class="ww-pts-name">{{seat_name}}</span> <span class="ww-pts">{{value:x-minus}}</span></li>{{/points}}</ul></td></tr>{{/rounds}}
 </tbody>
 </table>
 </section>{{/has_rounds}}

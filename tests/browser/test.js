@@ -46,6 +46,12 @@ async function state(p) {
 async function clickMove(p, move) {
 	const before = p.loads;
 	const btn = p.page.locator(`button[name="move"][value="${move}"]`).first();
+	if (!await btn.isVisible()) {
+		// a move folded away (a DNA hand card's moves, the list of every
+		// move): open what holds it, as a person would
+		const holder = p.page.locator(`details:has(button[name="move"][value="${move}"]) > summary`).first();
+		if (await holder.count()) await holder.click();
+	}
 	await btn.click({ timeout: CLICK_WAIT });
 	await until(`${p.label}'s page after "${move}"`, CLICK_WAIT, async () => {
 		if (p.loads <= before) return false;
@@ -282,6 +288,12 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(choice, `dora has no choice to make: ${sd.moves.join(', ')}`);
 	t.note(`dora chooses: ${choice}`);
 	const loads = [emil.loads, fritz.loads];
+	if (choice !== 'draw') {
+		// pick the card first: its moves open under it
+		const card = dora.page.locator(`.dna-pick:has(button[value="${choice}"]) > summary`).first();
+		await card.click();
+		await t.shot(dora.page, 'dna-pick-desktop.png');
+	}
 	await clickMove(dora, choice);
 	const v2 = (await state(dora)).version;
 	const doraText = await visibleText(dora.page);
@@ -325,8 +337,29 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(await strands.count(), "emil's page has no strands (.dna-table)");
 	await t.shotOf(strands, 'dna-strands.png');
 
-	// The others choose as well: then the turn is resolved for everyone.
-	for (const p of [emil, fritz]) {
+	// dora changes her mind: a draw instead (allowed until the last has chosen).
+	if (choice !== 'draw') {
+		check(/wähle einfach neu/.test(await visibleText(dora.page)), "dora's page does not offer a change");
+		await clickMove(dora, 'draw');
+		check(/Du ziehst eine Karte/.test(await visibleText(dora.page)), "dora's page does not show her new choice");
+		await t.shot(dora.page, 'dna-change-desktop.png');
+	}
+	// emil chooses from a phone without JavaScript: a card, then its move.
+	const twin = await t.player('emil-nojs', PHONE, { javaScriptEnabled: false });
+	await twin.context.addCookies(await emil.context.cookies());
+	await gotoSettled(twin, url);
+	const pick = twin.page.locator('.dna-pick > summary').first();
+	let em = 'draw';
+	if (await pick.count()) {
+		await pick.click();
+		await t.shot(twin.page, 'dna-pick-nojs-phone.png');
+		em = await twin.page.locator('.dna-pick[open] button[name="move"]').first().getAttribute('value');
+	}
+	t.note(`emil (no JavaScript) chooses: ${em}`);
+	await clickMove(twin, em);
+	await allAt(all, (await state(twin)).version, "after emil's choice");
+	// fritz chooses as well: then the turn is resolved for everyone.
+	for (const p of [fritz]) {
 		const s = await state(p);
 		const m = s.moves.find(x => x === 'draw') || s.moves[0];
 		check(m, `${p.label} has no choice to make`);
@@ -347,6 +380,25 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 
 // ---- Drachenrummy: a turn of steps, each a click ----------------------------------
 
+// Ticks the first n dice of the keep form (all when n is 0) and sends it.
+async function keepByForm(p, n) {
+	const picks = p.page.locator('form.dr-keep label.dr-pick');
+	const count = await picks.count();
+	check(count > 0, `${p.label}'s keep form has no dice to tick`);
+	const k = n ? Math.min(n, count) : count;
+	for (let i = 0; i < k; i++) await picks.nth(i).click();
+	const before = p.loads;
+	await p.page.locator('form.dr-keep button[type="submit"]').click();
+	await until(`${p.label}'s page after keeping ${k} dice`, 10000, async () => {
+		if (p.loads <= before) return false;
+		await p.page.waitForLoadState('load');
+		return true;
+	});
+	const note = await p.page.locator('.note.rejected, .note.stale, .note.refused').first()
+		.innerText({ timeout: 200 }).catch(() => '');
+	check(!note, `${p.label}: the keep was not accepted: ${note}`);
+}
+
 test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page follows', 90000, async t => {
 	const gina = await t.player('gina'), hugo = await t.player('hugo');
 	const all = [gina, hugo];
@@ -359,16 +411,19 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	const other = first === gina ? hugo : gina;
 	check((await state(other)).moves.length === 0, `${other.label} has moves while ${first.label} is on turn`);
 	await clickMove(first, 'roll');
+	// The keep: my dice next to the buttons, one checkbox a die, no keep buttons.
+	const boardKeeps = await first.page.locator('.dr button[name="move"][value^="keep "]').count();
+	check(boardKeeps === 0, `the board still has ${boardKeeps} keep buttons`);
+	check(await first.page.locator('.dr-me .dr-dice').count() === 0, 'my dice are still in the player list');
+	await t.shot(first.page, 'drachenrummy-keep-desktop.png');
 	let keeps = 0;
 	for (;;) {
-		const s = await state(first);
-		const k = s.moves.find(m => m.startsWith('keep '));
-		if (!k) break;
+		if (!await first.page.locator('form.dr-keep').count()) break;
 		check(++keeps <= 5, 'more than five keeps for five dice');
-		await clickMove(first, k);
+		await keepByForm(first, keeps === 1 ? 1 : 0);   // one die first, then the rest
 	}
 	t.note(`${first.label} kept the dice in ${keeps} step(s)`);
-	const dice = await first.page.locator('.dr-me .dr-die.dr-kept').count();
+	const dice = await first.page.locator('.dr-mine .dr-die.dr-kept').count();
 	check(dice === 5, `after keeping, ${first.label}'s page shows ${dice} kept dice, not 5`);
 	const s = await state(first);
 	const reserve = s.moves.find(m => m.startsWith('reserve '));
@@ -388,6 +443,22 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	await allAt([other], v2, 'after done');
 	check((await state(other)).moves.includes('roll'), `${other.label} is not on turn after done`);
 	await t.shot(other.page, 'drachenrummy-other.png');
+	// The other one keeps from a phone without JavaScript: the same form.
+	const twin = await t.player(`${other.label}-nojs`, PHONE, { javaScriptEnabled: false });
+	await twin.context.addCookies(await other.context.cookies());
+	await gotoSettled(twin, url);
+	await clickMove(twin, 'roll');
+	await t.shot(twin.page, 'drachenrummy-keep-nojs-phone.png');
+	const wideNoJs = await twin.page.evaluate(() => document.documentElement.scrollWidth);
+	check(wideNoJs <= PHONE.width, `without JavaScript at phone width the page is ${wideNoJs} px wide`);
+	let keeps2 = 0;
+	while (await twin.page.locator('form.dr-keep').count()) {
+		check(++keeps2 <= 5, 'more than five keeps for five dice (no JavaScript)');
+		await keepByForm(twin, 2);
+	}
+	const kept2 = await twin.page.locator('.dr-mine .dr-die.dr-kept').count();
+	check(kept2 === 5, `without JavaScript, after keeping the page shows ${kept2} kept dice, not 5`);
+	t.note(`${twin.label} kept the dice in ${keeps2} step(s) without JavaScript`);
 	await resize(first.page, PHONE);
 	await t.shot(first.page, 'drachenrummy-phone.png');
 	const wide = await first.page.evaluate(() => document.documentElement.scrollWidth);
@@ -426,17 +497,29 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	const s = await state(ida);
 	check(s.moves.includes('stopp'), `ida has no Stopp button: ${s.moves.join(', ')}`);
 	await t.shot(ida.page, 'wurfwort-race.png');
+	const meaning = await ida.page.locator('.ww-meaning').innerText();
+	check(/muss ein \S+ enthalten/.test(meaning), `the dice are not written out: "${meaning}"`);
 	await clickMove(ida, 'stopp');
 	await allAt(all, (await state(ida)).version, "after ida's Stopp");
 	check(!(await state(jan)).moves.includes('stopp'), 'jan can still press Stopp');
-	t.note(`ida types "${word}"`);
-	const before = ida.loads;
-	await ida.page.locator('#move-text').fill(word);
-	await ida.page.locator('form.typed button[type="submit"]').click({ timeout: CLICK_WAIT });
+	check(await jan.page.locator('form.ww-answer').count() === 0, 'jan has a word field');
+	// The word field is right under the card, for the claimer.
+	const field = ida.page.locator('.ww-card form.ww-answer input[name="arg0"]');
+	check(await field.count() === 1, "ida's page has no word field under the card");
+	await t.shot(ida.page, 'wurfwort-answer-desktop.png');
+	// ida names it from a phone without JavaScript: the same form.
+	const twin = await t.player('ida-nojs', PHONE, { javaScriptEnabled: false });
+	await twin.context.addCookies(await ida.context.cookies());
+	await gotoSettled(twin, url);
+	await t.shot(twin.page, 'wurfwort-answer-nojs-phone.png', false);
+	t.note(`ida types "${word}" (no JavaScript, phone)`);
+	const before = twin.loads;
+	await twin.page.locator('.ww-card form.ww-answer input[name="arg0"]').fill(word);
+	await twin.page.locator('.ww-card form.ww-answer button[type="submit"]').click({ timeout: CLICK_WAIT });
 	// the worker may read its dictionaries now: give it time
-	await until("ida's page after her word", 30000, async () => ida.loads > before);
-	await ida.page.waitForLoadState('load');
-	await allAt(all, (await state(ida)).version, "after ida's word");
+	await until("ida's page after her word", 30000, async () => twin.loads > before);
+	await twin.page.waitForLoadState('load');
+	await allAt(all, (await state(twin)).version, "after ida's word");
 	const text = await visibleText(jan.page);
 	check(text.includes(word), `jan's page does not show ida's word "${word}"`);
 	for (const p of [jan, kim]) {
@@ -466,6 +549,31 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 	check(wide <= PHONE.width, `at phone width the Wurf & Wort page is ${wide} px wide`);
 });
 
+// A word that misses the dice: the rounds table says why (issue 33).
+test('Wurf & Wort: a refused word names why', 90000, async t => {
+	const ole = await t.player('ole'), pia = await t.player('pia', PHONE, { javaScriptEnabled: false });
+	const rut = await t.player('rut');
+	const all = [ole, pia, rut];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(ole, 'wurfwort', 3);
+	await join(rut, url);
+	await join(pia, url);
+	await allAt(all, (await state(pia)).version, 'the party starts');
+	await clickMove(pia, 'stopp');
+	// "qq": no required letter in it, so the machine refuses it at once
+	const before = pia.loads;
+	await pia.page.locator('.ww-card form.ww-answer input[name="arg0"]').fill('qq');
+	await pia.page.locator('.ww-card form.ww-answer button[type="submit"]').click();
+	await until("pia's page after her word", 30000, async () => pia.loads > before);
+	await pia.page.waitForLoadState('load');
+	await allAt(all, (await state(pia)).version, "after pia's word");
+	const row = await ole.page.locator('.ww-rounds tbody tr').first().innerText();
+	check(/Würfel nicht erfüllt/.test(row) && /kein \S+ darin/.test(row), `the rounds table does not say why: "${row}"`);
+	t.note(`ole's rounds table: ${row.replace(/\s+/g, ' ')}`);
+	await t.shotOf(ole.page.locator('.ww-rounds'), 'wurfwort-why-desktop.png');
+	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-why-nojs-phone.png');
+});
+
 // ---- Worst Game Ever: a card played in reaction -----------------------------------
 
 test('Worst Game Ever: an attack, a card played against it by clicking; the pages follow', 150000, async t => {
@@ -493,6 +601,16 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 			const a = ss.findIndex(s => s.moves.some(m => m.startsWith('attack ')));
 			if (a >= 0) {
 				attacker = a;
+				// the attack buttons name target and demand ("Bert angreifen: 2 Chips")
+				const atk = all[a].page.locator('.wg-attack-pick button[name="move"]');
+				const words = await atk.allInnerTexts();
+				check(words.length && words.every(w => /^\S+ angreifen: \d Chips?$/.test(w.trim())),
+					`attack buttons: ${words.slice(0, 3).join(' | ')}`);
+				await t.shot(all[a].page, 'worstgame-attack-desktop.png');
+				const vp = all[a].page.viewportSize();
+				await resize(all[a].page, PHONE);
+				await t.shotOf(all[a].page.locator('.wg-attack-pick'), 'worstgame-attack-phone.png');
+				await all[a].page.setViewportSize(vp);
 				await clickMove(all[a], ss[a].moves.find(m => m.startsWith('attack ')));
 				await settle(all[a]);
 				continue;
@@ -1693,8 +1811,7 @@ async function axeViolations(page) {
 async function axeCheck(t, p, name, results) {
 	const found = [];
 	for (const [w, vp] of [['desktop', DESKTOP], ['phone', PHONE]]) {
-		await p.page.setViewportSize(vp);
-		await p.page.waitForTimeout(100);
+		await resize(p.page, vp);
 		const v = await until(`axe on ${name} (${w})`, 10000, async () => axeViolations(p.page));
 		for (const x of v) found.push(`${name} (${w}) ${x}`);
 		await t.shot(p.page, `axe-${name}-${w}.png`);

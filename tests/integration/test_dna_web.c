@@ -223,9 +223,80 @@ static void test_dna_parties_through_nginx(void **unused)
 		one_party();
 }
 
+/* Issue 33: a secret choice may be changed until the last player has
+ * chosen, through the page: Gina draws, then (her page's list now offers
+ * the choices again) chooses something else; her page shows the new
+ * choice, the others still only "hat gewählt". The last choice resolves
+ * the turn; then a change is refused and changes nothing. */
+static void test_choice_changed_through_nginx(void **unused)
+{
+	(void)unused;
+	struct h_client *c[2];
+	assert_non_null(c[0] = it_register("Gina"));
+	assert_non_null(c[1] = it_register("Hans"));
+	int64_t id = it_create_table(c[0], "dna", 2, NULL);
+	assert_true(id > 0);
+	assert_int_equal(it_join(c[1], id), 0);
+	long status;
+	json_t *o = it_table_json(c[0], id, &status);
+	assert_non_null(o);
+	assert_true(json_is_true(json_object_get(o, "can_act")));
+	/* her first choice: a card if she can lay one, else a draw */
+	char first[128] = "draw";
+	json_t *mv = json_object_get(o, "moves");
+	for (size_t i = 0; i < json_array_size(mv); i++) {
+		const char *m = it_jstr(json_array_get(mv, i), "move");
+		if (strncmp(m, "attach ", 7) == 0 || strncmp(m, "set ", 4) == 0) {
+			snprintf(first, sizeof first, "%s", m);
+			break;
+		}
+	}
+	assert_int_equal(it_move(c[0], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), first), 303);
+	json_decref(o);
+	o = it_table_json(c[0], id, &status);
+	assert_non_null(o);
+	assert_false(json_is_true(json_object_get(o, "can_act")));   /* the turn does not wait for her */
+	json_t *g = json_object_get(o, "game");
+	assert_true(json_is_true(json_object_get(g, "may_change")));
+	long long v = it_jint(o, "version", -1);
+	char csrf[80];
+	snprintf(csrf, sizeof csrf, "%s", it_jstr(o, "csrf"));
+	json_decref(o);
+	/* she changes it: to a draw (or, having drawn, to a draw again) */
+	assert_int_equal(it_move(c[0], id, csrf, v, "draw"), 303);
+	o = it_table_json(c[0], id, &status);
+	const char *mine = it_jstr(json_object_get(o, "game"), "my_choice");
+	print_message("first \"%s\", then draw: %s\n", first, mine);
+	assert_non_null(strstr(mine, "ziehst"));
+	v = it_jint(o, "version", -1);
+	json_decref(o);
+	/* Hans sees only that she has chosen */
+	o = it_table_json(c[1], id, &status);
+	char *dump = json_dumps(o, JSON_COMPACT);
+	assert_non_null(strstr(dump, "\"chosen\":true"));
+	free(dump);
+	assert_int_equal(it_move(c[1], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), "draw"), 303);
+	json_decref(o);
+	/* resolved with her draw; her old page's change is refused, nothing changes */
+	o = it_table_json(c[0], id, &status);
+	long long after = it_jint(o, "version", -1);
+	dump = json_dumps(o, JSON_COMPACT);
+	assert_non_null(strstr(dump, "Gina zieht"));
+	free(dump);
+	json_decref(o);
+	long st = it_move(c[0], id, csrf, v, "draw");
+	assert_true(st == 409 || st == 422);
+	o = it_table_json(c[0], id, &status);
+	assert_int_equal(it_jint(o, "version", -1), after);
+	json_decref(o);
+	for (int i = 0; i < 2; i++)
+		h_client_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_choice_changed_through_nginx),
 		cmocka_unit_test(test_dna_parties_through_nginx),
 	};
 	return cmocka_run_group_tests_name("dna through nginx", tests, start, stop);

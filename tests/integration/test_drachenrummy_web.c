@@ -296,9 +296,101 @@ static void test_long_party_ends_at_turn_limit(void **unused)
 		h_client_free(two[i]);
 }
 
+/* Issue 33: the keep form (a composed move, docs/views.md) posts "keep"
+ * and one `argN` per die ticked (N the die's index); the page handler joins them into the move
+ * "keep F F". Ticking two dice keeps two; ticking none is refused with the
+ * keep's own message and changes nothing; the page draws the form with a
+ * checkbox per rolled die, not a button per choice. */
+static void test_keep_form_composes_move(void **unused)
+{
+	(void)unused;
+	struct h_client *two[2];
+	assert_non_null(two[0] = it_register("Lena"));
+	assert_non_null(two[1] = it_register("Malte"));
+	int64_t id = it_create_table(two[0], "drachenrummy", 2, NULL, NULL, NULL);
+	assert_true(id > 0);
+	assert_int_equal(it_join(two[1], id), 0);
+	long status;
+	struct h_client *me = NULL;
+	json_t *o = NULL;
+	for (int i = 0; i < 2 && !me; i++) {
+		o = it_table_json(two[i], id, &status);
+		assert_non_null(o);
+		if (json_is_true(json_object_get(o, "can_act")))
+			me = two[i];
+		else
+			json_decref(o);
+	}
+	assert_non_null(me);
+	assert_int_equal(it_move(me, id, it_jstr(o, "csrf"), it_jint(o, "version", -1), "roll"), 303);
+	json_decref(o);
+	o = it_table_json(me, id, &status);
+	assert_non_null(o);
+	json_t *dice = json_object_get(game_of(o), "my_dice");
+	assert_int_equal(json_array_size(dice), 5);
+	char f0[4], f1[4], path[64], vs[32];
+	snprintf(f0, sizeof f0, "%lld", (long long)it_jint(json_array_get(dice, 0), "face", 0));
+	snprintf(f1, sizeof f1, "%lld", (long long)it_jint(json_array_get(dice, 1), "face", 0));
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)id);
+	snprintf(vs, sizeof vs, "%lld", (long long)it_jint(o, "version", -1));
+	char csrf[80];
+	snprintf(csrf, sizeof csrf, "%s", it_jstr(o, "csrf"));
+	json_decref(o);
+	/* the page: a checkbox per rolled die, no keep buttons */
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(h_get(me, path, &r), 0);
+	assert_non_null(strstr(r.body, "name=\"move\" value=\"keep\""));
+	assert_non_null(strstr(r.body, "type=\"checkbox\" name=\"arg0\""));
+	/* (the folded list of every legal move, id="moves", still has them) */
+	char *all = strstr(r.body, "id=\"moves\"");
+	if (all)
+		*all = '\0';
+	assert_null(strstr(r.body, "value=\"keep "));
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/t/%lld/move", (long long)id);
+	/* nothing ticked: refused, nothing changes */
+	assert_int_equal(h_post_form(me, path, &r, "csrf", csrf, "v", vs, "move", "keep", NULL), 0);
+	assert_int_equal(r.status, 422);   /* the rules refused it */
+	assert_non_null(strstr(r.body, "So legst du Würfel zur Seite"));
+	h_resp_free(&r);
+	o = it_table_json(me, id, &status);
+	assert_int_equal(it_jint(o, "version", -1), atoll(vs));
+	json_decref(o);
+	/* a composed text longer than a move may be: refused, nothing changes */
+	char longarg[160];   /* GAME_MOVE_MAX: "keep " and 159 more are too long */
+	memset(longarg, '6', sizeof longarg - 1);
+	longarg[sizeof longarg - 1] = '\0';
+	assert_int_equal(h_post_form(me, path, &r, "csrf", csrf, "v", vs, "move", "keep", "arg0",
+				     longarg, NULL), 0);
+	assert_int_equal(r.status, 422);
+	assert_non_null(strstr(r.body, "zu lang"));
+	h_resp_free(&r);
+	o = it_table_json(me, id, &status);
+	assert_int_equal(it_jint(o, "version", -1), atoll(vs));
+	json_decref(o);
+	/* two dice ticked: "keep F0 F1" */
+	assert_int_equal(h_post_form(me, path, &r, "csrf", csrf, "v", vs, "move", "keep", "arg0", f0,
+				     "arg1", f1, NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	o = it_table_json(me, id, &status);
+	assert_non_null(o);
+	assert_true(it_jint(o, "version", -1) > atoll(vs));
+	dice = json_object_get(game_of(o), "my_dice");
+	int kept = 0;
+	for (size_t k = 0; k < json_array_size(dice); k++)
+		kept += json_is_true(json_object_get(json_array_get(dice, k), "kept"));
+	assert_true(kept >= 2);
+	json_decref(o);
+	for (int i = 0; i < 2; i++)
+		h_client_free(two[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_keep_form_composes_move),
 		cmocka_unit_test(test_drachenrummy_party_through_nginx),
 		cmocka_unit_test(test_long_party_ends_at_turn_limit),
 	};

@@ -18,6 +18,7 @@
 #include "../../rules/dna.c"
 #include "options.h"
 #include "sim.h"
+#include "unit/viewtext.h"
 
 /* Pinned by test_known_answer_turns. Re-pinned when the snapshot gained the
  * option "penalties", the turn's placing mark, the holder's pick and counts
@@ -1252,7 +1253,7 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 		{ 0, "refill 2-lila-gestreift-raute to s1", "nach dem Wegräumen" },
 		{ 0, "open 2-lila-gestreift-raute on s1", "vorbei" },
 		{ 0, "pass", "vorbei" },
-		{ 2, "draw", "schon gewählt" },
+		{ 2, "attach 2-rot-leer-oval to e99", "gibt es nicht" },   /* a new choice, refused: the old one stays */
 		{ 9, "draw", "nicht an diesem Tisch" },
 		{ -1, "draw", "nicht an diesem Tisch" },
 		{ 0, "draw\n", "Steuerzeichen" },
@@ -1287,6 +1288,66 @@ static void test_bad_moves_rejected_state_unchanged(void **st)
 	free(s);
 }
 
+/* Issue 33: a secret choice may be changed until the last player has
+ * chosen. Seat 0 draws, then attaches instead and draws again: it
+ * is not asked again (to_act), the others see only "has chosen"; the last
+ * choice resolves the turn with the new one, and then nobody may change. */
+static void test_choice_may_change_until_last(void **st)
+{
+	(void)st;
+	faces_init();
+	struct dna_state *s = new_state();
+	deal(s, 3, 5, NULL);
+	build_std(s);
+	to_hand(s, LR2, 0);
+	to_hand(s, LR1, 0);
+	to_hand(s, F(3, ROT, LEER, OVAL), 1);
+	to_hand(s, F(2, ROT, LEER, OVAL), 2);
+	begin(s);
+	do_move(s, 0, "draw");
+	assert_int_equal(s->choice_kind[0], CH_DRAW);
+	struct status o;
+	G->status(s, &o);
+	assert_false((o.to_act >> 0) & 1u);
+	/* its moves: every choice again, the draw among them */
+	struct collect_moves *c = calloc(1, sizeof *c);
+	G->moves(s, 0, collect, c);
+	assert_true(c->n > 1);
+	int e = end_of(s, GO);
+	char m[80];
+	snprintf(m, sizeof m, "attach 2-lila-gestreift-raute to e%d", e);
+	int listed = 0;
+	for (int i = 0; i < c->n; i++)
+		listed |= strcmp(c->list[i], m) == 0;
+	int hand = hand_count(s, 0);
+	assert_true(listed);
+	do_move(s, 0, m);
+	assert_int_equal(s->choice_kind[0], CH_ATTACH);
+	assert_int_equal(s->loc[s->choice_card[0]], L_CHOICE);
+	assert_int_equal(hand_count(s, 0), hand - 1);   /* the card laid aside */
+	do_move(s, 0, "draw");   /* and back */
+	assert_int_equal(s->choice_kind[0], CH_DRAW);
+	assert_int_equal(hand_count(s, 0), hand);
+	G->status(s, &o);
+	assert_int_equal(o.to_act, 6u);
+	/* the page: the choice, and the hand to change it */
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, 0, &v);
+	assert_non_null(strstr(t->s, "may_change?1\n"));
+	assert_non_null(strstr(t->s, "has_moves?1\n"));
+	v = vt_sink(t);
+	G->view(s, 1, &v);
+	assert_non_null(strstr(t->s, "may_change?0\n"));
+	do_move(s, 1, "draw");
+	do_move(s, 2, "draw");   /* the last: the turn resolves */
+	assert_int_equal(s->choice_kind[0], CH_NONE);   /* resolved: a new turn, nothing to change */
+	assert_false(may_rechoose(s, 0));
+	free(t);
+	free(c);
+	free(s);
+}
+
 /* moves() and apply() agree: every listed move is accepted, and a sample of
  * unlisted attaches is refused, over many random positions. */
 static void test_moves_are_exactly_the_legal_ones(void **st)
@@ -1310,7 +1371,8 @@ static void test_moves_are_exactly_the_legal_ones(void **st)
 			for (int seat = 0; seat < s->n; seat++) {
 				c->n = 0;
 				G->moves(s, seat, collect, c);
-				assert_int_equal(c->n > 0, (int)((o.to_act >> seat) & 1u));
+				/* those who must act, and those who have chosen and may change */
+				assert_int_equal(c->n > 0, (int)((o.to_act >> seat) & 1u) || may_rechoose(s, seat));
 				for (int i = 0; i < c->n; i++) {
 					struct rerr e;
 					memcpy(t, s, sizeof *s);
@@ -1371,6 +1433,93 @@ static void play_random(struct dna_state *s, uint64_t seed, int steps)
 			fail_msg("%s", e.msg);
 	}
 	free(c);
+}
+
+/* 1 when segments a-b and c-d cross at a point inside both. */
+static int segs_cross(const int *a, const int *b, const int *c, const int *d)
+{
+	long long d1 = (long long)(b[0] - a[0]) * (c[1] - a[1]) - (long long)(b[1] - a[1]) * (c[0] - a[0]);
+	long long d2 = (long long)(b[0] - a[0]) * (d[1] - a[1]) - (long long)(b[1] - a[1]) * (d[0] - a[0]);
+	long long d3 = (long long)(d[0] - c[0]) * (a[1] - c[1]) - (long long)(d[1] - c[1]) * (a[0] - c[0]);
+	long long d4 = (long long)(d[0] - c[0]) * (b[1] - c[1]) - (long long)(d[1] - c[1]) * (b[0] - c[0]);
+	return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/* Issue 33: the strands' lines do not cross. Random parties of every size,
+ * every strand: the lines between laid cards (links) pairwise. */
+static void test_strand_lines_do_not_cross(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	int strands = 0, crossings = 0, tree_crossings = 0;
+	for (int k = 0; k < 120; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k, k % 3 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 7 + 3, 20 + k * 5);
+		for (int slot = 0; slot < DNA_STRANDS; slot++) {
+			int16_t col[DNA_CARDS], row[DNA_CARDS];
+			uint16_t byseq[DNA_CARDS];
+			int mc, mr, m = strand_layout(s, slot, col, row, byseq, &mc, &mr);
+			static int seg[4 * DNA_CARDS][2][2], single[4 * DNA_CARDS];
+			int ns = 0;
+			for (int i = 0; i < m; i++) {
+				int c = byseq[i];
+				for (int j = 0; j < s->npar[c]; j++) {
+					int p = s->par[c][j];
+					seg[ns][0][0] = col[p] * COL_W, seg[ns][0][1] = row[p] * ROW_H;
+					seg[ns][1][0] = col[c] * COL_W, seg[ns][1][1] = row[c] * ROW_H;
+					single[ns] = s->npar[c] == 1;
+					ns++;
+				}
+			}
+			strands += m > 2;
+			for (int a = 0; a < ns; a++)
+				for (int b = a + 1; b < ns; b++)
+					if (segs_cross(seg[a][0], seg[a][1], seg[b][0], seg[b][1])) {
+						crossings++;
+						tree_crossings += single[a] && single[b];
+						if (getenv("DNA_CROSS"))
+							print_message("k=%d (%d,%d)-(%d,%d) x (%d,%d)-(%d,%d)\n", k,
+								      seg[a][0][0] / COL_W, seg[a][0][1] / ROW_H, seg[a][1][0] / COL_W, seg[a][1][1] / ROW_H,
+								      seg[b][0][0] / COL_W, seg[b][0][1] / ROW_H, seg[b][1][0] / COL_W, seg[b][1][1] / ROW_H);
+					}
+		}
+	}
+	print_message("%d strands of three or more cards, %d crossings (%d between cards laid "
+		      "at one end each)\n", strands, crossings, tree_crossings);
+	assert_true(strands > 100);
+	/* rows in placing order made 295 crossings in these positions; the
+	 * barycentre order (strand_rows) and the swaps (strand_untangle) 15,
+	 * all around cards laid at several ends: two cards each laid at the
+	 * same two cards cross in any drawing of two columns */
+	assert_true(crossings <= 15);
+	free(s);
+}
+
+/* The hand: a card with moves is picked first (has_moves, move_count),
+ * then one of its moves; every card's moves are still there. Strand cards
+ * name their colour in a word. */
+static void test_view_pick_card_then_move(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	deal(s, 3, 5, NULL);
+	play_random(s, 5, 6);
+	struct vtext *t = calloc(1, sizeof *t);
+	for (int seat = 0; seat < 3; seat++) {
+		struct view_sink v = vt_sink(t);
+		G->view(s, seat, &v);
+		/* every hand item: has_moves?1 exactly when it has a moves section */
+		for (const char *h = strstr(t->s, "[hand\n"); h; h = strstr(h + 1, "[hand\n")) {
+			const char *end = strstr(h, "has_moves?");
+			assert_non_null(end);
+			const char *mv = strstr(h, "[moves\n");
+			int has = mv && mv < end;
+			assert_int_equal(end[10] - '0', has);
+		}
+	}
+	assert_non_null(strstr(t->s, "colour_word="));
+	free(t);
+	free(s);
 }
 
 static void test_snapshot_round_trip(void **st)
@@ -1617,8 +1766,8 @@ static void test_view_shows_strands_and_choices(void **st)
 	render(s, 0, b);
 	/* the branch: GO in column 1, LR2 and LR3 in column 2, rows 0 and 1 */
 	assert_non_null(strstr(b->s, "x=112;y=0;code=2-lila-gestreift-raute"));
-	assert_non_null(strstr(b->s, "x=112;y=72;code=3-lila-gestreift-raute"));
-	assert_non_null(strstr(b->s, "[=links;x1=76;y1=30;x2=132;y2=102;"));
+	assert_non_null(strstr(b->s, "x=112;y=84;code=3-lila-gestreift-raute"));
+	assert_non_null(strstr(b->s, "[=links;x1=76;y1=35;x2=132;y2=119;"));
 	assert_non_null(strstr(b->s, "is_end=1"));
 	assert_non_null(strstr(b->s, "headline=Zug "));
 	assert_non_null(strstr(b->s, "[=hand;code=3-rot-voll-oval"));
@@ -2294,6 +2443,9 @@ int main(void)
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
 		cmocka_unit_test(test_moves_are_exactly_the_legal_ones),
 		cmocka_unit_test(test_snapshot_round_trip),
+		cmocka_unit_test(test_strand_lines_do_not_cross),
+		cmocka_unit_test(test_choice_may_change_until_last),
+		cmocka_unit_test(test_view_pick_card_then_move),
 		cmocka_unit_test(test_corrupt_snapshots_rejected),
 		cmocka_unit_test(test_scramble_keeps_view),
 		cmocka_unit_test(test_scramble_pending_choice),

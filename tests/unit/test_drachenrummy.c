@@ -1068,6 +1068,46 @@ static void test_view_hides_hands_and_pile(void **u)
 	free(s);
 }
 
+/* Issue 33: while I keep, my rolled dice are a form (one checkbox a die,
+ * keep_form) next to my buttons, not 17 keep buttons; the form's dice are
+ * mine only, and the others see them in the player list. */
+static void test_view_keep_form_not_buttons(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(2, 3, NULL);
+	int a = turn_of(s), b = seat_next(a, 2);
+	ok(s, a, "roll");
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, a, &v);
+	assert_non_null(strstr(t->s, "keep_form?1\n"));
+	assert_null(strstr(t->s, "[keep_moves\n"));
+	assert_null(strstr(t->s, "move=keep"));
+	int picks = 0;
+	for (const char *q = t->s; (q = strstr(q, "pick?1\n")); q++)
+		picks++;
+	assert_int_equal(picks, 5);   /* five rolled dice, none kept yet */
+	/* my seat in the player list does not repeat my dice; b's does */
+	assert_non_null(strstr(t->s, "show_dice?0\n"));
+	assert_non_null(strstr(t->s, "show_dice?1\n"));
+	v = vt_sink(t);
+	G->view(s, b, &v);
+	assert_non_null(strstr(t->s, "keep_form?0\n"));
+	assert_null(strstr(t->s, "pick?1\n"));
+	/* keep one die: four left to pick, the kept one shown as kept */
+	char m[20];
+	snprintf(m, sizeof m, "keep %d", s->dice[a].face[0]);
+	ok(s, a, m);
+	v = vt_sink(t);
+	G->view(s, a, &v);
+	picks = 0;
+	for (const char *q = t->s; (q = strstr(q, "pick?1\n")); q++)
+		picks++;
+	assert_int_equal(picks, 4);
+	free(t);
+	free(s);
+}
+
 /* ---- known answer and random parties ---------------------------------------- */
 
 /* Seed 7, three players, the first listed move every time for 150 moves:
@@ -1169,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_round_trip),
 		cmocka_unit_test(test_snapshot_corrupt_rejected),
 		cmocka_unit_test(test_view_hides_hands_and_pile),
+		cmocka_unit_test(test_view_keep_form_not_buttons),
 		cmocka_unit_test(test_known_answer_seed),
 		cmocka_unit_test(test_sim_parties),
 	};

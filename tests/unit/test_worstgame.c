@@ -376,6 +376,25 @@ static void test_turn_ante_draw_attack(void **u)
 	free(s);
 }
 
+/* Issue 33: an attack button names its target and the demand
+ * ("@1 angreifen: 2 Chips", the page puts the name for @1), not "2". */
+static void test_attack_button_names_target_and_amount(void **u)
+{
+	(void)u;
+	struct wg_state *s = deal(3, 0, 3);
+	pass_window(s);
+	pass_window(s);
+	assert_int_equal(s->step, ST_ATTACK);
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, 0, &v);
+	assert_non_null(strstr(t->s, "move=attack 1 2\nlabel=@1 angreifen: 2 Chips\n"));
+	assert_non_null(strstr(t->s, "move=attack 2 1\nlabel=@2 angreifen: 1 Chip\n"));
+	assert_null(strstr(t->s, "label=2\n"));
+	free(t);
+	free(s);
+}
+
 /* "Ist die Augenzahl höher … Andernfalls geht er leer aus.": a demand of 3
  * wins on 4, 5, 6 and nothing on 1, 2, 3 (equal is not higher). */
 static void test_attack_higher_wins_equal_or_lower_nothing(void **u)
@@ -1700,6 +1719,7 @@ int main(void)
 		cmocka_unit_test(test_dealer_starts),
 		cmocka_unit_test(test_match_parties_option),
 		cmocka_unit_test(test_turn_ante_draw_attack),
+		cmocka_unit_test(test_attack_button_names_target_and_amount),
 		cmocka_unit_test(test_attack_higher_wins_equal_or_lower_nothing),
 		cmocka_unit_test(test_attack_takes_what_target_has),
 		cmocka_unit_test(test_windows_after_every_step),

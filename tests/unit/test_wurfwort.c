@@ -254,6 +254,53 @@ static void test_category_stems_forbidden(void **u)
 	free(s);
 }
 
+/* Issue 33: a refused word's round names why: the category's stems it
+ * contains, the required letter missing, the forbidden one there. */
+static void test_view_names_why_a_word_failed(void **u)
+{
+	(void)u;
+	struct ww_state *s = deal(3, 3);
+	set_round(s, "In der Sportwelt", "R", "T", "U", 0);
+	ok(s, 2, "stopp");
+	ok(s, 2, "answer Sportler");
+	set_round(s, "Im Weltall", "K", "P", "U", 0);
+	ok(s, 0, "stopp");
+	ok(s, 0, "answer weltuhr");
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, 1, &v);
+	assert_non_null(strstr(t->s, "word=sportler\n[why\ntext=enthält „sport“ aus der Kategorie\n]\n"));
+	assert_non_null(strstr(t->s, "text=kein K darin\n"));
+	assert_non_null(strstr(t->s, "text=kein P darin\n"));
+	assert_non_null(strstr(t->s, "text=verbotenes U darin\n"));
+	assert_non_null(strstr(t->s, "text=enthält „welt“ aus der Kategorie\n"));
+	free(t);
+	free(s);
+}
+
+/* Issue 33: the claimer gets the word field under the card (word_form),
+ * nobody else does. */
+static void test_view_word_form_for_the_claimer_only(void **u)
+{
+	(void)u;
+	struct ww_state *s = deal(3, 3);
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, 1, &v);
+	assert_non_null(strstr(t->s, "word_form?0\n"));
+	ok(s, 1, "stopp");
+	for (int q = 0; q < 3; q++) {
+		v = vt_sink(t);
+		G->view(s, q, &v);
+		assert_non_null(strstr(t->s, q == 1 ? "word_form?1\n" : "word_form?0\n"));
+	}
+	v = vt_sink(t);
+	G->view(s, -1, &v);
+	assert_non_null(strstr(t->s, "word_form?0\n"));
+	free(t);
+	free(s);
+}
+
 /* ---- the vote ------------------------------------------------------------- */
 
 /* "Lehnt die Mehrheit der Spieler den Begriff ab, erhält der Betroffene drei
@@ -722,6 +769,8 @@ int main(void)
 		cmocka_unit_test(test_forbidden_letter_and_bonus_capped),
 		cmocka_unit_test(test_a_is_not_ae),
 		cmocka_unit_test(test_category_stems_forbidden),
+		cmocka_unit_test(test_view_names_why_a_word_failed),
+		cmocka_unit_test(test_view_word_form_for_the_claimer_only),
 		cmocka_unit_test(test_majority_down_minus_3),
 		cmocka_unit_test(test_votes_secret_until_the_vote_closes),
 		cmocka_unit_test(test_tie_is_not_a_majority),
