@@ -571,26 +571,37 @@ static int board_view(struct page *p, const struct play_table *pt, const struct 
 /* The whole table as one tree: what the page shows and the JSON twin
  * carries. Hidden information is whatever game->view leaves out for
  * my_seat. 0, or -1 on a store error. */
+/* Each seat's name (a person's, or the bot's "Bot 3 (gierig)") into nm, and
+ * the same as an array in the request's arena into *names. 0, -1 when the
+ * arena is full. */
+static int seat_names(struct page *p, const struct play_table *pt, struct names *nm,
+		      const char ***names)
+{
+	for (int i = 0; i < pt->nseated; i++) {
+		const struct st_seat *st = &pt->seats[i];
+		if (st->seat < 0 || st->seat >= GAME_MAX_SEATS)
+			continue;
+		nm->name[st->seat] = st->user_id ? st->name :
+				     arena_printf(p->a, st->bot == 1 ? _("Bot %d (zufällig)") :
+						  _("Bot %d (gierig)"), st->seat + 1);
+		if (!nm->name[st->seat])
+			return -1;
+	}
+	if (!(*names = arena_alloc(p->a, sizeof(char *) * GAME_MAX_SEATS)))
+		return -1;
+	memcpy(*names, nm->name, sizeof nm->name);
+	return 0;
+}
+
 static int table_view(struct page *p, struct play_table *pt, struct view *v, int note_kind,
 		      const char *note, const char *typed)
 {
 	const struct game *g = pt->g;
 	const struct st_table *t = &pt->t;
 	struct names nm = { { 0 } };
-	for (int i = 0; i < pt->nseated; i++) {
-		const struct st_seat *st = &pt->seats[i];
-		if (st->seat < 0 || st->seat >= GAME_MAX_SEATS)
-			continue;
-		nm.name[st->seat] = st->user_id ? st->name :
-				    arena_printf(p->a, st->bot == 1 ? _("Bot %d (zufällig)") :
-						 _("Bot %d (gierig)"), st->seat + 1);
-		if (!nm.name[st->seat])
-			return -1;
-	}
-	const char **names = arena_alloc(p->a, sizeof(char *) * GAME_MAX_SEATS);
-	if (!names)
+	const char **names;
+	if (seat_names(p, pt, &nm, &names) != 0)
 		return -1;
-	memcpy(names, nm.name, sizeof nm.name);
 
 	int me = pt->my_seat;
 	struct act a;
