@@ -551,16 +551,18 @@ static void test_browser_redirect(void **state)
 }
 
 /* The seat on turn's HTML says nothing of a turn while a window is open;
- * the platform's status line appears once. */
+ * the platform's status line appears once: in the status bar, which
+ * replaces the old banner while a party runs. */
 static void check_window_page(struct h_client *c, const char *must)
 {
 	struct h_resp r;
 	assert_int_equal(h_get(c, table_path, &r), 0);
 	assert_false(h_has(&r, "Du bist dran!"));
 	assert_true(h_has(&r, must));
-	const char *first = strstr(r.body, "class=\"banner");
+	const char *first = strstr(r.body, "class=\"status-bar");
 	assert_non_null(first);
-	assert_null(strstr(first + 1, "class=\"banner"));
+	assert_null(strstr(first + 1, "class=\"status-bar"));
+	assert_false(h_has(&r, "class=\"banner"));
 	h_resp_free(&r);
 }
 
@@ -652,7 +654,7 @@ static void window_checks(int turn, int other, int64_t deadline)
 	assert_true(jbool(o, "window_expired"));
 	json_decref(o);
 	assert_int_equal(h_get(player[turn], table_path, &r), 0);
-	assert_true(h_has(&r, "Die Frist ist abgelaufen. Du bist dran!"));
+	assert_true(h_has(&r, "Die Frist ist abgelaufen. Du bist dran"));
 	h_resp_free(&r);
 }
 
