@@ -288,7 +288,7 @@ static void assert_hands_hidden(json_t **js, char **html)
 /* The board of a table page: from its section to the next one. */
 static char *board_of(const char *html)
 {
-	const char *b = strstr(html, "<section class=\"board\">");
+	const char *b = strstr(html, "<section class=\"board\"");
 	assert_non_null(b);
 	const char *e = strstr(b, "<section class=\"card");
 	size_t n = e ? (size_t)(e - b) : strlen(b);
