@@ -551,27 +551,27 @@ test('Wurf & Wort: Stopp, a word, the votes clicked; the pages follow', 120000, 
 
 // A word that misses the dice: the rounds table says why (issue 33).
 test('Wurf & Wort: a refused word names why', 90000, async t => {
-	const ole = await t.player('ole'), pia = await t.player('pia', PHONE, { javaScriptEnabled: false });
-	const rut = await t.player('rut');
-	const all = [ole, pia, rut];
+	const uwe = await t.player('uwe'), wilma = await t.player('wilma', PHONE, { javaScriptEnabled: false });
+	const gesa = await t.player('gesa');
+	const all = [uwe, wilma, gesa];
 	for (const p of all) await register(p, p.label);
-	const url = await createTable(ole, 'wurfwort', 3);
-	await join(rut, url);
-	await join(pia, url);
-	await allAt(all, (await state(pia)).version, 'the party starts');
-	await clickMove(pia, 'stopp');
+	const url = await createTable(uwe, 'wurfwort', 3);
+	await join(gesa, url);
+	await join(wilma, url);
+	await allAt(all, (await state(wilma)).version, 'the party starts');
+	await clickMove(wilma, 'stopp');
 	// "qq": no required letter in it, so the machine refuses it at once
-	const before = pia.loads;
-	await pia.page.locator('.ww-card form.ww-answer input[name="arg0"]').fill('qq');
-	await pia.page.locator('.ww-card form.ww-answer button[type="submit"]').click();
-	await until("pia's page after her word", 30000, async () => pia.loads > before);
-	await pia.page.waitForLoadState('load');
-	await allAt(all, (await state(pia)).version, "after pia's word");
-	const row = await ole.page.locator('.ww-rounds tbody tr').first().innerText();
+	const before = wilma.loads;
+	await wilma.page.locator('.ww-card form.ww-answer input[name="arg0"]').fill('qq');
+	await wilma.page.locator('.ww-card form.ww-answer button[type="submit"]').click();
+	await until("wilma's page after her word", 30000, async () => wilma.loads > before);
+	await wilma.page.waitForLoadState('load');
+	await allAt(all, (await state(wilma)).version, "after wilma's word");
+	const row = await uwe.page.locator('.ww-rounds tbody tr').first().innerText();
 	check(/Würfel nicht erfüllt/.test(row) && /kein \S+ darin/.test(row), `the rounds table does not say why: "${row}"`);
-	t.note(`ole's rounds table: ${row.replace(/\s+/g, ' ')}`);
-	await t.shotOf(ole.page.locator('.ww-rounds'), 'wurfwort-why-desktop.png');
-	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-why-nojs-phone.png');
+	t.note(`uwe's rounds table: ${row.replace(/\s+/g, ' ')}`);
+	await t.shotOf(uwe.page.locator('.ww-rounds'), 'wurfwort-why-desktop.png');
+	await t.shotOf(wilma.page.locator('.ww-rounds'), 'wurfwort-why-nojs-phone.png');
 });
 
 // ---- Worst Game Ever: a card played in reaction -----------------------------------
@@ -944,25 +944,25 @@ async function statusBar(p) {
 }
 
 test('Status bar: who acts and what, for every seat, with and without script; a window\'s countdown', 150000, async t => {
-	// mara at a desktop, nils on a phone, otto without JavaScript
-	const { all, url } = await drehwurmTable(t, ['mara', 'nils', 'otto'],
+	// xaver at a desktop, yvonne on a phone, zora without JavaScript
+	const { all, url } = await drehwurmTable(t, ['xaver', 'yvonne', 'zora'],
 		[[], [PHONE], [DESKTOP, { javaScriptEnabled: false }]], 60);
-	const [mara, nils, otto] = all;
+	const [xaver, yvonne, zora] = all;
 	const shots = async (prefix) => {
-		await t.shot(mara.page, `${prefix}-desktop.png`, false);
-		await t.shot(nils.page, `${prefix}-phone.png`, false);
-		await t.shot(otto.page, `${prefix}-nojs.png`, false);
+		await t.shot(xaver.page, `${prefix}-desktop.png`, false);
+		await t.shot(yvonne.page, `${prefix}-phone.png`, false);
+		await t.shot(zora.page, `${prefix}-nojs.png`, false);
 	};
 	// Before any move: the seat on turn reads "Du bist dran: …", every
 	// other seat "Warte auf <name>: legen, fressen oder ziehen".
 	let turn = -1;
 	for (let i = 0; i < 20 && turn < 0; i++) {
-		await gotoSettled(otto, url);
+		await gotoSettled(zora, url);
 		turn = await onTurn(all);
 	}
 	check(turn >= 0, 'nobody is on turn');
 	for (const [i, p] of all.entries()) {
-		if (p === otto) await gotoSettled(otto, url);
+		if (p === zora) await gotoSettled(zora, url);
 		const b = await statusBar(p);
 		check(b, `${p.label}'s page has no status bar`);
 		const want = i === turn ? 'Du bist dran: legen, fressen oder ziehen'
@@ -981,7 +981,7 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 	// Play until a snap window opens (a turned stack someone may snap on).
 	let window = [];
 	for (let step = 0; step < 12 && !window.length; step++) {
-		await gotoSettled(otto, url);
+		await gotoSettled(zora, url);
 		const ss = [];
 		for (const p of all) ss.push(await state(p));
 		window = all.filter((_, i) => ss[i].moves.includes('pass'));
@@ -990,10 +990,10 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 		if (i < 0) { await sleep(300); continue; }   // a page still catching up
 		const mv = ss[i].moves.find(m => m.startsWith('play ')) || ss[i].moves.find(m => m.startsWith('draw turn '));
 		await clickMove(all[i], mv);
-		await allAt([mara, nils], (await state(all[i])).version, `after ${mv}`);
+		await allAt([xaver, yvonne], (await state(all[i])).version, `after ${mv}`);
 	}
 	check(window.length, 'no snap window opened in twelve moves');
-	await gotoSettled(otto, url);
+	await gotoSettled(zora, url);
 	// Every page: "Warte auf …: Zwischenwurf", each window seat "kann noch
 	// eingreifen", and the deadline counts down in the bar.
 	const names = window.map(p => p.label);
@@ -1005,8 +1005,8 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 				`${p.label}'s status bar does not say that ${n} may still step in: ${b.seats.join(' | ')}`);
 		check(b.countdown > 0 && b.countdown <= 60, `${p.label}'s status bar has no countdown (${b.countdown})`);
 	}
-	const first = (await statusBar(mara)).countdown;
-	await until("mara's countdown to tick", 5000, async () => (await statusBar(mara)).countdown < first);
+	const first = (await statusBar(xaver)).countdown;
+	await until("xaver's countdown to tick", 5000, async () => (await statusBar(xaver)).countdown < first);
 	await shots('status-window');
 
 	// One of them passes: the others' bars still list them (who passed is
@@ -1015,7 +1015,7 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 		const q = window[0], others = all.filter(p => p !== q);
 		await clickMove(q, 'pass');
 		for (const p of others) {
-			if (p === otto) await gotoSettled(otto, url);
+			if (p === zora) await gotoSettled(zora, url);
 			else await allAt([p], (await state(q)).version, 'the pass');
 			const b = await statusBar(p);
 			if (!/Zwischenwurf/.test(b.text)) continue;   // the window closed meanwhile
@@ -1026,20 +1026,20 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 });
 
 test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fits 390 px', 90000, async t => {
-	const pia = await t.player('pia', PHONE), rob = await t.player('rob'), sam = await t.player('sam');
-	const all = [pia, rob, sam];
+	const helga = await t.player('helga', PHONE), ingo = await t.player('ingo'), tilda = await t.player('tilda');
+	const all = [helga, ingo, tilda];
 	for (const p of all) await register(p, p.label);
-	const url = await createTable(rob, 'wurfwort', 3);
+	const url = await createTable(ingo, 'wurfwort', 3);
 	t.note(`table ${url}`);
-	await join(pia, url);
-	await join(sam, url);
-	await allAt(all, (await state(sam)).version, 'the party starts');
+	await join(helga, url);
+	await join(tilda, url);
+	await allAt(all, (await state(tilda)).version, 'the party starts');
 	for (const p of all) {
 		await clickMove(p, 'pass');
 		await allAt(all, (await state(p)).version, `after ${p.label} passed`);
 	}
-	await pia.page.locator('.ww-rounds').scrollIntoViewIfNeeded();
-	const r = await pia.page.evaluate(() => {
+	await helga.page.locator('.ww-rounds').scrollIntoViewIfNeeded();
+	const r = await helga.page.evaluate(() => {
 		const sec = document.querySelector('.ww-rounds');
 		const tb = sec && sec.querySelector('table');
 		return tb && {
@@ -1053,10 +1053,10 @@ test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fit
 	check(r, 'no rounds table after a round');
 	check(r.wide <= r.room && r.page <= r.view,
 		`the rounds table is ${r.wide} px in ${r.room} px, the page ${r.page} px in ${r.view} px`);
-	for (const n of ['pia', 'rob', 'sam'])
+	for (const n of ['helga', 'ingo', 'tilda'])
 		check(r.points.some(x => x.startsWith(n) && /\d$/.test(x)), `no points for ${n}: ${r.points.join(' | ')}`);
 	check(r.last, 'the round just decided is not marked');
-	await t.shotOf(pia.page.locator('.ww-rounds'), 'wurfwort-rounds-phone.png');
+	await t.shotOf(helga.page.locator('.ww-rounds'), 'wurfwort-rounds-phone.png');
 });
 
 test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
@@ -1134,7 +1134,7 @@ async function rawViews(p, url) {
 
 test('A pass tells nobody: the other pages\' HTML, JSON and reloads stay as they were', 120000, async t => {
 	// 120-s snap windows: the window stays open for the whole test.
-	const { all, url } = await drehwurmTable(t, ['jana', 'kurt', 'lena'], [], 120);
+	const { all, url } = await drehwurmTable(t, ['jonas', 'karla', 'lotte'], [], 120);
 	const n = all.length;
 	let inWindow = [];
 	for (let step = 0; step < 40; step++) {
