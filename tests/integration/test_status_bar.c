@@ -169,12 +169,64 @@ static void test_over_days_clocks_in_the_bar(void **unused)
 		h_client_free(c[i]);
 }
 
+/* DNA with a time limit per move: when the limit passes, the seats read
+ * "Die Frist ist abgelaufen. Du bist dran!", and a countdown in that line
+ * is the new limit's, saying so ("neue Frist"), never a bare "noch 2 s"
+ * after "abgelaufen". (The issue: "Die Frist ist abgelaufen. Du bist
+ * dran! Noch 31 s.") */
+static void test_expired_line_names_the_new_deadline(void **unused)
+{
+	(void)unused;
+	struct h_client *c[2];
+	int64_t id = seated("sbx", "dna", 2, c, "turn_seconds", "2", NULL, NULL);
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	int seen = 0;
+	double t0 = it_now();
+	for (int step = 0; step < 200 && !seen && it_now() - t0 < 30; step++) {
+		for (int i = 0; i < 2 && !seen; i++) {
+			json_t *o = json_of(c[i], id);
+			int expired = json_is_true(json_object_get(o, "window_expired")) &&
+				      json_is_true(json_object_get(o, "my_turn"));
+			json_decref(o);
+			if (!expired)
+				continue;
+			struct h_resp r;
+			assert_int_equal(h_get(c[i], path, &r), 0);
+			/* every line that says a deadline passed */
+			for (const char *at = strstr(r.body, "Die Frist ist abgelaufen"); at;
+			     at = strstr(at + 1, "Die Frist ist abgelaufen")) {
+				const char *end = strstr(at, "</p>");
+				assert_non_null(end);
+				char line[1024];
+				snprintf(line, sizeof line, "%.*s", (int)(end - at), at);
+				assert_null(strstr(line, "Noch <span"));
+				assert_null(strstr(line, ">noch <span"));
+				if (strstr(line, "data-countdown"))
+					assert_non_null(strstr(line, "eue Frist: noch <span"));
+				seen = 1;
+			}
+			assert_true(!seen || strstr(r.body, "data-countdown"));   /* the new one runs */
+			h_resp_free(&r);
+		}
+		if (!seen) {   /* until the running limit passes */
+			json_t *o = json_of(c[0], id);
+			it_wait_deadline(o, 3000);
+			json_decref(o);
+		}
+	}
+	assert_true(seen);
+	for (int i = 0; i < 2; i++)
+		h_client_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drehwurm_everyone_sees_who_acts),
 		cmocka_unit_test(test_wurfwort_round_counts_down),
 		cmocka_unit_test(test_over_days_clocks_in_the_bar),
+		cmocka_unit_test(test_expired_line_names_the_new_deadline),
 	};
 	return cmocka_run_group_tests_name("the status bar", tests, start, stop);
 }
