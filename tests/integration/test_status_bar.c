@@ -57,6 +57,20 @@ static int64_t seated(const char *tag, const char *slug, int n, struct h_client 
 	return id;
 }
 
+/* A new Drehwurm party's running score is minus the hand ("Punkte jetzt:
+ * −5"): the board writes it with a real minus sign (U+2212), and no ASCII
+ * "-" stands before a digit in a text of the board. */
+static void board_minus_checks(const struct h_resp *r)
+{
+	const char *dw = strstr(r->body, "<div class=\"dw\">");
+	assert_non_null(dw);
+	assert_non_null(strstr(dw, "Punkte jetzt: \xe2\x88\x92"));
+	assert_null(strstr(dw, "Punkte jetzt: -"));
+	for (const char *q = dw + 1; *q; q++)
+		if (*q == '-' && q[1] >= '0' && q[1] <= '9' && strchr(" >(:", q[-1]))
+			fail_msg("ASCII minus in the board: %.40s", q - 10);
+}
+
 /* Drehwurm: the seat on turn reads "Du bist dran: …", the others and a
  * visitor "Warte auf <name>: legen, fressen oder ziehen"; the seat is
  * listed "am Zug"; the tab title of the seat on turn says so without
@@ -100,6 +114,7 @@ static void test_drehwurm_everyone_sees_who_acts(void **unused)
 	const char *bar = strstr(r.body, "class=\"status-bar turn\"");
 	assert_non_null(bar);
 	assert_true(bar < strstr(r.body, "<div class=\"dw\">"));
+	board_minus_checks(&r);
 	h_resp_free(&r);
 	assert_int_equal(h_get(c[(turn + 1) % 3], path, &r), 0);
 	assert_null(strstr(r.body, "<title>Du bist dran!"));
