@@ -221,7 +221,8 @@ static void test_expired_line_names_the_new_deadline(void **unused)
 					assert_non_null(strstr(line, "eue Frist: noch <span"));
 				seen = 1;
 			}
-			assert_true(!seen || strstr(r.body, "data-countdown"));   /* the new one runs */
+			/* the new limit runs, and the bar's countdown says it is a new one */
+			assert_true(!seen || strstr(r.body, "\xc2\xb7 neue Frist: noch <span"));
 			h_resp_free(&r);
 		}
 		if (!seen) {   /* until the running limit passes */
@@ -235,6 +236,62 @@ static void test_expired_line_names_the_new_deadline(void **unused)
 		h_client_free(c[i]);
 }
 
+/* Drehwurm live with a time per move: when a snap window runs out, the
+ * seat on turn reads "Die Frist ist abgelaufen. Du bist dran: …" while its
+ * own move's time runs at its clock; no countdown follows in that line
+ * unless it is the new deadline's and says so ("neue Frist"). (The issue, word for word: "Die Frist ist
+ * abgelaufen. Du bist dran! Noch 31 s.") */
+static void test_window_expired_then_move_clock(void **unused)
+{
+	(void)unused;
+	struct h_client *c[3];
+	int64_t id = seated("sbm", "drehwurm", 3, c, "snap_seconds", "2", "move_seconds", "600");
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	uint64_t rnd = 7;
+	int seen = 0;
+	double t0 = it_now();
+	for (int step = 0; step < 400 && !seen && it_now() - t0 < 90; step++) {
+		json_t *o = json_of(c[0], id);
+		int open = json_is_true(json_object_get(o, "window_open"));
+		if (open) {   /* nobody answers: until the window runs out */
+			it_wait_deadline(o, 3000);
+			json_decref(o);
+			for (int i = 0; i < 3 && !seen; i++) {
+				json_t *q = json_of(c[i], id);
+				int mine = json_is_true(json_object_get(q, "my_turn")) &&
+					   json_is_true(json_object_get(q, "window_expired"));
+				json_decref(q);
+				if (!mine)
+					continue;
+				struct h_resp r;
+				assert_int_equal(h_get(c[i], path, &r), 0);
+				const char *at = strstr(r.body, "Die Frist ist abgelaufen. Du bist dran");
+				assert_non_null(at);
+				const char *end = strstr(at, "</p>");
+				assert_non_null(end);
+				char line[1024];
+				snprintf(line, sizeof line, "%.*s", (int)(end - at), at);
+				assert_null(strstr(line, "Noch <span"));
+				assert_null(strstr(line, ">noch <span"));
+				if (strstr(line, "data-countdown"))
+					assert_non_null(strstr(line, "eue Frist: noch <span"));
+				/* the move's own time counts down at the seat's clock */
+				assert_non_null(strstr(r.body, "clock running"));
+				h_resp_free(&r);
+				seen = 1;
+			}
+			continue;
+		}
+		json_decref(o);
+		int rc = it_one_move(c, 3, id, &rnd);
+		assert_true(rc >= 0);
+	}
+	assert_true(seen);
+	for (int i = 0; i < 3; i++)
+		h_client_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_wurfwort_round_counts_down),
 		cmocka_unit_test(test_over_days_clocks_in_the_bar),
 		cmocka_unit_test(test_expired_line_names_the_new_deadline),
+		cmocka_unit_test(test_window_expired_then_move_clock),
 	};
 	return cmocka_run_group_tests_name("the status bar", tests, start, stop);
 }
