@@ -201,6 +201,18 @@ static int just_expired(struct page *p, const struct play_table *pt)
 	return l.tick;
 }
 
+/* Section `countdown`: the seconds left of the running deadline. Right
+ * after a deadline passed, the one running is a new one, and the words say
+ * so ("neue Frist"), never a countdown of the deadline that passed. */
+static void deadline_countdown(struct view *v, long long secs, int expired)
+{
+	view_begin(v, "countdown");
+	view_num(v, "seconds", secs);
+	view_flag(v, "renewed", expired);
+	view_flag(v, "running", !expired);
+	view_end(v);
+}
+
 /* The one line that says what the viewer may do now (status_text, and
  * flags for JSON clients), with the deadline's countdown. */
 static void status_line(struct page *p, const struct play_table *pt, const struct act *a,
@@ -248,11 +260,8 @@ static void status_line(struct page *p, const struct play_table *pt, const struc
 	 * on the phone does not matter; poll.js counts down. */
 	long long secs = a->playing && pt->status.deadline > p->now_ms ?
 			 (pt->status.deadline - p->now_ms + 999) / 1000 : 0;
-	if (secs > 0) {
-		view_begin(v, "countdown");
-		view_num(v, "seconds", secs);
-		view_end(v);
-	}
+	if (secs > 0)
+		deadline_countdown(v, secs, expired);
 	view_global_num(v, "deadline_seconds", secs);   /* for a board's own countdown */
 }
 
@@ -510,11 +519,8 @@ static void status_bar_view(struct page *p, const struct play_table *pt, const s
 	long long secs = a->playing && !(clocks && pt->t.clock.windows) &&
 			 pt->status.deadline > p->now_ms ?
 			 (pt->status.deadline - p->now_ms + 999) / 1000 : 0;
-	if (secs > 0) {
-		view_begin(v, "countdown");
-		view_num(v, "seconds", secs);
-		view_end(v);
-	}
+	if (secs > 0)
+		deadline_countdown(v, secs, expired);
 	view_list(v, "seats");
 	for (int s = 0; s < n && s < GAME_MAX_SEATS; s++) {
 		const struct st_seat *st = seat_row(pt, s);

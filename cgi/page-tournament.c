@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "numfmt.h"
 #include "page.h"
 #include "pairing.h"
 #include "play.h"
@@ -37,12 +38,23 @@ struct tpage {
 	int failed;
 };
 
-/* "12,5" (comma: German) or "12.5" for a doubled whole number (the
+/* "12.5" (for the CSV: `comma` is the separator) for a doubled whole number (the
  * Sonneborn-Berger-like sum; never below 0). */
 static const char *halves(struct page *p, int x2, char comma)
 {
 	const char *s = x2 % 2 ? arena_printf(p->a, "%d%c5", x2 / 2, comma)
 			       : arena_printf(p->a, "%d", x2 / 2);
+	return s ? s : "";
+}
+
+/* The same sum as the page's language writes it (numfmt.c): "12,5" in
+ * German, "12.5" in English. */
+static const char *halves_text(struct page *p, int x2)
+{
+	char buf[64];
+	const char *s = x2 % 2 ? numfmt_decimal(i18n_lang(), x2 / 2.0, 1, buf, sizeof buf)
+			       : numfmt_int(i18n_lang(), x2 / 2, buf, sizeof buf);
+	s = arena_strdup(p->a, s);
 	return s ? s : "";
 }
 
@@ -136,7 +148,7 @@ static void standing_row(void *ctx, const struct st_tstanding *x)
 	state_view(tp, x->left_how, x->left_round, x->out_round);
 	view_num(v, "points", x->points);
 	view_num(v, "party_points", x->party_points);
-	view_str(v, "sb", halves(p, x->sb2, ','));
+	view_str(v, "sb", halves_text(p, x->sb2));
 	view_str(v, "sb_dot", halves(p, x->sb2, '.'));
 	view_num(v, "played", x->played);
 	view_num(v, "byes", x->byes);

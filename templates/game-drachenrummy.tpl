@@ -51,11 +51,11 @@
 <ul class="dr-seats">
 {{#seats}}<li class="dr-seat{{#is_me}} dr-me{{/is_me}}{{#is_turn}} dr-turn{{/is_turn}}">
 <p class="dr-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}{{#is_turn}} <span class="dr-badge">[[am Zug]]</span>{{/is_turn}}
-<span class="dr-counts">[[Handkarten: {{hand_count}} · Punkte: {{score}}]]</span></p>
+<span class="dr-counts">[[Handkarten: {{hand_count}} · Punkte: {{score:x-minus}}]]</span></p>
 {{#show_dice}}<p class="dr-dice" aria-label="[[Würfel]]">{{#dice}}<span class="dr-die{{#kept}} dr-kept{{/kept}}{{#out}} dr-out{{/out}}{{#unrolled}} dr-unrolled{{/unrolled}}">{{#rolled}}{{face}}{{/rolled}}{{#unrolled}}·{{/unrolled}}<span class="dr-vh">{{#kept}} [[(zur Seite gelegt)]]{{/kept}}{{#out}} [[(auf einer Karte)]]{{/out}}{{#unrolled}} [[(nicht gewürfelt)]]{{/unrolled}}</span></span>{{/dice}}</p>{{/show_dice}}
 {{#reserved}}<div class="dr-reserved"><span class="dr-card dr-small{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span> [[reserviert mit {{count}}×]] <span class="dr-die dr-out">{{face}}</span>
 {{#moves}}{{>move_form}}{{/moves}}</div>{{/reserved}}
-{{#melds}}<div class="dr-meld"><span class="dr-meld-name">[[Set m{{number}} ({{points}} P.):]]</span>
+{{#melds}}<div class="dr-meld"><span class="dr-meld-name">[[Set m{{number}} ({{points:x-minus}} P.):]]</span>
 {{#cards}}<span class="dr-card dr-small{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span>{{/cards}}
 {{#moves}}{{>move_form}}{{/moves}}</div>{{/melds}}
 </li>{{/seats}}

@@ -44,10 +44,10 @@
 {{#seats}}<li class="dw-seat{{#is_me}} dw-me{{/is_me}}{{#is_turn}} dw-turn{{/is_turn}}">
 <span class="dw-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}{{#is_dealer}} <span class="dw-badge">[[gibt]]</span>{{/is_dealer}}{{#is_turn}} <span class="dw-badge dw-now">[[am Zug]]</span>{{/is_turn}}</span>
 <span class="dw-counts">[[Handkarten: {{hand_count}} · Hühner: {{chickens_left}} · gefressen: {{eaten_count}}]]</span>
-{{#eaten}}<span class="dw-eaten dw-{{colour_class}}"><span class="dw-sym" aria-hidden="true"></span> [[{{chicken_name}}: {{size}} Karten]]{{#open}}, [[{{points}} Punkte]]{{/open}}
+{{#eaten}}<span class="dw-eaten dw-{{colour_class}}"><span class="dw-sym" aria-hidden="true"></span> [[{{chicken_name}}: {{size}} Karten]]{{#open}}, [[{{points:x-minus}} Punkte]]{{/open}}
 {{#open}}<span class="dw-eaten-cards">{{#cards}}<span class="dw-mini dw-{{colour_class}}" title="{{name}}"><span class="dw-sym" aria-hidden="true"></span><span aria-hidden="true">{{rank}}</span><span class="dw-vh">{{name}}</span></span>{{/cards}}</span>{{/open}}</span>{{/eaten}}
-{{#running}}<span class="dw-running" title="[[Jede Karte in einem gefressenen Stapel zählt mindestens 1 Punkt, jede Handkarte −1; wie viel genau, zeigt das Ende.]]">{{#at_least}}[[Punkte jetzt: mindestens {{running_score}}]]{{/at_least}}{{#exact}}[[Punkte jetzt: {{running_score}}]]{{/exact}}</span>{{/running}}
-{{#final}}<span class="dw-final">[[Gefressen {{eaten_points}} · Hand {{hand_minus}} · <strong>{{score}} Punkte</strong>]]</span>{{/final}}
+{{#running}}<span class="dw-running" title="[[Jede Karte in einem gefressenen Stapel zählt mindestens 1 Punkt, jede Handkarte −1; wie viel genau, zeigt das Ende.]]">{{#at_least}}[[Punkte jetzt: mindestens {{running_score:x-minus}}]]{{/at_least}}{{#exact}}[[Punkte jetzt: {{running_score:x-minus}}]]{{/exact}}</span>{{/running}}
+{{#final}}<span class="dw-final">[[Gefressen {{eaten_points:x-minus}} · Hand {{hand_minus:x-minus}} · <strong>{{score:x-minus}} Punkte</strong>]]</span>{{/final}}
 </li>{{/seats}}
 </ul>
 </section>

@@ -72,7 +72,7 @@
 <ul class="wg-seats">
 {{#seats}}<li class="wg-seat{{#is_me}} wg-me{{/is_me}}{{#out}} wg-out{{/out}}{{#is_active}} wg-active{{/is_active}}">
 <h3 class="wg-who">{{seat_name}}{{#is_me}} ([[du]]){{/is_me}}
-{{#is_active}}<span class="wg-badge wg-turn">[[am Zug]]</span>{{/is_active}}{{#waiting}}<span class="wg-badge">{{#window}}[[kann reagieren]]{{/window}}{{#final}}[[spielt noch]]{{/final}}{{#shout}}[[darf rufen]]{{/shout}}</span>{{/waiting}}{{#out}}<span class="wg-badge">[[ausgeschieden]]</span>{{/out}}{{#tied}}<span class="wg-badge">[[gleichauf]]</span>{{/tied}}{{#winner}}<span class="wg-badge wg-win">[[gewinnt]]</span>{{/winner}}</h3>
+{{#is_active}}<span class="wg-badge wg-turn">[[am Zug]]</span>{{/is_active}}{{#waiting}}<span class="wg-badge">{{#window}}[[kann noch eingreifen]]{{/window}}{{#final}}[[spielt noch]]{{/final}}{{#shout}}[[darf rufen]]{{/shout}}</span>{{/waiting}}{{#out}}<span class="wg-badge">[[ausgeschieden]]</span>{{/out}}{{#tied}}<span class="wg-badge">[[gleichauf]]</span>{{/tied}}{{#winner}}<span class="wg-badge wg-win">[[gewinnt]]</span>{{/winner}}</h3>
 <p class="wg-purse"><span class="wg-chips" aria-hidden="true">{{#chips_stack}}<span class="wg-chip{{#black}} wg-black{{/black}}"></span>{{/chips_stack}}</span>
 <span>[[Chips:]] <strong class="wg-num">{{chips}}</strong><span class="wg-vh"> ([[{{chips_black}} schwarze zu je 5, {{chips_red}} rote]])</span> · [[Handkarten: {{hand_count}}]]</span></p>
 {{#inplay}}<p class="wg-card wg-stays wg-small"><span class="wg-vh">[[Liegt aus:]] </span><span class="wg-name">{{name}}</span>{{#has_chips_on}} <span class="wg-oncard">[[Chips darauf: {{on_card}}]]</span>{{/has_chips_on}} <span class="wg-text">{{text}}</span></p>{{/inplay}}

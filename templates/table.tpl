@@ -23,7 +23,7 @@
 
 <div id="spiel" class="now">
 {{#note}}<p class="note {{kind}}" role="alert">{{#stale}}<strong>[[Nicht übernommen:]]</strong> {{/stale}}{{#rejected}}<strong>[[Nicht erlaubt:]]</strong> {{/rejected}}{{#refused}}<strong>[[Abgelehnt:]]</strong> {{/refused}}{{text}}</p>{{/note}}
-{{#banner}}<p class="banner {{status_kind}}" id="your-turn" role="status">{{status_text}}{{#countdown}} <span class="countdown" role="timer">[[Noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.]]</span>{{/countdown}}</p>{{/banner}}
+{{#banner}}<p class="banner {{status_kind}}" id="your-turn" role="status">{{status_text}}{{#countdown}} <span class="countdown" role="timer">{{#running}}[[Noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.]]{{/running}}{{#renewed}}[[Neue Frist: noch <span data-countdown="{{seconds}}">{{seconds}}</span>&nbsp;s.]]{{/renewed}}</span>{{/countdown}}</p>{{/banner}}
 {{>status_bar}}
 {{#reload_link}}<noscript><p class="reload">[[<a href="{{invite_path}}#spiel">Neu laden</a> – diese Seite lädt sich nicht selbst neu, solange du am Zug bist.]]</p></noscript>{{/reload_link}}
 </div>
@@ -83,7 +83,7 @@
 {{#bot}}<span class="badge bot">[[Bot]]</span>{{/bot}}{{#bot_plays}}<span class="badge bot">[[ein Bot spielt]]</span>{{/bot_plays}}{{#resigned}}<span class="badge bot">[[aufgegeben – ein Bot spielt]]</span>{{/resigned}}{{#timed_out}}<span class="badge bot">[[Zeit abgelaufen – ein Bot spielt]]</span>{{/timed_out}}
 {{#turn}}<span class="badge turn">[[am Zug]]</span>{{/turn}}
 {{#next}}<span class="badge">[[als Nächstes am Zug]]</span>{{/next}}
-{{#acting_out_of_turn}}<span class="badge window">[[kann eingreifen]]</span>{{/acting_out_of_turn}}
+{{#acting_out_of_turn}}<span class="badge window">[[kann noch eingreifen]]</span>{{/acting_out_of_turn}}
 <span class="tally"><span class="score" title="[[Punkte in dieser Partie]]">{{score:x-points}}</span>
 {{#has_clock}}<span class="clock{{#clock_running}} running{{/clock_running}}{{#clock_low}} low{{/clock_low}}" title="[[Zeit auf der Uhr dieses Platzes]]"><span aria-hidden="true">◷</span> <span class="sr-only">[[Uhr:]]</span> {{#clock_static}}{{clock}}{{/clock_static}}{{#clock_countdown}}<span data-countdown="{{clock_seconds}}">{{clock_seconds}}</span>&nbsp;s{{/clock_countdown}}{{#clock_running}} <small>[[läuft]]</small>{{/clock_running}}</span>{{/has_clock}}</span>
 {{#has_timeouts}}<span class="badge window">[[{{timeouts}}× Zeit überschritten]]</span>{{/has_timeouts}}

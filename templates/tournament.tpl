@@ -28,7 +28,7 @@
 <table class="scores">
 <thead><tr><th scope="col">[[Platz]]</th><th scope="col" class="name">[[Name]]</th><th scope="col">[[Punkte]]</th><th scope="col">[[Partie&shy;punkte]]</th><th scope="col"><abbr title="[[Gegnerwertung: die Punkte der Gegner, die man hinter sich ließ (halb bei Gleichstand)]]">[[GW]]</abbr></th><th scope="col" class="more">[[Tische]]</th><th scope="col" class="more">[[Freilose]]</th></tr></thead>
 <tbody>
-{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">[[entfernen]]</button></form>{{/can_remove}}</td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td class="more">{{played}}</td><td class="more">{{byes}}</td></tr>
+{{#standings}}<tr class="{{#me}}me{{/me}}{{#gone}} gone{{/gone}}"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}{{#can_remove}} <form method="post" action="{{action_url}}/withdraw" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="name" value="{{name}}"><button type="submit" class="link">[[entfernen]]</button></form>{{/can_remove}}</td><td><strong>{{points:x-minus}}</strong></td><td>{{party_points:x-minus}}</td><td>{{sb}}</td><td class="more">{{played}}</td><td class="more">{{byes}}</td></tr>
 {{/standings}}
 {{#my_standing}}<tr class="me"><td>{{place}}</td><td class="name"><a href="{{profile_url}}">{{name}}</a>{{#state}} <span class="badge">{{text}}</span>{{/state}}</td><td><strong>{{points}}</strong></td><td>{{party_points}}</td><td>{{sb}}</td><td class="more">{{played}}</td><td class="more">{{byes}}</td></tr>
 {{/my_standing}}
@@ -46,10 +46,10 @@
 {{#table_pager}}<nav class="pager" aria-label="[[Tische der Runde]]">{{#table_pages}}{{#gap}}<span aria-hidden="true">…</span> {{/gap}}{{#current}}<strong aria-current="page">[[Tische {{text}}]]</strong>{{/current}}{{#other}}<a href="{{url}}">[[Tische {{text}}]]</a>{{/other}} {{/table_pages}}</nav>{{/table_pager}}
 <ul class="round-tables">
 {{#tables}}<li><a href="{{url}}">[[Tisch {{number}}]]</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
-<ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} [[(Bot)]]{{/bot}}{{#done}}: [[Platz {{place}}, {{points}} Punkte ({{party_points}} in der Partie)]]{{/done}}</li>{{/players}}</ol></li>
+<ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} [[(Bot)]]{{/bot}}{{#done}}: [[Platz {{place}}, {{points:x-minus}} Punkte ({{party_points:x-minus}} in der Partie)]]{{/done}}</li>{{/players}}</ol></li>
 {{/tables}}
 </ul>
-{{#byes}}<p>[[Freilos: {{name}} ({{points}} Punkte)]]</p>{{/byes}}
+{{#byes}}<p>[[Freilos: {{name}} ({{points:x-minus}} Punkte)]]</p>{{/byes}}
 </section>
 {{/rounds}}
 {{#is_registering}}

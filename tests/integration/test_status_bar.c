@@ -57,6 +57,20 @@ static int64_t seated(const char *tag, const char *slug, int n, struct h_client 
 	return id;
 }
 
+/* A new Drehwurm party's running score is minus the hand ("Punkte jetzt:
+ * −5"): the board writes it with a real minus sign (U+2212), and no ASCII
+ * "-" stands before a digit in a text of the board. */
+static void board_minus_checks(const struct h_resp *r)
+{
+	const char *dw = strstr(r->body, "<div class=\"dw\">");
+	assert_non_null(dw);
+	assert_non_null(strstr(dw, "Punkte jetzt: \xe2\x88\x92"));
+	assert_null(strstr(dw, "Punkte jetzt: -"));
+	for (const char *q = dw + 1; *q; q++)
+		if (*q == '-' && q[1] >= '0' && q[1] <= '9' && strchr(" >(:", q[-1]))
+			fail_msg("ASCII minus in the board: %.40s", q - 10);
+}
+
 /* Drehwurm: the seat on turn reads "Du bist dran: …", the others and a
  * visitor "Warte auf <name>: legen, fressen oder ziehen"; the seat is
  * listed "am Zug"; the tab title of the seat on turn says so without
@@ -100,6 +114,7 @@ static void test_drehwurm_everyone_sees_who_acts(void **unused)
 	const char *bar = strstr(r.body, "class=\"status-bar turn\"");
 	assert_non_null(bar);
 	assert_true(bar < strstr(r.body, "<div class=\"dw\">"));
+	board_minus_checks(&r);
 	h_resp_free(&r);
 	assert_int_equal(h_get(c[(turn + 1) % 3], path, &r), 0);
 	assert_null(strstr(r.body, "<title>Du bist dran!"));
@@ -169,12 +184,122 @@ static void test_over_days_clocks_in_the_bar(void **unused)
 		h_client_free(c[i]);
 }
 
+/* DNA with a time limit per move: when the limit passes, the seats read
+ * "Die Frist ist abgelaufen. Du bist dran!", and a countdown in that line
+ * is the new limit's, saying so ("neue Frist"), never a bare "noch 2 s"
+ * after "abgelaufen". (The issue: "Die Frist ist abgelaufen. Du bist
+ * dran! Noch 31 s.") */
+static void test_expired_line_names_the_new_deadline(void **unused)
+{
+	(void)unused;
+	struct h_client *c[2];
+	int64_t id = seated("sbx", "dna", 2, c, "turn_seconds", "2", NULL, NULL);
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	int seen = 0;
+	double t0 = it_now();
+	for (int step = 0; step < 200 && !seen && it_now() - t0 < 30; step++) {
+		for (int i = 0; i < 2 && !seen; i++) {
+			json_t *o = json_of(c[i], id);
+			int expired = json_is_true(json_object_get(o, "window_expired")) &&
+				      json_is_true(json_object_get(o, "my_turn"));
+			json_decref(o);
+			if (!expired)
+				continue;
+			struct h_resp r;
+			assert_int_equal(h_get(c[i], path, &r), 0);
+			/* every line that says a deadline passed */
+			for (const char *at = strstr(r.body, "Die Frist ist abgelaufen"); at;
+			     at = strstr(at + 1, "Die Frist ist abgelaufen")) {
+				const char *end = strstr(at, "</p>");
+				assert_non_null(end);
+				char line[1024];
+				snprintf(line, sizeof line, "%.*s", (int)(end - at), at);
+				assert_null(strstr(line, "Noch <span"));
+				assert_null(strstr(line, ">noch <span"));
+				if (strstr(line, "data-countdown"))
+					assert_non_null(strstr(line, "eue Frist: noch <span"));
+				seen = 1;
+			}
+			/* the new limit runs, and the bar's countdown says it is a new one */
+			assert_true(!seen || strstr(r.body, "\xc2\xb7 neue Frist: noch <span"));
+			h_resp_free(&r);
+		}
+		if (!seen) {   /* until the running limit passes */
+			json_t *o = json_of(c[0], id);
+			it_wait_deadline(o, 3000);
+			json_decref(o);
+		}
+	}
+	assert_true(seen);
+	for (int i = 0; i < 2; i++)
+		h_client_free(c[i]);
+}
+
+/* Drehwurm live with a time per move: when a snap window runs out, the
+ * seat on turn reads "Die Frist ist abgelaufen. Du bist dran: …" while its
+ * own move's time runs at its clock; no countdown follows in that line
+ * unless it is the new deadline's and says so ("neue Frist"). (The issue, word for word: "Die Frist ist
+ * abgelaufen. Du bist dran! Noch 31 s.") */
+static void test_window_expired_then_move_clock(void **unused)
+{
+	(void)unused;
+	struct h_client *c[3];
+	int64_t id = seated("sbm", "drehwurm", 3, c, "snap_seconds", "2", "move_seconds", "600");
+	char path[64];
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	uint64_t rnd = 7;
+	int seen = 0;
+	double t0 = it_now();
+	for (int step = 0; step < 400 && !seen && it_now() - t0 < 90; step++) {
+		json_t *o = json_of(c[0], id);
+		int open = json_is_true(json_object_get(o, "window_open"));
+		if (open) {   /* nobody answers: until the window runs out */
+			it_wait_deadline(o, 3000);
+			json_decref(o);
+			for (int i = 0; i < 3 && !seen; i++) {
+				json_t *q = json_of(c[i], id);
+				int mine = json_is_true(json_object_get(q, "my_turn")) &&
+					   json_is_true(json_object_get(q, "window_expired"));
+				json_decref(q);
+				if (!mine)
+					continue;
+				struct h_resp r;
+				assert_int_equal(h_get(c[i], path, &r), 0);
+				const char *at = strstr(r.body, "Die Frist ist abgelaufen. Du bist dran");
+				assert_non_null(at);
+				const char *end = strstr(at, "</p>");
+				assert_non_null(end);
+				char line[1024];
+				snprintf(line, sizeof line, "%.*s", (int)(end - at), at);
+				assert_null(strstr(line, "Noch <span"));
+				assert_null(strstr(line, ">noch <span"));
+				if (strstr(line, "data-countdown"))
+					assert_non_null(strstr(line, "eue Frist: noch <span"));
+				/* the move's own time counts down at the seat's clock */
+				assert_non_null(strstr(r.body, "clock running"));
+				h_resp_free(&r);
+				seen = 1;
+			}
+			continue;
+		}
+		json_decref(o);
+		int rc = it_one_move(c, 3, id, &rnd);
+		assert_true(rc >= 0);
+	}
+	assert_true(seen);
+	for (int i = 0; i < 3; i++)
+		h_client_free(c[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drehwurm_everyone_sees_who_acts),
 		cmocka_unit_test(test_wurfwort_round_counts_down),
 		cmocka_unit_test(test_over_days_clocks_in_the_bar),
+		cmocka_unit_test(test_expired_line_names_the_new_deadline),
+		cmocka_unit_test(test_window_expired_then_move_clock),
 	};
 	return cmocka_run_group_tests_name("the status bar", tests, start, stop);
 }

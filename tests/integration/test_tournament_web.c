@@ -240,6 +240,37 @@ static void check_standings(struct h_client *c, int64_t id, json_t *t)
 	h_resp_free(&r);
 }
 
+/* The tie-break sum in the page's language: a half is "12,5" in German
+ * and "12.5" in English (the CSV keeps the point). (The issue: the page
+ * wrote a decimal comma in English too.) */
+static void check_sb_language(int64_t id)
+{
+	/* a shared place gives a half; the finished standings take one */
+	assert_int_equal(it_db_exec(h_db_path(), "UPDATE tournament_standings SET sb2 = 25"
+				    " WHERE tournament = ?1 AND rank_order = (SELECT min(rank_order)"
+				    " FROM tournament_standings WHERE tournament = ?1)", id), 0);
+	char path[80];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/tournaments/%lld/standings.csv", (long long)id);
+	assert_int_equal(h_get(player[1], path, &r), 0);
+	assert_true(h_has(&r, ",12.5,"));            /* the CSV keeps the point */
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/tournaments/%lld", (long long)id);
+	assert_int_equal(h_get(player[1], path, &r), 0);
+	assert_true(h_has(&r, "<td>12,5</td><td class=\"more\">"));
+	assert_false(h_has(&r, "<td>12.5</td>"));
+	h_resp_free(&r);
+	struct h_client *en = h_client_new();
+	assert_int_equal(h_get(en, "/lang?to=en&back=%2F", &r), 0);
+	h_resp_free(&r);
+	assert_int_equal(h_get(en, path, &r), 0);
+	assert_true(h_has(&r, "<html lang=\"en\">"));
+	assert_true(h_has(&r, "<td>12.5</td><td class=\"more\">"));
+	assert_false(h_has(&r, "<td>12,5</td>"));
+	h_resp_free(&r);
+	h_client_free(en);
+}
+
 /* Every rating equals one computed from scratch: the rated matches in
  * their order, each player's places from rating_history. */
 static void check_ratings(void)
@@ -377,6 +408,7 @@ static void test_swiss_of_twelve(void **unused)
 	assert_true(h_has(&r, "abgemeldet in Runde 2"));
 	assert_true(h_has(&r, "Tabelle als CSV"));
 	h_resp_free(&r);
+	check_sb_language(id);
 }
 
 int main(void)

@@ -609,8 +609,47 @@ static void sleep_past(int64_t deadline_ms)
  * other one passes, and everybody still sees both as able to act; after
  * the deadline the late pass of the seat on turn is "zu spät" (409), and
  * its page says that the window expired and that it is on turn now. */
+/* The line that says a deadline passed never counts that deadline down:
+ * a countdown in it is the new deadline's, and says so. */
+static void expired_line_checks(const struct h_resp *r)
+{
+	const char *at = strstr(r->body, "Die Frist ist abgelaufen. Du bist dran");
+	assert_non_null(at);
+	const char *end = strstr(at, "</p>");
+	assert_non_null(end);
+	int len = (int)(end - at);
+	char line[1024];
+	snprintf(line, sizeof line, "%.*s", len, at);
+	assert_null(strstr(line, "Noch <span"));
+	assert_null(strstr(line, ">noch <span"));
+	if (strstr(line, "data-countdown"))
+		assert_non_null(strstr(line, "eue Frist: noch <span"));   /* Neue / neue */
+}
+
+/* A seat in a window is named with the same words in the status bar and
+ * in the seat list ("kann noch eingreifen"), and no other words. */
+static void window_words_checks(void)
+{
+	struct h_resp r;
+	assert_int_equal(h_get(outsider, table_path, &r), 0);
+	const char *bar = strstr(r.body, "class=\"status-seats\"");
+	const char *list = strstr(r.body, "<ol class=\"seats\"");
+	assert_non_null(bar);
+	assert_non_null(list);
+	const char *badge = "<span class=\"badge window\">kann noch eingreifen</span>";
+	const char *in_bar = strstr(bar, badge), *in_list = strstr(list, badge);
+	assert_non_null(in_bar);
+	assert_true(in_bar < list);
+	assert_non_null(in_list);
+	assert_false(h_has(&r, ">kann eingreifen<"));
+	assert_false(h_has(&r, "kann reagieren"));
+	assert_false(h_has(&r, "danach am Zug"));
+	h_resp_free(&r);
+}
+
 static void window_checks(int turn, int other, int64_t deadline)
 {
+	window_words_checks();
 	json_t *o = table_json(player[turn]);
 	assert_false(jbool(o, "my_turn"));
 	assert_true(jbool(o, "window"));
@@ -655,6 +694,7 @@ static void window_checks(int turn, int other, int64_t deadline)
 	json_decref(o);
 	assert_int_equal(h_get(player[turn], table_path, &r), 0);
 	assert_true(h_has(&r, "Die Frist ist abgelaufen. Du bist dran"));
+	expired_line_checks(&r);
 	h_resp_free(&r);
 }
 

@@ -459,7 +459,18 @@ static void shout_race(int a, int b)
 struct run {
 	int moves, answers, buttons;
 	unsigned answered;   /* seats that answered another seat's card */
+	int window_words;    /* pages naming a window seat in the board and the bar */
 };
+
+/* One state, one wording: a seat that may still answer in a window is
+ * "kann noch eingreifen" on the board as in the status bar and the seat
+ * list (the board said "kann reagieren"). */
+static int window_words(const char *html)
+{
+	assert_null(strstr(html, "kann reagieren"));
+	return strstr(html, "<span class=\"wg-badge\">kann noch eingreifen</span>") &&
+	       strstr(html, "<span class=\"badge window\">kann noch eingreifen</span>");
+}
 
 /* One move of the fixed way, made through HTTP by seat `seat` after every
  * seat's page and JSON were checked, then locally. */
@@ -471,6 +482,7 @@ static void one_move(void *st, int seat, const char *move, struct run *run)
 	for (int i = 0; i < PLAYERS; i++) {
 		js[i] = shown(i, &html[i]);
 		run->buttons += assert_board_offers(i, js[i], html[i]);
+		run->window_words += window_words(html[i]);
 	}
 	assert_hands_hidden(js, html);
 	json_t *g = game_of(js[seat]);
@@ -511,7 +523,7 @@ static void test_worstgame_party_through_nginx(void **unused)
 	redeal(seed, st);
 
 	struct rng r;
-	struct run run = { 0, 0, 0, 0 };
+	struct run run = { 0, 0, 0, 0, 0 };
 	char move[GAME_MOVE_MAX + 1];
 	int seat, shout = 0;
 	double t0 = it_now();
@@ -525,6 +537,7 @@ static void test_worstgame_party_through_nginx(void **unused)
 		      (unsigned long long)seed, run.moves, run.answers, run.answered, run.buttons,
 		      it_now() - t0);
 	assert_true(__builtin_popcount(run.answered) >= 2);
+	assert_true(run.window_words > 0);
 
 	/* the tie: every seat still in may shout, from a button on its board */
 	struct status s;
