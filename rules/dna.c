@@ -3047,7 +3047,7 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 	int any = 0;
 	for (int i = 0; i < m; i++)
 		any |= last[byseq[i]];
-	vflag(v, "last", any);
+	vflag(v, "has_last", any);
 	if (any)
 		vtext(v, "last_text", "zuletzt angelegt");
 	for (int i = 0; i < m; i++) {
