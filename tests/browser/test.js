@@ -448,6 +448,11 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 		.find(l => l.startsWith(who)) || '', first.label);
 	check(/reserviert mit/.test(line), `${other.label}'s page does not show the reservation: "${line}"`);
 	check(/reserviert/.test(await visibleText(other.page)), `${other.label}'s log is silent`);
+	// the board marks the reservation just made, and only it
+	const marks = await other.page.locator('.dr-reserved.last .last-mark').allInnerTexts();
+	check(marks.length === 1 && /zuletzt reserviert/.test(marks[0]) &&
+		await other.page.locator('.last-mark').count() === 1,
+		`${other.label}'s board does not mark the reservation as the last move: ${JSON.stringify(marks)}`);
 	await t.shot(first.page, 'drachenrummy-desktop.png');
 	await clickMove(first, 'done');
 	const v2 = (await state(first)).version;
