@@ -657,6 +657,10 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	for (const p of all) {
 		const stack = await p.page.locator('.wg-stack').innerText().catch(() => '');
 		check(stack.includes(card), `${p.label}'s page does not show ${card} on the stack: "${stack}"`);
+		// the card just played is marked on the board as the last move
+		const mark = await p.page.locator('.wg-pending .wg-top.last .last-mark').allInnerTexts();
+		check(mark.length === 1 && /zuletzt gespielt/.test(mark[0]),
+			`${p.label}'s board does not mark ${card} as played last: ${JSON.stringify(mark)}`);
 	}
 	const watcher = all[attacker === 2 ? (reactor === 0 ? 1 : 0) : attacker];
 	await t.shot(watcher.page, 'worstgame-desktop.png');
