@@ -3001,9 +3001,34 @@ static int strand_layout(const struct dna_state *s, int slot, int16_t *col, int1
 	return m;
 }
 
-/* Strand `slot` as a layered drawing (strand_layout). */
+/* The cards the newest resolution laid on the table (the board marks them
+ * "last"): those the log's newest run of placing events since a turn
+ * began names (attached, set, opened, refilled, revealed, dealt from the
+ * deck) and that still lie there; not the cards dealt at the start. Laid cards are public, so the mark tells
+ * nothing hidden; a choice still face down is never in the log. */
+static void last_laid(const struct dna_state *s, uint8_t *mark)
+{
+	memset(mark, 0, DNA_CARDS);
+	int i = s->log.n - 1, seen = 0;
+	for (; i >= 0; i--) {
+		const struct game_event *e = &s->log.ev[i];
+		int laid = e->type == EV_ATTACH || e->type == EV_SET || e->type == EV_OPEN ||
+			   e->type == EV_REFILL || e->type == EV_REVEAL || e->type == EV_DECKCARD;
+		if (seen && e->type == EV_TURN)
+			break;
+		if (!laid || e->card >= DNA_CARDS)
+			continue;
+		seen = 1;
+		mark[e->card] = s->loc[e->card] == L_TABLE;
+	}
+	if (i < 0 && s->log.n < DNA_LOG)   /* no turn before it: the deal, no move */
+		memset(mark, 0, DNA_CARDS);
+}
+
+/* Strand `slot` as a layered drawing (strand_layout); `last` marks the
+ * cards the newest resolution laid (last_laid). */
 static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
-			struct view_sink *v)
+			const uint8_t *last, struct view_sink *v)
 {
 	int16_t col[DNA_CARDS], row[DNA_CARDS];
 	uint16_t byseq[DNA_CARDS];
@@ -3019,6 +3044,12 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 	vnum(v, "pw", (maxcol + 1) * COL_W * 5 / 4);
 	vnum(v, "ph", (maxrow + 1) * ROW_H * 5 / 4);
 	vflag(v, "single", m == 1);
+	int any = 0;
+	for (int i = 0; i < m; i++)
+		any |= last[byseq[i]];
+	vflag(v, "has_last", any);
+	if (any)
+		vtext(v, "last_text", "zuletzt angelegt");
 	for (int i = 0; i < m; i++) {
 		int c = byseq[i];
 		for (int k = 0; k < s->npar[c]; k++) {
@@ -3050,6 +3081,9 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
 		vflag(v, "is_end", deg[c] == 1 && id > 0);
 		vnum(v, "end_id", id);
+		vflag(v, "last", last[c]);
+		if (last[c])
+			vtext(v, "last_text", "zuletzt angelegt");
 		vend(v);
 	}
 	vend(v);
@@ -3430,8 +3464,10 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vend(v);
 	}
 	degrees(s, deg);
+	uint8_t last[DNA_CARDS];
+	last_laid(s, last);
 	for (int i = 0; i < DNA_STRANDS; i++)
-		view_strand(s, i, deg, v);
+		view_strand(s, i, deg, last, v);
 	if (s->stage == ST_CHOOSE)
 		for (int i = 0; i < s->ntend; i++) {
 			vbegin(v, "ends");

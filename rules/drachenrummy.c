@@ -2040,9 +2040,40 @@ static void view_headline(const struct dr_state *s, int me, struct view_sink *v)
 		vtextf(v, "headline", theirs[p->arg], p->owner);
 }
 
+/* The newest step that changed a reservation or a meld (the board marks
+ * it "last"): its event, or NULL. Reserved and laid cards are public, so
+ * the mark tells nothing hidden. */
+static const struct game_event *last_change(const struct dr_state *s)
+{
+	for (int i = s->log.n - 1; i >= 0; i--) {
+		const struct game_event *ev = &s->log.ev[i];
+		if (ev->type == EV_RESERVE || ev->type == EV_STEAL || ev->type == EV_LAY ||
+		    ev->type == EV_ADD)
+			return ev;
+	}
+	return NULL;
+}
+
+/* Flags a reservation (card c held by seat q) or a meld (i) as "last" when
+ * the newest change was about it, with what happened. */
+static void view_last(const struct game_event *ev, int c, int q, int i, struct view_sink *v)
+{
+	const char *what = NULL;
+	if (ev && c >= 0 && ev->card == c && ev->seat == q)
+		what = ev->type == EV_RESERVE ? N_("zuletzt reserviert") :
+		       ev->type == EV_STEAL ? N_("zuletzt gestohlen") : NULL;
+	if (ev && i >= 0 && ev->where == i)
+		what = ev->type == EV_LAY ? N_("zuletzt abgelegt") :
+		       ev->type == EV_ADD ? N_("zuletzt angelegt") : NULL;
+	vflag(v, "last", what != NULL);
+	if (what)
+		vtext(v, "last_text", what);
+}
+
 static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 {
 	const struct prompt *p = prompt_peek(&s->pr);
+	const struct game_event *last = last_change(s);
 	int sc[DR_SEATS];
 	scores(s, sc);
 	for (int q = 0; q < s->n; q++) {
@@ -2061,6 +2092,7 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 			reservation(s, c, &f, &k);
 			vbegin(v, "reserved");
 			emit_face(v, face(c));
+			view_last(last, c, q, -1, v);
 			vnum(v, "face", f);
 			vnum(v, "count", k);
 			int dup = 0;
@@ -2075,6 +2107,7 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 				continue;
 			vbegin(v, "melds");
 			vnum(v, "number", meld_number(s, i));
+			view_last(last, -1, q, i, v);
 			vflag(v, "run", s->meld[i].run);
 			int pts = 0;
 			for (int j = 0; j < s->meld[i].n; j++) {

@@ -2262,8 +2262,27 @@ static void view_headline(const struct wg_state *s, int me, struct view_sink *v)
 
 /* The stack of cards waiting to resolve, bottom first (the top resolves
  * first), and the attack of this turn. */
+/* The card the newest play or resolution in the log was about (the board
+ * marks it "last"): played and waiting on top of the stack (`*stacked`),
+ * or resolved and lying in front of someone; -1 when neither. Played
+ * cards are public, so the mark tells nothing hidden. */
+static int last_card(const struct wg_state *s, int *stacked)
+{
+	for (int i = s->log.n - 1; i >= 0; i--) {
+		const struct game_event *ev = &s->log.ev[i];
+		if (ev->type != EV_PLAY && ev->type != EV_RESOLVE)
+			continue;
+		*stacked = ev->type == EV_PLAY;
+		if (ev->card >= WG_CARDS || (ev->type == EV_RESOLVE && ev->arg != 0))
+			return -1;
+		return ev->card;
+	}
+	return -1;
+}
+
 static void view_stack(const struct wg_state *s, struct view_sink *v)
 {
+	int stacked = 0, last = last_card(s, &stacked);
 	vflag(v, "has_stack", s->nstack > 0);
 	for (int i = 0; i < s->nstack; i++) {
 		const struct wg_entry *x = &s->stack[i];
@@ -2272,6 +2291,10 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
 		view_card(v, x->card);
 		vnum(v, "by_seat", x->seat);
 		vflag(v, "top", i == s->nstack - 1);
+		int mark = stacked && i == s->nstack - 1 && x->card == last;
+		vflag(v, "last", mark);
+		if (mark)
+			vtext(v, "last_text", "zuletzt gespielt");
 		vflag(v, "has_target", x->target >= 0);
 		if (x->target >= 0)
 			vnum(v, "target_seat", x->target);
@@ -2303,6 +2326,7 @@ static void view_stack(const struct wg_state *s, struct view_sink *v)
  * it is out, on turn or still to answer the window; an open hand (Kiebitz). */
 static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 {
+	int stacked = 0, last = last_card(s, &stacked);
 	const struct prompt *p = prompt_peek(&s->pr);
 	for (int q = 0; q < s->n; q++) {
 		vbegin(v, "seats");
@@ -2333,6 +2357,10 @@ static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 				continue;
 			vbegin(v, "inplay");
 			view_card(v, s->table[i].card);
+			int mark = !stacked && s->table[i].card == last;
+			vflag(v, "last", mark);
+			if (mark)
+				vtext(v, "last_text", "zuletzt ausgelegt");
 			vnum(v, "on_card", s->table[i].chips);
 			vflag(v, "has_chips_on", s->table[i].chips > 0);
 			vend(v);

@@ -33,8 +33,8 @@
 {{#has_stack}}<div class="wg-stack">
 <h3>[[Stapel: die oberste Karte wirkt zuerst]]</h3>
 <ol class="wg-pending">
-{{#stack}}<li class="wg-card{{#top}} wg-top{{/top}}">
-<p class="wg-card-head"><span class="wg-name">{{name}}</span>{{#top}} <span class="wg-tag">[[oben – wirkt zuerst]]</span>{{/top}}</p>
+{{#stack}}<li class="wg-card{{#top}} wg-top{{/top}}{{#last}} last{{/last}}">
+<p class="wg-card-head"><span class="wg-name">{{name}}</span>{{#top}} <span class="wg-tag">[[oben – wirkt zuerst]]</span>{{/top}}{{#last}} <span class="last-mark">{{last_text}}</span>{{/last}}</p>
 <p class="wg-by">[[von {{by_seat_name}}]]{{#has_target}} [[gegen {{target_seat_name}}]]{{/has_target}}{{#has_target_card}} ({{target_card}}){{/has_target_card}}{{#has_face}}, [[nennt {{face}}]]{{/has_face}}</p>
 <p class="wg-text">{{text}}</p>
 </li>{{/stack}}
@@ -75,7 +75,7 @@
 {{#is_active}}<span class="wg-badge wg-turn">[[am Zug]]</span>{{/is_active}}{{#waiting}}<span class="wg-badge">{{#window}}[[kann noch eingreifen]]{{/window}}{{#final}}[[spielt noch]]{{/final}}{{#shout}}[[darf rufen]]{{/shout}}</span>{{/waiting}}{{#out}}<span class="wg-badge">[[ausgeschieden]]</span>{{/out}}{{#tied}}<span class="wg-badge">[[gleichauf]]</span>{{/tied}}{{#winner}}<span class="wg-badge wg-win">[[gewinnt]]</span>{{/winner}}</h3>
 <p class="wg-purse"><span class="wg-chips" aria-hidden="true">{{#chips_stack}}<span class="wg-chip{{#black}} wg-black{{/black}}"></span>{{/chips_stack}}</span>
 <span>[[Chips:]] <strong class="wg-num">{{chips}}</strong><span class="wg-vh"> ([[{{chips_black}} schwarze zu je 5, {{chips_red}} rote]])</span> · [[Handkarten: {{hand_count}}]]</span></p>
-{{#inplay}}<p class="wg-card wg-stays wg-small"><span class="wg-vh">[[Liegt aus:]] </span><span class="wg-name">{{name}}</span>{{#has_chips_on}} <span class="wg-oncard">[[Chips darauf: {{on_card}}]]</span>{{/has_chips_on}} <span class="wg-text">{{text}}</span></p>{{/inplay}}
+{{#inplay}}<p class="wg-card wg-stays wg-small{{#last}} last{{/last}}"><span class="wg-vh">[[Liegt aus:]] </span><span class="wg-name">{{name}}</span>{{#last}} <span class="last-mark">{{last_text}}</span>{{/last}}{{#has_chips_on}} <span class="wg-oncard">[[Chips darauf: {{on_card}}]]</span>{{/has_chips_on}} <span class="wg-text">{{text}}</span></p>{{/inplay}}
 {{#open_hand}}<div class="wg-open"><p>[[Offene Hand:]]</p>
 <ul>{{#open_cards}}<li class="wg-card wg-small"><span class="wg-name">{{name}}</span> <span class="wg-text">{{text}}</span></li>{{/open_cards}}</ul></div>{{/open_hand}}
 </li>{{/seats}}

@@ -358,10 +358,14 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	t.note(`emil (no JavaScript) chooses: ${em}`);
 	await clickMove(twin, em);
 	await allAt(all, (await state(twin)).version, "after emil's choice");
-	// fritz chooses as well: then the turn is resolved for everyone.
+	// fritz chooses as well, a card for an end if he can: then the turn is
+	// resolved for everyone, and the board marks the card laid.
+	let laid = false;
 	for (const p of [fritz]) {
 		const s = await state(p);
-		const m = s.moves.find(x => x === 'draw') || s.moves[0];
+		const m = s.moves.find(x => x.startsWith('attach ')) || s.moves.find(x => x === 'draw') ||
+			s.moves[0];
+		laid = m.startsWith('attach ');
 		check(m, `${p.label} has no choice to make`);
 		await clickMove(p, m);
 		await allAt(all, (await state(p)).version, `after ${p.label}'s choice`);
@@ -371,6 +375,13 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	const text = await visibleText(dora.page);
 	check(/dora (legt|zieht|sagt|deckt)/.test(text),
 		"after everyone chose, dora's page does not show her choice revealed in the log");
+	if (laid) {
+		const marked = await dora.page.locator('.dna-placed.last').count();
+		const cards = await dora.page.locator('.dna-placed').count();
+		check(marked >= 1, "after fritz laid a card, dora's board marks no card as the last move (.dna-placed.last)");
+		check(marked <= 2 && marked < cards, `dora's board marks ${marked} of ${cards} cards as laid last`);
+		check(/zuletzt angelegt/.test(text), "dora's page does not say which strand was laid at last");
+	}
 	await t.shot(dora.page, 'dna-resolved.png');
 	await resize(dora.page, PHONE);
 	await t.shot(dora.page, 'dna-phone.png');
@@ -437,6 +448,11 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 		.find(l => l.startsWith(who)) || '', first.label);
 	check(/reserviert mit/.test(line), `${other.label}'s page does not show the reservation: "${line}"`);
 	check(/reserviert/.test(await visibleText(other.page)), `${other.label}'s log is silent`);
+	// the board marks the reservation just made, and only it
+	const marks = await other.page.locator('.dr-reserved.last .last-mark').allInnerTexts();
+	check(marks.length === 1 && /zuletzt reserviert/.test(marks[0]) &&
+		await other.page.locator('.last-mark').count() === 1,
+		`${other.label}'s board does not mark the reservation as the last move: ${JSON.stringify(marks)}`);
 	await t.shot(first.page, 'drachenrummy-desktop.png');
 	await clickMove(first, 'done');
 	const v2 = (await state(first)).version;
@@ -641,6 +657,10 @@ test('Worst Game Ever: an attack, a card played against it by clicking; the page
 	for (const p of all) {
 		const stack = await p.page.locator('.wg-stack').innerText().catch(() => '');
 		check(stack.includes(card), `${p.label}'s page does not show ${card} on the stack: "${stack}"`);
+		// the card just played is marked on the board as the last move
+		const mark = await p.page.locator('.wg-pending .wg-top.last .last-mark').allInnerTexts();
+		check(mark.length === 1 && /zuletzt gespielt/.test(mark[0]),
+			`${p.label}'s board does not mark ${card} as played last: ${JSON.stringify(mark)}`);
 	}
 	const watcher = all[attacker === 2 ? (reactor === 0 ? 1 : 0) : attacker];
 	await t.shot(watcher.page, 'worstgame-desktop.png');

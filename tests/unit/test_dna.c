@@ -1793,6 +1793,49 @@ static void test_view_shows_strands_and_choices(void **st)
 	free(s);
 }
 
+/* The board marks the cards the newest resolution laid ("zuletzt
+ * angelegt"), on the card and its strand; a choice still face down is
+ * marked nowhere. ("last=1-rot-…" is an end's last card, another thing.) */
+static void test_view_marks_last_laid(void **st)
+{
+	(void)st;
+	faces_init();
+	struct dna_state *s = new_state();
+	struct vbuf *b = calloc(1, sizeof *b);
+	deal(s, 3, 5, NULL);
+	build_std(s);
+	hang(s, LR2, GO);
+	hang(s, LR3, GO);
+	to_hand(s, F(3, ROT, VOLL, OVAL), 0);
+	to_hand(s, F(2, ROT, LEER, RAUTE), 0);
+	to_hand(s, F(1, ROT, LEER, OVAL), 1);
+	to_hand(s, F(2, ROT, LEER, OVAL), 2);
+	begin(s);
+	render(s, 1, b);
+	assert_null(strstr(b->s, "last=1;"));
+	movef(s, 0, "attach %s to e%d", code(F(3, ROT, VOLL, OVAL)), end_of(s, LR2));
+	for (int seat = -1; seat < 3; seat++) {
+		render(s, seat, b);
+		assert_null(strstr(b->s, "last=1;"));
+	}
+	do_move(s, 1, "draw");
+	do_move(s, 2, "draw");
+	assert_int_equal(s->loc[F(3, ROT, VOLL, OVAL)], L_TABLE);
+	render(s, 1, b);
+	const char *c = strstr(b->s, "code=3-rot-voll-oval");
+	assert_non_null(c);
+	const char *next = strstr(c, "[=cards;");
+	const char *m = strstr(c, "last=1;last_text=zuletzt angelegt;");
+	assert_non_null(m);
+	assert_true(!next || m < next);
+	/* the strand says it too, and no other card is marked */
+	const char *f = strstr(b->s, "last=1;last_text=zuletzt angelegt;");
+	assert_true(f < c);
+	assert_null(strstr(m + 1, "last=1;"));
+	free(b);
+	free(s);
+}
+
 /* ---- issue 20 and the counters ---- */
 
 /* Issue 20, item 1, the position reported: 2 seats, 1 deck, turn 58, seat 1
@@ -2450,6 +2493,7 @@ int main(void)
 		cmocka_unit_test(test_scramble_keeps_view),
 		cmocka_unit_test(test_scramble_pending_choice),
 		cmocka_unit_test(test_view_shows_strands_and_choices),
+		cmocka_unit_test(test_view_marks_last_laid),
 		cmocka_unit_test(test_cleared_strand_end_is_gone_known_answer),
 		cmocka_unit_test(test_check_refuses_card_on_relaid_strand),
 		cmocka_unit_test(test_deck_empty_holder_picks_strand),

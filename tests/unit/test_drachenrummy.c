@@ -1068,6 +1068,40 @@ static void test_view_hides_hands_and_pile(void **u)
 	free(s);
 }
 
+/* Issue 33: the board marks what the newest step changed: the card just
+ * reserved, then the set just laid (and nothing else). */
+static void test_view_marks_last_change(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(2, 4, NULL);
+	int p = turn_of(s);
+	set_middle(s, (int[]){ F(HERZ, RK), F(HERZ, RA), F(PIK, RA), F(KARO, R7) });
+	put(s, F(PIK, R2), L_HAND, p);
+	put(s, F(PIK, R3), L_HAND, p);
+	put(s, F(PIK, R4), L_HAND, p);
+	rolled(s, (int[]){ 3, 3, 6, 6, 6 });
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	G->view(s, -1, &v);
+	assert_null(strstr(t->s, "last?1"));
+	ok(s, p, "reserve herz-k with 3 3");
+	v = vt_sink(t);
+	G->view(s, -1, &v);
+	const char *r = strstr(t->s, "[reserved\n");
+	assert_non_null(r);
+	assert_true(strstr(r, "name=Herz König\n") < strstr(r, "last?1\nlast_text=zuletzt reserviert\n"));
+	assert_null(strstr(strstr(t->s, "last?1") + 1, "last?1"));
+	ok(s, p, "lay pik-2 pik-3 pik-4");
+	v = vt_sink(t);
+	G->view(s, -1, &v);
+	const char *m = strstr(t->s, "[melds\nnumber=1\nlast?1\nlast_text=zuletzt abgelegt\n");
+	assert_non_null(m);
+	assert_ptr_equal(strstr(t->s, "last?1"), m + strlen("[melds\nnumber=1\n"));
+	assert_null(strstr(strstr(t->s, "last?1") + 1, "last?1"));
+	free(t);
+	free(s);
+}
+
 /* Issue 33: while I keep, my rolled dice are a form (one checkbox a die,
  * keep_form) next to my buttons, not 17 keep buttons; the form's dice are
  * mine only, and the others see them in the player list. */
@@ -1210,6 +1244,7 @@ int main(void)
 		cmocka_unit_test(test_snapshot_corrupt_rejected),
 		cmocka_unit_test(test_view_hides_hands_and_pile),
 		cmocka_unit_test(test_view_keep_form_not_buttons),
+		cmocka_unit_test(test_view_marks_last_change),
 		cmocka_unit_test(test_known_answer_seed),
 		cmocka_unit_test(test_sim_parties),
 	};

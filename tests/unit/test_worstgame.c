@@ -833,6 +833,37 @@ static void test_stays_in_play_until_removed(void **u)
 	free(s);
 }
 
+/* The board marks the card the last step was about: a card just played on
+ * top of the stack ("zuletzt gespielt"), then, once it resolved and stays,
+ * where it lies ("zuletzt ausgelegt"); one mark at a time. */
+static void test_view_marks_last_card(void **u)
+{
+	(void)u;
+	static struct vtext t;
+	struct wg_state *s = deal(4, 0, 13);
+	to_hand(s, 2, "schutzschild");
+	assert_ok(s);
+	struct view_sink v = vt_sink(&t);
+	G->view(s, 1, &v);
+	assert_null(strstr(t.s, "last?1"));
+	ok(s, 2, "play schutzschild");
+	v = vt_sink(&t);
+	G->view(s, 1, &v);
+	const char *m = strstr(t.s, "[stack\nslug=schutzschild\n");
+	assert_non_null(m);
+	assert_non_null(strstr(m, "top?1\nlast?1\nlast_text=zuletzt gespielt\n"));
+	assert_null(strstr(strstr(t.s, "last?1") + 1, "last?1"));
+	pass_window(s);
+	v = vt_sink(&t);
+	G->view(s, 1, &v);
+	m = strstr(t.s, "[inplay\nslug=schutzschild\n");
+	assert_non_null(m);
+	assert_non_null(strstr(m, "last?1\nlast_text=zuletzt ausgelegt\n"));
+	assert_true(strstr(t.s, "last?1") > m);
+	assert_null(strstr(strstr(t.s, "last?1") + 1, "last?1"));
+	free(s);
+}
+
 /* Chips on a card that stays in play go to the kitty when it goes. */
 static void test_chips_on_card_go_to_kitty(void **u)
 {
@@ -1731,6 +1762,7 @@ int main(void)
 		cmocka_unit_test(test_react_choice_leaks_nothing),
 		cmocka_unit_test(test_few_windows_and_react_seconds_options),
 		cmocka_unit_test(test_stays_in_play_until_removed),
+		cmocka_unit_test(test_view_marks_last_card),
 		cmocka_unit_test(test_chips_on_card_go_to_kitty),
 		cmocka_unit_test(test_hand_limit_7_at_end_of_turn),
 		cmocka_unit_test(test_hand_limit_after_end_window),
