@@ -442,8 +442,15 @@ static int seat_round(struct store *s, const struct tourney_data *d, int round, 
 				 .byes = z->byes, .seed = (uint64_t)d->t.seed };
 	if (d->t.format == TOURNEY_GROUPS && round > 1)
 		prc = groups_round(s, d, z, &in);
-	else if (d->t.format == TOURNEY_ELIMINATION)
+	else if (d->t.format == TOURNEY_ELIMINATION) {
+		/* fewer still in than the smallest table (a tie at the cut sent
+		 * more on before): they play the final at one smaller table, as
+		 * long as the game allows that many */
+		const struct game *g = game_find(d->t.game);
+		if (g && z->n < in.min_seats && z->n >= g->min_players && z->n >= 2)
+			in.min_seats = z->n;
 		prc = pairing_elimination(&in, &z->out);
+	}
 	else
 		prc = pairing_swiss(&in, &z->out);
 	if (prc > 0) {   /* the store failed */

@@ -254,8 +254,11 @@ static void test_elimination_final_holds_everyone(void **unused)
 	json_t *t = tjson(id);
 	assert_string_equal(it_jstr(t, "status"), "finished");
 	int n = read_results(id, rows), byes[PLAYERS] = { 0 }, last_tables = 0, last_byes = 0;
-	/* 10: 2 tables + 2 byes; 6: 1 table + 2 byes; 4: the final */
-	assert_int_equal(rounds, 3);
+	int final_table = -1, final_tables = 0;
+	/* 10: 2 tables + 2 byes; 6: 1 table + 2 byes; 4: the final (a tie at a
+	 * cut sends one more on, and the final may come a round later, at a
+	 * table of 3) */
+	assert_true(rounds >= 3);
 	for (int i = 0; i < n; i++) {
 		if (rows[i].table < 0) {
 			byes[rows[i].player]++;
@@ -264,10 +267,14 @@ static void test_elimination_final_holds_everyone(void **unused)
 		if (rows[i].round == rounds) {
 			last_byes += rows[i].table < 0;
 			last_tables += rows[i].table >= 0;
+			if (rows[i].table >= 0 && rows[i].table != final_table)
+				final_table = rows[i].table, final_tables++;
 		}
 	}
+	/* the last round is one table that holds everyone still in */
 	assert_int_equal(last_byes, 0);
-	assert_int_equal(last_tables, 4);
+	assert_int_equal(final_tables, 1);
+	assert_true(last_tables >= 3 && last_tables <= 4);
 	/* the standings: the final's places first, in order, then those out
 	 * in round 2, then round 1 */
 	json_t *st = json_object_get(t, "standings");
