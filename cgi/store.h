@@ -277,15 +277,28 @@ int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn
 int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
 			 void *ctx);
 /* Which seats of a table are asked to act now, which of those in a window,
- * which to continue after a party (bits, play_seat_flags), kept after every
- * step (011_acting.sql, 018_in_window.sql, 021_to_continue.sql). */
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+ * which to continue after a party (bits, play_seat_flags), on the table's
+ * row (026_one_write.sql). A step sets them with store_table_step. */
+int store_table_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
 			   uint32_t to_continue);
+/* What one step changes on the table's row (store_table_step). */
+struct st_step_row {
+	int64_t version;     /* the version the step was made on (ST_CONFLICT otherwise) */
+	int64_t deadline;    /* the next deadline (0: none) */
+	uint32_t epoch;      /* the game's epoch after the step */
+	int quiet;           /* 1: nobody else can see the step (public_version stays) */
+	int new_epoch;       /* 1: every older page is stale (a party's end) */
+	uint32_t acting, in_window, to_continue;   /* as store_table_set_acting */
+};
+/* The step's one update of the table: version + 1 (and public_version
+ * unless quiet), deadline, epoch (epoch_version = the new version when it
+ * differs or new_epoch), who acts. */
+int store_table_step(struct store *s, int64_t id, const struct st_step_row *r);
 /* The seat `user` holds at `table` as "Meine Tische" shows it, without
  * loading the party: ST_OK, or ST_NOTFOUND when they hold none. */
 struct st_my_seat {
 	int seat, bot;
-	int acting, in_window;           /* as kept by store_seats_set_acting */
+	int acting, in_window;           /* the seat's bits of store_table_set_acting */
 	int64_t clock_left, waiting_since;   /* as in struct st_seat */
 	int to_continue;                 /* the same (021_to_continue.sql) */
 };
@@ -389,12 +402,16 @@ struct st_party {
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
 		       const unsigned char *snap, size_t len, int64_t now, int64_t *id);
-/* The party `number` of a table (or the latest when number < 0); the
- * snapshot is copied into snap[0..cap) and its length put in p->snap_len. */
+/* A party ended: over, its result rows (r's first nseats seats), and its
+ * steps keep the position of every ST_PARTY_CHECKPOINT-th step and of the
+ * last only (they are what replays start from). */
+enum { ST_PARTY_CHECKPOINT = 16 };
+int store_party_end(struct store *s, int64_t party, const struct party_result *r, int nseats);
+/* The party `number` of a table (or the latest when number < 0); its
+ * position (the snapshot of its last step, or the deal without one) is
+ * copied into snap[0..cap) and its length put in p->snap_len. */
 int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
 		    unsigned char *snap, size_t cap);
-int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
-		     int over, const struct party_result *r, int nseats);
 /* Every finished party of a table with its result, in order. */
 typedef void (*st_party_fn)(void *ctx, const struct st_party *p);
 int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx);
@@ -407,7 +424,7 @@ struct st_move {
 	char text[GAME_MOVE_MAX + 1];
 };
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
-		      int64_t version);
+		      int64_t version, const unsigned char *snap, size_t len);
 /* 1 in *yes when `seat` has a step in this party with version > after. */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes);
 /* 1 in *yes when a deadline passed in this party (a "tick" step) with

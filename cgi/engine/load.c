@@ -173,8 +173,8 @@ int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
 		draw.place[q] = 1;
 	memset(&over, 0, sizeof over);
 	over.over = 1;
-	if ((!p.over && (rc = from_store(store_party_save(s, p.id, snap, p.snap_len, 1, &draw,
-							  t.nseats), PLAY_ERR)) != PLAY_OK) ||
+	if ((!p.over && (rc = from_store(store_party_end(s, p.id, &draw, t.nseats), PLAY_ERR)) !=
+				PLAY_OK) ||
 	    (rc = set_acting(s, &t, &over, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
 						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||

@@ -106,24 +106,26 @@ int play_finish(struct store *s, int rc)
 	return from_store(store_commit(s), PLAY_ERR);
 }
 
-/* Stores the state after one step by `seat` (-1: "tick"): snapshot, log
- * entry with the version it produces, the version bump with the game's
- * deadline and epoch. When the party is over, its scores stay with it and
- * the table pauses on it until PLAY_PAUSE_SECONDS from now (next_party()
- * deals the next one), or, after the last party, the table is finished.
- * Either way every older page becomes stale. Re-reads l->t afterwards.
- * A state that fails the game's check() is never stored: PLAY_CORRUPT
- * (logged), nothing written; the caller refuses a person's move
- * (play_move) and closes the table when it cannot go on without the step
- * (close_broken: a tick, a bot). Inside the caller's transaction. */
+/* Stores the state after one step by `seat` (-1: "tick"): the step row
+ * with the position after it and the version it produces, then the one
+ * update of the table's row (version, the game's deadline and epoch, who
+ * acts: store_table_step). When the party is over, its scores stay with
+ * it and the table pauses on it until PLAY_PAUSE_SECONDS from now
+ * (next_party() deals the next one), or, after the last party, the table
+ * is finished; either way every older page becomes stale. l->t is brought
+ * up to date here, not read again. A state that fails the game's check()
+ * is never stored: PLAY_CORRUPT (logged), nothing written; the caller
+ * refuses a person's move (play_move) and closes the table when it cannot
+ * go on without the step (close_broken: a tick, a bot). Inside the
+ * caller's transaction. */
 int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now,
 	      int quiet)
 {
 	struct status st;
 	struct party_result result;
+	struct play_flags f;
 	struct rerr ce;
 	size_t len;
-	int64_t deadline;
 	int rc;
 
 	if (l->g->check(l->state, &ce) != 0) {
@@ -133,41 +135,55 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 		return PLAY_CORRUPT;
 	}
 	l->g->status(l->state, &st);
-	party_result(&st, l->t.nseats, &result);
-	party_resigned_last(&result, l->t.nseats, l->resigned);
-	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK)
+	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
+	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1,
+					       l->snap, len), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_party_save(s, l->party.id, l->snap, len, st.over, &result,
-					      l->t.nseats), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1),
+	struct st_step_row row = { .version = l->t.version, .deadline = st.deadline,
+				   .epoch = st.epoch, .quiet = quiet && !st.over,
+				   .new_epoch = st.over };
+	if ((rc = from_store(seatclock_sync_after(s, &l->t, &st, now, l->ran_out, &row.deadline),
 			     PLAY_ERR)) != PLAY_OK)
-		return rc;
-	deadline = st.deadline;
-	if ((rc = from_store(seatclock_sync_after(s, &l->t, &st, now, l->ran_out, &deadline),
-			     PLAY_ERR)) != PLAY_OK ||
-	    (rc = set_acting(s, &l->t, &st, st.over && l->t.party_no + 1 < l->t.nparties, 0)) !=
-		    PLAY_OK)
 		return rc;
 	if (st.over) {
 		int last = l->t.party_no + 1 >= l->t.nparties;
-		deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
+		party_result(&st, l->t.nseats, &result);
+		party_resigned_last(&result, l->t.nseats, l->resigned);
+		row.deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
+		if ((rc = from_store(store_party_end(s, l->party.id, &result, l->t.nseats),
+				     PLAY_ERR)) != PLAY_OK)
+			return rc;
+		l->party.over = 1;
+		l->party.result = result;
 		if (last && ((rc = from_store(store_table_set_status(s, l->t.id, TABLE_FINISHED,
 								     l->t.party_no, l->t.first_dealer),
 					      PLAY_ERR)) != PLAY_OK ||
 			     (rc = table_ended(s, &l->t, now)) != PLAY_OK))
 			return rc;
+		if (last)
+			l->t.status = TABLE_FINISHED;
 	}
-	switch ((quiet && !st.over ? store_table_bump_quiet : store_table_bump)(
-			s, l->t.id, l->t.version, deadline, st.epoch, NULL)) {
+	play_seat_flags(&st, st.over && l->t.status != TABLE_FINISHED, 0, l->t.nseats, &f);
+	if (l->t.status == TABLE_FINISHED)
+		memset(&f, 0, sizeof f);
+	row.acting = f.acting;
+	row.in_window = f.in_window;
+	row.to_continue = f.to_continue;
+	switch (store_table_step(s, l->t.id, &row)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
 	case ST_BUSY: return PLAY_BUSY;
 	case ST_FULL: return PLAY_NOSPACE;
 	default: return PLAY_ERR;
 	}
-	if (st.over && (rc = from_store(store_table_new_epoch(s, l->t.id), PLAY_ERR)) != PLAY_OK)
-		return rc;
-	return from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR);
+	l->t.version++;
+	if (!row.quiet)
+		l->t.public_version = l->t.version;
+	if (row.epoch != l->t.epoch || row.new_epoch)
+		l->t.epoch_version = l->t.version;
+	l->t.epoch = row.epoch;
+	l->t.next_deadline = row.deadline;
+	return PLAY_OK;
 }
 
 struct canon_ctx {

@@ -97,8 +97,8 @@ int start_party(struct store *s, const struct st_table *t, int number, int deale
 		int64_t v, dl;   /* the version as it stands in this transaction */
 		rc = from_store(store_table_poll(s, t->id, &v, &dl), PLAY_ERR);
 		if (rc == PLAY_OK)
-			rc = from_store(store_move_append(s, party, -1, PLAY_STEP_START, now, v + 1),
-					PLAY_ERR);
+			rc = from_store(store_move_append(s, party, -1, PLAY_STEP_START, now, v + 1,
+							  snap, len), PLAY_ERR);
 	}
 	if (rc != PLAY_OK)
 		goto out;
@@ -116,7 +116,7 @@ int set_acting(struct store *s, const struct st_table *t, const struct status *s
 {
 	struct play_flags f;
 	play_seat_flags(st, pausing, ready, t->nseats, &f);
-	return from_store(store_seats_set_acting(s, t->id, f.acting, f.in_window, f.to_continue),
+	return from_store(store_table_set_acting(s, t->id, f.acting, f.in_window, f.to_continue),
 			  PLAY_ERR);
 }
 
@@ -246,16 +246,26 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 	if (ready >> seat & 1u)
 		return fail_msg(e, PLAY_STALE, N_("Du hast schon „Weiter“ gewählt: die nächste "
 						  "Partie beginnt, sobald alle so weit sind."));
-	if ((rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
-					       l->t.version + 1), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_table_bump(s, l->t.id, l->t.version, l->t.next_deadline,
-					      l->t.epoch, NULL), PLAY_ERR)) != PLAY_OK ||
-	    (rc = from_store(store_table_get(s, l->t.id, &l->t), PLAY_ERR)) != PLAY_OK)
-		return rc;
 	ready |= 1u << seat;
+	/* one step row (the finished position again) and one table update, as
+	 * every step (save_step) */
+	struct status st;
+	struct play_flags f;
+	size_t len;
+	l->g->status(l->state, &st);
+	play_seat_flags(&st, 1, ready, l->t.nseats, &f);
+	struct st_step_row row = { .version = l->t.version, .deadline = l->t.next_deadline,
+				   .epoch = l->t.epoch, .acting = f.acting,
+				   .in_window = f.in_window, .to_continue = f.to_continue };
+	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
+	    (rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
+					       l->t.version + 1, l->snap, len), PLAY_ERR)) !=
+		    PLAY_OK ||
+	    (rc = from_store(store_table_step(s, l->t.id, &row), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	l->t.version++;
+	l->t.public_version = l->t.version;
 	if (ready == (l->t.nseats >= 32 ? ~0u : (1u << l->t.nseats) - 1u))
 		return next_party(s, l, now);
-	struct status st;
-	l->g->status(l->state, &st);
-	return set_acting(s, &l->t, &st, 1, ready);
+	return PLAY_OK;
 }

@@ -333,6 +333,18 @@ static int prepare_all(struct store *s)
 	return ST_OK;
 }
 
+static int tracing;   /* SPIELTISCH_SQL_TRACE=1 (store_open) */
+
+/* sqlite3_trace_v2() callback: the statement's text, one line each. */
+static int trace_stmt(unsigned kind, void *ctx, void *p, void *x)
+{
+	(void)ctx;
+	if (kind == SQLITE_TRACE_STMT)
+		fprintf(stderr, "sql %d: %s\n", (int)getpid(), sqlite3_sql(p) && ((const char *)x)[0] != '-' ?
+			sqlite3_sql(p) : (const char *)x);
+	return 0;
+}
+
 int store_open(struct store **out, const char *db_path, const char *schema_dir)
 {
 	struct store *s = calloc(1, sizeof *s);
@@ -367,6 +379,11 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		goto out;
 	}
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	/* SPIELTISCH_SQL_TRACE=1: every statement (and trigger) a request runs,
+	 * on stderr: how the statement budgets of docs/storage.md are counted */
+	const char *trace = getenv("SPIELTISCH_SQL_TRACE");
+	if (trace && *trace == '1' && (tracing = 1))
+		sqlite3_trace_v2(s->db, SQLITE_TRACE_STMT, trace_stmt, NULL);
 	static const int pragmas[] = { STMT_PRAGMA_WAL, STMT_PRAGMA_SYNC, STMT_PRAGMA_FK };
 	for (size_t i = 0; i < sizeof pragmas / sizeof pragmas[0]; i++) {
 		sqlite3_stmt *q = st_stmt(s, pragmas[i]);
@@ -539,6 +556,8 @@ int store_in_transaction(const struct store *s)
 
 int store_end_request(struct store *s)
 {
+	if (tracing)
+		fprintf(stderr, "sql %d: ---- end of request\n", (int)getpid());
 	if (!store_in_transaction(s))
 		return 0;
 	store_rollback(s);

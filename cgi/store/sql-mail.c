@@ -45,7 +45,8 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_MAIL_DIGEST_DUE) =
 		"SELECT p.user_id FROM mail_prefs p WHERE p.mode = 1 AND p.digest_at <= ?1"
 		" AND EXISTS (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = p.user_id AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" WHERE m.user_id = p.user_id AND m.done = 0 AND (t.acting >> m.seat) & 1"
+		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
 		" AND t.status = 1)"
 		" ORDER BY p.digest_at LIMIT ?2",
 	ST_AT(STMT_MAIL_DIGEST_QUEUE) =
@@ -60,11 +61,13 @@ static const char *const stmt_text[] = {
 		" WHERE q.state = 0 AND q.next_try <= ?1 ORDER BY q.next_try, q.id LIMIT ?2",
 	ST_AT(STMT_MAIL_ACTING) =
 		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1"
-		" AND m.table_id = ?2 AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" AND m.table_id = ?2 AND (t.acting >> m.seat) & 1"
+		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
 		" AND t.status = 1",
 	ST_AT(STMT_MAIL_ACTING_TABLES) =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 AND m.acting = 1 AND m.to_continue = 0 AND m.bot = 0"
+		" WHERE m.user_id = ?1 AND m.done = 0 AND (t.acting >> m.seat) & 1"
+		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
 		" AND t.status = 1"
 		" ORDER BY t.id LIMIT ?2",
 	ST_AT(STMT_MAIL_DONE) = "UPDATE mail_queue SET state = ?2, done_at = ?3 WHERE id = ?1",

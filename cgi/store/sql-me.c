@@ -1,5 +1,5 @@
 /*
- * sql-me.c — what a user's own pages read: the /me poll sequence (017_me_seq.sql),
+ * sql-me.c — what a user's own pages read: the /me poll (026_one_write.sql),
  * the feed token (009_feed.sql), profiles.
  *
  * Its statements are in stmt_text[] below, next to the functions that use them;
@@ -13,10 +13,9 @@
 
 enum {
 	STMT_USER_POLL = ST_FIRST(ST_G_ME),
-	STMT_USER_POLL_BY_TOKEN,
+	STMT_USER_OF_TOKEN,
 	STMT_USER_POLL_TOKEN,
 	STMT_USER_POLL_TOKEN_SET,
-	STMT_USER_DEADLINE,
 	STMT_FEED_GET,
 	STMT_FEED_BY_TOKEN,
 	STMT_FEED_CREATE,
@@ -27,23 +26,25 @@ enum {
 };
 
 static const char *const stmt_text[] = {
-	ST_AT(STMT_USER_POLL) = "SELECT seq, deadline, user_id FROM me_seq WHERE user_id = ?1",
-	ST_AT(STMT_USER_POLL_BY_TOKEN) =
-		"SELECT seq, deadline, user_id FROM me_seq WHERE poll_token = ?1",
+	/* What "Meine Tische" shows, summed over the user's seats at tables
+	 * not over (seats_user_done, each table by its key: the cost grows
+	 * with the running tables, not with the history) and their open
+	 * invitations: store_user_poll hashes the sums. CROSS JOIN keeps the
+	 * seats outside (else SQLite walks every running table of the site). */
+	ST_AT(STMT_USER_POLL) =
+		"SELECT count(*), total(t.id), total(t.public_version), total(t.status * (s.seat + 1)),"
+		" min(CASE WHEN t.status = 1 AND t.next_deadline > 0 THEN t.next_deadline END),"
+		" (SELECT count(*) FROM invitations i WHERE i.to_id = ?1),"
+		" (SELECT total(i.id * (1 + it.status)) FROM invitations i"
+		" JOIN tables it ON it.id = i.table_id WHERE i.to_id = ?1)"
+		" FROM seats s CROSS JOIN tables t ON t.id = s.table_id"
+		" WHERE s.user_id = ?1 AND s.done = 0",
+	ST_AT(STMT_USER_OF_TOKEN) = "SELECT user_id FROM me_seq WHERE poll_token = ?1",
 	ST_AT(STMT_USER_POLL_TOKEN) = "SELECT poll_token FROM me_seq WHERE user_id = ?1",
 	/* the first token made wins; a second request reads it back */
 	ST_AT(STMT_USER_POLL_TOKEN_SET) =
-		"UPDATE me_seq SET poll_token = ?2 WHERE user_id = ?1 AND poll_token IS NULL",
-	/* once the kept deadline has passed: the true earliest one again, from
-	 * the user's seats at tables not over (the index seats_user_done, 019;
-	 * CROSS JOIN keeps the seats outside: else SQLite walks every running
-	 * table of the site with a deadline, tables_deadline, and looks for
-	 * the user's seat at each) */
-	ST_AT(STMT_USER_DEADLINE) =
-		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
-		" CROSS JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND m.done = 0"
-		" AND t.status = 1 AND t.next_deadline > 0), 0) WHERE user_id = ?1"
-		" RETURNING seq, deadline, user_id",
+		"INSERT INTO me_seq (user_id, poll_token) VALUES (?1, ?2) ON CONFLICT (user_id)"
+		" DO UPDATE SET poll_token = excluded.poll_token WHERE me_seq.poll_token IS NULL",
 	ST_AT(STMT_FEED_GET) = "SELECT token, user_id, created_at FROM feeds WHERE user_id = ?1",
 	ST_AT(STMT_FEED_BY_TOKEN) =
 		"SELECT token, user_id, created_at FROM feeds WHERE token = ?1",
@@ -78,38 +79,46 @@ _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(
 	       "one SQL text per statement");
 const struct st_stmts st_stmts_me = ST_STMTS(stmt_text);
 
-/* One row of me_seq (017_me_seq.sql) through statement `id`, bound to the
- * user's id or their poll token. */
-static int user_poll_row(struct store *s, int id, int64_t user, const char *token,
-			 int64_t *seq, int64_t *deadline, int64_t *user_out)
+/* Mixes one number into a signature (the finaliser of splitmix64). */
+static uint64_t sig_mix(uint64_t h, double v)
 {
-	sqlite3_stmt *q = st_stmt(s, id);
-	if (!q)
-		return ST_ERR;
-	if (token)
-		sqlite3_bind_text(q, 1, token, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_int64(q, 1, user);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(q, 0);
-		*deadline = sqlite3_column_int64(q, 1);
-		*user_out = sqlite3_column_int64(q, 2);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll");
-	}
-	st_done(q);
-	return rc;
+	h ^= (uint64_t)(int64_t)v + UINT64_C(0x9e3779b97f4a7c15);
+	h = (h ^ (h >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	h = (h ^ (h >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return h ^ (h >> 31);
 }
 
+/* The poll is computed when asked, from what every change already writes
+ * (the tables' public versions and statuses, the seats, the invitations):
+ * nothing is kept per user on a move (026_one_write.sql). */
 int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
 		    int64_t *sig, int64_t *next_deadline)
 {
-	int rc = user_poll_row(s, token ? STMT_USER_POLL_BY_TOKEN : STMT_USER_POLL, user, token,
-			       sig, next_deadline, &user);
-	if (rc == ST_OK && *next_deadline > 0 && *next_deadline <= now_ms)
-		rc = user_poll_row(s, STMT_USER_DEADLINE, user, NULL, sig, next_deadline, &user);
+	sqlite3_stmt *q;
+	int rc;
+	(void)now_ms;
+	if (token) {
+		if (!(q = st_query(s, STMT_USER_OF_TOKEN, ST_ARGS(ST_TEXT(token)))))
+			return ST_ERR;
+		if ((rc = st_one_int64(s, q, &user, "user of token")) != ST_OK)
+			return rc;
+	}
+	if (!(q = st_query(s, STMT_USER_POLL, ST_ARGS(ST_INT(user)))))
+		return ST_ERR;
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		uint64_t h = (uint64_t)user;
+		for (int c = 0; c < 7; c++)
+			if (c != 4)
+				h = sig_mix(h, sqlite3_column_double(q, c));
+		/* a number a page's script keeps exactly (below 2^53), never 0 */
+		*sig = (int64_t)(h >> 11 | 1);
+		*next_deadline = sqlite3_column_int64(q, 4);
+		rc = ST_OK;
+	} else {
+		rc = st_fail(s, "user poll");
+	}
+	st_done(q);
 	return rc;
 }
 

@@ -10,13 +10,19 @@
 
 #include "internal.h"
 
-#define PARTY_COLS "id, table_id, number, seed, dealer, over"
+#define PARTY_COLS "p.id, p.table_id, p.number, p.seed, p.dealer, p.over"
+
+/* The party's position: the snapshot of its last step, or the deal it
+ * started from (026_one_write.sql: a step is one row, with its position). */
+#define PARTY_SNAPSHOT "coalesce((SELECT m.snapshot FROM moves m WHERE m.party = p.id" \
+	" ORDER BY m.seq DESC LIMIT 1), p.snapshot)"
 
 enum {
 	STMT_PARTY_CREATE = ST_FIRST(ST_G_PARTIES),
 	STMT_PARTY_GET,
 	STMT_PARTY_LATEST,
-	STMT_PARTY_SAVE,
+	STMT_PARTY_OVER,
+	STMT_PARTY_THIN,
 	STMT_RESULT_CLEAR,
 	STMT_RESULT_PUT,
 	STMT_RESULTS_OF_PARTY,
@@ -36,22 +42,28 @@ static const char *const stmt_text[] = {
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	ST_AT(STMT_PARTY_GET) =
-		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1 AND number = ?2",
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT " FROM parties p"
+		" WHERE p.table_id = ?1 AND p.number = ?2",
 	ST_AT(STMT_PARTY_LATEST) =
-		"SELECT " PARTY_COLS ", snapshot FROM parties WHERE table_id = ?1"
-		" ORDER BY number DESC LIMIT 1",
-	ST_AT(STMT_PARTY_SAVE) = "UPDATE parties SET snapshot = ?2, over = ?3 WHERE id = ?1",
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT " FROM parties p WHERE p.table_id = ?1"
+		" ORDER BY p.number DESC LIMIT 1",
+	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1 WHERE id = ?1",
+	/* at a party's end its steps keep every PARTY_CHECKPOINT-th position
+	 * and the last (the party's final one): replays start from them */
+	ST_AT(STMT_PARTY_THIN) =
+		"UPDATE moves SET snapshot = NULL WHERE party = ?1 AND seq % ?2 <> 0"
+		" AND seq < (SELECT max(seq) FROM moves WHERE party = ?1) AND snapshot IS NOT NULL",
 	ST_AT(STMT_RESULT_CLEAR) = "DELETE FROM party_results WHERE party = ?1",
 	ST_AT(STMT_RESULT_PUT) =
 		"INSERT INTO party_results (party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",
 	ST_AT(STMT_RESULTS_OF_PARTY) =
 		"SELECT seat, place, points FROM party_results WHERE party = ?1",
 	ST_AT(STMT_PARTIES_OF_TABLE) =
-		"SELECT " PARTY_COLS ", length(snapshot) FROM parties"
-		" WHERE table_id = ?1 AND over = 1 ORDER BY number",
+		"SELECT " PARTY_COLS ", length(" PARTY_SNAPSHOT ") FROM parties p"
+		" WHERE p.table_id = ?1 AND p.over = 1 ORDER BY p.number",
 	ST_AT(STMT_MOVE_APPEND) =
-		"INSERT INTO moves (party, seq, seat, text, at, version)"
-		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5 FROM moves WHERE party = ?1",
+		"INSERT INTO moves (party, seq, seat, text, at, version, snapshot)"
+		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE party = ?1",
 	ST_AT(STMT_SEAT_MOVED_SINCE) =
 		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2 AND version > ?3)",
 	ST_AT(STMT_TICKED_SINCE) =
@@ -156,8 +168,7 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 	return rc;
 }
 
-/* Replaces the result rows of a party by r's first nseats seats (none
- * when r is NULL). */
+/* The result rows of a party that ended: r's first nseats seats. */
 static int put_results(struct store *s, int64_t party, const struct party_result *r,
 		       int nseats)
 {
@@ -167,30 +178,24 @@ static int put_results(struct store *s, int64_t party, const struct party_result
 		return ST_ERR;
 	if ((rc = st_exec(s, q, "result clear")) != ST_OK)
 		return rc;
-	for (int seat = 0; r && seat < nseats && seat < GAME_MAX_SEATS; seat++) {
-		if (!(q = st_query(s, STMT_RESULT_PUT, ST_ARGS(ST_INT(party), ST_INT(seat),
-				ST_INT(r->place[seat]), ST_INT(r->points[seat])))))
-			return ST_ERR;
-		if ((rc = st_exec(s, q, "result put")) != ST_OK)
+	for (int seat = 0; seat < nseats && seat < GAME_MAX_SEATS; seat++)
+		if ((rc = st_run(s, STMT_RESULT_PUT, "result put", ST_ARGS(ST_INT(party),
+				ST_INT(seat), ST_INT(r->place[seat]), ST_INT(r->points[seat])))) != ST_OK)
 			return rc;
-	}
 	return ST_OK;
 }
 
-/* Replaces the snapshot and the over flag of one party, and its result
- * rows: r's when over, none otherwise. */
-int store_party_save(struct store *s, int64_t party, const unsigned char *snap, size_t len,
-		     int over, const struct party_result *r, int nseats)
+int store_party_end(struct store *s, int64_t party, const struct party_result *r, int nseats)
 {
-	sqlite3_stmt *q = st_query(s, STMT_PARTY_SAVE, ST_ARGS(ST_INT(party),
-			ST_BLOB(snap, (int)len), ST_INT(over ? 1 : 0)));
+	sqlite3_stmt *q = st_query(s, STMT_PARTY_OVER, ST_ARGS(ST_INT(party)));
 	if (!q)
 		return ST_ERR;
-	int rc = st_exec(s, q, "party save");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
-		rc = ST_NOTFOUND;
+	int rc = st_change_row(s, q, "party over");
 	if (rc == ST_OK)
-		rc = put_results(s, party, over ? r : NULL, nseats);
+		rc = put_results(s, party, r, nseats);
+	if (rc == ST_OK)
+		rc = st_run(s, STMT_PARTY_THIN, "party thin", ST_ARGS(ST_INT(party),
+				ST_INT(ST_PARTY_CHECKPOINT)));
 	return rc;
 }
 
@@ -218,10 +223,10 @@ int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void 
 /* seq is the party's next number, chosen in the same statement. Call it
  * inside store_begin() so that the step and the version bump land together. */
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
-		      int64_t version)
+		      int64_t version, const unsigned char *snap, size_t len)
 {
 	sqlite3_stmt *q = st_query(s, STMT_MOVE_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
-			ST_TEXT(text), ST_INT(at), ST_INT(version)));
+			ST_TEXT(text), ST_INT(at), ST_INT(version), ST_BLOB(snap, (int)len)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "move append");

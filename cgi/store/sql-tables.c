@@ -13,9 +13,10 @@
 
 enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
 
-/* The columns struct st_my_seat is read from (read_my_seat()), of seats s. */
-#define MY_SEAT_COLS "s.seat, s.bot, s.acting, s.in_window, s.clock_left, s.waiting_since, " \
-	"s.to_continue"
+/* The columns struct st_my_seat is read from (read_my_seat()), of seats s
+ * and their table t: who acts is one bit a seat on the table's row (026). */
+#define MY_SEAT_COLS "s.seat, s.bot, (t.acting >> s.seat) & 1, (t.in_window >> s.seat) & 1, " \
+	"s.clock_left, s.waiting_since, (t.to_continue >> s.seat) & 1"
 
 enum {
 	STMT_TABLE_CREATE = ST_FIRST(ST_G_TABLES),
@@ -59,6 +60,9 @@ enum {
 	STMT_TABLE_SET_REMATCH,
 	STMT_TABLES_RUNNING,
 	STMT_TABLE_BUMP_PUBLIC,
+	STMT_TABLE_STEP,
+	STMT_TABLE_ID_HIGH,
+	STMT_SEATS_DONE,
 	STMT_TABLES_END
 };
 
@@ -78,7 +82,8 @@ static const char *const stmt_text[] = {
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
 	ST_AT(STMT_SEAT_FIND) = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
 	ST_AT(STMT_SEAT_MINE) =
-		"SELECT " MY_SEAT_COLS " FROM seats s WHERE s.table_id = ?1 AND s.user_id = ?2",
+		"SELECT " MY_SEAT_COLS " FROM seats s JOIN tables t ON t.id = s.table_id"
+		" WHERE s.table_id = ?1 AND s.user_id = ?2",
 	/* The lowest seat number below nseats that nobody holds; no row when full. */
 	ST_AT(STMT_SEAT_TAKE) =
 		"WITH RECURSIVE n(k) AS ("
@@ -137,14 +142,17 @@ static const char *const stmt_text[] = {
 		" AND t.next_deadline <= ?1 ORDER BY t.next_deadline LIMIT ?2",
 	ST_AT(STMT_TABLE_CLOSE_IDLE) =
 		"UPDATE tables SET status = 2, closed_idle = 1, next_deadline = 0,"
-		" version = version + 1, public_version = version + 1, epoch_version = version + 1"
+		" acting = 0, in_window = 0, to_continue = 0, version = version + 1, public_version = version + 1, epoch_version = version + 1"
 		" WHERE id = ?1 AND status = 1 AND (SELECT coalesce((SELECT max(at) FROM moves m"
 		" WHERE m.party = p.id), p.created_at) FROM parties p WHERE p.table_id = tables.id"
 		" AND p.number = tables.party_no) < ?2",
 	ST_AT(STMT_SEAT_SET_BOT) =
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	ST_AT(STMT_TABLE_SET_STATUS) =
-		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4 WHERE id = ?1",
+		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4,"
+		" acting = CASE WHEN ?2 = 2 THEN 0 ELSE acting END,"
+		" in_window = CASE WHEN ?2 = 2 THEN 0 ELSE in_window END,"
+		" to_continue = CASE WHEN ?2 = 2 THEN 0 ELSE to_continue END WHERE id = ?1",
 	/* Right-hand sides see the old row: epoch_version becomes the new version
 	 * exactly when the epoch changes. */
 	ST_AT(STMT_TABLE_BUMP) =
@@ -158,16 +166,15 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_DELETE) = "DELETE FROM tables WHERE id = ?1",
 	ST_AT(STMT_TABLE_POLL) = "SELECT public_version, next_deadline FROM tables WHERE id = ?1",
 	ST_AT(STMT_SEATS_SET_ACTING) =
-		"UPDATE seats SET acting = (?2 >> seat) & 1, in_window = (?3 >> seat) & 1,"
-		" to_continue = (?4 >> seat) & 1"
-		" WHERE table_id = ?1 AND (acting <> (?2 >> seat) & 1"
-		" OR in_window <> (?3 >> seat) & 1 OR to_continue <> (?4 >> seat) & 1)",
+		"UPDATE tables SET acting = ?2, in_window = ?3, to_continue = ?4"
+		" WHERE id = ?1 AND (acting <> ?2 OR in_window <> ?3 OR to_continue <> ?4)",
 	/* the user's running tables where their seat may act (seats_user) */
 	/* counted up to ?2 only: a title says "9+", and a user at thousands
 	 * of tables costs what one at ten does */
-	ST_AT(STMT_USER_ACTING) =   /* acting only at running tables (020) */
-		"SELECT count(*) FROM (SELECT 1 FROM seats"
-		" WHERE user_id = ?1 AND acting = 1 AND bot = 0 LIMIT ?2)",
+	ST_AT(STMT_USER_ACTING) =   /* the user's running seats (seats_user_done) */
+		"SELECT count(*) FROM (SELECT 1 FROM seats s CROSS JOIN tables t ON t.id = s.table_id"
+		" WHERE s.user_id = ?1 AND s.done = 0 AND s.bot = 0 AND (t.acting >> s.seat) & 1"
+		" LIMIT ?2)",
 	ST_AT(STMT_TABLES_OPEN) =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -213,6 +220,22 @@ static const char *const stmt_text[] = {
 	 * and next_deadline stay, so no page becomes stale */
 	ST_AT(STMT_TABLE_BUMP_PUBLIC) =
 		"UPDATE tables SET version = version + 1, public_version = version + 1 WHERE id = ?1",
+	/* what a step changes on the table's row, in one statement (026): the
+	 * version (public unless ?5 is 0), the deadline, the epoch (?6: every
+	 * older page stale, as a party's end makes it), who acts */
+	ST_AT(STMT_TABLE_STEP) =
+		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
+		" epoch_version = CASE WHEN epoch <> ?3 OR ?6 THEN version + 1 ELSE epoch_version END,"
+		" epoch = ?3,"
+		" public_version = CASE WHEN ?5 THEN version + 1 ELSE public_version END,"
+		" acting = ?7, in_window = ?8, to_continue = ?9"
+		" WHERE id = ?1 AND version = ?4",
+	/* the highest number ever given out (023_table_ids.sql) */
+	ST_AT(STMT_TABLE_ID_HIGH) =
+		"UPDATE id_high SET last = ?1 WHERE name = 'tables' AND last < ?1",
+	/* a seat at a finished table is done (seats_user_done, 019) */
+	ST_AT(STMT_SEATS_DONE) =
+		"UPDATE seats SET done = ?2 WHERE table_id = ?1 AND done <> ?2",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -233,9 +256,12 @@ int store_table_create(struct store *s, const char *game, const char *options, i
 		fprintf(stderr, "store: table create: %s\n", sqlite3_errmsg(s->db));
 		rc = ST_ERR;
 	}
-	if (rc == ST_OK && id)
-		*id = sqlite3_last_insert_rowid(s->db);
-	return rc;
+	if (rc != ST_OK)
+		return rc;
+	int64_t made = sqlite3_last_insert_rowid(s->db);
+	if (id)
+		*id = made;
+	return st_run(s, STMT_TABLE_ID_HIGH, "table id high", ST_ARGS(ST_INT(made)));
 }
 
 /* One row of TABLE_COLS starting at column 0. */
@@ -457,9 +483,17 @@ int store_user_tables_due(struct store *s, int64_t user, int64_t now, int64_t *i
 	return st_list_ids(s, STMT_USER_TABLES_DUE, now, ids, max, n, "user tables due");
 }
 
+/* The seats of a table that finished (done 1) or plays again are marked so
+ * (the index seats_user_done, 019): what a trigger did before 026. */
+static int seats_done(struct store *s, int64_t table, int done)
+{
+	return st_run(s, STMT_SEATS_DONE, "seats done", ST_ARGS(ST_INT(table), ST_INT(done)));
+}
+
 int store_table_close_idle(struct store *s, int64_t id, int64_t before)
 {
-	return st_update(s, STMT_TABLE_CLOSE_IDLE, id, before, "table close idle", 1);
+	int rc = st_update(s, STMT_TABLE_CLOSE_IDLE, id, before, "table close idle", 1);
+	return rc == ST_OK ? seats_done(s, id, 1) : rc;
 }
 
 int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
@@ -504,7 +538,8 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 			ST_INT(party_no), ST_INT(first_dealer)));
 	if (!q)
 		return ST_ERR;
-	return st_change_row(s, q, "table status");
+	int rc = st_change_row(s, q, "table status");
+	return rc == ST_OK ? seats_done(s, id, st == TABLE_FINISHED) : rc;
 }
 
 /* The table's current version; ST_NOTFOUND without the table. */
@@ -569,11 +604,28 @@ int store_table_delete(struct store *s, int64_t id)
 	return st_change_row(s, q, "table delete");
 }
 
-int store_seats_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+int store_table_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
 			   uint32_t to_continue)
 {
-	return st_run(s, STMT_SEATS_SET_ACTING, "seats set acting", ST_ARGS(ST_INT(table),
+	return st_run(s, STMT_SEATS_SET_ACTING, "table set acting", ST_ARGS(ST_INT(table),
 			ST_INT(acting), ST_INT(in_window), ST_INT(to_continue)));
+}
+
+int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
+{
+	int64_t v;
+	sqlite3_stmt *q = st_query(s, STMT_TABLE_STEP, ST_ARGS(ST_INT(id), ST_INT(r->deadline),
+			ST_INT((sqlite3_int64)r->epoch), ST_INT(r->version), ST_INT(r->quiet ? 0 : 1),
+			ST_INT(r->new_epoch ? 1 : 0), ST_INT(r->acting), ST_INT(r->in_window),
+			ST_INT(r->to_continue)));
+	if (!q)
+		return ST_ERR;
+	int rc = st_change_row(s, q, "table step");
+	if (rc == ST_NOTFOUND) {
+		rc = table_version(s, id, &v);
+		return rc == ST_OK ? ST_CONFLICT : rc;
+	}
+	return rc;
 }
 
 /* The MY_SEAT_COLS of the row at column c on into *m. */

@@ -211,6 +211,15 @@ static void redeal(uint64_t seed, void *st)
 	assert_int_equal(sqlite3_step(q), SQLITE_DONE);
 	assert_int_equal(sqlite3_changes(db), 1);
 	sqlite3_finalize(q);
+	/* the deal's start step (a window opened at the deal) carries the
+	 * position too (026_one_write.sql) */
+	assert_int_equal(sqlite3_prepare_v2(db, "UPDATE moves SET snapshot = ?1 WHERE party = "
+					    "(SELECT id FROM parties WHERE table_id = ?2 AND "
+					    "number = 0)", -1, &q, NULL), SQLITE_OK);
+	sqlite3_bind_blob(q, 1, snap, (int)b.len, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, table_id);
+	assert_int_equal(sqlite3_step(q), SQLITE_DONE);
+	sqlite3_finalize(q);
 	sqlite3_close(db);
 	free(snap);
 }

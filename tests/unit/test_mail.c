@@ -32,7 +32,7 @@ static int64_t running_table(struct store *s, int64_t user, int acting)
 	assert_int_equal(store_table_create(s, "drehwurm", "", 2, 1, user, 1000, &id), ST_OK);
 	assert_int_equal(store_seat_take(s, id, user, &seat), ST_OK);
 	assert_int_equal(store_table_set_status(s, id, TABLE_PLAYING, 0, 0), ST_OK);
-	assert_int_equal(store_seats_set_acting(s, id, acting ? 1u << seat : 0, 0, 0), ST_OK);
+	assert_int_equal(store_table_set_acting(s, id, acting ? 1u << seat : 0, 0, 0), ST_OK);
 	return id;
 }
 
@@ -99,19 +99,19 @@ static void test_turn_dedupe(void **state)
 	int yes = 0;
 	assert_int_equal(store_mail_acting(t->s, anna, t1, &yes), ST_OK);
 	assert_true(yes);
-	assert_int_equal(store_seats_set_acting(t->s, t1, 0, 0, 0), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, t1, 0, 0, 0), ST_OK);
 	assert_int_equal(store_mail_acting(t->s, anna, t1, &yes), ST_OK);
 	assert_false(yes);
 	/* asked to continue after a party: no reason for a mail (the pause
 	 * ends by itself), though the title counts it */
 	int before = 0;
 	assert_int_equal(store_user_acting(t->s, anna, &before), ST_OK);
-	assert_int_equal(store_seats_set_acting(t->s, t1, 1, 0, 1), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, t1, 1, 0, 1), ST_OK);
 	assert_int_equal(store_mail_acting(t->s, anna, t1, &yes), ST_OK);
 	assert_false(yes);
 	assert_int_equal(store_user_acting(t->s, anna, &n), ST_OK);
 	assert_int_equal(n, before + 1);
-	assert_int_equal(store_seats_set_acting(t->s, t1, 0, 0, 0), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, t1, 0, 0, 0), ST_OK);
 	assert_int_equal(store_mail_purge(t->s, 10001), ST_OK);   /* the sent one goes */
 	assert_int_equal(queued(t->s, 50000), 2);
 }
@@ -127,10 +127,10 @@ static void test_digest_daily(void **state)
 	int n = -1;
 	assert_int_equal(mail_digest_sweep(t->s, 5000, DAY, 3, &n), ST_OK);
 	assert_int_equal(n, 0);   /* nothing waits for Anna; Bert wants no digest */
-	assert_int_equal(store_seats_set_acting(t->s, tb, 1, 0, 1), ST_OK);   /* a pause */
+	assert_int_equal(store_table_set_acting(t->s, tb, 1, 0, 1), ST_OK);   /* a pause */
 	assert_int_equal(mail_digest_sweep(t->s, 5500, DAY, 3, &n), ST_OK);
 	assert_int_equal(n, 0);
-	assert_int_equal(store_seats_set_acting(t->s, tb, 1, 0, 0), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, tb, 1, 0, 0), ST_OK);
 	assert_int_equal(mail_digest_sweep(t->s, 6000, DAY, 3, &n), ST_OK);
 	assert_int_equal(n, 1);
 	assert_int_equal(mail_digest_sweep(t->s, 7000, DAY, 3, &n), ST_OK);

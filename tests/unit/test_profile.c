@@ -47,9 +47,9 @@ static void finished_party(struct store *s, int64_t table, int number, const int
 	}
 	assert_int_equal(store_party_create(s, table, number, 7, 0, snap, sizeof snap, at - 10,
 					    &party), ST_OK);
-	assert_int_equal(store_move_append(s, party, 0, "zug", at - 5, 2), ST_OK);
-	assert_int_equal(store_move_append(s, party, 1, "zug", at, 3), ST_OK);
-	assert_int_equal(store_party_save(s, party, snap, sizeof snap, 1, &r, n), ST_OK);
+	assert_int_equal(store_move_append(s, party, 0, "zug", at - 5, 2, snap, sizeof snap), ST_OK);
+	assert_int_equal(store_move_append(s, party, 1, "zug", at, 3, snap, sizeof snap), ST_OK);
+	assert_int_equal(store_party_end(s, party, &r, n), ST_OK);
 }
 
 static void finish(struct store *s, int64_t table)

@@ -77,7 +77,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "019_seats_done.sql", "020_acting_ends.sql",
 						  "021_to_continue.sql", "022_claimed.sql",
 						  "023_table_ids.sql", "024_login_known.sql",
-						  "025_name_skeleton.sql" };
+						  "025_name_skeleton.sql", "026_one_write.sql" };
 enum { SCHEMA_VERSION = (int)(sizeof real_migrations / sizeof real_migrations[0]) };
 
 /* A fresh file gets every migration; opening again changes nothing; a new
@@ -498,13 +498,13 @@ static void test_user_acting(void **state)
 		assert_int_equal(store_seat_take(t->s, id, b, &seat), ST_OK);
 		assert_int_equal(store_table_set_status(t->s, id, TABLE_PLAYING, 0, 2), ST_OK);
 		/* Alma (seat 0) acts at the first five, Bert at all of them */
-		assert_int_equal(store_seats_set_acting(t->s, id, k < 5 ? 3u : 2u, 0, 0), ST_OK);
+		assert_int_equal(store_table_set_acting(t->s, id, k < 5 ? 3u : 2u, 0, 0), ST_OK);
 		if (k == 0) {   /* a finished table does not wait: its seats act no more */
 			assert_int_equal(store_table_set_status(t->s, id, TABLE_FINISHED, 0, 0),
 					 ST_OK);
 			char q[128];
-			snprintf(q, sizeof q, "SELECT sum(acting) + sum(in_window) FROM seats"
-				 " WHERE table_id = %lld", (long long)id);
+			snprintf(q, sizeof q, "SELECT acting + in_window + to_continue FROM tables"
+				 " WHERE id = %lld", (long long)id);
 			assert_int_equal(peek_int(t->path, q), 0);
 		}
 	}
@@ -520,29 +520,29 @@ static void test_user_acting(void **state)
 	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_NOTFOUND);
 	assert_int_equal(store_seat_take(t->s, w, a, &seat), ST_OK);
 	assert_int_equal(store_seat_take(t->s, w, b, &seat), ST_OK);
-	assert_int_equal(store_seats_set_acting(t->s, w, 3u, 2u, 0), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, w, 3u, 2u, 0), ST_OK);
 	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_OK);
 	assert_true(m.seat == 0 && m.acting == 1 && m.in_window == 0 && m.bot == 0);
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
 	assert_true(m.seat == 1 && m.acting == 1 && m.in_window == 1);
-	assert_int_equal(store_seats_set_acting(t->s, w, 1u, 0u, 0), ST_OK);   /* the window closed */
+	assert_int_equal(store_table_set_acting(t->s, w, 1u, 0u, 0), ST_OK);   /* the window closed */
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
 	assert_true(m.acting == 0 && m.in_window == 0 && m.to_continue == 0);
 	/* the pause after a party: Bert has not continued yet, Alma has (021) */
-	assert_int_equal(store_seats_set_acting(t->s, w, 2u, 0u, 2u), ST_OK);
+	assert_int_equal(store_table_set_acting(t->s, w, 2u, 0u, 2u), ST_OK);
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
 	assert_true(m.acting == 1 && m.in_window == 0 && m.to_continue == 1);
 	assert_int_equal(store_seat_mine(t->s, w, a, &m), ST_OK);
 	assert_true(m.acting == 0 && m.to_continue == 0);
-	/* the table's end clears it with the rest (the trigger of 020, 021) */
+	/* the table's end clears it with the rest (store_table_set_status) */
 	assert_int_equal(store_table_set_status(t->s, w, TABLE_FINISHED, 0, 0), ST_OK);
 	assert_int_equal(store_seat_mine(t->s, w, b, &m), ST_OK);
 	assert_true(m.acting == 0 && m.to_continue == 0);
 }
 
 /* The /me poll's number moves with every change /me shows, and only with
- * those; its deadline is the earliest of the user's running tables
- * whenever it has passed, a lower bound of it before. */
+ * those; its deadline is the earliest of the user's running tables. It is
+ * computed when asked: nothing is written for it on a move (026). */
 static void test_user_poll(void **state)
 {
 	struct tmpdb *t = *state;
@@ -572,15 +572,13 @@ static void test_user_poll(void **state)
 	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_PLAYING, 0, 0), ST_OK));
 	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 5000, 0, NULL), ST_OK));
 	assert_int_equal(deadline, 5000);
-	/* a later deadline: the kept one stays until it passes, then the true one */
+	/* a later deadline is the one at once, passed or not */
 	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 8000, 0, NULL), ST_OK));
 	POLL(4000);
-	assert_int_equal(deadline, 8000);   /* (the poll at `late` above computed it) */
+	assert_int_equal(deadline, 8000);
 	assert_int_equal(store_table_bump(t->s, t1, -1, 9000, 0, NULL), ST_OK);
 	POLL(4000);
-	assert_int_equal(deadline, 8000);   /* kept: not yet passed, no read of the tables */
-	POLL(8500);
-	assert_int_equal(deadline, 9000);   /* passed: the true one */
+	assert_int_equal(deadline, 9000);
 	int64_t due[4];
 	int ndue = -1;   /* what /me ticks first: the user's tables past their deadline */
 	assert_int_equal(store_user_tables_due(t->s, a, 8999, due, 4, &ndue), ST_OK);
@@ -601,10 +599,15 @@ static void test_user_poll(void **state)
 	assert_true(sig == was);
 	assert_int_equal(deadline, 3000);
 	MOVED(assert_int_equal(store_table_set_status(t->s, t1, TABLE_FINISHED, 0, 0), ST_OK));
-	MOVED(assert_int_equal(store_table_bump(t->s, t1, -1, 0, 0, NULL), ST_OK));
 	assert_int_equal(deadline, 0);   /* a finished table has none */
+	was = sig;   /* what a finished table's row says after its end is not shown */
+	assert_int_equal(store_table_bump(t->s, t1, -1, 0, 0, NULL), ST_OK);
+	POLL(late);
+	assert_true(sig == was);
 	MOVED(assert_int_equal(store_table_delete(t->s, t2), ST_OK));   /* the invitation goes */
-	MOVED(assert_int_equal(store_table_delete(t->s, t1), ST_OK));   /* the seat goes */
+	int64_t t3 = make_table(t->s, 2, b);
+	MOVED(assert_int_equal(store_seat_take(t->s, t3, a, &seat), ST_OK));
+	MOVED(assert_int_equal(store_seat_leave(t->s, t3, a), ST_OK));   /* the seat goes */
 #undef MOVED
 #undef POLL
 	assert_int_equal(store_user_poll(t->s, c, NULL, late, &sig, &deadline), ST_OK);
@@ -724,10 +727,15 @@ static void test_move_transaction(void **state)
 			 ST_OK);
 	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 2), ST_OK);
 
+	/* the party's position is its deal until it has a step */
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.snap_len, sizeof snap);
+	assert_memory_equal(got, snap, sizeof snap);
+
 	assert_int_equal(store_begin(t->s), ST_OK);
 	snap[0] = 1;
-	assert_int_equal(store_party_save(t->s, party, snap, 10, 0, &score, 3), ST_OK);
-	assert_int_equal(store_move_append(t->s, party, 1, "play rot-3 on 2", 4000, 2), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 1, "play rot-3 on 2", 4000, 2, snap, 10),
+			 ST_OK);
 	assert_int_equal(store_table_bump(t->s, tab, 1, 0, 1, &v), ST_OK);
 	assert_int_equal(store_commit(t->s), ST_OK);
 	assert_int_equal(v, 2);
@@ -745,7 +753,7 @@ static void test_move_transaction(void **state)
 
 	/* A write that is rolled back leaves no trace. */
 	assert_int_equal(store_begin(t->s), ST_OK);
-	assert_int_equal(store_move_append(t->s, party, 0, "pass", 5000, 3), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 0, "pass", 5000, 3, snap, 11), ST_OK);
 	assert_int_equal(store_table_bump(t->s, tab, 2, 0, 2, NULL), ST_OK);
 	store_rollback(t->s);
 	assert_int_equal(store_move_count(t->s, party, &n), ST_OK);
@@ -755,10 +763,14 @@ static void test_move_transaction(void **state)
 	store_rollback(t->s);   /* harmless without a transaction */
 
 	assert_int_equal(store_begin(t->s), ST_OK);
-	assert_int_equal(store_move_append(t->s, party, -1, "tick", 6000, 3), ST_OK);
-	assert_int_equal(store_move_append(t->s, party, 0, "pass", 6000, 4), ST_OK);
-	assert_int_equal(store_party_save(t->s, party, snap, 12, 1, &score, 3), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, -1, "tick", 6000, 3, snap, 10), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 0, "pass", 6000, 4, snap, 12), ST_OK);
+	assert_int_equal(store_party_end(t->s, party, &score, 3), ST_OK);
 	assert_int_equal(store_commit(t->s), ST_OK);
+	/* the finished party's position is its last step's */
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.snap_len, 12);
+	assert_int_equal(p.over, 1);
 
 	memset(&ms, 0, sizeof ms);
 	assert_int_equal(store_moves(t->s, party, 0, collect_move, &ms), ST_OK);
