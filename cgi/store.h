@@ -229,13 +229,13 @@ int store_table_new_epoch(struct store *s, int64_t id);
 int store_table_delete(struct store *s, int64_t id);
 /* The poll's one indexed read. */
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline);
-/* What "Meine Tische" polls (017_me_seq.sql): a number that grows
- * whenever one of the user's tables or invitations changes, is joined or
- * goes (never 0), and the earliest deadline of the running ones (0 none),
- * exact whenever it is at or before now_ms. The user by their id, or by
- * their poll token when `token` is not NULL (ST_NOTFOUND for a token
- * nobody has). One indexed read; a write that reads all the user's tables
- * once per deadline passed. */
+/* What "Meine Tische" polls (026_one_write.sql): a number that changes
+ * whenever one of the user's tables or invitations changes what /me shows,
+ * is joined or goes (never 0, below 2^53), and the earliest deadline of
+ * the running ones (0 none). The user by their id, or by their poll token
+ * when `token` is not NULL (ST_NOTFOUND for a token nobody has). One read
+ * over the user's seats at tables not over; nothing is written for it.
+ * now_ms is not used (kept for the callers). */
 int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
 		    int64_t *sig, int64_t *next_deadline);
 /* The user's poll token into out; ST_NOTFOUND while they have none. With
