@@ -64,34 +64,19 @@ static void emit_step(void *ctx, const struct st_move *m)
 	view_end(l->v);
 }
 
-struct partyrows {
-	struct st_party *p;
-	int n, cap;
-};
-
-static void collect_party(void *ctx, const struct st_party *p)
-{
-	struct partyrows *r = ctx;
-	if (r->n < r->cap && p->over)
-		r->p[r->n++] = *p;
-}
-
 /* The raw move log of every finished party (section party_logs). Only
  * finished parties: their hidden information is no longer hidden. 0 or -1. */
 static int logs_view(struct page *p, const struct play_table *pt, struct view *v,
 		     const struct names *nm)
 {
-	struct partyrows r = { arena_alloc(p->a, sizeof(struct st_party) * 64), 0, 64 };
-	if (!r.p || store_parties_of_table(p->store, pt->t.id, collect_party, &r) != ST_OK)
-		return -1;
 	view_list(v, "party_logs");
-	view_flag(v, "has_logs", r.n > 0);
-	for (int i = 0; i < r.n; i++) {
+	view_flag(v, "has_logs", pt->nfinished > 0);
+	for (int i = 0; i < pt->nfinished && i < 64; i++) {
 		view_begin(v, "party_logs");
-		view_num(v, "number", r.p[i].number + 1);
+		view_num(v, "number", pt->party_number[i] + 1);
 		view_list(v, "steps");
 		struct logctx l = { v, nm };
-		if (store_moves(p->store, r.p[i].id, 0, emit_step, &l) != ST_OK)
+		if (store_moves(p->store, pt->party_id[i], 0, emit_step, &l) != ST_OK)
 			return -1;
 		view_end(v);
 	}
@@ -179,27 +164,6 @@ static void act_of(const struct play_table *pt, struct act *a)
 	a->window_done = me >= 0 && !a->can_act && (a->window >> me & 1u);
 }
 
-struct last_step {
-	int tick;
-};
-
-static void note_last(void *ctx, const struct st_move *m)
-{
-	struct last_step *l = ctx;
-	l->tick = m->seat < 0 && strcmp(m->text, PLAY_STEP_TICK) == 0;
-}
-
-/* 1 when the newest step of the running party is a deadline that passed:
- * a window or a time limit has just expired, and nobody moved since. */
-static int just_expired(struct page *p, const struct play_table *pt)
-{
-	int64_t n = 0;
-	struct last_step l = { 0 };
-	if (store_move_count(p->store, pt->party.id, &n) != ST_OK || n < 1 ||
-	    store_moves(p->store, pt->party.id, n - 1, note_last, &l) != ST_OK)
-		return 0;
-	return l.tick;
-}
 
 /* Section `countdown`: the seconds left of the running deadline. Right
  * after a deadline passed, the one running is a new one, and the words say
@@ -218,7 +182,7 @@ static void deadline_countdown(struct view *v, long long secs, int expired)
 static void status_line(struct page *p, const struct play_table *pt, const struct act *a,
 			struct view *v, const char **mine, int *expired_out)
 {
-	int expired = a->playing && !a->window && just_expired(p, pt);
+	int expired = a->playing && !a->window && pt->party.last_tick;
 	const char *text = NULL, *kind = "info";
 	if (a->my_turn) {
 		text = expired ? _("Die Frist ist abgelaufen. Du bist dran!") : _("Du bist dran!");

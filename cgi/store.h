@@ -398,6 +398,8 @@ struct st_party {
 	int over;
 	struct party_result result; /* once over: place and points per seat */
 	size_t snap_len;
+	int last_tick;              /* store_party_get: its newest step is a deadline
+	                             * that passed (seat -1, "tick") */
 };
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,

@@ -197,9 +197,12 @@ static void add_party(void *ctx, const struct st_party *p)
 {
 	struct play_table *pt = ctx;
 	match_add_party(&pt->totals, p->result.points, pt->t.nseats);
-	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0]))
+	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0])) {
+		pt->party_id[pt->nfinished] = p->id;
+		pt->party_number[pt->nfinished] = p->number;
 		memcpy(pt->party_score[pt->nfinished++], p->result.points,
 		       sizeof p->result.points);
+	}
 }
 
 /* The current party of out->t, decoded into out->state (snap: scratch).
@@ -275,12 +278,21 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 	/* A writer holding the lock past the busy timeout does not keep the page
 	 * from showing: it shows the state before the deadline, and the next
 	 * load applies it. */
-	rc = play_tick(s, table, now_ms);
-	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
-		return rc;
 	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND);
+	if (rc == PLAY_OK && out->t.status == TABLE_PLAYING &&
+	    deadline_passed(out->t.next_deadline, now_ms)) {
+		/* a deadline passed: applied first (its own write), then read anew */
+		store_rollback(s);
+		rc = play_tick(s, table, now_ms);
+		if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
+			return rc;
+		if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+			return rc;
+		rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND);
+	}
+	if (rc != PLAY_OK ||
 	    (rc = table_game(&out->t, &out->g, out->opt)) != PLAY_OK ||
 	    (rc = from_store(store_table_seats(s, table, out->seats, GAME_MAX_SEATS, &out->nseated),
 			     PLAY_ERR)) != PLAY_OK)

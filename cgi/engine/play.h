@@ -107,6 +107,8 @@ struct play_table {
 	struct status status;
 	struct match_totals totals;  /* finished parties only */
 	int party_score[64][GAME_MAX_SEATS]; /* finished parties' scores, for the match table */
+	int64_t party_id[64];        /* finished parties' ids (their logs), by number */
+	int party_number[64];
 	int nfinished;
 	int pausing;                 /* the party is over, the next one not dealt yet */
 	uint32_t ready;              /* while pausing: bit s, seat s sent PLAY_CONTINUE */

@@ -17,6 +17,10 @@
 #define PARTY_SNAPSHOT "coalesce((SELECT m.snapshot FROM moves m WHERE m.party = p.id" \
 	" ORDER BY m.seq DESC LIMIT 1), p.snapshot)"
 
+/* Whether that step is a deadline that passed (struct st_party.last_tick). */
+#define PARTY_LAST_TICK "coalesce((SELECT m.seat = -1 AND m.text = 'tick' FROM moves m" \
+	" WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
+
 enum {
 	STMT_PARTY_CREATE = ST_FIRST(ST_G_PARTIES),
 	STMT_PARTY_GET,
@@ -42,11 +46,11 @@ static const char *const stmt_text[] = {
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
 	ST_AT(STMT_PARTY_GET) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT " FROM parties p"
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
 		" WHERE p.table_id = ?1 AND p.number = ?2",
 	ST_AT(STMT_PARTY_LATEST) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT " FROM parties p WHERE p.table_id = ?1"
-		" ORDER BY p.number DESC LIMIT 1",
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
+		" WHERE p.table_id = ?1 ORDER BY p.number DESC LIMIT 1",
 	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1 WHERE id = ?1",
 	/* at a party's end its steps keep every PARTY_CHECKPOINT-th position
 	 * and the last (the party's final one): replays start from them */
@@ -152,6 +156,7 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 		const void *blob = sqlite3_column_blob(q, 6);
 		rc = read_party(s, q, p);
 		p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
+		p->last_tick = sqlite3_column_int(q, 7);
 		if (rc != ST_OK) {
 			/* (said by read_results) */
 		} else if (snap && p->snap_len > cap) {
