@@ -42,7 +42,7 @@ void page_lang_save(struct page *p)
 	}
 	int rc = store_user_set_lang(p->store, p->user_id, lang_code[l]);
 	if (rc != ST_OK) {
-		page_store_error(p, rc);
+		page_fail(p, rc);
 		return;
 	}
 	http_set_cookie(&p->resp, PAGE_COOKIE_LANG, lang_code[l], LANG_COOKIE_SECONDS);

@@ -399,7 +399,7 @@ static int may_open(struct page *p)
 {
 	int n = 0, rc = store_tables_open_by(p->store, p->user_id, &n);
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
+		page_fail(p, rc);
 		return 0;
 	}
 	if (n < OPEN_PER_USER)
@@ -449,8 +449,6 @@ void page_table_create(struct page *p)
 		page_redirect_table(p, id, "");
 	} else if (rc == PLAY_INVALID)
 		lobby(p, HTTP_422, e.msg[0] ? i18n_rerr(&e) : _(play_message(rc)));
-	else if (rc == PLAY_BUSY || rc == PLAY_NOSPACE)
-		page_error(p, HTTP_503, rc == PLAY_BUSY ? "busy" : "nospace");
 	else
-		page_error(p, HTTP_500, "internal");
+		page_fail(p, rc == PLAY_NOT_FOUND ? PLAY_ERR : rc);
 }

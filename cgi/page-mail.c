@@ -86,8 +86,7 @@ void page_mail_save(struct page *p)
 			store_rollback(p->store);
 	}
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_BUSY || rc == ST_FULL ? HTTP_503 : HTTP_500,
-			   rc == ST_BUSY ? "busy" : rc == ST_FULL ? "nospace" : "internal");
+		page_fail(p, rc == ST_NOTFOUND ? ST_ERR : rc);
 		return;
 	}
 	page_redirect(p, "/me#mail");
@@ -156,7 +155,7 @@ void page_mail_off(struct page *p)
 	if (rc == ST_OK)
 		rc = store_mail_by_token(p->store, off_token(p), &user, &m);
 	if (rc != ST_OK) {
-		page_store_error(p, rc);
+		page_fail(p, rc);
 		return;
 	}
 	off_page(p, &m, 1);

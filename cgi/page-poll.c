@@ -58,7 +58,7 @@ void page_poll(struct page *p)
 		return;
 	}
 	if (rc != ST_OK) {
-		page_store_error(p, rc);
+		page_fail(p, rc);
 		return;
 	}
 	answer(p, seen, version, deadline);
@@ -77,7 +77,7 @@ static void me_poll(struct page *p, const char *token)
 		return;
 	}
 	if (rc != ST_OK) {
-		page_store_error(p, rc);
+		page_fail(p, rc);
 		return;
 	}
 	answer(p, seen, sig, deadline);
@@ -103,7 +103,7 @@ void page_tournament_poll(struct page *p)
 		return;
 	int rc = store_tourney_poll(p->store, p->id, &version, &start);
 	if (rc != ST_OK) {
-		page_store_error(p, rc);
+		page_fail(p, rc);
 		return;
 	}
 	answer(p, seen, version, start);

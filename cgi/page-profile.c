@@ -178,7 +178,7 @@ void page_profile(struct page *p)
 		rc = ratings_view(p, u.id, &v);
 	store_rollback(p->store);   /* a read: nothing to keep */
 	if (rc != ST_OK) {
-		page_error(p, rc == ST_BUSY ? HTTP_503 : HTTP_500, rc == ST_BUSY ? "busy" : "internal");
+		page_fail(p, rc == ST_NOTFOUND ? ST_ERR : rc);
 		return;
 	}
 	view_str(&v, "name", u.name);

@@ -658,17 +658,6 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	return logs_view(p, pt, v, &nm);
 }
 
-static enum http_status load_status(int rc)
-{
-	return rc == PLAY_NOT_FOUND ? HTTP_404 : rc == PLAY_BUSY || rc == PLAY_NOSPACE ||
-	       rc == PLAY_CORRUPT ? HTTP_503 : HTTP_500;
-}
-
-static const char *load_why(int rc)
-{
-	return rc == PLAY_NOT_FOUND ? "notable" : rc == PLAY_BUSY ? "busy" : rc == PLAY_NOSPACE ?
-	       "nospace" : rc == PLAY_CORRUPT ? "corrupt" : "internal";
-}
 
 /* Section "tournament" of a tournament's table: its name, round, number
  * and link (one indexed read). */
@@ -698,7 +687,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	int rc = play_load(p->store, p->id, p->user_id, p->now_ms, pt);
 	if (rc != PLAY_OK) {
 		play_free(pt);
-		page_error(p, load_status(rc), load_why(rc));
+		page_fail_as(p, rc, "notable");
 		return;
 	}
 	struct view v;
@@ -979,7 +968,7 @@ void page_table_move(struct page *p)
 		refused(p, HTTP_403, NOTE_REFUSED, note, NULL);
 		return;
 	default:
-		page_error(p, load_status(rc), load_why(rc));
+		page_fail_as(p, rc, "notable");
 	}
 }
 
@@ -1025,7 +1014,7 @@ static void seat_change(struct page *p, int join)
 		}
 		/* fall through */
 	default:
-		page_error(p, load_status(rc), load_why(rc));
+		page_fail_as(p, rc, "notable");
 	}
 }
 
@@ -1056,7 +1045,7 @@ static void seat_answer(struct page *p, int rc, const struct rerr *e)
 		refused(p, HTTP_409, NOTE_REFUSED, note, NULL);
 		return;
 	default:
-		page_error(p, load_status(rc), load_why(rc));
+		page_fail_as(p, rc, "notable");
 	}
 }
 

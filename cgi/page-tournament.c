@@ -453,7 +453,7 @@ static int build(struct tpage *tp, int csv)
 	}
 	if (rc == ST_OK && !tp->failed)
 		return 0;
-	page_store_error(p, rc == ST_OK ? ST_ERR : rc);
+	page_fail(p, rc == ST_OK ? ST_ERR : rc);
 	return -1;
 }
 
@@ -565,8 +565,7 @@ static void answer(struct page *p, int rc, const struct rerr *e)
 		return;
 	}
 	if (rc == PLAY_NOT_FOUND || rc == PLAY_BUSY || rc == PLAY_NOSPACE || rc == PLAY_ERR) {
-		page_error(p, rc == PLAY_NOT_FOUND ? HTTP_404 : rc == PLAY_ERR ? HTTP_500 : HTTP_503,
-			   rc == PLAY_NOT_FOUND ? "notfound" : rc == PLAY_ERR ? "internal" : "busy");
+		page_fail(p, rc);
 		return;
 	}
 	show(p, HTTP_409, e->msg[0] ? i18n_rerr(e) : _(play_message((enum play_rc)rc)));

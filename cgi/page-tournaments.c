@@ -237,6 +237,5 @@ void page_tournament_create(struct page *p)
 	else if (rc == PLAY_INVALID)
 		new_form(p, g, HTTP_422, e.msg[0] ? i18n_rerr(&e) : _(play_message(rc)));
 	else
-		page_error(p, rc == PLAY_BUSY || rc == PLAY_NOSPACE ? HTTP_503 : HTTP_500,
-			   rc == PLAY_BUSY ? "busy" : rc == PLAY_NOSPACE ? "nospace" : "internal");
+		page_fail(p, rc == PLAY_NOT_FOUND ? PLAY_ERR : rc);
 }

@@ -217,10 +217,40 @@ void page_error(struct page *p, enum http_status status, const char *why)
 	page_html(p, status, "error.tpl", &v, &h);
 }
 
-void page_store_error(struct page *p, int rc)
+/* The status and the error page's reason for every result code (rc.h):
+ * the one place a code becomes an HTTP status. */
+static const struct {
+	enum http_status status;
+	const char *why;
+} rc_http[RC__MAX] = {
+	[RC_OK] = { HTTP_500, "internal" },   /* (a success is no error: a bug) */
+	[RC_NOTFOUND] = { HTTP_404, "notfound" },
+	[RC_EXISTS] = { HTTP_500, "internal" },
+	[RC_CONFLICT] = { HTTP_500, "internal" },
+	[RC_BUSY] = { HTTP_503, "busy" },
+	[RC_ERR] = { HTTP_500, "internal" },
+	[RC_FULL] = { HTTP_503, "nospace" },
+	[RC_STALE] = { HTTP_500, "internal" },
+	[RC_REJECTED] = { HTTP_500, "internal" },
+	[RC_NOT_SEATED] = { HTTP_403, NULL },
+	[RC_NOT_PLAYING] = { HTTP_500, "internal" },
+	[RC_TABLE_FULL] = { HTTP_500, "internal" },
+	[RC_ALREADY] = { HTTP_500, "internal" },
+	[RC_INVALID] = { HTTP_400, NULL },
+	[RC_CORRUPT] = { HTTP_503, "corrupt" },
+};
+
+void page_fail_as(struct page *p, int rc, const char *notfound)
 {
-	page_error(p, rc == ST_NOTFOUND ? HTTP_404 : rc == ST_BUSY ? HTTP_503 : HTTP_500,
-		   rc == ST_NOTFOUND ? "notfound" : rc == ST_BUSY ? "busy" : "internal");
+	if (rc < 0 || rc >= RC__MAX)
+		rc = RC_ERR;
+	page_error(p, rc_http[rc].status,
+		   rc == RC_NOTFOUND && notfound ? notfound : rc_http[rc].why);
+}
+
+void page_fail(struct page *p, int rc)
+{
+	page_fail_as(p, rc, NULL);
 }
 
 void page_status(struct page *p, enum http_status status, const char *text)

@@ -84,7 +84,12 @@ int page_csrf_only(struct page *p);
 void page_error(struct page *p, enum http_status status, const char *why);
 /* page_error for a failed store read: 404 "notfound", 503 "busy", else
  * 500 "internal". */
-void page_store_error(struct page *p, int rc);
+/* The error page of a result code (rc.h; ST_* and PLAY_* are its names):
+ * 404 for RC_NOTFOUND, 503 for a busy database, a full disk or a damaged
+ * table, 500 for what should not happen. page_fail_as names what was not
+ * found ("notable": a table). */
+void page_fail(struct page *p, int rc);
+void page_fail_as(struct page *p, int rc, const char *notfound);
 /* A bodiless answer (204) or a tiny text/plain one. */
 void page_status(struct page *p, enum http_status status, const char *text);
 

@@ -6,7 +6,8 @@
  * … store_commit()/store_rollback().
  *
  * Return codes: ST_OK, or one of the others; ST_ERR is logged to stderr with
- * SQLite's message and means "500".
+ * SQLite's message and means "500". They are names of the project's one
+ * space of result codes (rc.h): the engine passes them on as they are.
  */
 #ifndef SPIELTISCH_STORE_H
 #define SPIELTISCH_STORE_H
@@ -17,10 +18,14 @@
 #include "clock.h"
 #include "game.h"
 #include "match.h"
+#include "rc.h"
 
 /* ST_FULL: the disk (or the database's page limit) is full: nothing was
  * written, and it is not the request's fault (a 503). */
-enum st_rc { ST_OK, ST_NOTFOUND, ST_EXISTS, ST_CONFLICT, ST_BUSY, ST_ERR, ST_FULL, ST_RC__MAX };
+enum st_rc {
+	ST_OK = RC_OK, ST_NOTFOUND = RC_NOTFOUND, ST_EXISTS = RC_EXISTS, ST_CONFLICT = RC_CONFLICT,
+	ST_BUSY = RC_BUSY, ST_ERR = RC_ERR, ST_FULL = RC_FULL
+};
 
 /* ST_NAME_MAX is in bytes: a name has at most 24 characters (auth.h), each
  * a Latin letter of at most two bytes in UTF-8. */
@@ -404,11 +409,13 @@ struct st_party {
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
 		       const unsigned char *snap, size_t len, int64_t now, int64_t *id);
-/* A party ended: over, its result rows (r's first nseats seats), and its
- * steps keep the position of every ST_PARTY_CHECKPOINT-th step and of the
- * last only (they are what replays start from). */
+/* A party ended: over, its final position (snap, kept on the party's row:
+ * what a replay of its log is checked against), its result rows (r's first
+ * nseats seats), and its steps keep the position of every
+ * ST_PARTY_CHECKPOINT-th step only (they are what replays start from). */
 enum { ST_PARTY_CHECKPOINT = 16 };
-int store_party_end(struct store *s, int64_t party, const struct party_result *r, int nseats);
+int store_party_end(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		    const struct party_result *r, int nseats);
 /* The party `number` of a table (or the latest when number < 0); its
  * position (the snapshot of its last step, or the deal without one) is
  * copied into snap[0..cap) and its length put in p->snap_len. */

@@ -46,7 +46,7 @@ int invite_withdraw(struct store *s, int64_t table, int64_t user, int64_t invite
 	int rc, mine;
 	if (cap)
 		name[0] = '\0';
-	if ((rc = play_from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	if ((rc = play_from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK)
 		goto out;

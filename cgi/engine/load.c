@@ -130,7 +130,7 @@ int live_load(struct store *s, int64_t id, struct live *l)
 {
 	int rc;
 	memset(l, 0, sizeof *l);
-	if ((rc = from_store(store_table_get(s, id, &l->t), PLAY_NOT_FOUND)) != PLAY_OK)
+	if ((rc = store_table_get(s, id, &l->t)) != PLAY_OK)
 		return rc;
 	if (l->t.status != TABLE_PLAYING || l->t.party_no < 0)
 		return PLAY_NOT_PLAYING;
@@ -162,7 +162,7 @@ int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
 	struct party_result draw;
 	struct status over;
 	unsigned char *snap = malloc(GAME_SNAPSHOT_MAX);
-	int rc = snap ? from_store(store_table_get(s, id, &t), PLAY_NOT_FOUND) : PLAY_ERR;
+	int rc = snap ? store_table_get(s, id, &t) : PLAY_ERR;
 	if (rc != PLAY_OK || t.status != TABLE_PLAYING || t.party_no < 0)
 		goto out;
 	rc = from_store(store_party_get(s, id, t.party_no, &p, snap, GAME_SNAPSHOT_MAX), PLAY_ERR);
@@ -173,8 +173,8 @@ int close_broken(struct store *s, int64_t id, int64_t now, const char *why)
 		draw.place[q] = 1;
 	memset(&over, 0, sizeof over);
 	over.over = 1;
-	if ((!p.over && (rc = from_store(store_party_end(s, p.id, &draw, t.nseats), PLAY_ERR)) !=
-				PLAY_OK) ||
+	if ((!p.over && (rc = from_store(store_party_end(s, p.id, snap, p.snap_len, &draw,
+							 t.nseats), PLAY_ERR)) != PLAY_OK) ||
 	    (rc = set_acting(s, &t, &over, 0, 0)) != PLAY_OK ||
 	    (rc = from_store(store_table_set_status(s, id, TABLE_FINISHED, t.party_no,
 						    t.first_dealer), PLAY_ERR)) != PLAY_OK ||
@@ -244,7 +244,7 @@ static int load_party(struct store *s, struct play_table *out, unsigned char *sn
  * transaction of its own. */
 static int close_unloadable(struct store *s, int64_t table, int64_t now_ms)
 {
-	int rc = from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	if (rc != PLAY_OK)
 		return rc;
 	return finish(s, close_broken(s, table, now_ms, "the stored state does not load"));
@@ -278,9 +278,9 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 	/* A writer holding the lock past the busy timeout does not keep the page
 	 * from showing: it shows the state before the deadline, and the next
 	 * load applies it. */
-	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin_read(s)) != PLAY_OK)
 		return rc;
-	rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND);
+	rc = store_table_get(s, table, &out->t);
 	if (rc == PLAY_OK && out->t.status == TABLE_PLAYING &&
 	    deadline_passed(out->t.next_deadline, now_ms)) {
 		/* a deadline passed: applied first (its own write), then read anew */
@@ -288,9 +288,9 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 		rc = play_tick(s, table, now_ms);
 		if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
 			return rc;
-		if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+		if ((rc = store_begin_read(s)) != PLAY_OK)
 			return rc;
-		rc = from_store(store_table_get(s, table, &out->t), PLAY_NOT_FOUND);
+		rc = store_table_get(s, table, &out->t);
 	}
 	if (rc != PLAY_OK ||
 	    (rc = table_game(&out->t, &out->g, out->opt)) != PLAY_OK ||
@@ -312,7 +312,7 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 out:
 	free(snap);
 	if (rc == PLAY_OK)
-		rc = from_store(store_commit(s), PLAY_ERR);
+		rc = store_commit(s);
 	else
 		store_rollback(s);
 	if (rc != PLAY_OK) {
@@ -352,9 +352,9 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 	struct rerr re;
 	int rc;
 
-	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin_read(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK ||
 	    (rc = table_game(&t, &g, opt)) != PLAY_OK)
 		goto out;
 	rc = PLAY_ERR;
@@ -363,8 +363,7 @@ int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e
 	state = calloc(1, g->state_size);
 	if (!stored || !replayed || !state)
 		goto out;
-	if ((rc = from_store(store_party_get(s, table, number, &p, stored, GAME_SNAPSHOT_MAX),
-			     PLAY_NOT_FOUND)) != PLAY_OK)
+	if ((rc = store_party_get(s, table, number, &p, stored, GAME_SNAPSHOT_MAX)) != PLAY_OK)
 		goto out;
 	if ((rc = replay_party(s, &t, g, opt, &p, state, &re)) != PLAY_OK) {
 		if (e)

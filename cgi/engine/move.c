@@ -28,6 +28,8 @@ static const char *const messages[] = {
 	[PLAY_ERR] = N_("Interner Fehler, bitte später noch einmal versuchen."),
 	[PLAY_NOSPACE] = N_("Der Server hat keinen Speicherplatz mehr: nichts wurde gespeichert."),
 	[PLAY_CORRUPT] = N_("Dieser Tisch ist beschädigt: sein Spielstand lässt sich nicht laden."),
+	[RC_EXISTS] = N_("Interner Fehler, bitte später noch einmal versuchen."),
+	[RC_CONFLICT] = N_("Interner Fehler, bitte später noch einmal versuchen."),
 };
 
 _Static_assert(sizeof messages / sizeof messages[0] == PLAY__MAX, "one message per code");
@@ -40,16 +42,9 @@ const char *play_message(enum play_rc rc)
 	return messages[rc];
 }
 
-/* A store result as a play result; `missing` is what ST_NOTFOUND means here. */
 int play_from_store(int st, int missing)
 {
-	switch (st) {
-	case ST_OK: return PLAY_OK;
-	case ST_NOTFOUND: return missing;
-	case ST_BUSY: return PLAY_BUSY;
-	case ST_FULL: return PLAY_NOSPACE;
-	default: return PLAY_ERR;
-	}
+	return rc_missing(st, missing);
 }
 
 /* Fills e (when given) with German msg, a catalog message, in the request's
@@ -103,7 +98,7 @@ int play_finish(struct store *s, int rc)
 		store_rollback(s);
 		return rc;
 	}
-	return from_store(store_commit(s), PLAY_ERR);
+	return store_commit(s);
 }
 
 /* Stores the state after one step by `seat` (-1: "tick"): the step row
@@ -150,7 +145,8 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 		party_result(&st, l->t.nseats, &result);
 		party_resigned_last(&result, l->t.nseats, l->resigned);
 		row.deadline = last ? 0 : deadline_after(now, PLAY_PAUSE_SECONDS);
-		if ((rc = from_store(store_party_end(s, l->party.id, &result, l->t.nseats),
+		if ((rc = from_store(store_party_end(s, l->party.id, l->snap, len, &result,
+						     l->t.nseats),
 				     PLAY_ERR)) != PLAY_OK)
 			return rc;
 		l->party.over = 1;
@@ -504,7 +500,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 			return fail_msg(e, PLAY_REJECTED, N_("Der Zug enthält unerlaubte "
 							     "Zeichen."));
 
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	if ((rc = live_load(s, table, &l)) != PLAY_OK) {
 		/* the move that finished the table came first (a shout race) */

@@ -130,16 +130,14 @@ int start_match(struct store *s, const struct st_table *t, int64_t now)
 	int64_t deadline = st.deadline;
 	if (rc != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_set_status(s, t->id, TABLE_PLAYING, 0, first),
-			     PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_set_status(s, t->id, TABLE_PLAYING, 0, first)) != PLAY_OK ||
 	    (rc = from_store(store_seats_reset_clock(s, t->id, t->clock.first_ms), PLAY_ERR)) !=
 		    PLAY_OK ||
 	    (rc = from_store(seatclock_sync(s, t, &st, now, &deadline), PLAY_ERR)) != PLAY_OK ||
 	    (rc = set_acting(s, t, &st, 0, 0)) != PLAY_OK ||
-	    (rc = from_store(store_table_bump(s, t->id, -1, deadline, st.epoch, NULL),
-			     PLAY_NOT_FOUND)) != PLAY_OK)
+	    (rc = store_table_bump(s, t->id, -1, deadline, st.epoch, NULL)) != PLAY_OK)
 		return rc;
-	return from_store(store_table_new_epoch(s, t->id), PLAY_NOT_FOUND);
+	return store_table_new_epoch(s, t->id);
 }
 
 /* Runs the table-end listeners (play.h) for table t, just ended, in

@@ -45,29 +45,31 @@
 /* How long a table waits on a finished party before it deals the next. */
 enum { PLAY_PAUSE_SECONDS = 60 };
 
+/* The engine's names of the result codes (rc.h): a store result is one of
+ * them as it is. */
 enum play_rc {
-	PLAY_OK,
-	PLAY_STALE,        /* page too old or a race lost: note + fresh page */
-	PLAY_REJECTED,     /* the rules refused the move: e->msg says why */
-	PLAY_NOT_SEATED,   /* the user has no seat at this table */
-	PLAY_NOT_FOUND,    /* no such table */
-	PLAY_NOT_PLAYING,  /* the table has not started, or is finished */
-	PLAY_FULL,         /* join: no free seat */
-	PLAY_ALREADY,      /* join: already seated */
-	PLAY_INVALID,      /* create: bad game, seat count or option (e->msg) */
-	PLAY_BUSY,         /* the database stayed locked: try again */
-	PLAY_ERR,          /* anything else: 500 */
-	PLAY_NOSPACE,      /* the disk is full: nothing was written (503) */
-	PLAY_CORRUPT,      /* the table's stored state does not load (503) */
-	PLAY__MAX
+	PLAY_OK = RC_OK,
+	PLAY_STALE = RC_STALE,             /* page too old or a race lost: note + fresh page */
+	PLAY_REJECTED = RC_REJECTED,       /* the rules refused the move: e->msg says why */
+	PLAY_NOT_SEATED = RC_NOT_SEATED,   /* the user has no seat at this table */
+	PLAY_NOT_FOUND = RC_NOTFOUND,      /* no such table */
+	PLAY_NOT_PLAYING = RC_NOT_PLAYING, /* the table has not started, or is finished */
+	PLAY_FULL = RC_TABLE_FULL,         /* join: no free seat */
+	PLAY_ALREADY = RC_ALREADY,         /* join: already seated */
+	PLAY_INVALID = RC_INVALID,         /* create: bad game, seat count or option (e->msg) */
+	PLAY_BUSY = RC_BUSY,               /* the database stayed locked: try again */
+	PLAY_ERR = RC_ERR,                 /* anything else: 500 */
+	PLAY_NOSPACE = RC_FULL,            /* the disk is full: nothing was written (503) */
+	PLAY_CORRUPT = RC_CORRUPT,         /* the table's stored state does not load (503) */
+	PLAY__MAX = RC__MAX
 };
 
 /* German note for a result, a catalog message (e->msg is more precise where
  * set). */
 const char *play_message(enum play_rc rc);
 
-/* A store result (ST_*) as a play result; `missing` is what ST_NOTFOUND
- * means to the caller. */
+/* A store result as the engine's: the same code (rc.h), with ST_NOTFOUND
+ * read as `missing` (what "no such row" means to the caller). */
 int play_from_store(int st, int missing);
 /* Fills e->msg (when e is given) with German msg, a catalog message, in the
  * request's language (e->fmt NULL) and returns rc. */

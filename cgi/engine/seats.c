@@ -99,7 +99,7 @@ int play_create_timed(struct store *s, const char *slug, const char *options, in
 	n = g->parties ? g->parties(nseats, opt) : 1;
 	if (n < 1)
 		n = 1;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	rc = finish(s, table_open(s, slug, canon, nseats, n, speed, &user, 1, user, now_ms, &id));
 	if (rc == PLAY_OK && table_id)
@@ -116,9 +116,9 @@ int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, stru
 	struct st_seat seats[GAME_MAX_SEATS];
 	int seat, n, rc;
 
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK)
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK)
 		goto out;
 	if (t.status != TABLE_OPEN) {
 		if ((rc = seat_of(s, table, user, &seat)) == PLAY_OK)
@@ -140,7 +140,7 @@ int play_join(struct store *s, int64_t table, int64_t user, int64_t now_ms, stru
 	if (n >= t.nseats && (rc = start_match(s, &t, now_ms)) == PLAY_OK)
 		rc = bots_act(s, table, now_ms);
 	else if (n < t.nseats)
-		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+		rc = store_table_bump(s, table, -1, 0, t.epoch, NULL);
 out:
 	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_ERR)
 		fail_msg(e, rc, play_message(rc));
@@ -160,9 +160,9 @@ int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_
 	int seat, n, rc;
 	if (level != BOT_RANDOM && level != BOT_GREEDY)
 		return fail_msg(e, PLAY_INVALID, N_("Diesen Bot gibt es nicht."));
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK ||
 	    (rc = seat_of(s, table, user, &seat)) != PLAY_OK)
 		goto out;
 	if (seat < 0)
@@ -177,7 +177,7 @@ int play_add_bot(struct store *s, int64_t table, int64_t user, int level, int64_
 		if ((rc = start_match(s, &t, now_ms)) == PLAY_OK)
 			rc = bots_act(s, table, now_ms);
 	} else if (rc == PLAY_OK) {
-		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+		rc = store_table_bump(s, table, -1, 0, t.epoch, NULL);
 	}
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING || rc == PLAY_FULL)
@@ -196,9 +196,9 @@ int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, str
 	int n, rc;
 	(void)now_ms;
 
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK)
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK)
 		goto out;
 	if (t.status != TABLE_OPEN) {
 		rc = PLAY_NOT_PLAYING;
@@ -209,9 +209,9 @@ int play_leave(struct store *s, int64_t table, int64_t user, int64_t now_ms, str
 		    PLAY_OK)
 		goto out;
 	if (n == 0)
-		rc = from_store(store_table_delete(s, table), PLAY_NOT_FOUND);
+		rc = store_table_delete(s, table);
 	else
-		rc = from_store(store_table_bump(s, table, -1, 0, t.epoch, NULL), PLAY_NOT_FOUND);
+		rc = store_table_bump(s, table, -1, 0, t.epoch, NULL);
 out:
 	if (rc == PLAY_NOT_SEATED || rc == PLAY_NOT_PLAYING)
 		fail_msg(e, rc, rc == PLAY_NOT_PLAYING
@@ -248,7 +248,7 @@ int play_seat(struct store *s, int64_t table, int64_t user, enum play_seat_act a
 {
 	struct live l;
 	int seat, rc;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	if ((rc = live_load(s, table, &l)) != PLAY_OK || (rc = seat_of(s, table, user, &seat)) !=
 							 PLAY_OK)
@@ -283,9 +283,9 @@ int play_claim(struct store *s, int64_t table, int64_t user, int seat, int64_t n
 	struct st_seat seats[GAME_MAX_SEATS];
 	int mine, n, rc;
 	(void)now_ms;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK ||
 	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK ||
 	    (rc = from_store(store_table_seats(s, table, seats, GAME_MAX_SEATS, &n), PLAY_ERR)) !=
 		    PLAY_OK)
@@ -314,7 +314,7 @@ int play_expel(struct store *s, int64_t table, int64_t user, int target, int64_t
 	struct live l;
 	struct st_seat seats[GAME_MAX_SEATS];
 	int seat, n, rc;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	if ((rc = live_load(s, table, &l)) != PLAY_OK ||
 	    (rc = seat_of(s, table, user, &seat)) != PLAY_OK ||
@@ -357,9 +357,9 @@ int play_autopass(struct store *s, int64_t table, int64_t user, int on, int64_t 
 {
 	struct st_table t;
 	int rc;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) == PLAY_OK &&
+	if ((rc = store_table_get(s, table, &t)) == PLAY_OK &&
 	    (rc = from_store(store_seat_set_autopass(s, table, user, on), PLAY_NOT_SEATED)) ==
 		    PLAY_OK &&
 	    (rc = from_store(store_table_bump_quiet(s, table, -1, t.next_deadline, t.epoch, NULL),
@@ -376,9 +376,9 @@ int play_invite(struct store *s, int64_t table, int64_t user, const char *name, 
 	struct st_table t;
 	struct st_user u;
 	int mine, theirs, rc;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK ||
 	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK)
 		goto out;
 	if (mine < 0) {
@@ -415,9 +415,9 @@ int play_rematch(struct store *s, int64_t table, int64_t user, int64_t now_ms, i
 	struct st_seat seats[GAME_MAX_SEATS];
 	int mine, n, rc;
 	*next = 0;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
-	if ((rc = from_store(store_table_get(s, table, &t), PLAY_NOT_FOUND)) != PLAY_OK ||
+	if ((rc = store_table_get(s, table, &t)) != PLAY_OK ||
 	    (rc = seat_of(s, table, user, &mine)) != PLAY_OK)
 		goto out;
 	if (mine < 0)

@@ -53,10 +53,10 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 	enum { TICK_ROUNDS = 4 };
 	struct live l;
 	int64_t v, dl;
-	int rc = from_store(store_table_poll(s, table, &v, &dl), PLAY_NOT_FOUND);
+	int rc = store_table_poll(s, table, &v, &dl);
 	if (rc != PLAY_OK || !deadline_passed(dl, now_ms))
 		return rc;
-	if ((rc = from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	for (int round = 0; rc == PLAY_OK && round < TICK_ROUNDS; round++) {
 		rc = live_load(s, table, &l);
@@ -155,13 +155,13 @@ enum { SWEEP_MAX = 16 };
 static int expire_open(struct store *s, int64_t id, int64_t before, int *done)
 {
 	struct st_table t;
-	int rc = from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	*done = 0;
 	if (rc != PLAY_OK)
 		return rc;
-	rc = from_store(store_table_get(s, id, &t), PLAY_NOT_FOUND);
+	rc = store_table_get(s, id, &t);
 	if (rc == PLAY_OK && t.status == TABLE_OPEN && t.created_at < before) {
-		rc = from_store(store_table_delete(s, id), PLAY_NOT_FOUND);
+		rc = store_table_delete(s, id);
 		*done = rc == PLAY_OK;
 	}
 	rc = finish(s, rc);
@@ -173,12 +173,12 @@ static int expire_open(struct store *s, int64_t id, int64_t before, int *done)
  * a match closed idle is not rated). */
 static int close_idle(struct store *s, int64_t id, int64_t before, int64_t now, int *done)
 {
-	int rc = from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	*done = 0;
 	if (rc != PLAY_OK)
 		return rc;
 	struct st_table t;
-	rc = from_store(store_table_close_idle(s, id, before), PLAY_NOT_FOUND);
+	rc = store_table_close_idle(s, id, before);
 	*done = rc == PLAY_OK;
 	if (rc == PLAY_OK && (rc = from_store(store_table_get(s, id, &t), PLAY_ERR)) == PLAY_OK)
 		rc = table_ended(s, &t, now);

@@ -120,7 +120,7 @@ int tourney_create(struct store *s, const struct tourney_new *n, int64_t user, i
 	t.seed = (int64_t)(auth_random_seed() >> 1);
 	t.created_by = user;
 	t.created_at = now;
-	if ((rc = play_from_store(store_begin(s), PLAY_ERR)) != PLAY_OK)
+	if ((rc = store_begin(s)) != PLAY_OK)
 		return rc;
 	int open = 0;   /* counted in the write transaction: parallel creates see each other */
 	rc = play_from_store(store_tourneys_open_by(s, user, &open), PLAY_ERR);
@@ -590,7 +590,7 @@ int tourney_after_table(struct store *s, const struct st_table *t, int64_t now)
 int tourney_register(struct store *s, int64_t t, int64_t user, int64_t now, struct rerr *e)
 {
 	struct st_tourney x;
-	int rc = play_from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	if (rc != PLAY_OK)
 		return rc;
 	rc = play_from_store(store_tourney_get(s, t, &x), PLAY_NOT_FOUND);
@@ -641,7 +641,7 @@ int tourney_withdraw(struct store *s, int64_t t, int64_t user, int64_t by, int64
 {
 	struct tourney_data d;
 	int64_t table = 0;
-	int rc = play_from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	if (rc != PLAY_OK)
 		return rc;
 	rc = load_in(s, t, &d);
@@ -664,7 +664,7 @@ int tourney_withdraw(struct store *s, int64_t t, int64_t user, int64_t by, int64
 int tourney_start(struct store *s, int64_t t, int64_t user, int64_t now, struct rerr *e)
 {
 	struct tourney_data d;
-	int rc = play_from_store(store_begin(s), PLAY_ERR);
+	int rc = store_begin(s);
 	if (rc != PLAY_OK)
 		return rc;
 	rc = load_in(s, t, &d);
@@ -688,7 +688,7 @@ int tourney_tick(struct store *s, int64_t t, int64_t now)
 	int rc = play_from_store(store_tourney_poll(s, t, &version, &start), PLAY_NOT_FOUND);
 	if (rc != PLAY_OK || start == 0 || start > now)
 		return rc == PLAY_NOT_FOUND ? PLAY_OK : rc;
-	rc = play_from_store(store_begin(s), PLAY_ERR);
+	rc = store_begin(s);
 	if (rc != PLAY_OK)
 		return rc;
 	rc = load_in(s, t, &d);

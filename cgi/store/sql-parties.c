@@ -12,10 +12,11 @@
 
 #define PARTY_COLS "p.id, p.table_id, p.number, p.seed, p.dealer, p.over"
 
-/* The party's position: the snapshot of its last step, or the deal it
- * started from (026_one_write.sql: a step is one row, with its position). */
-#define PARTY_SNAPSHOT "coalesce((SELECT m.snapshot FROM moves m WHERE m.party = p.id" \
-	" ORDER BY m.seq DESC LIMIT 1), p.snapshot)"
+/* The party's position (026_one_write.sql: a step is one row, with its
+ * position): while it runs, the snapshot of its last step, or the deal it
+ * started from; once over, the final one the party row keeps. */
+#define PARTY_SNAPSHOT "CASE WHEN p.over THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
+	" FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), p.snapshot) END"
 
 /* Whether that step is a deadline that passed (struct st_party.last_tick). */
 #define PARTY_LAST_TICK "coalesce((SELECT m.seat = -1 AND m.text = 'tick' FROM moves m" \
@@ -51,12 +52,12 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_PARTY_LATEST) =
 		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
 		" WHERE p.table_id = ?1 ORDER BY p.number DESC LIMIT 1",
-	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1 WHERE id = ?1",
-	/* at a party's end its steps keep every PARTY_CHECKPOINT-th position
-	 * and the last (the party's final one): replays start from them */
+	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1, snapshot = ?2 WHERE id = ?1",
+	/* at a party's end its steps keep every ST_PARTY_CHECKPOINT-th
+	 * position only: replays start from them */
 	ST_AT(STMT_PARTY_THIN) =
 		"UPDATE moves SET snapshot = NULL WHERE party = ?1 AND seq % ?2 <> 0"
-		" AND seq < (SELECT max(seq) FROM moves WHERE party = ?1) AND snapshot IS NOT NULL",
+		" AND snapshot IS NOT NULL",
 	ST_AT(STMT_RESULT_CLEAR) = "DELETE FROM party_results WHERE party = ?1",
 	ST_AT(STMT_RESULT_PUT) =
 		"INSERT INTO party_results (party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",
@@ -190,9 +191,11 @@ static int put_results(struct store *s, int64_t party, const struct party_result
 	return ST_OK;
 }
 
-int store_party_end(struct store *s, int64_t party, const struct party_result *r, int nseats)
+int store_party_end(struct store *s, int64_t party, const unsigned char *snap, size_t len,
+		    const struct party_result *r, int nseats)
 {
-	sqlite3_stmt *q = st_query(s, STMT_PARTY_OVER, ST_ARGS(ST_INT(party)));
+	sqlite3_stmt *q = st_query(s, STMT_PARTY_OVER, ST_ARGS(ST_INT(party),
+			ST_BLOB(snap, (int)len)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_change_row(s, q, "party over");

@@ -142,7 +142,8 @@ static const char *const stmt_text[] = {
 		" AND t.next_deadline <= ?1 ORDER BY t.next_deadline LIMIT ?2",
 	ST_AT(STMT_TABLE_CLOSE_IDLE) =
 		"UPDATE tables SET status = 2, closed_idle = 1, next_deadline = 0,"
-		" acting = 0, in_window = 0, to_continue = 0, version = version + 1, public_version = version + 1, epoch_version = version + 1"
+		" acting = 0, in_window = 0, to_continue = 0, version = version + 1,"
+		" public_version = version + 1, epoch_version = version + 1"
 		" WHERE id = ?1 AND status = 1 AND (SELECT coalesce((SELECT max(at) FROM moves m"
 		" WHERE m.party = p.id), p.created_at) FROM parties p WHERE p.table_id = tables.id"
 		" AND p.number = tables.party_no) < ?2",

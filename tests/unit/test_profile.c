@@ -49,7 +49,7 @@ static void finished_party(struct store *s, int64_t table, int number, const int
 					    &party), ST_OK);
 	assert_int_equal(store_move_append(s, party, 0, "zug", at - 5, 2, snap, sizeof snap), ST_OK);
 	assert_int_equal(store_move_append(s, party, 1, "zug", at, 3, snap, sizeof snap), ST_OK);
-	assert_int_equal(store_party_end(s, party, &r, n), ST_OK);
+	assert_int_equal(store_party_end(s, party, snap, sizeof snap, &r, n), ST_OK);
 }
 
 static void finish(struct store *s, int64_t table)

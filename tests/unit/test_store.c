@@ -765,7 +765,7 @@ static void test_move_transaction(void **state)
 	assert_int_equal(store_begin(t->s), ST_OK);
 	assert_int_equal(store_move_append(t->s, party, -1, "tick", 6000, 3, snap, 10), ST_OK);
 	assert_int_equal(store_move_append(t->s, party, 0, "pass", 6000, 4, snap, 12), ST_OK);
-	assert_int_equal(store_party_end(t->s, party, &score, 3), ST_OK);
+	assert_int_equal(store_party_end(t->s, party, snap, 12, &score, 3), ST_OK);
 	assert_int_equal(store_commit(t->s), ST_OK);
 	/* the finished party's position is its last step's */
 	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
