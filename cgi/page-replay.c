@@ -278,6 +278,21 @@ static int board_view(struct page *p, const struct play_replay *r, const char *c
 	return 0;
 }
 
+/* Section `party_links`: every party of the match so far. */
+static void party_links(struct page *p, const struct play_replay *r, struct view *v)
+{
+	view_list(v, "party_links");
+	for (int k = 0; k <= r->t.party_no && k < REPLAY_PARTIES_MAX && r->t.nparties > 1; k++) {
+		view_begin(v, "party_links");
+		view_num(v, "number", k + 1);
+		view_flag(v, "current", k == r->party.number);
+		view_flag(v, "other", k != r->party.number);
+		view_str(v, "url", page_table_url(p, r->t.id, arena_printf(p->a, "/replay?party=%d",
+									    k + 1)));
+		view_end(v);
+	}
+}
+
 static int replay_tree(struct page *p, const struct play_replay *r, const struct rq *q,
 		       struct view *v)
 {
@@ -304,6 +319,8 @@ static int replay_tree(struct page *p, const struct play_replay *r, const struct
 				  arena_printf(p->a, "/replay.txt?party=%d", r->party.number + 1)) : "");
 	view_flag(v, "has_export", r->over && r->party.over);
 	nav_view(p, r, q, v);
+	if (!q->since)
+		party_links(p, r, v);
 	step_view(p, r, names, v);
 	step_log_view(p, r, names, v);
 	viewpoints_view(p, r, names, v);
@@ -446,4 +463,35 @@ void page_replay_txt(struct page *p)
 	p->resp.content_type = "text/plain; charset=utf-8";
 	p->resp.body = body;
 	p->resp.len = len;
+}
+
+/* ---- the links from a table's page --------------------------------------- */
+
+/* Section `replay_links` of a table's tree: "Seit deinem letzten Zug"
+ * (`since_url`) for a seat of a running party once anything the others
+ * can see happened since its own last step (the public version passed
+ * it: nothing hidden decides), and every finished party's replay
+ * (`replays`: number, url). Nothing when there is neither. */
+void page_replay_links(struct page *p, const struct play_table *pt, struct view *v)
+{
+	int64_t mine = 0;
+	int since = pt->has_party && pt->my_seat >= 0 && pt->t.status == TABLE_PLAYING &&
+		    !pt->pausing && !pt->status.over &&
+		    store_seat_last_version(p->store, pt->party.id, pt->my_seat, &mine) == ST_OK &&
+		    mine > 0 && pt->t.public_version > mine;
+	if (!since && pt->nfinished == 0)
+		return;
+	view_begin(v, "replay_links");
+	view_flag(v, "has_since", since);
+	view_str(v, "since_url", since ? page_table_url(p, pt->t.id, "/since#schritt") : "");
+	view_list(v, "replays");
+	for (int k = 0; k < pt->nfinished && k < REPLAY_PARTIES_MAX; k++) {
+		view_begin(v, "replays");
+		view_num(v, "number", k + 1);
+		view_str(v, "url", page_table_url(p, pt->t.id,
+						  arena_printf(p->a, "/replay?party=%d", k + 1)));
+		view_end(v);
+	}
+	view_flag(v, "has_replays", pt->nfinished > 0);
+	view_end(v);
 }

@@ -211,6 +211,8 @@ void page_replay(struct page *p);
 void page_replay_json(struct page *p);
 void page_replay_txt(struct page *p);
 void page_since(struct page *p);
+struct play_table;
+void page_replay_links(struct page *p, const struct play_table *pt, struct view *v);
 
 /* page-lobby.c: the account page (/me) with `status`, p->mail_note and
  * p->mail_address in its mail section. */

@@ -226,6 +226,19 @@ static void one_game(const char *slug, int seats)
 	assert_non_null(strstr(line, scores));   /* "drehwurm: 80 steps, scores 3 -2 5" */
 	spoil(file, bad, sizeof bad);
 	assert_int_equal(run_replay(bad, line, sizeof line), 1);
+	/* the table page, the profile link the replay */
+	struct h_resp r;
+	char path[96], link[64];
+	snprintf(link, sizeof link, "/t/%lld/replay?party=1", (long long)id);
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	assert_int_equal(h_get(c, path, &r), 0);
+	assert_true(h_has(&r, link));
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/u/%s", name);
+	assert_int_equal(h_get(c, path, &r), 0);
+	if (r.body && strstr(r.body, "Letzte Ergebnisse"))   /* once the table is finished */
+		assert_true(h_has(&r, link));
+	h_resp_free(&r);
 	struct h_client *visitor = h_client_new();
 	step_through(visitor, id, scores);
 	h_client_free(visitor);
@@ -320,10 +333,19 @@ static void test_since_my_last_move(void **unused)
 			bert_after += anna_moved;
 	}
 	assert_true(anna_moved);
-	char path[128];
+	char path[128], link[64];
 	long st;
-	snprintf(path, sizeof path, "/t/%lld/since", (long long)id);
 	struct h_resp r;
+	/* Anna's table offers it, Bert (who moved last) has nothing new */
+	snprintf(path, sizeof path, "/t/%lld", (long long)id);
+	snprintf(link, sizeof link, "/t/%lld/since", (long long)id);
+	assert_int_equal(h_get(p[0], path, &r), 0);
+	assert_true(h_has(&r, link));
+	h_resp_free(&r);
+	assert_int_equal(h_get(p[1], path, &r), 0);
+	assert_false(h_has(&r, link));
+	h_resp_free(&r);
+	snprintf(path, sizeof path, "/t/%lld/since", (long long)id);
 	assert_int_equal(h_get(p[0], path, &r), 0);
 	assert_int_equal(r.status, 200);
 	assert_true(h_has(&r, "rel=\"next\""));
