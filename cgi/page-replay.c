@@ -344,6 +344,11 @@ static void show(struct page *p, int since, int json)
 		return;
 	}
 	int rc = play_replay(p->store, p->id, q.party, p->user_id, q.viewer, q.frame, r, &e);
+	if (rc == PLAY_OK && !r->over && !page_may_watch(p, &r->t, r->my_seat)) {
+		play_replay_free(r);
+		page_error(p, HTTP_403, "nowatch");
+		return;
+	}
 	if (rc == PLAY_OK && since && (r->over || r->t.status != TABLE_PLAYING || r->my_seat < 0))
 		rc = PLAY_NOT_PLAYING;   /* "since my last move" is a seat's, at a running party */
 	/* the since page starts at the seat's own last step */
@@ -463,6 +468,14 @@ void page_replay_txt(struct page *p)
 	p->resp.content_type = "text/plain; charset=utf-8";
 	p->resp.body = body;
 	p->resp.len = len;
+}
+
+int page_may_watch(struct page *p, const struct st_table *t, int my_seat)
+{
+	int on = 1;
+	if (my_seat >= 0 || t->status != TABLE_PLAYING)
+		return 1;
+	return store_table_spectators(p->store, t->id, &on) != ST_OK || on;
 }
 
 /* ---- the links from a table's page --------------------------------------- */

@@ -738,6 +738,11 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		page_error(p, load_status(rc), load_why(rc));
 		return;
 	}
+	if (!page_may_watch(p, &pt->t, pt->my_seat)) {   /* "Zuschauer erlaubt" (page-replay.c) */
+		play_free(pt);
+		page_error(p, HTTP_403, "nowatch");
+		return;
+	}
 	struct view v;
 	page_view(p, &v);
 	if (table_view(p, pt, &v, note_kind, note, typed) != 0) {

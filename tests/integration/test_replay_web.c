@@ -12,7 +12,12 @@
  *   - "Seit deinem letzten Zug" at a running two-person Drachenrummy
  *     table: it starts at the seat's own last move and ends at the page's
  *     position; the other seat's move texts are not shown, only what the
- *     game's log says; a visitor gets no such page.
+ *     game's log says; a visitor gets no such page;
+ *   - "Zuschauer erlaubt": a running table that allows spectators (the
+ *     default) is listed in the lobby with its players and its party, and
+ *     a visitor sees it; one that does not is not listed, and a visitor
+ *     gets 403 for its page, its JSON twin and its running party's
+ *     replay, while its seat sees all of them.
  * Bounded by MAX_SECONDS per table.
  */
 #include <setjmp.h>
@@ -388,11 +393,44 @@ static void test_since_my_last_move(void **unused)
 	h_client_free(p[1]);
 }
 
+static void test_watching(void **unused)
+{
+	(void)unused;
+	struct h_client *w = it_register("Rpwatch");
+	assert_non_null(w);
+	int64_t closed = it_create_table(w, "drachenrummy", 2, "spectators", "0", NULL);
+	int64_t open = it_create_table(w, "drachenrummy", 2, NULL);
+	assert_true(closed > 0 && open > 0);
+	assert_int_equal(it_post_table(w, closed, "/bot", "level", "greedy", NULL, 0), 303);
+	assert_int_equal(it_post_table(w, open, "/bot", "level", "random", NULL, 0), 303);
+	struct h_client *v = h_client_new();
+	struct h_resp r;
+	char a[64], b[64], path[96];
+	snprintf(a, sizeof a, "href=\"/t/%lld\"", (long long)open);
+	snprintf(b, sizeof b, "href=\"/t/%lld\"", (long long)closed);
+	assert_int_equal(h_get(v, "/", &r), 0);
+	assert_true(h_has(&r, a));
+	assert_false(h_has(&r, b));
+	assert_true(h_has(&r, "Rpwatch, Bot 2 (zufällig)"));
+	h_resp_free(&r);
+	const char *tails[] = { "", ".json", "/replay?party=1", "/replay.json?party=1" };
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof path, "/t/%lld%s", (long long)closed, tails[i]);
+		assert_int_equal(get_status(v, path), 403);
+		assert_int_equal(get_status(w, path), 200);
+		snprintf(path, sizeof path, "/t/%lld%s", (long long)open, tails[i]);
+		assert_int_equal(get_status(v, path), 200);
+	}
+	h_client_free(v);
+	h_client_free(w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_since_my_last_move),
+		cmocka_unit_test(test_watching),
 		cmocka_unit_test(test_drehwurm),
 		cmocka_unit_test(test_dna),
 		cmocka_unit_test(test_drachenrummy),
