@@ -299,13 +299,13 @@ struct play_replay {
 	int viewer;        /* whose view is shown: a seat, or -1 (spectator) */
 	int nframes, frame;
 	int last_own;      /* running: the frame of the viewer's own last step (0 none) */
-	int step_no;       /* steps played up to this frame (the log's seq) */
+	int step_no;       /* finished: steps played up to this frame (the log's seq);
+	                    * running: the frame (the log's count is not the seat's) */
 	int step_seat;     /* who made the frame's step: a seat, -1 a deadline or a
 	                    * clock's start, PLAY_REPLAY_DEAL at frame 0 */
 	int step_shown;    /* 1 when step_text may be shown to this viewer */
 	char step_text[GAME_MOVE_MAX + 1];
 	int64_t step_at;   /* finished parties only (ms), else 0 */
-	int folded;        /* finished parties: always 0 (one frame per step) */
 	void *state;       /* the position at `frame` */
 	void *prev;        /* … and at frame - 1 (frame > 0) */
 	struct status status;

@@ -189,8 +189,9 @@ static int play_to(struct play_replay *r, const struct setup *su, const struct s
 	}
 	r->g->status(r->state, &r->status);
 	r->step_seat = PLAY_REPLAY_DEAL;
-	r->step_no = upto;
-	r->folded = r->frame > 0 ? upto - before - 1 : 0;
+	/* while the party runs, steps count by the positions the seat saw:
+	 * the log's count would tell how many it did not see */
+	r->step_no = r->over ? upto : r->frame;
 	if (r->frame == 0)
 		return PLAY_OK;
 	const struct sim_step *x = &st->log[upto - 1];
@@ -199,8 +200,6 @@ static int play_to(struct play_replay *r, const struct setup *su, const struct s
 	r->step_shown = r->over || x->seat < 0 || (r->viewer >= 0 && x->seat == r->viewer);
 	if (r->step_shown)
 		memcpy(r->step_text, x->text, sizeof r->step_text);
-	if (!r->over)
-		r->folded = 0;   /* how many steps it hid is nobody's business */
 	return PLAY_OK;
 }
 

@@ -231,6 +231,11 @@ static void one_game(const char *slug, int seats)
 	assert_non_null(strstr(line, scores));   /* "drehwurm: 80 steps, scores 3 -2 5" */
 	spoil(file, bad, sizeof bad);
 	assert_int_equal(run_replay(bad, line, sizeof line), 1);
+	FILE *f = fopen(bad, "w");   /* a file that is no export: 2 */
+	assert_non_null(f);
+	fputs("game nosuchgame\nplayers 3\n", f);
+	fclose(f);
+	assert_int_equal(run_replay(bad, line, sizeof line), 2);
 	/* the table page, the profile link the replay */
 	struct h_resp r;
 	char path[96], link[64];
