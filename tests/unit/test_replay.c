@@ -22,7 +22,7 @@
  * not see (folded into the next frame) and the states scramble changed.
  *
  * REPLAY_PARTIES (environment) sets the parties per game and player count
- * (default 2).
+ * (default 1: every player count of every game once; more with the environment).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -180,8 +180,8 @@ static long parties_per_count(void)
 {
 	const char *v = getenv("REPLAY_PARTIES");
 	char *end;
-	long n = v ? strtol(v, &end, 10) : 2;
-	return v && (*end || n < 1 || n > 10000) ? 2 : n;
+	long n = v ? strtol(v, &end, 10) : 1;
+	return v && (*end || n < 1 || n > 10000) ? 1 : n;
 }
 
 static void replay_check_game(const struct game *g)
