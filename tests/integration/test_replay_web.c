@@ -2,8 +2,9 @@
  * test_replay_web.c — replays and the export through real nginx:
  *   - for every game a table of one person and greedy bots, the person's
  *     seat handed to a bot, played until its first party is over; then
- *     the party's export (/t/<id>/replay.txt) is played back by
- *     `spieltisch replay FILE` and must give the scores the table shows,
+ *     the export (/t/<id>/replay.txt) of every party finished by then is
+ *     played back by `spieltisch replay FILE` and must give the scores the
+ *     table shows,
  *     and a file with one score changed must fail; the replay pages step
  *     from the deal to the end (HTML and the JSON twin), whose last
  *     position has the same scores; a visitor may choose any seat's view;
@@ -97,19 +98,20 @@ static int64_t bots_party(struct h_client *c, const char *slug, int seats)
 	return -1;
 }
 
-/* The export of party 1 of table id, as a file; its path in out. */
-static void export_file(struct h_client *c, int64_t id, const char *name, char *out, size_t cap)
+/* The export of party k (1-based) of table id, as a file; its path in out. */
+static void export_file(struct h_client *c, int64_t id, int k, const char *name, char *out,
+			size_t cap)
 {
 	char path[96];
 	struct h_resp r;
-	snprintf(path, sizeof path, "/t/%lld/replay.txt?party=1", (long long)id);
+	snprintf(path, sizeof path, "/t/%lld/replay.txt?party=%d", (long long)id, k);
 	assert_int_equal(h_get(c, path, &r), 0);
 	assert_int_equal(r.status, 200);
 	char type[64];
 	assert_int_equal(h_header(&r, "Content-Type", type, sizeof type), 0);
 	assert_non_null(strstr(type, "text/plain"));
 	assert_non_null(strstr(r.body, "\nseed "));
-	snprintf(out, cap, "%s/%s.txt", h_dir(), name);
+	snprintf(out, cap, "%s/%s-%d.txt", h_dir(), name, k);
 	FILE *f = fopen(out, "w");
 	assert_non_null(f);
 	fwrite(r.body, 1, r.body_len, f);
@@ -136,19 +138,23 @@ static int run_replay(const char *file, char *out, size_t cap)
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/* The scores of party 1 as the table shows them: " 3 -2 5". */
-static void table_scores(struct h_client *c, int64_t id, char *out, size_t cap)
+/* The scores of party k (1-based) as the table shows them: " 3 -2 5";
+ * the parties finished so far. */
+static int table_scores(struct h_client *c, int64_t id, int k, char *out, size_t cap)
 {
 	long st;
 	json_t *o = it_table_json(c, id, &st);
 	assert_non_null(o);
-	json_t *sc = json_object_get(json_array_get(json_object_get(o, "parties"), 0), "scores");
+	int played = (int)json_array_size(json_object_get(o, "parties"));
+	json_t *sc = json_object_get(json_array_get(json_object_get(o, "parties"), (size_t)k - 1),
+				     "scores");
 	size_t n = 0;
 	out[0] = '\0';
 	for (size_t i = 0; i < json_array_size(sc); i++)
 		n += (size_t)snprintf(out + n, cap - n, " %lld",
 				      it_jint(json_array_get(sc, i), "score", 0));
 	json_decref(o);
+	return played;
 }
 
 /* A copy of file with the last score changed by one. */
@@ -225,10 +231,16 @@ static void one_game(const char *slug, int seats)
 	struct h_client *c = it_register(name);
 	assert_non_null(c);
 	int64_t id = bots_party(c, slug, seats);
-	table_scores(c, id, scores, sizeof scores);
-	export_file(c, id, slug, file, sizeof file);
-	assert_int_equal(run_replay(file, line, sizeof line), 0);
-	assert_non_null(strstr(line, scores));   /* "drehwurm: 80 steps, scores 3 -2 5" */
+	/* every party finished so far (the bots play on) */
+	int played = table_scores(c, id, 1, scores, sizeof scores);
+	for (int k = played; k >= 1; k--) {
+		table_scores(c, id, k, scores, sizeof scores);
+		export_file(c, id, k, slug, file, sizeof file);
+		assert_int_equal(run_replay(file, line, sizeof line), 0);
+		if (!strstr(line, scores))   /* "drehwurm: 80 steps, scores 3 -2 5" */
+			fail_msg("%s party %d: the export replays to '%s', the table says '%s'",
+				 slug, k, line, scores);
+	}
 	spoil(file, bad, sizeof bad);
 	assert_int_equal(run_replay(bad, line, sizeof line), 1);
 	FILE *f = fopen(bad, "w");   /* a file that is no export: 2 */
