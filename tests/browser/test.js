@@ -1991,6 +1991,7 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 	const nojs = await t.player('rita-nojs', DESKTOP, { javaScriptEnabled: false });
 	await nojs.context.addCookies(await rita.context.cookies());
 	const games = [['drehwurm', 3], ['dna', 2], ['drachenrummy', 2], ['wurfwort', 3], ['worstgame', 2]];
+	const axeResults = [], axeFound = [];
 	for (const [slug, seats] of games) {
 		const { path, scores } = await botsParty(rita, slug, seats);
 		// the table links to the replay; a scripted page and one without script step alike
@@ -2013,7 +2014,10 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 		await Promise.all([p.page.waitForURL(/seat=/), other.click({ timeout: CLICK_WAIT })]);
 		const s2 = await replayState(p);
 		check(s2.where === s.where && s2.viewer && s2.viewer !== s.viewer, `${slug}: the view did not change: "${s.viewer}" → "${s2.viewer}"`);
-		if (slug === 'drehwurm') await t.shot(p.page, 'replay-drehwurm-desktop.png');
+		if (slug === 'drehwurm') {
+			await t.shot(p.page, 'replay-drehwurm-desktop.png');
+			axeFound.push(...await axeCheck(t, p, 'replay', axeResults));
+		}
 		t.note(`${slug}: ${s.where}, ${scores.join(' ')}`);
 	}
 	// "Seit deinem letzten Zug": rita plays Drehwurm against two bots
@@ -2041,6 +2045,8 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 		check(!s.rels.includes('next'), `${p.label}: the last step still has a next`);
 	}
 	await t.shot(rita.page, 'replay-since-desktop.png');
+	axeFound.push(...await axeCheck(t, rita, 'since', axeResults));
+	check(axeFound.length === 0, `axe-core violations:\n${axeFound.join('\n')}`);
 });
 
 main();
