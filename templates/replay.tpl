@@ -7,7 +7,7 @@
 <a href="{{table_url}}">[[Zurück zum Tisch]]</a>{{#has_export}} · <a href="{{export_url}}" type="text/plain">[[Als Text (Zugsprache)]]</a>{{/has_export}}</p>
 </section>
 
-{{#multi_party}}<p class="replay-parties">[[Partien:]] {{#party_links}}{{#current}}<strong>{{number}}</strong>{{/current}}{{#other}}<a href="{{url}}">{{number}}</a>{{/other}} {{/party_links}}</p>{{/multi_party}}
+{{#replay}}{{#multi_party}}<p class="replay-parties">[[Partien:]] {{#party_links}}{{#current}}<strong>{{number}}</strong>{{/current}}{{#other}}<a href="{{url}}">{{number}}</a>{{/other}} {{/party_links}}</p>{{/multi_party}}{{/replay}}
 <nav class="replay-nav card" aria-label="[[Schritte]]" id="schritt">
 {{#never_moved}}<p class="note">[[Du hast in dieser Partie noch nicht gezogen: hier steht alles seit dem Austeilen.]]</p>{{/never_moved}}
 {{#nothing_since}}<p class="note">[[Seit deinem letzten Zug ist nichts geschehen, was du sehen kannst.]]</p>{{/nothing_since}}
