@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`, `lexicon`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`, `lexicon`, `replay`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +16,7 @@ static const struct {
 	{ "bots", cmd_bots, "bots GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--timing [--level L]]" },
 	{ "mail", cmd_mail, "mail --db FILE --sendmail CMD --base URL --from ADDR [--root DIR] [--once]" },
 	{ "lexicon", cmd_lexicon, "lexicon hyph DIC OUT | lexicon words LIST OUT   (compiled for mapping, cgi/lexfile.h)" },
+	{ "replay", cmd_replay, "replay FILE   (plays a party's export, /t/<id>/replay.txt, back and checks it)" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

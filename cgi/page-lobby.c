@@ -15,7 +15,7 @@
  * OPEN_PER_HOST: how many of one host's open tables the lobby lists (the
  * newest), so that nobody's tables push everybody else's out of it. */
 enum { OPEN_LIMIT = 40, MINE_LIMIT = 30, WATCH_LIMIT = 20, TICK_MAX = 10,
-       CREATE_FIELDS = 3 + PAGE_TABLE_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
+       CREATE_FIELDS = 4 + PAGE_TABLE_FIELDS, OPEN_PER_USER = 5, OPEN_PER_HOST = 3 };
 
 static const char *const status_names[] = {
 	[TABLE_OPEN] = "open", [TABLE_PLAYING] = "playing", [TABLE_FINISHED] = "finished",
@@ -222,12 +222,32 @@ static void games_view(struct page *p, struct view *v, int logged_in)
 	}
 }
 
-/* Section `watch`: running tables anyone may watch, the newest first. */
+/* Section `players` of a table to watch: who sits there, by seat. */
+static int watch_players(struct page *p, const struct st_table *t, struct view *v)
+{
+	struct st_seat seats[GAME_MAX_SEATS];
+	int n = 0;
+	if (store_table_seats(p->store, t->id, seats, GAME_MAX_SEATS, &n) != ST_OK)
+		return -1;
+	view_list(v, "players");
+	for (int i = 0; i < n; i++) {
+		view_begin(v, "players");
+		view_str(v, "name", seats[i].user_id ? seats[i].name :
+			 arena_printf(p->a, seats[i].bot == 1 ? _("Bot %d (zufällig)") :
+				      _("Bot %d (gierig)"), seats[i].seat + 1));
+		view_flag(v, "more", i + 1 < n);
+		view_end(v);
+	}
+	return 0;
+}
+
+/* Section `watch`: running tables anyone may watch ("Zuschauer erlaubt",
+ * 027_spectators.sql), the newest first, with who plays there. */
 static int watch_view(struct page *p, struct view *v)
 {
 	struct rows r;
 	if (rows_init(&r, p, WATCH_LIMIT) != 0 ||
-	    store_tables_running(p->store, WATCH_LIMIT, collect, &r) != ST_OK)
+	    store_tables_watchable(p->store, WATCH_LIMIT, collect, &r) != ST_OK)
 		return -1;
 	view_list(v, "watch");
 	for (int i = 0; i < r.n; i++) {
@@ -240,6 +260,8 @@ static int watch_view(struct page *p, struct view *v)
 		view_num(v, "party_number", t->party_no + 1);
 		view_num(v, "nparties", t->nparties);
 		view_str(v, "speed", page_speed_text(p->a, t));
+		if (watch_players(p, t, v) != 0)
+			return -1;
 		view_end(v);
 	}
 	view_flag(v, r.n > 0 ? "has_watch" : "no_watch", 1);
@@ -429,6 +451,7 @@ void page_table_create(struct page *p)
 		{ "seats", HTTP_V_INT, 1, g->min_players, g->max_players },
 	};
 	int n = 3 + page_table_form_rules(g, &rules[3]);
+	rules[n++] = (struct http_rule){ "spectators", HTTP_V_INT, 0, 0, 1 };   /* absent: 1 */
 	struct http_value f[CREATE_FIELDS];
 	struct play_speed sp;
 	char text[ST_OPTS_MAX + 1];
@@ -445,6 +468,10 @@ void page_table_create(struct page *p)
 	struct rerr e = { .msg = "" };
 	int rc = play_create_timed(p->store, g->slug, text, (int)f[2].n, &sp, p->user_id, p->now_ms,
 				   &id, &e);
+	/* "Zuschauer erlaubt" off: before anybody can join, so before the start */
+	if (rc == PLAY_OK && f[n - 1].present && !f[n - 1].n &&
+	    store_table_spectators_set(p->store, id, 0) != ST_OK)
+		rc = PLAY_ERR;
 	if (rc == PLAY_OK) {
 		page_redirect_table(p, id, "");
 	} else if (rc == PLAY_INVALID)

@@ -81,6 +81,7 @@ static void results_view(struct page *p, const struct tally *t, struct view *v)
 		view_begin(v, "results");
 		view_num(v, "table_id", f->table_id);
 		view_str(v, "url", page_table_url(p, f->table_id, ""));
+		view_str(v, "replay_url", page_table_url(p, f->table_id, "/replay?party=1"));
 		view_str(v, "game_title", game_title(f->game));
 		view_num(v, "at", f->at);
 		view_str(v, "date", page_local_time(p, f->at, date_fmt()));

@@ -653,6 +653,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 	if (party_end_view(p, pt, v, names) != 0)
 		return -1;
 	scores_view(pt, v, &nm);
+	page_replay_links(p, pt, v);   /* replays, "Seit deinem letzten Zug" (page-replay.c) */
 	if (page_chat_view(p, t->id, me >= 0, v) != 0)
 		return -1;
 	return logs_view(p, pt, v, &nm);
@@ -688,6 +689,11 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	if (rc != PLAY_OK) {
 		play_free(pt);
 		page_fail_as(p, rc, "notable");
+		return;
+	}
+	if (!page_may_watch(p, &pt->t, pt->my_seat)) {   /* "Zuschauer erlaubt" (page-replay.c) */
+		play_free(pt);
+		page_error(p, HTTP_403, "nowatch");
 		return;
 	}
 	struct view v;

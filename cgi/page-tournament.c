@@ -342,6 +342,8 @@ static void round_view(struct tpage *tp)
 			view_num(v, "number", x->number + 1);
 			view_str(v, "url", page_table_url(p, x->table_id, ""));
 			view_flag(v, "done", x->done);
+			view_str(v, "replay_url", x->done ? page_table_url(p, x->table_id,
+								      "/replay?party=1") : "");
 			view_str(v, "status", x->done ? _("beendet")
 				 : arena_printf(p->a, _("läuft: Partie %d von %d"), x->party_no + 1,
 						x->nparties));

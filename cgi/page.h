@@ -209,6 +209,18 @@ void page_mail_off_form(struct page *p);
 void page_mail_off(struct page *p);
 void page_lang(struct page *p);
 void page_lang_save(struct page *p);
+/* page-replay.c: a party position by position, its JSON twin, its
+ * export as text, and "Seit deinem letzten Zug"; page_replay_links adds
+ * to a table's tree the links to them (`replay_links`). */
+void page_replay(struct page *p);
+void page_replay_json(struct page *p);
+void page_replay_txt(struct page *p);
+void page_since(struct page *p);
+struct play_table;
+void page_replay_links(struct page *p, const struct play_table *pt, struct view *v);
+/* 0 when the viewer (seat `my_seat`, -1 none) may not see running table t
+ * because it allows no spectators (027_spectators.sql), else 1. */
+int page_may_watch(struct page *p, const struct st_table *t, int my_seat);
 
 /* page-lobby.c: the account page (/me) with `status`, p->mail_note and
  * p->mail_address in its mail section. */

@@ -26,6 +26,7 @@ enum route_id {
 	RT_TOURNAMENT_REGISTER, RT_TOURNAMENT_WITHDRAW, RT_TOURNAMENT_START,
 	RT_MAIL_SAVE, RT_MAIL_OFF_FORM, RT_MAIL_OFF,
 	RT_LANG, RT_LANG_SAVE,
+	RT_REPLAY, RT_REPLAY_JSON, RT_REPLAY_TXT, RT_SINCE,
 	RT__MAX
 };
 
@@ -89,6 +90,11 @@ static const struct route {
 	[RT_MAIL_OFF] = { HTTP_POST, "/mail/off/$", page_mail_off, R_PUBLIC },
 	[RT_LANG] = { HTTP_GET, "/lang", page_lang, R_PUBLIC },
 	[RT_LANG_SAVE] = { HTTP_POST, "/me/lang", page_lang_save, R_LOGIN },
+	/* replays (page-replay.c) */
+	[RT_REPLAY] = { HTTP_GET, "/t/#/replay", page_replay, R_PUBLIC },
+	[RT_REPLAY_JSON] = { HTTP_GET, "/t/#/replay.json", page_replay_json, R_PUBLIC },
+	[RT_REPLAY_TXT] = { HTTP_GET, "/t/#/replay.txt", page_replay_txt, R_PUBLIC },
+	[RT_SINCE] = { HTTP_GET, "/t/#/since", page_since, R_LOGIN },
 };
 _Static_assert(sizeof routes / sizeof routes[0] == RT__MAX, "one row per route");
 

@@ -351,6 +351,12 @@ int store_invite_withdraw(struct store *s, int64_t table, int64_t invite);
 int store_table_set_rematch(struct store *s, int64_t table, int64_t next);
 /* Running tables, the newest first (the lobby's tables to watch). */
 int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx);
+/* "Zuschauer erlaubt" (027_spectators.sql, sql-watch.c): the table's
+ * option (1, the default, or 0: only its seats see it while it runs),
+ * and the running tables that allow it, newest first. */
+int store_table_spectators_set(struct store *s, int64_t table, int on);
+int store_table_spectators(struct store *s, int64_t table, int *on);
+int store_tables_watchable(struct store *s, int limit, st_table_fn fn, void *ctx);
 /* Open tables (waiting for players) that `user` created, into *n. */
 int store_tables_open_by(struct store *s, int64_t user, int *n);
 /* How many tournaments `user` organises that have not ended (registering

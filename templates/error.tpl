@@ -21,6 +21,7 @@
 {{#why_login}}[[Dafür musst du angemeldet sein.]]{{/why_login}}
 {{#why_notfound}}[[Diese Seite gibt es nicht.]]{{/why_notfound}}
 {{#why_notable}}[[Diesen Tisch gibt es nicht (mehr).]]{{/why_notable}}
+{{#why_nowatch}}[[An diesem Tisch sind keine Zuschauer erlaubt: die laufende Partie sehen nur die, die mitspielen. Ist sie vorbei, kann sie jeder nachspielen.]]{{/why_nowatch}}
 {{#why_method}}[[Diese Adresse kann so nicht aufgerufen werden.]]{{/why_method}}
 {{#why_busy}}[[Die Datenbank war gerade belegt. Bitte versuche es gleich noch einmal.]]{{/why_busy}}
 {{#why_nospace}}[[Der Server hat gerade keinen Speicherplatz mehr. Dein Zug (oder deine Eingabe) wurde <strong>nicht</strong> ausgeführt; versuche es später noch einmal.]]{{/why_nospace}}

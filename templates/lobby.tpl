@@ -46,7 +46,8 @@
 {{#watch}}
 <li><a href="{{url}}">[[Tisch {{id}} · {{game_title}}]]</a>
 <span class="badge">[[Partie {{party_number}} von {{nparties}}]]</span>
-<span class="opts"><span class="opt">[[{{nseats}} Plätze]]</span> <span class="opt">[[Tempo: {{speed}}]]</span></span></li>
+<span class="opts"><span class="opt">[[{{nseats}} Plätze]]</span> <span class="opt">[[Tempo: {{speed}}]]</span></span>
+<span class="players">{{#players}}{{name}}{{#more}}, {{/more}}{{/players}}</span></li>
 {{/watch}}
 </ul>
 {{/has_watch}}
@@ -73,6 +74,7 @@
 <summary>[[Optionen und Tempo]]</summary>
 <div class="stack">
 {{>table_fields}}
+<label>[[Zuschauer an diesem Tisch]] <select name="spectators"><option value="1" selected>[[erlaubt]]</option><option value="0">[[nicht erlaubt: nur wer mitspielt, sieht die laufende Partie]]</option></select></label>
 </div>
 </details>
 <button type="submit" class="primary">[[Tisch eröffnen]]</button>

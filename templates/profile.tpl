@@ -29,7 +29,7 @@
 <section class="card results">
 <h2>[[Letzte Ergebnisse]]</h2>
 <ul class="tables">
-{{#results}}<li><a href="{{url}}">[[Tisch {{table_id}} · {{game_title}}]]</a>
+{{#results}}<li><a href="{{url}}">[[Tisch {{table_id}} · {{game_title}}]]</a> <a href="{{replay_url}}" class="replay">[[nachspielen]]</a>
 <span class="date">{{date}}</span>
 <span class="badge{{#won}} turn{{/won}}">[[Platz {{place}} von {{of}}]]</span></li>
 {{/results}}

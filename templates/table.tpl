@@ -32,6 +32,8 @@
 <h2 id="board-title" class="sr-only">[[Spielbrett]]</h2>
 {{>game}}
 </section>
+{{#replay_links}}<p class="replay-links">{{#has_since}}<a href="{{since_url}}">[[Seit deinem letzten Zug: Schritt für Schritt]]</a>{{/has_since}}
+{{#has_replays}}[[Nachspielen:]] {{#replays}}<a href="{{url}}">{{#multi_party}}[[Partie {{number}}]]{{/multi_party}}{{#single_party}}[[die Partie]]{{/single_party}}</a> {{/replays}}{{/has_replays}}</p>{{/replay_links}}
 
 {{#show_typed}}
 <section class="card moves" id="moves">

@@ -45,7 +45,7 @@
 {{#round_pager}}<nav class="pager" aria-label="[[Runden]]">{{#round_links}}{{#current}}<strong aria-current="page">[[Runde {{n}}]]</strong>{{/current}}{{#other}}<a href="{{url}}">[[Runde {{n}}]]</a>{{/other}} {{/round_links}}</nav>{{/round_pager}}
 {{#table_pager}}<nav class="pager" aria-label="[[Tische der Runde]]">{{#table_pages}}{{#gap}}<span aria-hidden="true">…</span> {{/gap}}{{#current}}<strong aria-current="page">[[Tische {{text}}]]</strong>{{/current}}{{#other}}<a href="{{url}}">[[Tische {{text}}]]</a>{{/other}} {{/table_pages}}</nav>{{/table_pager}}
 <ul class="round-tables">
-{{#tables}}<li><a href="{{url}}">[[Tisch {{number}}]]</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>
+{{#tables}}<li><a href="{{url}}">[[Tisch {{number}}]]</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>{{#done}} <a href="{{replay_url}}" class="replay">[[nachspielen]]</a>{{/done}}
 <ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} [[(Bot)]]{{/bot}}{{#done}}: [[Platz {{place}}, {{points:x-minus}} Punkte ({{party_points:x-minus}} in der Partie)]]{{/done}}</li>{{/players}}</ol></li>
 {{/tables}}
 </ul>

@@ -11,6 +11,7 @@ int cmd_verbs(int argc, char **argv);
 int cmd_bots(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_lexicon(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 struct game;
 struct rerr;

@@ -280,4 +280,64 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms);
  * snapshot: PLAY_OK when identical (used by tests and the crash suite). */
 int play_verify_party(struct store *s, int64_t table, int number, struct rerr *e);
 
+/* ---- Replays (cgi/engine/replay.c, docs/rulings.md "Replays") ----
+ * A party position by position, rebuilt from its seed, dealer, options and
+ * stored steps by the rules core. Frame 0 is the deal; frame f the
+ * position after frame_step[f] steps. A finished party (or any party of a
+ * finished table) has one frame per step and may be seen from any seat
+ * (viewer -1..nseats-1); a running one only from the viewer's own seat
+ * (a visitor: the spectator's view), one frame per position that seat's
+ * page showed: its own steps and every step that changed what it sees;
+ * another seat's step text is left out. */
+enum { PLAY_REPLAY_DEAL = -2 };   /* step_seat of frame 0 */
+struct sim_step;
+struct play_replay {
+	struct st_table t;
+	const struct game *g;
+	int opt[GAME_OPT_MAX];
+	struct st_seat seats[GAME_MAX_SEATS];
+	int nseated;
+	struct st_party party;
+	int my_seat;       /* the user's seat at the table, -1 none */
+	int over;          /* every step, any viewpoint */
+	int viewer;        /* whose view is shown: a seat, or -1 (spectator) */
+	int nframes, frame;
+	int last_own;      /* running: the frame of the viewer's own last step (0 none) */
+	int step_no;       /* finished: steps played up to this frame (the log's seq);
+	                    * running: the frame (the log's count is not the seat's) */
+	int step_seat;     /* who made the frame's step: a seat, -1 a deadline or a
+	                    * clock's start, PLAY_REPLAY_DEAL at frame 0 */
+	int step_shown;    /* 1 when step_text may be shown to this viewer */
+	char step_text[GAME_MOVE_MAX + 1];
+	int64_t step_at;   /* finished parties only (ms), else 0 */
+	void *state;       /* the position at `frame` */
+	void *prev;        /* … and at frame - 1 (frame > 0) */
+	struct status status;
+};
+/* Loads party `number` (0-based; -1 the current one) of `table` at
+ * `frame` (-1 or beyond the last: the last) for `user` (0: a visitor)
+ * from seat `viewer` (used only for a finished party; -2: the user's own
+ * seat). PLAY_NOT_FOUND (no table or party), PLAY_NOT_PLAYING (no party
+ * yet), PLAY_CORRUPT (the log does not replay: e says why), PLAY_ERR.
+ * Free with play_replay_free() whatever the result. */
+int play_replay(struct store *s, int64_t table, int number, int64_t user, int viewer, int frame,
+		struct play_replay *r, struct rerr *e);
+void play_replay_free(struct play_replay *r);
+/* The steps of finished party `number` for the export, in order (without
+ * the continues after its end), with r's table, game, options and party
+ * filled (no state). PLAY_NOT_PLAYING while the party runs. */
+typedef void (*play_step_fn)(void *ctx, int seat, int64_t at, const char *text);
+int play_replay_steps(struct store *s, int64_t table, int number, struct play_replay *r,
+		      play_step_fn fn, void *ctx);
+/* Pure (the tests'): the frames of log[0..n) from setup su for `viewer`
+ * (all: one per step) into frame_step (n + 1 entries); scratch holds a
+ * state (g->state_size bytes). The count, or -1 with e when a step does
+ * not replay. */
+int play_replay_frames(const struct game *g, const struct setup *su, const struct sim_step *log,
+		       int n, int viewer, int all, int *frame_step, void *scratch, struct rerr *e);
+/* What `seat` (-1: a spectator) sees of a position, as one hash: its view
+ * and the public status (whose turn, who is shown acting, the window, the
+ * deadline, the epoch, the end) and whether it may act itself. */
+uint64_t play_replay_sig(const struct game *g, const void *st, int seat);
+
 #endif

@@ -16,7 +16,7 @@
  * id = group * ST_GROUP_MAX + its index in the file's stmt_text[]. */
 enum st_group {
 	ST_G_CORE, ST_G_USERS, ST_G_TABLES, ST_G_RATINGS, ST_G_ME, ST_G_CHAT, ST_G_PARTIES, ST_G_MAIL,
-	ST_G_TOURNEYS, ST_NGROUPS
+	ST_G_TOURNEYS, ST_G_WATCH, ST_NGROUPS
 };
 enum { ST_GROUP_MAX = 64, ST_NSTMT = ST_NGROUPS * ST_GROUP_MAX };
 #define ST_FIRST(group) ((group) * ST_GROUP_MAX)
@@ -31,7 +31,8 @@ struct st_stmts {
 #define ST_STMTS(a) { (a), (int)(sizeof (a) / sizeof (a)[0]) }
 
 extern const struct st_stmts st_stmts_core, st_stmts_users, st_stmts_tables, st_stmts_ratings,
-	st_stmts_me, st_stmts_chat, st_stmts_parties, st_stmts_mail, st_stmts_tourneys;
+	st_stmts_me, st_stmts_chat, st_stmts_parties, st_stmts_mail, st_stmts_tourneys,
+	st_stmts_watch;
 
 struct store {
 	sqlite3 *db;

@@ -68,6 +68,7 @@ static const struct st_stmts *const registry[ST_NGROUPS] = {
 	[ST_G_PARTIES] = &st_stmts_parties,
 	[ST_G_MAIL] = &st_stmts_mail,
 	[ST_G_TOURNEYS] = &st_stmts_tourneys,
+	[ST_G_WATCH] = &st_stmts_watch,
 };
 
 const char *st_sql(int id)

@@ -1937,4 +1937,116 @@ test('Accessibility: axe-core finds no violation on any page type, desktop and p
 	check(found.length === 0, `axe-core violations:\n${found.join('\n')}`);
 });
 
+// ---- replays -----------------------------------------------------------------------
+
+// A form post through the player's own cookies, without a page load (the
+// setup of a test, not what it shows): the CSRF token from `from`.
+async function postQuietly(p, from, path, fields) {
+	const html = await (await p.page.request.get(`${BASE}${from}`)).text();
+	const csrf = (html.match(/name="csrf" value="([^"]+)"/) || [])[1];
+	check(csrf, `no CSRF token on ${from}`);
+	const r = await p.page.request.post(`${BASE}${path}`, { form: { csrf, ...fields }, maxRedirects: 0 });
+	return r;
+}
+
+// A table of `slug` with p and greedy bots, p's seat handed to a bot, once
+// its first party is over (the bots move whenever a request touches it):
+// its path and that party's scores.
+async function botsParty(p, slug, seats) {
+	const r = await postQuietly(p, '/', '/tables', { game: slug, seats: String(seats) });
+	const id = ((r.headers().location || '').match(/^\/t\/(\d+)$/) || [])[1];
+	check(id, `${slug}: no table (${r.status()})`);
+	const path = `/t/${id}`;
+	for (let i = 1; i < seats; i++) await postQuietly(p, path, `${path}/bot`, { level: 'greedy' });
+	await postQuietly(p, path, `${path}/seat`, { act: 'bot' });
+	const j = await until(`${slug}: the bots to finish the first party`, 60000, async () => {
+		const o = await (await p.page.request.get(`${BASE}${path}.json`)).json();
+		return o.parties_played >= 1 ? o : false;
+	}, 50);
+	return { path, scores: j.parties[0].scores.map(x => x.score) };
+}
+
+// Clicks the replay's link `rel` and waits for its page.
+async function replayStep(p, rel) {
+	await Promise.all([p.page.waitForURL(u => /\/(replay|since)/.test(u.pathname)),
+		p.page.locator(`.replay-nav a[rel="${rel}"]`).first().click({ timeout: CLICK_WAIT })]);
+	await p.page.waitForLoadState('load');
+}
+
+// The replay page as read: where it stands, its step line, the points.
+async function replayState(p) {
+	return p.page.evaluate(() => ({
+		where: (document.querySelector('.replay-where') || {}).innerText || '',
+		step: ((document.querySelector('.replay-step') || {}).innerText || '').trim(),
+		rels: [...document.querySelectorAll('.replay-nav a[rel]')].map(a => a.rel),
+		scores: [...document.querySelectorAll('.seats .score')].map(s => Number(s.innerText.replace('\u2212', '-'))),
+		viewer: ((document.querySelector('.replay-views strong') || {}).innerText || '').trim(),
+		board: !!document.querySelector('fieldset.replay-frame[disabled] .board, fieldset.replay-frame[disabled] > *'),
+	}));
+}
+
+test('Replays: a finished party of every game step by step, and "Seit deinem letzten Zug", with and without JavaScript', 240000, async t => {
+	const rita = await t.player('rita');
+	await register(rita, 'rita');
+	const nojs = await t.player('rita-nojs', DESKTOP, { javaScriptEnabled: false });
+	await nojs.context.addCookies(await rita.context.cookies());
+	const games = [['drehwurm', 3], ['dna', 2], ['drachenrummy', 2], ['wurfwort', 3], ['worstgame', 2]];
+	const axeResults = [], axeFound = [];
+	for (const [slug, seats] of games) {
+		const { path, scores } = await botsParty(rita, slug, seats);
+		// the table links to the replay; a scripted page and one without script step alike
+		const p = slug === 'dna' || slug === 'worstgame' ? nojs : rita;
+		await gotoSettled(p, `${BASE}${path}`);
+		await Promise.all([p.page.waitForURL(/\/replay/),
+			p.page.locator(`.replay-links a[href="${path}/replay?party=1"]`).first().click({ timeout: CLICK_WAIT })]);
+		let s = await replayState(p);
+		check(s.rels.includes('prev') && !s.rels.includes('next'), `${slug}: the replay does not open at the end: ${s.rels}`);
+		check(JSON.stringify(s.scores) === JSON.stringify(scores), `${slug}: the last position scores ${s.scores}, the table ${scores}`);
+		await replayStep(p, 'first');
+		s = await replayState(p);
+		check(/Ausgeteilt/.test(s.step) && !s.rels.includes('prev'), `${slug}: the first position is not the deal: "${s.step}" ${s.rels}`);
+		check(s.board, `${slug}: no board in the replay`);
+		await replayStep(p, 'next');
+		s = await replayState(p);
+		check(/^Schritt 1 von \d+/.test(s.where) && /:/.test(s.step), `${slug}: step 1 reads "${s.where}" / "${s.step}"`);
+		// another seat's view of the same step
+		const other = p.page.locator('.replay-views a:not(strong a)').last();
+		await Promise.all([p.page.waitForURL(/seat=/), other.click({ timeout: CLICK_WAIT })]);
+		const s2 = await replayState(p);
+		check(s2.where === s.where && s2.viewer && s2.viewer !== s.viewer, `${slug}: the view did not change: "${s.viewer}" → "${s2.viewer}"`);
+		if (slug === 'drehwurm') {
+			await t.shot(p.page, 'replay-drehwurm-desktop.png');
+			axeFound.push(...await axeCheck(t, p, 'replay', axeResults));
+		}
+		t.note(`${slug}: ${s.where}, ${scores.join(' ')}`);
+	}
+	// "Seit deinem letzten Zug": rita plays Drehwurm against two bots
+	const url = await createTable(rita, 'drehwurm', 3);
+	await seatBots(rita, ['greedy', 'greedy']);
+	check(await dwMove(rita, url), 'rita never had a move');
+	const since = rita.page.locator('.replay-links a[href$="/since#schritt"]');
+	await until('the table to offer "Seit deinem letzten Zug"', POLL_WAIT, async () => {
+		if (await since.count()) return true;
+		await gotoSettled(rita, url);
+		return false;
+	});
+	for (const p of [rita, nojs]) {
+		await gotoSettled(p, `${url}/since`);
+		let s = await replayState(p);
+		check(/^Schritt 0 von [1-9]/.test(s.where) && !s.rels.includes('prev') && s.rels.includes('next'),
+			`${p.label}: the since page does not start at her own move: "${s.where}" ${s.rels}`);
+		check(/rita \(du\): \S/.test(s.step), `${p.label}: the first step is not rita's own move: "${s.step}"`);
+		await replayStep(p, 'next');
+		s = await replayState(p);
+		check(/Bot \d \(gierig\)|Frist/.test(s.step), `${p.label}: the step after hers: "${s.step}"`);
+		check(!await p.page.locator('.replay-step code').count(), `${p.label}: a bot's move text is shown while the party runs`);
+		await replayStep(p, 'last');
+		s = await replayState(p);
+		check(!s.rels.includes('next'), `${p.label}: the last step still has a next`);
+	}
+	await t.shot(rita.page, 'replay-since-desktop.png');
+	axeFound.push(...await axeCheck(t, rita, 'since', axeResults));
+	check(axeFound.length === 0, `axe-core violations:\n${axeFound.join('\n')}`);
+});
+
 main();
