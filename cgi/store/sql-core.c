@@ -118,14 +118,13 @@ int st_exec(struct store *s, sqlite3_stmt *q, const char *what)
 	return ST_OK;
 }
 
-/* Steps a bound statement that reads one number (column 0) into *out:
- * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
- * or the error. Resets the statement. */
-int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+int st_one(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
 {
+	if (!q)
+		return ST_ERR;
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(q, 0);
+		fn(ctx, q);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, what);
@@ -134,21 +133,54 @@ int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *wha
 	return rc;
 }
 
+int st_each(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
+{
+	if (!q)
+		return ST_ERR;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(ctx, q))
+			break;
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+static int row_int64(void *out, sqlite3_stmt *q)
+{
+	*(int64_t *)out = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
+/* Steps a bound statement that reads one number (column 0) into *out:
+ * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
+ * or the error. Resets the statement. */
+int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+{
+	return st_one(s, q, row_int64, out, what);
+}
+
+/* st_list_ids' rows: ids[] up to max. */
+struct id_list {
+	int64_t *ids;
+	int max, *n;
+};
+
+static int row_id(void *ctx, sqlite3_stmt *q)
+{
+	struct id_list *l = ctx;
+	if (*l->n < l->max)
+		l->ids[(*l->n)++] = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
 /* Up to max ids of a listing bound with (?1 time, ?2 max) into ids. */
 int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, int *n,
 		    const char *what)
 {
-	int rc;
+	struct id_list l = { ids, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (*n < max)
-			ids[(*n)++] = sqlite3_column_int64(q, 0);
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(max))), row_id, &l, what);
 }
 
 /* Runs a statement bound with (?1 table, ?2 value); ST_NOTFOUND when it
@@ -180,17 +212,10 @@ int st_change_row(struct store *s, sqlite3_stmt *q, const char *what)
 
 static int read_user_version(struct store *s, int *v)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_USER_VERSION);
-	if (!q)
-		return ST_ERR;
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		int r = st_fail(s, "user_version");
-		st_done(q);
-		return r;
-	}
-	*v = sqlite3_column_int(q, 0);
-	st_done(q);
-	return ST_OK;
+	int64_t n = 0;
+	int rc = st_one_int64(s, st_stmt(s, STMT_USER_VERSION), &n, "user_version");
+	*v = (int)n;
+	return rc == ST_NOTFOUND ? st_fail(s, "user_version") : rc;
 }
 
 /* A migration's number from its file name "NNN_something.sql", or -1. */
@@ -563,11 +588,12 @@ int store_limit_pages(struct store *s, int64_t pages, int64_t *now)
 	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
 		return st_fail(s, "max_page_count");
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && now)
-		*now = sqlite3_column_int64(q, 0);
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : st_fail(s, "max_page_count");
+	int64_t n = 0;
+	int rc = st_one_int64(s, q, &n, "max_page_count");
+	if (rc == ST_OK && now)
+		*now = n;
 	sqlite3_finalize(q);
+	rc = rc == ST_NOTFOUND ? ST_OK : rc;
 	return rc;
 }
 
