@@ -149,9 +149,10 @@ static int by_name_key(const void *a, const void *b)
 }
 
 /* The rows come unsorted and are sorted here: an ORDER BY made SQLite set
- * up a sorter even for the usual empty answer, 25k instructions of every
- * table page a signed-in viewer sees. Only the table's players write there,
- * so MUTED_MAX rows hold every answer. */
+ * up a sorter even for the usual empty answer, on every table page a
+ * signed-in viewer sees (docs/benchmarks.md, "Figures from the code's
+ * comments"). Only the table's players write there, so MUTED_MAX rows hold
+ * every answer. */
 int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
 		     void *ctx)
 {

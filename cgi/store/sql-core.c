@@ -386,9 +386,10 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		}
 	}
 	/* A connection is used by one thread only (a worker is a process of one
-	 * thread): SQLite need not lock its mutexes around every call (about
-	 * 2,000 locks a table page, 3 % of its instructions). Its memory
-	 * statistics stay on: server.c's give_back reads them (store_memory). */
+	 * thread): SQLite need not lock its mutexes around every call, of which
+	 * a page makes thousands (docs/benchmarks.md, "Figures from the code's
+	 * comments"). Its memory statistics stay on: server.c's give_back reads
+	 * them (ST_MAINT_MEMORY). */
 	if (sqlite3_open_v2(db_path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -655,9 +656,9 @@ static int checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_
 /* The checkpointer's round. Under a steady stream of commits a passive
  * checkpoint never reaches the WAL's end, and the WAL only starts over when
  * one has; so once the WAL is longer than WAL_CATCH_UP_PAGES, the last short
- * remainder is copied under the writer lock (a few hundred pages and two
- * syncs: 4–15 ms on a loaded test machine, about every 0.75 s while writes
- * never pause). */
+ * remainder is copied under the writer lock: a few hundred pages and two
+ * syncs, short and rare enough for the writers held off meanwhile
+ * (docs/benchmarks.md, "Figures from the code's comments"). */
 static int checkpoint_round(struct store *s, struct st_maint *m)
 {
 	int wal = 0, left = 0, rc = ST_OK;
