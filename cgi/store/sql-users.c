@@ -225,10 +225,31 @@ int store_login_failed(struct store *s, const char *name, int64_t now)
 	return st_run(s, STMT_LOGIN_FAILED, "login failed", ST_ARGS(ST_TEXT(key), ST_INT(now)));
 }
 
+/* count_key's answer. */
+struct key_count {
+	int *count;
+	int64_t *last;
+};
+
+static int read_key_count(void *ctx, sqlite3_stmt *q)
+{
+	struct key_count *k = ctx;
+	*k->count = sqlite3_column_int(q, 0);
+	if (k->last)
+		*k->last = sqlite3_column_int64(q, 1);
+	return 0;
+}
+
 /* Rows of `key` at or after `since` and the latest one's time (0: none),
  * if last is not NULL. */
 static int count_key(struct store *s, const char *key, int64_t since, int *count, int64_t *last,
-		     const char *what);
+		     const char *what)
+{
+	struct key_count k = { count, last };
+	int rc = st_one(s, st_query(s, STMT_LOGIN_FAILURES, ST_ARGS(ST_TEXT(key), ST_INT(since))),
+			read_key_count, &k, what);
+	return rc == ST_NOTFOUND ? st_fail(s, what) : rc;   /* an aggregate has its row */
+}
 
 /* Failures of the folded name at or after `since`, and the latest one's time. */
 int store_login_failures_last(struct store *s, const char *name, int64_t since, int *count,
@@ -278,30 +299,6 @@ int store_login_failed_at(struct store *s, const char *name, const char *addr, i
 	pair_key(NULL, addr, ak);
 	return st_run(s, STMT_LOGIN_FAILED_AT, "login failed at", ST_ARGS(ST_TEXT(pk), ST_TEXT(ak),
 			ST_INT(now)));
-}
-
-/* count_key's answer. */
-struct key_count {
-	int *count;
-	int64_t *last;
-};
-
-static int read_key_count(void *ctx, sqlite3_stmt *q)
-{
-	struct key_count *k = ctx;
-	*k->count = sqlite3_column_int(q, 0);
-	if (k->last)
-		*k->last = sqlite3_column_int64(q, 1);
-	return 0;
-}
-
-static int count_key(struct store *s, const char *key, int64_t since, int *count, int64_t *last,
-		     const char *what)
-{
-	struct key_count k = { count, last };
-	int rc = st_one(s, st_query(s, STMT_LOGIN_FAILURES, ST_ARGS(ST_TEXT(key), ST_INT(since))),
-			read_key_count, &k, what);
-	return rc == ST_NOTFOUND ? st_fail(s, what) : rc;   /* an aggregate has its row */
 }
 
 /* Failures of the folded name from `addr` at or after `since`, and the
