@@ -663,7 +663,8 @@ static int checkpoint_round(struct store *s, struct st_maint *m)
 {
 	int wal = 0, left = 0, rc = ST_OK;
 	for (int i = 0; i < CHECKPOINT_TRIES && !(m->stop && *m->stop); i++)
-		if ((rc = checkpoint(s, 0, &wal, &left)) != ST_OK || left <= CHECKPOINT_LOCKED_PAGES)
+		if ((rc = checkpoint(s, 0, &wal, &left)) != ST_OK ||
+		    left <= CHECKPOINT_LOCKED_PAGES)
 			break;
 	if (!(m->stop && *m->stop) && wal > WAL_CATCH_UP_PAGES && left <= CHECKPOINT_LOCKED_PAGES)
 		rc = checkpoint(s, 1, &wal, &left);

@@ -184,8 +184,8 @@ int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes)
 {
 	int64_t v = 0;
 	*yes = 0;
-	int rc = st_one_int64(s, st_query(s, STMT_MAIL_ACTING, ST_ARGS(ST_INT(user), ST_INT(table))),
-			      &v, "mail acting");
+	int rc = st_one_int64(s, st_query(s, STMT_MAIL_ACTING, ST_ARGS(ST_INT(user),
+			ST_INT(table))), &v, "mail acting");
 	*yes = v > 0;
 	return rc;
 }
