@@ -284,11 +284,12 @@ static void *preload_thread(void *arg)
 }
 
 /* Read in a thread of its own, so that malloc puts the lexicon (the word
- * list's 8 MiB in 300,000 blocks, the compiled patterns' state array; with
- * libhyphen's loader 40 MiB with its freed blocks between them) in an
- * arena of its own: a worker's allocations come from the main arena and
- * never write into those pages, so they stay shared with the master (read
- * in the main thread, a fresh worker had 21 MiB of them copied, private). */
+ * list in many small blocks, the compiled patterns' state array, and
+ * libhyphen's loader's freed blocks between them) in an arena of its own:
+ * a worker's allocations come from the main arena and never write into
+ * those pages, so they stay shared with the master (read in the main
+ * thread, a fresh worker had much of them copied, private: docs/benchmarks.md,
+ * "Figures from the code's comments"). */
 int lexicon_preload(const char *root)
 {
 	char dir[4096];

@@ -55,12 +55,7 @@ enum {
 	HEAP_DROP = 128 << 10,            /* SQLite's memory fallen this far below its peak */
 	TRIM_EVERY_MS = 1000,             /* malloc_trim at most this often */
 	BACKLOG = 128,
-	CHECKPOINT_EVERY_MS = 250,        /* the checkpointer's period */
-	CHECKPOINT_TRIES = 8,             /* passive checkpoints in a row at most */
-	CHECKPOINT_LOCKED_PAGES = 256,    /* the most it copies under the writer lock */
-	WAL_CATCH_UP_PAGES = 16384,       /* past this (64 MiB) it makes the WAL start over */
-	WAL_BACKSTOP_PAGES = 65536        /* the workers checkpoint on commit only past
-					     this (256 MiB): no checkpointer running */
+	CHECKPOINT_EVERY_MS = 250         /* the checkpointer's period */
 };
 
 struct serve_opts {
@@ -193,9 +188,9 @@ static void handle(FCGX_Request *rq, struct store *store, struct arena *a,
 static void give_back(size_t request_bytes)
 {
 	static int64_t last_ms;
-	int64_t held = 0, peak = 0;
-	store_memory(&held, &peak);
-	if (request_bytes <= REQUEST_LARGE && peak - held <= HEAP_DROP)
+	struct st_maint m = { 0 };
+	store_maintain(NULL, ST_MAINT_MEMORY, &m);
+	if (request_bytes <= REQUEST_LARGE && m.peak - m.held <= HEAP_DROP)
 		return;
 	int64_t ms = now_ms();
 	if (ms - last_ms < TRIM_EVERY_MS)
@@ -221,7 +216,7 @@ static int worker(int fd, const struct serve_opts *o)
 		fprintf(stderr, "serve: cannot open %s\n", o->db);
 		goto out;
 	}
-	store_autocheckpoint(store, WAL_BACKSTOP_PAGES);
+	store_maintain(store, ST_MAINT_WORKER, NULL);
 	play_set_lookup(lexicon_lookup());   /* read by the master: lexicon_preload() */
 	/* password hashing may occupy half the workers at most (at least one),
 	 * so that a login flood leaves the others to the game pages */
@@ -251,14 +246,10 @@ out:
 	return rc;
 }
 
-/* The checkpointer: every CHECKPOINT_EVERY_MS a passive checkpoint copies
- * the WAL into the database outside the requests, repeated while it still
- * leaves much behind. Under a steady stream of commits the copy never
- * reaches the WAL's end, and the WAL only starts over when it has; so once
- * the WAL is longer than WAL_CATCH_UP_PAGES, the last short remainder is
- * copied under the writer lock (a few hundred pages and two syncs: 4–15 ms
- * on a loaded test machine, about every 0.75 s while writes never pause).
- * Exits 0 when told to stop, EXIT_CONFIG when the database does not open. */
+/* The checkpointer: every CHECKPOINT_EVERY_MS it copies the WAL into the
+ * database outside the requests (the store's round, ST_MAINT_CHECKPOINT,
+ * which also makes a long WAL start over). Exits 0 when told to stop,
+ * EXIT_CONFIG when the database does not open. */
 static int checkpointer(int fd, const struct serve_opts *o)
 {
 	set_signal(SIGTERM, on_stop);
@@ -271,7 +262,7 @@ static int checkpointer(int fd, const struct serve_opts *o)
 		fprintf(stderr, "serve: checkpointer cannot open %s\n", o->db);
 		return EXIT_CONFIG;
 	}
-	store_autocheckpoint(store, 0);
+	store_maintain(store, ST_MAINT_CHECKPOINTER, NULL);
 	if (sandbox_wanted() && sandbox_enter() != 0) {
 		store_close(store);
 		return EXIT_CONFIG;
@@ -280,14 +271,9 @@ static int checkpointer(int fd, const struct serve_opts *o)
 		struct timespec ts = { CHECKPOINT_EVERY_MS / 1000,
 				       (CHECKPOINT_EVERY_MS % 1000) * 1000000L };
 		nanosleep(&ts, NULL);
-		int wal = 0, left = 0;
-		for (int i = 0; i < CHECKPOINT_TRIES && !stopping; i++) {
-			if (store_checkpoint(store, 0, &wal, &left) != ST_OK ||
-			    left <= CHECKPOINT_LOCKED_PAGES)
-				break;
-		}
-		if (!stopping && wal > WAL_CATCH_UP_PAGES && left <= CHECKPOINT_LOCKED_PAGES)
-			store_checkpoint(store, 1, &wal, &left);
+		struct st_maint m = { .stop = &stopping };
+		if (!stopping)
+			store_maintain(store, ST_MAINT_CHECKPOINT, &m);
 	}
 	store_close(store);
 	return 0;

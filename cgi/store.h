@@ -12,6 +12,7 @@
 #ifndef SPIELTISCH_STORE_H
 #define SPIELTISCH_STORE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,27 +50,45 @@ int store_begin(struct store *s);
 int store_begin_read(struct store *s);
 int store_commit(struct store *s);
 void store_rollback(struct store *s);
-/* 1 when this connection is inside a transaction (sqlite3_get_autocommit
- * says so) or holds the writer lock; 0 between requests, always. */
+/* 1 when this connection is inside a transaction (SQLite says so: not in
+ * autocommit) or holds the writer lock; 0 between requests, always. */
 int store_in_transaction(const struct store *s);
 /* What the dispatcher calls after every request: rolls back a transaction
  * the request left open and releases the writer lock; 1 when there was one
  * (a bug of the handler), 0 when nothing was open. */
 int store_end_request(struct store *s);
 
-/* WAL checkpoints. The workers turn the one on commit off (pages = 0) or
- * raise it to a backstop, and the checkpointer process calls
- * store_checkpoint() periodically (server.c); see those functions. */
-void store_autocheckpoint(struct store *s, int pages);
-int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_pages);
-/* Caps the database at `pages` pages for this connection (PRAGMA
- * max_page_count); a write needing more fails with ST_FULL, as on a full
- * disk. For tests and for an operator's quota. *now: the cap in effect. */
-int store_limit_pages(struct store *s, int64_t pages, int64_t *now);
-/* The store's heap of this process (SQLite's memory statistics): the bytes
- * held now and the most held since the last call, which starts the next
- * peak. Either may be NULL. */
-void store_memory(int64_t *held, int64_t *peak);
+/* ---- maintenance: what is not data, behind one call ----
+ * ST_MAINT_WORKER: a worker's connection; SQLite checkpoints on commit only
+ *   as a backstop (a WAL past 256 MiB: the checkpointer is gone).
+ * ST_MAINT_CHECKPOINTER: the checkpointer's connection; never on commit.
+ * ST_MAINT_CHECKPOINT: the checkpointer's round (server.c, four times a
+ *   second): passive checkpoints while they leave much behind, and once
+ *   the WAL is past 64 MiB the short rest under the writer lock, so that
+ *   the WAL starts over; m->wal_pages and m->left_pages: the WAL after it.
+ *   m->stop (may be NULL): checked between the checkpoints of a round.
+ * ST_MAINT_LIMIT_PAGES: caps the database at m->pages pages for this
+ *   connection (PRAGMA max_page_count; at least the pages in use): a write
+ *   needing more fails with ST_FULL, as on a full disk. For tests and an
+ *   operator's quota; m->pages gets the cap in effect.
+ * ST_MAINT_MEMORY: the store's heap of this process (s may be NULL): the
+ *   bytes held now (m->held) and the most since the last such call (m->peak),
+ *   which starts the next peak.
+ * m may be NULL for the first two. */
+enum st_maint_op {
+	ST_MAINT_WORKER,
+	ST_MAINT_CHECKPOINTER,
+	ST_MAINT_CHECKPOINT,
+	ST_MAINT_LIMIT_PAGES,
+	ST_MAINT_MEMORY
+};
+struct st_maint {
+	int64_t pages;                 /* LIMIT_PAGES: the cap asked; then the one in effect */
+	int64_t held, peak;            /* MEMORY */
+	int wal_pages, left_pages;     /* CHECKPOINT */
+	const volatile sig_atomic_t *stop;   /* CHECKPOINT: set when the process is told to stop */
+};
+int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m);
 
 /* ---- users ---- */
 struct st_user {

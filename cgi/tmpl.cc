@@ -48,9 +48,10 @@ std::set<std::string> *loaded;   // names that loaded; per process, set once
 // Each loaded template's text as read (German, with its [[markers]]), and
 // the parsed templates of each language in a cache of their own, German
 // from the load on, any other language from the first request a worker
-// answers in it: parsed, a language's templates take about 0.5 MiB of a
-// worker's heap, seven times their text, and a worker that never answers
-// in a language need not keep them. Per process, never freed.
+// answers in it: parsed, a language's templates take several times their
+// text of a worker's heap (docs/benchmarks.md, "Figures from the code's
+// comments"), and a worker that never answers in a language need not keep
+// them. Per process, never freed.
 std::vector<std::pair<std::string, std::string> > *sources;
 ctemplate::TemplateCache *caches[LANG__MAX];
 

@@ -79,6 +79,17 @@ int st_fail(struct store *s, const char *what);
 /* Runs a bound statement to its end: ST_OK, ST_EXISTS (a unique key), or
  * the error; ends the use. */
 int st_exec(struct store *s, sqlite3_stmt *q, const char *what);
+/* Reads the row q stands on into ctx (sqlite3_column_*); returns 0 to go
+ * on, anything else to stop (st_each; st_one ignores it). */
+typedef int (*st_row_fn)(void *ctx, sqlite3_stmt *q);
+/* The one reader of the store: steps a bound statement once. ST_OK with the
+ * row given to fn, ST_NOTFOUND when there is none, or the error (st_fail,
+ * logged as `what`). q NULL (it could not be prepared): ST_ERR. Always ends
+ * the use (st_done), so `return st_one(s, st_query(…), fn, ctx, what);`. */
+int st_one(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what);
+/* Every row of a bound statement to fn until fn says stop: ST_OK (no row is
+ * no error), or the error; q NULL: ST_ERR. Always ends the use. */
+int st_each(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what);
 /* One number (column 0) of a bound statement: ST_OK, ST_NOTFOUND, or the error. */
 int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what);
 /* Up to max ids of statement `which` bound with (?1 t, ?2 max). */

@@ -56,45 +56,54 @@ int store_chat_add(struct store *s, int64_t table, int64_t user, const char *tex
 			ST_TEXT(text), ST_INT(at)));
 }
 
+/* store_chat_rate's answer. */
+struct chat_rate {
+	int *count;
+	int64_t *oldest;
+};
+
+static int read_rate(void *ctx, sqlite3_stmt *q)
+{
+	struct chat_rate *r = ctx;
+	*r->count = sqlite3_column_int(q, 0);
+	*r->oldest = sqlite3_column_int64(q, 1);
+	return 0;
+}
+
 int store_chat_rate(struct store *s, int64_t table, int64_t user, int64_t after, int *count,
 		    int64_t *oldest)
 {
-	sqlite3_stmt *q = st_query(s, STMT_CHAT_RATE, ST_ARGS(ST_INT(table), ST_INT(user),
-			ST_INT(after)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*count = sqlite3_column_int(q, 0);
-		*oldest = sqlite3_column_int64(q, 1);
-		rc = ST_OK;
-	} else {
-		rc = st_fail(s, "chat rate");
-	}
-	st_done(q);
-	return rc;
+	struct chat_rate r = { count, oldest };
+	int rc = st_one(s, st_query(s, STMT_CHAT_RATE, ST_ARGS(ST_INT(table), ST_INT(user),
+			ST_INT(after))), read_rate, &r, "chat rate");
+	return rc == ST_NOTFOUND ? st_fail(s, "chat rate") : rc;   /* an aggregate has its row */
+}
+
+/* store_chat_recent's caller. */
+struct chat_to {
+	st_chat_fn fn;
+	void *ctx;
+};
+
+static int read_chat(void *ctx, sqlite3_stmt *q)
+{
+	struct chat_to *to = ctx;
+	struct st_chat m;
+	m.id = sqlite3_column_int64(q, 0);
+	m.user_id = sqlite3_column_int64(q, 1);
+	st_copy_col(m.author, sizeof m.author, q, 2);
+	m.at = sqlite3_column_int64(q, 3);
+	st_copy_col(m.text, sizeof m.text, q, 4);
+	to->fn(to->ctx, &m);
+	return 0;
 }
 
 int store_chat_recent(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
 		      void *ctx)
 {
-	struct st_chat m;
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_CHAT_RECENT, ST_ARGS(ST_INT(table), ST_INT(viewer),
-			ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		m.id = sqlite3_column_int64(q, 0);
-		m.user_id = sqlite3_column_int64(q, 1);
-		st_copy_col(m.author, sizeof m.author, q, 2);
-		m.at = sqlite3_column_int64(q, 3);
-		st_copy_col(m.text, sizeof m.text, q, 4);
-		fn(ctx, &m);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "chat recent");
-	st_done(q);
-	return rc;
+	struct chat_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_CHAT_RECENT, ST_ARGS(ST_INT(table), ST_INT(viewer),
+			ST_INT(limit))), read_chat, &to, "chat recent");
 }
 
 int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted, int on,
@@ -118,37 +127,44 @@ struct muted_row {
 	char name[ST_NAME_MAX + 1], key[ST_NAME_MAX + 1];
 };
 
+/* store_chat_muted's rows so far. */
+struct muted_rows {
+	struct muted_row *row;
+	int n, max;
+};
+
+static int read_muted(void *ctx, sqlite3_stmt *q)
+{
+	struct muted_rows *m = ctx;
+	struct muted_row *r = &m->row[m->n++];
+	r->id = sqlite3_column_int64(q, 0);
+	st_copy_col(r->name, sizeof r->name, q, 1);
+	st_copy_col(r->key, sizeof r->key, q, 2);
+	return m->n >= m->max;
+}
+
 static int by_name_key(const void *a, const void *b)
 {
 	return strcmp(((const struct muted_row *)a)->key, ((const struct muted_row *)b)->key);
 }
 
 /* The rows come unsorted and are sorted here: an ORDER BY made SQLite set
- * up a sorter even for the usual empty answer, 25k instructions of every
- * table page a signed-in viewer sees. Only the table's players write there,
- * so MUTED_MAX rows hold every answer. */
+ * up a sorter even for the usual empty answer, on every table page a
+ * signed-in viewer sees (docs/benchmarks.md, "Figures from the code's
+ * comments"). Only the table's players write there, so MUTED_MAX rows hold
+ * every answer. */
 int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
 		     void *ctx)
 {
 	enum { MUTED_MAX = 64 };
 	struct muted_row rows[MUTED_MAX];
-	int n = 0, rc;
-	sqlite3_stmt *q = st_query(s, STMT_CHAT_MUTED, ST_ARGS(ST_INT(user), ST_INT(table),
-			ST_INT(MUTED_MAX)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		rows[n].id = sqlite3_column_int64(q, 0);
-		st_copy_col(rows[n].name, sizeof rows[n].name, q, 1);
-		st_copy_col(rows[n].key, sizeof rows[n].key, q, 2);
-		n++;
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "chat muted");
-	st_done(q);
+	struct muted_rows m = { rows, 0, MUTED_MAX };
+	int rc = st_each(s, st_query(s, STMT_CHAT_MUTED, ST_ARGS(ST_INT(user), ST_INT(table),
+			ST_INT(MUTED_MAX))), read_muted, &m, "chat muted");
 	if (rc != ST_OK)
 		return rc;
-	qsort(rows, (size_t)n, sizeof rows[0], by_name_key);
-	for (int i = 0; i < n && i < limit; i++)
+	qsort(rows, (size_t)m.n, sizeof rows[0], by_name_key);
+	for (int i = 0; i < m.n && i < limit; i++)
 		fn(ctx, rows[i].id, rows[i].name);
 	return ST_OK;
 }

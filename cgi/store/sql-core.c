@@ -28,7 +28,12 @@
 #include "internal.h"
 
 enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 << 20,
-       WRITER_WAIT_MS = BUSY_TIMEOUT_MS };   /* the writer lock file's bound, as SQLite's */
+       WRITER_WAIT_MS = BUSY_TIMEOUT_MS,   /* the writer lock file's bound, as SQLite's */
+       CHECKPOINT_TRIES = 8,               /* passive checkpoints in a round at most */
+       CHECKPOINT_LOCKED_PAGES = 256,      /* the most a round copies under the writer lock */
+       WAL_CATCH_UP_PAGES = 16384,         /* past this (64 MiB) the WAL is made to start over */
+       WAL_BACKSTOP_PAGES = 65536 };       /* the workers checkpoint on commit only past this
+					      (256 MiB): no checkpointer running */
 
 enum {
 	STMT_PRAGMA_WAL = ST_FIRST(ST_G_CORE),
@@ -119,14 +124,13 @@ int st_exec(struct store *s, sqlite3_stmt *q, const char *what)
 	return ST_OK;
 }
 
-/* Steps a bound statement that reads one number (column 0) into *out:
- * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
- * or the error. Resets the statement. */
-int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+int st_one(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
 {
+	if (!q)
+		return ST_ERR;
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		*out = sqlite3_column_int64(q, 0);
+		fn(ctx, q);
 		rc = ST_OK;
 	} else {
 		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, what);
@@ -135,21 +139,54 @@ int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *wha
 	return rc;
 }
 
+int st_each(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
+{
+	if (!q)
+		return ST_ERR;
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+		if (fn(ctx, q))
+			break;
+	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, what);
+	st_done(q);
+	return rc;
+}
+
+static int row_int64(void *out, sqlite3_stmt *q)
+{
+	*(int64_t *)out = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
+/* Steps a bound statement that reads one number (column 0) into *out:
+ * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
+ * or the error. Resets the statement. */
+int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+{
+	return st_one(s, q, row_int64, out, what);
+}
+
+/* st_list_ids' rows: ids[] up to max. */
+struct id_list {
+	int64_t *ids;
+	int max, *n;
+};
+
+static int row_id(void *ctx, sqlite3_stmt *q)
+{
+	struct id_list *l = ctx;
+	if (*l->n < l->max)
+		l->ids[(*l->n)++] = sqlite3_column_int64(q, 0);
+	return 0;
+}
+
 /* Up to max ids of a listing bound with (?1 time, ?2 max) into ids. */
 int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, int *n,
 		    const char *what)
 {
-	int rc;
+	struct id_list l = { ids, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-		if (*n < max)
-			ids[(*n)++] = sqlite3_column_int64(q, 0);
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(max))), row_id, &l, what);
 }
 
 /* Runs a statement bound with (?1 table, ?2 value); ST_NOTFOUND when it
@@ -181,17 +218,10 @@ int st_change_row(struct store *s, sqlite3_stmt *q, const char *what)
 
 static int read_user_version(struct store *s, int *v)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_USER_VERSION);
-	if (!q)
-		return ST_ERR;
-	if (sqlite3_step(q) != SQLITE_ROW) {
-		int r = st_fail(s, "user_version");
-		st_done(q);
-		return r;
-	}
-	*v = sqlite3_column_int(q, 0);
-	st_done(q);
-	return ST_OK;
+	int64_t n = 0;
+	int rc = st_one_int64(s, st_stmt(s, STMT_USER_VERSION), &n, "user_version");
+	*v = (int)n;
+	return rc == ST_NOTFOUND ? st_fail(s, "user_version") : rc;
 }
 
 /* A migration's number from its file name "NNN_something.sql", or -1. */
@@ -369,9 +399,10 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		}
 	}
 	/* A connection is used by one thread only (a worker is a process of one
-	 * thread): SQLite need not lock its mutexes around every call (about
-	 * 2,000 locks a table page, 3 % of its instructions). Its memory
-	 * statistics stay on: server.c's give_back reads them (store_memory). */
+	 * thread): SQLite need not lock its mutexes around every call, of which
+	 * a page makes thousands (docs/benchmarks.md, "Figures from the code's
+	 * comments"). Its memory statistics stay on: server.c's give_back reads
+	 * them (ST_MAINT_MEMORY). */
 	if (sqlite3_open_v2(db_path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -565,33 +596,30 @@ int store_end_request(struct store *s)
 	return 1;
 }
 
-/* Sets SQLite's automatic checkpoint on commit: past `pages` WAL pages
- * (0 = never). */
-void store_autocheckpoint(struct store *s, int pages)
-{
-	sqlite3_wal_autocheckpoint(s->db, pages);
-}
+/* ------------------------------------------------------------------ */
+/* Maintenance (store_maintain)                                        */
 
 /* PRAGMA max_page_count for this connection: `pages` (at least the pages
  * in use, SQLite's rule), so that a write needing more fails as on a full
  * disk (ST_FULL). The pragma takes no bound value: the number is formatted
  * here, and it is only a number. *now gets the limit in effect (may be NULL). */
-int store_limit_pages(struct store *s, int64_t pages, int64_t *now)
+static int limit_pages(struct store *s, int64_t pages, int64_t *now)
 {
 	char sql[64];
 	sqlite3_stmt *q = NULL;
 	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
 	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
 		return st_fail(s, "max_page_count");
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && now)
-		*now = sqlite3_column_int64(q, 0);
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : st_fail(s, "max_page_count");
+	int64_t n = 0;
+	int rc = st_one_int64(s, q, &n, "max_page_count");
+	if (rc == ST_OK && now)
+		*now = n;
 	sqlite3_finalize(q);
+	rc = rc == ST_NOTFOUND ? ST_OK : rc;
 	return rc;
 }
 
-void store_memory(int64_t *held, int64_t *peak)
+static void memory(int64_t *held, int64_t *peak)
 {
 	sqlite3_int64 h = 0, p = 0;
 	sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &h, &p, 1);
@@ -622,7 +650,7 @@ static int checkpoint_busy(void *arg, int n)
 	return 1;
 }
 
-int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_pages)
+static int checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_pages)
 {
 	int log = 0, copied = 0, rc;
 	if (exclusive) {
@@ -643,4 +671,47 @@ int store_checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_p
 	if (rc != SQLITE_OK && rc != SQLITE_BUSY)
 		return st_fail(s, "wal_checkpoint");
 	return ST_OK;
+}
+
+/* The checkpointer's round. Under a steady stream of commits a passive
+ * checkpoint never reaches the WAL's end, and the WAL only starts over when
+ * one has; so once the WAL is longer than WAL_CATCH_UP_PAGES, the last short
+ * remainder is copied under the writer lock: a few hundred pages and two
+ * syncs, short and rare enough for the writers held off meanwhile
+ * (docs/benchmarks.md, "Figures from the code's comments"). */
+static int checkpoint_round(struct store *s, struct st_maint *m)
+{
+	int wal = 0, left = 0, rc = ST_OK;
+	for (int i = 0; i < CHECKPOINT_TRIES && !(m->stop && *m->stop); i++)
+		if ((rc = checkpoint(s, 0, &wal, &left)) != ST_OK ||
+		    left <= CHECKPOINT_LOCKED_PAGES)
+			break;
+	if (!(m->stop && *m->stop) && wal > WAL_CATCH_UP_PAGES && left <= CHECKPOINT_LOCKED_PAGES)
+		rc = checkpoint(s, 1, &wal, &left);
+	m->wal_pages = wal;
+	m->left_pages = left;
+	return rc;
+}
+
+int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
+{
+	struct st_maint none = { 0 };
+	if (!m)
+		m = &none;
+	switch (op) {
+	case ST_MAINT_WORKER:
+		sqlite3_wal_autocheckpoint(s->db, WAL_BACKSTOP_PAGES);
+		return ST_OK;
+	case ST_MAINT_CHECKPOINTER:
+		sqlite3_wal_autocheckpoint(s->db, 0);
+		return ST_OK;
+	case ST_MAINT_CHECKPOINT:
+		return checkpoint_round(s, m);
+	case ST_MAINT_LIMIT_PAGES:
+		return limit_pages(s, m->pages, &m->pages);
+	case ST_MAINT_MEMORY:
+		memory(&m->held, &m->peak);
+		return ST_OK;
+	}
+	return ST_ERR;
 }

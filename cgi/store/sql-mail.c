@@ -82,30 +82,29 @@ const struct st_stmts st_stmts_mail = ST_STMTS(stmt_text);
 /* ------------------------------------------------------------------ */
 /* E-mail notices (012_mail.sql)                                        */
 
-/* One row of mail_prefs (address, mode, token[, user_id]) into out. */
-static int mail_prefs_row(struct store *s, sqlite3_stmt *q, struct st_mail_prefs *out,
-			  int64_t *user, const char *what)
+/* Where a row of mail_prefs goes. */
+struct prefs_to {
+	struct st_mail_prefs *out;
+	int64_t *user;   /* NULL: not read */
+};
+
+/* One row of mail_prefs (address, mode, token[, user_id]). */
+static int read_prefs(void *ctx, sqlite3_stmt *q)
 {
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		st_copy_col(out->address, sizeof out->address, q, 0);
-		out->mode = sqlite3_column_int(q, 1);
-		st_copy_col(out->token, sizeof out->token, q, 2);
-		if (user)
-			*user = sqlite3_column_int64(q, 3);
-		rc = ST_OK;
-	} else
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, what);
-	st_done(q);
-	return rc;
+	struct prefs_to *to = ctx;
+	st_copy_col(to->out->address, sizeof to->out->address, q, 0);
+	to->out->mode = sqlite3_column_int(q, 1);
+	st_copy_col(to->out->token, sizeof to->out->token, q, 2);
+	if (to->user)
+		*to->user = sqlite3_column_int64(q, 3);
+	return 0;
 }
 
 int store_mail_prefs(struct store *s, int64_t user, struct st_mail_prefs *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_PREFS, ST_ARGS(ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	return mail_prefs_row(s, q, out, NULL, "mail prefs");
+	struct prefs_to to = { out, NULL };
+	return st_one(s, st_query(s, STMT_MAIL_PREFS, ST_ARGS(ST_INT(user))), read_prefs, &to,
+		      "mail prefs");
 }
 
 int store_mail_prefs_set(struct store *s, int64_t user, const char *address, int mode,
@@ -117,19 +116,16 @@ int store_mail_prefs_set(struct store *s, int64_t user, const char *address, int
 
 int store_mail_off(struct store *s, const char *token, int64_t *user)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_OFF, ST_ARGS(ST_TEXT(token)));
-	if (!q)
-		return ST_ERR;
-	return st_one_int64(s, q, user, "mail off");
+	return st_one_int64(s, st_query(s, STMT_MAIL_OFF, ST_ARGS(ST_TEXT(token))), user,
+			    "mail off");
 }
 
 int store_mail_by_token(struct store *s, const char *token, int64_t *user,
 			struct st_mail_prefs *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_BY_TOKEN, ST_ARGS(ST_TEXT(token)));
-	if (!q)
-		return ST_ERR;
-	return mail_prefs_row(s, q, out, user, "mail by token");
+	struct prefs_to to = { out, user };
+	return st_one(s, st_query(s, STMT_MAIL_BY_TOKEN, ST_ARGS(ST_TEXT(token))), read_prefs, &to,
+		      "mail by token");
 }
 
 int store_mail_turn(struct store *s, int64_t table, int64_t user, int64_t now)
@@ -153,40 +149,46 @@ int store_mail_digest_queue(struct store *s, int64_t user, int64_t now, int64_t 
 					  0) : rc;
 }
 
+/* store_mail_due's rows so far. */
+struct mail_rows {
+	struct st_mail *out;
+	int max, *n;
+};
+
+static int read_mail(void *ctx, sqlite3_stmt *q)
+{
+	struct mail_rows *r = ctx;
+	if (*r->n >= r->max)
+		return 1;
+	struct st_mail *m = &r->out[(*r->n)++];
+	m->id = sqlite3_column_int64(q, 0);
+	m->user_id = sqlite3_column_int64(q, 1);
+	m->table_id = sqlite3_column_int64(q, 2);
+	m->kind = sqlite3_column_int(q, 3);
+	m->attempts = sqlite3_column_int(q, 4);
+	m->created_at = sqlite3_column_int64(q, 5);
+	m->mode = sqlite3_column_int(q, 6);
+	st_copy_col(m->name, sizeof m->name, q, 7);
+	st_copy_col(m->address, sizeof m->address, q, 8);
+	st_copy_col(m->token, sizeof m->token, q, 9);
+	st_copy_col(m->lang, sizeof m->lang, q, 10);
+	return 0;
+}
+
 int store_mail_due(struct store *s, int64_t now, struct st_mail *out, int max, int *n)
 {
-	int rc;
+	struct mail_rows r = { out, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_DUE, ST_ARGS(ST_INT(now), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		struct st_mail *m = &out[(*n)++];
-		m->id = sqlite3_column_int64(q, 0);
-		m->user_id = sqlite3_column_int64(q, 1);
-		m->table_id = sqlite3_column_int64(q, 2);
-		m->kind = sqlite3_column_int(q, 3);
-		m->attempts = sqlite3_column_int(q, 4);
-		m->created_at = sqlite3_column_int64(q, 5);
-		m->mode = sqlite3_column_int(q, 6);
-		st_copy_col(m->name, sizeof m->name, q, 7);
-		st_copy_col(m->address, sizeof m->address, q, 8);
-		st_copy_col(m->token, sizeof m->token, q, 9);
-		st_copy_col(m->lang, sizeof m->lang, q, 10);
-	}
-	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "mail due");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_MAIL_DUE, ST_ARGS(ST_INT(now), ST_INT(max))), read_mail,
+		       &r, "mail due");
 }
 
 int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes)
 {
 	int64_t v = 0;
 	*yes = 0;
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_ACTING, ST_ARGS(ST_INT(user), ST_INT(table)));
-	if (!q)
-		return ST_ERR;
-	int rc = st_one_int64(s, q, &v, "mail acting");
+	int rc = st_one_int64(s, st_query(s, STMT_MAIL_ACTING, ST_ARGS(ST_INT(user),
+			ST_INT(table))), &v, "mail acting");
 	*yes = v > 0;
 	return rc;
 }

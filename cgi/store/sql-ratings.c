@@ -50,22 +50,21 @@ _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_RATINGS_END - ST_F
 	       "one SQL text per statement");
 const struct st_stmts st_stmts_ratings = ST_STMTS(stmt_text);
 
+static int read_rating(void *ctx, sqlite3_stmt *q)
+{
+	struct st_rating *r = ctx;
+	r->mu = sqlite3_column_double(q, 0);
+	r->sigma = sqlite3_column_double(q, 1);
+	r->matches = sqlite3_column_int(q, 2);
+	return 0;
+}
+
 int store_rating_get(struct store *s, int64_t user, const char *game, struct st_rating *r)
 {
-	sqlite3_stmt *q = st_query(s, STMT_RATING_GET, ST_ARGS(ST_INT(user), ST_TEXT(game)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
+	int rc = st_one(s, st_query(s, STMT_RATING_GET, ST_ARGS(ST_INT(user), ST_TEXT(game))),
+			read_rating, r, "rating get");
+	if (rc == ST_OK)
 		r->user_id = user;
-		r->mu = sqlite3_column_double(q, 0);
-		r->sigma = sqlite3_column_double(q, 1);
-		r->matches = sqlite3_column_int(q, 2);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "rating get");
-	}
-	st_done(q);
 	return rc;
 }
 
@@ -105,66 +104,69 @@ int store_table_set_rated(struct store *s, int64_t table)
 	return rc;
 }
 
-/* Rows of STMT_RATING_BOARD / STMT_RATINGS_OF_USER into fn. */
-static int list_ratings(struct store *s, sqlite3_stmt *q, st_rating_fn fn, void *ctx,
-			const char *what)
+/* The caller of a listing. */
+struct rating_to {
+	st_rating_fn fn;
+	void *ctx;
+};
+
+/* One row of STMT_RATING_BOARD / STMT_RATINGS_OF_USER. */
+static int list_rating(void *ctx, sqlite3_stmt *q)
 {
+	struct rating_to *to = ctx;
 	struct st_rating r;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		memset(&r, 0, sizeof r);
-		r.user_id = sqlite3_column_int64(q, 0);
-		st_copy_col(r.name, sizeof r.name, q, 1);
-		r.mu = sqlite3_column_double(q, 2);
-		r.sigma = sqlite3_column_double(q, 3);
-		r.shown = sqlite3_column_double(q, 4);
-		r.matches = sqlite3_column_int(q, 5);
-		if (sqlite3_column_count(q) > 6)
-			st_copy_col(r.game, sizeof r.game, q, 6);
-		fn(ctx, &r);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	memset(&r, 0, sizeof r);
+	r.user_id = sqlite3_column_int64(q, 0);
+	st_copy_col(r.name, sizeof r.name, q, 1);
+	r.mu = sqlite3_column_double(q, 2);
+	r.sigma = sqlite3_column_double(q, 3);
+	r.shown = sqlite3_column_double(q, 4);
+	r.matches = sqlite3_column_int(q, 5);
+	if (sqlite3_column_count(q) > 6)
+		st_copy_col(r.game, sizeof r.game, q, 6);
+	to->fn(to->ctx, &r);
+	return 0;
 }
 
 int store_rating_board(struct store *s, const char *game, int min_matches, int limit,
 		       st_rating_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_RATING_BOARD,
-			ST_ARGS(ST_TEXT(game), ST_INT(min_matches), ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	return list_ratings(s, q, fn, ctx, "rating board");
+	struct rating_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_RATING_BOARD, ST_ARGS(ST_TEXT(game),
+			ST_INT(min_matches), ST_INT(limit))), list_rating, &to, "rating board");
 }
 
 int store_ratings_of_user(struct store *s, int64_t user, int limit, st_rating_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_RATINGS_OF_USER, ST_ARGS(ST_INT(user), ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	return list_ratings(s, q, fn, ctx, "ratings of user");
+	struct rating_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_RATINGS_OF_USER, ST_ARGS(ST_INT(user), ST_INT(limit))),
+		       list_rating, &to, "ratings of user");
+}
+
+struct history_to {
+	st_rating_step_fn fn;
+	void *ctx;
+};
+
+static int read_history(void *ctx, sqlite3_stmt *q)
+{
+	struct history_to *to = ctx;
+	struct st_rating_step h;
+	memset(&h, 0, sizeof h);
+	st_copy_col(h.game, sizeof h.game, q, 0);
+	h.table_id = sqlite3_column_int64(q, 1);
+	h.shown = sqlite3_column_double(q, 2);
+	h.place = sqlite3_column_int(q, 3);
+	h.players = sqlite3_column_int(q, 4);
+	h.at = sqlite3_column_int64(q, 5);
+	to->fn(to->ctx, &h);
+	return 0;
 }
 
 int store_rating_history(struct store *s, int64_t user, int limit, st_rating_step_fn fn,
 			 void *ctx)
 {
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_RATING_HISTORY, ST_ARGS(ST_INT(user), ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct st_rating_step h;
-		memset(&h, 0, sizeof h);
-		st_copy_col(h.game, sizeof h.game, q, 0);
-		h.table_id = sqlite3_column_int64(q, 1);
-		h.shown = sqlite3_column_double(q, 2);
-		h.place = sqlite3_column_int(q, 3);
-		h.players = sqlite3_column_int(q, 4);
-		h.at = sqlite3_column_int64(q, 5);
-		fn(ctx, &h);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "rating history");
-	st_done(q);
-	return rc;
+	struct history_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_RATING_HISTORY, ST_ARGS(ST_INT(user), ST_INT(limit))),
+		       read_history, &to, "rating history");
 }

@@ -207,8 +207,9 @@ int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *i
 }
 
 /* One row of TOURNEY_COLS. */
-static void read_tourney(sqlite3_stmt *q, struct st_tourney *t)
+static int read_tourney(void *ctx, sqlite3_stmt *q)
 {
+	struct st_tourney *t = ctx;
 	memset(t, 0, sizeof *t);
 	t->id = sqlite3_column_int64(q, 0);
 	st_copy_col(t->name, sizeof t->name, q, 1);
@@ -241,22 +242,13 @@ static void read_tourney(sqlite3_stmt *q, struct st_tourney *t)
 	st_copy_col(t->organiser, sizeof t->organiser, q, 26);
 	t->players = sqlite3_column_int(q, 27);
 	t->entrants = sqlite3_column_int(q, 28);
+	return 0;
 }
 
 int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_GET, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_tourney(q, t);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tourney get");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_TOURNEY_GET, ST_ARGS(ST_INT(id))), read_tourney, t,
+		      "tourney get");
 }
 
 /* Runs an UPDATE of one row bound to (id, a, b); ST_NOTFOUND when it
@@ -286,36 +278,34 @@ int store_tourney_started(struct store *s, int64_t id, int64_t now)
 	return st_update(s, STMT_TOURNEY_STARTED, id, now, "tourney started", 1);
 }
 
-/* Rows of TOURNEY_COLS into fn. */
-static int list_tourneys(struct store *s, sqlite3_stmt *q, st_tourney_fn fn, void *ctx,
-			 const char *what)
+struct tourney_to {
+	st_tourney_fn fn;
+	void *ctx;
+};
+
+/* A row of TOURNEY_COLS to the caller. */
+static int list_tourney(void *ctx, sqlite3_stmt *q)
 {
+	struct tourney_to *to = ctx;
 	struct st_tourney t;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		read_tourney(q, &t);
-		fn(ctx, &t);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	read_tourney(&t, q);
+	to->fn(to->ctx, &t);
+	return 0;
 }
 
 int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_LIST, ST_ARGS(ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	return list_tourneys(s, q, fn, ctx, "tourneys list");
+	struct tourney_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TOURNEYS_LIST, ST_ARGS(ST_INT(limit))), list_tourney,
+		       &to, "tourneys list");
 }
 
 int store_tourneys_of_user(struct store *s, int64_t user, int limit, st_tourney_fn fn,
 			   void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_OF_USER, ST_ARGS(ST_INT(user), ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	return list_tourneys(s, q, fn, ctx, "tourneys of user");
+	struct tourney_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TOURNEYS_OF_USER, ST_ARGS(ST_INT(user),
+			ST_INT(limit))), list_tourney, &to, "tourneys of user");
 }
 
 int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)
@@ -373,8 +363,9 @@ int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int g
 }
 
 /* One row of STMT_TPLAYERS / STMT_TPLAYER_GET. */
-static void read_tplayer(sqlite3_stmt *q, struct st_tplayer *x)
+static int read_tplayer(void *ctx, sqlite3_stmt *q)
 {
+	struct st_tplayer *x = ctx;
 	x->user_id = sqlite3_column_int64(q, 0);
 	st_copy_col(x->name, sizeof x->name, q, 1);
 	x->registered_at = sqlite3_column_int64(q, 2);
@@ -383,41 +374,36 @@ static void read_tplayer(sqlite3_stmt *q, struct st_tplayer *x)
 	x->out_round = sqlite3_column_int(q, 5);
 	x->grp = sqlite3_column_int(q, 6);
 	x->gpos = sqlite3_column_int(q, 7);
+	return 0;
 }
 
 int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_GET, ST_ARGS(ST_INT(t), ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_tplayer(q, out);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tplayer get");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_TPLAYER_GET, ST_ARGS(ST_INT(t), ST_INT(user))),
+		      read_tplayer, out, "tplayer get");
+}
+
+/* store_tplayers' rows: out[] up to max, *n counts them all. */
+struct tplayer_rows {
+	struct st_tplayer *out;
+	int max, *n;
+};
+
+static int list_tplayer(void *ctx, sqlite3_stmt *q)
+{
+	struct tplayer_rows *r = ctx;
+	if (*r->n < r->max)
+		read_tplayer(&r->out[*r->n], q);
+	(*r->n)++;
+	return 0;
 }
 
 int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n)
 {
-	int rc;
+	struct tplayer_rows r = { out, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_TPLAYERS, ST_ARGS(ST_INT(t)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n >= max) {
-			(*n)++;
-			continue;
-		}
-		read_tplayer(q, &out[(*n)++]);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tplayers");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_TPLAYERS, ST_ARGS(ST_INT(t))), list_tplayer, &r,
+		       "tplayers");
 }
 
 int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id)
@@ -426,24 +412,28 @@ int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t 
 			ST_INT(number), ST_INT(table_id)));
 }
 
+/* store_ttable_of's answer. */
+struct ttable_of {
+	int64_t *t;
+	int *round, *number, *isdone;
+};
+
+static int read_ttable_of(void *ctx, sqlite3_stmt *q)
+{
+	struct ttable_of *o = ctx;
+	*o->t = sqlite3_column_int64(q, 0);
+	*o->round = sqlite3_column_int(q, 1);
+	*o->number = sqlite3_column_int(q, 2);
+	*o->isdone = sqlite3_column_int(q, 3);
+	return 0;
+}
+
 int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,
 		    int *isdone)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TTABLE_OF, ST_ARGS(ST_INT(table_id)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*t = sqlite3_column_int64(q, 0);
-		*round = sqlite3_column_int(q, 1);
-		*number = sqlite3_column_int(q, 2);
-		*isdone = sqlite3_column_int(q, 3);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "ttable of");
-	}
-	st_done(q);
-	return rc;
+	struct ttable_of o = { t, round, number, isdone };
+	return st_one(s, st_query(s, STMT_TTABLE_OF, ST_ARGS(ST_INT(table_id))), read_ttable_of,
+		      &o, "ttable of");
 }
 
 int store_ttable_done(struct store *s, int64_t table_id)
@@ -459,10 +449,8 @@ int store_ttable_done(struct store *s, int64_t table_id)
 static int round_count(struct store *s, int which, int64_t t, int round, int *n)
 {
 	int64_t v = 0;
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(round)));
-	if (!q)
-		return ST_ERR;
-	int rc = st_one_int64(s, q, &v, st_sql(which));
+	int rc = st_one_int64(s, st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(round))), &v,
+			      st_sql(which));
 	*n = (int)v;
 	return rc;
 }
@@ -477,54 +465,48 @@ int store_tround_open(struct store *s, int64_t t, int round, int *open)
 	return round_count(s, STMT_TROUND_OPEN, t, round, open);
 }
 
-/* Rows of STMT_TTABLES / STMT_TROUND_TABLES into fn. */
-static int list_ttables(struct store *s, sqlite3_stmt *q, st_ttable_fn fn, void *ctx,
-			const char *what)
+struct ttable_to {
+	st_ttable_fn fn;
+	void *ctx;
+};
+
+/* A row of STMT_TTABLES / STMT_TROUND_TABLES to the caller. */
+static int list_ttable(void *ctx, sqlite3_stmt *q)
 {
+	struct ttable_to *to = ctx;
 	struct st_ttable x;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		x.round = sqlite3_column_int(q, 0);
-		x.number = sqlite3_column_int(q, 1);
-		x.table_id = sqlite3_column_int64(q, 2);
-		x.done = sqlite3_column_int(q, 3);
-		int st = sqlite3_column_int(q, 4);
-		x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st
-							     : TABLE_FINISHED;
-		x.party_no = sqlite3_column_int(q, 5);
-		x.nparties = sqlite3_column_int(q, 6);
-		fn(ctx, &x);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	x.round = sqlite3_column_int(q, 0);
+	x.number = sqlite3_column_int(q, 1);
+	x.table_id = sqlite3_column_int64(q, 2);
+	x.done = sqlite3_column_int(q, 3);
+	int st = sqlite3_column_int(q, 4);
+	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
+	x.party_no = sqlite3_column_int(q, 5);
+	x.nparties = sqlite3_column_int(q, 6);
+	to->fn(to->ctx, &x);
+	return 0;
 }
 
 int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TTABLES, ST_ARGS(ST_INT(t)));
-	if (!q)
-		return ST_ERR;
-	return list_ttables(s, q, fn, ctx, "ttables");
+	struct ttable_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TTABLES, ST_ARGS(ST_INT(t))), list_ttable, &to,
+		       "ttables");
 }
 
-/* Binds (tournament, round, first, last) to q. */
-static void bind_round(sqlite3_stmt *q, int64_t t, const struct st_tround *r)
+/* Statement `which` bound to (tournament, round, first, last). */
+static sqlite3_stmt *round_query(struct store *s, int which, int64_t t, const struct st_tround *r)
 {
-	sqlite3_bind_int64(q, 1, t);
-	sqlite3_bind_int(q, 2, r->round);
-	sqlite3_bind_int(q, 3, r->first);
-	sqlite3_bind_int(q, 4, r->last);
+	return st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(r->round), ST_INT(r->first),
+			ST_INT(r->last)));
 }
 
 int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn fn,
 			void *ctx)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_TABLES);
-	if (!q)
-		return ST_ERR;
-	bind_round(q, t, r);
-	return list_ttables(s, q, fn, ctx, "tround tables");
+	struct ttable_to to = { fn, ctx };
+	return st_each(s, round_query(s, STMT_TROUND_TABLES, t, r), list_ttable, &to,
+		       "tround tables");
 }
 
 int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
@@ -535,62 +517,62 @@ int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
 			ST_INT(r->party_points)));
 }
 
-/* Rows of STMT_TRESULTS / STMT_TROUND_RESULTS into fn. */
-static int list_tresults(struct store *s, sqlite3_stmt *q, st_tresult_fn fn, void *ctx,
-			 const char *what)
+struct tresult_to {
+	st_tresult_fn fn;
+	void *ctx;
+};
+
+/* A row of STMT_TRESULTS / STMT_TROUND_RESULTS (TRESULT_COLS) to the caller. */
+static int list_tresult(void *ctx, sqlite3_stmt *q)
 {
+	struct tresult_to *to = ctx;
 	struct st_tresult r;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		r.round = sqlite3_column_int(q, 0);
-		r.user_id = sqlite3_column_int64(q, 1);
-		r.table_no = sqlite3_column_int(q, 2);
-		r.table_id = sqlite3_column_int64(q, 3);
-		r.seat = sqlite3_column_int(q, 4);
-		r.place = sqlite3_column_int(q, 5);
-		r.points = sqlite3_column_int(q, 6);
-		r.party_points = sqlite3_column_int(q, 7);
-		st_copy_col(r.name, sizeof r.name, q, 8);
-		fn(ctx, &r);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	r.round = sqlite3_column_int(q, 0);
+	r.user_id = sqlite3_column_int64(q, 1);
+	r.table_no = sqlite3_column_int(q, 2);
+	r.table_id = sqlite3_column_int64(q, 3);
+	r.seat = sqlite3_column_int(q, 4);
+	r.place = sqlite3_column_int(q, 5);
+	r.points = sqlite3_column_int(q, 6);
+	r.party_points = sqlite3_column_int(q, 7);
+	st_copy_col(r.name, sizeof r.name, q, 8);
+	to->fn(to->ctx, &r);
+	return 0;
 }
 
 int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TRESULTS, ST_ARGS(ST_INT(t)));
-	if (!q)
-		return ST_ERR;
-	return list_tresults(s, q, fn, ctx, "tresults");
+	struct tresult_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TRESULTS, ST_ARGS(ST_INT(t))), list_tresult, &to,
+		       "tresults");
 }
 
 int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
 			 st_tresult_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_RESULTS);
-	if (!q)
-		return ST_ERR;
-	bind_round(q, t, r);
-	return list_tresults(s, q, fn, ctx, "tround results");
+	struct tresult_to to = { fn, ctx };
+	return st_each(s, round_query(s, STMT_TROUND_RESULTS, t, r), list_tresult, &to,
+		       "tround results");
+}
+
+/* store_tourney_poll's answer. */
+struct tourney_poll {
+	int64_t *version, *deadline;
+};
+
+static int read_poll(void *ctx, sqlite3_stmt *q)
+{
+	struct tourney_poll *p = ctx;
+	*p->version = sqlite3_column_int64(q, 0);
+	*p->deadline = sqlite3_column_int64(q, 1);
+	return 0;
 }
 
 int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *deadline)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_POLL, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*version = sqlite3_column_int64(q, 0);
-		*deadline = sqlite3_column_int64(q, 1);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tourney poll");
-	}
-	st_done(q);
-	return rc;
+	struct tourney_poll p = { version, deadline };
+	return st_one(s, st_query(s, STMT_TOURNEY_POLL, ST_ARGS(ST_INT(id))), read_poll, &p,
+		      "tourney poll");
 }
 
 int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n)
@@ -613,8 +595,9 @@ int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstandi
 }
 
 /* One row of TSTANDING_COLS. */
-static void read_tstanding(sqlite3_stmt *q, struct st_tstanding *x)
+static int read_tstanding(void *ctx, sqlite3_stmt *q)
 {
+	struct st_tstanding *x = ctx;
 	x->rank_order = sqlite3_column_int(q, 0);
 	x->user_id = sqlite3_column_int64(q, 1);
 	st_copy_col(x->name, sizeof x->name, q, 2);
@@ -627,89 +610,82 @@ static void read_tstanding(sqlite3_stmt *q, struct st_tstanding *x)
 	x->left_how = sqlite3_column_int(q, 9);
 	x->left_round = sqlite3_column_int(q, 10);
 	x->out_round = sqlite3_column_int(q, 11);
+	return 0;
+}
+
+struct tstanding_to {
+	st_tstanding_fn fn;
+	void *ctx;
+};
+
+static int list_tstanding(void *ctx, sqlite3_stmt *q)
+{
+	struct tstanding_to *to = ctx;
+	struct st_tstanding x;
+	read_tstanding(&x, q);
+	to->fn(to->ctx, &x);
+	return 0;
 }
 
 int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
 		     void *ctx)
 {
-	struct st_tstanding x;
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_TSTANDINGS, ST_ARGS(ST_INT(t), ST_INT(from),
-			ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		read_tstanding(q, &x);
-		fn(ctx, &x);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tstandings");
-	st_done(q);
-	return rc;
+	struct tstanding_to to = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TSTANDINGS, ST_ARGS(ST_INT(t), ST_INT(from),
+			ST_INT(limit))), list_tstanding, &to, "tstandings");
 }
 
 int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstanding *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TSTANDING_OF, ST_ARGS(ST_INT(t), ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_tstanding(q, out);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "tstanding of");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_TSTANDING_OF, ST_ARGS(ST_INT(t), ST_INT(user))),
+		      read_tstanding, out, "tstanding of");
+}
+
+struct tseat_to {
+	st_tseat_fn fn;
+	void *ctx;
+};
+
+static int list_tseat(void *ctx, sqlite3_stmt *q)
+{
+	struct tseat_to *to = ctx;
+	struct st_tseat x;
+	x.number = sqlite3_column_int(q, 0);
+	x.seat = sqlite3_column_int(q, 1);
+	st_copy_col(x.name, sizeof x.name, q, 2);
+	x.bot = sqlite3_column_int(q, 3);
+	x.resigned = sqlite3_column_int(q, 4);
+	x.user_id = sqlite3_column_int64(q, 5);
+	to->fn(to->ctx, &x);
+	return 0;
 }
 
 int store_tround_seats(struct store *s, int64_t t, const struct st_tround *r, st_tseat_fn fn,
 		       void *ctx)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_TROUND_SEATS);
-	int rc;
-	if (!q)
-		return ST_ERR;
-	bind_round(q, t, r);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		struct st_tseat x;
-		x.number = sqlite3_column_int(q, 0);
-		x.seat = sqlite3_column_int(q, 1);
-		st_copy_col(x.name, sizeof x.name, q, 2);
-		x.bot = sqlite3_column_int(q, 3);
-		x.resigned = sqlite3_column_int(q, 4);
-		x.user_id = sqlite3_column_int64(q, 5);
-		fn(ctx, &x);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tround seats");
-	st_done(q);
-	return rc;
+	struct tseat_to to = { fn, ctx };
+	return st_each(s, round_query(s, STMT_TROUND_SEATS, t, r), list_tseat, &to,
+		       "tround seats");
 }
 
 int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t *table)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TMY_TABLE, ST_ARGS(ST_INT(t), ST_INT(round),
-			ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	return st_one_int64(s, q, table, "tmy table");
+	return st_one_int64(s, st_query(s, STMT_TMY_TABLE, ST_ARGS(ST_INT(t), ST_INT(round),
+			ST_INT(user))), table, "tmy table");
+}
+
+static int read_table_tourney(void *ctx, sqlite3_stmt *q)
+{
+	struct st_table_tourney *out = ctx;
+	out->id = sqlite3_column_int64(q, 0);
+	st_copy_col(out->name, sizeof out->name, q, 1);
+	out->round = sqlite3_column_int(q, 2);
+	out->number = sqlite3_column_int(q, 3);
+	return 0;
 }
 
 int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_TOURNEY, ST_ARGS(ST_INT(table)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		out->id = sqlite3_column_int64(q, 0);
-		st_copy_col(out->name, sizeof out->name, q, 1);
-		out->round = sqlite3_column_int(q, 2);
-		out->number = sqlite3_column_int(q, 3);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table tourney");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_TABLE_TOURNEY, ST_ARGS(ST_INT(table))),
+		      read_table_tourney, out, "table tourney");
 }

@@ -143,21 +143,15 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 	return rc;
 }
 
-/* Steps a bound user query once: ST_OK with *u, ST_NOTFOUND, or an error. */
-static int read_user(struct store *s, sqlite3_stmt *q, struct st_user *u, const char *what)
+/* One row of a user query (id, name, pwhash, created_at). */
+static int read_user(void *ctx, sqlite3_stmt *q)
 {
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		u->id = sqlite3_column_int64(q, 0);
-		st_copy_col(u->name, sizeof u->name, q, 1);
-		st_copy_col(u->pwhash, sizeof u->pwhash, q, 2);
-		u->created_at = sqlite3_column_int64(q, 3);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, what);
-	}
-	st_done(q);
-	return rc;
+	struct st_user *u = ctx;
+	u->id = sqlite3_column_int64(q, 0);
+	st_copy_col(u->name, sizeof u->name, q, 1);
+	st_copy_col(u->pwhash, sizeof u->pwhash, q, 2);
+	u->created_at = sqlite3_column_int64(q, 3);
+	return 0;
 }
 
 /* The account of a name, compared case-insensitively; ST_NOTFOUND if none. */
@@ -165,19 +159,15 @@ int store_user_by_name(struct store *s, const char *name, struct st_user *u)
 {
 	char key[NAME_KEY_MAX + 1];
 	name_key(name, key, sizeof key);
-	sqlite3_stmt *q = st_query(s, STMT_USER_BY_NAME, ST_ARGS(ST_TEXT(key)));
-	if (!q)
-		return ST_ERR;
-	return read_user(s, q, u, "user by name");
+	return st_one(s, st_query(s, STMT_USER_BY_NAME, ST_ARGS(ST_TEXT(key))), read_user, u,
+		      "user by name");
 }
 
 /* The account with this id; ST_NOTFOUND (a stale session: treat as logged out). */
 int store_user_by_id(struct store *s, int64_t id, struct st_user *u)
 {
-	sqlite3_stmt *q = st_query(s, STMT_USER_BY_ID, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	return read_user(s, q, u, "user by id");
+	return st_one(s, st_query(s, STMT_USER_BY_ID, ST_ARGS(ST_INT(id))), read_user, u,
+		      "user by id");
 }
 
 /* The language the user chose ("de", "en"; "" none). */
@@ -196,26 +186,23 @@ int store_session_create(struct store *s, const unsigned char hash[32], int64_t 
 			ST_INT(user_id), ST_TEXT(csrf), ST_INT(expires)));
 }
 
+static int read_session(void *ctx, sqlite3_stmt *q)
+{
+	struct st_session *out = ctx;
+	out->user_id = sqlite3_column_int64(q, 0);
+	st_copy_col(out->csrf, sizeof out->csrf, q, 1);
+	out->expires = sqlite3_column_int64(q, 2);
+	st_copy_col(out->name, sizeof out->name, q, 3);
+	st_copy_col(out->lang, sizeof out->lang, q, 4);
+	return 0;
+}
+
 /* The session of a token hash that has not expired at `now`, else ST_NOTFOUND. */
 int store_session_get(struct store *s, const unsigned char hash[32], int64_t now,
 		      struct st_session *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SESSION_GET, ST_ARGS(ST_BLOB(hash, 32), ST_INT(now)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		out->user_id = sqlite3_column_int64(q, 0);
-		st_copy_col(out->csrf, sizeof out->csrf, q, 1);
-		out->expires = sqlite3_column_int64(q, 2);
-		st_copy_col(out->name, sizeof out->name, q, 3);
-		st_copy_col(out->lang, sizeof out->lang, q, 4);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "session get");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_SESSION_GET, ST_ARGS(ST_BLOB(hash, 32), ST_INT(now))),
+		      read_session, out, "session get");
 }
 
 /* ST_OK whether or not the session existed (logging out twice is fine). */
@@ -238,26 +225,39 @@ int store_login_failed(struct store *s, const char *name, int64_t now)
 	return st_run(s, STMT_LOGIN_FAILED, "login failed", ST_ARGS(ST_TEXT(key), ST_INT(now)));
 }
 
+/* count_key's answer. */
+struct key_count {
+	int *count;
+	int64_t *last;
+};
+
+static int read_key_count(void *ctx, sqlite3_stmt *q)
+{
+	struct key_count *k = ctx;
+	*k->count = sqlite3_column_int(q, 0);
+	if (k->last)
+		*k->last = sqlite3_column_int64(q, 1);
+	return 0;
+}
+
+/* Rows of `key` at or after `since` and the latest one's time (0: none),
+ * if last is not NULL. */
+static int count_key(struct store *s, const char *key, int64_t since, int *count, int64_t *last,
+		     const char *what)
+{
+	struct key_count k = { count, last };
+	int rc = st_one(s, st_query(s, STMT_LOGIN_FAILURES, ST_ARGS(ST_TEXT(key), ST_INT(since))),
+			read_key_count, &k, what);
+	return rc == ST_NOTFOUND ? st_fail(s, what) : rc;   /* an aggregate has its row */
+}
+
 /* Failures of the folded name at or after `since`, and the latest one's time. */
 int store_login_failures_last(struct store *s, const char *name, int64_t since, int *count,
 			      int64_t *last)
 {
 	char key[NAME_KEY_MAX + 1];
 	name_key(name, key, sizeof key);
-	sqlite3_stmt *q = st_query(s, STMT_LOGIN_FAILURES, ST_ARGS(ST_TEXT(key), ST_INT(since)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*count = sqlite3_column_int(q, 0);
-		if (last)
-			*last = sqlite3_column_int64(q, 1);
-		rc = ST_OK;
-	} else {
-		rc = st_fail(s, "login failures");
-	}
-	st_done(q);
-	return rc;
+	return count_key(s, key, since, count, last, "login failures");
 }
 
 /* Failures of the folded name at or after `since`. */
@@ -301,24 +301,6 @@ int store_login_failed_at(struct store *s, const char *name, const char *addr, i
 			ST_INT(now)));
 }
 
-/* Rows of `key` at or after `since` and the latest one's time (0: none). */
-static int count_key(struct store *s, const char *key, int64_t since, int *count, int64_t *last)
-{
-	sqlite3_stmt *q = st_query(s, STMT_LOGIN_FAILURES, ST_ARGS(ST_TEXT(key), ST_INT(since)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*count = sqlite3_column_int(q, 0);
-		*last = sqlite3_column_int64(q, 1);
-		rc = ST_OK;
-	} else {
-		rc = st_fail(s, "login failures at");
-	}
-	st_done(q);
-	return rc;
-}
-
 /* Failures of the folded name from `addr` at or after `since`, and the
  * latest one's time (0: none). */
 int store_login_pair(struct store *s, const char *name, const char *addr, int64_t since,
@@ -326,7 +308,7 @@ int store_login_pair(struct store *s, const char *name, const char *addr, int64_
 {
 	char pk[PAIR_KEY_MAX + 1];
 	pair_key(name, addr, pk);
-	return count_key(s, pk, since, count, last);
+	return count_key(s, pk, since, count, last, "login failures at");
 }
 
 /* Failures from `addr` for any name at or after `since`, and the latest. */
@@ -335,7 +317,7 @@ int store_login_addr(struct store *s, const char *addr, int64_t since, int *coun
 {
 	char ak[PAIR_KEY_MAX + 1];
 	pair_key(NULL, addr, ak);
-	return count_key(s, ak, since, count, last);
+	return count_key(s, ak, since, count, last, "login failures at");
 }
 
 /* Forgets the failures of the folded name from `addr` (a login from there
@@ -359,14 +341,10 @@ int store_login_known_at(struct store *s, const char *name, const char *addr, in
 {
 	char pk[PAIR_KEY_MAX + 1];
 	pair_key(name, addr, pk);
-	sqlite3_stmt *q = st_query(s, STMT_LOGIN_KNOWN_GET, ST_ARGS(ST_TEXT(pk)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	*at = rc == SQLITE_ROW ? sqlite3_column_int64(q, 0) : 0;
-	rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_OK : st_fail(s, "login known");
-	st_done(q);
-	return rc;
+	*at = 0;
+	int rc = st_one_int64(s, st_query(s, STMT_LOGIN_KNOWN_GET, ST_ARGS(ST_TEXT(pk))), at,
+			      "login known");
+	return rc == ST_NOTFOUND ? ST_OK : rc;
 }
 
 /* Records a successful login of the folded name from `addr` at `now`. */

@@ -85,7 +85,8 @@ class T {
 	// can tell a reload the page did by itself from one the test caused.
 	// opts go to the browser context, e.g. { javaScriptEnabled: false }.
 	async player(label, viewport = DESKTOP, opts = {}) {
-		// Tests share one server, and a label is the account's name: one test each.
+		// A lane's tests share its server, and a label is the account's name:
+		// one test each.
 		if (usedLabels.has(label)) throw new Error(`player "${label}" is used by another test`);
 		usedLabels.add(label);
 		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...opts });
@@ -236,38 +237,55 @@ async function resize(page, size) {
 		() => page.evaluate(w => window.innerWidth === w, size.width), 50);
 }
 
-// The tests in LANES lanes on one browser: each lane takes the next test
-// when its last one ends. Two lanes take about half the time, but on a
-// loaded machine they still fail now and then (a click or a registration
-// past its timeout, a page reloading itself three times over a goto), so
-// the default is one lane.
+// This process is one lane (run.sh starts LANES of them, each with its own
+// app, nginx and Chromium): it runs one test at a time. A lane takes a test
+// only when it made the test's claim file in CLAIM_DIR (shared by the
+// lanes, 'wx': one of them wins), so each test runs once, in whichever lane
+// is free first; the longest (by their bounds) go first, so that no lane is
+// left with a long one at the end. Without CLAIM_DIR this lane runs them
+// all. Its counts go to RESULT_FILE ("passed failed") for run.sh to add up.
+function claim(i) {
+	const dir = process.env.CLAIM_DIR;
+	if (!dir) return true;
+	try {
+		fs.closeSync(fs.openSync(path.join(dir, String(i)), 'wx'));
+		return true;
+	} catch (e) {
+		if (e.code === 'EEXIST') return false;
+		throw e;
+	}
+}
+
 async function main() {
+	const lane = process.env.LANE ? `lane ${process.env.LANE}: ` : '';
+	const finish = (passed, failed) => {
+		if (process.env.RESULT_FILE) fs.writeFileSync(process.env.RESULT_FILE, `${passed} ${failed}\n`);
+		console.log(`browser: ${lane}${passed} passed, ${failed} failed`);
+		process.exit(failed || (passed === 0 && !process.env.CLAIM_DIR) ? 1 : 0);
+	};
 	if (!fs.existsSync(CHROMIUM)) {
 		console.log(`browser: Chromium not found at ${CHROMIUM} (Debian package "chromium")`);
-		console.log('browser: 0 passed, 1 failed');
-		process.exit(1);
+		finish(0, 1);
 	}
 	const t0 = Date.now();
 	// launch() gives Chromium a fresh --user-data-dir of its own under TMPDIR
-	// (run.sh points that into its temporary directory) and refuses one in
-	// ARGS; it is removed when the browser closes.
+	// (run.sh points that into the lane's temporary directory) and refuses
+	// one in ARGS; it is removed when the browser closes.
 	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
-	const queue = tests.filter(tc => !ONLY || tc.name.includes(ONLY));
+	const queue = tests.map((tc, i) => ({ tc, i }))
+		.filter(({ tc }) => !ONLY || tc.name.includes(ONLY))
+		.sort((a, b) => b.tc.timeoutMs - a.tc.timeoutMs || a.i - b.i);
 	let passed = 0, failed = 0;
-	async function lane() {
-		for (let tc; (tc = queue.shift());) {
-			if (await runOne(browser, tc)) passed++;
-			else failed++;
-		}
+	for (const { tc, i } of queue) {
+		if (!claim(i)) continue;
+		if (await runOne(browser, tc)) passed++;
+		else failed++;
 	}
-	const n = Math.max(1, Math.min(4, Number(process.env.LANES) || 1));
-	await Promise.all(Array.from({ length: n }, lane));
 	// Closing has been seen to hang after failed tests: ten seconds, then on
 	// (playwright kills the browser when this process exits).
 	await Promise.race([browser.close().catch(() => {}), sleep(10000)]);
-	console.log(`browser: run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-	console.log(`browser: ${passed} passed, ${failed} failed`);
-	process.exit(failed || passed === 0 ? 1 : 0);
+	console.log(`browser: ${lane}run took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+	finish(passed, failed);
 }
 
 module.exports = {

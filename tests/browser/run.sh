@@ -3,12 +3,14 @@
 # app behind the real nginx config, all on 127.0.0.1.
 #
 # Starts its own `spieltisch serve` (2 workers, a fresh database) and its own
-# nginx from deploy/nginx.conf.in in a temporary directory, runs
-# tests/browser/test.js, and stops both on exit. Screenshots go to tests/out/.
+# nginx from deploy/nginx.conf.in per lane in a temporary directory, runs
+# tests/browser/test.js once per lane, and stops them all on exit.
+# Screenshots go to tests/out/.
 # Prints "browser: N passed, M failed"; exits non-zero on any failure.
 #
 # Environment: CHROMIUM (default /usr/bin/chromium), BROWSER_ONLY (run only
-# tests whose name contains this text), LANES (tests at a time, default 1),
+# tests whose name contains this text), LANES (default 2: lanes, each an app,
+# an nginx and a Chromium of its own, one test at a time in each),
 # KEEP=1 (keep the temporary directory), NGINX_CONF_IN (default
 # deploy/nginx.conf.in). Passwords are hashed at libsodium's minimum cost
 # here (SPIELTISCH_FAST_HASH, as in the integration tests).
@@ -50,31 +52,45 @@ if [ ! -d "$here/node_modules/playwright-core" ] || [ ! -d "$here/node_modules/a
 	fi
 fi
 
-# --- a private app + nginx ---------------------------------------------------
+# --- a private app + nginx per lane ------------------------------------------
+# LANES (default 2) lanes, each with its own app (2 workers, a fresh
+# database), its own nginx on a free port of 127.0.0.1 and its own Chromium:
+# the lanes share nothing but the machine, and each test runs in one of
+# them (lib.js: a lane claims the next test, the longest first).
+LANES=${LANES:-2}
+case "$LANES" in 1|2|3|4) ;; *) die "LANES must be 1 to 4, not $LANES" ;; esac
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-browser.XXXXXX")
-app_pid=""
-nginx_pid=""
+app_pids=""
+nginx_pids=""
+node_pids=""
+
+alive_any() {
+	for p in $nginx_pids $app_pids; do
+		kill -0 "$p" 2>/dev/null && return 0
+	done
+	return 1
+}
 
 stop() {
-	# nginx first (it stops taking requests), then the app and its workers.
-	if [ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null; then
-		kill -TERM "$nginx_pid" 2>/dev/null || true
-	fi
-	if [ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null; then
-		kill -TERM "$app_pid" 2>/dev/null || true
-	fi
+	for p in $node_pids; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	# nginx first (it stops taking requests), then the apps and their workers.
+	for p in $nginx_pids; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
+	for p in $app_pids; do
+		kill -TERM "$p" 2>/dev/null || true
+	done
 	i=0
-	while [ $i -lt 50 ]; do
-		alive=""
-		[ -n "$nginx_pid" ] && kill -0 "$nginx_pid" 2>/dev/null && alive=1
-		[ -n "$app_pid" ] && kill -0 "$app_pid" 2>/dev/null && alive=1
-		[ -z "$alive" ] && break
+	while [ $i -lt 50 ] && alive_any; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	# Whatever is left of either process group (setsid made each its own).
-	[ -n "$nginx_pid" ] && kill -KILL "-$nginx_pid" 2>/dev/null || true
-	[ -n "$app_pid" ] && kill -KILL "-$app_pid" 2>/dev/null || true
+	# Whatever is left of any process group (setsid made each its own).
+	for p in $nginx_pids $app_pids; do
+		kill -KILL "-$p" 2>/dev/null || true
+	done
 	if [ "${KEEP:-0}" = 1 ]; then
 		echo "browser: kept $tmp"
 	else
@@ -85,73 +101,117 @@ trap 'stop' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-mkdir -p "$tmp/var" "$tmp/home" tests/out
+mkdir -p "$tmp/claims" tests/out
 rm -f tests/out/fail-*.png   # only this run's failures
 # nginx workers may run as another user (nobody): they must reach the socket.
-chmod 0755 "$tmp" "$tmp/var"
-
-# A free port on 127.0.0.1 (the kernel picks; nginx binds it a moment later).
-port=$(node -e '
-const s = require("net").createServer();
-s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
-[ -n "$port" ] || die "could not find a free port"
-
+chmod 0755 "$tmp"
 nginx_user=
 [ "$(id -u)" = 0 ] && nginx_user="user root;"
-sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$tmp/var|g" -e "s|@ROOT@|$root|g" \
-	-e "s|@USER@|$nginx_user|g" "$NGINX_CONF_IN" >"$tmp/nginx.conf"
-# Some forty accounts are registered by clicking, two tests at a time, all
-# from 127.0.0.1: more than the per-address limit on /register lets one
-# address do in two minutes. This run lifts that one limit (test_abuse tests
-# the limits as they ship).
-grep -q 'zone=st_register:1m rate=6r/m;' "$tmp/nginx.conf" ||
-	die "deploy/nginx.conf.in has no st_register limit of 6r/m: update run.sh"
-sed -i 's|zone=st_register:1m rate=6r/m;|zone=st_register:1m rate=120r/m;|' "$tmp/nginx.conf"
-sock="$tmp/var/spieltisch.sock"
-grep -q "$sock" "$tmp/nginx.conf" || {
-	# The config names the socket itself; use whatever path it gives.
-	s=$(sed -n 's/.*unix:\([^;: ]*\).*/\1/p' "$tmp/nginx.conf" | head -n 1)
-	[ -n "$s" ] && sock=$s
-}
 
-SPIELTISCH_FAST_HASH=1 setsid build/spieltisch serve --socket "$sock" --workers 2 --db "$tmp/var/spieltisch.db" \
-	--root "$root" >"$tmp/app.log" 2>&1 &
-app_pid=$!
+# start_lane N: lane N's app and nginx under $tmp/lane-N; its address is
+# written to $tmp/lane-N/base.
+start_lane() {
+	d="$tmp/lane-$1"
+	mkdir -p "$d/var" "$d/home"
+	chmod 0755 "$d" "$d/var"
+	# A free port on 127.0.0.1 (the kernel picks; nginx binds it a moment later).
+	port=$(node -e '
+const s = require("net").createServer();
+s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
+	[ -n "$port" ] || die "could not find a free port"
+	sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$d/var|g" -e "s|@ROOT@|$root|g" \
+		-e "s|@USER@|$nginx_user|g" "$NGINX_CONF_IN" >"$d/nginx.conf"
+	# Some forty accounts are registered by clicking, from 127.0.0.1: more
+	# than the per-address limit on /register lets one address do in two
+	# minutes. This run lifts that one limit (test_abuse tests the limits as
+	# they ship).
+	grep -q 'zone=st_register:1m rate=6r/m;' "$d/nginx.conf" ||
+		die "deploy/nginx.conf.in has no st_register limit of 6r/m: update run.sh"
+	sed -i 's|zone=st_register:1m rate=6r/m;|zone=st_register:1m rate=120r/m;|' "$d/nginx.conf"
+	sock="$d/var/spieltisch.sock"
+	grep -q "$sock" "$d/nginx.conf" || {
+		# The config names the socket itself; use whatever path it gives.
+		s=$(sed -n 's/.*unix:\([^;: ]*\).*/\1/p' "$d/nginx.conf" | head -n 1)
+		[ -n "$s" ] && sock=$s
+	}
 
-i=0
-until [ -S "$sock" ]; do
-	kill -0 "$app_pid" 2>/dev/null || { cat "$tmp/app.log" >&2; die "the app exited at start"; }
-	i=$((i + 1))
-	[ $i -gt 100 ] && { cat "$tmp/app.log" >&2; die "no socket at $sock after 10 s"; }
-	sleep 0.1
-done
+	SPIELTISCH_FAST_HASH=1 setsid build/spieltisch serve --socket "$sock" --workers 2 \
+		--db "$d/var/spieltisch.db" --root "$root" >"$d/app.log" 2>&1 &
+	app=$!
+	app_pids="$app_pids $app"
 
-setsid "$NGINX" -p "$tmp/var" -c "$tmp/nginx.conf" -e "$tmp/nginx-error.log" \
-	-g 'daemon off;' >"$tmp/nginx.log" 2>&1 &
-nginx_pid=$!
+	i=0
+	until [ -S "$sock" ]; do
+		kill -0 "$app" 2>/dev/null || { cat "$d/app.log" >&2; die "the app exited at start"; }
+		i=$((i + 1))
+		[ $i -gt 100 ] && { cat "$d/app.log" >&2; die "no socket at $sock after 10 s"; }
+		sleep 0.1
+	done
 
-base="http://127.0.0.1:$port"
-if ! node -e '
+	setsid "$NGINX" -p "$d/var" -c "$d/nginx.conf" -e "$d/nginx-error.log" \
+		-g 'daemon off;' >"$d/nginx.log" 2>&1 &
+	nginx_pids="$nginx_pids $!"
+
+	base="http://127.0.0.1:$port"
+	if ! node -e '
 const http = require("http"), end = Date.now() + 10000;
 (function probe() {
 	http.get(process.argv[1], r => { r.resume(); process.exit(0); })
 		.on("error", () => Date.now() > end ? process.exit(1) : setTimeout(probe, 100));
 })();' "$base/"; then
-	cat "$tmp/nginx.log" "$tmp/nginx-error.log" "$tmp/var/"*.log 2>/dev/null >&2 || true
-	die "nginx did not answer on $base within 10 s"
-fi
+		cat "$d/nginx.log" "$d/nginx-error.log" "$d/var/"*.log 2>/dev/null >&2 || true
+		die "nginx did not answer on $base within 10 s"
+	fi
+	echo "$base" >"$d/base"
+}
+
+n=1
+while [ $n -le "$LANES" ]; do
+	start_lane $n
+	n=$((n + 1))
+done
 
 # --- the tests ---------------------------------------------------------------
-# Playwright gives Chromium a fresh --user-data-dir under TMPDIR: keep it in ours.
+# One node per lane; each claims tests from $tmp/claims until none is left.
+# Playwright gives Chromium a fresh --user-data-dir under TMPDIR: keep it in
+# the lane's own. Each lane prints a test's lines whole when it ends, and
+# "browser: N passed, M failed" into its result file.
+t0=$(date +%s)
+n=1
+while [ $n -le "$LANES" ]; do
+	d="$tmp/lane-$n"
+	TMPDIR="$d/home" BASE_URL="$(cat "$d/base")" OUT_DIR="$root/tests/out" APP_LOG="$d/app.log" \
+		LANE="$n" CLAIM_DIR="$tmp/claims" RESULT_FILE="$d/result" \
+		timeout 900 node "$here/test.js" &
+	node_pids="$node_pids $!"
+	n=$((n + 1))
+done
 rc=0
-TMPDIR="$tmp/home" BASE_URL="$base" OUT_DIR="$root/tests/out" APP_LOG="$tmp/app.log" \
-	timeout 900 node "$here/test.js" || rc=$?
-if [ $rc -eq 124 ]; then
-	echo "browser: the run took longer than 900 s and was stopped" >&2
-	echo "browser: 0 passed, 1 failed"
-fi
-if [ $rc -ne 0 ] && [ -s "$tmp/app.log" ]; then
-	echo "--- app log (last 30 lines) ---" >&2
-	tail -n 30 "$tmp/app.log" >&2
-fi
-exit $rc
+for p in $node_pids; do
+	r=0
+	wait "$p" || r=$?
+	[ $r -eq 124 ] && echo "browser: a lane took longer than 900 s and was stopped" >&2
+	[ $r -ne 0 ] && rc=$r
+done
+node_pids=""
+passed=0
+failed=0
+n=1
+while [ $n -le "$LANES" ]; do
+	d="$tmp/lane-$n"
+	if [ -s "$d/result" ]; then
+		read -r p f <"$d/result"
+	else
+		p=0 f=1   # the lane ended without a result: count it as a failure
+	fi
+	passed=$((passed + p))
+	failed=$((failed + f))
+	if [ "$f" -ne 0 ] && [ -s "$d/app.log" ]; then
+		echo "--- lane $n: app log (last 30 lines) ---" >&2
+		tail -n 30 "$d/app.log" >&2
+	fi
+	n=$((n + 1))
+done
+echo "browser: $LANES lanes, $(($(date +%s) - t0)) s"
+echo "browser: $passed passed, $failed failed"
+[ $failed -eq 0 ] && [ $passed -gt 0 ] && [ $rc -eq 0 ]

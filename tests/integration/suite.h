@@ -3,8 +3,9 @@
  * crash, abuse): accounts, tables, the JSON twin, moves, a raw HTTP client
  * for requests libcurl will not send, and readers of the database file.
  * Header-only (static inline), included once per test binary, on top of
- * the harness (harness.h). Nothing here asserts: the functions return
- * codes, so they may run in worker threads (cmocka's asserts may not).
+ * the harness (harness.h). Nothing here asserts but the last section
+ * (it_view): the functions return codes, so they may run in worker threads
+ * (cmocka's asserts may not).
  */
 #ifndef SPIELTISCH_SUITE_H
 #define SPIELTISCH_SUITE_H
@@ -26,6 +27,7 @@
 #include <jansson.h>
 #include <sqlite3.h>
 
+#include "auth.h"
 #include "integration/harness.h"
 #include "play.h"
 #include "store.h"
@@ -33,7 +35,6 @@
 enum { IT_PASSWORD_LEN = 9 };
 static const char it_password[] = "geheim123";
 
-/* Monotonic seconds. */
 /* A group's setup and teardown for cmocka_run_group_tests(): the servers
  * start before the group's first test and stop after its last. */
 static inline int it_start(void **state)
@@ -49,6 +50,17 @@ static inline int it_stop(void **state)
 	return 0;
 }
 
+/* A group's teardown with clients: frees the n clients (NULL ones too),
+ * then stops the servers. */
+static inline int it_stop_clients(struct h_client **c, int n)
+{
+	for (int i = 0; i < n; i++)
+		h_client_free(c[i]);
+	h_stop();
+	return 0;
+}
+
+/* Monotonic seconds. */
 static inline double it_now(void)
 {
 	struct timespec ts;
@@ -359,6 +371,73 @@ static inline long it_raw(const char *req, size_t n, char *out, size_t cap)
 	return it_exchange(fd, req, n, out, cap, 10);
 }
 
+/* ---- clients at other addresses ---- */
+/* Every 127.x.y.z reaches nginx on 127.0.0.1, and nginx passes it on as
+ * $remote_addr: one address per simulated school or attacker. */
+
+/* A socket from source address src, connected to nginx; -1 on failure. */
+static inline int it_src_connect(const char *src)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	if (fd < 0)
+		return -1;
+	struct sockaddr_in me = { .sin_family = AF_INET };
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (inet_pton(AF_INET, src, &me.sin_addr) != 1 ||
+	    bind(fd, (struct sockaddr *)&me, sizeof me) != 0 ||
+	    connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Like it_raw(), from source address src, waiting at most `timeout`
+ * seconds for the answer. The status, 0 when none came. */
+static inline long it_src_raw(const char *src, const char *req, size_t n, char *out, size_t cap,
+			      double timeout)
+{
+	int fd = it_src_connect(src);
+	if (cap)
+		out[0] = '\0';
+	if (fd < 0)
+		return 0;
+	return it_exchange(fd, req, n, out, cap, timeout);
+}
+
+/* The pre-session token (= the login form's CSRF token) that address src
+ * gets with the login form; 0 or -1. */
+static inline int it_presession(const char *src, char *tok, size_t cap)
+{
+	char buf[65536];
+	const char *req = "GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+	if (it_src_raw(src, req, strlen(req), buf, sizeof buf, 15) != 200)
+		return -1;
+	const char *p = strstr(buf, "\nSet-Cookie: stc=");
+	if (!p)
+		return -1;
+	p += strlen("\nSet-Cookie: stc=");
+	snprintf(tok, cap, "%.*s", (int)strcspn(p, ";\r\n"), p);
+	return strlen(tok) == AUTH_TOKEN_LEN ? 0 : -1;
+}
+
+/* POST /login (name, password: plain ASCII) from address src with its
+ * token; the status, the answer in out. */
+static inline long it_src_login(const char *src, const char *tok, const char *name,
+				const char *pw, char *out, size_t cap)
+{
+	char body[256], req[1024];
+	int bl = snprintf(body, sizeof body, "csrf=%s&name=%s&password=%s", tok, name, pw);
+	int n = snprintf(req, sizeof req,
+			 "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+			 "Cookie: stc=%s\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+			 "Content-Length: %d\r\n\r\n%s", tok, bl, body);
+	if (bl <= 0 || n <= 0 || (size_t)n >= sizeof req)
+		return 0;
+	return it_src_raw(src, req, (size_t)n, out, cap, 15);
+}
+
 /* ---- processes, from /proc ---- */
 
 /* pid's state letter ('Z' zombie) and parent from /proc/<pid>/stat (either
@@ -558,6 +637,20 @@ static inline int it_verify_table(int64_t id, char *why, size_t cap)
 out:
 	store_close(s);
 	return n;
+}
+
+/* ---- for a test's main thread only: these fail the test (cmocka's
+ * fail_msg; every includer includes <cmocka.h> before this file) ---- */
+
+/* The JSON twin of table `id` as client c sees it (the caller decrefs);
+ * the test fails when it cannot be read. */
+static inline json_t *it_view(struct h_client *c, int64_t id)
+{
+	long st = 0;
+	json_t *o = it_table_json(c, id, &st);
+	if (!o)
+		fail_msg("table %lld JSON: status %ld", (long long)id, st);
+	return o;
 }
 
 #endif

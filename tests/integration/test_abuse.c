@@ -630,73 +630,10 @@ static void test_expired_session(void **state)
 }
 
 /* ---- clients at other addresses ------------------------------------- */
-/* Every 127.x.y.z reaches nginx on 127.0.0.1, and nginx passes it on as
- * $remote_addr: one address per simulated attacker, while the players of
- * the tables above stay at 127.0.0.1. */
+/* One address per simulated attacker (suite.h, it_src_*), while the
+ * players of the tables above stay at 127.0.0.1. */
 
 enum { FLOOD_MAX = 400, PAGES_MAX = 50000, IDLE_CONNS = 1100, BUSY_CONNS = 40 };
-
-/* A socket from source address src, connected to nginx; -1 on failure. */
-static int src_connect(const char *src)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -1;
-	struct sockaddr_in me = { .sin_family = AF_INET };
-	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
-	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (inet_pton(AF_INET, src, &me.sin_addr) != 1 ||
-	    bind(fd, (struct sockaddr *)&me, sizeof me) != 0 ||
-	    connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* Like it_raw(), from source address src, waiting at most `timeout`
- * seconds for the answer. The status, 0 when none came. */
-static long src_raw(const char *src, const char *req, size_t n, char *out, size_t cap,
-		    double timeout)
-{
-	int fd = src_connect(src);
-	out[0] = '\0';
-	if (fd < 0)
-		return 0;
-	return it_exchange(fd, req, n, out, cap, timeout);
-}
-
-/* The pre-session token (= the login form's CSRF token) that address src
- * gets with the login form; 0 or -1. */
-static int presession(const char *src, char *tok, size_t cap)
-{
-	static char buf[65536];
-	const char *req = "GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-	if (src_raw(src, req, strlen(req), buf, sizeof buf, 10) != 200)
-		return -1;
-	const char *p = strstr(buf, "\nSet-Cookie: stc=");
-	if (!p)
-		return -1;
-	p += strlen("\nSet-Cookie: stc=");
-	snprintf(tok, cap, "%.*s", (int)strcspn(p, ";\r\n"), p);
-	return strlen(tok) == AUTH_TOKEN_LEN ? 0 : -1;
-}
-
-/* POST /login (name, password: plain ASCII) from address src with its
- * token; the status, the answer in out. */
-static long src_login(const char *src, const char *tok, const char *name, const char *pw,
-		      char *out, size_t cap)
-{
-	char body[256], req[1024];
-	int bl = snprintf(body, sizeof body, "csrf=%s&name=%s&password=%s", tok, name, pw);
-	int n = snprintf(req, sizeof req,
-			 "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-			 "Cookie: stc=%s\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-			 "Content-Length: %d\r\n\r\n%s", tok, bl, body);
-	if (bl <= 0 || n <= 0 || (size_t)n >= sizeof req)
-		return 0;
-	return src_raw(src, req, (size_t)n, out, cap, 15);
-}
 
 /* An integer from the environment in lo..hi, else def. */
 static int env_int(const char *name, int def, int lo, int hi)
@@ -729,7 +666,7 @@ static void *flood_client(void *arg)
 	while (it_now() < fl.until) {
 		int k = __atomic_fetch_add(&fl.seq, 1, __ATOMIC_RELAXED);
 		snprintf(name, sizeof name, "flood%d", k);
-		long st = src_login(fl.src, fl.tok, name, "falsch12345", out, sizeof out);
+		long st = it_src_login(fl.src, fl.tok, name, "falsch12345", out, sizeof out);
 		__atomic_fetch_add(&fl.by_status[st > 0 && st < 600 ? st : 0], 1, __ATOMIC_RELAXED);
 	}
 	return NULL;
@@ -770,7 +707,7 @@ static void test_login_flood(void **state)
 	snprintf(path, sizeof path, "/t/%lld", (long long)t1);
 	memset(&fl, 0, sizeof fl);
 	fl.src = "127.0.0.2";
-	assert_int_equal(presession(fl.src, fl.tok, sizeof fl.tok), 0);
+	assert_int_equal(it_presession(fl.src, fl.tok, sizeof fl.tok), 0);
 	int n0 = page_latencies(cb, path, 0, 20, lat, PAGES_MAX);
 	double quiet = lat[n0 / 2];
 	fl.until = it_now() + secs;
@@ -800,9 +737,9 @@ static void test_no_lockout_by_others(void **state)
 	h_client_free(owner);
 	const char *att = "127.0.0.3";
 	char tok[64];
-	assert_int_equal(presession(att, tok, sizeof tok), 0);
+	assert_int_equal(it_presession(att, tok, sizeof tok), 0);
 	for (int i = 0; i < AUTH_FAIL_FREE; i++)
-		assert_int_equal(src_login(att, tok, "abuse_lock", "falsch123", out, sizeof out), 422);
+		assert_int_equal(it_src_login(att, tok, "abuse_lock", "falsch123", out, sizeof out), 422);
 	/* the owner, at home, logs in at once, again and again */
 	for (int i = 0; i < 3; i++) {
 		struct h_client *c = it_login("abuse_lock");
@@ -810,7 +747,7 @@ static void test_no_lockout_by_others(void **state)
 		h_client_free(c);
 	}
 	/* the guesser waits, told how long, even with the right password */
-	long st = src_login(att, tok, "abuse_lock", it_password, out, sizeof out);
+	long st = it_src_login(att, tok, "abuse_lock", it_password, out, sizeof out);
 	assert_int_equal(st, 429);
 	assert_non_null(strstr(out, "\nRetry-After: "));
 	assert_null(strstr(out, "Set-Cookie: st="));
@@ -846,7 +783,7 @@ static void *race_client(void *arg)
 	(void)arg;
 	while (!__atomic_load_n(&race.go, __ATOMIC_ACQUIRE))
 		;
-	long st = src_login(race.src, race.tok, "abuse_race", "falsch123", out, sizeof out);
+	long st = it_src_login(race.src, race.tok, "abuse_race", "falsch123", out, sizeof out);
 	__atomic_fetch_add(&race.by_status[st > 0 && st < 600 ? st : 0], 1, __ATOMIC_RELAXED);
 	return NULL;
 }
@@ -861,7 +798,7 @@ static void test_throttle_race(void **state)
 	h_client_free(owner);
 	memset(&race, 0, sizeof race);
 	race.src = "127.0.0.4";
-	assert_int_equal(presession(race.src, race.tok, sizeof race.tok), 0);
+	assert_int_equal(it_presession(race.src, race.tok, sizeof race.tok), 0);
 	for (int i = 0; i < RACERS; i++)
 		assert_int_equal(pthread_create(&th[i], NULL, race_client, NULL), 0);
 	__atomic_store_n(&race.go, 1, __ATOMIC_RELEASE);
@@ -891,14 +828,14 @@ static void test_idle_connections(void **state)
 			    "Content-Type: application/x-www-form-urlencoded\r\n"
 			    "Content-Length: 1000\r\n\r\ncsrf=";
 	for (int i = 0; i < IDLE_CONNS; i++) {
-		int fd = src_connect("127.0.0.5");
+		int fd = it_src_connect("127.0.0.5");
 		if (fd < 0)
 			break;
 		send(fd, half, strlen(half), MSG_NOSIGNAL);
 		fds[n++] = fd;
 	}
 	for (int i = 0; i < BUSY_CONNS; i++) {
-		int fd = src_connect("127.0.0.6");
+		int fd = it_src_connect("127.0.0.6");
 		if (fd < 0)
 			break;
 		send(fd, stuck, strlen(stuck), MSG_NOSIGNAL);
@@ -915,7 +852,7 @@ static void test_idle_connections(void **state)
 	h_resp_free(&r);
 	double took = it_now() - t0;
 	const char *req = "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-	long busy = src_raw("127.0.0.6", req, strlen(req), out, sizeof out, 5);
+	long busy = it_src_raw("127.0.0.6", req, strlen(req), out, sizeof out, 5);
 	for (int i = 0; i < n; i++)
 		close(fds[i]);
 	fprintf(stderr, "abuse: with %d idle connections a page took %.0f ms (status %ld); the "

@@ -27,28 +27,15 @@ enum { PLAYERS = 2, MAX_POSTS = 1500, MAX_SECONDS = 120 };
 static struct h_client *player[PLAYERS];
 static int64_t table_id;
 
-static int start(void **state)
-{
-	(void)state;
-	return h_start();
-}
-
 static int stop(void **state)
 {
 	(void)state;
-	for (int i = 0; i < PLAYERS; i++)
-		h_client_free(player[i]);
-	h_stop();
-	return 0;
+	return it_stop_clients(player, PLAYERS);
 }
 
 static json_t *view_of(int i)
 {
-	long st;
-	json_t *o = it_table_json(player[i], table_id, &st);
-	if (!o)
-		fail_msg("table JSON: status %ld", st);
-	return o;
+	return it_view(player[i], table_id);
 }
 
 /* Random legal moves of whoever may act until the table pauses on the
@@ -179,5 +166,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_damaged_snapshot_closes_the_table),
 	};
-	return cmocka_run_group_tests_name("a damaged table is closed", tests, start, stop);
+	return cmocka_run_group_tests_name("a damaged table is closed", tests, it_start, stop);
 }

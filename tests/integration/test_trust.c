@@ -129,63 +129,7 @@ static void test_mail_off_unknown_token(void **state)
 
 /* ---- correct logins are no failures ---- */
 
-/* A socket from source address src, connected to nginx; -1 on failure. */
-static int src_connect(const char *src)
-{
-	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	if (fd < 0)
-		return -1;
-	struct sockaddr_in me = { .sin_family = AF_INET };
-	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons((uint16_t)it_port()) };
-	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (inet_pton(AF_INET, src, &me.sin_addr) != 1 ||
-	    bind(fd, (struct sockaddr *)&me, sizeof me) != 0 ||
-	    connect(fd, (struct sockaddr *)&to, sizeof to) != 0) {
-		close(fd);
-		return -1;
-	}
-	return fd;
-}
-
-/* req to nginx from source address src; the status, the answer in out. */
-static long src_raw(const char *src, const char *req, char *out, size_t cap)
-{
-	int fd = src_connect(src);
-	out[0] = '\0';
-	return fd < 0 ? 0 : it_exchange(fd, req, strlen(req), out, cap, 15);
-}
-
-/* The pre-session token that address src gets with the login form. */
-static int presession(const char *src, char *tok, size_t cap)
-{
-	static char buf[65536];
-	const char *req = "GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
-	if (src_raw(src, req, buf, sizeof buf) != 200)
-		return -1;
-	const char *p = strstr(buf, "\nSet-Cookie: stc=");
-	if (!p)
-		return -1;
-	p += strlen("\nSet-Cookie: stc=");
-	snprintf(tok, cap, "%.*s", (int)strcspn(p, ";\r\n"), p);
-	return strlen(tok) == AUTH_TOKEN_LEN ? 0 : -1;
-}
-
-/* POST /login from address src; the status, the answer in out. */
-static long src_login(const char *src, const char *tok, const char *name, const char *pw,
-		      char *out, size_t cap)
-{
-	char body[256], req[1024];
-	int bl = snprintf(body, sizeof body, "csrf=%s&name=%s&password=%s", tok, name, pw);
-	int n = snprintf(req, sizeof req,
-			 "POST /login HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-			 "Cookie: stc=%s\r\nContent-Type: application/x-www-form-urlencoded\r\n"
-			 "Content-Length: %d\r\n\r\n%s", tok, bl, body);
-	if (bl <= 0 || n <= 0 || (size_t)n >= sizeof req)
-		return 0;
-	return src_raw(src, req, out, cap);
-}
-
-/* src_login, once more while nginx's own rate limit (2 logins a second
+/* it_src_login, once more while nginx's own rate limit (2 logins a second
  * per address beyond a burst) refuses it: an app's 429 says "Fehlversuche",
  * nginx's does not. At most 10 s. */
 static long src_login_paced(const char *src, const char *tok, const char *name, const char *pw,
@@ -193,7 +137,7 @@ static long src_login_paced(const char *src, const char *tok, const char *name, 
 {
 	long st = 0;
 	for (int i = 0; i < 100; i++) {
-		st = src_login(src, tok, name, pw, out, cap);
+		st = it_src_login(src, tok, name, pw, out, cap);
 		if (st != 429 || strstr(out, "Fehlversuche"))
 			break;
 		poll(NULL, 0, 100);
@@ -216,9 +160,9 @@ static void test_correct_logins_never_count(void **state)
 	h_client_free(c);
 	const char *school = "127.0.0.21";
 	char tok[64];
-	assert_int_equal(presession(school, tok, sizeof tok), 0);
+	assert_int_equal(it_presession(school, tok, sizeof tok), 0);
 	for (int i = 0; i < AUTH_ADDR_FREE; i++) {
-		long st = src_login(school, tok, "trust_pupil", it_password, out, sizeof out);
+		long st = it_src_login(school, tok, "trust_pupil", it_password, out, sizeof out);
 		if (st != 303)
 			fprintf(stderr, "login %d: %ld\n", i + 1, st);
 		assert_int_equal(st, 303);
@@ -226,7 +170,8 @@ static void test_correct_logins_never_count(void **state)
 	c = it_register("trust_newbie");
 	assert_non_null(c);
 	h_client_free(c);
-	assert_int_equal(src_login(school, tok, "trust_newbie", it_password, out, sizeof out), 303);
+	assert_int_equal(it_src_login(school, tok, "trust_newbie", it_password, out, sizeof out),
+			 303);
 	assert_int_equal(db_int("SELECT count(*) FROM login_failures WHERE name_key LIKE "
 				"'%127.0.0.21%'"), 0);
 	c = it_register("trust_stranger");

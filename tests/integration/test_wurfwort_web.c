@@ -34,27 +34,15 @@ static struct h_client *player[PLAYERS];
 static const char *names[PLAYERS] = { "Jana", "Kai", "Lene" };
 static int64_t table_id;
 
-static int start(void **state)
-{
-	(void)state;
-	return h_start();
-}
-
 static int stop(void **state)
 {
 	(void)state;
-	for (int i = 0; i < PLAYERS; i++)
-		h_client_free(player[i]);
-	h_stop();
-	return 0;
+	return it_stop_clients(player, PLAYERS);
 }
 
 static json_t *view_of(int i)
 {
-	long status;
-	json_t *o = it_table_json(player[i], table_id, &status);
-	assert_non_null(o);
-	return o;
+	return it_view(player[i], table_id);
 }
 
 static json_t *game_of(json_t *o)
@@ -405,5 +393,5 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_wurfwort_through_nginx),
 	};
-	return cmocka_run_group_tests_name("wurfwort through nginx", tests, start, stop);
+	return cmocka_run_group_tests_name("wurfwort through nginx", tests, it_start, stop);
 }

@@ -4,8 +4,8 @@
  * loads is such a 503 too, and its page closes the table cleanly (the
  * party a draw, the match as played) and shows it.
  *
- * The full disk is the database's page limit (store_limit_pages(), SQLite's
- * max_page_count): a write that needs one more page fails with SQLITE_FULL,
+ * The full disk is the database's page limit (store_maintain's
+ * ST_MAINT_LIMIT_PAGES, SQLite's max_page_count): a write that needs one more page fails with SQLITE_FULL,
  * exactly as when the file system is full. The corrupt table is a snapshot
  * overwritten with bytes no game decodes. A snapshot in a format this build
  * no longer reads is not a fault: it is rebuilt from the log. */
@@ -33,6 +33,7 @@ struct fx {
 	int64_t user[NUSERS];
 	int64_t now;
 	struct arena a;
+	int64_t cap;      /* the page limit in effect (limit_pages) */
 };
 
 static int setup_fx(void **state)
@@ -143,6 +144,15 @@ static void post_move(struct fx *f, struct page *p, struct http_req *req, int64_
 	page_table_move(p);
 }
 
+/* Caps the database at `pages` (f->cap: the cap in effect). */
+static int limit_pages(struct fx *f, int64_t pages)
+{
+	struct st_maint m = { .pages = pages };
+	int rc = store_maintain(f->db.s, ST_MAINT_LIMIT_PAGES, &m);
+	f->cap = m.pages;
+	return rc;
+}
+
 /* A move that meets a full disk: 503, a page saying it was not taken,
  * nothing stored; with room again the same move is taken. */
 static void test_disk_full_move(void **state)
@@ -156,12 +166,13 @@ static void test_disk_full_move(void **state)
 	while (!full && steps < STEPS_MAX) {
 		int64_t who = next_move(f, tid, &pk, &v);
 		if (!who) {   /* the match ended: another table (with room for it) */
-			assert_int_equal(store_limit_pages(f->db.s, 1 << 30, NULL), ST_OK);
+			assert_int_equal(limit_pages(f, 1 << 30), ST_OK);
 			tid = full_table(f);
 			continue;
 		}
 		/* the database may not grow by a single page from here */
-		assert_int_equal(store_limit_pages(f->db.s, 1, &cap), ST_OK);
+		assert_int_equal(limit_pages(f, 1), ST_OK);
+		cap = f->cap;
 		state_of(f, tid, &v0, &n0);
 		post_move(f, &p, &req, tid, who, v, pk.move);
 		steps++;
@@ -182,7 +193,7 @@ static void test_disk_full_move(void **state)
 		struct play_table pt;
 		assert_int_equal(play_load(f->db.s, tid, who, f->now, &pt), PLAY_OK);
 		play_free(&pt);
-		assert_int_equal(store_limit_pages(f->db.s, 1 << 30, NULL), ST_OK);
+		assert_int_equal(limit_pages(f, 1 << 30), ST_OK);
 		post_move(f, &p, &req, tid, who, v, pk.move);
 		assert_int_equal(p.resp.status, HTTP_303);
 	}

@@ -1002,6 +1002,52 @@ static void test_end_request_and_lock_bound(void **state)
 	store_close(other);
 }
 
+/* Maintenance through its one call: the checkpointer's round copies the
+ * WAL into the database (nothing left behind when no reader holds an old
+ * snapshot) and stops before it starts when told to; the page limit makes
+ * a write that needs room fail as on a full disk and is lifted again; the
+ * store's heap is reported. */
+static void test_maintain(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	assert_int_equal(store_maintain(t->s, ST_MAINT_WORKER, NULL), ST_OK);
+	assert_int_equal(store_maintain(other, ST_MAINT_CHECKPOINTER, NULL), ST_OK);
+	char name[16];
+	for (int i = 0; i < 50; i++) {
+		snprintf(name, sizeof name, "Wal%d", i);
+		make_user(t->s, name);
+	}
+	volatile sig_atomic_t stop = 1;
+	struct st_maint m = { .stop = &stop, .wal_pages = -1 };
+	assert_int_equal(store_maintain(other, ST_MAINT_CHECKPOINT, &m), ST_OK);
+	assert_int_equal(m.wal_pages, 0);   /* told to stop: no checkpoint at all */
+	stop = 0;
+	assert_int_equal(store_maintain(other, ST_MAINT_CHECKPOINT, &m), ST_OK);
+	assert_true(m.wal_pages > 0);
+	assert_int_equal(m.left_pages, 0);
+
+	m = (struct st_maint){ .pages = 1 };
+	assert_int_equal(store_maintain(t->s, ST_MAINT_LIMIT_PAGES, &m), ST_OK);
+	assert_true(m.pages > 1);   /* at least the pages in use */
+	int rc = ST_OK;
+	for (int i = 0; i < 2000 && rc == ST_OK; i++) {
+		snprintf(name, sizeof name, "Voll%d", i);
+		rc = store_user_create(t->s, name, "hash-hash-hash-hash-hash-hash", 1, NULL);
+	}
+	assert_int_equal(rc, ST_FULL);
+	m = (struct st_maint){ .pages = 1 << 30 };
+	assert_int_equal(store_maintain(t->s, ST_MAINT_LIMIT_PAGES, &m), ST_OK);
+	assert_int_equal(m.pages, 1 << 30);
+	assert_int_equal(store_user_create(t->s, "Platz", "hash", 1, NULL), ST_OK);
+
+	m = (struct st_maint){ 0 };
+	assert_int_equal(store_maintain(NULL, ST_MAINT_MEMORY, &m), ST_OK);
+	assert_true(m.held > 0 && m.peak >= m.held);
+	store_close(other);
+}
+
 /* A deleted table's number is never given out again (023_table_ids.sql):
  * not when it was the newest, not after reopening. */
 static void test_table_ids_not_reused(void **state)
@@ -1043,6 +1089,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_end_request_and_lock_bound, tmpdb_setup,
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_ids_not_reused, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_maintain, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
