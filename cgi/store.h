@@ -169,6 +169,7 @@ struct st_table {
 	int closed_idle;                 /* closed because nobody moved (007_idle.sql) */
 	char host[ST_NAME_MAX + 1];      /* the name of who opened it ("" when gone) */
 	int64_t rematch;                 /* the table of the next match, 0 none (010) */
+	uint32_t acting, in_window, to_continue;   /* who is asked, a bit a seat (026) */
 };
 
 struct st_seat {
@@ -313,6 +314,8 @@ struct st_step_row {
 	int quiet;           /* 1: nobody else can see the step (public_version stays) */
 	int new_epoch;       /* 1: every older page is stale (a party's end) */
 	uint32_t acting, in_window, to_continue;   /* as store_table_set_acting */
+	uint32_t changed;    /* the seats whose asked state changes (their /me) */
+	int64_t lowered;     /* the deadline, when it is earlier than before (else 0) */
 };
 /* The step's one update of the table: version + 1 (and public_version
  * unless quiet), deadline, epoch (epoch_version = the new version when it

@@ -1,12 +1,12 @@
 -- 026: a step is one write. Before, every step updated the party's
 -- snapshot, cleared its results, appended the step, updated the seats'
--- "who acts" flags and the table's version, and a trigger bumped a number
--- of every seated user (me_seq): five statements and a trigger a step.
--- Now the step row carries the position after it (its snapshot), the
+-- "who acts" flags and the table's version, and a trigger wrote the /me
+-- number of every seated user (me_seq): five statements and a trigger a
+-- step. Now the step row carries the position after it (its snapshot), the
 -- table row carries who acts (one bit a seat), and the step is the append
--- plus one update of the table's row of numbers. /me computes what it
--- polls from the user's seats at read time (store_user_poll) instead of a
--- number written on every move. What the triggers did is done in C by the
+-- plus one update of the table's row of numbers; me_seq is written only
+-- for a user whose "Meine Tische" the step changes (asked or no longer
+-- asked, an earlier deadline). What the triggers did is done in C by the
 -- few statements that change those rows (cgi/store/), so that the schema
 -- is tables and indexes only (docs/storage.md).
 
@@ -46,7 +46,5 @@ DROP INDEX seats_acting;
 ALTER TABLE seats DROP COLUMN acting;
 ALTER TABLE seats DROP COLUMN in_window;
 ALTER TABLE seats DROP COLUMN to_continue;
-ALTER TABLE me_seq DROP COLUMN seq;
-ALTER TABLE me_seq DROP COLUMN deadline;
 
 PRAGMA user_version = 26;

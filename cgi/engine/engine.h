@@ -63,6 +63,11 @@ int live_load(struct store *s, int64_t id, struct live *l);
 int close_broken(struct store *s, int64_t id, int64_t now, const char *why);
 
 /* move.c */
+/* Who acts after a step (f) into row, with what that changes against the
+ * table as loaded (t): the seats whose asked state changes, and the new
+ * deadline when it is earlier (what /me must notice, store_table_step). */
+void step_row_flags(struct st_step_row *row, const struct st_table *t,
+		    const struct play_flags *f);
 int save_step(struct store *s, struct live *l, int seat, const char *text, int64_t now,
 	      int quiet);
 int apply_move(struct store *s, struct live *l, int seat, const char *move, int64_t now,

@@ -101,6 +101,18 @@ int play_finish(struct store *s, int rc)
 	return store_commit(s);
 }
 
+void step_row_flags(struct st_step_row *row, const struct st_table *t,
+		    const struct play_flags *f)
+{
+	row->acting = f->acting;
+	row->in_window = f->in_window;
+	row->to_continue = f->to_continue;
+	row->changed = (t->acting ^ f->acting) | (t->in_window ^ f->in_window) |
+		       (t->to_continue ^ f->to_continue);
+	row->lowered = row->deadline > 0 && (t->next_deadline <= 0 ||
+					     row->deadline < t->next_deadline) ? row->deadline : 0;
+}
+
 /* Stores the state after one step by `seat` (-1: "tick"): the step row
  * with the position after it and the version it produces, then the one
  * update of the table's row (version, the game's deadline and epoch, who
@@ -162,9 +174,7 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 	play_seat_flags(&st, st.over && l->t.status != TABLE_FINISHED, 0, l->t.nseats, &f);
 	if (l->t.status == TABLE_FINISHED)
 		memset(&f, 0, sizeof f);
-	row.acting = f.acting;
-	row.in_window = f.in_window;
-	row.to_continue = f.to_continue;
+	step_row_flags(&row, &l->t, &f);
 	switch (store_table_step(s, l->t.id, &row)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
@@ -179,6 +189,9 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 		l->t.epoch_version = l->t.version;
 	l->t.epoch = row.epoch;
 	l->t.next_deadline = row.deadline;
+	l->t.acting = row.acting;
+	l->t.in_window = row.in_window;
+	l->t.to_continue = row.to_continue;
 	return PLAY_OK;
 }
 

@@ -253,8 +253,8 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 	l->g->status(l->state, &st);
 	play_seat_flags(&st, 1, ready, l->t.nseats, &f);
 	struct st_step_row row = { .version = l->t.version, .deadline = l->t.next_deadline,
-				   .epoch = l->t.epoch, .acting = f.acting,
-				   .in_window = f.in_window, .to_continue = f.to_continue };
+				   .epoch = l->t.epoch };
+	step_row_flags(&row, &l->t, &f);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
 	    (rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
 					       l->t.version + 1, l->snap, len), PLAY_ERR)) !=
@@ -263,6 +263,9 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 		return rc;
 	l->t.version++;
 	l->t.public_version = l->t.version;
+	l->t.acting = f.acting;
+	l->t.in_window = f.in_window;
+	l->t.to_continue = f.to_continue;
 	if (ready == (l->t.nseats >= 32 ? ~0u : (1u << l->t.nseats) - 1u))
 		return next_party(s, l, now);
 	return PLAY_OK;

@@ -47,7 +47,7 @@ struct store {
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
 	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
-	"coalesce(t.rematch, 0)"
+	"coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
 
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 
@@ -102,6 +102,19 @@ int st_update(struct store *s, int which, int64_t table, int64_t value,
 	      const char *what, int must_change);
 /* Runs a bound UPDATE/DELETE of one row: ST_NOTFOUND when no row matched. */
 int st_change_row(struct store *s, sqlite3_stmt *q, const char *what);
+
+/* The /me numbers (me_seq, sql-me.c) of the users a change concerns,
+ * written by the statements that make it (the schema's triggers before
+ * 026): a new user's row; a step's seats whose asked state changed (bits)
+ * and a deadline earlier than before (> 0); everyone at a table that
+ * starts, ends or goes; one user's seat or invitation; an invitation by
+ * its id (before it goes); the seats of a table that change hands. */
+int st_me_create(struct store *s, int64_t user);
+int st_me_step(struct store *s, int64_t table, uint32_t changed, int64_t lowered);
+int st_me_table(struct store *s, int64_t table);
+int st_me_user(struct store *s, int64_t user);
+int st_me_invite(struct store *s, int64_t invite);
+int st_me_claims(struct store *s, int64_t table);
 
 /* Users (sql-users.c): registers the SQL functions st_name_key(name) and
  * st_name_skeleton(name) that the migrations use, before they run. */

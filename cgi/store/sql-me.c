@@ -13,9 +13,16 @@
 
 enum {
 	STMT_USER_POLL = ST_FIRST(ST_G_ME),
-	STMT_USER_OF_TOKEN,
+	STMT_USER_POLL_BY_TOKEN,
 	STMT_USER_POLL_TOKEN,
 	STMT_USER_POLL_TOKEN_SET,
+	STMT_USER_DEADLINE,
+	STMT_ME_CREATE,
+	STMT_ME_STEP,
+	STMT_ME_TABLE,
+	STMT_ME_USER,
+	STMT_ME_INVITE,
+	STMT_ME_CLAIMS,
 	STMT_FEED_GET,
 	STMT_FEED_BY_TOKEN,
 	STMT_FEED_CREATE,
@@ -26,25 +33,50 @@ enum {
 };
 
 static const char *const stmt_text[] = {
-	/* What "Meine Tische" shows, summed over the user's seats at tables
-	 * not over (seats_user_done, each table by its key: the cost grows
-	 * with the running tables, not with the history) and their open
-	 * invitations: store_user_poll hashes the sums. CROSS JOIN keeps the
-	 * seats outside (else SQLite walks every running table of the site). */
-	ST_AT(STMT_USER_POLL) =
-		"SELECT count(*), total(t.id), total(t.public_version), total(t.status * (s.seat + 1)),"
-		" min(CASE WHEN t.status = 1 AND t.next_deadline > 0 THEN t.next_deadline END),"
-		" (SELECT count(*) FROM invitations i WHERE i.to_id = ?1),"
-		" (SELECT total(i.id * (1 + it.status)) FROM invitations i"
-		" JOIN tables it ON it.id = i.table_id WHERE i.to_id = ?1)"
-		" FROM seats s CROSS JOIN tables t ON t.id = s.table_id"
-		" WHERE s.user_id = ?1 AND s.done = 0",
-	ST_AT(STMT_USER_OF_TOKEN) = "SELECT user_id FROM me_seq WHERE poll_token = ?1",
+	ST_AT(STMT_USER_POLL) = "SELECT seq, deadline, user_id FROM me_seq WHERE user_id = ?1",
+	ST_AT(STMT_USER_POLL_BY_TOKEN) =
+		"SELECT seq, deadline, user_id FROM me_seq WHERE poll_token = ?1",
 	ST_AT(STMT_USER_POLL_TOKEN) = "SELECT poll_token FROM me_seq WHERE user_id = ?1",
 	/* the first token made wins; a second request reads it back */
 	ST_AT(STMT_USER_POLL_TOKEN_SET) =
-		"INSERT INTO me_seq (user_id, poll_token) VALUES (?1, ?2) ON CONFLICT (user_id)"
-		" DO UPDATE SET poll_token = excluded.poll_token WHERE me_seq.poll_token IS NULL",
+		"UPDATE me_seq SET poll_token = ?2 WHERE user_id = ?1 AND poll_token IS NULL",
+	/* once the kept deadline has passed: the true earliest one again, from
+	 * the user's seats at tables not over (the index seats_user_done, 019;
+	 * CROSS JOIN keeps the seats outside: else SQLite walks every running
+	 * table of the site with a deadline, tables_deadline, and looks for
+	 * the user's seat at each) */
+	ST_AT(STMT_USER_DEADLINE) =
+		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
+		" CROSS JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND m.done = 0"
+		" AND t.status = 1 AND t.next_deadline > 0), 0) WHERE user_id = ?1"
+		" RETURNING seq, deadline, user_id",
+	ST_AT(STMT_ME_CREATE) = "INSERT INTO me_seq (user_id) VALUES (?1) ON CONFLICT DO NOTHING",
+	/* a step (store_table_step): seq + 1 for the seats whose asked state
+	 * changed (bits ?2), the kept deadline lowered to ?3 (> 0) where it
+	 * was later; rows that change neither are not written */
+	ST_AT(STMT_ME_STEP) =
+		"UPDATE me_seq SET seq = seq + ((?2 >> s.seat) & 1),"
+		" deadline = CASE WHEN ?3 > 0 AND (me_seq.deadline = 0 OR me_seq.deadline > ?3)"
+		" THEN ?3 ELSE me_seq.deadline END"
+		" FROM seats s WHERE s.table_id = ?1 AND s.user_id = me_seq.user_id"
+		" AND ((?2 >> s.seat) & 1 OR (?3 > 0 AND (me_seq.deadline = 0 OR me_seq.deadline > ?3)))",
+	/* a table starts or ends: everyone seated there or invited to it; a
+	 * deadline of 1 (long passed) makes the next poll find the true one */
+	ST_AT(STMT_ME_TABLE) =
+		"UPDATE me_seq SET seq = seq + 1, deadline = 1 WHERE user_id IN"
+		" (SELECT user_id FROM seats WHERE table_id = ?1 AND user_id IS NOT NULL"
+		" UNION SELECT to_id FROM invitations WHERE table_id = ?1)",
+	/* a seat or an invitation of one user comes or goes */
+	ST_AT(STMT_ME_USER) =
+		"UPDATE me_seq SET seq = seq + 1, deadline = 1 WHERE user_id = ?1",
+	ST_AT(STMT_ME_INVITE) =
+		"UPDATE me_seq SET seq = seq + 1 WHERE user_id = (SELECT to_id FROM invitations"
+		" WHERE id = ?1)",
+	/* seats change hands (store_seats_apply_claims): who had and who takes them */
+	ST_AT(STMT_ME_CLAIMS) =
+		"UPDATE me_seq SET seq = seq + 1, deadline = 1 WHERE user_id IN"
+		" (SELECT user_id FROM seats WHERE table_id = ?1 AND claimed_by IS NOT NULL"
+		" UNION SELECT claimed_by FROM seats WHERE table_id = ?1 AND claimed_by IS NOT NULL)",
 	ST_AT(STMT_FEED_GET) = "SELECT token, user_id, created_at FROM feeds WHERE user_id = ?1",
 	ST_AT(STMT_FEED_BY_TOKEN) =
 		"SELECT token, user_id, created_at FROM feeds WHERE token = ?1",
@@ -79,47 +111,73 @@ _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(
 	       "one SQL text per statement");
 const struct st_stmts st_stmts_me = ST_STMTS(stmt_text);
 
-/* Mixes one number into a signature (the finaliser of splitmix64). */
-static uint64_t sig_mix(uint64_t h, double v)
+/* One row of me_seq through statement `id`, bound to the user's id or
+ * their poll token. */
+static int user_poll_row(struct store *s, int id, int64_t user, const char *token,
+			 int64_t *seq, int64_t *deadline, int64_t *user_out)
 {
-	h ^= (uint64_t)(int64_t)v + UINT64_C(0x9e3779b97f4a7c15);
-	h = (h ^ (h >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	h = (h ^ (h >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return h ^ (h >> 31);
-}
-
-/* The poll is computed when asked, from what every change already writes
- * (the tables' public versions and statuses, the seats, the invitations):
- * nothing is kept per user on a move (026_one_write.sql). */
-int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
-		    int64_t *sig, int64_t *next_deadline)
-{
-	sqlite3_stmt *q;
-	int rc;
-	(void)now_ms;
-	if (token) {
-		if (!(q = st_query(s, STMT_USER_OF_TOKEN, ST_ARGS(ST_TEXT(token)))))
-			return ST_ERR;
-		if ((rc = st_one_int64(s, q, &user, "user of token")) != ST_OK)
-			return rc;
-	}
-	if (!(q = st_query(s, STMT_USER_POLL, ST_ARGS(ST_INT(user)))))
+	sqlite3_stmt *q = token ? st_query(s, id, ST_ARGS(ST_TEXT(token))) :
+				  st_query(s, id, ST_ARGS(ST_INT(user)));
+	if (!q)
 		return ST_ERR;
-	rc = sqlite3_step(q);
+	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
-		uint64_t h = (uint64_t)user;
-		for (int c = 0; c < 7; c++)
-			if (c != 4)
-				h = sig_mix(h, sqlite3_column_double(q, c));
-		/* a number a page's script keeps exactly (below 2^53), never 0 */
-		*sig = (int64_t)(h >> 11 | 1);
-		*next_deadline = sqlite3_column_int64(q, 4);
+		*seq = sqlite3_column_int64(q, 0);
+		*deadline = sqlite3_column_int64(q, 1);
+		*user_out = sqlite3_column_int64(q, 2);
 		rc = ST_OK;
 	} else {
-		rc = st_fail(s, "user poll");
+		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll");
 	}
 	st_done(q);
 	return rc;
+}
+
+int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
+		    int64_t *sig, int64_t *next_deadline)
+{
+	int rc = user_poll_row(s, token ? STMT_USER_POLL_BY_TOKEN : STMT_USER_POLL, user, token,
+			       sig, next_deadline, &user);
+	if (rc == ST_NOTFOUND && !token && user > 0 && (rc = st_me_create(s, user)) == ST_OK)
+		rc = user_poll_row(s, STMT_USER_POLL, user, NULL, sig, next_deadline, &user);
+	if (rc == ST_OK && *next_deadline > 0 && *next_deadline <= now_ms)
+		rc = user_poll_row(s, STMT_USER_DEADLINE, user, NULL, sig, next_deadline, &user);
+	return rc;
+}
+
+/* What the schema's triggers did before 026: the /me number of the users
+ * a change concerns, in the transaction that makes it. */
+int st_me_create(struct store *s, int64_t user)
+{
+	return st_run(s, STMT_ME_CREATE, "me create", ST_ARGS(ST_INT(user)));
+}
+
+int st_me_step(struct store *s, int64_t table, uint32_t changed, int64_t lowered)
+{
+	if (!changed && lowered <= 0)
+		return ST_OK;
+	return st_run(s, STMT_ME_STEP, "me step", ST_ARGS(ST_INT(table), ST_INT(changed),
+			ST_INT(lowered)));
+}
+
+int st_me_table(struct store *s, int64_t table)
+{
+	return st_run(s, STMT_ME_TABLE, "me table", ST_ARGS(ST_INT(table)));
+}
+
+int st_me_user(struct store *s, int64_t user)
+{
+	return user > 0 ? st_run(s, STMT_ME_USER, "me user", ST_ARGS(ST_INT(user))) : ST_OK;
+}
+
+int st_me_invite(struct store *s, int64_t invite)
+{
+	return st_run(s, STMT_ME_INVITE, "me invite", ST_ARGS(ST_INT(invite)));
+}
+
+int st_me_claims(struct store *s, int64_t table)
+{
+	return st_run(s, STMT_ME_CLAIMS, "me claims", ST_ARGS(ST_INT(table)));
 }
 
 int store_user_poll_token(struct store *s, int64_t user, const char *fresh,

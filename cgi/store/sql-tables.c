@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-enum { TABLE_NCOLS = 25 };   /* columns in TABLE_COLS */
+enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -295,6 +295,9 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->closed_idle = sqlite3_column_int(q, 22);
 	st_copy_col(t->host, sizeof t->host, q, 23);
 	t->rematch = sqlite3_column_int64(q, 24);
+	t->acting = (uint32_t)sqlite3_column_int64(q, 25);
+	t->in_window = (uint32_t)sqlite3_column_int64(q, 26);
+	t->to_continue = (uint32_t)sqlite3_column_int64(q, 27);
 }
 
 /* One table by id; ST_NOTFOUND (a 404). */
@@ -379,6 +382,8 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
 		return rc;
 	if (sqlite3_changes(s->db) == 0)
 		return ST_CONFLICT;
+	if ((rc = st_me_user(s, user)) != ST_OK)
+		return rc;
 	return seat_find(s, table, user, seat);
 }
 
@@ -449,7 +454,9 @@ int store_seat_claim(struct store *s, int64_t table, int seat, int64_t user)
 
 int store_seats_apply_claims(struct store *s, int64_t table, int64_t clock_left)
 {
-	return st_update(s, STMT_SEATS_APPLY_CLAIMS, table, clock_left, "seats apply claims", 0);
+	int rc = st_me_claims(s, table);
+	return rc == ST_OK ? st_update(s, STMT_SEATS_APPLY_CLAIMS, table, clock_left,
+				       "seats apply claims", 0) : rc;
 }
 
 int store_seat_expel_vote(struct store *s, int64_t table, int seat, uint32_t voters)
@@ -494,7 +501,9 @@ static int seats_done(struct store *s, int64_t table, int done)
 int store_table_close_idle(struct store *s, int64_t id, int64_t before)
 {
 	int rc = st_update(s, STMT_TABLE_CLOSE_IDLE, id, before, "table close idle", 1);
-	return rc == ST_OK ? seats_done(s, id, 1) : rc;
+	if (rc == ST_OK)
+		rc = seats_done(s, id, 1);
+	return rc == ST_OK ? st_me_table(s, id) : rc;
 }
 
 int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *c,
@@ -528,7 +537,7 @@ int store_seat_leave(struct store *s, int64_t table, int64_t user)
 	int rc = st_exec(s, q, "seat leave");
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_NOTFOUND;
-	return rc;
+	return rc == ST_OK ? st_me_user(s, user) : rc;
 }
 
 /* Sets status, current party and first dealer; ST_NOTFOUND without the table. */
@@ -540,7 +549,9 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 	if (!q)
 		return ST_ERR;
 	int rc = st_change_row(s, q, "table status");
-	return rc == ST_OK ? seats_done(s, id, st == TABLE_FINISHED) : rc;
+	if (rc == ST_OK)
+		rc = seats_done(s, id, st == TABLE_FINISHED);
+	return rc == ST_OK ? st_me_table(s, id) : rc;
 }
 
 /* The table's current version; ST_NOTFOUND without the table. */
@@ -569,6 +580,10 @@ static int table_bump(struct store *s, int64_t id, int64_t expected, int64_t nex
 		return rc == ST_OK ? ST_CONFLICT : rc;
 	}
 	if (rc != ST_OK)
+		return rc;
+	/* (a change of seats, a clock, a deadline: /me shows the seats taken
+	 * and keeps the earliest deadline; a quiet one shows nothing else) */
+	if ((rc = st_me_step(s, id, quiet ? 0 : ~0u, next_deadline)) != ST_OK)
 		return rc;
 	if (newv && (rc = table_version(s, id, newv)) != ST_OK)
 		return rc;
@@ -599,6 +614,9 @@ int store_table_new_epoch(struct store *s, int64_t id)
 /* Deletes the table; seats, parties and moves go with it (ON DELETE CASCADE). */
 int store_table_delete(struct store *s, int64_t id)
 {
+	int rc = st_me_table(s, id);
+	if (rc != ST_OK)
+		return rc;
 	sqlite3_stmt *q = st_query(s, STMT_TABLE_DELETE, ST_ARGS(ST_INT(id)));
 	if (!q)
 		return ST_ERR;
@@ -626,7 +644,7 @@ int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
 		rc = table_version(s, id, &v);
 		return rc == ST_OK ? ST_CONFLICT : rc;
 	}
-	return rc;
+	return rc == ST_OK ? st_me_step(s, id, r->changed, r->lowered) : rc;
 }
 
 /* The MY_SEAT_COLS of the row at column c on into *m. */
@@ -724,8 +742,9 @@ int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn
 
 int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64_t now)
 {
-	return st_run(s, STMT_INVITE, "invite", ST_ARGS(ST_INT(table), ST_INT(from), ST_INT(to),
+	int rc = st_run(s, STMT_INVITE, "invite", ST_ARGS(ST_INT(table), ST_INT(from), ST_INT(to),
 			ST_INT(now)));
+	return rc == ST_OK ? st_me_user(s, to) : rc;
 }
 
 int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n)
@@ -769,8 +788,10 @@ int store_invites_at(struct store *s, int64_t table, struct st_invitee *out, int
 
 int store_invite_withdraw(struct store *s, int64_t table, int64_t invite)
 {
-	int rc = st_run(s, STMT_INVITE_WITHDRAW, "invite withdraw",
-			ST_ARGS(ST_INT(invite), ST_INT(table)));
+	int rc = st_me_invite(s, invite);
+	if (rc == ST_OK)
+		rc = st_run(s, STMT_INVITE_WITHDRAW, "invite withdraw",
+			    ST_ARGS(ST_INT(invite), ST_INT(table)));
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_NOTFOUND;
 	return rc;

@@ -138,9 +138,14 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 	else
 		sqlite3_bind_null(q, 5);
 	int rc = st_exec(s, q, "user create");
-	if (rc == ST_OK && id)
-		*id = sqlite3_last_insert_rowid(s->db);
-	return rc;
+	if (rc != ST_OK)
+		return rc;
+	int64_t made = sqlite3_last_insert_rowid(s->db);
+	if (id)
+		*id = made;
+	/* (outside a transaction this is a second one: a user without the row
+	 * gets it on their first poll, store_user_poll) */
+	return st_me_create(s, made);
 }
 
 /* One row of a user query (id, name, pwhash, created_at). */
