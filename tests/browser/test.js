@@ -389,6 +389,73 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 });
 
+// ---- DNA: joined strands drawn without crossing lines -------------------------------
+
+// The strands' lines as the page draws them, whether two cross (inside
+// both), and every card's links: lines ending at it plus its letters.
+async function strandDrawing(page) {
+	return page.evaluate(() => [...document.querySelectorAll('.dna-chain')].map(svg => {
+		const lines = [...svg.querySelectorAll('line.dna-link')].map(l =>
+			['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))));
+		const side = (a, b, c) => Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+		let cross = 0;
+		for (let i = 0; i < lines.length; i++)
+			for (let j = i + 1; j < lines.length; j++) {
+				const [a, b] = [lines[i].slice(0, 2), lines[i].slice(2)];
+				const [c, d] = [lines[j].slice(0, 2), lines[j].slice(2)];
+				if (side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0) cross++;
+			}
+		return { lines: lines.length, cross, letters: svg.querySelectorAll('.dna-join').length };
+	}));
+}
+
+test('DNA: joined strands are drawn without crossing lines, at 1280 and 390 px', 150000, async t => {
+	const ida = await t.player('ida'), jan = await t.player('jan');
+	const all = [ida, jan];
+	for (const p of all) await register(p, p.label);
+	const url = await createTable(ida, 'dna', 2);
+	await join(jan, url);
+	// Both choose the card laid at the most ends they can (a join), else
+	// any card, else they draw, until a strand holds three cards laid at
+	// several ends each (or a link the drawing must show as a letter).
+	const ends = m => (m.match(/ e\d+/g) || []).length;
+	let steps = 0, joined = 0;
+	for (; steps < 600; steps++) {
+		const js = [];
+		for (const p of all) js.push(await tableJson(p, url));
+		if (js[0].is_finished) break;
+		joined = Math.max(0, ...js[0].game.strands.map(s => s.cards.filter(c => (c.after || []).length >= 2).length));
+		if (joined >= 3 || js[0].game.strands.some(s => s.has_marks)) break;
+		const k = js.findIndex(j => j.can_act && j.moves.length);
+		if (k < 0) { await sleep(100); continue; }
+		const mv = js[k].moves.map(m => m.move);
+		const attach = mv.filter(m => m.startsWith('attach ')).sort((a, b) => ends(b) - ends(a));
+		const pick = mv.find(m => m === 'weiter') || attach[0] || mv.find(m => /^(set|open|refill|discard|clear) /.test(m)) ||
+			mv.find(m => m === 'draw') || mv[0];
+		const r = await all[k].context.request.post(`${url}/move`, {
+			form: { csrf: js[k].csrf, v: String(js[k].v), move: pick },
+			headers: { Accept: 'application/json' }, maxRedirects: 0,
+		});
+		check(r.status() < 500, `"${pick}" by ${all[k].label}: status ${r.status()}`);
+	}
+	check(joined >= 1, `no card joined two ends in ${steps} moves`);
+	t.note(`table ${url}: a strand with ${joined} cards laid at several ends after ${steps} moves`);
+	for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
+		await ida.page.setViewportSize(size);
+		await gotoSettled(ida, url);
+		const d = await strandDrawing(ida.page);
+		check(d.length > 0, `ida's page (${name}) draws no strand`);
+		for (const s of d) check(s.cross === 0, `a strand on ida's page (${name}) has ${s.cross} crossing lines`);
+		t.note(`${name}: strands ${JSON.stringify(d)}`);
+		await t.shot(ida.page, `dna-joined-${name}.png`);
+		await t.shotOf(ida.page.locator('.dna-table').first(), `dna-joined-strands-${name}.png`);
+		if (name === 'phone') {
+			const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
+			check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
+		}
+	}
+});
+
 // ---- Drachenrummy: a turn of steps, each a click ----------------------------------
 
 // Ticks the first n dice of the keep form (all when n is 0) and sends it.
