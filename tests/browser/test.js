@@ -525,7 +525,17 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	const v2 = (await state(first)).version;
 	await allAt([other], v2, 'after done');
 	check((await state(other)).moves.includes('roll'), `${other.label} is not on turn after done`);
+	// the card the refill turned up where the reserved one lay is new, on
+	// both pages, beside the reservation (the newest move)
+	for (const p of all) {
+		const fresh = await p.page.locator('.dr-middle .dr-slot.last .last-mark').allInnerTexts();
+		check(fresh.length === 1 && /neu aufgedeckt/.test(fresh[0]),
+			`${p.label}'s middle does not mark the one refilled card as new: ${JSON.stringify(fresh)}`);
+		check(await p.page.locator('.dr-reserved.last').count() === 1,
+			`${p.label}'s board lost the reservation's mark after the refill`);
+	}
 	await t.shot(other.page, 'drachenrummy-other.png');
+	await t.shotOf(other.page.locator('.dr-middle'), 'drachenrummy-refilled-desktop.png');
 	// The other one keeps from a phone without JavaScript: the same form.
 	const twin = await t.player(`${other.label}-nojs`, PHONE, { javaScriptEnabled: false });
 	await twin.context.addCookies(await other.context.cookies());
