@@ -956,6 +956,17 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 		t.note(`${p.label}: ${desc}`);
 	}
 
+	// On the phone every person's clock is in the status bar, on the first
+	// screen (issue 33: they were 2,900 px down, in the seat list only).
+	const barClocks = await tom.page.evaluate(() => {
+		window.scrollTo(0, 0);
+		return [...document.querySelectorAll('.status-bar .status-seat .clock')]
+			.map(c => Math.round(c.getBoundingClientRect().bottom));
+	});
+	const screenH = tom.page.viewportSize().height;
+	t.note(`tom at 360 px: the status bar's clocks end at ${barClocks.join(', ')} px (screen ${screenH} px)`);
+	check(barClocks.length === 2 && barClocks.every(y => y > 0 && y <= screenH),
+		`tom's status bar clocks are not on the first screen: ${JSON.stringify(barClocks)}`);
 	// Screenshots; at 360 px no seat row is wider than its list, nothing scrolls sideways.
 	await t.shot(sina.page, 'table-clocks-desktop.png');
 	await t.shot(tom.page, 'table-clocks-phone.png');
@@ -1987,6 +1998,13 @@ test('Accessibility: axe-core finds no violation on any page type, desktop and p
 	await at(host, host.page.url(), 'table-open-host');
 	await at(visitor, open, 'table-open-visitor');
 	await at(visitor, `${BASE}/`, 'lobby-open-tables');
+	// An open table's options are separated from each other ("· " before
+	// every one but the first), not run together.
+	const seps = await visitor.page.evaluate(() => [...document.querySelectorAll('.opts')]
+		.filter(o => o.querySelectorAll('.opt').length > 1).slice(0, 3)
+		.map(o => [...o.querySelectorAll('.opt')].slice(1)
+			.every(x => /·/.test(getComputedStyle(x, '::before').content))));
+	check(seps.length > 0 && seps.every(Boolean), `the open tables' option lines are not separated: ${JSON.stringify(seps)}`);
 	await at(guest, `${BASE}/me`, 'me');
 	await gotoSettled(host, open);
 	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('ul.invites li:has-text("axine") button').click()]);
