@@ -2953,10 +2953,11 @@ struct strand_link {
 	uint8_t mark;    /* 0: a line; else its letter */
 };
 struct strand_draw {
-	int16_t col[DNA_CARDS], row[DNA_CARDS];
+	int16_t col[DNA_CARDS], row[DNA_CARDS];   /* row: the order within the column */
+	int16_t y[DNA_CARDS];       /* where the card is drawn: rows apart, in row order */
 	uint16_t via[DNA_CARDS];    /* the card the walk came from (the root: itself) */
 	uint16_t byseq[DNA_CARDS];  /* the strand's cards in placing order */
-	int m, maxcol, maxrow;
+	int m, maxcol, maxrow;      /* maxrow: the largest y */
 	struct strand_link link[DNA_CARDS * DNA_JOIN_MAX];
 	int nlink, nmark;
 };
@@ -3102,6 +3103,73 @@ static int strand_improve(const struct dna_state *s, struct strand_draw *d, int1
  * (a card laid at several ends comes between them), whichever leaves fewer
  * links as letters (a tie: the barycentres), each improved by
  * strand_improve(). Returns the number of letters. */
+/* Rounds a / 64 to the nearest whole number, halves up, for any sign. */
+static int round64(int a)
+{
+	return (a + 32 - ((a + 32) % 64 + 64) % 64) / 64;
+}
+
+/* Places the cards of one column, cc[0..n) in row order, as close to
+ * where their neighbours in the next columns are as the order allows (one
+ * row apart at least): least squares under that order, by pooling
+ * adjacent violators on want - i. */
+static void column_place(const struct dna_state *s, struct strand_draw *d, const uint16_t *cc, int n)
+{
+	int z[DNA_CARDS], start[DNA_CARDS], sum[DNA_CARDS], len[DNA_CARDS], nb = 0;
+	for (int i = 0; i < n; i++) {
+		int c = cc[i], tot = 0, cnt = 0;
+		for (int j = 0; j < d->m; j++) {
+			int x = d->byseq[j];
+			if ((d->col[x] == d->col[c] + 1 || d->col[x] == d->col[c] - 1) && linked(s, c, x))
+				tot += d->y[x], cnt++;
+		}
+		z[i] = (cnt ? tot * 64 / cnt : d->y[c] * 64) - i * 64;
+		start[nb] = i, sum[nb] = z[i], len[nb] = 1, nb++;
+		while (nb > 1 && sum[nb - 2] * len[nb - 1] > sum[nb - 1] * len[nb - 2]) {
+			sum[nb - 2] += sum[nb - 1], len[nb - 2] += len[nb - 1];
+			nb--;
+		}
+	}
+	for (int b = 0; b < nb; b++)
+		for (int k = 0; k < len[b]; k++)
+			d->y[cc[start[b] + k]] = (int16_t)(round64(sum[b] / len[b]) + start[b] + k);
+}
+
+/* Where the cards are drawn (y): the rows' order kept, so no line crosses
+ * another that did not (two lines between the same two columns cross
+ * exactly when their ends come in opposite orders), but a card as near to
+ * its neighbours as that allows, so that lines run flat and not under
+ * other cards. A few sweeps to and fro; then the top is 0. */
+static void strand_slots(const struct dna_state *s, struct strand_draw *d)
+{
+	uint16_t cc[DNA_CARDS];
+	for (int i = 0; i < d->m; i++)
+		d->y[d->byseq[i]] = d->row[d->byseq[i]];
+	for (int sweep = 0; sweep < 4; sweep++)
+		for (int k0 = 0; k0 <= d->maxcol; k0++) {
+			int k = sweep % 2 ? d->maxcol - k0 : k0, n = 0;
+			for (int i = 0; i < d->m; i++)
+				if (d->col[d->byseq[i]] == k)
+					cc[n++] = d->byseq[i];
+			for (int i = 1; i < n; i++)
+				for (int j = i; j > 0 && d->row[cc[j]] < d->row[cc[j - 1]]; j--) {
+					uint16_t t = cc[j];
+					cc[j] = cc[j - 1];
+					cc[j - 1] = t;
+				}
+			column_place(s, d, cc, n);
+		}
+	int top = 0, bottom = 0;
+	for (int i = 0; i < d->m; i++) {
+		int y = d->y[d->byseq[i]];
+		top = i == 0 || y < top ? y : top;
+		bottom = i == 0 || y > bottom ? y : bottom;
+	}
+	for (int i = 0; i < d->m; i++)
+		d->y[d->byseq[i]] = (int16_t)(d->y[d->byseq[i]] - top);
+	d->maxrow = bottom - top;
+}
+
 static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
 {
 	if (strand_walk(s, slot, d, newest) == 0)
@@ -3130,6 +3198,8 @@ static int strand_layout(const struct dna_state *s, int slot, struct strand_draw
 		if (d->nmark > b)
 			strand_layout_from(s, slot, d, 1);
 	}
+	if (d->m > 0)
+		strand_slots(s, d);
 	return d->m;
 }
 
@@ -3186,7 +3256,7 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 	int m = strand_layout(s, slot, &d);
 	if (m == 0)
 		return;
-	const int16_t *col = d.col, *row = d.row;
+	const int16_t *col = d.col, *row = d.y;   /* drawn where y says */
 	vbegin(v, "strands");
 	vnum(v, "number", slot + 1);
 	vnum(v, "cards_count", m);
@@ -3195,6 +3265,7 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 	vnum(v, "pw", (d.maxcol + 1) * COL_W * 5 / 4);
 	vnum(v, "ph", (d.maxrow + 1) * ROW_H * 5 / 4);
 	vflag(v, "single", m == 1);
+	vflag(v, "many_cards", m > 1);   /* "1 Karte" or "n Karten" */
 	vflag(v, "has_marks", d.nmark > 0);
 	int any = 0;
 	for (int i = 0; i < m; i++)

@@ -19,7 +19,7 @@
 
 <div class="dna-table">
 {{#strands}}<figure class="dna-strand">
-<figcaption>[[Strang {{number}} · {{cards_count}} Karten]]{{#single}} · [[wartet auf eine zweite Karte]]{{/single}}{{#has_marks}} · [[gleiche Buchstaben: verbunden]]{{/has_marks}}{{#has_last}} <span class="last-mark">{{last_text}}</span>{{/has_last}}</figcaption>
+<figcaption>{{#single}}[[Strang {{number}} · 1 Karte]] · [[wartet auf eine zweite Karte]]{{/single}}{{#many_cards}}[[Strang {{number}} · {{cards_count}} Karten]]{{/many_cards}}{{#has_marks}} · [[gleiche Buchstaben: verbunden]]{{/has_marks}}{{#has_last}} <span class="last-mark">{{last_text}}</span>{{/has_last}}</figcaption>
 <svg class="dna-chain" viewBox="-2 -2 {{w}} {{h}}" width="{{pw}}" height="{{ph}}" role="img" aria-label="[[Strang {{number}}]]">
 {{#links}}<line x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}" class="dna-link"/>{{/links}}
 {{#cards}}<g transform="translate({{x}} {{y}})" class="dna-placed{{#is_end}} dna-end{{/is_end}}{{#last}} last{{/last}}">
