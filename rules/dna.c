@@ -3111,9 +3111,11 @@ static int round64(int a)
 
 /* Places the cards of one column, cc[0..n) in row order, as close to
  * where their neighbours in the next columns are as the order allows (one
- * row apart at least): least squares under that order, by pooling
- * adjacent violators on want - i. */
-static void column_place(const struct dna_state *s, struct strand_draw *d, const uint16_t *cc, int n)
+ * row apart at least, all within rows 0..h-1): least squares under that
+ * order, by pooling adjacent violators on want - i, then held within the
+ * rows. */
+static void column_place(const struct dna_state *s, struct strand_draw *d, const uint16_t *cc, int n,
+			 int h)
 {
 	int z[DNA_CARDS], start[DNA_CARDS], sum[DNA_CARDS], len[DNA_CARDS], nb = 0;
 	for (int i = 0; i < n; i++) {
@@ -3130,21 +3132,28 @@ static void column_place(const struct dna_state *s, struct strand_draw *d, const
 			nb--;
 		}
 	}
-	for (int b = 0; b < nb; b++)
+	for (int b = 0; b < nb; b++) {
+		int zb = round64(sum[b] / len[b]);
+		zb = zb < 0 ? 0 : zb > h - n ? h - n : zb;
 		for (int k = 0; k < len[b]; k++)
-			d->y[cc[start[b] + k]] = (int16_t)(round64(sum[b] / len[b]) + start[b] + k);
+			d->y[cc[start[b] + k]] = (int16_t)(zb + start[b] + k);
+	}
 }
 
 /* Where the cards are drawn (y): the rows' order kept, so no line crosses
  * another that did not (two lines between the same two columns cross
  * exactly when their ends come in opposite orders), but a card as near to
  * its neighbours as that allows, so that lines run flat and not under
- * other cards. A few sweeps to and fro; then the top is 0. */
+ * other cards, within as many rows as the fullest column needs (the
+ * drawing grows no taller). A few sweeps to and fro; then the top is 0. */
 static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 {
 	uint16_t cc[DNA_CARDS];
-	for (int i = 0; i < d->m; i++)
+	int h = 0;
+	for (int i = 0; i < d->m; i++) {
 		d->y[d->byseq[i]] = d->row[d->byseq[i]];
+		h = d->row[d->byseq[i]] >= h ? d->row[d->byseq[i]] + 1 : h;
+	}
 	for (int sweep = 0; sweep < 4; sweep++)
 		for (int k0 = 0; k0 <= d->maxcol; k0++) {
 			int k = sweep % 2 ? d->maxcol - k0 : k0, n = 0;
@@ -3157,7 +3166,7 @@ static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 					cc[j] = cc[j - 1];
 					cc[j - 1] = t;
 				}
-			column_place(s, d, cc, n);
+			column_place(s, d, cc, n, h);
 		}
 	int top = 0, bottom = 0;
 	for (int i = 0; i < d->m; i++) {

@@ -1529,7 +1529,7 @@ static void test_strand_lines_do_not_cross(void **st)
 	assert_int_equal(crossings, 0);
 	assert_true(marks * 200 < links);
 	/* rows packed one under the other made 469 lines run under a third
-	 * card; placed near their neighbours (strand_slots) 46 */
+	 * card; placed near their neighbours (strand_slots) 79 */
 	assert_true(under * 100 < links);
 	free(d);
 	free(s);
