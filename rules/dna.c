@@ -2941,64 +2941,275 @@ static void strand_untangle(const struct dna_state *s, const uint16_t *q, int m,
 	}
 }
 
-/* Lays out strand `slot`: col[] = distance from its oldest card (root),
- * row[] = place within the column. The columns are filled in the order of
- * a breadth-first walk that takes each card's new neighbours in placing
- * order, so a card's children come in the order of their parents and the
- * lines from one column to the next never cross (only a join, a card laid
- * at ends of two branches, adds a line beside that tree). byseq[0..m) gets
- * the strand's cards in placing order; returns m (0: no such strand). */
-static int strand_layout(const struct dna_state *s, int slot, int16_t *col, int16_t *row,
-			 uint16_t *byseq, int *maxcol, int *maxrow)
+/* A strand's drawing: every card's column and row, and every link (a card
+ * and one card it was laid at) either drawn as a line or, where a line
+ * would cross one already drawn, shown as a letter on both cards (mark
+ * 1 = A, 2 = B, ...). Lines never cross: joins can make a strand that no
+ * drawing in the plane shows without crossings (two cards laid in one turn
+ * at the same three ends give the graph K3,3), so a link whose line would
+ * cross is named instead (docs/views.md, "DNA's strands"). */
+struct strand_link {
+	uint16_t c, p;   /* c was laid at p */
+	uint8_t mark;    /* 0: a line; else its letter */
+};
+struct strand_draw {
+	int16_t col[DNA_CARDS], row[DNA_CARDS];   /* row: the order within the column */
+	int16_t y[DNA_CARDS];       /* where the card is drawn: rows apart, in row order */
+	uint16_t via[DNA_CARDS];    /* the card the walk came from (the root: itself) */
+	uint16_t byseq[DNA_CARDS];  /* the strand's cards in placing order */
+	int m, maxcol, maxrow;      /* maxrow: the largest y */
+	struct strand_link link[DNA_CARDS * DNA_JOIN_MAX];
+	int nlink, nmark;
+};
+
+/* Sorts the cards a[0..n) by placing order. */
+static void sort_by_seq(const struct dna_state *s, uint16_t *a, int n)
 {
-	uint16_t q[DNA_CARDS];
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 && s->pseq[a[j]] < s->pseq[a[j - 1]]; j--) {
+			uint16_t t = a[j];
+			a[j] = a[j - 1];
+			a[j - 1] = t;
+		}
+}
+
+/* Decides for every link of d, at the rows `row`, line or letter: the
+ * walk's links first (their lines never cross each other in the walk's
+ * order), then the others, each in placing order; a link is a line unless
+ * it crosses a line taken before it, or joins two cards of one column that
+ * are not next to each other (its line would run through the cards between).
+ * Returns the number of letters. */
+static int strand_lines(const struct dna_state *s, struct strand_draw *d, const int16_t *row)
+{
+	int n = 0, marks = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < d->m; i++) {
+			int c = d->byseq[i];
+			for (int k = 0; k < s->npar[c]; k++) {
+				int p = s->par[c][k], walk = d->via[c] == p || d->via[p] == c;
+				if (walk != (pass == 0))
+					continue;
+				int dr = row[c] - row[p], cross = d->col[c] == d->col[p] && (dr > 1 || dr < -1);
+				for (int j = 0; j < n && !cross; j++)
+					cross = !d->link[j].mark &&
+						lines_cross(d->col, row, c, p, d->link[j].c, d->link[j].p);
+				d->link[n].c = (uint16_t)c;
+				d->link[n].p = (uint16_t)p;
+				d->link[n].mark = (uint8_t)(cross ? ++marks : 0);
+				n++;
+			}
+		}
+	d->nlink = n;
+	d->nmark = marks;
+	return marks;
+}
+
+/* The breadth-first walk from the strand's oldest card (root): col[] = its
+ * distance from the root, row[] = the order the walk reaches a column's
+ * cards in, taking each card's new neighbours in placing order. So a card's
+ * children come in the order of their parents and the walk's links from one
+ * column to the next never cross. Returns the number of cards (0: no such
+ * strand). */
+static int strand_walk(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+{
+	uint16_t *q = d->byseq;
 	int ncol[DNA_CARDS];
 	int head = 0, tail = 0, root = -1;
 	for (int c = 0; c < s->ncards; c++) {
-		col[c] = -1;
+		d->col[c] = -1;
 		if (s->loc[c] == L_TABLE && s->strand[c] == slot &&
-		    (root < 0 || s->pseq[c] < s->pseq[root]))
+		    (root < 0 || (s->pseq[c] < s->pseq[root]) != newest))
 			root = c;
 	}
+	d->m = d->maxcol = d->maxrow = d->nlink = d->nmark = 0;
 	if (root < 0)
 		return 0;
-	for (int i = 0; i < DNA_CARDS; i++)
-		ncol[i] = 0;
-	*maxcol = *maxrow = 0;
-	col[root] = 0;
+	memset(ncol, 0, sizeof ncol);
+	d->col[root] = 0;
+	d->via[root] = (uint16_t)root;
 	q[tail++] = (uint16_t)root;
 	while (head < tail) {
 		int c = q[head++], first = tail;
-		row[c] = (int16_t)ncol[col[c]]++;
-		if (col[c] > *maxcol)
-			*maxcol = col[c];
-		if (row[c] > *maxrow)
-			*maxrow = row[c];
+		d->row[c] = (int16_t)ncol[d->col[c]]++;
+		if (d->col[c] > d->maxcol)
+			d->maxcol = d->col[c];
+		if (d->row[c] > d->maxrow)
+			d->maxrow = d->row[c];
 		for (int x = 0; x < s->ncards; x++) {
-			if (s->loc[x] != L_TABLE || col[x] >= 0 || s->strand[x] != slot ||
+			if (s->loc[x] != L_TABLE || d->col[x] >= 0 || s->strand[x] != slot ||
 			    !linked(s, c, x))
 				continue;
-			col[x] = (int16_t)(col[c] + 1);
+			d->col[x] = (int16_t)(d->col[c] + 1);
+			d->via[x] = (uint16_t)c;
 			q[tail++] = (uint16_t)x;
 		}
-		for (int i = first + 1; i < tail; i++)   /* the new ones in placing order */
-			for (int j = i; j > first && s->pseq[q[j]] < s->pseq[q[j - 1]]; j--) {
-				uint16_t t = q[j];
-				q[j] = q[j - 1];
-				q[j - 1] = t;
-			}
+		sort_by_seq(s, q + first, tail - first);   /* the new ones in placing order */
 	}
-	int m = tail;
-	strand_rows(s, q, m, col, row, *maxcol);
-	strand_untangle(s, q, m, col, row);
-	memcpy(byseq, q, sizeof q[0] * (size_t)m);
-	for (int i = 1; i < m; i++)
-		for (int j = i; j > 0 && s->pseq[byseq[j]] < s->pseq[byseq[j - 1]]; j--) {
-			uint16_t t = byseq[j];
-			byseq[j] = byseq[j - 1];
-			byseq[j - 1] = t;
+	return d->m = tail;
+}
+
+/* Moves card x to place r of its column, the cards between moving one
+ * place towards where x was. */
+static void column_move(const struct strand_draw *d, int16_t *row, int x, int r)
+{
+	int from = row[x];
+	for (int i = 0; i < d->m; i++) {
+		int y = d->byseq[i];
+		if (y == x || d->col[y] != d->col[x])
+			continue;
+		if (r < from && row[y] >= r && row[y] < from)
+			row[y]++;
+		else if (r > from && row[y] > from && row[y] <= r)
+			row[y]--;
+	}
+	row[x] = (int16_t)r;
+}
+
+/* Moves the cards at the links shown as letters within their columns
+ * wherever that leaves fewer letters (a few rounds; a card laid at two
+ * cards of one column, say, next to them). Returns the letters left. */
+static int strand_improve(const struct dna_state *s, struct strand_draw *d, int16_t *row)
+{
+	int best = strand_lines(s, d, row);
+	int ncol[DNA_CARDS] = { 0 };
+	for (int i = 0; i < d->m; i++)
+		ncol[d->col[d->byseq[i]]]++;
+	for (int round = 0; round < 4 && best > 0; round++) {
+		struct strand_link mk[8];
+		int nmk = 0, better = 0;
+		for (int i = 0; i < d->nlink && nmk < 8; i++)
+			if (d->link[i].mark)
+				mk[nmk++] = d->link[i];
+		for (int i = 0; i < nmk * 2; i++) {
+			int x = i % 2 ? mk[i / 2].p : mk[i / 2].c, from = row[x], to = from;
+			for (int r = 0; r < ncol[d->col[x]]; r++) {
+				column_move(d, row, x, r);
+				int n = strand_lines(s, d, row);
+				if (n < best)
+					best = n, to = r, better = 1;
+				column_move(d, row, x, from);
+			}
+			column_move(d, row, x, to);
 		}
-	return m;
+		strand_lines(s, d, row);
+		if (!better)
+			break;
+	}
+	return best;
+}
+
+/* Lays out strand `slot` (struct strand_draw) from its oldest card (or its
+ * newest): the walk's rows, or those the barycentres and swaps make of them
+ * (a card laid at several ends comes between them), whichever leaves fewer
+ * links as letters (a tie: the barycentres), each improved by
+ * strand_improve(). Returns the number of letters. */
+/* Rounds a / 64 to the nearest whole number, halves up, for any sign. */
+static int round64(int a)
+{
+	return (a + 32 - ((a + 32) % 64 + 64) % 64) / 64;
+}
+
+/* Places the cards of one column, cc[0..n) in row order, as close to
+ * where their neighbours in the next columns are as the order allows (one
+ * row apart at least, all within rows 0..h-1): least squares under that
+ * order, by pooling adjacent violators on want - i, then held within the
+ * rows. */
+static void column_place(const struct dna_state *s, struct strand_draw *d, const uint16_t *cc, int n,
+			 int h)
+{
+	int z[DNA_CARDS], start[DNA_CARDS], sum[DNA_CARDS], len[DNA_CARDS], nb = 0;
+	for (int i = 0; i < n; i++) {
+		int c = cc[i], tot = 0, cnt = 0;
+		for (int j = 0; j < d->m; j++) {
+			int x = d->byseq[j];
+			if ((d->col[x] == d->col[c] + 1 || d->col[x] == d->col[c] - 1) && linked(s, c, x))
+				tot += d->y[x], cnt++;
+		}
+		z[i] = (cnt ? tot * 64 / cnt : d->y[c] * 64) - i * 64;
+		start[nb] = i, sum[nb] = z[i], len[nb] = 1, nb++;
+		while (nb > 1 && sum[nb - 2] * len[nb - 1] > sum[nb - 1] * len[nb - 2]) {
+			sum[nb - 2] += sum[nb - 1], len[nb - 2] += len[nb - 1];
+			nb--;
+		}
+	}
+	for (int b = 0; b < nb; b++) {
+		int zb = round64(sum[b] / len[b]);
+		zb = zb < 0 ? 0 : zb > h - n ? h - n : zb;
+		for (int k = 0; k < len[b]; k++)
+			d->y[cc[start[b] + k]] = (int16_t)(zb + start[b] + k);
+	}
+}
+
+/* Where the cards are drawn (y): the rows' order kept, so no line crosses
+ * another that did not (two lines between the same two columns cross
+ * exactly when their ends come in opposite orders), but a card as near to
+ * its neighbours as that allows, so that lines run flat and not under
+ * other cards, within as many rows as the fullest column needs (the
+ * drawing grows no taller). A few sweeps to and fro; then the top is 0. */
+static void strand_slots(const struct dna_state *s, struct strand_draw *d)
+{
+	uint16_t cc[DNA_CARDS];
+	int h = 0;
+	for (int i = 0; i < d->m; i++) {
+		d->y[d->byseq[i]] = d->row[d->byseq[i]];
+		h = d->row[d->byseq[i]] >= h ? d->row[d->byseq[i]] + 1 : h;
+	}
+	for (int sweep = 0; sweep < 4; sweep++)
+		for (int k0 = 0; k0 <= d->maxcol; k0++) {
+			int k = sweep % 2 ? d->maxcol - k0 : k0, n = 0;
+			for (int i = 0; i < d->m; i++)
+				if (d->col[d->byseq[i]] == k)
+					cc[n++] = d->byseq[i];
+			for (int i = 1; i < n; i++)
+				for (int j = i; j > 0 && d->row[cc[j]] < d->row[cc[j - 1]]; j--) {
+					uint16_t t = cc[j];
+					cc[j] = cc[j - 1];
+					cc[j - 1] = t;
+				}
+			column_place(s, d, cc, n, h);
+		}
+	int top = 0, bottom = 0;
+	for (int i = 0; i < d->m; i++) {
+		int y = d->y[d->byseq[i]];
+		top = i == 0 || y < top ? y : top;
+		bottom = i == 0 || y > bottom ? y : bottom;
+	}
+	for (int i = 0; i < d->m; i++)
+		d->y[d->byseq[i]] = (int16_t)(d->y[d->byseq[i]] - top);
+	d->maxrow = bottom - top;
+}
+
+static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+{
+	if (strand_walk(s, slot, d, newest) == 0)
+		return 0;
+	int16_t walk[DNA_CARDS];
+	uint16_t *q = d->byseq;   /* the walk's order, columns ascending */
+	for (int i = 0; i < d->m; i++)
+		walk[q[i]] = d->row[q[i]];
+	strand_rows(s, q, d->m, d->col, d->row, d->maxcol);
+	strand_untangle(s, q, d->m, d->col, d->row);
+	sort_by_seq(s, d->byseq, d->m);
+	if (strand_improve(s, d, walk) < strand_improve(s, d, d->row))
+		for (int i = 0; i < d->m; i++)
+			d->row[q[i]] = walk[q[i]];
+	return strand_lines(s, d, d->row);
+}
+
+/* Lays out strand `slot` from its oldest card, unless the walk from its
+ * newest leaves fewer letters. Returns the number of cards (0: no such
+ * strand). */
+static int strand_layout(const struct dna_state *s, int slot, struct strand_draw *d)
+{
+	if (strand_layout_from(s, slot, d, 0) > 0 && strand_layout_from(s, slot, d, 1) > 0) {
+		int b = d->nmark;
+		strand_layout_from(s, slot, d, 0);
+		if (d->nmark > b)
+			strand_layout_from(s, slot, d, 1);
+	}
+	if (d->m > 0)
+		strand_slots(s, d);
+	return d->m;
 }
 
 /* The cards the newest resolution laid on the table (the board marks them
@@ -3025,45 +3236,65 @@ static void last_laid(const struct dna_state *s, uint8_t *mark)
 		memset(mark, 0, DNA_CARDS);
 }
 
+/* The letters of card c's links drawn as letters (struct strand_draw). */
+static void view_card_marks(const struct strand_draw *d, int c, struct view_sink *v)
+{
+	int k = 0;
+	for (int i = 0; i < d->nlink; i++) {
+		const struct strand_link *l = &d->link[i];
+		if (!l->mark || (l->c != c && l->p != c))
+			continue;
+		char letter[8];
+		if (l->mark <= 26)
+			snprintf(letter, sizeof letter, "%c", 'A' + l->mark - 1);
+		else
+			snprintf(letter, sizeof letter, "%d", l->mark);
+		vbegin(v, "joins");
+		vstr(v, "mark", letter);
+		vnum(v, "my", 8 + 14 * k++);
+		vend(v);
+	}
+}
+
 /* Strand `slot` as a layered drawing (strand_layout); `last` marks the
  * cards the newest resolution laid (last_laid). */
 static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 			const uint8_t *last, struct view_sink *v)
 {
-	int16_t col[DNA_CARDS], row[DNA_CARDS];
-	uint16_t byseq[DNA_CARDS];
-	int maxcol, maxrow;
-	int m = strand_layout(s, slot, col, row, byseq, &maxcol, &maxrow);
+	struct strand_draw d;   /* (8 kB) */
+	int m = strand_layout(s, slot, &d);
 	if (m == 0)
 		return;
+	const int16_t *col = d.col, *row = d.y;   /* drawn where y says */
 	vbegin(v, "strands");
 	vnum(v, "number", slot + 1);
 	vnum(v, "cards_count", m);
-	vnum(v, "w", (maxcol + 1) * COL_W);
-	vnum(v, "h", (maxrow + 1) * ROW_H);
-	vnum(v, "pw", (maxcol + 1) * COL_W * 5 / 4);
-	vnum(v, "ph", (maxrow + 1) * ROW_H * 5 / 4);
+	vnum(v, "w", (d.maxcol + 1) * COL_W);
+	vnum(v, "h", (d.maxrow + 1) * ROW_H);
+	vnum(v, "pw", (d.maxcol + 1) * COL_W * 5 / 4);
+	vnum(v, "ph", (d.maxrow + 1) * ROW_H * 5 / 4);
 	vflag(v, "single", m == 1);
+	vflag(v, "many_cards", m > 1);   /* "1 Karte" or "n Karten" */
+	vflag(v, "has_marks", d.nmark > 0);
 	int any = 0;
 	for (int i = 0; i < m; i++)
-		any |= last[byseq[i]];
+		any |= last[d.byseq[i]];
 	vflag(v, "has_last", any);
 	if (any)
 		vtext(v, "last_text", "zuletzt angelegt");
-	for (int i = 0; i < m; i++) {
-		int c = byseq[i];
-		for (int k = 0; k < s->npar[c]; k++) {
-			int p = s->par[c][k];
-			vbegin(v, "links");
-			vnum(v, "x1", col[p] * COL_W + CARD_W / 2);
-			vnum(v, "y1", row[p] * ROW_H + CARD_H / 2);
-			vnum(v, "x2", col[c] * COL_W + CARD_W / 2);
-			vnum(v, "y2", row[c] * ROW_H + CARD_H / 2);
-			vend(v);
-		}
+	for (int i = 0; i < d.nlink; i++) {
+		int c = d.link[i].c, p = d.link[i].p;
+		if (d.link[i].mark)
+			continue;
+		vbegin(v, "links");
+		vnum(v, "x1", col[p] * COL_W + CARD_W / 2);
+		vnum(v, "y1", row[p] * ROW_H + CARD_H / 2);
+		vnum(v, "x2", col[c] * COL_W + CARD_W / 2);
+		vnum(v, "y2", row[c] * ROW_H + CARD_H / 2);
+		vend(v);
 	}
 	for (int i = 0; i < m; i++) {
-		int c = byseq[i];
+		int c = d.byseq[i];
 		vbegin(v, "cards");
 		vnum(v, "x", col[c] * COL_W);
 		vnum(v, "y", row[c] * ROW_H);
@@ -3073,11 +3304,12 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 		vnum(v, "n", i + 1);
 		for (int k = 0; k < s->npar[c]; k++)
 			for (int j = 0; j < i; j++)
-				if (byseq[j] == s->par[c][k]) {
+				if (d.byseq[j] == s->par[c][k]) {
 					vbegin(v, "after");
 					vnum(v, "n", j + 1);
 					vend(v);
 				}
+		view_card_marks(&d, c, v);
 		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
 		vflag(v, "is_end", deg[c] == 1 && id > 0);
 		vnum(v, "end_id", id);

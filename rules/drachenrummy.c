@@ -41,7 +41,8 @@ enum {
 	DR_MELDS = DR_CARDS / 3,
 	DR_LOG = 12,
 	DR_TURN_MAX = 600,     /* the last meld-out starts after this turn (docs/rulings.md) */
-	DR_FORMAT = 1
+	DR_FORMAT = 2         /* snapshot payload format (2: a refill names its
+	                       * slots and turn) */
 };
 
 /* Suits in Skat order; ranks 2..14 (14: the ace, which may also be 1 in a run). */
@@ -88,7 +89,8 @@ enum dr_ev {
 	EV_STEAL,     /* seat stole card from `where` with the faces in num */
 	EV_LAY,       /* seat laid meld `where` (arg cards) */
 	EV_ADD,       /* seat added card to meld `where` */
-	EV_REFILL,    /* arg cards refilled the middle */
+	EV_REFILL,    /* arg cards refilled the middle: the slots in where (bit i:
+	               * slot i), at the end of turn num */
 	EV_LAST,      /* the last meld-out began */
 	EV_OVER,      /* the party ended */
 	EV_LIMIT,     /* the turn limit started the last meld-out */
@@ -509,7 +511,7 @@ static void start_turn(struct dr_state *s, int seat)
 static void end_turn(struct dr_state *s, int seat)
 {
 	dice_gather(&s->dice[seat]);
-	int filled = 0;
+	int filled = 0, slots = 0;
 	for (int i = 0; i < DR_MIDDLE && s->npile > 0; i++)
 		if (s->middle[i] < 0) {
 			int c = s->pile[--s->npile];
@@ -517,9 +519,14 @@ static void end_turn(struct dr_state *s, int seat)
 			s->loc[c] = L_MIDDLE;
 			s->own[c] = 0;
 			filled++;
+			slots |= 1 << i;
 		}
-	if (filled)
-		logev(s, EV_REFILL, -1, 0)->arg = (uint8_t)filled;
+	if (filled) {
+		struct game_event *ev = logev(s, EV_REFILL, -1, 0);
+		ev->arg = (uint8_t)filled;
+		ev->where = (uint8_t)slots;
+		ev->num = (uint16_t)s->turn;
+	}
 	start_turn(s, seat_next(seat, s->n));
 }
 
@@ -1753,7 +1760,12 @@ static int dr_check(const void *st, struct rerr *e)
 		const struct game_event *ev = &s->log.ev[i];
 		int dice_ev = ev->type == EV_ROLL || ev->type == EV_KEEP || ev->type == EV_RESERVE ||
 			      ev->type == EV_STEAL;
-		if ((ev->card != EVENT_NO_CARD && ev->card >= s->ncards) || (dice_ev && ev->arg > DR_DICE))
+		int refill_bad = ev->type == EV_REFILL &&
+				 (ev->where >= 1u << DR_MIDDLE || ev->num > DR_TURN_MAX ||
+				  (ev->where & 1) + (ev->where >> 1 & 1) + (ev->where >> 2 & 1) +
+				  (ev->where >> 3 & 1) != ev->arg);
+		if ((ev->card != EVENT_NO_CARD && ev->card >= s->ncards) || (dice_ev && ev->arg > DR_DICE) ||
+		    refill_bad)
 			return rerr_set(e, "Protokolleintrag %d ungültig", i);
 	}
 	return 0;
@@ -2054,6 +2066,19 @@ static const struct game_event *last_change(const struct dr_state *s)
 	return NULL;
 }
 
+/* The middle's slots the newest refill filled (bit i: slot i), while the
+ * turn right after it runs (the board marks them "neu aufgedeckt"); 0
+ * otherwise. The middle lies face up: the mark tells nothing hidden. */
+static unsigned fresh_slots(const struct dr_state *s)
+{
+	for (int i = s->log.n - 1; i >= 0; i--) {
+		const struct game_event *ev = &s->log.ev[i];
+		if (ev->type == EV_REFILL)
+			return ev->num + 1u == (unsigned)s->turn ? ev->where : 0;
+	}
+	return 0;
+}
+
 /* Flags a reservation (card c held by seat q) or a meld (i) as "last" when
  * the newest change was about it, with what happened. */
 static void view_last(const struct game_event *ev, int c, int q, int i, struct view_sink *v)
@@ -2167,12 +2192,16 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 	vnum(v, "turn", s->turn);
 	vflag(v, "steal_any", s->steal_any);
 	vflag(v, "steal_higher", s->steal_higher);
+	unsigned fresh = fresh_slots(s);
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i];
 		vbegin(v, "middle");
 		vnum(v, "slot", i + 1);
 		vflag(v, "empty", c < 0);
 		vflag(v, "has_card", c >= 0);
+		vflag(v, "last", c >= 0 && ((fresh >> i) & 1u));
+		if (c >= 0 && ((fresh >> i) & 1u))
+			vtext(v, "last_text", "neu aufgedeckt");
 		if (c >= 0) {
 			emit_face(v, face(c));
 			int dup = 0;

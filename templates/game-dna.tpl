@@ -19,14 +19,15 @@
 
 <div class="dna-table">
 {{#strands}}<figure class="dna-strand">
-<figcaption>[[Strang {{number}} · {{cards_count}} Karten]]{{#single}} · [[wartet auf eine zweite Karte]]{{/single}}{{#has_last}} <span class="last-mark">{{last_text}}</span>{{/has_last}}</figcaption>
+<figcaption>{{#single}}[[Strang {{number}} · 1 Karte]] · [[wartet auf eine zweite Karte]]{{/single}}{{#many_cards}}[[Strang {{number}} · {{cards_count}} Karten]]{{/many_cards}}{{#has_marks}} · [[gleiche Buchstaben: verbunden]]{{/has_marks}}{{#has_last}} <span class="last-mark">{{last_text}}</span>{{/has_last}}</figcaption>
 <svg class="dna-chain" viewBox="-2 -2 {{w}} {{h}}" width="{{pw}}" height="{{ph}}" role="img" aria-label="[[Strang {{number}}]]">
 {{#links}}<line x1="{{x1}}" y1="{{y1}}" x2="{{x2}}" y2="{{y2}}" class="dna-link"/>{{/links}}
 {{#cards}}<g transform="translate({{x}} {{y}})" class="dna-placed{{#is_end}} dna-end{{/is_end}}{{#last}} last{{/last}}">
-<title>{{label}}{{#is_end}} — [[Ende e{{end_id}}]]{{/is_end}}{{#last}} — {{last_text}}{{/last}}</title>
+<title>{{label}}{{#is_end}} — [[Ende e{{end_id}}]]{{/is_end}}{{#joins}} — [[Verbindung {{mark}}]]{{/joins}}{{#last}} — {{last_text}}{{/last}}</title>
 <rect width="40" height="70" rx="5" class="dna-face"/>
 {{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
 <text x="20" y="66" class="dna-cword">{{colour_word}}</text>
+{{#joins}}<g class="dna-join"><circle cx="40" cy="{{my}}" r="6.5"/><text x="40" y="{{my}}" dy="3">{{mark}}</text></g>{{/joins}}
 {{#is_end}}<rect x="4" y="71" width="32" height="10" rx="5" class="dna-tag"/><text x="20" y="79.2" class="dna-tag-text">e{{end_id}}</text>{{/is_end}}
 </g>{{/cards}}
 </svg>

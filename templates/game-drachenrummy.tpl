@@ -6,9 +6,10 @@
 <section class="dr-middle" aria-label="[[Auslage in der Mitte]]">
 <h3>[[Mitte]] <span class="dr-pile">[[Nachziehstapel: {{draw_count}} Karten]]</span></h3>
 <ul class="dr-cards">
-{{#middle}}<li class="dr-slot">
+{{#middle}}<li class="dr-slot{{#last}} last{{/last}}">
 {{#empty}}<span class="dr-card dr-gone" aria-label="[[leerer Platz]]">[[leer]]</span>{{/empty}}
 {{#has_card}}<span class="dr-card{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span>
+{{#last}}<span class="last-mark">{{last_text}}</span>{{/last}}
 {{#moves}}{{>move_form}}{{/moves}}{{/has_card}}
 </li>{{/middle}}
 </ul>

@@ -391,6 +391,77 @@ test('DNA: a secret choice by clicking; the others see "has chosen", not what', 
 	check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 });
 
+// ---- DNA: joined strands drawn without crossing lines -------------------------------
+
+// The strands' lines as the page draws them, whether two cross (inside
+// both), and every card's links: lines ending at it plus its letters.
+async function strandDrawing(page) {
+	return page.evaluate(() => [...document.querySelectorAll('.dna-chain')].map(svg => {
+		const lines = [...svg.querySelectorAll('line.dna-link')].map(l =>
+			['x1', 'y1', 'x2', 'y2'].map(a => Number(l.getAttribute(a))));
+		const side = (a, b, c) => Math.sign((b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]));
+		let cross = 0;
+		for (let i = 0; i < lines.length; i++)
+			for (let j = i + 1; j < lines.length; j++) {
+				const [a, b] = [lines[i].slice(0, 2), lines[i].slice(2)];
+				const [c, d] = [lines[j].slice(0, 2), lines[j].slice(2)];
+				if (side(a, b, c) * side(a, b, d) < 0 && side(c, d, a) * side(c, d, b) < 0) cross++;
+			}
+		return { lines: lines.length, cross, letters: svg.querySelectorAll('.dna-join').length };
+	}));
+}
+
+test('DNA: joined strands are drawn without crossing lines, at 1280 and 390 px', 150000, async t => {
+	const ida = await t.player('ida'), jan = await t.player('jan');
+	const all = [ida, jan];
+	for (const p of all) await register(p, p.label);
+	// Both choose the card laid at the most ends they can (a join), else
+	// any card, else they draw, until a strand holds three cards laid at
+	// several ends each (or a link the drawing must show as a letter); a
+	// party that ends before a card joined two ends: a new table (at most 4).
+	const ends = m => (m.match(/ e\d+/g) || []).length;
+	let steps = 0, joined = 0, url = '';
+	for (let tables = 0; tables < 4 && joined === 0; tables++) {
+		url = await createTable(ida, 'dna', 2);
+		await join(jan, url);
+		for (steps = 0; steps < 600; steps++) {
+			const js = [];
+			for (const p of all) js.push(await tableJson(p, url));
+			joined = Math.max(0, ...js[0].game.strands.map(s => s.cards.filter(c => (c.after || []).length >= 2).length));
+			if (js[0].is_finished || joined >= 3 || js[0].game.strands.some(s => s.has_marks)) break;
+			const k = js.findIndex(j => j.can_act && j.moves.length);
+			if (k < 0) { await sleep(100); continue; }
+			const mv = js[k].moves.map(m => m.move);
+			const attach = mv.filter(m => m.startsWith('attach ')).sort((a, b) => ends(b) - ends(a));
+			const pick = mv.find(m => m === 'weiter') || attach[0] || mv.find(m => /^(set|open|refill|discard|clear) /.test(m)) ||
+				mv.find(m => m === 'draw') || mv[0];
+			const r = await all[k].context.request.post(`${url}/move`, {
+				form: { csrf: js[k].csrf, v: String(js[k].v), move: pick },
+				headers: { Accept: 'application/json' }, maxRedirects: 0,
+			});
+			check(r.status() < 500, `"${pick}" by ${all[k].label}: status ${r.status()}`);
+		}
+	}
+	check(joined >= 1, `no card joined two ends in four parties`);
+	t.note(`table ${url}: a strand with ${joined} cards laid at several ends after ${steps} moves`);
+	for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
+		await ida.page.setViewportSize(size);
+		await gotoSettled(ida, url);
+		const d = await strandDrawing(ida.page);
+		check(d.length > 0, `ida's page (${name}) draws no strand`);
+		for (const s of d) check(s.cross === 0, `a strand on ida's page (${name}) has ${s.cross} crossing lines`);
+		t.note(`${name}: strands ${JSON.stringify(d)}`);
+		const captions = await ida.page.locator('.dna-strand figcaption').allInnerTexts();
+		check(captions.every(c => !/\b1 Karten\b/.test(c)), `a strand caption says "1 Karten": ${JSON.stringify(captions)}`);
+		await t.shot(ida.page, `dna-joined-${name}.png`);
+		await t.shotOf(ida.page.locator('.dna-table').first(), `dna-joined-strands-${name}.png`);
+		if (name === 'phone') {
+			const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
+			check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
+		}
+	}
+});
+
 // ---- Drachenrummy: a turn of steps, each a click ----------------------------------
 
 // Ticks the first n dice of the keep form (all when n is 0) and sends it.
@@ -460,7 +531,17 @@ test('Drachenrummy: roll, keep until all dice lie, reserve, done; the other page
 	const v2 = (await state(first)).version;
 	await allAt([other], v2, 'after done');
 	check((await state(other)).moves.includes('roll'), `${other.label} is not on turn after done`);
+	// the card the refill turned up where the reserved one lay is new, on
+	// both pages, beside the reservation (the newest move)
+	for (const p of all) {
+		const fresh = await p.page.locator('.dr-middle .dr-slot.last .last-mark').allInnerTexts();
+		check(fresh.length === 1 && /neu aufgedeckt/.test(fresh[0]),
+			`${p.label}'s middle does not mark the one refilled card as new: ${JSON.stringify(fresh)}`);
+		check(await p.page.locator('.dr-reserved.last').count() === 1,
+			`${p.label}'s board lost the reservation's mark after the refill`);
+	}
 	await t.shot(other.page, 'drachenrummy-other.png');
+	await t.shotOf(other.page.locator('.dr-middle'), 'drachenrummy-refilled-desktop.png');
 	// The other one keeps from a phone without JavaScript: the same form.
 	const twin = await t.player(`${other.label}-nojs`, PHONE, { javaScriptEnabled: false });
 	await twin.context.addCookies(await other.context.cookies());
@@ -881,6 +962,17 @@ test('Over days: the table says its speed, every person has a clock, one runs, t
 		t.note(`${p.label}: ${desc}`);
 	}
 
+	// On the phone every person's clock is in the status bar, on the first
+	// screen (issue 33: they were 2,900 px down, in the seat list only).
+	const barClocks = await tom.page.evaluate(() => {
+		window.scrollTo(0, 0);
+		return [...document.querySelectorAll('.status-bar .status-seat .clock')]
+			.map(c => Math.round(c.getBoundingClientRect().bottom));
+	});
+	const screenH = tom.page.viewportSize().height;
+	t.note(`tom at 360 px: the status bar's clocks end at ${barClocks.join(', ')} px (screen ${screenH} px)`);
+	check(barClocks.length === 2 && barClocks.every(y => y > 0 && y <= screenH),
+		`tom's status bar clocks are not on the first screen: ${JSON.stringify(barClocks)}`);
 	// Screenshots; at 360 px no seat row is wider than its list, nothing scrolls sideways.
 	await t.shot(sina.page, 'table-clocks-desktop.png');
 	await t.shot(tom.page, 'table-clocks-phone.png');
@@ -1927,6 +2019,13 @@ test('Accessibility: axe-core finds no violation on any page type, desktop and p
 	await at(host, host.page.url(), 'table-open-host');
 	await at(visitor, open, 'table-open-visitor');
 	await at(visitor, `${BASE}/`, 'lobby-open-tables');
+	// An open table's options are separated from each other ("· " before
+	// every one but the first), not run together.
+	const seps = await visitor.page.evaluate(() => [...document.querySelectorAll('.opts')]
+		.filter(o => o.querySelectorAll('.opt').length > 1).slice(0, 3)
+		.map(o => [...o.querySelectorAll('.opt')].slice(1)
+			.every(x => /·/.test(getComputedStyle(x, '::before').content))));
+	check(seps.length > 0 && seps.every(Boolean), `the open tables' option lines are not separated: ${JSON.stringify(seps)}`);
 	await at(guest, `${BASE}/me`, 'me');
 	await gotoSettled(host, open);
 	await Promise.all([host.page.waitForURL(/\/t\/\d+/), host.page.locator('ul.invites li:has-text("axine") button').click()]);

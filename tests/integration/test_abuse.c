@@ -569,9 +569,16 @@ static void test_login_guessing_slowed(void **state)
 		wrong++;
 	}
 	double per = (it_now() - t0) / wrong;
-	/* now even the right password is refused for a while, without a session */
+	/* now even the right password is refused for a while, without a session;
+	 * the page says how long in words that fit the number (issue 33: "Bitte
+	 * warte 1 Sekunden") */
 	h_post_form(c, "/login", &r, "csrf", csrf, "name", "abuse_bf", "password", it_password, NULL);
 	assert_int_equal(r.status, 429);
+	const char *wait = strstr(r.body, "Bitte warte ");
+	assert_non_null(wait);
+	long secs = strtol(wait + strlen("Bitte warte "), NULL, 10);
+	assert_true(secs > 0);
+	assert_non_null(strstr(wait, secs == 1 ? " Sekunde und" : " Sekunden und"));
 	h_resp_free(&r);
 	char tok[128];
 	assert_int_equal(h_cookie(c, "st", tok, sizeof tok), -1);

@@ -125,6 +125,59 @@ static void test_drehwurm_everyone_sees_who_acts(void **unused)
 		h_client_free(c[i]);
 }
 
+/* Issue 33, "one status bar for every seat and spectator, in every game":
+ * at a new table of each of the five games, every seat and a visitor get
+ * the bar (JSON and page, above the board, once) naming who acts and what
+ * they do: "Du bist dran: …" for an asked seat, "Warte auf …: …" for the
+ * others; the words after the colon are the game's doing(). */
+static void test_every_game_every_seat(void **unused)
+{
+	(void)unused;
+	static const char *const slugs[] = { "drehwurm", "dna", "drachenrummy", "wurfwort",
+					      "worstgame" };
+	struct h_client *c[4];
+	char name[16], path[64];
+	for (int i = 0; i < 4; i++) {   /* three players at every table, a visitor */
+		snprintf(name, sizeof name, i < 3 ? "sbe%d" : "sbevisit", i);
+		assert_non_null(c[i] = it_register(name));
+	}
+	for (size_t g = 0; g < sizeof slugs / sizeof slugs[0]; g++) {
+		int64_t id = it_create_table(c[0], slugs[g], 3, NULL);
+		assert_true(id > 0);
+		for (int i = 1; i < 3; i++)
+			assert_int_equal(it_join(c[i], id), 0);
+		snprintf(path, sizeof path, "/t/%lld", (long long)id);
+		for (int i = 0; i < 4; i++) {
+			json_t *o = json_of(c[i], id);
+			json_t *b = json_object_get(o, "status_bar");
+			assert_non_null(b);
+			const char *text = it_jstr(b, "text"), *kind = it_jstr(b, "kind");
+			const char *doing = it_jstr(b, "doing");
+			if (!*doing)
+				fail_msg("%s seat %d: no doing in \"%s\"", slugs[g], i, text);
+			int asked = strcmp(kind, "wait") != 0;
+			if (asked ? strncmp(text, "Du bist dran: ", 14) != 0 && !strstr(text, "dich")
+				  : strncmp(text, "Warte auf ", 10) != 0)
+				fail_msg("%s seat %d (%s): \"%s\"", slugs[g], i, kind, text);
+			if (!strstr(text, doing))
+				fail_msg("%s seat %d: \"%s\" does not say \"%s\"", slugs[g], i, text, doing);
+			assert_true(json_array_size(json_object_get(b, "seats")) >= 1);
+			assert_false(i == 3 && asked);
+			json_decref(o);
+			struct h_resp r;
+			assert_int_equal(h_get(c[i], path, &r), 0);
+			assert_int_equal(r.status, 200);
+			const char *bar = strstr(r.body, "class=\"status-bar ");
+			assert_non_null(bar);
+			assert_null(strstr(bar + 1, "class=\"status-bar "));
+			assert_true(bar < strstr(r.body, "<section class=\"board\""));
+			h_resp_free(&r);
+		}
+	}
+	for (int i = 0; i < 4; i++)
+		h_client_free(c[i]);
+}
+
 /* Wurf & Wort: the round waits for everyone, with its countdown. */
 static void test_wurfwort_round_counts_down(void **unused)
 {
@@ -296,6 +349,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_drehwurm_everyone_sees_who_acts),
+		cmocka_unit_test(test_every_game_every_seat),
 		cmocka_unit_test(test_wurfwort_round_counts_down),
 		cmocka_unit_test(test_over_days_clocks_in_the_bar),
 		cmocka_unit_test(test_expired_line_names_the_new_deadline),

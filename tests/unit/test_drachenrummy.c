@@ -23,8 +23,10 @@
 
 static const struct game *const G = &drachenrummy_game;
 
-/* Pinned by test_known_answer_seed. */
-#define KNOWN_CRC 0xcf6a347cu
+/* Pinned by test_known_answer_seed. (Format 2: a refill's event names its
+ * slots and turn, the CRC changed from 0xcf6a347c; length, turn and scores
+ * stayed.) */
+#define KNOWN_CRC 0xd8155eb4u
 #define KNOWN_LEN 399u
 #define KNOWN_TURN 14
 
@@ -1068,8 +1070,18 @@ static void test_view_hides_hands_and_pile(void **u)
 	free(s);
 }
 
+/* How often `what` occurs in text. */
+static int count_of(const char *text, const char *what)
+{
+	int n = 0;
+	for (const char *p = strstr(text, what); p; p = strstr(p + 1, what))
+		n++;
+	return n;
+}
+
 /* Issue 33: the board marks what the newest step changed: the card just
- * reserved, then the set just laid (and nothing else). */
+ * reserved, then the set just laid (and nothing else); after the turn, the
+ * cards the refill turned up in the middle, while the next turn runs. */
 static void test_view_marks_last_change(void **u)
 {
 	(void)u;
@@ -1098,6 +1110,28 @@ static void test_view_marks_last_change(void **u)
 	assert_non_null(m);
 	assert_ptr_equal(strstr(t->s, "last?1"), m + strlen("[melds\nnumber=1\n"));
 	assert_null(strstr(strstr(t->s, "last?1") + 1, "last?1"));
+	/* the turn ends: the card refilled into slot 1 (Herz König's) is new,
+	 * for the whole next turn, as well as the set (the newest move) */
+	ok(s, p, "done");
+	int q = turn_of(s);
+	for (int pass = 0; pass < 2; pass++) {
+		v = vt_sink(t);
+		G->view(s, pass ? q : -1, &v);
+		const char *n = strstr(t->s, "[middle\nslot=1\nempty?0\nhas_card?1\nlast?1\n"
+					     "last_text=neu aufgedeckt\n");
+		assert_non_null(n);
+		assert_ptr_equal(strstr(t->s, "last?1"), n + strlen("[middle\nslot=1\nempty?0\nhas_card?1\n"));
+		assert_non_null(strstr(t->s, "last?1\nlast_text=zuletzt abgelegt\n"));
+		assert_int_equal(count_of(t->s, "last?1"), 2);
+		if (!pass)
+			rolled(s, (int[]){ 1, 2, 3, 4, 5 });
+	}
+	/* the next turn ends without a refill: nothing in the middle is new */
+	ok(s, q, "done");
+	v = vt_sink(t);
+	G->view(s, -1, &v);
+	assert_null(strstr(t->s, "neu aufgedeckt"));
+	assert_int_equal(count_of(t->s, "last?1"), 1);
 	free(t);
 	free(s);
 }
