@@ -487,11 +487,9 @@ int page_may_watch(struct page *p, const struct st_table *t, int my_seat)
  * (`replays`: number, url). Nothing when there is neither. */
 void page_replay_links(struct page *p, const struct play_table *pt, struct view *v)
 {
-	int64_t mine = 0;
 	int since = pt->has_party && pt->my_seat >= 0 && pt->t.status == TABLE_PLAYING &&
-		    !pt->pausing && !pt->status.over &&
-		    store_seat_last_version(p->store, pt->party.id, pt->my_seat, &mine) == ST_OK &&
-		    mine > 0 && pt->t.public_version > mine;
+		    !pt->pausing && !pt->status.over && pt->my_last > 0 &&
+		    pt->t.public_version > pt->my_last;
 	if (!since && pt->nfinished == 0)
 		return;
 	view_begin(v, "replay_links");

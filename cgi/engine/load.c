@@ -232,6 +232,7 @@ static int load_party(struct store *s, struct play_table *out, unsigned char *sn
 	    (rc = from_store(store_seat_last_version(s, out->party.id, out->my_seat, &mine),
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
+	out->my_last = mine;
 	out->seen = mine > out->seen ? mine : out->seen;
 	out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
 	if (out->pausing)

@@ -103,6 +103,8 @@ struct play_table {
 	struct st_seat seats[GAME_MAX_SEATS];
 	int nseated;
 	int my_seat;                 /* -1: spectator or not logged in */
+	int64_t my_last;             /* the version of the seat's own last step in the
+	                              * current party (0: none; spectators 0) */
 	int has_party;
 	struct st_party party;       /* the current (or, when finished, last) party */
 	void *state;                 /* g->state_size bytes, decoded; NULL without a party */
