@@ -141,7 +141,7 @@ start_nginx() {
 	nginx_user=
 	[ "$(id -u)" = 0 ] && nginx_user="user root;"
 	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
-		-e "s|@USER@|$nginx_user|g" "$TEMPLATE" > "$W/nginx.conf"
+		-e "s|@USER@|$nginx_user|g" -e "s|@NCHAN@|${NGINX_NCHAN-#}|g" "$TEMPLATE" > "$W/nginx.conf"
 	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
 		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" &
 	else

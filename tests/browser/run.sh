@@ -98,8 +98,15 @@ s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 
 nginx_user=
 [ "$(id -u)" = 0 ] && nginx_user="user root;"
+# The live channels when nginx has Nchan (SPIELTISCH_NCHAN=off: the pages poll).
+nchan="#"
+publish=""
+if [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] && [ "${SPIELTISCH_NCHAN:-on}" != off ]; then
+	nchan=""
+	publish="--publish unix:$tmp/var/live.sock"
+fi
 sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$tmp/var|g" -e "s|@ROOT@|$root|g" \
-	-e "s|@USER@|$nginx_user|g" "$NGINX_CONF_IN" >"$tmp/nginx.conf"
+	-e "s|@USER@|$nginx_user|g" -e "s|@NCHAN@|$nchan|g" "$NGINX_CONF_IN" >"$tmp/nginx.conf"
 # Some forty accounts are registered by clicking, two tests at a time, all
 # from 127.0.0.1: more than the per-address limit on /register lets one
 # address do in two minutes. This run lifts that one limit (test_abuse tests
@@ -114,8 +121,9 @@ grep -q "$sock" "$tmp/nginx.conf" || {
 	[ -n "$s" ] && sock=$s
 }
 
+# shellcheck disable=SC2086
 SPIELTISCH_FAST_HASH=1 setsid build/spieltisch serve --socket "$sock" --workers 2 --db "$tmp/var/spieltisch.db" \
-	--root "$root" >"$tmp/app.log" 2>&1 &
+	--root "$root" $publish >"$tmp/app.log" 2>&1 &
 app_pid=$!
 
 i=0
@@ -144,7 +152,7 @@ fi
 # --- the tests ---------------------------------------------------------------
 # Playwright gives Chromium a fresh --user-data-dir under TMPDIR: keep it in ours.
 rc=0
-TMPDIR="$tmp/home" BASE_URL="$base" OUT_DIR="$root/tests/out" APP_LOG="$tmp/app.log" \
+LIVE=${publish:+1} TMPDIR="$tmp/home" BASE_URL="$base" OUT_DIR="$root/tests/out" APP_LOG="$tmp/app.log" \
 	timeout 900 node "$here/test.js" || rc=$?
 if [ $rc -eq 124 ]; then
 	echo "browser: the run took longer than 900 s and was stopped" >&2
