@@ -34,7 +34,8 @@ async function state(p) {
 				version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
 				myTurn: !!(b && b.dataset.alert),
 				title: document.title,
-				doc: performance.timeOrigin,   // one per document: tells a reload
+				// one per document and update in place: tells a page's own update
+				doc: `${performance.timeOrigin}/${window.__stUpdates || 0}`,
 				moves,
 			};
 		});
@@ -1936,5 +1937,7 @@ test('Accessibility: axe-core finds no violation on any page type, desktop and p
 	for (const x of found) t.note(`VIOLATION ${x}`);
 	check(found.length === 0, `axe-core violations:\n${found.join('\n')}`);
 });
+
+require('./live.js')({ state, clickMove, register, createTable, join });   // issue 32
 
 main();
