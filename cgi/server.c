@@ -332,12 +332,15 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 	return 0;
 }
 
-/* The publisher (live.c): no store, no sandbox (it connects to nginx). */
+/* The publisher (live.c): no store; sandboxed but for socket and connect
+ * (it connects to nginx's unix socket). */
 static int publisher(int fd)
 {
 	set_signal(SIGTERM, on_stop);
 	set_signal(SIGINT, on_stop);
 	close(fd);
+	if (sandbox_wanted() && sandbox_enter_client() != 0)
+		return EXIT_CONFIG;
 	return live_publisher(&stopping);
 }
 
