@@ -190,10 +190,10 @@ module.exports = function (h) {
 			t.note('skipped: the server has no live channel (nginx without Nchan)');
 			return;
 		}
-		await scenario(t, ['lia', 'max', 'nora'], true);
+		await scenario(t, ['livia', 'moritz', 'nelly'], true);
 	});
 
 	test('Live off: the same by the poll, in place, as behind an nginx without Nchan', 150000, async t => {
-		await scenario(t, ['ole2', 'paula', 'quentin'], false);
+		await scenario(t, ['olaf', 'petra', 'quint'], false);
 	});
 };
