@@ -2,13 +2,14 @@
  * live.c — the load generator of the live-channel row of `make bench`
  * (tests/bench/bench.sh, docs/benchmarks.md "Live channels").
  *
- *   live --port P --moves FILE [--subs N] [--count M] [--nginx PID]
+ *   live --port P --moves FILE [--subs N] [--count M] [--tables K] [--nginx PID]
  *
  * Opens N EventSource subscriptions (GET /live/t/<id>, Accept:
  * text/event-stream) spread round-robin over the tables of FILE (gen.c's
  * prepared moves: slot, table, path, cookie, body), from the addresses
  * 127.0.0.2, 127.0.0.3, … (at most 400 each: nginx.conf.in allows 512 open
- * channels per address). A reader thread takes every message with its
+ * channels per address); with --tables K over the first K tables only (1:
+ * every subscriber on one table, the widest fan-out). A reader thread takes every message with its
  * arrival time (CLOCK_MONOTONIC) from one epoll.
  *
  * Then M moves of FILE, one after the other over one keep-alive connection:
@@ -19,7 +20,7 @@
  * such subscriber has it (at most 2 s: then it counts as missing).
  *
  * Prints one line:
- *   live|N|moves|pairs|p50_us|p99_us|max_us|missing|nginx_rss_kib_per_1000
+ *   live|N|moves|pairs|p50_us|p99_us|max_us|missing|nginx_rss_kib_per_1000|tables
  * (the RSS of nginx's worker processes, summed, after subscribing minus
  * before, per 1,000 subscribers; 0 without --nginx).
  */
@@ -235,7 +236,7 @@ static int read_moves(const char *file, struct move **out)
 int main(int argc, char **argv)
 {
 	const char *file = NULL;
-	int want = 1000, count = 200;
+	int want = 1000, count = 200, only = 0;
 	long nginx = 0;
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--port"))
@@ -246,13 +247,16 @@ int main(int argc, char **argv)
 			want = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--count"))
 			count = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--tables"))
+			only = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--nginx"))
 			nginx = atol(argv[i + 1]);
 	}
 	struct move *mv = NULL;
 	int nmv = file ? read_moves(file, &mv) : -1;
 	if (port <= 0 || nmv <= 0 || want < 1 || want > SUBS_MAX) {
-		fprintf(stderr, "usage: live --port P --moves FILE [--subs N] [--count M] [--nginx PID]\n");
+		fprintf(stderr, "usage: live --port P --moves FILE [--subs N] [--count M] [--tables K] "
+				"[--nginx PID]\n");
 		return 2;
 	}
 	if (count > nmv)
@@ -272,6 +276,8 @@ int main(int argc, char **argv)
 		if (!seen && nt < TABLES_MAX)
 			tables[nt++] = mv[i].table;
 	}
+	if (only > 0 && only < nt)
+		nt = only;
 	long rss0 = nginx ? rss_children(nginx) : 0;
 	subs = calloc((size_t)want, sizeof *subs);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
@@ -356,7 +362,7 @@ int main(int argc, char **argv)
 	qsort(lat, (size_t)npairs, sizeof *lat, cmp_ll);
 	long long p50 = npairs ? lat[npairs / 2] : 0, p99 = npairs ? lat[(npairs * 99) / 100] : 0;
 	long long mx = npairs ? lat[npairs - 1] : 0;
-	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld\n", nsubs, measured, npairs, p50, p99, mx, missing,
-	       nginx ? (rss1 - rss0) * 1000 / nsubs : 0);
+	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld|%d\n", nsubs, measured, npairs, p50, p99, mx, missing,
+	       nginx ? (rss1 - rss0) * 1000 / nsubs : 0, nt);
 	return 0;
 }
