@@ -11,6 +11,8 @@
  *     same the seats subscribe to) carries nothing a seat's does not;
  *   - every page names the channel of its poll, the spectator's the same
  *     as the seats'; the /me channel needs the poll token;
+ *   - a tournament's channel says what its poll says when somebody
+ *     registers;
  *   - nobody can publish through the public port.
  *
  * Skipped (with a message) when nginx has no Nchan module: the pages then
@@ -252,7 +254,7 @@ static void test_channels_carry_the_polls(void **u)
 		for (int i = 0; i < PLAYERS && other >= 0; i++)
 			if (i != other && has_move(o[i], "pass"))
 				passer = i;
-		if (passer >= 0) {
+		if (passer >= 0 && steps >= 4) {
 			long long v = it_jint(o[passer], "version", -1);
 			assert_int_equal(it_move(pl[passer], w.id, it_jstr(o[passer], "csrf"), v, "pass"),
 					 303);
@@ -335,10 +337,46 @@ static void test_nobody_publishes_from_outside(void **u)
 	close(s.fd);
 }
 
+/* A tournament's page names its channel; a registration is announced with
+ * the number its poll then reports. */
+static void test_tournament_channel(void **u)
+{
+	(void)u;
+	if (!h_live())
+		skip();
+	struct h_client *org = it_register("Quirin"), *pl2 = it_register("Rike");
+	assert_non_null(org);
+	assert_non_null(pl2);
+	int64_t id = it_create_swiss(org, "Live-Turnier");
+	assert_true(id > 0);
+	char path[64], live[96], want[96], poll[96];
+	snprintf(path, sizeof path, "/tournaments/%lld", (long long)id);
+	live_of(pl2, path, live, sizeof live);
+	snprintf(want, sizeof want, "/live/tournaments/%lld", (long long)id);
+	assert_string_equal(live, want);
+	struct sub s;
+	subscribe(&s, live);
+	char csrf[128];
+	assert_int_equal(it_csrf(pl2, path, csrf, sizeof csrf), 0);
+	snprintf(path, sizeof path, "/tournaments/%lld/register", (long long)id);
+	struct h_resp r;
+	assert_int_equal(h_post_form(pl2, path, &r, "csrf", csrf, NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	snprintf(poll, sizeof poll, "/tournaments/%lld/poll", (long long)id);
+	long long v = poll_version(pl2, poll), got = next_msg(&s);
+	if (got != v)
+		fail_msg("after a registration the tournament channel said %lld, the poll %lld", got, v);
+	close(s.fd);
+	h_client_free(org);
+	h_client_free(pl2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_channels_carry_the_polls),
+		cmocka_unit_test(test_tournament_channel),
 		cmocka_unit_test(test_nobody_publishes_from_outside),
 	};
 	return cmocka_run_group_tests(tests, start, stop);
