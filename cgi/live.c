@@ -96,11 +96,11 @@ static void send_one(void *ctx, char kind, int64_t id, const char *token, int64_
 	G.send_failing = 1;
 }
 
-void live_after_request(struct store *s, int64_t now_ms)
+void live_after_request(struct store *s)
 {
 	if (!live_on())
 		return;
-	if (store_live_take(s, now_ms, send_one, NULL) > 0)
+	if (store_live_take(s, send_one, NULL) > 0)
 		fprintf(stderr, "live: a request changed more than can be announced\n");
 }
 

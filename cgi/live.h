@@ -26,7 +26,7 @@ int live_worker(struct store *s);
 /* A worker, after each request's answer is out: sends what changed.
  * Never blocks; a full queue or a dead publisher loses the message
  * (logged once), the pages' safety poll finds the change. */
-void live_after_request(struct store *s, int64_t now_ms);
+void live_after_request(struct store *s);
 /* The publisher child's loop until *stop; returns the exit status. */
 int live_publisher(volatile sig_atomic_t *stop);
 

@@ -245,7 +245,7 @@ static int worker(int fd, const struct serve_opts *o)
 			break;
 		handle(&rq, store, &a, o);
 		FCGX_Finish_r(&rq);
-		live_after_request(store, now_ms());   /* the answer is out: then the push */
+		live_after_request(store);   /* the answer is out: then the push */
 		size_t used = a.total;
 		arena_reset(&a);
 		give_back(used);

@@ -675,6 +675,6 @@ int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstan
 int store_live_watch(struct store *s, int on);
 typedef void (*store_live_fn)(void *ctx, char kind, int64_t id, const char *token,
 			      int64_t version);
-int store_live_take(struct store *s, int64_t now_ms, store_live_fn fn, void *ctx);
+int store_live_take(struct store *s, store_live_fn fn, void *ctx);
 
 #endif

@@ -12,7 +12,8 @@
  * store_live_take() runs after the request, outside any transaction: it
  * reads each noted number again and hands it on only when the value
  * written is in the database now (the numbers only grow), so a change
- * rolled back is never announced. The read is the poll's own.
+ * rolled back is never announced. A table's and a tournament's read is
+ * their poll's own; a user's reads the number and the token in one.
  *
  * One watched connection per process (the worker's); the notes are a
  * small fixed list, a change past it is dropped (the pages' safety poll
@@ -119,10 +120,28 @@ int store_live_watch(struct store *s, int on)
 	return ST_OK;
 }
 
+/* A user's /me number and poll token, in one read (store_user_poll would
+ * also recompute a passed deadline: a write, and not the number). `q` is
+ * prepared once per store_live_take. 0, or -1 (no such user, no token:
+ * nobody listens). */
+static int me_now(sqlite3_stmt *q, int64_t user, int64_t *v, char tok[ST_POLL_TOKEN_LEN + 1])
+{
+	int rc = -1;
+	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 1, user);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 1) == SQLITE_TEXT &&
+	    sqlite3_column_bytes(q, 1) <= ST_POLL_TOKEN_LEN) {
+		*v = sqlite3_column_int64(q, 0);
+		memcpy(tok, sqlite3_column_text(q, 1), (size_t)sqlite3_column_bytes(q, 1) + 1);
+		rc = 0;
+	}
+	sqlite3_reset(q);
+	return rc;
+}
+
 /* The number the poll of note `n` reads now into *v, the /me token into
- * tok; 0, or -1 when it cannot be read (or the user has no token: nobody
- * listens). */
-static int read_now(struct store *s, const struct live_note *n, int64_t now_ms, int64_t *v,
+ * tok; 0, or -1 when it cannot be read. */
+static int read_now(struct store *s, sqlite3_stmt **me, const struct live_note *n, int64_t *v,
 		    char tok[ST_POLL_TOKEN_LEN + 1])
 {
 	int64_t dl = 0;
@@ -133,13 +152,14 @@ static int read_now(struct store *s, const struct live_note *n, int64_t now_ms, 
 	case 'g':
 		return store_tourney_poll(s, n->id, v, &dl) == ST_OK ? 0 : -1;
 	default:
-		if (store_user_poll(s, n->id, NULL, now_ms, v, &dl) != ST_OK)
+		if (!*me && sqlite3_prepare_v2(s->db, "SELECT seq, poll_token FROM me_seq"
+					       " WHERE user_id = ?1", -1, me, NULL) != SQLITE_OK)
 			return -1;
-		return store_user_poll_token(s, n->id, NULL, tok) == ST_OK ? 0 : -1;
+		return me_now(*me, n->id, v, tok);
 	}
 }
 
-int store_live_take(struct store *s, int64_t now_ms, store_live_fn fn, void *ctx)
+int store_live_take(struct store *s, store_live_fn fn, void *ctx)
 {
 	if (L.s != s || (L.n == 0 && L.dropped == 0))
 		return 0;
@@ -150,14 +170,16 @@ int store_live_take(struct store *s, int64_t now_ms, store_live_fn fn, void *ctx
 	L.n = L.dropped = 0;
 	if (store_in_transaction(s))   /* a bug of the caller: nothing is committed yet */
 		return dropped;
+	sqlite3_stmt *me = NULL;
 	L.taking = 1;
 	for (int i = 0; i < n; i++) {
 		int64_t v = 0;
 		char tok[ST_POLL_TOKEN_LEN + 1];
-		if (read_now(s, &notes[i], now_ms, &v, tok) != 0 || v < notes[i].value)
+		if (read_now(s, &me, &notes[i], &v, tok) != 0 || v < notes[i].value)
 			continue;   /* gone, no listener, or rolled back */
 		fn(ctx, notes[i].kind, notes[i].id, tok, v);
 	}
 	L.taking = 0;
+	sqlite3_finalize(me);
 	return dropped;
 }

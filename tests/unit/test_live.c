@@ -47,7 +47,7 @@ static void test_notes(void **unused)
 	assert_int_equal(store_begin(t.s), ST_OK);
 	assert_int_equal(store_table_bump_public(t.s, table, &nv), ST_OK);
 	assert_int_equal(store_commit(t.s), ST_OK);
-	assert_int_equal(store_live_take(t.s, 1, collect, &g), 0);
+	assert_int_equal(store_live_take(t.s, collect, &g), 0);
 	assert_int_equal(store_table_poll(t.s, table, &v, &dl), ST_OK);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.kind[0], 't');
@@ -59,14 +59,14 @@ static void test_notes(void **unused)
 	assert_int_equal(store_begin(t.s), ST_OK);
 	assert_int_equal(store_table_bump_public(t.s, table, &nv), ST_OK);
 	store_rollback(t.s);
-	assert_int_equal(store_live_take(t.s, 1, collect, &g), 0);
+	assert_int_equal(store_live_take(t.s, collect, &g), 0);
 	assert_int_equal(g.n, 0);
 
 	/* a step only its seat sees (public_version stays): nothing */
 	assert_int_equal(store_begin(t.s), ST_OK);
 	assert_int_equal(store_table_bump_quiet(t.s, table, -1, 0, 0, &nv), ST_OK);
 	assert_int_equal(store_commit(t.s), ST_OK);
-	assert_int_equal(store_live_take(t.s, 1, collect, &g), 0);
+	assert_int_equal(store_live_take(t.s, collect, &g), 0);
 	assert_int_equal(g.n, 0);
 
 	/* two changes in one request: one announcement, the newest number */
@@ -75,7 +75,7 @@ static void test_notes(void **unused)
 		assert_int_equal(store_table_bump_public(t.s, table, &nv), ST_OK);
 		assert_int_equal(store_commit(t.s), ST_OK);
 	}
-	assert_int_equal(store_live_take(t.s, 1, collect, &g), 0);
+	assert_int_equal(store_live_take(t.s, collect, &g), 0);
 	assert_int_equal(g.n, 1);
 	assert_int_equal(g.v[0], nv);
 
@@ -85,7 +85,7 @@ static void test_notes(void **unused)
 	assert_int_equal(store_begin(t.s), ST_OK);
 	assert_int_equal(store_table_bump_public(t.s, table, &nv), ST_OK);
 	assert_int_equal(store_commit(t.s), ST_OK);
-	assert_int_equal(store_live_take(t.s, 1, collect, &g), 0);
+	assert_int_equal(store_live_take(t.s, collect, &g), 0);
 	assert_int_equal(g.n, 0);
 	tmpdb_close(&t);
 }
