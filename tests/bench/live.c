@@ -51,6 +51,7 @@ struct sub {
 	size_t len;
 	long long last_v;        /* the newest version received */
 	long long last_at;       /* when it came (us) */
+	int answered;            /* the answer's first bytes are here */
 };
 
 static struct sub *subs;
@@ -86,6 +87,9 @@ static void take(struct sub *s, long long at)
 {
 	ssize_t r;
 	while ((r = recv(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len, MSG_DONTWAIT)) > 0) {
+		pthread_mutex_lock(&mu);
+		s->answered = 1;
+		pthread_mutex_unlock(&mu);
 		s->len += (size_t)r;
 		s->buf[s->len] = '\0';
 		char *line = s->buf, *nl;
@@ -233,41 +237,125 @@ static int read_moves(const char *file, struct move **out)
 	return n;
 }
 
-int main(int argc, char **argv)
+struct opts {
+	const char *file;
+	int want, count, only;
+	long nginx;
+};
+
+static int parse(int argc, char **argv, struct opts *o)
 {
-	const char *file = NULL;
-	int want = 1000, count = 200, only = 0;
-	long nginx = 0;
+	*o = (struct opts){ .want = 1000, .count = 200 };
 	for (int i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--port"))
 			port = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--moves"))
-			file = argv[i + 1];
+			o->file = argv[i + 1];
 		else if (!strcmp(argv[i], "--subs"))
-			want = atoi(argv[i + 1]);
+			o->want = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--count"))
-			count = atoi(argv[i + 1]);
+			o->count = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--tables"))
-			only = atoi(argv[i + 1]);
+			o->only = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--nginx"))
-			nginx = atol(argv[i + 1]);
+			o->nginx = atol(argv[i + 1]);
+		else
+			return -1;
 	}
+	return port > 0 && o->file && o->want >= 1 && o->want <= SUBS_MAX ? 0 : -1;
+}
+
+/* Opens the subscriptions over tables[0..nt-1] and starts the reader;
+ * returns once every one has its answer's first bytes (at most 20 s). */
+static int subscribe_all(int want, const long long *tables, int nt)
+{
+	static int ep;
+	subs = calloc((size_t)want, sizeof *subs);
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	for (int i = 0; i < want; i++) {
+		struct sub *s = &subs[i];
+		s->table = tables[i % nt];
+		if ((s->fd = connect_from(1 + i / PER_ADDR)) < 0) {
+			fprintf(stderr, "live: subscriber %d: %s\n", i, strerror(errno));
+			return -1;
+		}
+		char req[256];
+		snprintf(req, sizeof req, "GET /live/t/%lld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+			 "Accept: text/event-stream\r\n\r\n", s->table);
+		if (send(s->fd, req, strlen(req), 0) < 0)
+			return -1;
+		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
+		epoll_ctl(ep, EPOLL_CTL_ADD, s->fd, &ev);
+		nsubs++;
+	}
+	pthread_t th;
+	pthread_create(&th, NULL, reader, &ep);
+	for (long long end = now_us() + 20000000; now_us() < end;) {
+		int answered = 0;
+		pthread_mutex_lock(&mu);
+		for (int i = 0; i < nsubs; i++)
+			answered += subs[i].answered;
+		pthread_mutex_unlock(&mu);
+		if (answered == nsubs)
+			return 0;
+		struct timespec ts = { 0, 10000000L };
+		nanosleep(&ts, NULL);
+	}
+	fprintf(stderr, "live: not every subscription was answered within 20 s\n");
+	return -1;
+}
+
+/* The current version of table id by its poll (0 when it fails). */
+static long long poll_now(int *fd, long long id)
+{
+	char req[256], body[64];
+	snprintf(req, sizeof req, "GET /t/%lld/poll?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", id);
+	return request(fd, req, body, sizeof body) == 200 ? strtoll(body, NULL, 10) : 0;
+}
+
+/* Waits for version v at every subscriber of `table`; each one's latency
+ * after t0 into lat[], the number of those that never got it returned. */
+static int collect(long long table, long long v, long long t0, long long *lat, int *npairs)
+{
+	int missing = 0;
+	for (int k = 0; k < nsubs; k++) {
+		if (subs[k].table != table)
+			continue;
+		long long at = 0;
+		while (now_us() - t0 < WAIT_US) {
+			pthread_mutex_lock(&mu);
+			at = subs[k].last_v >= v ? subs[k].last_at : 0;
+			pthread_mutex_unlock(&mu);
+			if (at)
+				break;
+			struct timespec ts = { 0, 200000L };
+			nanosleep(&ts, NULL);
+		}
+		if (at)
+			lat[(*npairs)++] = at >= t0 ? at - t0 : 0;   /* 0: before the 303 was read */
+		else
+			missing++;
+	}
+	return missing;
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o;
 	struct move *mv = NULL;
-	int nmv = file ? read_moves(file, &mv) : -1;
-	if (port <= 0 || nmv <= 0 || want < 1 || want > SUBS_MAX) {
+	int nmv = parse(argc, argv, &o) == 0 ? read_moves(o.file, &mv) : -1;
+	if (nmv <= 0) {
 		fprintf(stderr, "usage: live --port P --moves FILE [--subs N] [--count M] [--tables K] "
 				"[--nginx PID]\n");
 		return 2;
 	}
-	if (count > nmv)
-		count = nmv;
+	int count = o.count < nmv ? o.count : nmv;
 	struct rlimit rl;
 	getrlimit(RLIMIT_NOFILE, &rl);
 	rl.rlim_cur = rl.rlim_max;
 	setrlimit(RLIMIT_NOFILE, &rl);
-
 	/* the tables of the moves measured, in their order */
-	long long tables[TABLES_MAX];
+	static long long tables[TABLES_MAX], table_v[TABLES_MAX];
 	int nt = 0;
 	for (int i = 0; i < count; i++) {
 		int seen = 0;
@@ -276,93 +364,41 @@ int main(int argc, char **argv)
 		if (!seen && nt < TABLES_MAX)
 			tables[nt++] = mv[i].table;
 	}
-	if (only > 0 && only < nt)
-		nt = only;
-	long rss0 = nginx ? rss_children(nginx) : 0;
-	subs = calloc((size_t)want, sizeof *subs);
-	int ep = epoll_create1(EPOLL_CLOEXEC);
-	for (int i = 0; i < want; i++) {
-		struct sub *s = &subs[i];
-		s->table = tables[i % nt];
-		if ((s->fd = connect_from(1 + i / PER_ADDR)) < 0) {
-			fprintf(stderr, "live: subscriber %d: %s\n", i, strerror(errno));
-			return 1;
-		}
-		char req[256];
-		snprintf(req, sizeof req, "GET /live/t/%lld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-			 "Accept: text/event-stream\r\n\r\n", s->table);
-		if (send(s->fd, req, strlen(req), 0) < 0)
-			return 1;
-		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
-		epoll_ctl(ep, EPOLL_CTL_ADD, s->fd, &ev);
-		nsubs++;
-	}
-	pthread_t th;
-	pthread_create(&th, NULL, reader, &ep);
-	/* every subscription answered (its headers and any kept message) */
-	for (long long end = now_us() + 5000000; now_us() < end;) {
-		struct timespec ts = { 0, 50000000L };
-		nanosleep(&ts, NULL);
-	}
-	long rss1 = nginx ? rss_children(nginx) : 0;
-
+	if (o.only > 0 && o.only < nt)
+		nt = o.only;
+	long rss0 = o.nginx ? rss_children(o.nginx) : 0;
+	if (subscribe_all(o.want, tables, nt) != 0)
+		return 1;
+	long rss1 = o.nginx ? rss_children(o.nginx) : 0;
 	/* each table's version now: a move that leaves it so is seen by nobody */
-	static long long table_v[TABLES_MAX];
 	int fd = -1;
-	for (int t = 0; t < nt; t++) {
-		char req[256], body[64];
-		snprintf(req, sizeof req, "GET /t/%lld/poll?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-			 tables[t]);
-		table_v[t] = request(&fd, req, body, sizeof body) == 200 ? strtoll(body, NULL, 10) : 0;
-	}
-	long long *lat = malloc(sizeof *lat * (size_t)count * (size_t)(want / nt + 1));
+	for (int t = 0; t < nt; t++)
+		table_v[t] = poll_now(&fd, tables[t]);
+	long long *lat = malloc(sizeof *lat * (size_t)count * (size_t)(o.want / nt + 1));
 	int npairs = 0, missing = 0, measured = 0;
 	for (int i = 0; i < count; i++) {
-		char req[2048], body[64];
+		char req[2048];
 		snprintf(req, sizeof req, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: %s\r\n"
 			 "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %zu\r\n\r\n%s",
 			 mv[i].path, mv[i].cookie, strlen(mv[i].body), mv[i].body);
 		int st = request(&fd, req, NULL, 0);
 		long long t0 = now_us();
-		if (st != 303)
-			continue;
-		snprintf(req, sizeof req, "GET /t/%lld/poll?v=0 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
-			 mv[i].table);
-		if (request(&fd, req, body, sizeof body) != 200)
-			continue;
-		long long v = strtoll(body, NULL, 10);
 		int t = 0;
 		while (t < nt && tables[t] != mv[i].table)
 			t++;
-		if (t == nt || v <= table_v[t])
+		if (st != 303 || t == nt)
+			continue;
+		long long v = poll_now(&fd, mv[i].table);
+		if (v <= table_v[t])
 			continue;   /* a step nobody else sees (a pass in a window): no message */
 		table_v[t] = v;
 		measured++;
-		for (int k = 0; k < nsubs; k++) {
-			if (subs[k].table != mv[i].table)
-				continue;
-			long long at = 0;
-			while (now_us() - t0 < WAIT_US) {
-				pthread_mutex_lock(&mu);
-				at = subs[k].last_v >= v ? subs[k].last_at : 0;
-				pthread_mutex_unlock(&mu);
-				if (at)
-					break;
-				struct timespec ts = { 0, 200000L };
-				nanosleep(&ts, NULL);
-			}
-			if (at && at >= t0)
-				lat[npairs++] = at - t0;
-			else if (at)
-				lat[npairs++] = 0;   /* before the 303 arrived here */
-			else
-				missing++;
-		}
+		missing += collect(mv[i].table, v, t0, lat, &npairs);
 	}
 	qsort(lat, (size_t)npairs, sizeof *lat, cmp_ll);
 	long long p50 = npairs ? lat[npairs / 2] : 0, p99 = npairs ? lat[(npairs * 99) / 100] : 0;
 	long long mx = npairs ? lat[npairs - 1] : 0;
-	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld|%d\n", nsubs, measured, npairs, p50, p99, mx, missing,
-	       nginx ? (rss1 - rss0) * 1000 / nsubs : 0, nt);
+	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld|%d\n", nsubs, measured, npairs, p50, p99, mx,
+	       missing, o.nginx ? (rss1 - rss0) * 1000 / nsubs : 0, nt);
 	return 0;
 }
