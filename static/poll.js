@@ -117,7 +117,7 @@
 	// ---- the update in place ---------------------------------------------
 
 	var fetching = false, again = false, stale = false, waiting = null;
-	var pointerDown = false, leftAt = 0;
+	var pointerDown = 0, leftAt = 0;
 
 	// The user is on the way out (a form sent, a link followed): the page
 	// is left alone; if the browser stays after all, updates resume.
@@ -128,10 +128,13 @@
 		if (a && !a.hasAttribute('data-local') && !e.defaultPrevented &&
 			a.getAttribute('href').charAt(0) !== '#') leftAt = Date.now();
 	});
-	document.addEventListener('pointerdown', function () { pointerDown = true; }, true);
+	// A pointer held down (a click being made) holds the morph back, at
+	// most 5 s (a pointer whose release the page never saw).
+	document.addEventListener('pointerdown', function () { pointerDown = Date.now(); }, true);
+	function held() { return pointerDown && Date.now() - pointerDown < 5000; }
 	function pointerDone() {
 		// after the click that ends it (and the submit it may start)
-		setTimeout(function () { pointerDown = false; if (waiting) apply(waiting[0], waiting[1]); }, 0);
+		setTimeout(function () { pointerDown = 0; if (waiting) apply(waiting[0], waiting[1]); }, 0);
 	}
 	document.addEventListener('pointerup', pointerDone, true);
 	document.addEventListener('pointercancel', pointerDone, true);
@@ -187,7 +190,7 @@
 	function apply(html, sent) {
 		waiting = null;
 		if (leaving()) return;
-		if (pointerDown) { waiting = [html, sent]; return; }
+		if (held()) { waiting = [html, sent]; return; }
 		var doc = new DOMParser().parseFromString(html, 'text/html');
 		if (!doc.body || !doc.body.getAttribute('data-poll')) { reload(); return; }
 		var keep = typed();
