@@ -535,11 +535,11 @@ live_row() {
 	wait_socket
 	# spread over the tables of the first moves (about 20 pages a table),
 	# then all on one table (the widest fan-out; the moves already made
-	# are answered 409 and skipped)
+	# are answered 409 and skipped): BENCH_LIVE_MOVES moves seen each time
 	for tables in 0 1; do
 		out=$(timeout 600 "$LIVE" --port "$PORT" --moves "$W/tuples/moves-drehwurm.tsv" \
 			--subs "${BENCH_LIVE_SUBS:-1000}" --tables "$tables" --nginx "$NGINX_PID" \
-			--count "$([ "$tables" = 0 ] && echo "${BENCH_LIVE_MOVES:-200}" || echo 2000)" \
+			--count "${BENCH_LIVE_MOVES:-200}" \
 			2>> "$W/live.log") || true
 		case $out in
 		live\|*) echo "$out" >> "$RES"; log "live: $out" ;;

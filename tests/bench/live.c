@@ -12,7 +12,8 @@
  * every subscriber on one table, the widest fan-out). A reader thread takes every message with its
  * arrival time (CLOCK_MONOTONIC) from one epoll.
  *
- * Then M moves of FILE, one after the other over one keep-alive connection:
+ * Then the moves of FILE, one after the other over one keep-alive
+ * connection, until M of them were seen on a subscribed table:
  * the time the 303 has arrived is the start; the poll (/t/<id>/poll) tells
  * the version the move made (204: a step nobody else sees, skipped); the
  * move's propagation to each subscriber of its table is the arrival of
@@ -376,7 +377,7 @@ int main(int argc, char **argv)
 		table_v[t] = poll_now(&fd, tables[t]);
 	long long *lat = malloc(sizeof *lat * (size_t)count * (size_t)(o.want / nt + 1));
 	int npairs = 0, missing = 0, measured = 0;
-	for (int i = 0; i < count; i++) {
+	for (int i = 0; i < nmv && measured < count; i++) {
 		char req[2048];
 		snprintf(req, sizeof req, "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: %s\r\n"
 			 "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: %zu\r\n\r\n%s",
