@@ -17,7 +17,8 @@
 // How it shows a change: it fetches the GET URL and morphs the body into
 // the new one (idiomorph, static/idiomorph.min.js): what did not change
 // stays as it is, with the focus, the scroll position, an opened
-// <details>, text typed into a field and a click in progress. A morph
+// <details>, what was typed, ticked or chosen in a form and a click in
+// progress. A morph
 // waits while a pointer is down and does not happen once a form is sent or
 // a link followed (the browser is leaving: nothing is aborted). Where the
 // morph cannot be done, it loads the GET URL (location.replace, the scroll
@@ -142,29 +143,41 @@
 		if (e.persisted) { leftAt = 0; update(); }
 	});
 
-	// Text the user typed into fields (not what the server put there), by
-	// form and name, to be put back after a morph.
+	// What the user entered (not what the server put there): text typed
+	// into fields, boxes ticked or unticked, a choice in a list; by form
+	// and name (and value for boxes), to be put back after a morph.
+	function key(el) {
+		return (el.form ? el.form.getAttribute('action') : '') + '\n' + el.name +
+			(el.type === 'checkbox' || el.type === 'radio' ? '\n' + el.value : '');
+	}
+
 	function typed() {
 		var out = [];
-		var els = document.querySelectorAll('input, textarea');
+		var els = document.querySelectorAll('input, textarea, select');
 		for (var i = 0; i < els.length; i++) {
 			var el = els[i];
-			if (el.type === 'hidden' || el.type === 'checkbox' || el.type === 'radio' ||
-				!el.name || el.value === el.defaultValue) continue;
-			out.push({ form: el.form ? el.form.getAttribute('action') : '', name: el.name, value: el.value });
+			if (!el.name || el.type === 'hidden') continue;
+			if (el.type === 'checkbox' || el.type === 'radio') {
+				if (el.checked !== el.defaultChecked) out.push({ key: key(el), checked: el.checked });
+			} else if (el.tagName === 'SELECT') {
+				var o = el.options[el.selectedIndex];
+				if (o && !o.defaultSelected) out.push({ key: key(el), value: el.value });
+			} else if (el.value !== el.defaultValue) {
+				out.push({ key: key(el), value: el.value });
+			}
 		}
 		return out;
 	}
 
 	function putBack(list) {
+		if (!list.length) return;
+		var els = document.querySelectorAll('input, textarea, select');
 		for (var i = 0; i < list.length; i++) {
-			var els = document.getElementsByName(list[i].name);
 			for (var j = 0; j < els.length; j++) {
-				var f = els[j].form ? els[j].form.getAttribute('action') : '';
-				if (f === list[i].form && els[j].value !== list[i].value) {
-					els[j].value = list[i].value;
-					break;
-				}
+				if (key(els[j]) !== list[i].key) continue;
+				if ('checked' in list[i]) els[j].checked = list[i].checked;
+				else els[j].value = list[i].value;
+				break;
 			}
 		}
 	}
