@@ -15,6 +15,10 @@
  * times a second, so that no request pays for a checkpoint: the workers'
  * automatic checkpoint on commit is only a backstop for a WAL far larger
  * than normal.
+ *
+ * With --publish unix:PATH a third kind of child, the publisher, pushes the
+ * public versions the workers' writes changed to nginx's Nchan channels
+ * (live.h; docs/api.md "Live channels").
  */
 #include <errno.h>
 #include <fcntl.h>
