@@ -154,12 +154,16 @@ fuzz: deps-test
 	@sh tests/fuzz/run.sh long
 
 # Not part of `make test`: minutes of load through nginx (docs/benchmarks.md).
-bench: deps-bench all $(B)/bench/hello $(B)/bench/gen
+bench: deps-bench all $(B)/bench/hello $(B)/bench/gen $(B)/bench/live
 	@B=$(B) sh tests/bench/bench.sh
 
 $(B)/bench/hello: tests/bench/hello.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lfcgi
+
+$(B)/bench/live: tests/bench/live.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
 $(B)/bench/pageprof: tests/bench/pageprof.c $(B)/libst.a
 	@mkdir -p $(dir $@)

@@ -183,6 +183,7 @@ struct http_resp {
 
 struct http_conf {
 	int secure_cookies;        /* add Secure to every Set-Cookie */
+	int live;                  /* pages name their live channel (serve --publish) */
 };
 
 typedef int (*http_write_fn)(void *ctx, const char *p, size_t n);

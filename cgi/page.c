@@ -8,6 +8,7 @@
 
 #include "i18n.h"
 #include "json.h"
+#include "live.h"
 #include "options.h"
 #include "page.h"
 #include "play.h"
@@ -88,6 +89,12 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 		view_str(v, "table_url", h->table_url ? h->table_url : "");
 		view_num(v, "version", h->version);
 		view_str(v, "alert", h->alert ? h->alert : "");
+		char live[128];
+		if (p->conf && p->conf->live && live_url(h->poll_url, live, sizeof live) == 0) {
+			view_begin(v, "live");   /* the channel poll.js subscribes to */
+			view_str(v, "live_url", live);
+			view_end(v);
+		}
 		view_end(v);
 	}
 	/* the alert in the title without script too (poll.js leaves it) */

@@ -25,5 +25,8 @@ int sandbox_wanted(void);
  * no_new_privs). 0, or -1 after logging why (the caller should then refuse
  * to serve rather than run unconfined). */
 int sandbox_enter(void);
+/* The same for the publisher (cgi/live.h), which connects to nginx's unix
+ * socket: socket and connect stay allowed, the rest is denied as above. */
+int sandbox_enter_client(void);
 
 #endif

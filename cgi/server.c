@@ -15,6 +15,10 @@
  * times a second, so that no request pays for a checkpoint: the workers'
  * automatic checkpoint on commit is only a backstop for a WAL far larger
  * than normal.
+ *
+ * With --publish unix:PATH a third kind of child, the publisher, pushes the
+ * public versions the workers' writes changed to nginx's Nchan channels
+ * (live.h; docs/api.md "Live channels").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,6 +45,7 @@
 #include "page.h"
 #include "route.h"
 #include "lexicon.h"
+#include "live.h"
 #include "play.h"
 #include "sandbox.h"
 #include "store.h"
@@ -60,6 +65,7 @@ enum {
 
 struct serve_opts {
 	const char *socket, *db, *root;
+	const char *publish;              /* --publish unix:PATH (live.h), NULL off */
 	int workers;
 	struct http_conf http;
 };
@@ -217,6 +223,10 @@ static int worker(int fd, const struct serve_opts *o)
 		goto out;
 	}
 	store_maintain(store, ST_MAINT_WORKER, NULL);
+	if (live_worker(store) != 0) {
+		fprintf(stderr, "serve: cannot watch the store for the live channels\n");
+		goto out;
+	}
 	play_set_lookup(lexicon_lookup());   /* read by the master: lexicon_preload() */
 	/* password hashing may occupy half the workers at most (at least one),
 	 * so that a login flood leaves the others to the game pages */
@@ -234,6 +244,7 @@ static int worker(int fd, const struct serve_opts *o)
 			break;
 		handle(&rq, store, &a, o);
 		FCGX_Finish_r(&rq);
+		live_after_request(store);   /* the answer is out: then the push */
 		size_t used = a.total;
 		arena_reset(&a);
 		give_back(used);
@@ -297,6 +308,8 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 			o->db = next;
 		else if (strcmp(a, "--root") == 0)
 			o->root = next;
+		else if (strcmp(a, "--publish") == 0)
+			o->publish = next;
 		else if (strcmp(a, "--workers") == 0) {
 			long long n;
 			if (http_int(next, 1, WORKERS_MAX, &n) != 0)
@@ -307,6 +320,18 @@ static int parse_opts(int argc, char **argv, struct serve_opts *o)
 		i++;
 	}
 	return 0;
+}
+
+/* The publisher (live.c): no store; sandboxed but for socket and connect
+ * (it connects to nginx's unix socket). */
+static int publisher(int fd)
+{
+	set_signal(SIGTERM, on_stop);
+	set_signal(SIGINT, on_stop);
+	close(fd);
+	if (sandbox_wanted() && sandbox_enter_client() != 0)
+		return EXIT_CONFIG;
+	return live_publisher(&stopping);
 }
 
 /* 1 when a server answers on the unix socket at path (a connection is
@@ -372,7 +397,8 @@ static pid_t spawn(int fd, const struct serve_opts *o, int i)
 		if (prctl(PR_SET_PDEATHSIG, SIGTERM) != 0 || getppid() != master)
 			_exit(0);
 		/* exit, not _exit: leak checkers run at exit */
-		exit(i < o->workers ? worker(fd, o) : checkpointer(fd, o));
+		exit(i < o->workers ? worker(fd, o) : i == o->workers ? checkpointer(fd, o) :
+								      publisher(fd));
 	}
 	if (pid < 0)
 		fprintf(stderr, "serve: fork: %s\n", strerror(errno));
@@ -409,7 +435,7 @@ int cmd_serve(int argc, char **argv)
 	struct serve_opts o;
 	if (parse_opts(argc, argv, &o) != 0) {
 		fprintf(stderr, "usage: spieltisch serve [--socket PATH] [--workers N] [--db FILE] "
-				"[--root DIR] [--secure-cookies]\n");
+				"[--root DIR] [--secure-cookies] [--publish unix:PATH]\n");
 		return 2;
 	}
 	if (auth_init() != 0 || FCGX_Init() != 0) {
@@ -432,6 +458,9 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "serve: templates in %s do not load\n", templates);
 		return 1;
 	}
+	if (live_open(o.publish) != 0)
+		return 1;
+	o.http.live = live_on();
 	int fd = listen_socket(&o);
 	if (fd < 0)
 		return 1;
@@ -449,9 +478,10 @@ int cmd_serve(int argc, char **argv)
 	 * files the lookups answer "unknown" (logged); the site still runs. */
 	lexicon_preload(o.root);
 	text_init();   /* ICU's confusable data, likewise shared */
-	pid_t pids[WORKERS_MAX + 1] = { 0 };   /* the workers, then the checkpointer */
-	time_t started[WORKERS_MAX + 1] = { 0 };
-	int children = o.workers + 1;
+	/* the workers, the checkpointer, the publisher (with --publish) */
+	pid_t pids[WORKERS_MAX + 2] = { 0 };
+	time_t started[WORKERS_MAX + 2] = { 0 };
+	int children = o.workers + 1 + live_on();
 	for (int i = 0; i < children; i++) {
 		pids[i] = spawn(fd, &o, i);
 		started[i] = time(NULL);

@@ -718,4 +718,17 @@ int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstandi
 /* The user's row; ST_NOTFOUND: none (yet). */
 int store_tstanding_of(struct store *s, int64_t t, int64_t user, struct st_tstanding *out);
 
+/* Live channels (sql-live.c, cgi/live.c): with the watch on, every write
+ * on this connection that changes a number a poll compares is noted (one
+ * watched connection per process). store_live_take(), after the request
+ * and outside a transaction, reads each again as its poll would and calls
+ * fn for those whose written value is committed: kind 't' (a table, id),
+ * 'm' (a user's /me, token their poll token), 'g' (a tournament), with the
+ * number the poll answers now. Returns how many notes were dropped (more
+ * than fit in one request). */
+int store_live_watch(struct store *s, int on);
+typedef void (*store_live_fn)(void *ctx, char kind, int64_t id, const char *token,
+			      int64_t version);
+int store_live_take(struct store *s, store_live_fn fn, void *ctx);
+
 #endif

@@ -41,8 +41,16 @@ chmod 0755 "$VAR"
 rm -f "$VAR/nginx.pid"
 NGINX_USER=
 [ "$(id -u)" = 0 ] && NGINX_USER="user root;"
+# The live channels when nginx has the Nchan module (libnginx-mod-nchan);
+# without it, or with SPIELTISCH_NCHAN=off, the pages poll.
+NCHAN="#"
+PUBLISH=
+if [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] && [ "${SPIELTISCH_NCHAN:-on}" != off ]; then
+	NCHAN=
+	PUBLISH="--publish unix:$VAR/live.sock"
+fi
 sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$VAR|g" -e "s|@ROOT@|$ROOT|g" -e "s|@USER@|$NGINX_USER|g" \
-	deploy/nginx.conf.in >"$VAR/nginx.conf"
+	-e "s|@NCHAN@|$NCHAN|g" deploy/nginx.conf.in >"$VAR/nginx.conf"
 
 APP_PID=
 NGINX_PID=
@@ -66,7 +74,8 @@ if command -v setpriv >/dev/null 2>&1 && setpriv --pdeathsig TERM true 2>/dev/nu
 	PDEATH="setpriv --pdeathsig TERM"
 fi
 
-$PDEATH "$BIN" serve --socket var/spieltisch.sock --workers 2 --db var/spieltisch.db --root . &
+# shellcheck disable=SC2086
+$PDEATH "$BIN" serve --socket var/spieltisch.sock --workers 2 --db var/spieltisch.db --root . $PUBLISH &
 APP_PID=$!
 
 i=0

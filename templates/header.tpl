@@ -9,9 +9,10 @@
 {{#game_css}}<link rel="stylesheet" href="/static/game-{{slug}}.css">{{/game_css}}
 <link rel="icon" href="/static/{{favicon}}" type="image/svg+xml">
 {{#refresh}}<noscript><meta http-equiv="refresh" content="5; url={{url}}"></noscript>{{/refresh}}
+{{#poll}}<script src="/static/idiomorph.min.js" defer></script>{{/poll}}
 <script src="/static/poll.js" defer></script>
 </head>
-<body{{#poll}} data-poll="{{poll_url}}" data-table="{{table_url}}" data-version="{{version}}" data-alert="{{alert}}" data-fresh="[[(neu)]]"{{/poll}}>
+<body{{#poll}} data-poll="{{poll_url}}" data-table="{{table_url}}" data-version="{{version}}" data-alert="{{alert}}" data-fresh="[[(neu)]]"{{#live}} data-live="{{live_url}}"{{/live}}{{/poll}}>
 <header class="top">
 <a class="brand" href="/">Spieltisch</a>
 <nav>

@@ -40,6 +40,7 @@ B=${B:-build}
 BIN=$B/spieltisch
 HELLO=$B/bench/hello
 GEN=$B/bench/gen
+LIVE=$B/bench/live
 LUA=tests/bench/wrk.lua
 TEMPLATE=deploy/nginx.conf.in
 DOC=docs/benchmarks.md
@@ -58,7 +59,7 @@ BOT_GAMES=${BENCH_BOT_GAMES:-300}
 BOT_VS_GAMES=${BENCH_BOT_VS_GAMES:-1000}
 ONLY=${BENCH_PROFILE_ONLY:-0}
 
-for f in "$BIN" "$HELLO" "$GEN" "$TEMPLATE"; do
+for f in "$BIN" "$HELLO" "$GEN" "$LIVE" "$TEMPLATE"; do
 	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
 done
 for c in wrk nginx sqlite3; do
@@ -141,7 +142,7 @@ start_nginx() {
 	nginx_user=
 	[ "$(id -u)" = 0 ] && nginx_user="user root;"
 	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
-		-e "s|@USER@|$nginx_user|g" "$TEMPLATE" > "$W/nginx.conf"
+		-e "s|@USER@|$nginx_user|g" -e "s|@NCHAN@|${NGINX_NCHAN-#}|g" "$TEMPLATE" > "$W/nginx.conf"
 	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
 		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" &
 	else
@@ -420,8 +421,10 @@ timeout 600 "$GEN" moves --db "$W/presim.db" --schema schema --list "$W/list" --
 log "moves prepared in $(($(now_s) - t0)) s: $(tr '\n' ' ' < "$W/moves")"
 rm -f "$W/presim.db" "$W/presim.db-wal" "$W/presim.db-shm"
 # The first-word row (4b) replays the prepared moves from the start, on a
-# copy taken before the move runs change the small history's database.
+# copy taken before the move runs change the small history's database; so
+# does the live-channel row (4c).
 copy_db "$W/small.db" "$W/word.db"
+copy_db "$W/small.db" "$W/live.db"
 
 cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
@@ -510,6 +513,45 @@ first_word_row() {
 	log "first word: $(grep '^word|' "$RES" | tail -n 1 || true)"
 }
 
+# ---- 4c. the live channels (nginx with Nchan) ----
+# BENCH_LIVE_SUBS pages (1000) subscribed over the drehwurm move tables,
+# BENCH_LIVE_MOVES prepared moves (200) one after the other: from each
+# mover's 303 to the message at every page of its table (tests/bench/live.c),
+# and nginx's RSS per 1,000 subscriptions. nginx is started again with the
+# module for it, and again without it afterwards.
+live_row() {
+	if [ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]; then
+		echo "liveskip|nginx has no Nchan module (libnginx-mod-nchan)" >> "$RES"
+		return 0
+	fi
+	stop_server
+	stop_nginx
+	NGINX_NCHAN=
+	start_nginx
+	rm -f "$SOCK"
+	"$BIN" serve --socket "$SOCK" --workers "$WORKERS" --db "$W/live.db" --root "$ROOT" \
+		--publish "unix:$W/var/live.sock" 2>> "$W/serve.log" &
+	SERVER_PID=$!
+	wait_socket
+	# spread over the tables of the first moves (about 20 pages a table),
+	# then all on one table (the widest fan-out; the moves already made
+	# are answered 409 and skipped): BENCH_LIVE_MOVES moves seen each time
+	for tables in 0 1; do
+		out=$(timeout 600 "$LIVE" --port "$PORT" --moves "$W/tuples/moves-drehwurm.tsv" \
+			--subs "${BENCH_LIVE_SUBS:-1000}" --tables "$tables" --nginx "$NGINX_PID" \
+			--count "${BENCH_LIVE_MOVES:-200}" \
+			2>> "$W/live.log") || true
+		case $out in
+		live\|*) echo "$out" >> "$RES"; log "live: $out" ;;
+		*) echo "liveskip|the generator failed: $(tail -n 1 "$W/live.log" 2>/dev/null)" >> "$RES" ;;
+		esac
+	done
+	stop_server
+	stop_nginx
+	unset NGINX_NCHAN
+	start_nginx
+}
+
 # ---- 4. the app, 10^3 finished parties ----
 
 if [ "$ONLY" != 1 ]; then
@@ -529,6 +571,7 @@ if [ "$ONLY" != 1 ]; then
 	echo "rss|app|$(worker_rss_kib)" >> "$RES"
 	stop_server
 	first_word_row
+	live_row
 	start_app "$W/scale.db"
 	scale_rows measure_get
 	stop_server

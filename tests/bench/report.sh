@@ -13,6 +13,10 @@
 #   peer|STORAGE|moves/s|p50|p99|reads/s|p50|p99|errors|exhausted   boardgame.io
 #   peerskip|why                                          the peer was not run
 #   word|first ms|later ms (median)|later words|first/later   a fresh worker's first word
+#   live|subs|moves|pairs|p50_us|p99_us|max_us|missing|nginx KiB per 1,000 subs|tables
+#     the live channels (tests/bench/live.c): the mover's 303 to each other
+#     subscribed page's message
+#   liveskip|why                                          not measured
 set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
@@ -72,7 +76,7 @@ END {
 	# Rows in this order: HTTP at the small history, the large history, the
 	# limit again, memory, the history generator, the rules cores, the bots,
 	# their strength.
-	npass = split("hello page poll json move scale peer peerskip page6 poll6 word hello2 rss hist rules bots botwin", order, " ")
+	npass = split("hello page poll json move scale live liveskip peer peerskip page6 poll6 word hello2 rss hist rules bots botwin", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -220,6 +224,25 @@ END {
 			    sprintf("%.0f", f[3]), rm, "—", ms(f[4]), ms(f[5]), f[9], "", "—")
 			row("peer: boardgame.io 0.50.2, " st ", state read (sync)",
 			    sprintf("%.0f", f[6]), rr, "—", ms(f[7]), ms(f[8]), "", "", "—")
+			continue
+		}
+		if (k == "live") {
+			# Propagation: p50 <= 50 ms, p99 <= 250 ms; nginx holds the
+			# connection of a page in a few KiB (<= 4 MiB per 1,000).
+			w = ""
+			if (f[5] / 1000 > 50) w = w "p50 > 50 ms; "
+			if (f[6] / 1000 > 250) w = w "p99 > 250 ms; "
+			if (f[8] > 0) w = w f[8] " messages missing; "
+			sub(/; $/, "", w)
+			row(sprintf("live channel: from the 303 of a move to its message at every page of its table (%d pages subscribed over %d table(s), %d moves, %d messages)", f[2], f[10], f[3], f[4]),
+			    "", "", "p50 ≤ 50 ms, p99 ≤ 250 ms", ms(f[5]), ms(f[6]), f[8], "", w == "" ? "yes" : "**no**: " w)
+			if (!live_rss++)
+				row(sprintf("live channel: RSS of the nginx workers per 1,000 subscribed pages"), sprintf("%.1f MiB", f[9] / 1024), "",
+				    "≤ 4 MiB (a few KiB a page)", "", "", "", "", f[9] <= 4096 ? "yes" : "**no**")
+			continue
+		}
+		if (k == "liveskip") {
+			row("live channel not measured: " f[2], "", "", "—", "", "", "", "", "—")
 			continue
 		}
 		if (k == "peerskip") {

@@ -13,6 +13,7 @@ const BASE = process.env.BASE_URL || 'http://127.0.0.1:8080';
 const OUT = process.env.OUT_DIR || path.join(__dirname, '..', 'out');
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ONLY = process.env.BROWSER_ONLY || '';
+const LIVE = process.env.LIVE === '1';   // the server pushes (nginx with Nchan)
 
 const ARGS = [
 	'--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -84,16 +85,32 @@ class T {
 	// A user with a context of their own. Every page load is counted so a test
 	// can tell a reload the page did by itself from one the test caused.
 	// opts go to the browser context, e.g. { javaScriptEnabled: false }.
+	//
+	// opts.live: the page may use the live channel (docs/api.md) when the
+	// server has one (LIVE=1 from run.sh). Without it the channel answers
+	// 404, as behind an nginx without Nchan: the page polls. An update in
+	// place (the event "spieltisch:updated") counts as a load.
 	async player(label, viewport = DESKTOP, opts = {}) {
 		// A lane's tests share its server, and a label is the account's name:
 		// one test each.
 		if (usedLabels.has(label)) throw new Error(`player "${label}" is used by another test`);
 		usedLabels.add(label);
-		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...opts });
+		const { live, ...ctxOpts } = opts;
+		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...ctxOpts });
 		context.setDefaultTimeout(10000);
 		context.setDefaultNavigationTimeout(15000);
+		const p = { label, context, page: null, loads: 0, polls: 0, errors: [], live: !!live && LIVE };
+		if (!p.live)
+			await context.route(/\/live\//, r => r.fulfill({ status: 404, contentType: 'text/html', body: 'no channel' }));
+		await context.exposeBinding('__stUpdated', () => { p.loads++; });
+		await context.addInitScript(() => {
+			document.addEventListener('spieltisch:updated', () => {
+				window.__stUpdates = (window.__stUpdates || 0) + 1;
+				if (window.__stUpdated) window.__stUpdated();
+			});
+		});
 		const page = await context.newPage();
-		const p = { label, context, page, loads: 0, polls: 0, errors: [] };
+		p.page = page;
 		page.on('load', () => { p.loads++; });
 		// The table pages' poll (static/poll.js) asks by XHR: each answer is
 		// one round of the page's own update, what a test waits for instead
@@ -102,11 +119,13 @@ class T {
 		// Script errors and CSP violations; a failed sub-resource by its address.
 		page.on('pageerror', e => p.errors.push(String(e.message)));
 		page.on('console', m => {
-			if (m.type() === 'error' && !/^Failed to load resource/.test(m.text()))
+			if (m.type() === 'error' && !/^Failed to load resource/.test(m.text()) &&
+				!(!p.live && /EventSource/.test(m.text())))
 				p.errors.push(m.text());
 		});
 		page.on('response', r => {
-			if (r.status() >= 400 && r.request().resourceType() !== 'document')
+			if (r.status() >= 400 && r.request().resourceType() !== 'document' &&
+				!(!p.live && r.url().includes('/live/')))
 				p.errors.push(`${r.status()} ${r.url().replace(BASE, '')}`);
 		});
 		page.on('requestfailed', r => {
@@ -221,10 +240,16 @@ async function pageUpdate(ps, timeoutMs = 15000) {
 
 // Waits until each of the pages ps has finished n more rounds of its poll
 // (a reload counts as one): what "nothing changed" is checked over.
+// A page on its live channel polls only now and then: it is asked to, as
+// when its tab is shown again (each round one poll of its own).
 async function pollRounds(ps, n, timeoutMs = 20000) {
 	const seen = ps.map(p => p.loads + p.polls);
-	await until(`${n} poll rounds of ${ps.map(p => p.label).join(', ')}'s pages`, timeoutMs,
-		async () => ps.every((p, i) => p.loads + p.polls >= seen[i] + n), 50);
+	for (let k = 1; k <= n; k++) {
+		for (const p of ps.filter(x => x.live))
+			await p.page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+		await until(`${n} poll rounds of ${ps.map(p => p.label).join(', ')}'s pages`, timeoutMs,
+			async () => ps.every((p, i) => p.loads + p.polls >= seen[i] + k), 50);
+	}
 }
 
 // Sets the viewport and waits until the page has it (what is read of the
@@ -290,5 +315,5 @@ async function main() {
 
 module.exports = {
 	test, main, until, sleep, check, visibleText, gotoSettled, pageUpdate, pollRounds, resize,
-	BASE, OUT, DESKTOP, PHONE,
+	BASE, OUT, DESKTOP, PHONE, LIVE,
 };

@@ -119,8 +119,15 @@ start_lane() {
 const s = require("net").createServer();
 s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 	[ -n "$port" ] || die "could not find a free port"
+	# The live channels when nginx has Nchan (SPIELTISCH_NCHAN=off: the pages poll).
+	nchan="#"
+	publish=""
+	if [ -f /usr/lib/nginx/modules/ngx_nchan_module.so ] && [ "${SPIELTISCH_NCHAN:-on}" != off ]; then
+		nchan=""
+		publish="--publish unix:$d/var/live.sock"
+	fi
 	sed -e "s|@PORT@|$port|g" -e "s|@VAR@|$d/var|g" -e "s|@ROOT@|$root|g" \
-		-e "s|@USER@|$nginx_user|g" "$NGINX_CONF_IN" >"$d/nginx.conf"
+		-e "s|@USER@|$nginx_user|g" -e "s|@NCHAN@|$nchan|g" "$NGINX_CONF_IN" >"$d/nginx.conf"
 	# Some forty accounts are registered by clicking, from 127.0.0.1: more
 	# than the per-address limit on /register lets one address do in two
 	# minutes. This run lifts that one limit (test_abuse tests the limits as
@@ -135,8 +142,9 @@ s.listen(0, "127.0.0.1", () => { console.log(s.address().port); s.close(); });')
 		[ -n "$s" ] && sock=$s
 	}
 
+	# shellcheck disable=SC2086
 	SPIELTISCH_FAST_HASH=1 setsid build/spieltisch serve --socket "$sock" --workers 2 \
-		--db "$d/var/spieltisch.db" --root "$root" >"$d/app.log" 2>&1 &
+		--db "$d/var/spieltisch.db" --root "$root" $publish >"$d/app.log" 2>&1 &
 	app=$!
 	app_pids="$app_pids $app"
 
@@ -163,6 +171,7 @@ const http = require("http"), end = Date.now() + 10000;
 		die "nginx did not answer on $base within 10 s"
 	fi
 	echo "$base" >"$d/base"
+	echo "${publish:+1}" >"$d/live"
 }
 
 n=1
@@ -180,7 +189,8 @@ t0=$(date +%s)
 n=1
 while [ $n -le "$LANES" ]; do
 	d="$tmp/lane-$n"
-	TMPDIR="$d/home" BASE_URL="$(cat "$d/base")" OUT_DIR="$root/tests/out" APP_LOG="$d/app.log" \
+	LIVE=$(cat "$d/live") TMPDIR="$d/home" BASE_URL="$(cat "$d/base")" OUT_DIR="$root/tests/out" \
+		APP_LOG="$d/app.log" \
 		LANE="$n" CLAIM_DIR="$tmp/claims" RESULT_FILE="$d/result" \
 		timeout 900 node "$here/test.js" &
 	node_pids="$node_pids $!"

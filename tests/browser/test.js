@@ -34,7 +34,8 @@ async function state(p) {
 				version: b && b.dataset.version !== undefined ? Number(b.dataset.version) : NaN,
 				myTurn: !!(b && b.dataset.alert),
 				title: document.title,
-				doc: performance.timeOrigin,   // one per document: tells a reload
+				// one per document and update in place: tells a page's own update
+				doc: `${performance.timeOrigin}/${window.__stUpdates || 0}`,
 				moves,
 			};
 		});
@@ -2164,5 +2165,7 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 	axeFound.push(...await axeCheck(t, rita, 'since', axeResults));
 	check(axeFound.length === 0, `axe-core violations:\n${axeFound.join('\n')}`);
 });
+
+require('./live.js')({ state, clickMove, register, createTable, join });
 
 main();

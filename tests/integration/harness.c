@@ -124,7 +124,18 @@ static int free_port(void)
 	return port;
 }
 
-/* Writes the nginx template with @PORT@, @VAR@, @ROOT@ and @USER@ filled in. */
+/* 1 when nginx has the Nchan module and SPIELTISCH_NCHAN is not "off":
+ * the live channels are on (deploy/nginx.conf.in, @NCHAN@). */
+int h_live(void)
+{
+	const char *v = getenv("SPIELTISCH_NCHAN");
+	if (v && strcmp(v, "off") == 0)
+		return 0;
+	return access("/usr/lib/nginx/modules/ngx_nchan_module.so", R_OK) == 0;
+}
+
+/* Writes the nginx template with @PORT@, @VAR@, @ROOT@, @USER@ and @NCHAN@
+ * filled in. */
 static int write_nginx_conf(void)
 {
 	char in[PATH_MAX + 32], out[PATH_MAX + 32], port[16];
@@ -148,6 +159,8 @@ static int write_nginx_conf(void)
 				val = H.root, skip = 6;
 			else if (strncmp(p, "@USER@", 6) == 0)   /* see nginx.conf.in */
 				val = geteuid() == 0 ? "user root;" : "", skip = 6;
+			else if (strncmp(p, "@NCHAN@", 7) == 0)
+				val = h_live() ? "" : "#", skip = 7;
 			if (val) {
 				fputs(val, fo);
 				p += skip;
@@ -403,8 +416,10 @@ int h_start(void)
 	snprintf(sock, sizeof sock, "%s/spieltisch.sock", H.dir);
 	snprintf(H.db, sizeof H.db, "%s/spieltisch.db", H.dir);
 	snprintf(applog, sizeof applog, "%s/app.log", H.dir);
+	char publish[PATH_MAX + 32];
+	snprintf(publish, sizeof publish, "unix:%s/live.sock", H.dir);
 	char *argv[] = { H.bin, "serve", "--socket", sock, "--workers", workers, "--db", H.db,
-			 "--root", H.root, NULL };
+			 "--root", H.root, h_live() ? "--publish" : NULL, publish, NULL };
 	H.app = spawn(argv, applog);
 	if (H.app < 0)
 		goto fail;

@@ -63,6 +63,9 @@ const char *h_dir(void);
 const char *h_root(void);
 /* The database file the app uses (to inspect it with SQLite). */
 const char *h_db_path(void);
+/* 1 when the live channels are on: nginx has the Nchan module and
+ * SPIELTISCH_NCHAN is not "off"; the app then publishes to DIR/live.sock. */
+int h_live(void);
 /* Prints the tails of the app's and nginx's logs to stderr (for a failure). */
 void h_dump_logs(void);
 

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -35,12 +36,12 @@
 
 /* Runs fn in a child behind the filter; the child's exit status (0: every
  * expectation held, else the number of the one that failed). */
-static int in_sandbox(int (*fn)(void))
+static int in_filter(int (*enter)(void), int (*fn)(void))
 {
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
-		if (sandbox_enter() != 0)
+		if (enter() != 0)
 			_exit(100);
 		_exit(fn());
 	}
@@ -49,6 +50,11 @@ static int in_sandbox(int (*fn)(void))
 	assert_int_equal(waitpid(pid, &st, 0), pid);
 	assert_true(WIFEXITED(st));
 	return WEXITSTATUS(st);
+}
+
+static int in_sandbox(int (*fn)(void))
+{
+	return in_filter(sandbox_enter, fn);
 }
 
 /* What an attacker would try first: every one must fail with EPERM. */
@@ -124,6 +130,39 @@ static void test_allowed(void **unused)
 	assert_int_equal(in_sandbox(allowed_calls), 0);
 }
 
+/* The publisher's filter (cgi/live.c): a unix socket may be made and
+ * connected, nothing else of the worker's list is let through. */
+static int client_calls(void)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+	if (fd < 0)
+		return 1;
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/nonexistent/live.sock" };
+	errno = 0;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != -1 || errno == EPERM)
+		return 2;   /* refused by the kernel (no such file), not by the filter */
+	close(fd);
+	char *argv[] = { "/bin/sh", "-c", "true", NULL };
+	char *envp[] = { NULL };
+	errno = 0;
+	if (execve("/bin/sh", argv, envp) != -1 || errno != EPERM)
+		return 3;
+	errno = 0;
+	if (setuid(0) != -1 || errno != EPERM)
+		return 4;
+	errno = 0;
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != -1 || errno != EPERM)
+		return 5;
+	return 0;
+}
+
+static void test_client(void **unused)
+{
+	(void)unused;
+	assert_int_equal(in_filter(sandbox_enter_client, client_calls), 0);
+}
+
 static void test_switch(void **unused)
 {
 	(void)unused;
@@ -143,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_denied),
 		cmocka_unit_test(test_allowed),
+		cmocka_unit_test(test_client),
 		cmocka_unit_test(test_switch),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
