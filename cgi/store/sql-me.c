@@ -111,26 +111,30 @@ _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(
 	       "one SQL text per statement");
 const struct st_stmts st_stmts_me = ST_STMTS(stmt_text);
 
+/* Where a row of me_seq (seq, deadline, user_id) goes. */
+struct poll_row {
+	int64_t *seq, *deadline, *user;
+};
+
+static int read_poll(void *ctx, sqlite3_stmt *q)
+{
+	const struct poll_row *r = ctx;
+	*r->seq = sqlite3_column_int64(q, 0);
+	*r->deadline = sqlite3_column_int64(q, 1);
+	*r->user = sqlite3_column_int64(q, 2);
+	return 0;
+}
+
 /* One row of me_seq through statement `id`, bound to the user's id or
- * their poll token. */
+ * their poll token (STMT_USER_DEADLINE: the row its UPDATE returns, one
+ * step as before). */
 static int user_poll_row(struct store *s, int id, int64_t user, const char *token,
 			 int64_t *seq, int64_t *deadline, int64_t *user_out)
 {
+	struct poll_row r = { seq, deadline, user_out };
 	sqlite3_stmt *q = token ? st_query(s, id, ST_ARGS(ST_TEXT(token))) :
 				  st_query(s, id, ST_ARGS(ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*seq = sqlite3_column_int64(q, 0);
-		*deadline = sqlite3_column_int64(q, 1);
-		*user_out = sqlite3_column_int64(q, 2);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, q, read_poll, &r, "user poll");
 }
 
 int store_user_poll(struct store *s, int64_t user, const char *token, int64_t now_ms,
@@ -180,9 +184,26 @@ int st_me_claims(struct store *s, int64_t table)
 	return st_run(s, STMT_ME_CLAIMS, "me claims", ST_ARGS(ST_INT(table)));
 }
 
+/* The poll token into out, if it is set (a NULL column is no token). */
+struct poll_token {
+	char *out;
+	int found;
+};
+
+static int read_poll_token(void *ctx, sqlite3_stmt *q)
+{
+	struct poll_token *t = ctx;
+	if (sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+		st_copy_col(t->out, ST_POLL_TOKEN_LEN + 1, q, 0);
+		t->found = 1;
+	}
+	return 0;
+}
+
 int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 			  char out[ST_POLL_TOKEN_LEN + 1])
 {
+	struct poll_token t = { out, 0 };
 	sqlite3_stmt *q;
 	int rc = ST_OK;
 	if (fresh) {
@@ -192,57 +213,45 @@ int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 		if ((rc = st_exec(s, q, "user poll token set")) != ST_OK)
 			return rc;
 	}
-	if (!(q = st_query(s, STMT_USER_POLL_TOKEN, ST_ARGS(ST_INT(user)))))
-		return ST_ERR;
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW && sqlite3_column_type(q, 0) == SQLITE_TEXT) {
-		st_copy_col(out, ST_POLL_TOKEN_LEN + 1, q, 0);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_ROW || rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "user poll token");
-	}
-	st_done(q);
-	return rc;
+	rc = st_one(s, st_query(s, STMT_USER_POLL_TOKEN, ST_ARGS(ST_INT(user))), read_poll_token,
+		    &t, "user poll token");
+	return rc == ST_OK && !t.found ? ST_NOTFOUND : rc;
 }
 
 /* ------------------------------------------------------------------ */
 /* The feed token (009_feed.sql)                                       */
 
-/* A one-row read of the feed of a user (STMT_FEED_GET) or of a token
- * (STMT_FEED_BY_TOKEN): token, user, created_at. */
-static int feed_read(struct store *s, int id, sqlite3_stmt *q, char *token,
-		     int64_t *user, int64_t *created_at)
+/* Where a feed row (token, user, created_at) goes; NULL: not wanted. */
+struct feed_row {
+	char *token;
+	int64_t *user, *created_at;
+};
+
+static int read_feed(void *ctx, sqlite3_stmt *q)
 {
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		if (token)
-			st_copy_col(token, ST_FEED_TOKEN_LEN + 1, q, 0);
-		if (user)
-			*user = sqlite3_column_int64(q, 1);
-		if (created_at)
-			*created_at = sqlite3_column_int64(q, 2);
-		rc = ST_OK;
-	} else
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, st_sql(id));
-	st_done(q);
-	return rc;
+	const struct feed_row *f = ctx;
+	if (f->token)
+		st_copy_col(f->token, ST_FEED_TOKEN_LEN + 1, q, 0);
+	if (f->user)
+		*f->user = sqlite3_column_int64(q, 1);
+	if (f->created_at)
+		*f->created_at = sqlite3_column_int64(q, 2);
+	return 0;
 }
 
 int store_feed_get(struct store *s, int64_t user, char token[ST_FEED_TOKEN_LEN + 1],
 		   int64_t *created_at)
 {
-	sqlite3_stmt *q = st_query(s, STMT_FEED_GET, ST_ARGS(ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	return feed_read(s, STMT_FEED_GET, q, token, NULL, created_at);
+	struct feed_row f = { token, NULL, created_at };
+	return st_one(s, st_query(s, STMT_FEED_GET, ST_ARGS(ST_INT(user))), read_feed, &f,
+		      st_sql(STMT_FEED_GET));
 }
 
 int store_feed_user(struct store *s, const char *token, int64_t *user, int64_t *created_at)
 {
-	sqlite3_stmt *q = st_query(s, STMT_FEED_BY_TOKEN, ST_ARGS(ST_TEXT(token)));
-	if (!q)
-		return ST_ERR;
-	return feed_read(s, STMT_FEED_BY_TOKEN, q, NULL, user, created_at);
+	struct feed_row f = { NULL, user, created_at };
+	return st_one(s, st_query(s, STMT_FEED_BY_TOKEN, ST_ARGS(ST_TEXT(token))), read_feed, &f,
+		      st_sql(STMT_FEED_BY_TOKEN));
 }
 
 int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now, int replace)
@@ -254,20 +263,25 @@ int store_feed_set(struct store *s, int64_t user, const char *token, int64_t now
 /* ------------------------------------------------------------------ */
 /* Profiles                                                            */
 
+struct game_counts {
+	st_game_count_fn fn;
+	void *ctx;
+};
+
+static int read_game_count(void *ctx, sqlite3_stmt *q)
+{
+	const struct game_counts *g = ctx;
+	char game[ST_SLUG_MAX + 1];
+	st_copy_col(game, sizeof game, q, 0);
+	g->fn(g->ctx, game, sqlite3_column_int(q, 1));
+	return 0;
+}
+
 int store_profile_games(struct store *s, int64_t user, st_game_count_fn fn, void *ctx)
 {
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_PROFILE_GAMES, ST_ARGS(ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		char game[ST_SLUG_MAX + 1];
-		st_copy_col(game, sizeof game, q, 0);
-		fn(ctx, game, sqlite3_column_int(q, 1));
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "profile games");
-	st_done(q);
-	return rc;
+	struct game_counts g = { fn, ctx };
+	return st_each(s, st_query(s, STMT_PROFILE_GAMES, ST_ARGS(ST_INT(user))), read_game_count,
+		       &g, "profile games");
 }
 
 /* One row (a seat of a finished table) into f; a new table starts f anew. */
@@ -291,24 +305,30 @@ static void finished_row(sqlite3_stmt *q, struct st_finished *f)
 	f->totals.total[seat] = sqlite3_column_int(q, 8);
 }
 
+/* The finished table being gathered, handed to fn when the next one starts. */
+struct finished_rows {
+	struct st_finished f;
+	st_finished_fn fn;
+	void *ctx;
+};
+
+static int read_finished(void *ctx, sqlite3_stmt *q)
+{
+	struct finished_rows *r = ctx;
+	if (r->f.table_id && r->f.table_id != sqlite3_column_int64(q, 0))
+		r->fn(r->ctx, &r->f);
+	finished_row(q, &r->f);
+	return 0;
+}
+
 int store_profile_finished(struct store *s, int64_t user, int limit, st_finished_fn fn,
 			   void *ctx)
 {
-	struct st_finished f;
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_PROFILE_FINISHED, ST_ARGS(ST_INT(user),
-			ST_INT(limit < 0 ? -1 : limit)));
-	if (!q)
-		return ST_ERR;
-	memset(&f, 0, sizeof f);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (f.table_id && f.table_id != sqlite3_column_int64(q, 0))
-			fn(ctx, &f);
-		finished_row(q, &f);
-	}
-	if (rc == SQLITE_DONE && f.table_id)
-		fn(ctx, &f);
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "profile finished");
-	st_done(q);
+	struct finished_rows r = { .fn = fn, .ctx = ctx };
+	memset(&r.f, 0, sizeof r.f);
+	int rc = st_each(s, st_query(s, STMT_PROFILE_FINISHED, ST_ARGS(ST_INT(user),
+			ST_INT(limit < 0 ? -1 : limit))), read_finished, &r, "profile finished");
+	if (rc == ST_OK && r.f.table_id)
+		fn(ctx, &r.f);
 	return rc;
 }

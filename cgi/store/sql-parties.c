@@ -108,23 +108,23 @@ int store_party_create(struct store *s, int64_t table, int number, uint64_t seed
 	return rc;
 }
 
+/* One result row (seat, place, points) into the party's result. */
+static int read_result(void *ctx, sqlite3_stmt *q)
+{
+	struct st_party *p = ctx;
+	int seat = sqlite3_column_int(q, 0);
+	if (seat < 0 || seat >= GAME_MAX_SEATS)
+		return 0;   /* the schema's CHECK keeps this from happening */
+	p->result.place[seat] = sqlite3_column_int(q, 1);
+	p->result.points[seat] = sqlite3_column_int(q, 2);
+	return 0;
+}
+
 /* The result rows of a finished party into p->result (zeros without). */
 static int read_results(struct store *s, struct st_party *p)
 {
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_RESULTS_OF_PARTY, ST_ARGS(ST_INT(p->id)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		int seat = sqlite3_column_int(q, 0);
-		if (seat < 0 || seat >= GAME_MAX_SEATS)
-			continue;   /* the schema's CHECK keeps this from happening */
-		p->result.place[seat] = sqlite3_column_int(q, 1);
-		p->result.points[seat] = sqlite3_column_int(q, 2);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "results of party");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_RESULTS_OF_PARTY, ST_ARGS(ST_INT(p->id))), read_result,
+		       p, "results of party");
 }
 
 /* One row of PARTY_COLS (column 6 is the snapshot or its length), with
@@ -141,37 +141,48 @@ static int read_party(struct store *s, sqlite3_stmt *q, struct st_party *p)
 	return p->over ? read_results(s, p) : ST_OK;
 }
 
+/* store_party_get's row: the party, its snapshot into snap (if it fits
+ * cap), and how that went (rc). */
+struct party_row {
+	struct store *s;
+	struct st_party *p;
+	unsigned char *snap;
+	size_t cap;
+	int rc;
+};
+
+static int read_party_snap(void *ctx, sqlite3_stmt *q)
+{
+	struct party_row *r = ctx;
+	struct st_party *p = r->p;
+	const void *blob = sqlite3_column_blob(q, 6);
+	r->rc = read_party(r->s, q, p);
+	p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
+	p->last_tick = sqlite3_column_int(q, 7);
+	if (r->rc != ST_OK) {
+		/* (said by read_results) */
+	} else if (r->snap && p->snap_len > r->cap) {
+		fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
+			(long long)p->id, p->snap_len, r->cap);
+		r->rc = ST_ERR;
+	} else if (r->snap && p->snap_len) {
+		memcpy(r->snap, blob, p->snap_len);
+	}
+	return 0;
+}
+
 /* ST_ERR when the stored snapshot does not fit `cap` (snap may be NULL with
  * cap 0 to read the row only). */
 int store_party_get(struct store *s, int64_t table, int number, struct st_party *p,
 		    unsigned char *snap, size_t cap)
 {
+	struct party_row r = { s, p, snap, cap, ST_OK };
 	sqlite3_stmt *q = st_query(s, number < 0 ? STMT_PARTY_LATEST : STMT_PARTY_GET,
 			ST_ARGS(ST_INT(table)));
-	if (!q)
-		return ST_ERR;
-	if (number >= 0)
+	if (q && number >= 0)
 		sqlite3_bind_int(q, 2, number);
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		const void *blob = sqlite3_column_blob(q, 6);
-		rc = read_party(s, q, p);
-		p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
-		p->last_tick = sqlite3_column_int(q, 7);
-		if (rc != ST_OK) {
-			/* (said by read_results) */
-		} else if (snap && p->snap_len > cap) {
-			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
-				(long long)p->id, p->snap_len, cap);
-			rc = ST_ERR;
-		} else if (snap && p->snap_len) {
-			memcpy(snap, blob, p->snap_len);
-		}
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "party get");
-	}
-	st_done(q);
-	return rc;
+	int rc = st_one(s, q, read_party_snap, &r, "party get");
+	return rc == ST_OK ? r.rc : rc;
 }
 
 /* The result rows of a party that ended: r's first nseats seats. */
@@ -207,25 +218,35 @@ int store_party_end(struct store *s, int64_t party, const unsigned char *snap, s
 	return rc;
 }
 
+/* store_parties_of_table's rows to fn; rc ST_ERR stops at a party whose
+ * results could not be read. */
+struct party_rows {
+	struct store *s;
+	st_party_fn fn;
+	void *ctx;
+	int rc;
+};
+
+static int read_party_row(void *ctx, sqlite3_stmt *q)
+{
+	struct party_rows *r = ctx;
+	struct st_party p;
+	if (read_party(r->s, q, &p) != ST_OK) {
+		r->rc = ST_ERR;
+		return 1;
+	}
+	p.snap_len = (size_t)sqlite3_column_int64(q, 6);
+	r->fn(r->ctx, &p);
+	return 0;
+}
+
 /* Finished parties only, by number; p->snap_len is set, no snapshot. */
 int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void *ctx)
 {
-	struct st_party p;
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_PARTIES_OF_TABLE, ST_ARGS(ST_INT(table)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (read_party(s, q, &p) != ST_OK) {
-			st_done(q);
-			return ST_ERR;
-		}
-		p.snap_len = (size_t)sqlite3_column_int64(q, 6);
-		fn(ctx, &p);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "parties of table");
-	st_done(q);
-	return rc;
+	struct party_rows r = { s, fn, ctx, ST_OK };
+	int rc = st_each(s, st_query(s, STMT_PARTIES_OF_TABLE, ST_ARGS(ST_INT(table))),
+			 read_party_row, &r, "parties of table");
+	return rc == ST_OK ? r.rc : rc;
 }
 
 /* seq is the party's next number, chosen in the same statement. Call it
@@ -284,25 +305,30 @@ int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v
 }
 
 
+struct move_rows {
+	st_move_fn fn;
+	void *ctx;
+};
+
+static int read_move(void *ctx, sqlite3_stmt *q)
+{
+	const struct move_rows *r = ctx;
+	struct st_move m;
+	m.seq = sqlite3_column_int64(q, 0);
+	m.seat = sqlite3_column_int(q, 1);
+	m.at = sqlite3_column_int64(q, 2);
+	m.version = sqlite3_column_int64(q, 3);
+	st_copy_col(m.text, sizeof m.text, q, 4);
+	r->fn(r->ctx, &m);
+	return 0;
+}
+
 /* The party's steps with seq > after, in order; each row valid during fn only. */
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx)
 {
-	struct st_move m;
-	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_MOVES, ST_ARGS(ST_INT(party), ST_INT(after)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		m.seq = sqlite3_column_int64(q, 0);
-		m.seat = sqlite3_column_int(q, 1);
-		m.at = sqlite3_column_int64(q, 2);
-		m.version = sqlite3_column_int64(q, 3);
-		st_copy_col(m.text, sizeof m.text, q, 4);
-		fn(ctx, &m);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "moves");
-	st_done(q);
-	return rc;
+	struct move_rows r = { fn, ctx };
+	return st_each(s, st_query(s, STMT_MOVES, ST_ARGS(ST_INT(party), ST_INT(after))), read_move,
+		       &r, "moves");
 }
 
 /* How many steps the party has logged. */

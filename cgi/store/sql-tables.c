@@ -300,52 +300,55 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->to_continue = (uint32_t)sqlite3_column_int64(q, 27);
 }
 
+static int read_table_row(void *ctx, sqlite3_stmt *q)
+{
+	read_table(q, ctx);
+	return 0;
+}
+
 /* One table by id; ST_NOTFOUND (a 404). */
 int store_table_get(struct store *s, int64_t id, struct st_table *t)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_GET, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_table(q, t);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table get");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_TABLE_GET, ST_ARGS(ST_INT(id))), read_table_row, t,
+		      "table get");
+}
+
+/* Where store_table_seats' rows go: out[*n], at most max. */
+struct seat_rows {
+	struct st_seat *out;
+	int max, *n;
+};
+
+/* A row past max is read over, not written (the listing runs to its end). */
+static int read_seat(void *ctx, sqlite3_stmt *q)
+{
+	struct seat_rows *r = ctx;
+	if (*r->n >= r->max)
+		return 0;
+	struct st_seat *st = &r->out[(*r->n)++];
+	st->seat = sqlite3_column_int(q, 0);
+	st->user_id = sqlite3_column_int64(q, 1);
+	st_copy_col(st->name, sizeof st->name, q, 2);
+	st->bot = sqlite3_column_int(q, 3);
+	st->resigned = sqlite3_column_int(q, 4);
+	st->autopass = sqlite3_column_int(q, 5);
+	st->clock_left = sqlite3_column_int64(q, 6);
+	st->waiting_since = sqlite3_column_int64(q, 7);
+	st->timeouts = sqlite3_column_int(q, 8);
+	st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
+	st->claimed_by = sqlite3_column_int64(q, 10);
+	st_copy_col(st->claimer, sizeof st->claimer, q, 11);
+	st->claimed = sqlite3_column_int(q, 12);
+	return 0;
 }
 
 /* The taken seats with their users' names, by seat; at most max are written. */
 int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
 {
-	int rc;
+	struct seat_rows r = { out, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_SEATS, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		if (*n >= max)
-			continue;
-		struct st_seat *st = &out[(*n)++];
-		st->seat = sqlite3_column_int(q, 0);
-		st->user_id = sqlite3_column_int64(q, 1);
-		st_copy_col(st->name, sizeof st->name, q, 2);
-		st->bot = sqlite3_column_int(q, 3);
-		st->resigned = sqlite3_column_int(q, 4);
-		st->autopass = sqlite3_column_int(q, 5);
-		st->clock_left = sqlite3_column_int64(q, 6);
-		st->waiting_since = sqlite3_column_int64(q, 7);
-		st->timeouts = sqlite3_column_int(q, 8);
-		st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
-		st->claimed_by = sqlite3_column_int64(q, 10);
-		st_copy_col(st->claimer, sizeof st->claimer, q, 11);
-		st->claimed = sqlite3_column_int(q, 12);
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "table seats");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_TABLE_SEATS, ST_ARGS(ST_INT(id))), read_seat, &r,
+		       "table seats");
 }
 
 /* The seat `user` holds at `table`: ST_OK with *seat, or ST_NOTFOUND. */
@@ -659,20 +662,16 @@ static void read_my_seat(sqlite3_stmt *q, int c, struct st_my_seat *m)
 	};
 }
 
+static int read_my_seat_row(void *ctx, sqlite3_stmt *q)
+{
+	read_my_seat(q, 0, ctx);
+	return 0;
+}
+
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_MINE, ST_ARGS(ST_INT(table), ST_INT(user)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		read_my_seat(q, 0, out);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "seat mine");
-	}
-	st_done(q);
-	return rc;
+	return st_one(s, st_query(s, STMT_SEAT_MINE, ST_ARGS(ST_INT(table), ST_INT(user))),
+		      read_my_seat_row, out, "seat mine");
 }
 
 int store_user_acting(struct store *s, int64_t user, int *n)
@@ -688,36 +687,46 @@ int store_user_acting(struct store *s, int64_t user, int *n)
 	return rc;
 }
 
+/* Where a table's poll row (version, next_deadline) goes. */
+struct table_poll {
+	int64_t *version, *next_deadline;
+};
+
+static int read_table_poll(void *ctx, sqlite3_stmt *q)
+{
+	const struct table_poll *p = ctx;
+	*p->version = sqlite3_column_int64(q, 0);
+	*p->next_deadline = sqlite3_column_int64(q, 1);
+	return 0;
+}
+
 int store_table_poll(struct store *s, int64_t id, int64_t *version, int64_t *next_deadline)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_POLL, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
-		*version = sqlite3_column_int64(q, 0);
-		*next_deadline = sqlite3_column_int64(q, 1);
-		rc = ST_OK;
-	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, "table poll");
-	}
-	st_done(q);
-	return rc;
+	struct table_poll p = { version, next_deadline };
+	return st_one(s, st_query(s, STMT_TABLE_POLL, ST_ARGS(ST_INT(id))), read_table_poll, &p,
+		      "table poll");
+}
+
+struct table_rows {
+	st_table_fn fn;
+	void *ctx;
+};
+
+static int read_listed_table(void *ctx, sqlite3_stmt *q)
+{
+	const struct table_rows *r = ctx;
+	struct st_table t;
+	read_table(q, &t);
+	r->fn(r->ctx, &t, sqlite3_column_int(q, TABLE_NCOLS));
+	return 0;
 }
 
 /* Calls fn per row of a bound listing (TABLE_COLS plus the seats taken). */
 int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 		       const char *what)
 {
-	struct st_table t;
-	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		read_table(q, &t);
-		fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS));
-	}
-	rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, what);
-	st_done(q);
-	return rc;
+	struct table_rows r = { fn, ctx };
+	return st_each(s, q, read_listed_table, &r, what);
 }
 
 /* Open tables (waiting for players), newest first. */
@@ -747,43 +756,59 @@ int store_invite(struct store *s, int64_t table, int64_t from, int64_t to, int64
 	return rc == ST_OK ? st_me_user(s, to) : rc;
 }
 
+/* Where an invitation listing's rows go: out[*n], at most max. */
+struct invite_rows {
+	struct st_invite *out;
+	int max, *n;
+};
+
+/* A row past max stops the listing. */
+static int read_invite(void *ctx, sqlite3_stmt *q)
+{
+	struct invite_rows *r = ctx;
+	if (*r->n >= r->max)
+		return 1;
+	struct st_invite *x = &r->out[(*r->n)++];
+	x->id = sqlite3_column_int64(q, 0);
+	x->table_id = sqlite3_column_int64(q, 1);
+	st_copy_col(x->game, sizeof x->game, q, 2);
+	st_copy_col(x->from, sizeof x->from, q, 3);
+	x->at = sqlite3_column_int64(q, 4);
+	return 0;
+}
+
 int store_invites_to(struct store *s, int64_t user, struct st_invite *out, int max, int *n)
 {
-	int rc;
+	struct invite_rows r = { out, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_INVITES_TO, ST_ARGS(ST_INT(user), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		struct st_invite *x = &out[(*n)++];
-		x->id = sqlite3_column_int64(q, 0);
-		x->table_id = sqlite3_column_int64(q, 1);
-		st_copy_col(x->game, sizeof x->game, q, 2);
-		st_copy_col(x->from, sizeof x->from, q, 3);
-		x->at = sqlite3_column_int64(q, 4);
-	}
-	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "invites to");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_INVITES_TO, ST_ARGS(ST_INT(user), ST_INT(max))),
+		       read_invite, &r, "invites to");
+}
+
+struct invitee_rows {
+	struct st_invitee *out;
+	int max, *n;
+};
+
+static int read_invitee(void *ctx, sqlite3_stmt *q)
+{
+	struct invitee_rows *r = ctx;
+	if (*r->n >= r->max)
+		return 1;
+	struct st_invitee *x = &r->out[(*r->n)++];
+	x->id = sqlite3_column_int64(q, 0);
+	st_copy_col(x->to, sizeof x->to, q, 1);
+	st_copy_col(x->from, sizeof x->from, q, 2);
+	x->at = sqlite3_column_int64(q, 3);
+	return 0;
 }
 
 int store_invites_at(struct store *s, int64_t table, struct st_invitee *out, int max, int *n)
 {
-	int rc;
+	struct invitee_rows r = { out, max, n };
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_INVITES_AT, ST_ARGS(ST_INT(table), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
-		struct st_invitee *x = &out[(*n)++];
-		x->id = sqlite3_column_int64(q, 0);
-		st_copy_col(x->to, sizeof x->to, q, 1);
-		st_copy_col(x->from, sizeof x->from, q, 2);
-		x->at = sqlite3_column_int64(q, 3);
-	}
-	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, "invites at");
-	st_done(q);
-	return rc;
+	return st_each(s, st_query(s, STMT_INVITES_AT, ST_ARGS(ST_INT(table), ST_INT(max))),
+		       read_invitee, &r, "invites at");
 }
 
 int store_invite_withdraw(struct store *s, int64_t table, int64_t invite)
@@ -838,25 +863,33 @@ int store_tourneys_open_by(struct store *s, int64_t user, int *n)
  * unfinished then the finished ones: one query for both sorted the whole
  * table rows it had read, twice (20k instructions a listed table at /me),
  * and /me read each seat again. */
+/* store_my_tables' rows to fn, counted in n. */
+struct my_table_rows {
+	st_my_table_fn fn;
+	void *ctx;
+	int n;
+};
+
+static int read_my_table(void *ctx, sqlite3_stmt *q)
+{
+	struct my_table_rows *r = ctx;
+	struct st_table t;
+	struct st_my_seat m;
+	read_table(q, &t);
+	read_my_seat(q, TABLE_NCOLS + 1, &m);
+	r->n++;
+	r->fn(r->ctx, &t, sqlite3_column_int(q, TABLE_NCOLS), &m);
+	return 0;
+}
+
 int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn, void *ctx)
 {
-	int n = 0, rc = ST_OK;
-	for (int over = 0; over <= 1 && rc == ST_OK && n < limit; over++) {
-		sqlite3_stmt *q = st_query(s, STMT_TABLES_OF_USER, ST_ARGS(ST_INT(user),
-				ST_INT(limit - n), ST_INT(over)));
-		if (!q)
-			return ST_ERR;
-		while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-			struct st_table t;
-			struct st_my_seat m;
-			read_table(q, &t);
-			read_my_seat(q, TABLE_NCOLS + 1, &m);
-			n++;
-			fn(ctx, &t, sqlite3_column_int(q, TABLE_NCOLS), &m);
-		}
-		rc = rc == SQLITE_DONE ? ST_OK : st_fail(s, "tables of user");
-		st_done(q);
-	}
+	struct my_table_rows r = { fn, ctx, 0 };
+	int rc = ST_OK;
+	for (int over = 0; over <= 1 && rc == ST_OK && r.n < limit; over++)
+		rc = st_each(s, st_query(s, STMT_TABLES_OF_USER, ST_ARGS(ST_INT(user),
+				ST_INT(limit - r.n), ST_INT(over))), read_my_table, &r,
+			     "tables of user");
 	return rc;
 }
 
