@@ -31,6 +31,11 @@ UPDATE tables SET
 UPDATE moves SET snapshot = (SELECT p.snapshot FROM parties p WHERE p.id = moves.party)
 WHERE seq = (SELECT max(m.seq) FROM moves m WHERE m.party = moves.party);
 
+-- the count of tables waiting for the user (every page's title), as of
+-- their number `seq`: counted again only when that has moved
+ALTER TABLE me_seq ADD COLUMN waiting INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE me_seq ADD COLUMN waiting_seq INTEGER NOT NULL DEFAULT 0;
+
 DROP TRIGGER me_seq_user;
 DROP TRIGGER me_seq_table;
 DROP TRIGGER me_seq_invited;

@@ -115,6 +115,9 @@ int st_me_table(struct store *s, int64_t table);
 int st_me_user(struct store *s, int64_t user);
 int st_me_invite(struct store *s, int64_t invite);
 int st_me_claims(struct store *s, int64_t table);
+int st_me_seat(struct store *s, int64_t table, int seat);
+int st_me_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+		 uint32_t to_continue);
 
 /* Users (sql-users.c): registers the SQL functions st_name_key(name) and
  * st_name_skeleton(name) that the migrations use, before they run. */

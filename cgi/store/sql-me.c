@@ -23,6 +23,8 @@ enum {
 	STMT_ME_USER,
 	STMT_ME_INVITE,
 	STMT_ME_CLAIMS,
+	STMT_ME_SEAT,
+	STMT_ME_ACTING,
 	STMT_FEED_GET,
 	STMT_FEED_BY_TOKEN,
 	STMT_FEED_CREATE,
@@ -72,6 +74,18 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_ME_INVITE) =
 		"UPDATE me_seq SET seq = seq + 1 WHERE user_id = (SELECT to_id FROM invitations"
 		" WHERE id = ?1)",
+	/* who acts set outside a step (store_table_set_acting): the seats whose
+	 * bits change, before the table's row does */
+	ST_AT(STMT_ME_ACTING) =
+		"UPDATE me_seq SET seq = seq + 1 FROM seats s JOIN tables t ON t.id = s.table_id"
+		" WHERE s.table_id = ?1 AND s.user_id = me_seq.user_id"
+		" AND (((t.acting >> s.seat) & 1) <> ((?2 >> s.seat) & 1)"
+		" OR ((t.in_window >> s.seat) & 1) <> ((?3 >> s.seat) & 1)"
+		" OR ((t.to_continue >> s.seat) & 1) <> ((?4 >> s.seat) & 1))",
+	/* a seat that a bot takes over or gives back: its user's waiting count */
+	ST_AT(STMT_ME_SEAT) =
+		"UPDATE me_seq SET seq = seq + 1 WHERE user_id = (SELECT user_id FROM seats"
+		" WHERE table_id = ?1 AND seat = ?2)",
 	/* seats change hands (store_seats_apply_claims): who had and who takes them */
 	ST_AT(STMT_ME_CLAIMS) =
 		"UPDATE me_seq SET seq = seq + 1, deadline = 1 WHERE user_id IN"
@@ -177,6 +191,18 @@ int st_me_user(struct store *s, int64_t user)
 int st_me_invite(struct store *s, int64_t invite)
 {
 	return st_run(s, STMT_ME_INVITE, "me invite", ST_ARGS(ST_INT(invite)));
+}
+
+int st_me_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
+		 uint32_t to_continue)
+{
+	return st_run(s, STMT_ME_ACTING, "me acting", ST_ARGS(ST_INT(table), ST_INT(acting),
+			ST_INT(in_window), ST_INT(to_continue)));
+}
+
+int st_me_seat(struct store *s, int64_t table, int seat)
+{
+	return st_run(s, STMT_ME_SEAT, "me seat", ST_ARGS(ST_INT(table), ST_INT(seat)));
 }
 
 int st_me_claims(struct store *s, int64_t table)

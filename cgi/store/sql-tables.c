@@ -48,6 +48,7 @@ enum {
 	STMT_TABLE_POLL,
 	STMT_SEATS_SET_ACTING,
 	STMT_USER_ACTING,
+	STMT_USER_ACTING_COUNT,
 	STMT_TABLES_OPEN,
 	STMT_TABLES_OF_USER,
 	STMT_TABLES_OPEN_FAIR,
@@ -172,10 +173,17 @@ static const char *const stmt_text[] = {
 	/* the user's running tables where their seat may act (seats_user) */
 	/* counted up to ?2 only: a title says "9+", and a user at thousands
 	 * of tables costs what one at ten does */
-	ST_AT(STMT_USER_ACTING) =   /* the user's running seats (seats_user_done) */
-		"SELECT count(*) FROM (SELECT 1 FROM seats s CROSS JOIN tables t ON t.id = s.table_id"
-		" WHERE s.user_id = ?1 AND s.done = 0 AND s.bot = 0 AND (t.acting >> s.seat) & 1"
-		" LIMIT ?2)",
+	/* the count kept with the user's /me number (026): read while the
+	 * number is the one it was counted at, else counted again over the
+	 * user's running seats (seats_user_done, each table by its key) */
+	ST_AT(STMT_USER_ACTING) =
+		"SELECT CASE WHEN waiting_seq = seq THEN waiting ELSE -1 END FROM me_seq"
+		" WHERE user_id = ?1",
+	ST_AT(STMT_USER_ACTING_COUNT) =
+		"UPDATE me_seq SET waiting = (SELECT count(*) FROM (SELECT 1 FROM seats s"
+		" CROSS JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = 0"
+		" AND s.bot = 0 AND (t.acting >> s.seat) & 1 LIMIT ?2)), waiting_seq = seq"
+		" WHERE user_id = ?1 RETURNING waiting",
 	ST_AT(STMT_TABLES_OPEN) =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
 		" ORDER BY t.id DESC LIMIT ?1",
@@ -418,7 +426,7 @@ int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int re
 	int rc = st_exec(s, q, "seat set bot");
 	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
 		rc = ST_NOTFOUND;
-	return rc;
+	return rc == ST_OK ? st_me_seat(s, table, seat) : rc;
 }
 
 /* The user's standing choice at the table: pass every window (1) or not.
@@ -629,8 +637,10 @@ int store_table_delete(struct store *s, int64_t id)
 int store_table_set_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
 			   uint32_t to_continue)
 {
-	return st_run(s, STMT_SEATS_SET_ACTING, "table set acting", ST_ARGS(ST_INT(table),
-			ST_INT(acting), ST_INT(in_window), ST_INT(to_continue)));
+	int rc = st_me_acting(s, table, acting, in_window, to_continue);
+	return rc != ST_OK ? rc : st_run(s, STMT_SEATS_SET_ACTING, "table set acting",
+			ST_ARGS(ST_INT(table), ST_INT(acting), ST_INT(in_window),
+				ST_INT(to_continue)));
 }
 
 int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
@@ -676,14 +686,16 @@ int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_s
 
 int store_user_acting(struct store *s, int64_t user, int *n)
 {
-	int64_t v = 0;
+	int64_t v = -1;
 	*n = 0;
-	sqlite3_stmt *q = st_query(s, STMT_USER_ACTING, ST_ARGS(ST_INT(user),
-			ST_INT(ST_ACTING_MAX)));
-	if (!q)
-		return ST_ERR;
-	int rc = st_one_int64(s, q, &v, "user acting");
-	*n = (int)v;
+	int rc = st_one_int64(s, st_query(s, STMT_USER_ACTING, ST_ARGS(ST_INT(user))), &v,
+			      "user acting");
+	if (rc == ST_NOTFOUND && (rc = st_me_create(s, user)) == ST_OK)
+		v = -1;
+	if (rc == ST_OK && v < 0)
+		rc = st_one_int64(s, st_query(s, STMT_USER_ACTING_COUNT, ST_ARGS(ST_INT(user),
+				ST_INT(ST_ACTING_MAX))), &v, "user acting count");
+	*n = rc == ST_OK ? (int)v : 0;
 	return rc;
 }
 
