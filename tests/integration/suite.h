@@ -737,6 +737,7 @@ static inline int it_verify_exports(struct h_client *c, int64_t id)
 	json_t *o = it_view(c, id);
 	json_t *parties = json_object_get(o, "parties");
 	char file[600], line[512], err[512], want[256];
+	double t0 = it_now();
 	size_t i;
 	for (i = 0; i < json_array_size(parties); i++) {
 		json_t *pa = json_array_get(parties, i);
@@ -753,6 +754,8 @@ static inline int it_verify_exports(struct h_client *c, int64_t id)
 		unlink(file);
 	}
 	json_decref(o);
+	print_message("exports: table %lld: %d parties replay to their scores (%.2f s)\n",
+		      (long long)id, (int)i, it_now() - t0);
 	return (int)i;
 }
 
