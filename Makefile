@@ -75,9 +75,10 @@ $(B)/tests/%: tests/unit/%.c $(B)/libst.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
 
-# Integration tests share the harness (tests/integration/harness.[ch]).
+# Integration tests share the harness (tests/integration/harness.[ch]) and
+# suite.h (gcc -MMD with two sources records only harness.c's headers).
 $(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integration/harness.h \
-		$(B)/libst.a
+		tests/integration/suite.h $(B)/libst.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< tests/integration/harness.c $(B)/libst.a \
 		$(LDLIBS) -lcmocka -lstdc++ -lcurl

@@ -452,9 +452,13 @@ void page_replay_txt(struct page *p)
 	view_str(&v, "options", r->t.options);
 	view_strf(&v, "position", "%016llx",
 		  (unsigned long long)play_replay_sig(r->g, r->state, -1));
+	/* the party's stored points (the rules' scores when its log ended it);
+	 * a party its log does not end was closed with the damaged table: a
+	 * draw without points, and the file says so */
+	view_flag(&v, "closed", !r->status.over);
 	for (int s = 0; s < r->t.nseats; s++) {
 		view_begin(&v, "scores");
-		view_num(&v, "score", r->status.score[s]);
+		view_num(&v, "score", r->party.result.points[s]);
 		view_end(&v);
 	}
 	play_replay_free(r);

@@ -7,5 +7,6 @@ dealer {{dealer}}
 seed {{seed}}
 options {{options}}
 {{#steps}}step {{seat}} {{at}} {{text}}
-{{/steps}}position {{position}}
+{{/steps}}{{#closed}}closed draw
+{{/closed}}position {{position}}
 scores{{#scores}} {{score}}{{/scores}}

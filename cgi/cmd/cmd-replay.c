@@ -3,9 +3,11 @@
  * "Replays") back with the rules core from its setup and checks it: every
  * step must apply, and the end must be the same position (the public
  * position's check, play_replay_sig for the spectator) with the same
- * scores. Prints the scores; exit 0 when everything matches, 1 on a
- * mismatch or a step that does not apply, 2 when the file is unreadable
- * or malformed. */
+ * scores. A party closed with its damaged table ("closed draw": its log
+ * does not end it) counts as a draw without points (docs/storage.md): its
+ * steps must apply, its log must not end it, and its scores be 0. Prints
+ * the scores; exit 0 when everything matches, 1 on a mismatch or a step
+ * that does not apply, 2 when the file is unreadable or malformed. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ struct export {
 	int n, cap;
 	char position[32];
 	int scores[GAME_MAX_SEATS], nscores;
+	int closed;           /* "closed draw": the server closed the party, a draw */
 	int have_setup;       /* bits: game, players, dealer, seed */
 };
 
@@ -97,6 +100,10 @@ static int read_line(struct export *x, char *line, char *why, size_t cap)
 	}
 	if (strcmp(key, "position") == 0)
 		return snprintf(x->position, sizeof x->position, "%s", val), 0;
+	if (strcmp(key, "closed") == 0) {
+		x->closed = 1;
+		return strcmp(val, "draw") == 0 ? 0 : (snprintf(why, cap, "bad closed"), -1);
+	}
 	if (strcmp(key, "scores") == 0) {
 		for (char *t = val, *end; *t && x->nscores < GAME_MAX_SEATS; t = end) {
 			long sc = strtol(t, &end, 10);
@@ -153,14 +160,19 @@ static int check(const char *path, struct export *x)
 		return 1;
 	}
 	x->g->status(st, &s);
+	if (x->closed)   /* a draw: no points */
+		memset(s.score, 0, sizeof s.score);
 	char pos[32];
 	snprintf(pos, sizeof pos, "%016" PRIx64, play_replay_sig(x->g, st, -1));
-	printf("%s: %d steps, scores", x->g->slug, x->n);
+	printf("%s: %d steps, %sscores", x->g->slug, x->n, x->closed ? "closed as a draw, " : "");
 	for (int i = 0; i < x->su.nplayers; i++)
 		printf(" %d", s.score[i]);
 	putchar('\n');
-	if (!s.over)
+	if (!s.over && !x->closed)
 		bad = fprintf(stderr, "%s: the party does not end\n", path) > 0;
+	if (s.over && x->closed)
+		bad = fprintf(stderr, "%s: the log ends the party, the file says it was closed\n",
+			      path) > 0;
 	if (x->position[0] && strcmp(pos, x->position) != 0)
 		bad = fprintf(stderr, "%s: the position differs (%s, the file says %s)\n", path,
 			      pos, x->position) > 0;

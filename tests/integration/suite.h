@@ -3,9 +3,9 @@
  * crash, abuse): accounts, tables, the JSON twin, moves, a raw HTTP client
  * for requests libcurl will not send, and readers of the database file.
  * Header-only (static inline), included once per test binary, on top of
- * the harness (harness.h). Nothing here asserts but the last section
- * (it_view): the functions return codes, so they may run in worker threads
- * (cmocka's asserts may not).
+ * the harness (harness.h). Nothing here asserts but the last sections
+ * (it_view, the exports): the functions return codes, so they may run in
+ * worker threads (cmocka's asserts may not).
  */
 #ifndef SPIELTISCH_SUITE_H
 #define SPIELTISCH_SUITE_H
@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -651,6 +652,111 @@ static inline json_t *it_view(struct h_client *c, int64_t id)
 	if (!o)
 		fail_msg("table %lld JSON: status %ld", (long long)id, st);
 	return o;
+}
+
+/* ---- a finished party's export, played back (issue 37: the export of
+ * every party played in the integration tests replays to the same
+ * scores) ---- */
+
+/* Runs `spieltisch replay file` (SPIELTISCH_BIN, else the build's): its
+ * exit status, its first output line in out (newline cut), the first line
+ * it said on stderr in err ("" when none). */
+static inline int it_run_replay(const char *file, char *out, size_t cap, char *err, size_t ecap)
+{
+	char cmd[4096], errfile[1024];
+	const char *bin = getenv("SPIELTISCH_BIN");
+	snprintf(errfile, sizeof errfile, "%s.err", file);
+	if (bin && *bin)
+		snprintf(cmd, sizeof cmd, "'%s' replay '%s' 2>'%s'", bin, file, errfile);
+	else
+		snprintf(cmd, sizeof cmd, "'%s/build/spieltisch' replay '%s' 2>'%s'", h_root(),
+			 file, errfile);
+	FILE *p = popen(cmd, "r");
+	assert_non_null(p);
+	out[0] = '\0';
+	if (!fgets(out, (int)cap, p))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	char rest[256];
+	while (fgets(rest, sizeof rest, p))   /* read to the end: no SIGPIPE */
+		;
+	int rc = pclose(p);
+	FILE *e = fopen(errfile, "r");
+	if (ecap)
+		err[0] = '\0';
+	if (e) {
+		if (ecap && fgets(err, (int)ecap, e))
+			err[strcspn(err, "\n")] = '\0';
+		fclose(e);
+	}
+	unlink(errfile);
+	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+
+/* The export of party k (1-based) of table id as c may fetch it
+ * (GET /t/<id>/replay.txt?party=k: 200, text/plain), written to a file
+ * in the harness' directory: its path in out. */
+static inline void it_export_file(struct h_client *c, int64_t id, int k, char *out, size_t cap)
+{
+	char path[96], type[64];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld/replay.txt?party=%d", (long long)id, k);
+	assert_int_equal(h_get(c, path, &r), 0);
+	if (r.status != 200)
+		fail_msg("%s: status %ld", path, r.status);
+	assert_int_equal(h_header(&r, "Content-Type", type, sizeof type), 0);
+	assert_non_null(strstr(type, "text/plain"));
+	assert_non_null(strstr(r.body, "\nseed "));
+	snprintf(out, cap, "%s/export-%lld-%d.txt", h_dir(), (long long)id, k);
+	FILE *f = fopen(out, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(r.body, 1, r.body_len, f), r.body_len);
+	assert_int_equal(fclose(f), 0);
+	h_resp_free(&r);
+}
+
+/* The scores of a finished party as the table's JSON twin lists it (an
+ * element of `parties`): " 3 -2 5", in seat order. */
+static inline void it_party_scores(json_t *party, char *out, size_t cap)
+{
+	json_t *sc = json_object_get(party, "scores");
+	size_t n = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < json_array_size(sc) && n < cap; i++)
+		n += (size_t)snprintf(out + n, cap - n, " %lld",
+				      it_jint(json_array_get(sc, i), "score", 0));
+}
+
+/* Every finished party of table id (the JSON twin's `parties`, as c sees
+ * it): its export is fetched and played back by `spieltisch replay`,
+ * which must exit 0 and print the scores the table shows for that party.
+ * The test fails otherwise, saying which party and why. Returns the
+ * parties verified. */
+static inline int it_verify_exports(struct h_client *c, int64_t id)
+{
+	json_t *o = it_view(c, id);
+	json_t *parties = json_object_get(o, "parties");
+	char file[600], line[512], err[512], want[256];
+	double t0 = it_now();
+	size_t i;
+	for (i = 0; i < json_array_size(parties); i++) {
+		json_t *pa = json_array_get(parties, i);
+		int k = (int)it_jint(pa, "number", 0);
+		assert_true(k >= 1);
+		it_party_scores(pa, want, sizeof want);
+		it_export_file(c, id, k, file, sizeof file);
+		int rc = it_run_replay(file, line, sizeof line, err, sizeof err);
+		const char *got = strstr(line, ", scores");   /* "dna: 80 steps, scores 3 -2" */
+		if (rc != 0 || !got || strcmp(got + strlen(", scores"), want) != 0)
+			fail_msg("table %lld party %d: `spieltisch replay` exits %d, prints '%s' "
+				 "(%s); the table says scores%s", (long long)id, k, rc, line, err,
+				 want);
+		unlink(file);
+	}
+	json_decref(o);
+	print_message("exports: table %lld: %d parties replay to their scores (%.2f s)\n",
+		      (long long)id, (int)i, it_now() - t0);
+	return (int)i;
 }
 
 #endif

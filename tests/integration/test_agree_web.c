@@ -414,7 +414,8 @@ static void test_lobby_options_path(void **unused)
 	assert_null(strstr(doc, "`games` (with `options`"));
 }
 
-/* The walk of one game: a party, then the pause (or the table's end). */
+/* The walk of one game: a party, then the pause (or the table's end);
+ * the party's export replays to its scores. */
 static void walk_game(const char *tag, const char *slug, const char *k1, const char *v1,
 		      const char *k2, const char *v2)
 {
@@ -434,6 +435,7 @@ static void walk_game(const char *tag, const char *slug, const char *k1, const c
 		      pausing ? ", through the pause" : ", to the end");
 	assert_true(w.seen[1] > 0);
 	assert_true(!pausing || w.seen[3] > 0);
+	assert_int_equal(it_verify_exports(w.c[0], w.id), 1);   /* the party walked, exported */
 	leave(&w);
 }
 

@@ -126,6 +126,7 @@ static void test_one_person_and_two_bots(void **unused)
 	char why[256];
 	if (it_verify_table(id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_true(it_verify_exports(anna, id) >= 1);   /* a person in a bot's seat after party 1 */
 }
 
 static void test_bot_for_me_and_resign(void **unused)
@@ -170,6 +171,7 @@ static void test_bot_for_me_and_resign(void **unused)
 	char why[256];
 	if (it_verify_table(id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_true(it_verify_exports(p[0], id) >= 1);   /* a bot for a person, a resigned seat */
 }
 
 static void test_over_days_one_disappears(void **unused)
@@ -210,6 +212,7 @@ static void test_over_days_one_disappears(void **unused)
 	char why[256];
 	if (it_verify_table(id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_true(it_verify_exports(p[0], id) >= 1);   /* timed-out turns, a seat timed out */
 }
 
 /* A live table with a time per move: the seat on turn counts down in

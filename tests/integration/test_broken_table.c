@@ -7,7 +7,8 @@
  * table: 200 (it used to answer 503 "Tisch beschädigt" for ever), the
  * table is finished with the note why, the damaged party counts as a draw
  * (stored over, every seat placed first, no points), the first party's
- * totals stand, and a move is refused without a 5xx.
+ * totals stand, and a move is refused without a 5xx. Both parties'
+ * exports replay; the closed one's as a draw.
  * Bounded by MAX_POSTS moves and MAX_SECONDS.
  */
 #include <setjmp.h>
@@ -91,6 +92,61 @@ static void stored_result(int number, int *over, int *place)
 	store_close(s);
 }
 
+/* Whether file holds the line `line` (without its newline). */
+static int has_line(const char *file, const char *line)
+{
+	char buf[1024];
+	int found = 0;
+	FILE *f = fopen(file, "r");
+	assert_non_null(f);
+	while (!found && fgets(buf, sizeof buf, f))
+		found = strcmp(buf, line) == 0 || (strncmp(buf, line, strlen(line)) == 0 &&
+						    strcmp(buf + strlen(line), "\n") == 0);
+	fclose(f);
+	return found;
+}
+
+/* A copy of file with its line starting `from` replaced by `to` (NULL:
+ * left out). */
+static void rewrite(const char *file, const char *from, const char *to, char *out, size_t cap)
+{
+	char buf[1024];
+	snprintf(out, cap, "%s.x", file);
+	FILE *f = fopen(file, "r"), *g = fopen(out, "w");
+	assert_non_null(f);
+	assert_non_null(g);
+	while (fgets(buf, sizeof buf, f))
+		if (strncmp(buf, from, strlen(from)) != 0)
+			fputs(buf, g);
+		else if (to)
+			fprintf(g, "%s\n", to);
+	fclose(f);
+	fclose(g);
+}
+
+/* Issue 37: both parties' exports replay to the scores the table shows;
+ * the closed one says "closed draw" and replays as a draw (it used to
+ * exit 1, "the party does not end"). Without that line, or with a point
+ * in its scores, it does not pass. */
+static void check_exports(void)
+{
+	char file[600], bad[700], line[256], err[256];
+	assert_int_equal(it_verify_exports(player[0], table_id), 2);
+	it_export_file(player[0], table_id, 1, file, sizeof file);
+	assert_false(has_line(file, "closed draw"));
+	it_export_file(player[0], table_id, 2, file, sizeof file);
+	assert_true(has_line(file, "closed draw"));
+	assert_int_equal(it_run_replay(file, line, sizeof line, err, sizeof err), 0);
+	assert_non_null(strstr(line, ", closed as a draw, scores 0 0"));
+	rewrite(file, "closed ", NULL, bad, sizeof bad);
+	assert_int_equal(it_run_replay(bad, line, sizeof line, err, sizeof err), 1);
+	assert_non_null(strstr(err, "the party does not end"));
+	rewrite(file, "scores ", "scores 0 1", bad, sizeof bad);
+	assert_int_equal(it_run_replay(bad, line, sizeof line, err, sizeof err), 1);
+	rewrite(file, "closed ", "closed maybe", bad, sizeof bad);
+	assert_int_equal(it_run_replay(bad, line, sizeof line, err, sizeof err), 2);
+}
+
 static void test_damaged_snapshot_closes_the_table(void **unused)
 {
 	(void)unused;
@@ -157,6 +213,7 @@ static void test_damaged_snapshot_closes_the_table(void **unused)
 	assert_int_equal(h_get(player[1], path, &r), 0);
 	assert_int_equal(r.status, 200);
 	h_resp_free(&r);
+	check_exports();
 	char why[256];
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 }

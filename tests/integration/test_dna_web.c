@@ -210,6 +210,7 @@ static void one_party(void)
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_true(it_verify_exports(player[0], table_id) >= 1);   /* and the exports */
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 }
 

@@ -184,6 +184,7 @@ static void test_drachenrummy_party_through_nginx(void **unused)
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_int_equal(it_verify_exports(player[1], table_id), 1);   /* and its export */
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 }
 
@@ -292,6 +293,7 @@ static void test_long_party_ends_at_turn_limit(void **unused)
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_int_equal(it_verify_exports(two[0], table_id), 1);   /* a party of 600 turns too */
 	for (int i = 0; i < 2; i++)
 		h_client_free(two[i]);
 }

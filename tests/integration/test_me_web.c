@@ -352,6 +352,7 @@ static void test_invite_and_rematch(void **unused)
 	assert_string_equal(it_jstr(o, "status"), "finished");
 	assert_true(json_is_true(json_object_get(o, "can_rematch")));
 	json_decref(o);
+	assert_true(it_verify_exports(p[0], id) >= 1);   /* the match's exports replay */
 	/* Paul asks for the next match; Olga's click finds the same table */
 	char loc[128], loc2[128];
 	assert_int_equal(it_post_table(p[1], id, "/rematch", NULL, NULL, loc, sizeof loc), 303);

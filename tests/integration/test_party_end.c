@@ -294,6 +294,8 @@ static void test_party_end(void **state)
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) != 3)
 		fail_msg("replay: %s", why);
+	/* the three parties' exports (the pauses, the `weiter`s between them) */
+	assert_int_equal(it_verify_exports(spectator, table_id), 3);
 }
 
 int main(void)

@@ -115,6 +115,7 @@ static void test_finished_table_on_both_profiles(void **unused)
 	h_resp_free(&r);
 
 	assert_int_equal(play_out(joerg, id), 1);
+	assert_true(it_verify_exports(joerg, id) >= 1);   /* a resigned seat's match */
 
 	struct h_client *visitor = h_client_new();
 	assert_non_null(visitor);

@@ -332,6 +332,9 @@ static void test_race(void **state)
 			}
 			fprintf(stderr, "race: %s round %d\n", g->slug, game_rounds + 1);
 			parties += check_round(table_id);
+			/* the finished parties, raced and ticked, replay from
+			 * their exports (a few ms a table) */
+			it_verify_exports(seated[0], table_id);
 			rounds++;
 			game_rounds++;
 		} while (it_now() < until - 1 && game_rounds < 50);

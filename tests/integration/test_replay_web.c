@@ -98,65 +98,6 @@ static int64_t bots_party(struct h_client *c, const char *slug, int seats)
 	return -1;
 }
 
-/* The export of party k (1-based) of table id, as a file; its path in out. */
-static void export_file(struct h_client *c, int64_t id, int k, const char *name, char *out,
-			size_t cap)
-{
-	char path[96];
-	struct h_resp r;
-	snprintf(path, sizeof path, "/t/%lld/replay.txt?party=%d", (long long)id, k);
-	assert_int_equal(h_get(c, path, &r), 0);
-	assert_int_equal(r.status, 200);
-	char type[64];
-	assert_int_equal(h_header(&r, "Content-Type", type, sizeof type), 0);
-	assert_non_null(strstr(type, "text/plain"));
-	assert_non_null(strstr(r.body, "\nseed "));
-	snprintf(out, cap, "%s/%s-%d.txt", h_dir(), name, k);
-	FILE *f = fopen(out, "w");
-	assert_non_null(f);
-	fwrite(r.body, 1, r.body_len, f);
-	fclose(f);
-	h_resp_free(&r);
-}
-
-/* Runs `spieltisch replay file`: its exit status, its first output line
- * in out. */
-static int run_replay(const char *file, char *out, size_t cap)
-{
-	char cmd[1024];
-	const char *bin = getenv("SPIELTISCH_BIN");
-	snprintf(cmd, sizeof cmd, "'%s/build/spieltisch' replay '%s' 2>/dev/null",
-		 h_root(), file);
-	if (bin && *bin)
-		snprintf(cmd, sizeof cmd, "'%s' replay '%s' 2>/dev/null", bin, file);
-	FILE *p = popen(cmd, "r");
-	assert_non_null(p);
-	out[0] = '\0';
-	if (!fgets(out, (int)cap, p))
-		out[0] = '\0';
-	int rc = pclose(p);
-	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
-}
-
-/* The scores of party k (1-based) as the table shows them: " 3 -2 5";
- * the parties finished so far. */
-static int table_scores(struct h_client *c, int64_t id, int k, char *out, size_t cap)
-{
-	long st;
-	json_t *o = it_table_json(c, id, &st);
-	assert_non_null(o);
-	int played = (int)json_array_size(json_object_get(o, "parties"));
-	json_t *sc = json_object_get(json_array_get(json_object_get(o, "parties"), (size_t)k - 1),
-				     "scores");
-	size_t n = 0;
-	out[0] = '\0';
-	for (size_t i = 0; i < json_array_size(sc); i++)
-		n += (size_t)snprintf(out + n, cap - n, " %lld",
-				      it_jint(json_array_get(sc, i), "score", 0));
-	json_decref(o);
-	return played;
-}
-
 /* A copy of file with the last score changed by one. */
 static void spoil(const char *file, char *out, size_t cap)
 {
@@ -225,29 +166,26 @@ static void step_through(struct h_client *c, int64_t id, const char *scores)
 
 static void one_game(const char *slug, int seats)
 {
-	char name[32], file[512], bad[600], line[256], scores[256];
+	char name[32], file[600], bad[700], line[256], err[256], scores[256];
 	snprintf(name, sizeof name, "Rp%s", slug);
 	name[8] = '\0';
 	struct h_client *c = it_register(name);
 	assert_non_null(c);
 	int64_t id = bots_party(c, slug, seats);
 	/* every party finished so far (the bots play on) */
-	int played = table_scores(c, id, 1, scores, sizeof scores);
-	for (int k = played; k >= 1; k--) {
-		table_scores(c, id, k, scores, sizeof scores);
-		export_file(c, id, k, slug, file, sizeof file);
-		assert_int_equal(run_replay(file, line, sizeof line), 0);
-		if (!strstr(line, scores))   /* "drehwurm: 80 steps, scores 3 -2 5" */
-			fail_msg("%s party %d: the export replays to '%s', the table says '%s'",
-				 slug, k, line, scores);
-	}
+	assert_true(it_verify_exports(c, id) >= 1);
+	json_t *o = it_view(c, id);
+	it_party_scores(json_array_get(json_object_get(o, "parties"), 0), scores, sizeof scores);
+	json_decref(o);
+	it_export_file(c, id, 1, file, sizeof file);
+	assert_int_equal(it_run_replay(file, line, sizeof line, err, sizeof err), 0);
 	spoil(file, bad, sizeof bad);
-	assert_int_equal(run_replay(bad, line, sizeof line), 1);
+	assert_int_equal(it_run_replay(bad, line, sizeof line, err, sizeof err), 1);
 	FILE *f = fopen(bad, "w");   /* a file that is no export: 2 */
 	assert_non_null(f);
 	fputs("game nosuchgame\nplayers 3\n", f);
 	fclose(f);
-	assert_int_equal(run_replay(bad, line, sizeof line), 2);
+	assert_int_equal(it_run_replay(bad, line, sizeof line, err, sizeof err), 2);
 	/* the table page, the profile link the replay */
 	struct h_resp r;
 	char path[96], link[64];

@@ -186,6 +186,9 @@ static int finish_round(int64_t id, int quit)
 							       "bot", NULL, 0), 303);
 	for (int k = 0; k < n; k++)
 		assert_int_equal(wait_finished(player[who[k][0]], ids[k]), 0);
+	/* the parties, played by bots standing in, replay from their exports */
+	for (int k = 0; k < n; k++)
+		assert_true(it_verify_exports(player[who[k][0]], ids[k]) >= 1);
 	return round;
 }
 
@@ -583,6 +586,7 @@ static void test_claimed_bot_seat_unrated(void **unused)
 	json_t *o = it_table_json(a, id, &status);
 	assert_string_equal(it_jstr(seat_of(o, 2), "name"), names[5]);   /* c holds it now */
 	json_decref(o);
+	assert_true(it_verify_exports(a, id) >= 1);   /* a bot's party a person claimed */
 	sqlite3 *db = NULL;
 	sqlite3_stmt *q = NULL;
 	assert_int_equal(sqlite3_open_v2(h_db_path(), &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);

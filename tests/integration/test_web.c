@@ -880,7 +880,8 @@ static void test_snap_race(void **state)
 }
 
 /* Plays the match to its end with legal moves from the JSON twin (a fixed
- * pseudo-random choice), then checks the final page and JSON. */
+ * pseudo-random choice), then checks the final page and JSON, and that
+ * every party's export replays to its scores. */
 static void test_play_to_end(void **state)
 {
 	(void)state;
@@ -938,6 +939,8 @@ static void test_play_to_end(void **state)
 	}
 	assert_true(winners >= 1);
 	json_decref(o);
+	/* every party's export replays to the scores the table shows */
+	assert_int_equal(it_verify_exports(player[1], table_id), nparties);
 
 	struct h_resp r;
 	assert_int_equal(h_get(player[2], table_path, &r), 0);

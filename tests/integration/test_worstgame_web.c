@@ -571,6 +571,7 @@ static void test_worstgame_party_through_nginx(void **unused)
 	char why[256];
 	if (it_verify_table(table_id, why, sizeof why) < 1)
 		fail_msg("replay: %s", why);
+	assert_true(it_verify_exports(player[0], table_id) >= 1);   /* and the exports */
 	assert_int_equal(it_db_integrity(h_db_path(), why, sizeof why), 0);
 	free(st);
 	for (int k = 0; k < 2; k++)
