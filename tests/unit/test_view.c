@@ -210,7 +210,7 @@ static void test_html(void **state)
 static void filler(struct view *v, int n)
 {
 	for (int i = 0; i < n; i++) {
-		char key[8];
+		char key[16];
 		snprintf(key, sizeof key, "f%d", i);
 		view_num(v, key, i);
 	}
