@@ -54,6 +54,14 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 		   int64_t now, struct rerr *e);
 
 /* load.c */
+/* The logged steps of party p in order (malloc'd log, free() it), without
+ * the pause's continues after its end (the game never saw them). */
+struct sim_step;
+struct party_log {
+	struct sim_step *log;
+	int n, cap;
+};
+int party_log_read(struct store *s, const struct st_party *p, struct party_log *out);
 int live_seats(struct store *s, struct live *l);
 int party_state(struct store *s, const struct st_table *t, const struct game *g,
 		const int *opt, const struct st_party *p, const unsigned char *snap,

@@ -45,21 +45,39 @@ void live_free(struct live *l)
 	l->snap = NULL;
 }
 
-struct steps {
-	struct sim_step *log;
-	int n, cap;
-};
-
 /* store_moves() callback: one logged step into the replay log (bounded by cap). */
 static void add_step(void *ctx, const struct st_move *m)
 {
-	struct steps *st = ctx;
+	struct party_log *st = ctx;
 	if (st->n >= st->cap)
 		return;
 	struct sim_step *x = &st->log[st->n++];
 	x->seat = m->seat;
 	x->at = m->at;
 	memcpy(x->text, m->text, sizeof x->text);
+}
+
+int party_log_read(struct store *s, const struct st_party *p, struct party_log *out)
+{
+	int64_t count = 0;
+	int rc;
+	memset(out, 0, sizeof *out);
+	if ((rc = from_store(store_move_count(s, p->id, &count), PLAY_ERR)) != PLAY_OK)
+		return rc;
+	out->cap = (int)count;
+	out->log = calloc(count > 0 ? (size_t)count : 1, sizeof *out->log);
+	if (!out->log)
+		return PLAY_ERR;
+	if ((rc = from_store(store_moves(s, p->id, 0, add_step, out), PLAY_ERR)) != PLAY_OK) {
+		free(out->log);
+		out->log = NULL;
+		return rc;
+	}
+	/* the pause's continues after the end: the game never saw them */
+	while (p->over && out->n > 0 && out->log[out->n - 1].seat >= 0 &&
+	       strcmp(out->log[out->n - 1].text, PLAY_CONTINUE) == 0)
+		out->n--;
+	return PLAY_OK;
 }
 
 /* Replays party p of table t from its seed, dealer and log into state
@@ -69,23 +87,11 @@ static void add_step(void *ctx, const struct st_move *m)
 static int replay_party(struct store *s, const struct st_table *t, const struct game *g,
 			const int *opt, const struct st_party *p, void *state, struct rerr *e)
 {
-	struct steps steps = { NULL, 0, 0 };
+	struct party_log steps;
 	struct setup su;
-	int64_t count;
 	int rc;
-	if ((rc = from_store(store_move_count(s, p->id, &count), PLAY_ERR)) != PLAY_OK)
-		return rc;
-	steps.cap = (int)count;
-	steps.log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps.log);
-	if (!steps.log)
-		return fail_msg(e, PLAY_ERR, N_("Kein Speicher für die Wiederholung."));
-	if ((rc = from_store(store_moves(s, p->id, 0, add_step, &steps), PLAY_ERR)) != PLAY_OK) {
-		free(steps.log);
+	if ((rc = party_log_read(s, p, &steps)) != PLAY_OK)
 		return fail_msg(e, rc, N_("Das Protokoll lässt sich nicht lesen."));
-	}
-	while (p->over && steps.n > 0 && steps.log[steps.n - 1].seat >= 0 &&
-	       strcmp(steps.log[steps.n - 1].text, PLAY_CONTINUE) == 0)
-		steps.n--;
 	memset(&su, 0, sizeof su);
 	su.nplayers = t->nseats;
 	su.dealer = p->dealer;

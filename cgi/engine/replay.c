@@ -111,28 +111,11 @@ int play_replay_frames(const struct game *g, const struct setup *su, const struc
 
 /* ---- reading a party from the store -------------------------------- */
 
-struct steps {
-	struct sim_step *log;
-	int n, cap;
-};
-
-static void add_step(void *ctx, const struct st_move *m)
-{
-	struct steps *st = ctx;
-	if (st->n >= st->cap)
-		return;
-	struct sim_step *x = &st->log[st->n++];
-	x->seat = m->seat;
-	x->at = m->at;
-	memcpy(x->text, m->text, sizeof x->text);
-}
-
 /* The table, its seats and party `number` (-1: the current one) into r,
  * its steps into *steps (malloc'd). In the caller's read transaction. */
 static int read_party(struct store *s, int64_t table, int number, struct play_replay *r,
-		      struct steps *steps)
+		      struct party_log *steps)
 {
-	int64_t count = 0;
 	int rc;
 	if ((rc = from_store(store_table_get(s, table, &r->t), PLAY_NOT_FOUND)) != PLAY_OK)
 		return rc;
@@ -148,20 +131,7 @@ static int read_party(struct store *s, int64_t table, int number, struct play_re
 	rc = from_store(store_party_get(s, table, number < 0 ? r->t.party_no : number, &r->party,
 					snap, GAME_SNAPSHOT_MAX), PLAY_NOT_FOUND);
 	free(snap);
-	if (rc != PLAY_OK || (rc = from_store(store_move_count(s, r->party.id, &count),
-					      PLAY_ERR)) != PLAY_OK)
-		return rc;
-	steps->cap = (int)count;
-	steps->log = calloc(count > 0 ? (size_t)count : 1, sizeof *steps->log);
-	if (!steps->log)
-		return PLAY_ERR;
-	if ((rc = from_store(store_moves(s, r->party.id, 0, add_step, steps), PLAY_ERR)) != PLAY_OK)
-		return rc;
-	/* the pause's continues after the end: the game never saw them */
-	while (r->party.over && steps->n > 0 && steps->log[steps->n - 1].seat >= 0 &&
-	       strcmp(steps->log[steps->n - 1].text, PLAY_CONTINUE) == 0)
-		steps->n--;
-	return PLAY_OK;
+	return rc == PLAY_OK ? party_log_read(s, &r->party, steps) : rc;
 }
 
 /* The viewer's seat at the table (-1 none) and the seat last_own frame. */
@@ -175,7 +145,7 @@ static void find_seat(struct play_replay *r, int64_t user)
 
 /* Plays the steps into r->state up to frame r->frame, keeping the
  * position of the frame before in r->prev, and fills the step fields. */
-static int play_to(struct play_replay *r, const struct setup *su, const struct steps *st,
+static int play_to(struct play_replay *r, const struct setup *su, const struct party_log *st,
 		   const int *frame_step, struct rerr *e)
 {
 	int upto = frame_step[r->frame], before = r->frame > 0 ? frame_step[r->frame - 1] : 0;
@@ -204,7 +174,7 @@ static int play_to(struct play_replay *r, const struct setup *su, const struct s
 }
 
 /* The frame of the viewer's own last step (running party), 0 when none. */
-static int own_last_frame(const struct play_replay *r, const struct steps *st,
+static int own_last_frame(const struct play_replay *r, const struct party_log *st,
 			  const int *frame_step)
 {
 	int last = 0;
@@ -217,7 +187,7 @@ static int own_last_frame(const struct play_replay *r, const struct steps *st,
 int play_replay(struct store *s, int64_t table, int number, int64_t user, int viewer, int frame,
 		struct play_replay *r, struct rerr *e)
 {
-	struct steps st = { NULL, 0, 0 };
+	struct party_log st = { NULL, 0, 0 };
 	int *frame_step = NULL, rc;
 	struct setup su;
 	memset(r, 0, sizeof *r);
@@ -274,7 +244,7 @@ void play_replay_free(struct play_replay *r)
 int play_replay_steps(struct store *s, int64_t table, int number, struct play_replay *r,
 		      play_step_fn fn, void *ctx)
 {
-	struct steps st = { NULL, 0, 0 };
+	struct party_log st = { NULL, 0, 0 };
 	int rc;
 	memset(r, 0, sizeof *r);
 	if ((rc = from_store(store_begin_read(s), PLAY_ERR)) != PLAY_OK)
