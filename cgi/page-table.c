@@ -1055,8 +1055,6 @@ static void seat_answer(struct page *p, int rc, const struct rerr *e)
 	}
 }
 
-/* POST /t/<id>/bot, level=random|greedy: a bot takes a free seat of an
- * open table (see play_add_bot). */
 /* POST /t/<id>/invite, name: see play_invite; 303 back to the table with
  * a note on it, or 409 with the table and the reason. */
 void page_table_invite(struct page *p)
@@ -1118,6 +1116,8 @@ void page_table_rematch(struct page *p)
 		seat_answer(p, rc, &e);
 }
 
+/* POST /t/<id>/bot, level=random|greedy: a bot takes a free seat of an
+ * open table (see play_add_bot). */
 void page_table_bot(struct page *p)
 {
 	static const struct http_rule rules[] = { { "csrf", HTTP_V_TEXT, 1, 1, 64 },

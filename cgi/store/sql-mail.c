@@ -197,8 +197,6 @@ int store_mail_acting_tables(struct store *s, int64_t user, int max, st_table_fn
 			     void *ctx)
 {
 	sqlite3_stmt *q = st_query(s, STMT_MAIL_ACTING_TABLES, ST_ARGS(ST_INT(user), ST_INT(max)));
-	if (!q)
-		return ST_ERR;
 	return st_list_tables(s, q, fn, ctx, "mail acting tables");
 }
 

@@ -280,8 +280,6 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
 {
 	sqlite3_stmt *q = st_query(s, STMT_SEAT_MOVED_SINCE, ST_ARGS(ST_INT(party), ST_INT(seat),
 			ST_INT(after)));
-	if (!q)
-		return ST_ERR;
 	return exists_row(s, q, yes, "seat moved since");
 }
 
@@ -290,8 +288,6 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
 int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
 {
 	sqlite3_stmt *q = st_query(s, STMT_TICKED_SINCE, ST_ARGS(ST_INT(party), ST_INT(after)));
-	if (!q)
-		return ST_ERR;
 	return exists_row(s, q, yes, "ticked since");
 }
 
@@ -299,8 +295,6 @@ int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
 int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v)
 {
 	sqlite3_stmt *q = st_query(s, STMT_SEAT_LAST_VERSION, ST_ARGS(ST_INT(party), ST_INT(seat)));
-	if (!q)
-		return ST_ERR;
 	return st_one_int64(s, q, v, "seat last version");
 }
 
@@ -335,15 +329,11 @@ int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, vo
 int store_move_count(struct store *s, int64_t party, int64_t *n)
 {
 	sqlite3_stmt *q = st_query(s, STMT_MOVE_COUNT, ST_ARGS(ST_INT(party)));
-	if (!q)
-		return ST_ERR;
 	return st_one_int64(s, q, n, "move count");
 }
 
 int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at)
 {
 	sqlite3_stmt *q = st_query(s, STMT_PARTY_STEP_AT, ST_ARGS(ST_INT(party), ST_INT(upto)));
-	if (!q)
-		return ST_ERR;
 	return st_one_int64(s, q, at, "party step at");
 }

@@ -569,8 +569,6 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 static int table_version(struct store *s, int64_t id, int64_t *v)
 {
 	sqlite3_stmt *q = st_query(s, STMT_TABLE_VERSION, ST_ARGS(ST_INT(id)));
-	if (!q)
-		return ST_ERR;
 	return st_one_int64(s, q, v, "table version");
 }
 
@@ -745,8 +743,6 @@ int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
 	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN, ST_ARGS(ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
 	return st_list_tables(s, q, fn, ctx, "tables open");
 }
 
@@ -756,8 +752,6 @@ int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn
 {
 	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN_FAIR, ST_ARGS(ST_INT(limit),
 			ST_INT(per_host)));
-	if (!q)
-		return ST_ERR;
 	return st_list_tables(s, q, fn, ctx, "tables open fair");
 }
 
@@ -842,8 +836,6 @@ int store_table_set_rematch(struct store *s, int64_t table, int64_t next)
 int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
 	sqlite3_stmt *q = st_query(s, STMT_TABLES_RUNNING, ST_ARGS(ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
 	return st_list_tables(s, q, fn, ctx, "tables running");
 }
 

@@ -42,7 +42,5 @@ int store_table_spectators(struct store *s, int64_t table, int *on)
 int store_tables_watchable(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
 	sqlite3_stmt *q = st_query(s, STMT_TABLES_WATCHABLE, ST_ARGS(ST_INT(limit)));
-	if (!q)
-		return ST_ERR;
 	return st_list_tables(s, q, fn, ctx, "tables watchable");
 }
