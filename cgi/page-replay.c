@@ -451,7 +451,7 @@ void page_replay_txt(struct page *p)
 	view_strf(&v, "seed", "%llu", (unsigned long long)r->party.seed);
 	view_str(&v, "options", r->t.options);
 	view_strf(&v, "position", "%016llx",
-		  (unsigned long long)play_replay_sig(r->g, r->state, -1));
+		  (unsigned long long)play_view_sig(r->g, r->state, -1));
 	/* the party's stored points (the rules' scores when its log ended it);
 	 * a party its log does not end was closed with the damaged table: a
 	 * draw without points, and the file says so */

@@ -2,7 +2,7 @@
  * (GET /t/<id>/replay.txt, templates/replay.txt.tpl, docs/api.md
  * "Replays") back with the rules core from its setup and checks it: every
  * step must apply, and the end must be the same position (the public
- * position's check, play_replay_sig for the spectator) with the same
+ * position's check, play_view_sig for the spectator) with the same
  * scores. A party closed with its damaged table ("closed draw": its log
  * does not end it) counts as a draw without points (docs/storage.md): its
  * steps must apply, its log must not end it, and its scores be 0. Prints
@@ -163,7 +163,7 @@ static int check(const char *path, struct export *x)
 	if (x->closed)   /* a draw: no points */
 		memset(s.score, 0, sizeof s.score);
 	char pos[32];
-	snprintf(pos, sizeof pos, "%016" PRIx64, play_replay_sig(x->g, st, -1));
+	snprintf(pos, sizeof pos, "%016" PRIx64, play_view_sig(x->g, st, -1));
 	printf("%s: %d steps, %sscores", x->g->slug, x->n, x->closed ? "closed as a draw, " : "");
 	for (int i = 0; i < x->su.nplayers; i++)
 		printf(" %d", s.score[i]);

@@ -305,20 +305,25 @@ uint32_t play_acting_mask(const struct status *st)
 	return st->window ? st->window : st->to_act;
 }
 
-/* What every other seat and a spectator can see of a state, as one hash:
- * the spectator's view and the public status (whose turn, who may act as
- * the page shows it, the deadline, the epoch, the end). */
-static uint64_t public_sig(const struct game *g, const void *state)
+/* See play.h: the seat's view and the public status, hashed. */
+uint64_t play_view_sig(const struct game *g, const void *state, int seat)
 {
 	struct sig_ctx c = { PERFT_FNV_SEED };
 	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL };
 	struct status st;
 	g->status(state, &st);
-	long long pub[6] = { st.over, st.turn, play_acting_mask(&st), st.window, st.deadline,
-			     st.epoch };
+	long long pub[7] = { st.over, st.turn, play_acting_mask(&st), st.window, st.deadline,
+			     st.epoch, seat >= 0 ? (long long)(st.to_act >> seat & 1u) : 0 };
 	sig_bytes(&c, pub, sizeof pub);
-	g->view(state, -1, &v);
+	g->view(state, seat, &v);
 	return c.h;
+}
+
+/* What every other seat and a spectator can see of a state, as one hash:
+ * the spectator's view and the public status. */
+static uint64_t public_sig(const struct game *g, const void *state)
+{
+	return play_view_sig(g, state, -1);
 }
 
 /* Applies `move` by `seat` to the loaded party and saves the step. The log

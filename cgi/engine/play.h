@@ -339,7 +339,9 @@ int play_replay_frames(const struct game *g, const struct setup *su, const struc
 		       int n, int viewer, int all, int *frame_step, void *scratch, struct rerr *e);
 /* What `seat` (-1: a spectator) sees of a position, as one hash: its view
  * and the public status (whose turn, who is shown acting, the window, the
- * deadline, the epoch, the end) and whether it may act itself. */
-uint64_t play_replay_sig(const struct game *g, const void *st, int seat);
+ * deadline, the epoch, the end) and whether it may act itself. The move
+ * transaction's "is this step public" and the replays' steps are this
+ * (cgi/engine/move.c). */
+uint64_t play_view_sig(const struct game *g, const void *st, int seat);
 
 #endif

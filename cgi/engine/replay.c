@@ -18,59 +18,6 @@
 #include "engine.h"
 #include "sim.h"
 
-/* ---- what a seat sees, as one hash -------------------------------- */
-
-struct sig {
-	uint64_t h;
-};
-
-static void sig_bytes(struct sig *c, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-	for (size_t i = 0; i < n; i++)
-		c->h = (c->h ^ b[i]) * UINT64_C(0x100000001b3);
-}
-
-static void sig_str(void *ctx, const char *k, const char *v)
-{
-	sig_bytes(ctx, k, strlen(k) + 1);
-	sig_bytes(ctx, v, strlen(v) + 1);
-}
-
-static void sig_num(void *ctx, const char *k, long long v)
-{
-	sig_bytes(ctx, k, strlen(k) + 1);
-	sig_bytes(ctx, &v, sizeof v);
-}
-
-static void sig_flag(void *ctx, const char *k, int on)
-{
-	sig_str(ctx, k, on ? "1" : "0");
-}
-
-static void sig_begin(void *ctx, const char *sec)
-{
-	sig_str(ctx, "[", sec);
-}
-
-static void sig_end(void *ctx)
-{
-	sig_str(ctx, "]", "");
-}
-
-uint64_t play_replay_sig(const struct game *g, const void *st, int seat)
-{
-	struct sig c = { UINT64_C(0xcbf29ce484222325) };
-	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL };
-	struct status s;
-	g->status(st, &s);
-	long long pub[7] = { s.over, s.turn, play_acting_mask(&s), s.window, s.deadline, s.epoch,
-			     seat >= 0 ? (long long)(s.to_act >> seat & 1u) : 0 };
-	sig_bytes(&c, pub, sizeof pub);
-	g->view(st, seat, &v);
-	return c.h;
-}
-
 /* ---- the frames: the positions a viewer steps through -------------- */
 
 /* One step applied to st (a tick for seat < 0). 0, or -1 with e. */
@@ -90,17 +37,17 @@ int play_replay_frames(const struct game *g, const struct setup *su, const struc
 		return -1;
 	int nf = 0;
 	frame_step[nf++] = 0;
-	uint64_t seen = all ? 0 : play_replay_sig(g, scratch, viewer);
+	uint64_t seen = all ? 0 : play_view_sig(g, scratch, viewer);
 	for (int i = 0; i < n; i++) {
 		if (step_apply(g, scratch, &log[i], e) != 0)
 			return -1;
 		if (all || (viewer >= 0 && log[i].seat == viewer)) {
 			frame_step[nf++] = i + 1;
 			if (!all)
-				seen = play_replay_sig(g, scratch, viewer);
+				seen = play_view_sig(g, scratch, viewer);
 			continue;
 		}
-		uint64_t now = play_replay_sig(g, scratch, viewer);
+		uint64_t now = play_view_sig(g, scratch, viewer);
 		if (now != seen) {
 			frame_step[nf++] = i + 1;
 			seen = now;

@@ -8,7 +8,7 @@
  * a running party's replay steps through are taken from the log, and:
  *   - every frame is a position that seat's page showed: the position
  *     after a step, and the positions between two frames look the same to
- *     it (play_replay_sig: its view and the public status), so no step it
+ *     it (play_view_sig: its view and the public status), so no step it
  *     saw is left out and none it did not see gets a frame of its own;
  *     the last frame is the position its page shows now;
  *   - the leak test's scramble applied to every step: re-dealing what the
@@ -133,10 +133,10 @@ static void check_viewer(const struct game *g, const struct setup *su,
 	t->frames += nf;
 	/* every step: a frame, or a position the seat sees as the frame before */
 	int f = 0;
-	uint64_t shown = play_replay_sig(g, states, seat);
+	uint64_t shown = play_view_sig(g, states, seat);
 	for (int k = 1; k <= n; k++) {
 		const void *pos = (const char *)states + (size_t)k * sz;
-		uint64_t now = play_replay_sig(g, pos, seat);
+		uint64_t now = play_view_sig(g, pos, seat);
 		int framed = f + 1 < nf && fs[f + 1] == k;
 		if (framed) {
 			f++;
@@ -153,7 +153,7 @@ static void check_viewer(const struct game *g, const struct setup *su,
 		memcpy(sc, pos, sz);
 		g->scramble(sc, seat, rng_next(rng));
 		t->scrambled += memcmp(sc, pos, sz) != 0;
-		if (play_replay_sig(g, sc, seat) != now)
+		if (play_view_sig(g, sc, seat) != now)
 			fail_msg("%s: seat %d: scrambling step %d changes what it sees", g->slug,
 				 seat, k);
 		if (!framed)
