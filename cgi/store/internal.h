@@ -34,9 +34,22 @@ extern const struct st_stmts st_stmts_core, st_stmts_users, st_stmts_tables, st_
 	st_stmts_me, st_stmts_chat, st_stmts_parties, st_stmts_mail, st_stmts_tourneys,
 	st_stmts_watch;
 
+/* A bound statement and the row it stands on: SQLite's statement, or the
+ * values and result of PostgreSQL's (sql-pg.c). Every reader of a row and
+ * every binder takes one; nothing but sql-core.c and sql-pg.c (and the
+ * SQLite-only features of sql-live.c and sql-users.c) sees the backend. */
+struct st_pgq;
+struct st_cur {
+	sqlite3_stmt *lite;   /* SQLite: the prepared statement; NULL on PostgreSQL */
+	struct st_pgq *pg;    /* PostgreSQL: its statement's values and result (sql-pg.c) */
+};
+
+struct st_pg;
+
 struct store {
-	sqlite3 *db;
-	sqlite3_stmt *st[ST_NSTMT];
+	sqlite3 *db;      /* SQLite; NULL on PostgreSQL */
+	struct st_pg *pg; /* PostgreSQL's connection (sql-pg.c); NULL on SQLite */
+	struct st_cur cur[ST_NSTMT];
 	int lock_fd;      /* "<db>-writer": flock()ed from BEGIN IMMEDIATE to the end; -1: none */
 	int locked;       /* this connection holds lock_fd's lock now */
 };
@@ -56,7 +69,7 @@ struct store {
  * binds and (st_run) runs a statement: the shape every function of the
  * store had written out. Integers of every width bind as 64-bit (SQLite
  * stores them so); text NULL binds as ""; a blob is copied. */
-enum st_kind { ST_KEND, ST_KINT, ST_KTEXT, ST_KREAL, ST_KBLOB };
+enum st_kind { ST_KEND, ST_KINT, ST_KTEXT, ST_KREAL, ST_KBLOB, ST_KNULL };
 struct st_arg {
 	enum st_kind kind;
 	int n;                        /* a blob's length */
@@ -78,20 +91,20 @@ const char *st_sql(int id);                  /* statement id's text, for message
 int st_fail(struct store *s, const char *what);
 /* Runs a bound statement to its end: ST_OK, ST_EXISTS (a unique key), or
  * the error; ends the use. */
-int st_exec(struct store *s, sqlite3_stmt *q, const char *what);
-/* Reads the row q stands on into ctx (sqlite3_column_*); returns 0 to go
+int st_exec(struct store *s, struct st_cur *q, const char *what);
+/* Reads the row q stands on into ctx (st_int, st_text, …); returns 0 to go
  * on, anything else to stop (st_each; st_one ignores it). */
-typedef int (*st_row_fn)(void *ctx, sqlite3_stmt *q);
+typedef int (*st_row_fn)(void *ctx, struct st_cur *q);
 /* The one reader of the store: steps a bound statement once. ST_OK with the
  * row given to fn, ST_NOTFOUND when there is none, or the error (st_fail,
  * logged as `what`). q NULL (it could not be prepared): ST_ERR. Always ends
  * the use (st_done), so `return st_one(s, st_query(…), fn, ctx, what);`. */
-int st_one(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what);
+int st_one(struct store *s, struct st_cur *q, st_row_fn fn, void *ctx, const char *what);
 /* Every row of a bound statement to fn until fn says stop: ST_OK (no row is
  * no error), or the error; q NULL: ST_ERR. Always ends the use. */
-int st_each(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what);
+int st_each(struct store *s, struct st_cur *q, st_row_fn fn, void *ctx, const char *what);
 /* One number (column 0) of a bound statement: ST_OK, ST_NOTFOUND, or the error. */
-int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what);
+int st_one_int64(struct store *s, struct st_cur *q, int64_t *out, const char *what);
 /* Up to max ids of statement `which` bound with (?1 t, ?2 max). */
 int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, int *n,
 		const char *what);
@@ -101,7 +114,7 @@ int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, in
 int st_update(struct store *s, int which, int64_t table, int64_t value,
 	      const char *what, int must_change);
 /* Runs a bound UPDATE/DELETE of one row: ST_NOTFOUND when no row matched. */
-int st_change_row(struct store *s, sqlite3_stmt *q, const char *what);
+int st_change_row(struct store *s, struct st_cur *q, const char *what);
 
 /* The /me numbers (me_seq, sql-me.c) of the users a change concerns,
  * written by the statements that make it (the schema's triggers before
@@ -124,55 +137,196 @@ int st_me_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_wi
 int st_name_functions(sqlite3 *db);
 
 /* Tables (sql-tables.c), for the files that list tables too. */
-int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
+int st_list_tables(struct store *s, struct st_cur *q, st_table_fn fn, void *ctx,
 		   const char *what);
+
+/* PostgreSQL's side of the cursor (sql-pg.c): the readers of a result's
+ * row, the binders, the end of a use, a step. */
+int64_t st_pg_col_int64(const struct st_cur *q, int col);
+double st_pg_col_double(const struct st_cur *q, int col);
+const unsigned char *st_pg_col_text(const struct st_cur *q, int col);
+int st_pg_col_bytes(struct st_cur *q, int col);
+const void *st_pg_col_blob(struct st_cur *q, int col);
+int st_pg_col_null(const struct st_cur *q, int col);
+int st_pg_col_count(const struct st_cur *q);
+void st_pg_bind(struct st_cur *q, int i, const struct st_arg *a);
+void st_pg_done(struct st_cur *q);
+int st_pg_step(struct store *s, struct st_cur *q);
+int64_t st_pg_changes(const struct store *s);
+int64_t st_pg_last_id(struct store *s);
+const char *st_pg_errmsg(const struct store *s);
+/* … and of the connection: open (migrations included), prepare, the
+ * last error (logged as `what`: ST_BUSY, ST_ERR …; a unique key),
+ * transactions (write: the writer lock taken), close. */
+int st_pg_open(struct store **out, const char *uri, const char *schema_dir);
+int st_pg_prepare(struct store *s, int id);
+int st_pg_fail(struct store *s, const char *what);
+int st_pg_unique(const struct store *s);
+int st_pg_begin(struct store *s, int write);
+int st_pg_commit(struct store *s);
+void st_pg_rollback(struct store *s);
+int st_pg_in_transaction(const struct store *s);
+void st_pg_close(struct store *s);
+/* A connection string store_open hands to PostgreSQL (postgresql://…). */
+int st_is_pg_uri(const char *db);
+
+/* A step's outcome, as SQLite numbers them (PostgreSQL's step answers the
+ * same; any other number is an error: st_fail). */
+enum { ST_ROW = SQLITE_ROW, ST_DONE = SQLITE_DONE };
 
 /* The helpers every function of the store calls, inline: a statement, its
  * values, its end cost what the same lines written out in place cost. */
-sqlite3_stmt *st_prepare(struct store *s, int id);
+struct st_cur *st_prepare(struct store *s, int id);
 
 /* Statement id, prepared (at open: this only looks it up). */
-static inline sqlite3_stmt *st_stmt(struct store *s, int id)
+static inline struct st_cur *st_stmt(struct store *s, int id)
 {
-	return s->st[id] ? s->st[id] : st_prepare(s, id);
+	struct st_cur *q = &s->cur[id];
+	return q->lite || q->pg ? q : st_prepare(s, id);
 }
 
 /* Reset and unbind: every use of a statement ends here, so that no value
  * outlives its request and a failed step's code stays out of the next use. */
-static inline void st_done(sqlite3_stmt *q)
+static inline void st_done(struct st_cur *q)
 {
-	sqlite3_reset(q);
-	sqlite3_clear_bindings(q);
+	if (q->lite) {
+		sqlite3_reset(q->lite);
+		sqlite3_clear_bindings(q->lite);
+	} else {
+		st_pg_done(q);
+	}
 }
 
-/* Binds a copy of v (NULL as the empty string). */
-static inline int st_bind_text(sqlite3_stmt *q, int i, const char *v)
+/* One step: ST_ROW, ST_DONE, or an error (st_fail tells which). */
+static inline int st_step(struct store *s, struct st_cur *q)
 {
-	return sqlite3_bind_text(q, i, v ? v : "", -1, SQLITE_TRANSIENT);
+	return q->lite ? sqlite3_step(q->lite) : st_pg_step(s, q);
+}
+
+/* The row q stands on, column col (from 0). */
+static inline int st_int(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_int(q->lite, col) : (int)st_pg_col_int64(q, col);
+}
+
+static inline int64_t st_int64(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_int64(q->lite, col) : st_pg_col_int64(q, col);
+}
+
+static inline double st_double(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_double(q->lite, col) : st_pg_col_double(q, col);
+}
+
+/* Text: NULL for a NULL column; valid until the next step or st_done. */
+static inline const unsigned char *st_text(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_text(q->lite, col) : st_pg_col_text(q, col);
+}
+
+/* A blob (call before st_bytes, as SQLite asks), then its length. */
+static inline const void *st_blob(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_blob(q->lite, col) : st_pg_col_blob(q, col);
+}
+
+static inline int st_bytes(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_bytes(q->lite, col) : st_pg_col_bytes(q, col);
+}
+
+static inline int st_null(struct st_cur *q, int col)
+{
+	return q->lite ? sqlite3_column_type(q->lite, col) == SQLITE_NULL : st_pg_col_null(q, col);
+}
+
+static inline int st_columns(struct st_cur *q)
+{
+	return q->lite ? sqlite3_column_count(q->lite) : st_pg_col_count(q);
+}
+
+/* The rows the last write changed; the id the last INSERT made; the
+ * backend's last message. */
+static inline int64_t st_changes(struct store *s)
+{
+	return s->db ? sqlite3_changes(s->db) : st_pg_changes(s);
+}
+
+static inline int64_t st_last_id(struct store *s)
+{
+	return s->db ? sqlite3_last_insert_rowid(s->db) : st_pg_last_id(s);
+}
+
+static inline const char *st_errmsg(struct store *s)
+{
+	return s->db ? sqlite3_errmsg(s->db) : st_pg_errmsg(s);
+}
+
+/* Binds value ?i (from 1) of q; text NULL as "", a copy. */
+static inline void st_bind_int64(struct st_cur *q, int i, int64_t v)
+{
+	if (q->lite)
+		sqlite3_bind_int64(q->lite, i, v);
+	else
+		st_pg_bind(q, i, &(const struct st_arg)ST_INT(v));
+}
+
+static inline void st_bind_double(struct st_cur *q, int i, double v)
+{
+	if (q->lite)
+		sqlite3_bind_double(q->lite, i, v);
+	else
+		st_pg_bind(q, i, &(const struct st_arg)ST_REAL(v));
+}
+
+static inline void st_bind_null(struct st_cur *q, int i)
+{
+	if (q->lite)
+		sqlite3_bind_null(q->lite, i);
+	else
+		st_pg_bind(q, i, &(const struct st_arg){ .kind = ST_KNULL });
+}
+
+static inline void st_bind_text(struct st_cur *q, int i, const char *v)
+{
+	if (q->lite)
+		sqlite3_bind_text(q->lite, i, v ? v : "", -1, SQLITE_TRANSIENT);
+	else
+		st_pg_bind(q, i, &(const struct st_arg)ST_TEXT(v));
 }
 
 /* A text column into dst, truncated to cap and always NUL-terminated. */
-static inline void st_copy_col(char *dst, size_t cap, sqlite3_stmt *q, int col)
+static inline void st_copy_col(char *dst, size_t cap, struct st_cur *q, int col)
 {
-	const unsigned char *t = sqlite3_column_text(q, col);
+	const unsigned char *t = st_text(q, col);
 	snprintf(dst, cap, "%s", t ? (const char *)t : "");
 }
 
-static inline void st_bind_args(sqlite3_stmt *q, const struct st_arg *a)
+static inline void st_bind_args(struct st_cur *q, const struct st_arg *a)
 {
+	if (!q->lite) {
+		for (int i = 1; a->kind != ST_KEND; a++, i++)
+			st_pg_bind(q, i, a);
+		return;
+	}
+	sqlite3_stmt *l = q->lite;
 	for (int i = 1; a->kind != ST_KEND; a++, i++)
 		switch (a->kind) {
 		case ST_KINT:
-			sqlite3_bind_int64(q, i, a->i);
+			sqlite3_bind_int64(l, i, a->i);
 			break;
 		case ST_KTEXT:
-			st_bind_text(q, i, a->p);
+			sqlite3_bind_text(l, i, a->p ? a->p : "", -1, SQLITE_TRANSIENT);
 			break;
 		case ST_KREAL:
-			sqlite3_bind_double(q, i, a->d);
+			sqlite3_bind_double(l, i, a->d);
 			break;
 		case ST_KBLOB:
-			sqlite3_bind_blob(q, i, a->p, a->n, SQLITE_TRANSIENT);
+			sqlite3_bind_blob(l, i, a->p, a->n, SQLITE_TRANSIENT);
+			break;
+		case ST_KNULL:
+			sqlite3_bind_null(l, i);
 			break;
 		case ST_KEND:
 			break;
@@ -181,9 +335,9 @@ static inline void st_bind_args(sqlite3_stmt *q, const struct st_arg *a)
 
 /* Statement `id` prepared and bound to `a`; NULL (logged) if it cannot be
  * prepared. Step it, read it, and end with st_done() as before. */
-static inline sqlite3_stmt *st_query(struct store *s, int id, const struct st_arg *a)
+static inline struct st_cur *st_query(struct store *s, int id, const struct st_arg *a)
 {
-	sqlite3_stmt *q = st_stmt(s, id);
+	struct st_cur *q = st_stmt(s, id);
 	if (q)
 		st_bind_args(q, a);
 	return q;
@@ -193,7 +347,7 @@ static inline sqlite3_stmt *st_query(struct store *s, int id, const struct st_ar
  * ST_EXISTS for a unique key taken, or an error logged as `what`. */
 static inline int st_run(struct store *s, int id, const char *what, const struct st_arg *a)
 {
-	sqlite3_stmt *q = st_query(s, id, a);
+	struct st_cur *q = st_query(s, id, a);
 	return q ? st_exec(s, q, what) : ST_ERR;
 }
 

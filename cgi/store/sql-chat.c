@@ -62,11 +62,11 @@ struct chat_rate {
 	int64_t *oldest;
 };
 
-static int read_rate(void *ctx, sqlite3_stmt *q)
+static int read_rate(void *ctx, struct st_cur *q)
 {
 	struct chat_rate *r = ctx;
-	*r->count = sqlite3_column_int(q, 0);
-	*r->oldest = sqlite3_column_int64(q, 1);
+	*r->count = st_int(q, 0);
+	*r->oldest = st_int64(q, 1);
 	return 0;
 }
 
@@ -85,14 +85,14 @@ struct chat_to {
 	void *ctx;
 };
 
-static int read_chat(void *ctx, sqlite3_stmt *q)
+static int read_chat(void *ctx, struct st_cur *q)
 {
 	struct chat_to *to = ctx;
 	struct st_chat m;
-	m.id = sqlite3_column_int64(q, 0);
-	m.user_id = sqlite3_column_int64(q, 1);
+	m.id = st_int64(q, 0);
+	m.user_id = st_int64(q, 1);
 	st_copy_col(m.author, sizeof m.author, q, 2);
-	m.at = sqlite3_column_int64(q, 3);
+	m.at = st_int64(q, 3);
 	st_copy_col(m.text, sizeof m.text, q, 4);
 	to->fn(to->ctx, &m);
 	return 0;
@@ -109,13 +109,13 @@ int store_chat_recent(struct store *s, int64_t table, int64_t viewer, int limit,
 int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted, int on,
 		    int64_t at)
 {
-	sqlite3_stmt *q = st_query(s, on ? STMT_CHAT_MUTE : STMT_CHAT_UNMUTE, ST_ARGS(ST_INT(user),
+	struct st_cur *q = st_query(s, on ? STMT_CHAT_MUTE : STMT_CHAT_UNMUTE, ST_ARGS(ST_INT(user),
 			ST_INT(muted)));
 	if (!q)
 		return ST_ERR;
 	if (on) {
-		sqlite3_bind_int64(q, 3, at);
-		sqlite3_bind_int64(q, 4, table);
+		st_bind_int64(q, 3, at);
+		st_bind_int64(q, 4, table);
 		return st_change_row(s, q, "chat mute");
 	}
 	return st_exec(s, q, "chat unmute");
@@ -133,11 +133,11 @@ struct muted_rows {
 	int n, max;
 };
 
-static int read_muted(void *ctx, sqlite3_stmt *q)
+static int read_muted(void *ctx, struct st_cur *q)
 {
 	struct muted_rows *m = ctx;
 	struct muted_row *r = &m->row[m->n++];
-	r->id = sqlite3_column_int64(q, 0);
+	r->id = st_int64(q, 0);
 	st_copy_col(r->name, sizeof r->name, q, 1);
 	st_copy_col(r->key, sizeof r->key, q, 2);
 	return m->n >= m->max;

@@ -87,6 +87,8 @@ const char *st_sql(int id)
  * the busy timeout, else ST_ERR (a 500). */
 int st_fail(struct store *s, const char *what)
 {
+	if (!s->db)
+		return st_pg_fail(s, what);
 	int code = sqlite3_errcode(s->db);
 	fprintf(stderr, "store: %s: %s\n", what, sqlite3_errmsg(s->db));
 	if (code == SQLITE_FULL)
@@ -96,27 +98,37 @@ int st_fail(struct store *s, const char *what)
 
 /* Prepares statement `id` (st_stmt's slow path: at open); NULL, logged, if
  * it cannot be. */
-sqlite3_stmt *st_prepare(struct store *s, int id)
+struct st_cur *st_prepare(struct store *s, int id)
 {
-	if (sqlite3_prepare_v3(s->db, st_sql(id), -1, SQLITE_PREPARE_PERSISTENT, &s->st[id],
+	struct st_cur *q = &s->cur[id];
+	if (!s->db)
+		return st_pg_prepare(s, id) == ST_OK ? q : NULL;
+	if (sqlite3_prepare_v3(s->db, st_sql(id), -1, SQLITE_PREPARE_PERSISTENT, &q->lite,
 			       NULL) != SQLITE_OK) {
 		fprintf(stderr, "store: prepare %s: %s\n", st_sql(id), sqlite3_errmsg(s->db));
-		s->st[id] = NULL;
+		q->lite = NULL;
 		return NULL;
 	}
-	return s->st[id];
+	return q;
+}
+
+/* The last step failed on a unique key (or primary key). */
+static int unique_violated(struct store *s)
+{
+	if (!s->db)
+		return st_pg_unique(s);
+	int x = sqlite3_extended_errcode(s->db);
+	return x == SQLITE_CONSTRAINT_UNIQUE || x == SQLITE_CONSTRAINT_PRIMARYKEY;
 }
 
 /* Runs a statement without result rows (or ignores them) to the end. */
-int st_exec(struct store *s, sqlite3_stmt *q, const char *what)
+int st_exec(struct store *s, struct st_cur *q, const char *what)
 {
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	while ((rc = st_step(s, q)) == ST_ROW)
 		;
-	if (rc != SQLITE_DONE) {
-		int x = sqlite3_extended_errcode(s->db);
-		int r = (x == SQLITE_CONSTRAINT_UNIQUE || x == SQLITE_CONSTRAINT_PRIMARYKEY)
-			? ST_EXISTS : st_fail(s, what);
+	if (rc != ST_DONE) {
+		int r = unique_violated(s) ? ST_EXISTS : st_fail(s, what);
 		st_done(q);
 		return r;
 	}
@@ -124,44 +136,44 @@ int st_exec(struct store *s, sqlite3_stmt *q, const char *what)
 	return ST_OK;
 }
 
-int st_one(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
+int st_one(struct store *s, struct st_cur *q, st_row_fn fn, void *ctx, const char *what)
 {
 	if (!q)
 		return ST_ERR;
-	int rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW) {
+	int rc = st_step(s, q);
+	if (rc == ST_ROW) {
 		fn(ctx, q);
 		rc = ST_OK;
 	} else {
-		rc = rc == SQLITE_DONE ? ST_NOTFOUND : st_fail(s, what);
+		rc = rc == ST_DONE ? ST_NOTFOUND : st_fail(s, what);
 	}
 	st_done(q);
 	return rc;
 }
 
-int st_each(struct store *s, sqlite3_stmt *q, st_row_fn fn, void *ctx, const char *what)
+int st_each(struct store *s, struct st_cur *q, st_row_fn fn, void *ctx, const char *what)
 {
 	if (!q)
 		return ST_ERR;
 	int rc;
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW)
+	while ((rc = st_step(s, q)) == ST_ROW)
 		if (fn(ctx, q))
 			break;
-	rc = rc == SQLITE_DONE || rc == SQLITE_ROW ? ST_OK : st_fail(s, what);
+	rc = rc == ST_DONE || rc == ST_ROW ? ST_OK : st_fail(s, what);
 	st_done(q);
 	return rc;
 }
 
-static int row_int64(void *out, sqlite3_stmt *q)
+static int row_int64(void *out, struct st_cur *q)
 {
-	*(int64_t *)out = sqlite3_column_int64(q, 0);
+	*(int64_t *)out = st_int64(q, 0);
 	return 0;
 }
 
 /* Steps a bound statement that reads one number (column 0) into *out:
  * ST_OK, ST_NOTFOUND when there is no row (an aggregate always has one),
  * or the error. Resets the statement. */
-int st_one_int64(struct store *s, sqlite3_stmt *q, int64_t *out, const char *what)
+int st_one_int64(struct store *s, struct st_cur *q, int64_t *out, const char *what)
 {
 	return st_one(s, q, row_int64, out, what);
 }
@@ -172,11 +184,11 @@ struct id_list {
 	int max, *n;
 };
 
-static int row_id(void *ctx, sqlite3_stmt *q)
+static int row_id(void *ctx, struct st_cur *q)
 {
 	struct id_list *l = ctx;
 	if (*l->n < l->max)
-		l->ids[(*l->n)++] = sqlite3_column_int64(q, 0);
+		l->ids[(*l->n)++] = st_int64(q, 0);
 	return 0;
 }
 
@@ -194,20 +206,20 @@ int st_list_ids(struct store *s, int which, int64_t t, int64_t *ids, int max, in
 int st_update(struct store *s, int which, int64_t table, int64_t value,
 	      const char *what, int must_change)
 {
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(table), ST_INT(value)));
+	struct st_cur *q = st_query(s, which, ST_ARGS(ST_INT(table), ST_INT(value)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, what);
-	if (rc == ST_OK && must_change && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && must_change && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc;
 }
 
 /* Runs an UPDATE/DELETE of one row: ST_NOTFOUND when no row matched. */
-int st_change_row(struct store *s, sqlite3_stmt *q, const char *what)
+int st_change_row(struct store *s, struct st_cur *q, const char *what)
 {
 	int rc = st_exec(s, q, what);
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc;
 }
@@ -382,6 +394,10 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 	int rc = ST_ERR;
 
 	*out = NULL;
+	if (st_is_pg_uri(db_path)) {
+		free(s);
+		return st_pg_open(out, db_path, schema_dir);
+	}
 	if (!s)
 		return ST_ERR;
 	s->lock_fd = -1;
@@ -418,7 +434,7 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 		sqlite3_trace_v2(s->db, SQLITE_TRACE_STMT, trace_stmt, NULL);
 	static const int pragmas[] = { STMT_PRAGMA_WAL, STMT_PRAGMA_SYNC, STMT_PRAGMA_FK };
 	for (size_t i = 0; i < sizeof pragmas / sizeof pragmas[0]; i++) {
-		sqlite3_stmt *q = st_stmt(s, pragmas[i]);
+		struct st_cur *q = st_stmt(s, pragmas[i]);
 		if (!q || (rc = st_exec(s, q, st_sql(pragmas[i]))) != ST_OK)
 			goto out;
 	}
@@ -439,8 +455,13 @@ void store_close(struct store *s)
 {
 	if (!s)
 		return;
+	if (!s->db) {
+		st_pg_close(s);
+		free(s);
+		return;
+	}
 	for (int i = 0; i < ST_NSTMT; i++)
-		sqlite3_finalize(s->st[i]);
+		sqlite3_finalize(s->cur[i].lite);
 	sqlite3_close(s->db);
 	if (s->lock_fd >= 0)
 		close(s->lock_fd);   /* drops the writer lock if it is still held */
@@ -452,7 +473,7 @@ void store_close(struct store *s)
 
 static int run(struct store *s, int id)
 {
-	sqlite3_stmt *q = st_stmt(s, id);
+	struct st_cur *q = st_stmt(s, id);
 	return q ? st_exec(s, q, st_sql(id)) : ST_ERR;
 }
 
@@ -546,6 +567,8 @@ static void writer_unlock(struct store *s)
  * a single autocommit statement) held it past the busy timeout. */
 int store_begin(struct store *s)
 {
+	if (!s->db)
+		return st_pg_begin(s, 1);
 	int rc = writer_lock(s);
 	if (rc != ST_OK)
 		return rc;
@@ -558,6 +581,8 @@ int store_begin(struct store *s)
 /* A deferred read transaction: one consistent snapshot for several reads. */
 int store_begin_read(struct store *s)
 {
+	if (!s->db)
+		return st_pg_begin(s, 0);
 	return run(s, STMT_BEGIN_READ);
 }
 
@@ -565,6 +590,8 @@ int store_begin_read(struct store *s)
  * Either way the writer lock is released. */
 int store_commit(struct store *s)
 {
+	if (!s->db)
+		return st_pg_commit(s);
 	int rc = run(s, STMT_COMMIT);
 	if (rc != ST_OK)
 		store_rollback(s);
@@ -576,6 +603,10 @@ int store_commit(struct store *s)
  * writer lock. */
 void store_rollback(struct store *s)
 {
+	if (!s->db) {
+		st_pg_rollback(s);
+		return;
+	}
 	if (!sqlite3_get_autocommit(s->db))
 		run(s, STMT_ROLLBACK);
 	writer_unlock(s);
@@ -583,6 +614,8 @@ void store_rollback(struct store *s)
 
 int store_in_transaction(const struct store *s)
 {
+	if (!s->db)
+		return st_pg_in_transaction(s);
 	return !sqlite3_get_autocommit(s->db) || s->locked;
 }
 
@@ -606,15 +639,15 @@ int store_end_request(struct store *s)
 static int limit_pages(struct store *s, int64_t pages, int64_t *now)
 {
 	char sql[64];
-	sqlite3_stmt *q = NULL;
+	struct st_cur q = { 0 };
 	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %lld", (long long)pages);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &q, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &q.lite, NULL) != SQLITE_OK)
 		return st_fail(s, "max_page_count");
 	int64_t n = 0;
-	int rc = st_one_int64(s, q, &n, "max_page_count");
+	int rc = st_one_int64(s, &q, &n, "max_page_count");
 	if (rc == ST_OK && now)
 		*now = n;
-	sqlite3_finalize(q);
+	sqlite3_finalize(q.lite);
 	rc = rc == ST_NOTFOUND ? ST_OK : rc;
 	return rc;
 }
@@ -698,6 +731,12 @@ int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
 	struct st_maint none = { 0 };
 	if (!m)
 		m = &none;
+	if (op != ST_MAINT_MEMORY && !s->db) {   /* PostgreSQL keeps its own files */
+		if (op != ST_MAINT_LIMIT_PAGES)
+			return ST_OK;
+		fprintf(stderr, "store: a page limit is SQLite's only\n");
+		return ST_ERR;
+	}
 	switch (op) {
 	case ST_MAINT_WORKER:
 		sqlite3_wal_autocheckpoint(s->db, WAL_BACKSTOP_PAGES);

@@ -89,14 +89,14 @@ struct prefs_to {
 };
 
 /* One row of mail_prefs (address, mode, token[, user_id]). */
-static int read_prefs(void *ctx, sqlite3_stmt *q)
+static int read_prefs(void *ctx, struct st_cur *q)
 {
 	struct prefs_to *to = ctx;
 	st_copy_col(to->out->address, sizeof to->out->address, q, 0);
-	to->out->mode = sqlite3_column_int(q, 1);
+	to->out->mode = st_int(q, 1);
 	st_copy_col(to->out->token, sizeof to->out->token, q, 2);
 	if (to->user)
-		*to->user = sqlite3_column_int64(q, 3);
+		*to->user = st_int64(q, 3);
 	return 0;
 }
 
@@ -141,7 +141,7 @@ int store_mail_digest_due(struct store *s, int64_t now, int64_t *ids, int max, i
 
 int store_mail_digest_queue(struct store *s, int64_t user, int64_t now, int64_t next)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_DIGEST_QUEUE, ST_ARGS(ST_INT(user), ST_INT(now)));
+	struct st_cur *q = st_query(s, STMT_MAIL_DIGEST_QUEUE, ST_ARGS(ST_INT(user), ST_INT(now)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "mail digest queue");
@@ -155,19 +155,19 @@ struct mail_rows {
 	int max, *n;
 };
 
-static int read_mail(void *ctx, sqlite3_stmt *q)
+static int read_mail(void *ctx, struct st_cur *q)
 {
 	struct mail_rows *r = ctx;
 	if (*r->n >= r->max)
 		return 1;
 	struct st_mail *m = &r->out[(*r->n)++];
-	m->id = sqlite3_column_int64(q, 0);
-	m->user_id = sqlite3_column_int64(q, 1);
-	m->table_id = sqlite3_column_int64(q, 2);
-	m->kind = sqlite3_column_int(q, 3);
-	m->attempts = sqlite3_column_int(q, 4);
-	m->created_at = sqlite3_column_int64(q, 5);
-	m->mode = sqlite3_column_int(q, 6);
+	m->id = st_int64(q, 0);
+	m->user_id = st_int64(q, 1);
+	m->table_id = st_int64(q, 2);
+	m->kind = st_int(q, 3);
+	m->attempts = st_int(q, 4);
+	m->created_at = st_int64(q, 5);
+	m->mode = st_int(q, 6);
 	st_copy_col(m->name, sizeof m->name, q, 7);
 	st_copy_col(m->address, sizeof m->address, q, 8);
 	st_copy_col(m->token, sizeof m->token, q, 9);
@@ -196,7 +196,7 @@ int store_mail_acting(struct store *s, int64_t user, int64_t table, int *yes)
 int store_mail_acting_tables(struct store *s, int64_t user, int max, st_table_fn fn,
 			     void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MAIL_ACTING_TABLES, ST_ARGS(ST_INT(user), ST_INT(max)));
+	struct st_cur *q = st_query(s, STMT_MAIL_ACTING_TABLES, ST_ARGS(ST_INT(user), ST_INT(max)));
 	return st_list_tables(s, q, fn, ctx, "mail acting tables");
 }
 

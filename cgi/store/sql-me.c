@@ -130,12 +130,12 @@ struct poll_row {
 	int64_t *seq, *deadline, *user;
 };
 
-static int read_poll(void *ctx, sqlite3_stmt *q)
+static int read_poll(void *ctx, struct st_cur *q)
 {
 	const struct poll_row *r = ctx;
-	*r->seq = sqlite3_column_int64(q, 0);
-	*r->deadline = sqlite3_column_int64(q, 1);
-	*r->user = sqlite3_column_int64(q, 2);
+	*r->seq = st_int64(q, 0);
+	*r->deadline = st_int64(q, 1);
+	*r->user = st_int64(q, 2);
 	return 0;
 }
 
@@ -146,7 +146,7 @@ static int user_poll_row(struct store *s, int id, int64_t user, const char *toke
 			 int64_t *seq, int64_t *deadline, int64_t *user_out)
 {
 	struct poll_row r = { seq, deadline, user_out };
-	sqlite3_stmt *q = token ? st_query(s, id, ST_ARGS(ST_TEXT(token))) :
+	struct st_cur *q = token ? st_query(s, id, ST_ARGS(ST_TEXT(token))) :
 				  st_query(s, id, ST_ARGS(ST_INT(user)));
 	return st_one(s, q, read_poll, &r, "user poll");
 }
@@ -216,10 +216,10 @@ struct poll_token {
 	int found;
 };
 
-static int read_poll_token(void *ctx, sqlite3_stmt *q)
+static int read_poll_token(void *ctx, struct st_cur *q)
 {
 	struct poll_token *t = ctx;
-	if (sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+	if (!st_null(q, 0)) {
 		st_copy_col(t->out, ST_POLL_TOKEN_LEN + 1, q, 0);
 		t->found = 1;
 	}
@@ -230,7 +230,7 @@ int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 			  char out[ST_POLL_TOKEN_LEN + 1])
 {
 	struct poll_token t = { out, 0 };
-	sqlite3_stmt *q;
+	struct st_cur *q;
 	int rc = ST_OK;
 	if (fresh) {
 		if (!(q = st_query(s, STMT_USER_POLL_TOKEN_SET, ST_ARGS(ST_INT(user),
@@ -253,15 +253,15 @@ struct feed_row {
 	int64_t *user, *created_at;
 };
 
-static int read_feed(void *ctx, sqlite3_stmt *q)
+static int read_feed(void *ctx, struct st_cur *q)
 {
 	const struct feed_row *f = ctx;
 	if (f->token)
 		st_copy_col(f->token, ST_FEED_TOKEN_LEN + 1, q, 0);
 	if (f->user)
-		*f->user = sqlite3_column_int64(q, 1);
+		*f->user = st_int64(q, 1);
 	if (f->created_at)
-		*f->created_at = sqlite3_column_int64(q, 2);
+		*f->created_at = st_int64(q, 2);
 	return 0;
 }
 
@@ -294,12 +294,12 @@ struct game_counts {
 	void *ctx;
 };
 
-static int read_game_count(void *ctx, sqlite3_stmt *q)
+static int read_game_count(void *ctx, struct st_cur *q)
 {
 	const struct game_counts *g = ctx;
 	char game[ST_SLUG_MAX + 1];
 	st_copy_col(game, sizeof game, q, 0);
-	g->fn(g->ctx, game, sqlite3_column_int(q, 1));
+	g->fn(g->ctx, game, st_int(q, 1));
 	return 0;
 }
 
@@ -311,24 +311,24 @@ int store_profile_games(struct store *s, int64_t user, st_game_count_fn fn, void
 }
 
 /* One row (a seat of a finished table) into f; a new table starts f anew. */
-static void finished_row(sqlite3_stmt *q, struct st_finished *f)
+static void finished_row(struct st_cur *q, struct st_finished *f)
 {
-	int64_t id = sqlite3_column_int64(q, 0);
+	int64_t id = st_int64(q, 0);
 	if (f->table_id != id) {
 		memset(f, 0, sizeof *f);
 		f->table_id = id;
-		f->my_seat = sqlite3_column_int(q, 1);
+		f->my_seat = st_int(q, 1);
 		st_copy_col(f->game, sizeof f->game, q, 2);
-		f->nseats = sqlite3_column_int(q, 3);
-		f->at = sqlite3_column_int64(q, 4);
-		f->totals.parties = sqlite3_column_int(q, 5);
+		f->nseats = st_int(q, 3);
+		f->at = st_int64(q, 4);
+		f->totals.parties = st_int(q, 5);
 	}
-	int seat = sqlite3_column_int(q, 6);
+	int seat = st_int(q, 6);
 	if (seat < 0 || seat >= GAME_MAX_SEATS)
 		return;
-	if (sqlite3_column_int(q, 7))
+	if (st_int(q, 7))
 		f->resigned |= 1u << seat;
-	f->totals.total[seat] = sqlite3_column_int(q, 8);
+	f->totals.total[seat] = st_int(q, 8);
 }
 
 /* The finished table being gathered, handed to fn when the next one starts. */
@@ -338,10 +338,10 @@ struct finished_rows {
 	void *ctx;
 };
 
-static int read_finished(void *ctx, sqlite3_stmt *q)
+static int read_finished(void *ctx, struct st_cur *q)
 {
 	struct finished_rows *r = ctx;
-	if (r->f.table_id && r->f.table_id != sqlite3_column_int64(q, 0))
+	if (r->f.table_id && r->f.table_id != st_int64(q, 0))
 		r->fn(r->ctx, &r->f);
 	finished_row(q, &r->f);
 	return 0;

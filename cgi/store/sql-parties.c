@@ -97,26 +97,26 @@ const struct st_stmts st_stmts_parties = ST_STMTS(stmt_text);
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
 		       const unsigned char *snap, size_t len, int64_t now, int64_t *id)
 {
-	sqlite3_stmt *q = st_query(s, STMT_PARTY_CREATE, ST_ARGS(ST_INT(table), ST_INT(number),
-			ST_INT((sqlite3_int64)seed), ST_INT(dealer), ST_BLOB(snap, (int)len),
+	struct st_cur *q = st_query(s, STMT_PARTY_CREATE, ST_ARGS(ST_INT(table), ST_INT(number),
+			ST_INT((int64_t)seed), ST_INT(dealer), ST_BLOB(snap, (int)len),
 			ST_INT(now)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "party create");
 	if (rc == ST_OK && id)
-		*id = sqlite3_last_insert_rowid(s->db);
+		*id = st_last_id(s);
 	return rc;
 }
 
 /* One result row (seat, place, points) into the party's result. */
-static int read_result(void *ctx, sqlite3_stmt *q)
+static int read_result(void *ctx, struct st_cur *q)
 {
 	struct st_party *p = ctx;
-	int seat = sqlite3_column_int(q, 0);
+	int seat = st_int(q, 0);
 	if (seat < 0 || seat >= GAME_MAX_SEATS)
 		return 0;   /* the schema's CHECK keeps this from happening */
-	p->result.place[seat] = sqlite3_column_int(q, 1);
-	p->result.points[seat] = sqlite3_column_int(q, 2);
+	p->result.place[seat] = st_int(q, 1);
+	p->result.points[seat] = st_int(q, 2);
 	return 0;
 }
 
@@ -129,15 +129,15 @@ static int read_results(struct store *s, struct st_party *p)
 
 /* One row of PARTY_COLS (column 6 is the snapshot or its length), with
  * the party's result rows. */
-static int read_party(struct store *s, sqlite3_stmt *q, struct st_party *p)
+static int read_party(struct store *s, struct st_cur *q, struct st_party *p)
 {
 	memset(p, 0, sizeof *p);
-	p->id = sqlite3_column_int64(q, 0);
-	p->table_id = sqlite3_column_int64(q, 1);
-	p->number = sqlite3_column_int(q, 2);
-	p->seed = (uint64_t)sqlite3_column_int64(q, 3);
-	p->dealer = sqlite3_column_int(q, 4);
-	p->over = sqlite3_column_int(q, 5);
+	p->id = st_int64(q, 0);
+	p->table_id = st_int64(q, 1);
+	p->number = st_int(q, 2);
+	p->seed = (uint64_t)st_int64(q, 3);
+	p->dealer = st_int(q, 4);
+	p->over = st_int(q, 5);
 	return p->over ? read_results(s, p) : ST_OK;
 }
 
@@ -151,14 +151,14 @@ struct party_row {
 	int rc;
 };
 
-static int read_party_snap(void *ctx, sqlite3_stmt *q)
+static int read_party_snap(void *ctx, struct st_cur *q)
 {
 	struct party_row *r = ctx;
 	struct st_party *p = r->p;
-	const void *blob = sqlite3_column_blob(q, 6);
+	const void *blob = st_blob(q, 6);
 	r->rc = read_party(r->s, q, p);
-	p->snap_len = (size_t)sqlite3_column_bytes(q, 6);
-	p->last_tick = sqlite3_column_int(q, 7);
+	p->snap_len = (size_t)st_bytes(q, 6);
+	p->last_tick = st_int(q, 7);
 	if (r->rc != ST_OK) {
 		/* (said by read_results) */
 	} else if (r->snap && p->snap_len > r->cap) {
@@ -177,10 +177,10 @@ int store_party_get(struct store *s, int64_t table, int number, struct st_party 
 		    unsigned char *snap, size_t cap)
 {
 	struct party_row r = { s, p, snap, cap, ST_OK };
-	sqlite3_stmt *q = st_query(s, number < 0 ? STMT_PARTY_LATEST : STMT_PARTY_GET,
+	struct st_cur *q = st_query(s, number < 0 ? STMT_PARTY_LATEST : STMT_PARTY_GET,
 			ST_ARGS(ST_INT(table)));
 	if (q && number >= 0)
-		sqlite3_bind_int(q, 2, number);
+		st_bind_int64(q, 2, number);
 	int rc = st_one(s, q, read_party_snap, &r, "party get");
 	return rc == ST_OK ? r.rc : rc;
 }
@@ -190,7 +190,7 @@ static int put_results(struct store *s, int64_t party, const struct party_result
 		       int nseats)
 {
 	int rc;
-	sqlite3_stmt *q = st_query(s, STMT_RESULT_CLEAR, ST_ARGS(ST_INT(party)));
+	struct st_cur *q = st_query(s, STMT_RESULT_CLEAR, ST_ARGS(ST_INT(party)));
 	if (!q)
 		return ST_ERR;
 	if ((rc = st_exec(s, q, "result clear")) != ST_OK)
@@ -205,7 +205,7 @@ static int put_results(struct store *s, int64_t party, const struct party_result
 int store_party_end(struct store *s, int64_t party, const unsigned char *snap, size_t len,
 		    const struct party_result *r, int nseats)
 {
-	sqlite3_stmt *q = st_query(s, STMT_PARTY_OVER, ST_ARGS(ST_INT(party),
+	struct st_cur *q = st_query(s, STMT_PARTY_OVER, ST_ARGS(ST_INT(party),
 			ST_BLOB(snap, (int)len)));
 	if (!q)
 		return ST_ERR;
@@ -227,7 +227,7 @@ struct party_rows {
 	int rc;
 };
 
-static int read_party_row(void *ctx, sqlite3_stmt *q)
+static int read_party_row(void *ctx, struct st_cur *q)
 {
 	struct party_rows *r = ctx;
 	struct st_party p;
@@ -235,7 +235,7 @@ static int read_party_row(void *ctx, sqlite3_stmt *q)
 		r->rc = ST_ERR;
 		return 1;
 	}
-	p.snap_len = (size_t)sqlite3_column_int64(q, 6);
+	p.snap_len = (size_t)st_int64(q, 6);
 	r->fn(r->ctx, &p);
 	return 0;
 }
@@ -254,20 +254,20 @@ int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void 
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
 		      int64_t version, const unsigned char *snap, size_t len)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MOVE_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
+	struct st_cur *q = st_query(s, STMT_MOVE_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
 			ST_TEXT(text), ST_INT(at), ST_INT(version), ST_BLOB(snap, (int)len)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "move append");
 	if (rc == ST_EXISTS) {
-		fprintf(stderr, "store: move append: %s\n", sqlite3_errmsg(s->db));
+		fprintf(stderr, "store: move append: %s\n", st_errmsg(s));
 		rc = ST_ERR;
 	}
 	return rc;
 }
 
 /* Steps an EXISTS query into *yes, then resets it. */
-static int exists_row(struct store *s, sqlite3_stmt *q, int *yes, const char *what)
+static int exists_row(struct store *s, struct st_cur *q, int *yes, const char *what)
 {
 	int64_t v = 0;
 	int rc = st_one_int64(s, q, &v, what);
@@ -278,7 +278,7 @@ static int exists_row(struct store *s, sqlite3_stmt *q, int *yes, const char *wh
 /* *yes = 1 when the seat logged a step with a version above `after` (one index probe). */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_MOVED_SINCE, ST_ARGS(ST_INT(party), ST_INT(seat),
+	struct st_cur *q = st_query(s, STMT_SEAT_MOVED_SINCE, ST_ARGS(ST_INT(party), ST_INT(seat),
 			ST_INT(after)));
 	return exists_row(s, q, yes, "seat moved since");
 }
@@ -287,14 +287,14 @@ int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t aft
  * step of seat -1 logged as "tick", not a clock's "start"). */
 int store_ticked_since(struct store *s, int64_t party, int64_t after, int *yes)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TICKED_SINCE, ST_ARGS(ST_INT(party), ST_INT(after)));
+	struct st_cur *q = st_query(s, STMT_TICKED_SINCE, ST_ARGS(ST_INT(party), ST_INT(after)));
 	return exists_row(s, q, yes, "ticked since");
 }
 
 /* The version of the seat's last step in the party into *v (0: none). */
 int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_LAST_VERSION, ST_ARGS(ST_INT(party), ST_INT(seat)));
+	struct st_cur *q = st_query(s, STMT_SEAT_LAST_VERSION, ST_ARGS(ST_INT(party), ST_INT(seat)));
 	return st_one_int64(s, q, v, "seat last version");
 }
 
@@ -304,14 +304,14 @@ struct move_rows {
 	void *ctx;
 };
 
-static int read_move(void *ctx, sqlite3_stmt *q)
+static int read_move(void *ctx, struct st_cur *q)
 {
 	const struct move_rows *r = ctx;
 	struct st_move m;
-	m.seq = sqlite3_column_int64(q, 0);
-	m.seat = sqlite3_column_int(q, 1);
-	m.at = sqlite3_column_int64(q, 2);
-	m.version = sqlite3_column_int64(q, 3);
+	m.seq = st_int64(q, 0);
+	m.seat = st_int(q, 1);
+	m.at = st_int64(q, 2);
+	m.version = st_int64(q, 3);
 	st_copy_col(m.text, sizeof m.text, q, 4);
 	r->fn(r->ctx, &m);
 	return 0;
@@ -328,12 +328,12 @@ int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, vo
 /* How many steps the party has logged. */
 int store_move_count(struct store *s, int64_t party, int64_t *n)
 {
-	sqlite3_stmt *q = st_query(s, STMT_MOVE_COUNT, ST_ARGS(ST_INT(party)));
+	struct st_cur *q = st_query(s, STMT_MOVE_COUNT, ST_ARGS(ST_INT(party)));
 	return st_one_int64(s, q, n, "move count");
 }
 
 int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *at)
 {
-	sqlite3_stmt *q = st_query(s, STMT_PARTY_STEP_AT, ST_ARGS(ST_INT(party), ST_INT(upto)));
+	struct st_cur *q = st_query(s, STMT_PARTY_STEP_AT, ST_ARGS(ST_INT(party), ST_INT(upto)));
 	return st_one_int64(s, q, at, "party step at");
 }

@@ -50,12 +50,12 @@ _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_RATINGS_END - ST_F
 	       "one SQL text per statement");
 const struct st_stmts st_stmts_ratings = ST_STMTS(stmt_text);
 
-static int read_rating(void *ctx, sqlite3_stmt *q)
+static int read_rating(void *ctx, struct st_cur *q)
 {
 	struct st_rating *r = ctx;
-	r->mu = sqlite3_column_double(q, 0);
-	r->sigma = sqlite3_column_double(q, 1);
-	r->matches = sqlite3_column_int(q, 2);
+	r->mu = st_double(q, 0);
+	r->sigma = st_double(q, 1);
+	r->matches = st_int(q, 2);
 	return 0;
 }
 
@@ -71,35 +71,35 @@ int store_rating_get(struct store *s, int64_t user, const char *game, struct st_
 int store_rating_put(struct store *s, const char *game, int64_t table, const struct st_rating *r,
 		     int place, int players, int64_t now)
 {
-	sqlite3_stmt *q = st_query(s, STMT_RATING_PUT, ST_ARGS(ST_INT(r->user_id), ST_TEXT(game),
+	struct st_cur *q = st_query(s, STMT_RATING_PUT, ST_ARGS(ST_INT(r->user_id), ST_TEXT(game),
 			ST_REAL(r->mu), ST_REAL(r->sigma), ST_REAL(r->shown), ST_INT(now)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "rating put");
 	if (rc != ST_OK || !(q = st_stmt(s, STMT_RATING_HISTORY_ADD)))
 		return rc != ST_OK ? rc : ST_ERR;
-	sqlite3_bind_int64(q, 1, r->user_id);
+	st_bind_int64(q, 1, r->user_id);
 	st_bind_text(q, 2, game);
 	if (table > 0)
-		sqlite3_bind_int64(q, 3, table);
+		st_bind_int64(q, 3, table);
 	else
-		sqlite3_bind_null(q, 3);
-	sqlite3_bind_double(q, 4, r->mu);
-	sqlite3_bind_double(q, 5, r->sigma);
-	sqlite3_bind_double(q, 6, r->shown);
-	sqlite3_bind_int(q, 7, place);
-	sqlite3_bind_int(q, 8, players);
-	sqlite3_bind_int64(q, 9, now);
+		st_bind_null(q, 3);
+	st_bind_double(q, 4, r->mu);
+	st_bind_double(q, 5, r->sigma);
+	st_bind_double(q, 6, r->shown);
+	st_bind_int64(q, 7, place);
+	st_bind_int64(q, 8, players);
+	st_bind_int64(q, 9, now);
 	return st_exec(s, q, "rating history add");
 }
 
 int store_table_set_rated(struct store *s, int64_t table)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_SET_RATED, ST_ARGS(ST_INT(table)));
+	struct st_cur *q = st_query(s, STMT_TABLE_SET_RATED, ST_ARGS(ST_INT(table)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "table set rated");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_EXISTS;
 	return rc;
 }
@@ -111,18 +111,18 @@ struct rating_to {
 };
 
 /* One row of STMT_RATING_BOARD / STMT_RATINGS_OF_USER. */
-static int list_rating(void *ctx, sqlite3_stmt *q)
+static int list_rating(void *ctx, struct st_cur *q)
 {
 	struct rating_to *to = ctx;
 	struct st_rating r;
 	memset(&r, 0, sizeof r);
-	r.user_id = sqlite3_column_int64(q, 0);
+	r.user_id = st_int64(q, 0);
 	st_copy_col(r.name, sizeof r.name, q, 1);
-	r.mu = sqlite3_column_double(q, 2);
-	r.sigma = sqlite3_column_double(q, 3);
-	r.shown = sqlite3_column_double(q, 4);
-	r.matches = sqlite3_column_int(q, 5);
-	if (sqlite3_column_count(q) > 6)
+	r.mu = st_double(q, 2);
+	r.sigma = st_double(q, 3);
+	r.shown = st_double(q, 4);
+	r.matches = st_int(q, 5);
+	if (st_columns(q) > 6)
 		st_copy_col(r.game, sizeof r.game, q, 6);
 	to->fn(to->ctx, &r);
 	return 0;
@@ -148,17 +148,17 @@ struct history_to {
 	void *ctx;
 };
 
-static int read_history(void *ctx, sqlite3_stmt *q)
+static int read_history(void *ctx, struct st_cur *q)
 {
 	struct history_to *to = ctx;
 	struct st_rating_step h;
 	memset(&h, 0, sizeof h);
 	st_copy_col(h.game, sizeof h.game, q, 0);
-	h.table_id = sqlite3_column_int64(q, 1);
-	h.shown = sqlite3_column_double(q, 2);
-	h.place = sqlite3_column_int(q, 3);
-	h.players = sqlite3_column_int(q, 4);
-	h.at = sqlite3_column_int64(q, 5);
+	h.table_id = st_int64(q, 1);
+	h.shown = st_double(q, 2);
+	h.place = st_int(q, 3);
+	h.players = st_int(q, 4);
+	h.at = st_int64(q, 5);
 	to->fn(to->ctx, &h);
 	return 0;
 }

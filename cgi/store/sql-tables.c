@@ -256,59 +256,59 @@ const struct st_stmts st_stmts_tables = ST_STMTS(stmt_text);
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
 		       int nparties, int64_t created_by, int64_t now, int64_t *id)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_CREATE, ST_ARGS(ST_TEXT(game), ST_TEXT(options),
+	struct st_cur *q = st_query(s, STMT_TABLE_CREATE, ST_ARGS(ST_TEXT(game), ST_TEXT(options),
 			ST_INT(nseats), ST_INT(nparties), ST_INT(created_by), ST_INT(now)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "table create");
 	if (rc == ST_EXISTS) {
-		fprintf(stderr, "store: table create: %s\n", sqlite3_errmsg(s->db));
+		fprintf(stderr, "store: table create: %s\n", st_errmsg(s));
 		rc = ST_ERR;
 	}
 	if (rc != ST_OK)
 		return rc;
-	int64_t made = sqlite3_last_insert_rowid(s->db);
+	int64_t made = st_last_id(s);
 	if (id)
 		*id = made;
 	return st_run(s, STMT_TABLE_ID_HIGH, "table id high", ST_ARGS(ST_INT(made)));
 }
 
 /* One row of TABLE_COLS starting at column 0. */
-static void read_table(sqlite3_stmt *q, struct st_table *t)
+static void read_table(struct st_cur *q, struct st_table *t)
 {
 	memset(t, 0, sizeof *t);
-	t->id = sqlite3_column_int64(q, 0);
+	t->id = st_int64(q, 0);
 	st_copy_col(t->game, sizeof t->game, q, 1);
 	st_copy_col(t->options, sizeof t->options, q, 2);
-	t->nseats = sqlite3_column_int(q, 3);
-	int st = sqlite3_column_int(q, 4);
+	t->nseats = st_int(q, 3);
+	int st = st_int(q, 4);
 	t->status = (st >= 0 && st < TABLE_STATUS__MAX) ? (enum st_table_status)st : TABLE_FINISHED;
-	t->version = sqlite3_column_int64(q, 5);
-	t->next_deadline = sqlite3_column_int64(q, 6);
-	t->epoch = (uint32_t)sqlite3_column_int64(q, 7);
-	t->epoch_version = sqlite3_column_int64(q, 8);
-	t->party_no = sqlite3_column_int(q, 9);
-	t->nparties = sqlite3_column_int(q, 10);
-	t->first_dealer = sqlite3_column_int(q, 11);
-	t->created_by = sqlite3_column_int64(q, 12);
-	t->created_at = sqlite3_column_int64(q, 13);
-	t->public_version = sqlite3_column_int64(q, 14);
-	t->clock.first_ms = sqlite3_column_int64(q, 15);
-	t->clock.per_move_ms = sqlite3_column_int64(q, 16);
-	t->clock.cap_ms = sqlite3_column_int64(q, 17);
-	t->clock.day_ms = sqlite3_column_int64(q, 18);
-	t->clock.weekend = sqlite3_column_int(q, 19);
-	t->clock.windows = sqlite3_column_int(q, 20);
-	t->timeouts_max = sqlite3_column_int(q, 21);
-	t->closed_idle = sqlite3_column_int(q, 22);
+	t->version = st_int64(q, 5);
+	t->next_deadline = st_int64(q, 6);
+	t->epoch = (uint32_t)st_int64(q, 7);
+	t->epoch_version = st_int64(q, 8);
+	t->party_no = st_int(q, 9);
+	t->nparties = st_int(q, 10);
+	t->first_dealer = st_int(q, 11);
+	t->created_by = st_int64(q, 12);
+	t->created_at = st_int64(q, 13);
+	t->public_version = st_int64(q, 14);
+	t->clock.first_ms = st_int64(q, 15);
+	t->clock.per_move_ms = st_int64(q, 16);
+	t->clock.cap_ms = st_int64(q, 17);
+	t->clock.day_ms = st_int64(q, 18);
+	t->clock.weekend = st_int(q, 19);
+	t->clock.windows = st_int(q, 20);
+	t->timeouts_max = st_int(q, 21);
+	t->closed_idle = st_int(q, 22);
 	st_copy_col(t->host, sizeof t->host, q, 23);
-	t->rematch = sqlite3_column_int64(q, 24);
-	t->acting = (uint32_t)sqlite3_column_int64(q, 25);
-	t->in_window = (uint32_t)sqlite3_column_int64(q, 26);
-	t->to_continue = (uint32_t)sqlite3_column_int64(q, 27);
+	t->rematch = st_int64(q, 24);
+	t->acting = (uint32_t)st_int64(q, 25);
+	t->in_window = (uint32_t)st_int64(q, 26);
+	t->to_continue = (uint32_t)st_int64(q, 27);
 }
 
-static int read_table_row(void *ctx, sqlite3_stmt *q)
+static int read_table_row(void *ctx, struct st_cur *q)
 {
 	read_table(q, ctx);
 	return 0;
@@ -328,25 +328,25 @@ struct seat_rows {
 };
 
 /* A row past max is read over, not written (the listing runs to its end). */
-static int read_seat(void *ctx, sqlite3_stmt *q)
+static int read_seat(void *ctx, struct st_cur *q)
 {
 	struct seat_rows *r = ctx;
 	if (*r->n >= r->max)
 		return 0;
 	struct st_seat *st = &r->out[(*r->n)++];
-	st->seat = sqlite3_column_int(q, 0);
-	st->user_id = sqlite3_column_int64(q, 1);
+	st->seat = st_int(q, 0);
+	st->user_id = st_int64(q, 1);
 	st_copy_col(st->name, sizeof st->name, q, 2);
-	st->bot = sqlite3_column_int(q, 3);
-	st->resigned = sqlite3_column_int(q, 4);
-	st->autopass = sqlite3_column_int(q, 5);
-	st->clock_left = sqlite3_column_int64(q, 6);
-	st->waiting_since = sqlite3_column_int64(q, 7);
-	st->timeouts = sqlite3_column_int(q, 8);
-	st->expel_votes = (uint32_t)sqlite3_column_int64(q, 9);
-	st->claimed_by = sqlite3_column_int64(q, 10);
+	st->bot = st_int(q, 3);
+	st->resigned = st_int(q, 4);
+	st->autopass = st_int(q, 5);
+	st->clock_left = st_int64(q, 6);
+	st->waiting_since = st_int64(q, 7);
+	st->timeouts = st_int(q, 8);
+	st->expel_votes = (uint32_t)st_int64(q, 9);
+	st->claimed_by = st_int64(q, 10);
 	st_copy_col(st->claimer, sizeof st->claimer, q, 11);
-	st->claimed = sqlite3_column_int(q, 12);
+	st->claimed = st_int(q, 12);
 	return 0;
 }
 
@@ -363,7 +363,7 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 static int seat_find(struct store *s, int64_t table, int64_t user, int *seat)
 {
 	int64_t v = 0;
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_FIND, ST_ARGS(ST_INT(table), ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_SEAT_FIND, ST_ARGS(ST_INT(table), ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_one_int64(s, q, &v, "seat find");
@@ -383,7 +383,7 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
 		return rc;
 	if ((rc = store_table_get(s, table, &t)) != ST_OK)
 		return rc;
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_TAKE, ST_ARGS(ST_INT(table), ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_SEAT_TAKE, ST_ARGS(ST_INT(table), ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	rc = st_exec(s, q, "seat take");
@@ -391,7 +391,7 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
 		return ST_EXISTS;
 	if (rc != ST_OK)
 		return rc;
-	if (sqlite3_changes(s->db) == 0)
+	if (st_changes(s) == 0)
 		return ST_CONFLICT;
 	if ((rc = st_me_user(s, user)) != ST_OK)
 		return rc;
@@ -402,15 +402,15 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
  * ST_OK with *seat, ST_CONFLICT when the table is full. */
 int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_BOT_ADD, ST_ARGS(ST_INT(table), ST_INT(level)));
+	struct st_cur *q = st_query(s, STMT_SEAT_BOT_ADD, ST_ARGS(ST_INT(table), ST_INT(level)));
 	if (!q)
 		return ST_ERR;
-	int rc = sqlite3_step(q), found = rc == SQLITE_ROW;
+	int rc = st_step(s, q), found = rc == ST_ROW;
 	if (found)
-		*seat = sqlite3_column_int(q, 0);
-	while (rc == SQLITE_ROW)
-		rc = sqlite3_step(q);
-	rc = rc == SQLITE_DONE ? (found ? ST_OK : ST_CONFLICT) : st_fail(s, "seat add bot");
+		*seat = st_int(q, 0);
+	while (rc == ST_ROW)
+		rc = st_step(s, q);
+	rc = rc == ST_DONE ? (found ? ST_OK : ST_CONFLICT) : st_fail(s, "seat add bot");
 	st_done(q);
 	return rc;
 }
@@ -419,12 +419,12 @@ int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat)
  * marks a seat whose person gave up. ST_NOTFOUND without the seat. */
 int store_seat_set_bot(struct store *s, int64_t table, int seat, int bot, int resigned)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_SET_BOT, ST_ARGS(ST_INT(table), ST_INT(seat),
+	struct st_cur *q = st_query(s, STMT_SEAT_SET_BOT, ST_ARGS(ST_INT(table), ST_INT(seat),
 			ST_INT(bot), ST_INT(resigned)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "seat set bot");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc == ST_OK ? st_me_seat(s, table, seat) : rc;
 }
@@ -444,11 +444,11 @@ int store_seat_set_clock(struct store *s, int64_t table, int seat, int64_t left,
 static int seat_update(struct store *s, int which, int64_t table, int seat, int64_t value,
 		       const char *what)
 {
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(table), ST_INT(seat), ST_INT(value)));
+	struct st_cur *q = st_query(s, which, ST_ARGS(ST_INT(table), ST_INT(seat), ST_INT(value)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, what);
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_CONFLICT;
 	return rc;
 }
@@ -494,11 +494,11 @@ int store_tables_due(struct store *s, int64_t now, int64_t *ids, int max, int *n
 int store_user_tables_due(struct store *s, int64_t user, int64_t now, int64_t *ids, int max,
 			  int *n)
 {
-	sqlite3_stmt *q = st_stmt(s, STMT_USER_TABLES_DUE);
+	struct st_cur *q = st_stmt(s, STMT_USER_TABLES_DUE);
 	*n = 0;
 	if (!q)
 		return ST_ERR;
-	sqlite3_bind_int64(q, 3, user);   /* list_ids binds ?1 and ?2, and clears all */
+	st_bind_int64(q, 3, user);   /* list_ids binds ?1 and ?2, and clears all */
 	return st_list_ids(s, STMT_USER_TABLES_DUE, now, ids, max, n, "user tables due");
 }
 
@@ -529,12 +529,12 @@ int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *
 
 int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_SET_AUTOPASS, ST_ARGS(ST_INT(table), ST_INT(user),
+	struct st_cur *q = st_query(s, STMT_SEAT_SET_AUTOPASS, ST_ARGS(ST_INT(table), ST_INT(user),
 			ST_INT(on ? 1 : 0)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "seat set autopass");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc;
 }
@@ -542,11 +542,11 @@ int store_seat_set_autopass(struct store *s, int64_t table, int64_t user, int on
 /* ST_NOTFOUND when the user held no seat there. */
 int store_seat_leave(struct store *s, int64_t table, int64_t user)
 {
-	sqlite3_stmt *q = st_query(s, STMT_SEAT_LEAVE, ST_ARGS(ST_INT(table), ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_SEAT_LEAVE, ST_ARGS(ST_INT(table), ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "seat leave");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc == ST_OK ? st_me_user(s, user) : rc;
 }
@@ -555,7 +555,7 @@ int store_seat_leave(struct store *s, int64_t table, int64_t user)
 int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 			   int party_no, int first_dealer)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_SET_STATUS, ST_ARGS(ST_INT(id), ST_INT((int)st),
+	struct st_cur *q = st_query(s, STMT_TABLE_SET_STATUS, ST_ARGS(ST_INT(id), ST_INT((int)st),
 			ST_INT(party_no), ST_INT(first_dealer)));
 	if (!q)
 		return ST_ERR;
@@ -568,7 +568,7 @@ int store_table_set_status(struct store *s, int64_t id, enum st_table_status st,
 /* The table's current version; ST_NOTFOUND without the table. */
 static int table_version(struct store *s, int64_t id, int64_t *v)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_VERSION, ST_ARGS(ST_INT(id)));
+	struct st_cur *q = st_query(s, STMT_TABLE_VERSION, ST_ARGS(ST_INT(id)));
 	return st_one_int64(s, q, v, "table version");
 }
 
@@ -579,8 +579,8 @@ static int table_bump(struct store *s, int64_t id, int64_t expected, int64_t nex
 		      uint32_t epoch, int quiet, int64_t *newv)
 {
 	int64_t v;
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_BUMP, ST_ARGS(ST_INT(id), ST_INT(next_deadline),
-			ST_INT((sqlite3_int64)epoch), ST_INT(expected), ST_INT(quiet ? 0 : 1)));
+	struct st_cur *q = st_query(s, STMT_TABLE_BUMP, ST_ARGS(ST_INT(id), ST_INT(next_deadline),
+			ST_INT((int64_t)epoch), ST_INT(expected), ST_INT(quiet ? 0 : 1)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_change_row(s, q, "table bump");
@@ -614,7 +614,7 @@ int store_table_bump_quiet(struct store *s, int64_t id, int64_t expected, int64_
 /* Makes every page older than the current version stale (epoch_version = version). */
 int store_table_new_epoch(struct store *s, int64_t id)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_NEW_EPOCH, ST_ARGS(ST_INT(id)));
+	struct st_cur *q = st_query(s, STMT_TABLE_NEW_EPOCH, ST_ARGS(ST_INT(id)));
 	if (!q)
 		return ST_ERR;
 	return st_change_row(s, q, "table new epoch");
@@ -626,7 +626,7 @@ int store_table_delete(struct store *s, int64_t id)
 	int rc = st_me_table(s, id);
 	if (rc != ST_OK)
 		return rc;
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_DELETE, ST_ARGS(ST_INT(id)));
+	struct st_cur *q = st_query(s, STMT_TABLE_DELETE, ST_ARGS(ST_INT(id)));
 	if (!q)
 		return ST_ERR;
 	return st_change_row(s, q, "table delete");
@@ -644,8 +644,8 @@ int store_table_set_acting(struct store *s, int64_t table, uint32_t acting, uint
 int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
 {
 	int64_t v;
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_STEP, ST_ARGS(ST_INT(id), ST_INT(r->deadline),
-			ST_INT((sqlite3_int64)r->epoch), ST_INT(r->version), ST_INT(r->quiet ? 0 : 1),
+	struct st_cur *q = st_query(s, STMT_TABLE_STEP, ST_ARGS(ST_INT(id), ST_INT(r->deadline),
+			ST_INT((int64_t)r->epoch), ST_INT(r->version), ST_INT(r->quiet ? 0 : 1),
 			ST_INT(r->new_epoch ? 1 : 0), ST_INT(r->acting), ST_INT(r->in_window),
 			ST_INT(r->to_continue)));
 	if (!q)
@@ -659,18 +659,18 @@ int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
 }
 
 /* The MY_SEAT_COLS of the row at column c on into *m. */
-static void read_my_seat(sqlite3_stmt *q, int c, struct st_my_seat *m)
+static void read_my_seat(struct st_cur *q, int c, struct st_my_seat *m)
 {
 	*m = (struct st_my_seat){
-		.seat = sqlite3_column_int(q, c), .bot = sqlite3_column_int(q, c + 1),
-		.acting = sqlite3_column_int(q, c + 2), .in_window = sqlite3_column_int(q, c + 3),
-		.clock_left = sqlite3_column_int64(q, c + 4),
-		.waiting_since = sqlite3_column_int64(q, c + 5),
-		.to_continue = sqlite3_column_int(q, c + 6),
+		.seat = st_int(q, c), .bot = st_int(q, c + 1),
+		.acting = st_int(q, c + 2), .in_window = st_int(q, c + 3),
+		.clock_left = st_int64(q, c + 4),
+		.waiting_since = st_int64(q, c + 5),
+		.to_continue = st_int(q, c + 6),
 	};
 }
 
-static int read_my_seat_row(void *ctx, sqlite3_stmt *q)
+static int read_my_seat_row(void *ctx, struct st_cur *q)
 {
 	read_my_seat(q, 0, ctx);
 	return 0;
@@ -702,11 +702,11 @@ struct table_poll {
 	int64_t *version, *next_deadline;
 };
 
-static int read_table_poll(void *ctx, sqlite3_stmt *q)
+static int read_table_poll(void *ctx, struct st_cur *q)
 {
 	const struct table_poll *p = ctx;
-	*p->version = sqlite3_column_int64(q, 0);
-	*p->next_deadline = sqlite3_column_int64(q, 1);
+	*p->version = st_int64(q, 0);
+	*p->next_deadline = st_int64(q, 1);
 	return 0;
 }
 
@@ -722,17 +722,17 @@ struct table_rows {
 	void *ctx;
 };
 
-static int read_listed_table(void *ctx, sqlite3_stmt *q)
+static int read_listed_table(void *ctx, struct st_cur *q)
 {
 	const struct table_rows *r = ctx;
 	struct st_table t;
 	read_table(q, &t);
-	r->fn(r->ctx, &t, sqlite3_column_int(q, TABLE_NCOLS));
+	r->fn(r->ctx, &t, st_int(q, TABLE_NCOLS));
 	return 0;
 }
 
 /* Calls fn per row of a bound listing (TABLE_COLS plus the seats taken). */
-int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
+int st_list_tables(struct store *s, struct st_cur *q, st_table_fn fn, void *ctx,
 		       const char *what)
 {
 	struct table_rows r = { fn, ctx };
@@ -742,7 +742,7 @@ int st_list_tables(struct store *s, sqlite3_stmt *q, st_table_fn fn, void *ctx,
 /* Open tables (waiting for players), newest first. */
 int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN, ST_ARGS(ST_INT(limit)));
+	struct st_cur *q = st_query(s, STMT_TABLES_OPEN, ST_ARGS(ST_INT(limit)));
 	return st_list_tables(s, q, fn, ctx, "tables open");
 }
 
@@ -750,7 +750,7 @@ int store_tables_open(struct store *s, int limit, st_table_fn fn, void *ctx)
  * newest of theirs), `limit` in all. */
 int store_tables_open_fair(struct store *s, int limit, int per_host, st_table_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN_FAIR, ST_ARGS(ST_INT(limit),
+	struct st_cur *q = st_query(s, STMT_TABLES_OPEN_FAIR, ST_ARGS(ST_INT(limit),
 			ST_INT(per_host)));
 	return st_list_tables(s, q, fn, ctx, "tables open fair");
 }
@@ -769,17 +769,17 @@ struct invite_rows {
 };
 
 /* A row past max stops the listing. */
-static int read_invite(void *ctx, sqlite3_stmt *q)
+static int read_invite(void *ctx, struct st_cur *q)
 {
 	struct invite_rows *r = ctx;
 	if (*r->n >= r->max)
 		return 1;
 	struct st_invite *x = &r->out[(*r->n)++];
-	x->id = sqlite3_column_int64(q, 0);
-	x->table_id = sqlite3_column_int64(q, 1);
+	x->id = st_int64(q, 0);
+	x->table_id = st_int64(q, 1);
 	st_copy_col(x->game, sizeof x->game, q, 2);
 	st_copy_col(x->from, sizeof x->from, q, 3);
-	x->at = sqlite3_column_int64(q, 4);
+	x->at = st_int64(q, 4);
 	return 0;
 }
 
@@ -796,16 +796,16 @@ struct invitee_rows {
 	int max, *n;
 };
 
-static int read_invitee(void *ctx, sqlite3_stmt *q)
+static int read_invitee(void *ctx, struct st_cur *q)
 {
 	struct invitee_rows *r = ctx;
 	if (*r->n >= r->max)
 		return 1;
 	struct st_invitee *x = &r->out[(*r->n)++];
-	x->id = sqlite3_column_int64(q, 0);
+	x->id = st_int64(q, 0);
 	st_copy_col(x->to, sizeof x->to, q, 1);
 	st_copy_col(x->from, sizeof x->from, q, 2);
-	x->at = sqlite3_column_int64(q, 3);
+	x->at = st_int64(q, 3);
 	return 0;
 }
 
@@ -823,7 +823,7 @@ int store_invite_withdraw(struct store *s, int64_t table, int64_t invite)
 	if (rc == ST_OK)
 		rc = st_run(s, STMT_INVITE_WITHDRAW, "invite withdraw",
 			    ST_ARGS(ST_INT(invite), ST_INT(table)));
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
 	return rc;
 }
@@ -835,7 +835,7 @@ int store_table_set_rematch(struct store *s, int64_t table, int64_t next)
 
 int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLES_RUNNING, ST_ARGS(ST_INT(limit)));
+	struct st_cur *q = st_query(s, STMT_TABLES_RUNNING, ST_ARGS(ST_INT(limit)));
 	return st_list_tables(s, q, fn, ctx, "tables running");
 }
 
@@ -843,7 +843,7 @@ int store_tables_running(struct store *s, int limit, st_table_fn fn, void *ctx)
 int store_tables_open_by(struct store *s, int64_t user, int *n)
 {
 	int64_t v = 0;
-	sqlite3_stmt *q = st_query(s, STMT_TABLES_OPEN_BY, ST_ARGS(ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_TABLES_OPEN_BY, ST_ARGS(ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_one_int64(s, q, &v, "tables open by");
@@ -854,7 +854,7 @@ int store_tables_open_by(struct store *s, int64_t user, int *n)
 int store_tourneys_open_by(struct store *s, int64_t user, int *n)
 {
 	int64_t v = 0;
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEYS_OPEN_BY, ST_ARGS(ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_TOURNEYS_OPEN_BY, ST_ARGS(ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_one_int64(s, q, &v, "tournaments open by");
@@ -874,7 +874,7 @@ struct my_table_rows {
 	int n;
 };
 
-static int read_my_table(void *ctx, sqlite3_stmt *q)
+static int read_my_table(void *ctx, struct st_cur *q)
 {
 	struct my_table_rows *r = ctx;
 	struct st_table t;
@@ -882,7 +882,7 @@ static int read_my_table(void *ctx, sqlite3_stmt *q)
 	read_table(q, &t);
 	read_my_seat(q, TABLE_NCOLS + 1, &m);
 	r->n++;
-	r->fn(r->ctx, &t, sqlite3_column_int(q, TABLE_NCOLS), &m);
+	r->fn(r->ctx, &t, st_int(q, TABLE_NCOLS), &m);
 	return 0;
 }
 
@@ -917,7 +917,7 @@ int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn f
 
 int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLE_BUMP_PUBLIC, ST_ARGS(ST_INT(id)));
+	struct st_cur *q = st_query(s, STMT_TABLE_BUMP_PUBLIC, ST_ARGS(ST_INT(id)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_change_row(s, q, "table bump public");

@@ -187,7 +187,7 @@ const struct st_stmts st_stmts_tourneys = ST_STMTS(stmt_text);
 
 int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *id)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TOURNEY_CREATE, ST_ARGS(ST_TEXT(t->name),
+	struct st_cur *q = st_query(s, STMT_TOURNEY_CREATE, ST_ARGS(ST_TEXT(t->name),
 			ST_TEXT(t->game), ST_TEXT(t->options), ST_INT(t->format), ST_INT(t->seats),
 			ST_INT(t->min_seats), ST_INT(t->rounds), ST_INT(t->advance),
 			ST_TEXT(t->points), ST_TEXT(t->tiebreaks), ST_INT(t->clock.first_ms),
@@ -198,50 +198,50 @@ int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *i
 	if (!q)
 		return ST_ERR;
 	if (t->created_by > 0)
-		sqlite3_bind_int64(q, 21, t->created_by);
-	sqlite3_bind_int64(q, 22, t->created_at);
+		st_bind_int64(q, 21, t->created_by);
+	st_bind_int64(q, 22, t->created_at);
 	int rc = st_exec(s, q, "tourney create");
 	if (rc == ST_OK && id)
-		*id = sqlite3_last_insert_rowid(s->db);
+		*id = st_last_id(s);
 	return rc;
 }
 
 /* One row of TOURNEY_COLS. */
-static int read_tourney(void *ctx, sqlite3_stmt *q)
+static int read_tourney(void *ctx, struct st_cur *q)
 {
 	struct st_tourney *t = ctx;
 	memset(t, 0, sizeof *t);
-	t->id = sqlite3_column_int64(q, 0);
+	t->id = st_int64(q, 0);
 	st_copy_col(t->name, sizeof t->name, q, 1);
 	st_copy_col(t->game, sizeof t->game, q, 2);
 	st_copy_col(t->options, sizeof t->options, q, 3);
-	t->format = sqlite3_column_int(q, 4);
-	t->seats = sqlite3_column_int(q, 5);
-	t->min_seats = sqlite3_column_int(q, 6);
-	t->rounds = sqlite3_column_int(q, 7);
-	t->advance = sqlite3_column_int(q, 8);
+	t->format = st_int(q, 4);
+	t->seats = st_int(q, 5);
+	t->min_seats = st_int(q, 6);
+	t->rounds = st_int(q, 7);
+	t->advance = st_int(q, 8);
 	st_copy_col(t->points, sizeof t->points, q, 9);
 	st_copy_col(t->tiebreaks, sizeof t->tiebreaks, q, 10);
-	t->clock.first_ms = sqlite3_column_int64(q, 11);
-	t->clock.per_move_ms = sqlite3_column_int64(q, 12);
-	t->clock.cap_ms = sqlite3_column_int64(q, 13);
-	t->clock.day_ms = sqlite3_column_int64(q, 14);
-	t->clock.weekend = sqlite3_column_int(q, 15);
-	t->clock.windows = sqlite3_column_int(q, 16);
-	t->timeouts_max = sqlite3_column_int(q, 17);
-	t->register_until = sqlite3_column_int64(q, 18);
-	t->starts_at = sqlite3_column_int64(q, 19);
-	int st = sqlite3_column_int(q, 20);
+	t->clock.first_ms = st_int64(q, 11);
+	t->clock.per_move_ms = st_int64(q, 12);
+	t->clock.cap_ms = st_int64(q, 13);
+	t->clock.day_ms = st_int64(q, 14);
+	t->clock.weekend = st_int(q, 15);
+	t->clock.windows = st_int(q, 16);
+	t->timeouts_max = st_int(q, 17);
+	t->register_until = st_int64(q, 18);
+	t->starts_at = st_int64(q, 19);
+	int st = st_int(q, 20);
 	t->status = st >= 0 && st < TOURNEY_STATUS__MAX ? (enum st_tourney_status)st
 							  : TOURNEY_FINISHED;
-	t->round = sqlite3_column_int(q, 21);
-	t->seed = sqlite3_column_int64(q, 22);
-	t->version = sqlite3_column_int64(q, 23);
-	t->created_by = sqlite3_column_int64(q, 24);
-	t->created_at = sqlite3_column_int64(q, 25);
+	t->round = st_int(q, 21);
+	t->seed = st_int64(q, 22);
+	t->version = st_int64(q, 23);
+	t->created_by = st_int64(q, 24);
+	t->created_at = st_int64(q, 25);
 	st_copy_col(t->organiser, sizeof t->organiser, q, 26);
-	t->players = sqlite3_column_int(q, 27);
-	t->entrants = sqlite3_column_int(q, 28);
+	t->players = st_int(q, 27);
+	t->entrants = st_int(q, 28);
 	return 0;
 }
 
@@ -256,11 +256,11 @@ int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
 static int update_two(struct store *s, int which, int64_t id, int64_t a, int64_t b,
 		      const char *what)
 {
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(id), ST_INT(a), ST_INT(b)));
+	struct st_cur *q = st_query(s, which, ST_ARGS(ST_INT(id), ST_INT(a), ST_INT(b)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, what);
-	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+	return rc == ST_OK && st_changes(s) == 0 ? ST_NOTFOUND : rc;
 }
 
 int store_tourney_set_state(struct store *s, int64_t id, enum st_tourney_status st, int round)
@@ -284,7 +284,7 @@ struct tourney_to {
 };
 
 /* A row of TOURNEY_COLS to the caller. */
-static int list_tourney(void *ctx, sqlite3_stmt *q)
+static int list_tourney(void *ctx, struct st_cur *q)
 {
 	struct tourney_to *to = ctx;
 	struct st_tourney t;
@@ -315,7 +315,7 @@ int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int 
 
 int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_ADD, ST_ARGS(ST_INT(t), ST_INT(user),
+	struct st_cur *q = st_query(s, STMT_TPLAYER_ADD, ST_ARGS(ST_INT(t), ST_INT(user),
 			ST_INT(now)));
 	if (!q)
 		return ST_ERR;
@@ -325,11 +325,11 @@ int store_tplayer_add(struct store *s, int64_t t, int64_t user, int64_t now)
 
 int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TPLAYER_DELETE, ST_ARGS(ST_INT(t), ST_INT(user)));
+	struct st_cur *q = st_query(s, STMT_TPLAYER_DELETE, ST_ARGS(ST_INT(t), ST_INT(user)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "tplayer delete");
-	if (rc == ST_OK && sqlite3_changes(s->db) == 0)
+	if (rc == ST_OK && st_changes(s) == 0)
 		return ST_NOTFOUND;
 	return rc == ST_OK ? update_two(s, STMT_TOURNEY_COUNT, t, -1, -1, "tourney count") : rc;
 }
@@ -338,12 +338,12 @@ int store_tplayer_delete(struct store *s, int64_t t, int64_t user)
 static int tplayer_update(struct store *s, int which, int64_t t, int64_t user, int a,
 			  int b, const char *what)
 {
-	sqlite3_stmt *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(user), ST_INT(a),
+	struct st_cur *q = st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(user), ST_INT(a),
 			ST_INT(b)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, what);
-	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_NOTFOUND : rc;
+	return rc == ST_OK && st_changes(s) == 0 ? ST_NOTFOUND : rc;
 }
 
 int store_tplayer_leave(struct store *s, int64_t t, int64_t user, int how, int round)
@@ -363,17 +363,17 @@ int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int g
 }
 
 /* One row of STMT_TPLAYERS / STMT_TPLAYER_GET. */
-static int read_tplayer(void *ctx, sqlite3_stmt *q)
+static int read_tplayer(void *ctx, struct st_cur *q)
 {
 	struct st_tplayer *x = ctx;
-	x->user_id = sqlite3_column_int64(q, 0);
+	x->user_id = st_int64(q, 0);
 	st_copy_col(x->name, sizeof x->name, q, 1);
-	x->registered_at = sqlite3_column_int64(q, 2);
-	x->left_how = sqlite3_column_int(q, 3);
-	x->left_round = sqlite3_column_int(q, 4);
-	x->out_round = sqlite3_column_int(q, 5);
-	x->grp = sqlite3_column_int(q, 6);
-	x->gpos = sqlite3_column_int(q, 7);
+	x->registered_at = st_int64(q, 2);
+	x->left_how = st_int(q, 3);
+	x->left_round = st_int(q, 4);
+	x->out_round = st_int(q, 5);
+	x->grp = st_int(q, 6);
+	x->gpos = st_int(q, 7);
 	return 0;
 }
 
@@ -389,7 +389,7 @@ struct tplayer_rows {
 	int max, *n;
 };
 
-static int list_tplayer(void *ctx, sqlite3_stmt *q)
+static int list_tplayer(void *ctx, struct st_cur *q)
 {
 	struct tplayer_rows *r = ctx;
 	if (*r->n < r->max)
@@ -418,13 +418,13 @@ struct ttable_of {
 	int *round, *number, *isdone;
 };
 
-static int read_ttable_of(void *ctx, sqlite3_stmt *q)
+static int read_ttable_of(void *ctx, struct st_cur *q)
 {
 	struct ttable_of *o = ctx;
-	*o->t = sqlite3_column_int64(q, 0);
-	*o->round = sqlite3_column_int(q, 1);
-	*o->number = sqlite3_column_int(q, 2);
-	*o->isdone = sqlite3_column_int(q, 3);
+	*o->t = st_int64(q, 0);
+	*o->round = st_int(q, 1);
+	*o->number = st_int(q, 2);
+	*o->isdone = st_int(q, 3);
 	return 0;
 }
 
@@ -438,11 +438,11 @@ int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, i
 
 int store_ttable_done(struct store *s, int64_t table_id)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TTABLE_DONE, ST_ARGS(ST_INT(table_id)));
+	struct st_cur *q = st_query(s, STMT_TTABLE_DONE, ST_ARGS(ST_INT(table_id)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "ttable done");
-	return rc == ST_OK && sqlite3_changes(s->db) == 0 ? ST_EXISTS : rc;
+	return rc == ST_OK && st_changes(s) == 0 ? ST_EXISTS : rc;
 }
 
 /* One count of a round's tables by statement `which`. */
@@ -471,18 +471,18 @@ struct ttable_to {
 };
 
 /* A row of STMT_TTABLES / STMT_TROUND_TABLES to the caller. */
-static int list_ttable(void *ctx, sqlite3_stmt *q)
+static int list_ttable(void *ctx, struct st_cur *q)
 {
 	struct ttable_to *to = ctx;
 	struct st_ttable x;
-	x.round = sqlite3_column_int(q, 0);
-	x.number = sqlite3_column_int(q, 1);
-	x.table_id = sqlite3_column_int64(q, 2);
-	x.done = sqlite3_column_int(q, 3);
-	int st = sqlite3_column_int(q, 4);
+	x.round = st_int(q, 0);
+	x.number = st_int(q, 1);
+	x.table_id = st_int64(q, 2);
+	x.done = st_int(q, 3);
+	int st = st_int(q, 4);
 	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
-	x.party_no = sqlite3_column_int(q, 5);
-	x.nparties = sqlite3_column_int(q, 6);
+	x.party_no = st_int(q, 5);
+	x.nparties = st_int(q, 6);
 	to->fn(to->ctx, &x);
 	return 0;
 }
@@ -495,7 +495,7 @@ int store_ttables(struct store *s, int64_t t, st_ttable_fn fn, void *ctx)
 }
 
 /* Statement `which` bound to (tournament, round, first, last). */
-static sqlite3_stmt *round_query(struct store *s, int which, int64_t t, const struct st_tround *r)
+static struct st_cur *round_query(struct store *s, int which, int64_t t, const struct st_tround *r)
 {
 	return st_query(s, which, ST_ARGS(ST_INT(t), ST_INT(r->round), ST_INT(r->first),
 			ST_INT(r->last)));
@@ -523,18 +523,18 @@ struct tresult_to {
 };
 
 /* A row of STMT_TRESULTS / STMT_TROUND_RESULTS (TRESULT_COLS) to the caller. */
-static int list_tresult(void *ctx, sqlite3_stmt *q)
+static int list_tresult(void *ctx, struct st_cur *q)
 {
 	struct tresult_to *to = ctx;
 	struct st_tresult r;
-	r.round = sqlite3_column_int(q, 0);
-	r.user_id = sqlite3_column_int64(q, 1);
-	r.table_no = sqlite3_column_int(q, 2);
-	r.table_id = sqlite3_column_int64(q, 3);
-	r.seat = sqlite3_column_int(q, 4);
-	r.place = sqlite3_column_int(q, 5);
-	r.points = sqlite3_column_int(q, 6);
-	r.party_points = sqlite3_column_int(q, 7);
+	r.round = st_int(q, 0);
+	r.user_id = st_int64(q, 1);
+	r.table_no = st_int(q, 2);
+	r.table_id = st_int64(q, 3);
+	r.seat = st_int(q, 4);
+	r.place = st_int(q, 5);
+	r.points = st_int(q, 6);
+	r.party_points = st_int(q, 7);
 	st_copy_col(r.name, sizeof r.name, q, 8);
 	to->fn(to->ctx, &r);
 	return 0;
@@ -560,11 +560,11 @@ struct tourney_poll {
 	int64_t *version, *deadline;
 };
 
-static int read_poll(void *ctx, sqlite3_stmt *q)
+static int read_poll(void *ctx, struct st_cur *q)
 {
 	struct tourney_poll *p = ctx;
-	*p->version = sqlite3_column_int64(q, 0);
-	*p->deadline = sqlite3_column_int64(q, 1);
+	*p->version = st_int64(q, 0);
+	*p->deadline = st_int64(q, 1);
 	return 0;
 }
 
@@ -577,7 +577,7 @@ int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *d
 
 int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TSTANDINGS_CLEAR, ST_ARGS(ST_INT(t)));
+	struct st_cur *q = st_query(s, STMT_TSTANDINGS_CLEAR, ST_ARGS(ST_INT(t)));
 	if (!q)
 		return ST_ERR;
 	int rc = st_exec(s, q, "tstandings clear");
@@ -595,21 +595,21 @@ int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstandi
 }
 
 /* One row of TSTANDING_COLS. */
-static int read_tstanding(void *ctx, sqlite3_stmt *q)
+static int read_tstanding(void *ctx, struct st_cur *q)
 {
 	struct st_tstanding *x = ctx;
-	x->rank_order = sqlite3_column_int(q, 0);
-	x->user_id = sqlite3_column_int64(q, 1);
+	x->rank_order = st_int(q, 0);
+	x->user_id = st_int64(q, 1);
 	st_copy_col(x->name, sizeof x->name, q, 2);
-	x->place = sqlite3_column_int(q, 3);
-	x->points = sqlite3_column_int(q, 4);
-	x->party_points = sqlite3_column_int(q, 5);
-	x->sb2 = sqlite3_column_int(q, 6);
-	x->played = sqlite3_column_int(q, 7);
-	x->byes = sqlite3_column_int(q, 8);
-	x->left_how = sqlite3_column_int(q, 9);
-	x->left_round = sqlite3_column_int(q, 10);
-	x->out_round = sqlite3_column_int(q, 11);
+	x->place = st_int(q, 3);
+	x->points = st_int(q, 4);
+	x->party_points = st_int(q, 5);
+	x->sb2 = st_int(q, 6);
+	x->played = st_int(q, 7);
+	x->byes = st_int(q, 8);
+	x->left_how = st_int(q, 9);
+	x->left_round = st_int(q, 10);
+	x->out_round = st_int(q, 11);
 	return 0;
 }
 
@@ -618,7 +618,7 @@ struct tstanding_to {
 	void *ctx;
 };
 
-static int list_tstanding(void *ctx, sqlite3_stmt *q)
+static int list_tstanding(void *ctx, struct st_cur *q)
 {
 	struct tstanding_to *to = ctx;
 	struct st_tstanding x;
@@ -646,16 +646,16 @@ struct tseat_to {
 	void *ctx;
 };
 
-static int list_tseat(void *ctx, sqlite3_stmt *q)
+static int list_tseat(void *ctx, struct st_cur *q)
 {
 	struct tseat_to *to = ctx;
 	struct st_tseat x;
-	x.number = sqlite3_column_int(q, 0);
-	x.seat = sqlite3_column_int(q, 1);
+	x.number = st_int(q, 0);
+	x.seat = st_int(q, 1);
 	st_copy_col(x.name, sizeof x.name, q, 2);
-	x.bot = sqlite3_column_int(q, 3);
-	x.resigned = sqlite3_column_int(q, 4);
-	x.user_id = sqlite3_column_int64(q, 5);
+	x.bot = st_int(q, 3);
+	x.resigned = st_int(q, 4);
+	x.user_id = st_int64(q, 5);
 	to->fn(to->ctx, &x);
 	return 0;
 }
@@ -674,13 +674,13 @@ int store_tmy_table(struct store *s, int64_t t, int round, int64_t user, int64_t
 			ST_INT(user))), table, "tmy table");
 }
 
-static int read_table_tourney(void *ctx, sqlite3_stmt *q)
+static int read_table_tourney(void *ctx, struct st_cur *q)
 {
 	struct st_table_tourney *out = ctx;
-	out->id = sqlite3_column_int64(q, 0);
+	out->id = st_int64(q, 0);
 	st_copy_col(out->name, sizeof out->name, q, 1);
-	out->round = sqlite3_column_int(q, 2);
-	out->number = sqlite3_column_int(q, 3);
+	out->round = st_int(q, 2);
+	out->number = st_int(q, 3);
 	return 0;
 }
 

@@ -129,18 +129,18 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 	char key[NAME_KEY_MAX + 1], skel[TEXT_KEY_MAX + 1];
 	name_key(name, key, sizeof key);
 	name_skeleton(name, skel, sizeof skel);
-	sqlite3_stmt *q = st_query(s, STMT_USER_CREATE, ST_ARGS(ST_TEXT(name), ST_TEXT(key),
+	struct st_cur *q = st_query(s, STMT_USER_CREATE, ST_ARGS(ST_TEXT(name), ST_TEXT(key),
 			ST_TEXT(pwhash), ST_INT(now)));
 	if (!q)
 		return ST_ERR;
 	if (skel[0])
 		st_bind_text(q, 5, skel);
 	else
-		sqlite3_bind_null(q, 5);
+		st_bind_null(q, 5);
 	int rc = st_exec(s, q, "user create");
 	if (rc != ST_OK)
 		return rc;
-	int64_t made = sqlite3_last_insert_rowid(s->db);
+	int64_t made = st_last_id(s);
 	if (id)
 		*id = made;
 	/* (outside a transaction this is a second one: a user without the row
@@ -149,13 +149,13 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 }
 
 /* One row of a user query (id, name, pwhash, created_at). */
-static int read_user(void *ctx, sqlite3_stmt *q)
+static int read_user(void *ctx, struct st_cur *q)
 {
 	struct st_user *u = ctx;
-	u->id = sqlite3_column_int64(q, 0);
+	u->id = st_int64(q, 0);
 	st_copy_col(u->name, sizeof u->name, q, 1);
 	st_copy_col(u->pwhash, sizeof u->pwhash, q, 2);
-	u->created_at = sqlite3_column_int64(q, 3);
+	u->created_at = st_int64(q, 3);
 	return 0;
 }
 
@@ -191,12 +191,12 @@ int store_session_create(struct store *s, const unsigned char hash[32], int64_t 
 			ST_INT(user_id), ST_TEXT(csrf), ST_INT(expires)));
 }
 
-static int read_session(void *ctx, sqlite3_stmt *q)
+static int read_session(void *ctx, struct st_cur *q)
 {
 	struct st_session *out = ctx;
-	out->user_id = sqlite3_column_int64(q, 0);
+	out->user_id = st_int64(q, 0);
 	st_copy_col(out->csrf, sizeof out->csrf, q, 1);
-	out->expires = sqlite3_column_int64(q, 2);
+	out->expires = st_int64(q, 2);
 	st_copy_col(out->name, sizeof out->name, q, 3);
 	st_copy_col(out->lang, sizeof out->lang, q, 4);
 	return 0;
@@ -236,12 +236,12 @@ struct key_count {
 	int64_t *last;
 };
 
-static int read_key_count(void *ctx, sqlite3_stmt *q)
+static int read_key_count(void *ctx, struct st_cur *q)
 {
 	struct key_count *k = ctx;
-	*k->count = sqlite3_column_int(q, 0);
+	*k->count = st_int(q, 0);
 	if (k->last)
-		*k->last = sqlite3_column_int64(q, 1);
+		*k->last = st_int64(q, 1);
 	return 0;
 }
 

@@ -33,7 +33,7 @@ int store_table_spectators_set(struct store *s, int64_t table, int on)
 int store_table_spectators(struct store *s, int64_t table, int *on)
 {
 	int64_t v = 1;
-	sqlite3_stmt *q = st_query(s, STMT_SPECTATORS_GET, ST_ARGS(ST_INT(table)));
+	struct st_cur *q = st_query(s, STMT_SPECTATORS_GET, ST_ARGS(ST_INT(table)));
 	int rc = q ? st_one_int64(s, q, &v, "spectators") : ST_ERR;
 	*on = v != 0;
 	return rc;
@@ -41,6 +41,6 @@ int store_table_spectators(struct store *s, int64_t table, int *on)
 
 int store_tables_watchable(struct store *s, int limit, st_table_fn fn, void *ctx)
 {
-	sqlite3_stmt *q = st_query(s, STMT_TABLES_WATCHABLE, ST_ARGS(ST_INT(limit)));
+	struct st_cur *q = st_query(s, STMT_TABLES_WATCHABLE, ST_ARGS(ST_INT(limit)));
 	return st_list_tables(s, q, fn, ctx, "tables watchable");
 }
