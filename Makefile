@@ -75,6 +75,13 @@ $(B)/tests/%: tests/unit/%.c $(B)/libst.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
 
+# test_pg_statements prepares the store's statements on a PostgreSQL server
+# (SPIELTISCH_TEST_DB; skipped without it): it alone links libpq.
+$(B)/tests/test_pg_statements: tests/unit/test_pg_statements.c $(B)/libst.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags libpq) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a \
+		$(LDLIBS) -lpq -lcmocka -lstdc++ -lcurl
+
 # Integration tests share the harness (tests/integration/harness.[ch]) and
 # suite.h (gcc -MMD with two sources records only harness.c's headers).
 $(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integration/harness.h \

@@ -40,18 +40,19 @@ static const char *const stmt_text[] = {
 		"SELECT address, mode, token, user_id FROM mail_prefs WHERE token = ?1",
 	/* a per-turn mail only for that choice, and one queued per table at most */
 	ST_AT(STMT_MAIL_TURN) =
-		"INSERT OR IGNORE INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
-		" SELECT ?2, 2, ?1, ?3, ?3 FROM mail_prefs WHERE user_id = ?2 AND mode = 2",
+		"INSERT INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
+		" SELECT ?2, 2, ?1, ?3, ?3 FROM mail_prefs WHERE user_id = ?2 AND mode = 2"
+		" ON CONFLICT DO NOTHING",
 	ST_AT(STMT_MAIL_DIGEST_DUE) =
 		"SELECT p.user_id FROM mail_prefs p WHERE p.mode = 1 AND p.digest_at <= ?1"
 		" AND EXISTS (SELECT 1 FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = p.user_id AND m.done = 0 AND (t.acting >> m.seat) & 1"
-		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
+		" WHERE m.user_id = p.user_id AND m.done = 0 AND (t.acting >> m.seat) & 1 = 1"
+		" AND (t.to_continue >> m.seat) & 1 = 0 AND m.bot = 0"
 		" AND t.status = 1)"
 		" ORDER BY p.digest_at LIMIT ?2",
 	ST_AT(STMT_MAIL_DIGEST_QUEUE) =
-		"INSERT OR IGNORE INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
-		" VALUES (?1, 1, NULL, ?2, ?2)",
+		"INSERT INTO mail_queue (user_id, kind, table_id, created_at, next_try)"
+		" VALUES (?1, 1, NULL, ?2, ?2) ON CONFLICT DO NOTHING",
 	ST_AT(STMT_MAIL_DIGEST_NEXT) = "UPDATE mail_prefs SET digest_at = ?2 WHERE user_id = ?1",
 	ST_AT(STMT_MAIL_DUE) =
 		"SELECT q.id, q.user_id, coalesce(q.table_id, 0), q.kind, q.attempts, q.created_at,"
@@ -61,13 +62,13 @@ static const char *const stmt_text[] = {
 		" WHERE q.state = 0 AND q.next_try <= ?1 ORDER BY q.next_try, q.id LIMIT ?2",
 	ST_AT(STMT_MAIL_ACTING) =
 		"SELECT count(*) FROM seats m JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1"
-		" AND m.table_id = ?2 AND (t.acting >> m.seat) & 1"
-		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
+		" AND m.table_id = ?2 AND (t.acting >> m.seat) & 1 = 1"
+		" AND (t.to_continue >> m.seat) & 1 = 0 AND m.bot = 0"
 		" AND t.status = 1",
 	ST_AT(STMT_MAIL_ACTING_TABLES) =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats m JOIN tables t ON t.id = m.table_id"
-		" WHERE m.user_id = ?1 AND m.done = 0 AND (t.acting >> m.seat) & 1"
-		" AND NOT (t.to_continue >> m.seat) & 1 AND m.bot = 0"
+		" WHERE m.user_id = ?1 AND m.done = 0 AND (t.acting >> m.seat) & 1 = 1"
+		" AND (t.to_continue >> m.seat) & 1 = 0 AND m.bot = 0"
 		" AND t.status = 1"
 		" ORDER BY t.id LIMIT ?2",
 	ST_AT(STMT_MAIL_DONE) = "UPDATE mail_queue SET state = ?2, done_at = ?3 WHERE id = ?1",

@@ -49,7 +49,7 @@ static const char *const stmt_text[] = {
 	 * the user's seat at each) */
 	ST_AT(STMT_USER_DEADLINE) =
 		"UPDATE me_seq SET deadline = coalesce((SELECT min(t.next_deadline) FROM seats m"
-		" CROSS JOIN tables t ON t.id = m.table_id WHERE m.user_id = ?1 AND m.done = 0"
+		" CROSS JOIN tables t WHERE t.id = m.table_id AND m.user_id = ?1 AND m.done = 0"
 		" AND t.status = 1 AND t.next_deadline > 0), 0) WHERE user_id = ?1"
 		" RETURNING seq, deadline, user_id",
 	ST_AT(STMT_ME_CREATE) = "INSERT INTO me_seq (user_id) VALUES (?1) ON CONFLICT DO NOTHING",
@@ -58,10 +58,11 @@ static const char *const stmt_text[] = {
 	 * was later; rows that change neither are not written */
 	ST_AT(STMT_ME_STEP) =
 		"UPDATE me_seq SET seq = seq + ((?2 >> s.seat) & 1),"
-		" deadline = CASE WHEN ?3 > 0 AND (me_seq.deadline = 0 OR me_seq.deadline > ?3)"
+		" deadline = CASE WHEN (me_seq.deadline > ?3 OR me_seq.deadline = 0) AND ?3 > 0"
 		" THEN ?3 ELSE me_seq.deadline END"
 		" FROM seats s WHERE s.table_id = ?1 AND s.user_id = me_seq.user_id"
-		" AND ((?2 >> s.seat) & 1 OR (?3 > 0 AND (me_seq.deadline = 0 OR me_seq.deadline > ?3)))",
+		" AND ((?2 >> s.seat) & 1 = 1"
+		" OR ((me_seq.deadline > ?3 OR me_seq.deadline = 0) AND ?3 > 0))",
 	/* a table starts or ends: everyone seated there or invited to it; a
 	 * deadline of 1 (long passed) makes the next poll find the true one */
 	ST_AT(STMT_ME_TABLE) =
@@ -116,7 +117,7 @@ static const char *const stmt_text[] = {
 		" ORDER BY mv.seq DESC LIMIT 1), t.created_at),"
 		" (SELECT count(*) FROM parties p WHERE p.table_id = m.table_id AND p.over = 1),"
 		" x.seat, x.resigned,"
-		" (SELECT coalesce(sum(r.points), 0) FROM parties p JOIN party_results r"
+		" (SELECT CAST(coalesce(sum(r.points), 0) AS BIGINT) FROM parties p JOIN party_results r"
 		" ON r.party = p.id WHERE p.table_id = m.table_id AND p.over = 1 AND r.seat = x.seat)"
 		" FROM mine m JOIN tables t ON t.id = m.table_id JOIN seats x ON x.table_id = m.table_id"
 		" ORDER BY m.table_id DESC, x.seat",
@@ -353,7 +354,7 @@ int store_profile_finished(struct store *s, int64_t user, int limit, st_finished
 	struct finished_rows r = { .fn = fn, .ctx = ctx };
 	memset(&r.f, 0, sizeof r.f);
 	int rc = st_each(s, st_query(s, STMT_PROFILE_FINISHED, ST_ARGS(ST_INT(user),
-			ST_INT(limit < 0 ? -1 : limit))), read_finished, &r, "profile finished");
+			ST_INT(limit < 0 ? INT64_MAX : limit))), read_finished, &r, "profile finished");
 	if (rc == ST_OK && r.f.table_id)
 		fn(ctx, &r.f);
 	return rc;

@@ -15,11 +15,12 @@
 /* The party's position (026_one_write.sql: a step is one row, with its
  * position): while it runs, the snapshot of its last step, or the deal it
  * started from; once over, the final one the party row keeps. */
-#define PARTY_SNAPSHOT "CASE WHEN p.over THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
+#define PARTY_SNAPSHOT "CASE WHEN p.over = 1 THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
 	" FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), p.snapshot) END"
 
 /* Whether that step is a deadline that passed (struct st_party.last_tick). */
-#define PARTY_LAST_TICK "coalesce((SELECT m.seat = -1 AND m.text = 'tick' FROM moves m" \
+#define PARTY_LAST_TICK "coalesce((SELECT CASE WHEN m.seat = -1 AND m.text = 'tick' THEN 1 ELSE 0" \
+	" END FROM moves m" \
 	" WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
 
 enum {
@@ -45,7 +46,7 @@ enum {
 static const char *const stmt_text[] = {
 	ST_AT(STMT_PARTY_CREATE) =
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
 	ST_AT(STMT_PARTY_GET) =
 		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
 		" WHERE p.table_id = ?1 AND p.number = ?2",
@@ -70,10 +71,11 @@ static const char *const stmt_text[] = {
 		"INSERT INTO moves (party, seq, seat, text, at, version, snapshot)"
 		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE party = ?1",
 	ST_AT(STMT_SEAT_MOVED_SINCE) =
-		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2 AND version > ?3)",
+		"SELECT CASE WHEN EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2"
+		" AND version > ?3) THEN 1 ELSE 0 END",
 	ST_AT(STMT_TICKED_SINCE) =
-		"SELECT EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1 AND version > ?2"
-		" AND text = 'tick')",
+		"SELECT CASE WHEN EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = -1"
+		" AND version > ?2 AND text = 'tick') THEN 1 ELSE 0 END",
 	ST_AT(STMT_SEAT_LAST_VERSION) =
 		"SELECT coalesce(max(version), 0) FROM moves WHERE party = ?1 AND seat = ?2",
 	ST_AT(STMT_MOVES) =
@@ -85,7 +87,7 @@ static const char *const stmt_text[] = {
 	/* the platform's continue steps come after a party's end: left out */
 	ST_AT(STMT_PARTY_STEP_AT) =
 		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
-		" AND (?2 < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+		" AND (version <= ?2 OR ?2 < 0)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_PARTIES_END - ST_FIRST(ST_G_PARTIES),
 	       "one SQL text per statement");
@@ -102,10 +104,11 @@ int store_party_create(struct store *s, int64_t table, int number, uint64_t seed
 			ST_INT(now)));
 	if (!q)
 		return ST_ERR;
-	int rc = st_exec(s, q, "party create");
+	int64_t made = 0;
+	int rc = st_one_int64(s, q, &made, "party create");
 	if (rc == ST_OK && id)
-		*id = st_last_id(s);
-	return rc;
+		*id = made;
+	return rc == ST_NOTFOUND ? ST_ERR : rc;
 }
 
 /* One result row (seat, place, points) into the party's result. */

@@ -29,7 +29,7 @@ static const char *const stmt_text[] = {
 		"INSERT INTO ratings (user_id, game, mu, sigma, shown, matches, updated_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6) ON CONFLICT (user_id, game) DO UPDATE SET"
 		" mu = excluded.mu, sigma = excluded.sigma, shown = excluded.shown,"
-		" matches = matches + 1, updated_at = excluded.updated_at",
+		" matches = ratings.matches + 1, updated_at = excluded.updated_at",
 	ST_AT(STMT_RATING_HISTORY_ADD) =
 		"INSERT INTO rating_history (user_id, game, table_id, mu, sigma, shown, place, players,"
 		" at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",

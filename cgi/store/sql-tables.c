@@ -72,7 +72,7 @@ static const char *const stmt_text[] = {
 		/* the number after the highest ever given out (023_table_ids.sql) */
 		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
-		" nullif(?5, 0), ?6)",
+		" nullif(CAST(?5 AS BIGINT), 0), ?6) RETURNING id",
 	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
@@ -152,7 +152,7 @@ static const char *const stmt_text[] = {
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	ST_AT(STMT_TABLE_SET_STATUS) =
 		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4,"
-		" acting = CASE WHEN ?2 = 2 THEN 0 ELSE acting END,"
+		" acting = CASE WHEN CAST(?2 AS BIGINT) = 2 THEN 0 ELSE acting END,"
 		" in_window = CASE WHEN ?2 = 2 THEN 0 ELSE in_window END,"
 		" to_continue = CASE WHEN ?2 = 2 THEN 0 ELSE to_continue END WHERE id = ?1",
 	/* Right-hand sides see the old row: epoch_version becomes the new version
@@ -161,8 +161,8 @@ static const char *const stmt_text[] = {
 		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
 		" epoch_version = CASE WHEN epoch <> ?3 THEN version + 1 ELSE epoch_version END,"
 		" epoch = ?3,"
-		" public_version = CASE WHEN ?5 THEN version + 1 ELSE public_version END"
-		" WHERE id = ?1 AND (?4 < 0 OR version = ?4)",
+		" public_version = CASE WHEN CAST(?5 AS BIGINT) <> 0 THEN version + 1"
+		" ELSE public_version END WHERE id = ?1 AND (version = ?4 OR ?4 < 0)",
 	ST_AT(STMT_TABLE_VERSION) = "SELECT version FROM tables WHERE id = ?1",
 	ST_AT(STMT_TABLE_NEW_EPOCH) = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	ST_AT(STMT_TABLE_DELETE) = "DELETE FROM tables WHERE id = ?1",
@@ -181,8 +181,8 @@ static const char *const stmt_text[] = {
 		" WHERE user_id = ?1",
 	ST_AT(STMT_USER_ACTING_COUNT) =
 		"UPDATE me_seq SET waiting = (SELECT count(*) FROM (SELECT 1 FROM seats s"
-		" CROSS JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = 0"
-		" AND s.bot = 0 AND (t.acting >> s.seat) & 1 LIMIT ?2)), waiting_seq = seq"
+		" CROSS JOIN tables t WHERE t.id = s.table_id AND s.user_id = ?1 AND s.done = 0"
+		" AND s.bot = 0 AND (t.acting >> s.seat) & 1 = 1 LIMIT ?2) AS w), waiting_seq = seq"
 		" WHERE user_id = ?1 RETURNING waiting",
 	ST_AT(STMT_TABLES_OPEN) =
 		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM tables t WHERE t.status = 0"
@@ -196,7 +196,7 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLES_OPEN_FAIR) =
 		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"
-		" WHERE t.status = 0) WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
+		" WHERE t.status = 0) AS f WHERE nth <= ?2 ORDER BY 1 DESC LIMIT ?1",
 	ST_AT(STMT_TABLES_OPEN_BY) =
 		"SELECT count(*) FROM tables WHERE status = 0 AND created_by = ?1",
 	/* registering or running (enum st_tourney_status) */
@@ -234,9 +234,10 @@ static const char *const stmt_text[] = {
 	 * older page stale, as a party's end makes it), who acts */
 	ST_AT(STMT_TABLE_STEP) =
 		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
-		" epoch_version = CASE WHEN epoch <> ?3 OR ?6 THEN version + 1 ELSE epoch_version END,"
-		" epoch = ?3,"
-		" public_version = CASE WHEN ?5 THEN version + 1 ELSE public_version END,"
+		" epoch_version = CASE WHEN epoch <> ?3 OR CAST(?6 AS BIGINT) <> 0 THEN version + 1"
+		" ELSE epoch_version END, epoch = ?3,"
+		" public_version = CASE WHEN CAST(?5 AS BIGINT) <> 0 THEN version + 1"
+		" ELSE public_version END,"
 		" acting = ?7, in_window = ?8, to_continue = ?9"
 		" WHERE id = ?1 AND version = ?4",
 	/* the highest number ever given out (023_table_ids.sql) */
@@ -260,14 +261,10 @@ int store_table_create(struct store *s, const char *game, const char *options, i
 			ST_INT(nseats), ST_INT(nparties), ST_INT(created_by), ST_INT(now)));
 	if (!q)
 		return ST_ERR;
-	int rc = st_exec(s, q, "table create");
-	if (rc == ST_EXISTS) {
-		fprintf(stderr, "store: table create: %s\n", st_errmsg(s));
-		rc = ST_ERR;
-	}
+	int64_t made = 0;
+	int rc = st_one_int64(s, q, &made, "table create");
 	if (rc != ST_OK)
-		return rc;
-	int64_t made = st_last_id(s);
+		return rc == ST_NOTFOUND ? ST_ERR : rc;
 	if (id)
 		*id = made;
 	return st_run(s, STMT_TABLE_ID_HIGH, "table id high", ST_ARGS(ST_INT(made)));

@@ -71,7 +71,7 @@ static const char *const stmt_text[] = {
 		" advance, points, tiebreaks, clock_first, clock_per_move, clock_cap, clock_day,"
 		" clock_weekend, over_days, timeouts_max, register_until, starts_at, seed,"
 		" created_by, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-		" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)",
+		" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22) RETURNING id",
 	ST_AT(STMT_TOURNEY_GET) = "SELECT " TOURNEY_COLS " FROM tournaments o WHERE o.id = ?1",
 	ST_AT(STMT_TOURNEY_SET_STATE) =
 		"UPDATE tournaments SET status = ?2, round = ?3, version = version + 1 WHERE id = ?1",
@@ -79,8 +79,9 @@ static const char *const stmt_text[] = {
 	/* started before its time: the start (and the end of registration)
 	 * become the time it did */
 	ST_AT(STMT_TOURNEY_STARTED) =
-		"UPDATE tournaments SET starts_at = min(starts_at, ?2),"
-		" register_until = min(register_until, ?2) WHERE id = ?1",
+		"UPDATE tournaments SET starts_at = CASE WHEN starts_at < ?2 THEN starts_at ELSE ?2 END,"
+		" register_until = CASE WHEN register_until < ?2 THEN register_until ELSE ?2 END"
+		" WHERE id = ?1",
 	/* the ones to come and running first (by start), then the finished */
 	ST_AT(STMT_TOURNEYS_LIST) =
 		"SELECT " TOURNEY_COLS " FROM tournaments o"
@@ -125,7 +126,8 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
 	ST_AT(STMT_TRESULT_PUT) =
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
-		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8, ?9)",
+		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(CAST(?5 AS BIGINT), 0), ?6, ?7, ?8,"
+		" ?9)",
 	ST_AT(STMT_TRESULTS) =
 		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
 		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
@@ -200,10 +202,11 @@ int store_tourney_create(struct store *s, const struct st_tourney *t, int64_t *i
 	if (t->created_by > 0)
 		st_bind_int64(q, 21, t->created_by);
 	st_bind_int64(q, 22, t->created_at);
-	int rc = st_exec(s, q, "tourney create");
+	int64_t made = 0;
+	int rc = st_one_int64(s, q, &made, "tourney create");
 	if (rc == ST_OK && id)
-		*id = st_last_id(s);
-	return rc;
+		*id = made;
+	return rc == ST_NOTFOUND ? ST_ERR : rc;
 }
 
 /* One row of TOURNEY_COLS. */

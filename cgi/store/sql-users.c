@@ -37,7 +37,7 @@ enum {
 static const char *const stmt_text[] = {
 	ST_AT(STMT_USER_CREATE) =
 		"INSERT INTO users (name, name_key, name_skel, pwhash, created_at)"
-		" VALUES (?1, ?2, ?5, ?3, ?4)",
+		" VALUES (?1, ?2, ?5, ?3, ?4) ON CONFLICT DO NOTHING RETURNING id",
 	ST_AT(STMT_USER_BY_NAME) =
 		"SELECT id, name, pwhash, created_at FROM users WHERE name_key = ?1",
 	ST_AT(STMT_USER_BY_ID) = "SELECT id, name, pwhash, created_at FROM users WHERE id = ?1",
@@ -137,10 +137,10 @@ int store_user_create(struct store *s, const char *name, const char *pwhash, int
 		st_bind_text(q, 5, skel);
 	else
 		st_bind_null(q, 5);
-	int rc = st_exec(s, q, "user create");
+	int64_t made = 0;   /* no row: the name or its look-alike is taken */
+	int rc = st_one_int64(s, q, &made, "user create");
 	if (rc != ST_OK)
-		return rc;
-	int64_t made = st_last_id(s);
+		return rc == ST_NOTFOUND ? ST_EXISTS : rc;
 	if (id)
 		*id = made;
 	/* (outside a transaction this is a second one: a user without the row

@@ -1,0 +1,4 @@
+-- 004_bots.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 004_bots.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

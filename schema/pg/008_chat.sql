@@ -1,0 +1,4 @@
+-- 008_chat.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 008_chat.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

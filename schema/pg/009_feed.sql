@@ -1,0 +1,4 @@
+-- 009_feed.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 009_feed.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

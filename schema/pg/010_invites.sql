@@ -1,0 +1,4 @@
+-- 010_invites.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 010_invites.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

@@ -1,0 +1,4 @@
+-- 017_me_seq.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 017_me_seq.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

@@ -1,0 +1,4 @@
+-- 023_table_ids.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 023_table_ids.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").

@@ -1,0 +1,4 @@
+-- 025_name_skeleton.sql — on PostgreSQL folded into 001_init.sql, which creates the schema
+-- as it is after SQLite's 025_name_skeleton.sql. Kept, without a statement, so that a
+-- migration has the same number on both engines (docs/storage.md,
+-- "PostgreSQL").
