@@ -409,7 +409,8 @@ static void actions_view(struct tpage *tp)
 static int read_rule(struct tpage *tp)
 {
 	struct page *p = tp->p;
-	int rc = store_tourney_get(p->store, p->id, &tp->t);
+	int rc = store_tourney_viewed(p->store, p->id, p->user_id, &tp->t, &tp->me,
+				      &tp->registered);
 	if (rc != ST_OK)
 		return rc;
 	tp->g = game_find(tp->t.game);
@@ -417,9 +418,7 @@ static int read_rule(struct tpage *tp)
 	    tourney_tiebreaks_parse(tp->t.tiebreaks, tp->tb) != 0)
 		return ST_ERR;
 	tp->org = p->user_id && p->user_id == tp->t.created_by;
-	rc = p->user_id ? store_tplayer_get(p->store, tp->t.id, p->user_id, &tp->me) : ST_NOTFOUND;
-	tp->registered = rc == ST_OK;
-	return rc == ST_NOTFOUND ? ST_OK : rc;
+	return ST_OK;
 }
 
 /* The round (?round=) and the standings' page (?page=) asked for; -1

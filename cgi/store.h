@@ -648,6 +648,10 @@ int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int g
 int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n);
 /* One player's registration; ST_NOTFOUND: never registered. */
 int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out);
+/* store_tourney_get and, in the same read, store_tplayer_get of user (0:
+ * nobody) into *me without its name, *registered 1 when there is one. */
+int store_tourney_viewed(struct store *s, int64_t id, int64_t user, struct st_tourney *t,
+			 struct st_tplayer *me, int *registered);
 
 struct st_ttable {
 	int round, number;

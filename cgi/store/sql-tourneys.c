@@ -20,7 +20,7 @@
 
 /* The columns struct st_tresult is read from (list_tresults()). */
 #define TRESULT_COLS "r.round, r.user_id, r.table_no, coalesce(r.table_id, 0), r.seat, " \
-	"r.place, r.points, r.party_points, u.name"
+	"r.place, r.points, r.party_points, r.name"
 
 /* The columns struct st_tstanding is read from (read_tstanding()). */
 #define TSTANDING_COLS "d.rank_order, d.user_id, d.name, d.place, d.points, d.party_points, " \
@@ -61,6 +61,7 @@ enum {
 	STMT_TMY_TABLE,
 	STMT_TROUND_COUNT,
 	STMT_TABLE_TOURNEY,
+	STMT_TOURNEY_VIEWED,
 	STMT_TOURNEYS_END
 };
 
@@ -128,9 +129,10 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
 	ST_AT(STMT_TRESULT_PUT) =
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
-		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8, ?9)",
+		" place, points, party_points, name) VALUES (?1, ?2, ?3, ?4, nullif(?5, 0), ?6, ?7, ?8,"
+		" ?9, coalesce((SELECT u.name FROM users u WHERE u.id = ?3), ''))",
 	ST_AT(STMT_TRESULTS) =
-		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		"SELECT " TRESULT_COLS " FROM tournament_results r"
 		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
 	ST_AT(STMT_TOURNEY_POLL) =
 		"SELECT version, CASE WHEN status = 0 THEN starts_at ELSE 0 END FROM tournaments"
@@ -158,7 +160,7 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
 		" ORDER BY x.number",
 	ST_AT(STMT_TROUND_RESULTS) =
-		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		"SELECT " TRESULT_COLS " FROM tournament_results r"
 		" WHERE r.tournament = ?1 AND r.round = ?2 AND r.table_no BETWEEN ?3 AND ?4"
 		" ORDER BY r.table_no, r.place, r.user_id",
 	/* who sits at the round's tables not done: table number, seat, the
@@ -179,6 +181,11 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_TOURNEY) =
 		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
 		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
+	/* the tournament and the viewer's registration (the page's first read) */
+	ST_AT(STMT_TOURNEY_VIEWED) =
+		"SELECT " TOURNEY_COLS ", m.user_id, m.registered_at, m.left_how, m.left_round,"
+		" m.out_round, m.grp, m.gpos FROM tournaments o LEFT JOIN tournament_players m"
+		" ON m.tournament = o.id AND m.user_id = ?2 WHERE o.id = ?1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] ==
 	       STMT_TOURNEYS_END - ST_FIRST(ST_G_TOURNEYS),
@@ -252,6 +259,36 @@ int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
 {
 	return st_one(s, st_query(s, STMT_TOURNEY_GET, ST_ARGS(ST_INT(id))), read_tourney, t,
 		      "tourney get");
+}
+
+/* store_tourney_viewed's answer. */
+struct tourney_viewed {
+	struct st_tourney *t;
+	struct st_tplayer *me;
+	int *registered;
+};
+
+static int read_viewed(void *ctx, sqlite3_stmt *q)
+{
+	struct tourney_viewed *v = ctx;
+	enum { C = 29 };   /* the columns of TOURNEY_COLS */
+	read_tourney(v->t, q);
+	*v->registered = sqlite3_column_type(q, C) != SQLITE_NULL;
+	*v->me = (struct st_tplayer){
+		.user_id = sqlite3_column_int64(q, C), .registered_at = sqlite3_column_int64(q, C + 1),
+		.left_how = sqlite3_column_int(q, C + 2), .left_round = sqlite3_column_int(q, C + 3),
+		.out_round = sqlite3_column_int(q, C + 4), .grp = sqlite3_column_int(q, C + 5),
+		.gpos = sqlite3_column_int(q, C + 6),
+	};
+	return 0;
+}
+
+int store_tourney_viewed(struct store *s, int64_t id, int64_t user, struct st_tourney *t,
+			 struct st_tplayer *me, int *registered)
+{
+	struct tourney_viewed v = { t, me, registered };
+	return st_one(s, st_query(s, STMT_TOURNEY_VIEWED, ST_ARGS(ST_INT(id), ST_INT(user))),
+		      read_viewed, &v, "tourney viewed");
 }
 
 /* Runs an UPDATE of one row bound to (id, a, b); ST_NOTFOUND when it
