@@ -52,9 +52,7 @@ static const char *halves(struct page *p, int x2, char comma)
 static const char *halves_text(struct page *p, int x2)
 {
 	char buf[64];
-	const char *s = x2 % 2 ? numfmt_decimal(i18n_lang(), x2 / 2.0, 1, buf, sizeof buf)
-			       : numfmt_int(i18n_lang(), x2 / 2, buf, sizeof buf);
-	s = arena_strdup(p->a, s);
+	const char *s = arena_strdup(p->a, numfmt_halves(i18n_lang(), x2, buf, sizeof buf));
 	return s ? s : "";
 }
 
