@@ -17,5 +17,8 @@
 char *numfmt_decimal(enum lang l, double x, int digits, char *out, size_t cap);
 /* The same for an integer: "−3". */
 char *numfmt_int(enum lang l, long long n, char *out, size_t cap);
+/* A doubled whole number x2 as x2 / 2: "12" when even, else with one
+ * decimal, "12,5" (de) / "12.5" (en), "−0,5"; as numfmt_decimal writes it. */
+char *numfmt_halves(enum lang l, long long x2, char *out, size_t cap);
 
 #endif

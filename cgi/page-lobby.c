@@ -25,7 +25,6 @@ _Static_assert(sizeof status_names / sizeof status_names[0] == TABLE_STATUS__MAX
 struct rows {
 	struct st_table *t;
 	int *taken;
-	struct st_my_seat *mine;   /* the viewer's seat (store_my_tables) */
 	int n, cap;
 };
 
@@ -39,23 +38,26 @@ static void collect(void *ctx, const struct st_table *t, int seats_taken)
 	r->n++;
 }
 
-static void collect_mine(void *ctx, const struct st_table *t, int seats_taken,
-			 const struct st_my_seat *mine)
-{
-	struct rows *r = ctx;
-	if (r->n < r->cap)
-		r->mine[r->n] = *mine;
-	collect(ctx, t, seats_taken);
-}
-
 static int rows_init(struct rows *r, struct page *p, int cap)
 {
 	r->n = 0;
 	r->cap = cap;
 	r->t = arena_alloc(p->a, sizeof *r->t * (size_t)cap);
 	r->taken = arena_alloc(p->a, sizeof *r->taken * (size_t)cap);
-	r->mine = arena_alloc(p->a, sizeof *r->mine * (size_t)cap);
-	return r->t && r->taken && r->mine ? 0 : -1;
+	return r->t && r->taken ? 0 : -1;
+}
+
+/* The rows of "Meine Tische" (store_my_tables). */
+struct my_rows {
+	struct st_my_row *r;
+	int n, cap;
+};
+
+static void collect_mine(void *ctx, const struct st_my_row *x)
+{
+	struct my_rows *m = ctx;
+	if (m->n < m->cap)
+		m->r[m->n++] = *x;
 }
 
 static const char *game_title(const char *slug)
@@ -118,14 +120,15 @@ static int seat_of_loaded(const struct play_table *pt, struct st_my_seat *m)
  * other their seat row as the listing read it (`row`), which every step
  * keeps (011_acting.sql, 018_in_window.sql, 021_to_continue.sql), instead
  * of loading and decoding the party. */
-static void my_standing(struct page *p, const struct st_table *t, const struct st_my_seat *row,
-			struct play_table *pt, enum play_ask *ask, const char **clock)
+static void my_standing(struct page *p, const struct st_my_row *t, enum play_ask *ask,
+			const char **clock)
 {
-	struct st_my_seat m = *row;
+	struct st_my_seat m = t->mine;
 	*ask = PLAY_ASK_NONE;
 	*clock = NULL;
 	if (t->next_deadline > 0 && t->next_deadline <= p->now_ms) {
-		if (play_load(p->store, t->id, p->user_id, p->now_ms, pt) != PLAY_OK)
+		struct play_table *pt = arena_alloc(p->a, sizeof *pt);
+		if (!pt || play_load(p->store, t->id, p->user_id, p->now_ms, pt) != PLAY_OK)
 			return;
 		int seated = seat_of_loaded(pt, &m);
 		play_free(pt);
@@ -143,21 +146,17 @@ static void my_standing(struct page *p, const struct st_table *t, const struct s
 
 static int mine_view(struct page *p, struct view *v, int *waiting_out)
 {
-	struct rows r;
-	if (rows_init(&r, p, MINE_LIMIT) != 0 ||
-	    store_my_tables(p->store, p->user_id, MINE_LIMIT, collect_mine, &r) != ST_OK)
-		return -1;
-	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
-	if (!pt)
+	struct my_rows r = { arena_alloc_raw(p->a, MINE_LIMIT * sizeof *r.r), 0, MINE_LIMIT };
+	if (!r.r || store_my_tables(p->store, p->user_id, MINE_LIMIT, collect_mine, &r) != ST_OK)
 		return -1;
 	view_list(v, "mine");
 	int waiting = 0;
 	for (int i = 0; i < r.n; i++) {
-		const struct st_table *t = &r.t[i];
+		const struct st_my_row *t = &r.r[i];
 		enum play_ask ask = PLAY_ASK_NONE;
 		const char *clock = NULL;
 		if (t->status == TABLE_PLAYING)
-			my_standing(p, t, &r.mine[i], pt, &ask, &clock);
+			my_standing(p, t, &ask, &clock);
 		waiting += ask != PLAY_ASK_NONE;
 		view_begin(v, "mine");
 		view_num(v, "id", t->id);
@@ -166,7 +165,7 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		view_str(v, "status", status_names[t->status]);
 		view_flag(v, t->status == TABLE_OPEN ? "is_open" :
 			     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
-		view_num(v, "seats_taken", r.taken[i]);
+		view_num(v, "seats_taken", t->seats_taken);
 		view_num(v, "nseats", t->nseats);
 		view_flag(v, "my_turn", ask == PLAY_ASK_TURN);
 		view_flag(v, "window", ask == PLAY_ASK_WINDOW);

@@ -52,9 +52,7 @@ static const char *halves(struct page *p, int x2, char comma)
 static const char *halves_text(struct page *p, int x2)
 {
 	char buf[64];
-	const char *s = x2 % 2 ? numfmt_decimal(i18n_lang(), x2 / 2.0, 1, buf, sizeof buf)
-			       : numfmt_int(i18n_lang(), x2 / 2, buf, sizeof buf);
-	s = arena_strdup(p->a, s);
+	const char *s = arena_strdup(p->a, numfmt_halves(i18n_lang(), x2, buf, sizeof buf));
 	return s ? s : "";
 }
 
@@ -279,6 +277,32 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 		view_end(v);
 	}
 }
+/* The shown page of round tp->round into r, its count of tables into
+ * *ntables: the tables, then the results of those done and the round's
+ * byes (table -1, first in the order: one read when the page starts at
+ * the first table), then who sits at those not done, when there are
+ * any. The store's code. */
+static int round_read(struct tpage *tp, struct round_rows *r, int *ntables)
+{
+	struct store *st = tp->p->store;
+	int64_t id = tp->t.id;
+	struct st_tround which = { tp->round, tp->tables_from, tp->tables_from + TABLES_PAGE - 1 };
+	struct st_tround byes = { tp->round, -1, tp->tables_from == 0 ? which.last : -1 };
+	int rc, done = 0, running = 0;
+	if ((rc = store_tround_count(st, id, tp->round, ntables)) != ST_OK ||
+	    (rc = store_tround_tables(st, id, &which, add_round_table, r)) != ST_OK ||
+	    (rc = store_tround_results(st, id, &byes, add_round_result, r)) != ST_OK)
+		return rc;
+	for (int i = 0; i < r->ntables; i++) {
+		done += r->tables[i].done != 0;
+		running += r->tables[i].done == 0;
+	}
+	if (done && tp->tables_from > 0 &&
+	    (rc = store_tround_results(st, id, &which, add_round_result, r)) != ST_OK)
+		return rc;
+	return running ? store_tround_seats(st, id, &which, add_round_seat, r) : ST_OK;
+}
+
 /* Section "table_pages": the shown round's tables by TABLES_PAGE. */
 static void table_pages_view(struct tpage *tp, int ntables)
 {
@@ -320,15 +344,8 @@ static void round_view(struct tpage *tp)
 		view_flag(v, k == tp->round ? "current" : "other", 1);
 		view_end(v);
 	}
-	struct st_tround which = { tp->round, tp->tables_from, tp->tables_from + TABLES_PAGE - 1 };
-	struct st_tround byes = { tp->round, -1, -1 };
 	int ntables = 0;
-	if (tp->round > 0 &&
-	    (store_tround_count(p->store, tp->t.id, tp->round, &ntables) != ST_OK ||
-	     store_tround_results(p->store, tp->t.id, &byes, add_round_result, r) != ST_OK ||
-	     store_tround_tables(p->store, tp->t.id, &which, add_round_table, r) != ST_OK ||
-	     store_tround_results(p->store, tp->t.id, &which, add_round_result, r) != ST_OK ||
-	     store_tround_seats(p->store, tp->t.id, &which, add_round_seat, r) != ST_OK)) {
+	if (tp->round > 0 && round_read(tp, r, &ntables) != ST_OK) {
 		tp->failed = 1;
 		return;
 	}
@@ -390,7 +407,8 @@ static void actions_view(struct tpage *tp)
 static int read_rule(struct tpage *tp)
 {
 	struct page *p = tp->p;
-	int rc = store_tourney_get(p->store, p->id, &tp->t);
+	int rc = store_tourney_viewed(p->store, p->id, p->user_id, &tp->t, &tp->me,
+				      &tp->registered);
 	if (rc != ST_OK)
 		return rc;
 	tp->g = game_find(tp->t.game);
@@ -398,9 +416,7 @@ static int read_rule(struct tpage *tp)
 	    tourney_tiebreaks_parse(tp->t.tiebreaks, tp->tb) != 0)
 		return ST_ERR;
 	tp->org = p->user_id && p->user_id == tp->t.created_by;
-	rc = p->user_id ? store_tplayer_get(p->store, tp->t.id, p->user_id, &tp->me) : ST_NOTFOUND;
-	tp->registered = rc == ST_OK;
-	return rc == ST_NOTFOUND ? ST_OK : rc;
+	return ST_OK;
 }
 
 /* The round (?round=) and the standings' page (?page=) asked for; -1

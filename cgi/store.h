@@ -330,11 +330,20 @@ struct st_my_seat {
 	int to_continue;                 /* the same (021_to_continue.sql) */
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
-/* store_tables_of_user with the user's seat at each table, as
- * store_seat_mine reads it (valid during the call). */
-typedef void (*st_my_table_fn)(void *ctx, const struct st_table *t, int seats_taken,
-			       const struct st_my_seat *mine);
-int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn, void *ctx);
+/* What /me shows of a table where the user sits (store_my_tables), with
+ * their seat as store_seat_mine reads it. */
+struct st_my_row {
+	int64_t id;
+	char game[ST_SLUG_MAX + 1];
+	int nseats, seats_taken;
+	enum st_table_status status;
+	int64_t next_deadline;
+	struct clock_rule clock;
+	struct st_my_seat mine;
+};
+/* The rows of store_tables_of_user, as struct st_my_row (valid during the call). */
+typedef void (*st_my_row_fn)(void *ctx, const struct st_my_row *r);
+int store_my_tables(struct store *s, int64_t user, int limit, st_my_row_fn fn, void *ctx);
 /* How many running tables wait for the user's own move, into *n, counted
  * up to ST_ACTING_MAX (that many: "more than ST_ACTING_MAX - 1"). */
 enum { ST_ACTING_MAX = 10 };
@@ -639,6 +648,10 @@ int store_tplayer_group(struct store *s, int64_t t, int64_t user, int grp, int g
 int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, int *n);
 /* One player's registration; ST_NOTFOUND: never registered. */
 int store_tplayer_get(struct store *s, int64_t t, int64_t user, struct st_tplayer *out);
+/* store_tourney_get and, in the same read, store_tplayer_get of user (0:
+ * nobody) into *me without its name, *registered 1 when there is one. */
+int store_tourney_viewed(struct store *s, int64_t id, int64_t user, struct st_tourney *t,
+			 struct st_tplayer *me, int *registered);
 
 struct st_ttable {
 	int round, number;

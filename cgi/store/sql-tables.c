@@ -51,6 +51,7 @@ enum {
 	STMT_USER_ACTING_COUNT,
 	STMT_TABLES_OPEN,
 	STMT_TABLES_OF_USER,
+	STMT_MY_TABLES,
 	STMT_TABLES_OPEN_FAIR,
 	STMT_TABLES_OPEN_BY,
 	STMT_TOURNEYS_OPEN_BY,
@@ -190,8 +191,18 @@ static const char *const stmt_text[] = {
 	/* one kind (done ?3: finished or not) in the order of seats_user_done,
 	 * newest first, so that nothing is sorted (store_tables_of_user) */
 	ST_AT(STMT_TABLES_OF_USER) =
-		"SELECT " TABLE_COLS ", " SEATS_TAKEN ", " MY_SEAT_COLS " FROM seats s JOIN tables t"
+		"SELECT " TABLE_COLS ", " SEATS_TAKEN " FROM seats s JOIN tables t"
 		" ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
+		" ORDER BY s.table_id DESC LIMIT ?2",
+	/* What "Meine Tische" shows of a table (struct st_my_row): not the
+	 * whole row, the host's name or the options. A table that started has
+	 * all its seats (a seat is left only while it is open, and a party is
+	 * dealt for nseats players), so only an open one counts them. */
+	ST_AT(STMT_MY_TABLES) =
+		"SELECT t.id, t.game, t.nseats, t.status, t.next_deadline, t.clock_first,"
+		" t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days,"
+		" CASE WHEN t.status = 0 THEN " SEATS_TAKEN " ELSE t.nseats END, " MY_SEAT_COLS
+		" FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
 		" ORDER BY s.table_id DESC LIMIT ?2",
 	ST_AT(STMT_TABLES_OPEN_FAIR) =
 		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
@@ -859,57 +870,71 @@ int store_tourneys_open_by(struct store *s, int64_t user, int *n)
 	return rc;
 }
 
-/* The tables where `user` holds a seat, with that seat's row: unfinished
- * first, newest first. Two reads down the index seats_user_done, the
- * unfinished then the finished ones: one query for both sorted the whole
- * table rows it had read, twice (20k instructions a listed table at /me),
- * and /me read each seat again. */
-/* store_my_tables' rows to fn, counted in n. */
+/* The tables where `user` holds a seat (`my`: what /me shows of them,
+ * with that seat's row), unfinished first, newest first. Two reads down
+ * the index seats_user_done, the unfinished then the finished ones: one
+ * query for both sorted the whole table rows it had read, twice (20k
+ * instructions a listed table at /me), and /me read each seat again. */
 struct my_table_rows {
-	st_my_table_fn fn;
+	st_my_row_fn my;
+	st_table_fn fn;
 	void *ctx;
 	int n;
 };
 
-static int read_my_table(void *ctx, struct st_cur *q)
+static int read_my_row(void *ctx, struct st_cur *q)
 {
 	struct my_table_rows *r = ctx;
-	struct st_table t;
-	struct st_my_seat m;
-	read_table(q, &t);
-	read_my_seat(q, TABLE_NCOLS + 1, &m);
+	struct st_my_row m;
+	int st = st_int(q, 3);
+	m.id = st_int64(q, 0);
+	st_copy_col(m.game, sizeof m.game, q, 1);
+	m.nseats = st_int(q, 2);
+	m.status = (st >= 0 && st < TABLE_STATUS__MAX) ? (enum st_table_status)st : TABLE_FINISHED;
+	m.next_deadline = st_int64(q, 4);
+	m.clock = (struct clock_rule){
+		.first_ms = st_int64(q, 5), .per_move_ms = st_int64(q, 6),
+		.cap_ms = st_int64(q, 7), .day_ms = st_int64(q, 8),
+		.weekend = st_int(q, 9), .windows = st_int(q, 10),
+	};
+	m.seats_taken = st_int(q, 11);
+	read_my_seat(q, 12, &m.mine);
 	r->n++;
-	r->fn(r->ctx, &t, st_int(q, TABLE_NCOLS), &m);
+	r->my(r->ctx, &m);
 	return 0;
 }
 
-int store_my_tables(struct store *s, int64_t user, int limit, st_my_table_fn fn, void *ctx)
+static int read_user_table(void *ctx, struct st_cur *q)
 {
-	struct my_table_rows r = { fn, ctx, 0 };
+	struct my_table_rows *r = ctx;
+	struct st_table t;
+	read_table(q, &t);
+	r->n++;
+	r->fn(r->ctx, &t, st_int(q, TABLE_NCOLS));
+	return 0;
+}
+
+/* The two reads of STMT_MY_TABLES or STMT_TABLES_OF_USER, each row to read. */
+static int user_tables(struct store *s, int stmt, int64_t user, int limit,
+		       struct my_table_rows *r, int (*read)(void *, struct st_cur *))
+{
 	int rc = ST_OK;
-	for (int over = 0; over <= 1 && rc == ST_OK && r.n < limit; over++)
-		rc = st_each(s, st_query(s, STMT_TABLES_OF_USER, ST_ARGS(ST_INT(user),
-				ST_INT(limit - r.n), ST_INT(over))), read_my_table, &r,
-			     "tables of user");
+	for (int over = 0; over <= 1 && rc == ST_OK && r->n < limit; over++)
+		rc = st_each(s, st_query(s, stmt, ST_ARGS(ST_INT(user), ST_INT(limit - r->n),
+				ST_INT(over))), read, r, "tables of user");
 	return rc;
 }
 
-struct without_seat {
-	st_table_fn fn;
-	void *ctx;
-};
-
-static void drop_seat(void *ctx, const struct st_table *t, int taken, const struct st_my_seat *m)
+int store_my_tables(struct store *s, int64_t user, int limit, st_my_row_fn fn, void *ctx)
 {
-	const struct without_seat *w = ctx;
-	(void)m;
-	w->fn(w->ctx, t, taken);
+	struct my_table_rows r = { fn, NULL, ctx, 0 };
+	return user_tables(s, STMT_MY_TABLES, user, limit, &r, read_my_row);
 }
 
 int store_tables_of_user(struct store *s, int64_t user, int limit, st_table_fn fn, void *ctx)
 {
-	struct without_seat w = { fn, ctx };
-	return store_my_tables(s, user, limit, drop_seat, &w);
+	struct my_table_rows r = { NULL, fn, ctx, 0 };
+	return user_tables(s, STMT_TABLES_OF_USER, user, limit, &r, read_user_table);
 }
 
 int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)

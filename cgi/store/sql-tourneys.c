@@ -20,7 +20,7 @@
 
 /* The columns struct st_tresult is read from (list_tresults()). */
 #define TRESULT_COLS "r.round, r.user_id, r.table_no, coalesce(r.table_id, 0), r.seat, " \
-	"r.place, r.points, r.party_points, u.name"
+	"r.place, r.points, r.party_points, r.name"
 
 /* The columns struct st_tstanding is read from (read_tstanding()). */
 #define TSTANDING_COLS "d.rank_order, d.user_id, d.name, d.place, d.points, d.party_points, " \
@@ -61,6 +61,7 @@ enum {
 	STMT_TMY_TABLE,
 	STMT_TROUND_COUNT,
 	STMT_TABLE_TOURNEY,
+	STMT_TOURNEY_VIEWED,
 	STMT_TOURNEYS_END
 };
 
@@ -87,10 +88,13 @@ static const char *const stmt_text[] = {
 		"SELECT " TOURNEY_COLS " FROM tournaments o"
 		" ORDER BY o.status >= 2, CASE WHEN o.status >= 2 THEN -o.starts_at ELSE o.starts_at"
 		" END, o.id DESC LIMIT ?1",
+	/* one kind (?3: finished or cancelled, or not) in the order of the index
+	 * tournament_players_user, newest first: ordered by the status, SQLite
+	 * sorted in a temporary B-tree, 30k instructions even for no rows */
 	ST_AT(STMT_TOURNEYS_OF_USER) =
 		"SELECT " TOURNEY_COLS " FROM tournament_players m JOIN tournaments o"
-		" ON o.id = m.tournament WHERE m.user_id = ?1 ORDER BY o.status >= 2, o.id DESC"
-		" LIMIT ?2",
+		" ON o.id = m.tournament WHERE m.user_id = ?1 AND (o.status >= 2) = ?3"
+		" ORDER BY m.tournament DESC LIMIT ?2",
 	ST_AT(STMT_TOURNEYS_DUE) =
 		"SELECT id FROM tournaments WHERE status = 0 AND starts_at <= ?1 ORDER BY starts_at"
 		" LIMIT ?2",
@@ -126,10 +130,10 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
 	ST_AT(STMT_TRESULT_PUT) =
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
-		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(CAST(?5 AS BIGINT), 0), ?6, ?7, ?8,"
-		" ?9)",
+		" place, points, party_points, name) VALUES (?1, ?2, ?3, ?4, nullif(CAST(?5 AS BIGINT), 0), ?6,"
+		" ?7, ?8, ?9, coalesce((SELECT u.name FROM users u WHERE u.id = ?3), ''))",
 	ST_AT(STMT_TRESULTS) =
-		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		"SELECT " TRESULT_COLS " FROM tournament_results r"
 		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
 	ST_AT(STMT_TOURNEY_POLL) =
 		"SELECT version, CASE WHEN status = 0 THEN starts_at ELSE 0 END FROM tournaments"
@@ -157,7 +161,7 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
 		" ORDER BY x.number",
 	ST_AT(STMT_TROUND_RESULTS) =
-		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
+		"SELECT " TRESULT_COLS " FROM tournament_results r"
 		" WHERE r.tournament = ?1 AND r.round = ?2 AND r.table_no BETWEEN ?3 AND ?4"
 		" ORDER BY r.table_no, r.place, r.user_id",
 	/* who sits at the round's tables not done: table number, seat, the
@@ -178,6 +182,11 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_TOURNEY) =
 		"SELECT o.id, o.name, x.round, x.number FROM tournament_tables x"
 		" JOIN tournaments o ON o.id = x.tournament WHERE x.table_id = ?1",
+	/* the tournament and the viewer's registration (the page's first read) */
+	ST_AT(STMT_TOURNEY_VIEWED) =
+		"SELECT " TOURNEY_COLS ", m.user_id, m.registered_at, m.left_how, m.left_round,"
+		" m.out_round, m.grp, m.gpos FROM tournaments o LEFT JOIN tournament_players m"
+		" ON m.tournament = o.id AND m.user_id = ?2 WHERE o.id = ?1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] ==
 	       STMT_TOURNEYS_END - ST_FIRST(ST_G_TOURNEYS),
@@ -254,6 +263,36 @@ int store_tourney_get(struct store *s, int64_t id, struct st_tourney *t)
 		      "tourney get");
 }
 
+/* store_tourney_viewed's answer. */
+struct tourney_viewed {
+	struct st_tourney *t;
+	struct st_tplayer *me;
+	int *registered;
+};
+
+static int read_viewed(void *ctx, struct st_cur *q)
+{
+	struct tourney_viewed *v = ctx;
+	enum { C = 29 };   /* the columns of TOURNEY_COLS */
+	read_tourney(v->t, q);
+	*v->registered = !st_null(q, C);
+	*v->me = (struct st_tplayer){
+		.user_id = st_int64(q, C), .registered_at = st_int64(q, C + 1),
+		.left_how = st_int(q, C + 2), .left_round = st_int(q, C + 3),
+		.out_round = st_int(q, C + 4), .grp = st_int(q, C + 5),
+		.gpos = st_int(q, C + 6),
+	};
+	return 0;
+}
+
+int store_tourney_viewed(struct store *s, int64_t id, int64_t user, struct st_tourney *t,
+			 struct st_tplayer *me, int *registered)
+{
+	struct tourney_viewed v = { t, me, registered };
+	return st_one(s, st_query(s, STMT_TOURNEY_VIEWED, ST_ARGS(ST_INT(id), ST_INT(user))),
+		      read_viewed, &v, "tourney viewed");
+}
+
 /* Runs an UPDATE of one row bound to (id, a, b); ST_NOTFOUND when it
  * changed none. */
 static int update_two(struct store *s, int which, int64_t id, int64_t a, int64_t b,
@@ -284,6 +323,7 @@ int store_tourney_started(struct store *s, int64_t id, int64_t now)
 struct tourney_to {
 	st_tourney_fn fn;
 	void *ctx;
+	int n;   /* rows so far */
 };
 
 /* A row of TOURNEY_COLS to the caller. */
@@ -292,13 +332,14 @@ static int list_tourney(void *ctx, struct st_cur *q)
 	struct tourney_to *to = ctx;
 	struct st_tourney t;
 	read_tourney(&t, q);
+	to->n++;
 	to->fn(to->ctx, &t);
 	return 0;
 }
 
 int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx)
 {
-	struct tourney_to to = { fn, ctx };
+	struct tourney_to to = { fn, ctx, 0 };
 	return st_each(s, st_query(s, STMT_TOURNEYS_LIST, ST_ARGS(ST_INT(limit))), list_tourney,
 		       &to, "tourneys list");
 }
@@ -306,9 +347,13 @@ int store_tourneys_list(struct store *s, int limit, st_tourney_fn fn, void *ctx)
 int store_tourneys_of_user(struct store *s, int64_t user, int limit, st_tourney_fn fn,
 			   void *ctx)
 {
-	struct tourney_to to = { fn, ctx };
-	return st_each(s, st_query(s, STMT_TOURNEYS_OF_USER, ST_ARGS(ST_INT(user),
-			ST_INT(limit))), list_tourney, &to, "tourneys of user");
+	struct tourney_to to = { fn, ctx, 0 };
+	int rc = ST_OK;
+	for (int over = 0; over <= 1 && rc == ST_OK && to.n < limit; over++)
+		rc = st_each(s, st_query(s, STMT_TOURNEYS_OF_USER, ST_ARGS(ST_INT(user),
+				ST_INT(limit - to.n), ST_INT(over))), list_tourney, &to,
+			     "tourneys of user");
+	return rc;
 }
 
 int store_tourneys_due(struct store *s, int64_t now, int64_t *ids, int max, int *n)

@@ -7,6 +7,7 @@
  *     time at a table over days;
  *   - the lobby names who opened an open table and lists running tables to
  *     watch; a visitor there is told "Du schaust zu" and gets no move;
+ *   - a waiting table's seats taken ("wartet (2/3)"), a running one's all;
  *   - inviting by name shows on the invitee's /me; at a match's end "Noch
  *     ein Match" opens a new table with the same game and people, one
  *     table however many ask, and the other's click there starts it.
@@ -233,6 +234,59 @@ static void test_lobby_host_and_watching(void **unused)
 	h_resp_free(&r);
 }
 
+/* The row of table id in the "mine" list of /me's JSON twin o, or NULL. */
+static json_t *mine_row(json_t *o, int64_t id)
+{
+	json_t *mine = json_object_get(o, "mine");
+	for (size_t i = 0; i < json_array_size(mine); i++)
+		if (it_jint(json_array_get(mine, i), "id", -1) == id)
+			return json_array_get(mine, i);
+	return NULL;
+}
+
+/* "Meine Tische" counts the seats taken at a table that waits ("wartet
+ * (1/3)"), and a table that runs has them all taken (/me reads the count
+ * only for the waiting ones: a running table was dealt for all its seats). */
+static void test_my_tables_seats_taken(void **unused)
+{
+	(void)unused;
+	struct h_client *a = it_register("Ulla"), *b = it_register("Veit");
+	assert_non_null(a);
+	assert_non_null(b);
+	int64_t open = it_create_table(a, "dna", 3, NULL), run = it_create_table(a, "dna", 2, NULL);
+	assert_true(open > 0 && run > 0);
+	assert_int_equal(it_join(b, open), 0);
+	assert_int_equal(it_join(b, run), 0);   /* full: it runs */
+	struct h_resp r;
+	assert_int_equal(h_get(a, "/me", &r), 0);
+	assert_int_equal(r.status, 200);
+	char want[64];
+	snprintf(want, sizeof want, "Tisch %lld · ", (long long)open);
+	const char *row = strstr(r.body, want);
+	assert_non_null(row);
+	const char *end = strstr(row, "</li>");
+	assert_non_null(end);
+	const char *badge = strstr(row, "wartet (2/3)");
+	assert_true(badge && badge < end);
+	h_resp_free(&r);
+	h_client_accept(a, "application/json");
+	assert_int_equal(h_get(a, "/me", &r), 0);
+	h_client_accept(a, NULL);
+	assert_int_equal(r.status, 200);
+	json_t *o = json_loads(r.body, 0, NULL);
+	h_resp_free(&r);
+	assert_non_null(o);
+	json_t *x = mine_row(o, open), *y = mine_row(o, run);
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_int_equal(it_jint(x, "seats_taken", -1), 2);
+	assert_int_equal(it_jint(x, "nseats", -1), 3);
+	assert_string_equal(it_jstr(y, "status"), "playing");
+	assert_int_equal(it_jint(y, "seats_taken", -1), 2);
+	assert_int_equal(it_jint(y, "nseats", -1), 2);
+	json_decref(o);
+}
+
 /* The id of the first withdraw button's invitation on the page, or 0. */
 static long long first_invite_id(const char *body)
 {
@@ -406,6 +460,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_my_tables_poll_and_mark),
 		cmocka_unit_test(test_lobby_host_and_watching),
+		cmocka_unit_test(test_my_tables_seats_taken),
 		cmocka_unit_test(test_invite_and_rematch),
 		cmocka_unit_test(test_invitations_listed_and_withdrawn),
 	};

@@ -274,6 +274,30 @@ static void test_elimination_final_holds_everyone(void **unused)
 				final_table = rows[i].table, final_tables++;
 		}
 	}
+	/* round 1 on the page (its byes and its tables' results come in one
+	 * read): its 2 tables of 4, each with its 4 players by place, and its 2 byes */
+	char path[80];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/tournaments/%lld.json?round=1", (long long)id);
+	assert_int_equal(h_get(org, path, &r), 0);
+	assert_int_equal(r.status, 200);
+	json_t *o = json_loads(r.body, 0, NULL), *r1 = json_array_get(json_object_get(o, "rounds"), 0);
+	h_resp_free(&r);
+	assert_non_null(r1);
+	assert_int_equal(it_jint(r1, "round", -1), 1);
+	assert_int_equal(json_array_size(json_object_get(r1, "byes")), 2);
+	json_t *tables = json_object_get(r1, "tables");
+	assert_int_equal(json_array_size(tables), 2);
+	for (size_t k = 0; k < 2; k++) {
+		json_t *ps = json_object_get(json_array_get(tables, k), "players");
+		assert_int_equal(json_array_size(ps), 4);
+		for (long long i = 0, prev = 1; i < 4; i++) {   /* by place (a tie shares one) */
+			long long place = it_jint(json_array_get(ps, (size_t)i), "place", -1);
+			assert_true(place >= prev && place <= i + 1);
+			prev = place;
+		}
+	}
+	json_decref(o);
 	/* the last round is one table that holds everyone still in */
 	assert_int_equal(last_byes, 0);
 	assert_int_equal(final_tables, 1);

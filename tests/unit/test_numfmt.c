@@ -25,6 +25,23 @@ static void test_decimals_and_minus(void **unused)
 	assert_string_equal(numfmt_int(LANG_DE, -3, b, sizeof b), "\u22123");
 	assert_string_equal(numfmt_int(LANG_EN, 0, b, sizeof b), "0");
 	assert_null(strchr(numfmt_int(LANG_DE, -17, b, sizeof b), '-'));
+	/* below a thousand without ICU, above with it: the same text */
+	assert_string_equal(numfmt_int(LANG_DE, 999, b, sizeof b), "999");
+	assert_string_equal(numfmt_int(LANG_DE, -999, b, sizeof b), "\u2212999");
+	assert_string_equal(numfmt_int(LANG_DE, 1000, b, sizeof b), "1.000");
+	assert_string_equal(numfmt_int(LANG_EN, -1000, b, sizeof b), "\u22121,000");
+	for (long long x2 = -2100; x2 <= 2100; x2++) {
+		char want[64];
+		for (int l = 0; l < LANG__MAX; l++) {
+			if (x2 % 2)
+				numfmt_decimal((enum lang)l, (double)x2 / 2.0, 1, want, sizeof want);
+			else
+				numfmt_decimal((enum lang)l, (double)(x2 / 2), 0, want, sizeof want);
+			assert_string_equal(numfmt_halves((enum lang)l, x2, b, sizeof b), want);
+		}
+	}
+	assert_string_equal(numfmt_halves(LANG_DE, 25, b, sizeof b), "12,5");
+	assert_string_equal(numfmt_halves(LANG_EN, -1, b, sizeof b), "\u22120.5");
 	/* a small buffer gets a cut or empty text, never an overrun */
 	char small[3];
 	numfmt_decimal(LANG_DE, -2.84, 1, small, sizeof small);

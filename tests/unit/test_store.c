@@ -78,7 +78,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "021_to_continue.sql", "022_claimed.sql",
 						  "023_table_ids.sql", "024_login_known.sql",
 						  "025_name_skeleton.sql", "026_one_write.sql",
-						  "027_spectators.sql" };
+						  "027_spectators.sql", "028_results_covering.sql" };
 enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
        SCHEMA_VERSION = NMIGRATIONS };
 
