@@ -5,14 +5,16 @@
 
 CC       ?= cc
 CXX      ?= c++
-PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
+PKGS     := fcgi sqlite3 libpq libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
+# libpq's header is in a directory of its own (pkg-config libpq).
+PQ_INC   := $(shell pkg-config --cflags-only-I libpq 2>/dev/null || echo -I/usr/include/postgresql)
+override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd $(PQ_INC) -MMD -MP
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 # libunistring has no pkg-config file: -lunistring by hand.
-LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
+LDLIBS   := -lfcgi -lsqlite3 -lpq -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
 	    -lunistring -lpthread -lm
 
 B        := build

@@ -103,10 +103,15 @@ static void on_write(void *ctx, sqlite3 *db, int op, const char *zdb, const char
 int store_live_watch(struct store *s, int on)
 {
 	if (!on) {
-		if (L.s == s && s)
+		if (L.s == s && s && s->db)
 			sqlite3_preupdate_hook(s->db, NULL, NULL);
 		if (L.s == s)
 			L.s = NULL;
+		return ST_OK;
+	}
+	if (!s->db) {   /* PostgreSQL: no hook; nothing is noted (the pages' safety poll) */
+		L.s = s;
+		L.n = L.dropped = 0;
 		return ST_OK;
 	}
 	L.col_table = column_of(s->db, "tables", "public_version");
