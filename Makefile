@@ -43,7 +43,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test check quick-unit unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit pg-check sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -89,11 +89,18 @@ run: deps all
 	@sh deploy/run.sh
 
 # Everything, in the order a failure is cheapest to find.
-test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
+test: deps-test all unit pg-check sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
 	@echo "make test: all suites passed"
 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)
+
+# The unit tests that open a store (tmpdb.h: the store's and the engine's)
+# once more on PostgreSQL, on a throw-away cluster (docs/storage.md, "The
+# PostgreSQL backend").
+PG_UNIT  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(shell grep -l 'tmpdb\.h"' $(UNIT)))
+pg-check: $(PG_UNIT)
+	@sh tests/pg/check.sh $(PG_UNIT)
 
 # The quick tier for the edit-compile-test loop, under a minute on a quiet
 # two-core machine (docs/reliability.md "make check"): the build, the catalogs, the move
