@@ -101,6 +101,7 @@ struct st_pgq {
 	char num[PG_PARAMS][32];       /* numbers, as text */
 	PGresult *res;                 /* after the first step, until st_done */
 	int row, rows;
+	char live;                     /* 't', 'm', 'g': an UPDATE the live channels follow */
 	unsigned char *blob;           /* the bytea last decoded (PQunescapeBytea) */
 	size_t blob_len;
 	int blob_row, blob_col;
@@ -253,6 +254,54 @@ static int load_id_tables(struct store *s)
 	return rc;
 }
 
+/* The numbers the live channels follow (sql-live.c), by table. SQLite's
+ * pre-update hook sees each row's number before and after a write; here an
+ * UPDATE of one of these tables without RETURNING is made to return, per
+ * row, its key, the number after, and the number before (a subquery in
+ * RETURNING reads the statement's own snapshot: the row as it was), and
+ * st_pg_step notes the rows whose number changed (st_live_note). */
+static const struct {
+	const char *table, *key, *col;
+	char kind;
+} live_cols[] = {
+	{ "tables", "id", "public_version", 't' },
+	{ "me_seq", "user_id", "seq", 'm' },
+	{ "tournaments", "id", "version", 'g' },
+};
+
+static char live_rewrite(char *sql, size_t cap)
+{
+	static const char upd[] = "UPDATE ";
+	if (strncmp(sql, upd, sizeof upd - 1) != 0 || strstr(sql, "RETURNING"))
+		return 0;
+	const char *p = sql + sizeof upd - 1;
+	for (size_t i = 0; i < sizeof live_cols / sizeof live_cols[0]; i++) {
+		const char *tb = live_cols[i].table, *key = live_cols[i].key,
+			   *col = live_cols[i].col;
+		size_t n = strlen(tb);
+		if (strncmp(p, tb, n) != 0 || p[n] != ' ')
+			continue;
+		char ref[32], extra[256];
+		const char *a = p + n + 1;
+		size_t k = 0;
+		if (strncmp(a, "SET ", 4) == 0)
+			snprintf(ref, sizeof ref, "%s", tb);
+		else
+			while (a[k] && a[k] != ' ' && k < sizeof ref - 1)
+				ref[k] = a[k], k++;
+		if (k)
+			ref[k] = '\0';
+		int w = snprintf(extra, sizeof extra,
+				 " RETURNING %s.%s, %s.%s, (SELECT o_.%s FROM %s o_ WHERE o_.%s = %s.%s)",
+				 ref, key, ref, col, col, tb, key, ref, key);
+		if (w < 0 || strlen(sql) + (size_t)w >= cap)
+			return 0;
+		strcat(sql, extra);
+		return live_cols[i].kind;
+	}
+	return 0;
+}
+
 /* Translates statement id for the connection; it is prepared (PQprepare)
  * at its first use, with the types of the values bound then: the server
  * cannot always tell a value's type from the text alone (SQLite has none),
@@ -270,6 +319,7 @@ int st_pg_prepare(struct store *s, int id)
 		return ST_ERR;
 	snprintf(q->name, sizeof q->name, "s%d", id);
 	returning_id(s->pg, sql, sizeof sql);
+	q->live = live_rewrite(sql, sizeof sql);
 	q->nparams = count_params(sql);
 	free(q->sql);
 	q->sql = strdup(sql);
@@ -360,6 +410,17 @@ void st_pg_done(struct st_cur *c)
 	q->blob = NULL;
 }
 
+/* The rows of a followed UPDATE whose number changed, to sql-live.c. */
+static void note_live(struct store *s, const struct st_pgq *q)
+{
+	for (int r = 0; r < q->rows; r++) {
+		const char *after = PQgetvalue(q->res, r, 1), *before = PQgetvalue(q->res, r, 2);
+		if (PQgetisnull(q->res, r, 2) || strcmp(after, before) != 0)
+			st_live_note(s, q->live, strtoll(PQgetvalue(q->res, r, 0), NULL, 10),
+				     strtoll(after, NULL, 10));
+	}
+}
+
 /* The first step runs the statement; each step stands on the next row. */
 int st_pg_step(struct store *s, struct st_cur *c)
 {
@@ -383,6 +444,8 @@ int st_pg_step(struct store *s, struct st_cur *c)
 		if (q->rows > 0 && PQnfields(q->res) > 0 &&
 		    strncmp(PQcmdStatus(q->res), "INSERT", 6) == 0)
 			p->last_id = strtoll(PQgetvalue(q->res, 0, 0), NULL, 10);
+		if (q->live)
+			note_live(s, q);
 	}
 	if (q->row + 1 < q->rows) {
 		q->row++;
