@@ -210,6 +210,16 @@ static int count_params(const char *sql)
 	return high;
 }
 
+/* Appends more to the text in sql (cap bytes); 0 when it does not fit. */
+static int append(char *sql, size_t cap, const char *more)
+{
+	size_t n = strlen(sql), m = strlen(more);
+	if (n + m >= cap)
+		return 0;
+	memcpy(sql + n, more, m + 1);
+	return 1;
+}
+
 /* An INSERT into a table with a column id says RETURNING id, when its text
  * does not say RETURNING already: st_last_id's answer (SQLite's
  * last_insert_rowid, which PostgreSQL has no counterpart of). */
@@ -225,8 +235,8 @@ static void returning_id(const struct st_pg *p, char *sql, size_t cap)
 		name[n++] = *c;
 	name[n++] = ' ';
 	name[n] = '\0';
-	if (strstr(p->id_tables, name) && strlen(sql) + 13 < cap)
-		strcat(sql, " RETURNING id");
+	if (strstr(p->id_tables, name))
+		append(sql, cap, " RETURNING id");
 }
 
 /* The tables that have a column id, into p->id_tables. */
@@ -294,9 +304,8 @@ static char live_rewrite(char *sql, size_t cap)
 		int w = snprintf(extra, sizeof extra,
 				 " RETURNING %s.%s, %s.%s, (SELECT o_.%s FROM %s o_ WHERE o_.%s = %s.%s)",
 				 ref, key, ref, col, col, tb, key, ref, key);
-		if (w < 0 || strlen(sql) + (size_t)w >= cap)
+		if (w < 0 || (size_t)w >= sizeof extra || !append(sql, cap, extra))
 			return 0;
-		strcat(sql, extra);
 		return live_cols[i].kind;
 	}
 	return 0;
