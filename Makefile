@@ -106,6 +106,8 @@ unit: $(UNIT_BIN)
 # once more on PostgreSQL, on a throw-away cluster (docs/storage.md, "The
 # PostgreSQL backend").
 PG_UNIT  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(shell grep -l 'tmpdb\.h"' $(UNIT)))
+# … and the check that every statement of the store prepares there.
+PG_UNIT  += $(B)/tests/test_pg_statements
 pg-check: $(PG_UNIT)
 	@sh tests/pg/check.sh $(PG_UNIT)
 

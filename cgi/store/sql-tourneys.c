@@ -93,7 +93,7 @@ static const char *const stmt_text[] = {
 	 * sorted in a temporary B-tree, 30k instructions even for no rows */
 	ST_AT(STMT_TOURNEYS_OF_USER) =
 		"SELECT " TOURNEY_COLS " FROM tournament_players m JOIN tournaments o"
-		" ON o.id = m.tournament WHERE m.user_id = ?1 AND (o.status >= 2) = ?3"
+		" ON o.id = m.tournament WHERE m.user_id = ?1 AND (o.status >= 2) = (CAST(?3 AS BIGINT) <> 0)"
 		" ORDER BY m.tournament DESC LIMIT ?2",
 	ST_AT(STMT_TOURNEYS_DUE) =
 		"SELECT id FROM tournaments WHERE status = 0 AND starts_at <= ?1 ORDER BY starts_at"
