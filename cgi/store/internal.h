@@ -47,7 +47,17 @@ struct store {
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
 	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
-	"coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
+	"coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue, t.spectators"
+
+/* A party p's position (026_one_write.sql: a step is one row, with its
+ * position): while it runs, the snapshot of its last step, or the deal it
+ * started from; once over, the final one the party row keeps. */
+#define PARTY_SNAPSHOT "CASE WHEN p.over THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
+	" FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), p.snapshot) END"
+
+/* Whether that step is a deadline that passed (struct st_party.last_tick). */
+#define PARTY_LAST_TICK "coalesce((SELECT m.seat = -1 AND m.text = 'tick' FROM moves m" \
+	" WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
 
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 

@@ -11,7 +11,15 @@
 
 #include "internal.h"
 
-enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
+enum { TABLE_NCOLS = 29 };   /* columns in TABLE_COLS */
+
+/* STMT_TABLE_PAGE's padding of the shorter kinds of rows, and its columns
+ * after TABLE_COLS (PAGE_KIND: the kind of row, the last one) */
+#define PAGE_NULLS_8 "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
+#define PAGE_NULLS_30 PAGE_NULLS_8 ", " PAGE_NULLS_8 ", " PAGE_NULLS_8 ", NULL, NULL, NULL," \
+	" NULL, NULL, NULL"
+enum { PAGE_PARTY = TABLE_NCOLS, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK, PAGE_MY_LAST,
+       PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_KIND };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -64,6 +72,7 @@ enum {
 	STMT_TABLE_STEP,
 	STMT_TABLE_ID_HIGH,
 	STMT_SEATS_DONE,
+	STMT_TABLE_PAGE,
 	STMT_TABLES_END
 };
 
@@ -245,6 +254,34 @@ static const char *const stmt_text[] = {
 	/* a seat at a finished table is done (seats_user_done, 019) */
 	ST_AT(STMT_SEATS_DONE) =
 		"UPDATE seats SET done = ?2 WHERE table_id = ?1 AND done <> ?2",
+	/* store_table_page: three kinds of rows (the last column), each kind's
+	 * columns from 0 on, NULL after them: 0 the table (TABLE_COLS), its
+	 * current party, the viewer's (?2) last step in it, the seats that
+	 * continued, its tournament and the viewer's count of waiting tables;
+	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
+	 * one seat's result (a party without results: seat NULL) */
+	ST_AT(STMT_TABLE_PAGE) =
+		"SELECT " TABLE_COLS ", p.id, p.number, p.seed, p.dealer, p.over, "
+		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
+		" (SELECT coalesce(max(m.version), 0) FROM seats y JOIN moves m ON m.party = p.id"
+		" AND m.seat = y.seat WHERE y.table_id = t.id AND y.user_id = ?2),"
+		" CASE WHEN p.over AND t.status = 1 THEN (SELECT coalesce(sum(DISTINCT 1 << m.seat), 0)"
+		" FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats"
+		" AND m.version > t.epoch_version) ELSE 0 END,"
+		" o.id, o.name, x.round, x.number,"
+		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
+		" WHERE e.user_id = ?2), 0"
+		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
+		" LEFT JOIN tournament_tables x ON x.table_id = t.id"
+		" LEFT JOIN tournaments o ON o.id = x.tournament WHERE t.id = ?1"
+		" UNION ALL SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot,"
+		" s.resigned, s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
+		" coalesce(s.claimed_by, 0), coalesce(c.name, ''), s.claimed, " PAGE_NULLS_30 ", 1"
+		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		" LEFT JOIN users c ON c.id = s.claimed_by WHERE s.table_id = ?1"
+		" UNION ALL SELECT p.number, p.id, r.seat, r.place, r.points, " PAGE_NULLS_30 ", "
+		PAGE_NULLS_8 ", 2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
+		" WHERE p.table_id = ?1 AND p.over = 1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -306,6 +343,7 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->acting = (uint32_t)sqlite3_column_int64(q, 25);
 	t->in_window = (uint32_t)sqlite3_column_int64(q, 26);
 	t->to_continue = (uint32_t)sqlite3_column_int64(q, 27);
+	t->spectators = sqlite3_column_int(q, 28);
 }
 
 static int read_table_row(void *ctx, sqlite3_stmt *q)
@@ -923,5 +961,136 @@ int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)
 	int rc = st_change_row(s, q, "table bump public");
 	if (rc == ST_OK && newv)
 		rc = table_version(s, id, newv);
+	return rc;
+}
+
+/* store_table_page's rows so far. */
+struct page_rows {
+	struct st_table_page *out;
+	unsigned char *snap;
+	size_t cap;
+	int found, rc;
+	struct seat_rows seats;
+	struct st_party fin[ST_PAGE_PARTIES_MAX];
+	int nfin;
+};
+
+/* The table row (kind 0): the table, its current party, what goes with them. */
+static void page_table_row(struct page_rows *r, sqlite3_stmt *q)
+{
+	struct st_table_page *o = r->out;
+	read_table(q, &o->t);
+	r->found = 1;
+	o->has_party = sqlite3_column_type(q, PAGE_PARTY) != SQLITE_NULL;
+	if (o->has_party) {
+		struct st_party *p = &o->party;
+		p->id = sqlite3_column_int64(q, PAGE_PARTY);
+		p->table_id = o->t.id;
+		p->number = sqlite3_column_int(q, PAGE_PARTY + 1);
+		p->seed = (uint64_t)sqlite3_column_int64(q, PAGE_PARTY + 2);
+		p->dealer = sqlite3_column_int(q, PAGE_PARTY + 3);
+		p->over = sqlite3_column_int(q, PAGE_PARTY + 4);
+		const void *blob = sqlite3_column_blob(q, PAGE_SNAP);
+		p->snap_len = (size_t)sqlite3_column_bytes(q, PAGE_SNAP);
+		p->last_tick = sqlite3_column_int(q, PAGE_TICK);
+		if (p->snap_len > r->cap) {
+			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
+				(long long)p->id, p->snap_len, r->cap);
+			r->rc = ST_ERR;
+		} else if (p->snap_len) {
+			memcpy(r->snap, blob, p->snap_len);
+		}
+	}
+	o->my_last = sqlite3_column_int64(q, PAGE_MY_LAST);
+	o->continued = (uint32_t)sqlite3_column_int64(q, PAGE_CONTINUED);
+	o->in_tourney = sqlite3_column_type(q, PAGE_TOURNEY) != SQLITE_NULL;
+	if (o->in_tourney) {
+		o->tourney.id = sqlite3_column_int64(q, PAGE_TOURNEY);
+		st_copy_col(o->tourney.name, sizeof o->tourney.name, q, PAGE_TOURNEY + 1);
+		o->tourney.round = sqlite3_column_int(q, PAGE_TOURNEY + 2);
+		o->tourney.number = sqlite3_column_int(q, PAGE_TOURNEY + 3);
+	}
+	o->waiting = sqlite3_column_type(q, PAGE_WAITING) == SQLITE_NULL ? -1 :
+		     sqlite3_column_int(q, PAGE_WAITING);
+}
+
+/* A finished party's result row (kind 2), gathered by party. */
+static void page_result_row(struct page_rows *r, sqlite3_stmt *q)
+{
+	int64_t id = sqlite3_column_int64(q, 1);
+	int k = 0;
+	while (k < r->nfin && r->fin[k].id != id)
+		k++;
+	if (k == r->nfin) {
+		if (r->nfin == ST_PAGE_PARTIES_MAX)
+			return;
+		memset(&r->fin[k], 0, sizeof r->fin[k]);
+		r->fin[k].id = id;
+		r->fin[k].number = sqlite3_column_int(q, 0);
+		r->fin[k].over = 1;
+		r->nfin++;
+	}
+	int seat = sqlite3_column_type(q, 2) == SQLITE_NULL ? -1 : sqlite3_column_int(q, 2);
+	if (seat >= 0 && seat < GAME_MAX_SEATS) {
+		r->fin[k].result.place[seat] = sqlite3_column_int(q, 3);
+		r->fin[k].result.points[seat] = sqlite3_column_int(q, 4);
+	}
+}
+
+static int read_page_row(void *ctx, sqlite3_stmt *q)
+{
+	struct page_rows *r = ctx;
+	switch (sqlite3_column_int(q, PAGE_KIND)) {
+	case 0:
+		if (!r->found)   /* (a table is in one tournament: one row) */
+			page_table_row(r, q);
+		return 0;
+	case 1:
+		return read_seat(&r->seats, q);
+	default:
+		page_result_row(r, q);
+		return 0;
+	}
+}
+
+int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
+		     unsigned char *snap, size_t cap, st_party_fn finished, void *ctx)
+{
+	struct page_rows *r = malloc(sizeof *r);
+	if (!r)
+		return ST_ERR;
+	memset(out, 0, sizeof *out);
+	r->out = out;
+	r->snap = snap;
+	r->cap = cap;
+	r->found = r->nfin = 0;
+	r->rc = ST_OK;
+	r->seats = (struct seat_rows){ out->seats, GAME_MAX_SEATS, &out->nseated };
+	int rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
+			 read_page_row, r, "table page");
+	if (rc == ST_OK)
+		rc = !r->found ? ST_NOTFOUND : r->rc;
+	/* the seats by number, the finished parties by number (as the reads
+	 * that each were before listed them) */
+	for (int i = 1; rc == ST_OK && i < out->nseated; i++)
+		for (int j = i; j > 0 && out->seats[j - 1].seat > out->seats[j].seat; j--) {
+			struct st_seat x = out->seats[j];
+			out->seats[j] = out->seats[j - 1];
+			out->seats[j - 1] = x;
+		}
+	for (int i = 1; rc == ST_OK && i < r->nfin; i++)
+		for (int j = i; j > 0 && r->fin[j - 1].number > r->fin[j].number; j--) {
+			struct st_party x = r->fin[j];
+			r->fin[j] = r->fin[j - 1];
+			r->fin[j - 1] = x;
+		}
+	for (int i = 0; rc == ST_OK && i < r->nfin; i++) {
+		r->fin[i].table_id = table;
+		if (out->has_party && r->fin[i].id == out->party.id)
+			out->party.result = r->fin[i].result;
+		if (finished)
+			finished(ctx, &r->fin[i]);
+	}
+	free(r);
 	return rc;
 }
