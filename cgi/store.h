@@ -170,7 +170,9 @@ struct st_table {
 	char host[ST_NAME_MAX + 1];      /* the name of who opened it ("" when gone) */
 	int64_t rematch;                 /* the table of the next match, 0 none (010) */
 	uint32_t acting, in_window, to_continue;   /* who is asked, a bit a seat (026) */
-	int spectators;                  /* "Zuschauer erlaubt" (027_spectators.sql) */
+	int spectators;                  /* "Zuschauer erlaubt" (027_spectators.sql): read
+	                                  * with one table (store_table_get,
+	                                  * store_table_page); a listing's rows say 1 */
 };
 
 struct st_seat {

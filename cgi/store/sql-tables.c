@@ -11,14 +11,14 @@
 
 #include "internal.h"
 
-enum { TABLE_NCOLS = 29 };   /* columns in TABLE_COLS */
+enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 
 /* STMT_TABLE_PAGE's padding of the shorter kinds of rows, and its columns
  * after TABLE_COLS (PAGE_KIND: the kind of row, the last one) */
 #define PAGE_NULLS_8 "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
 #define PAGE_NULLS_30 PAGE_NULLS_8 ", " PAGE_NULLS_8 ", " PAGE_NULLS_8 ", NULL, NULL, NULL," \
 	" NULL, NULL, NULL"
-enum { PAGE_PARTY = TABLE_NCOLS, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK, PAGE_MY_LAST,
+enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK, PAGE_MY_LAST,
        PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_KIND };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
@@ -82,7 +82,7 @@ static const char *const stmt_text[] = {
 		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
 		" nullif(?5, 0), ?6)",
-	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
+	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
@@ -261,7 +261,7 @@ static const char *const stmt_text[] = {
 	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
 	 * one seat's result (a party without results: seat NULL) */
 	ST_AT(STMT_TABLE_PAGE) =
-		"SELECT " TABLE_COLS ", p.id, p.number, p.seed, p.dealer, p.over, "
+		"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, "
 		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
 		" (SELECT coalesce(max(m.version), 0) FROM seats y JOIN moves m ON m.party = p.id"
 		" AND m.seat = y.seat WHERE y.table_id = t.id AND y.user_id = ?2),"
@@ -343,12 +343,15 @@ static void read_table(sqlite3_stmt *q, struct st_table *t)
 	t->acting = (uint32_t)sqlite3_column_int64(q, 25);
 	t->in_window = (uint32_t)sqlite3_column_int64(q, 26);
 	t->to_continue = (uint32_t)sqlite3_column_int64(q, 27);
-	t->spectators = sqlite3_column_int(q, 28);
+	t->spectators = 1;   /* (a listing's; a read of one table reads it) */
 }
 
+/* A row of TABLE_COLS and t.spectators. */
 static int read_table_row(void *ctx, sqlite3_stmt *q)
 {
-	read_table(q, ctx);
+	struct st_table *t = ctx;
+	read_table(q, t);
+	t->spectators = sqlite3_column_int(q, TABLE_NCOLS);
 	return 0;
 }
 
@@ -980,6 +983,7 @@ static void page_table_row(struct page_rows *r, sqlite3_stmt *q)
 {
 	struct st_table_page *o = r->out;
 	read_table(q, &o->t);
+	o->t.spectators = sqlite3_column_int(q, PAGE_SPECTATORS);
 	r->found = 1;
 	o->has_party = sqlite3_column_type(q, PAGE_PARTY) != SQLITE_NULL;
 	if (o->has_party) {
