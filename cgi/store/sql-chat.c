@@ -46,8 +46,9 @@ static const char *const stmt_text[] = {
 	/* STMT_CHAT_RECENT's rows (kind 0, the last column), then
 	 * STMT_CHAT_MUTED's (kind 1: id, name, name key as columns 0, 2, 4) */
 	ST_AT(STMT_CHAT_CARD) =
-		"SELECT * FROM (SELECT c.id, c.user_id, u.name, c.at, c.text, 0 FROM chat_messages c"
-		" JOIN users u ON u.id = c.user_id WHERE c.table_id = ?1 AND NOT EXISTS"
+		"SELECT * FROM (SELECT c.id, c.user_id, u.name, c.at, c.text, 0"
+		" FROM chat_messages c JOIN users u ON u.id = c.user_id WHERE c.table_id = ?1"
+		" AND NOT EXISTS"
 		" (SELECT 1 FROM chat_mutes m WHERE m.user_id = ?2 AND m.muted_id = c.user_id)"
 		" ORDER BY c.id DESC LIMIT ?3)"
 		" UNION ALL SELECT * FROM (SELECT m.muted_id, 0, u.name, 0, u.name_key, 1"

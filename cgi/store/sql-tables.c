@@ -18,8 +18,8 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 #define PAGE_NULLS_8 "NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL"
 #define PAGE_NULLS_30 PAGE_NULLS_8 ", " PAGE_NULLS_8 ", " PAGE_NULLS_8 ", NULL, NULL, NULL," \
 	" NULL, NULL, NULL"
-enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK, PAGE_MY_LAST,
-       PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_KIND };
+enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_KIND };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -265,8 +265,9 @@ static const char *const stmt_text[] = {
 		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
 		" (SELECT coalesce(max(m.version), 0) FROM seats y JOIN moves m ON m.party = p.id"
 		" AND m.seat = y.seat WHERE y.table_id = t.id AND y.user_id = ?2),"
-		" CASE WHEN p.over AND t.status = 1 THEN (SELECT coalesce(sum(DISTINCT 1 << m.seat), 0)"
-		" FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats"
+		" CASE WHEN p.over AND t.status = 1 THEN"
+		" (SELECT coalesce(sum(DISTINCT 1 << m.seat), 0) FROM moves m WHERE m.party = p.id"
+		" AND m.seat >= 0 AND m.seat < t.nseats"
 		" AND m.version > t.epoch_version) ELSE 0 END,"
 		" o.id, o.name, x.round, x.number,"
 		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"

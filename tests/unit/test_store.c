@@ -895,7 +895,8 @@ static void test_table_page(void **state)
 	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 1, 0), ST_OK);
 
 	memset(&ps, 0, sizeof ps);
-	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, page_fin, &ps), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
 	assert_int_equal(pg.t.id, tab);
 	assert_int_equal(pg.t.status, TABLE_PLAYING);
 	assert_int_equal(pg.t.spectators, 1);
