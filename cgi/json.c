@@ -11,6 +11,7 @@
  * escaped as jansson escapes them ('"', '\\', \b \f \n \r \t, other control
  * characters as \u00XX; UTF-8 as it is, '/' as it is), and '<', '>', '&'
  * as \u003c, \u003e, \u0026. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +47,11 @@ static int reserve(struct out *o, size_t n)
 	return 1;
 }
 
-/* One byte of punctuation: reserve() leaves room for two more than asked. */
-static int put_ch(struct out *o, char c)
+/* One byte of punctuation: reserve() leaves room for two more than asked,
+ * and the usual case (room left) does not call it. */
+static inline int put_ch(struct out *o, char c)
 {
-	if (!reserve(o, 1))
+	if (o->cap - o->len < 3 && !reserve(o, 1))
 		return 0;
 	o->p[o->len++] = c;
 	return 1;
@@ -76,7 +78,23 @@ static const unsigned char escape_of[256] = {
 	['\\'] = '\\', ['<'] = 'u', ['>'] = 'u', ['&'] = 'u',
 };
 
-/* s[0..n) as a JSON string; s must be well-formed UTF-8. A byte a table
+/* Eight bytes at a time (SWAR): ONES has 1 in every byte. */
+#define ONES 0x0101010101010101ULL
+#define HIGHS (ONES * 0x80)
+
+/* Nonzero when a byte of x is below n (n <= 128) or equal to b. */
+#define BYTE_BELOW(x, n) (((x) - ONES * (n)) & ~(x) & HIGHS)
+#define BYTE_IS(x, b) BYTE_BELOW((x) ^ (ONES * (b)), 1)
+
+/* 1 when none of the eight bytes of x needs an escape (escape_of). */
+static inline int word_plain(uint64_t x)
+{
+	return !(BYTE_BELOW(x, 0x20) | BYTE_IS(x, '"') | BYTE_IS(x, '\\') | BYTE_IS(x, '<') |
+		 BYTE_IS(x, '>') | BYTE_IS(x, '&'));
+}
+
+/* s[0..n) as a JSON string; s must be well-formed UTF-8. Eight bytes that
+ * need no escape are copied as a word; a byte is otherwise a table
  * look-up, cheaper than the comparisons per byte it replaces
  * (docs/benchmarks.md, "Figures from the code's comments"). */
 static int put_string(struct out *o, const char *s, size_t n)
@@ -86,19 +104,29 @@ static int put_string(struct out *o, const char *s, size_t n)
 		return 0;
 	char *q = o->p + o->len;
 	*q++ = '"';
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i], e = escape_of[c];
-		if (!e) {
-			*q++ = (char)c;
-		} else if (e == 1 || e == 'u') {   /* jansson: "\u003c", but "\u001F" */
-			memcpy(q, "\\u00", 4);
-			q[4] = (e == 'u' ? lower : hex)[c >> 4];
-			q[5] = (e == 'u' ? lower : hex)[c & 15];
-			q += 6;
-		} else {
-			q[0] = '\\';
-			q[1] = (char)e;
-			q += 2;
+	size_t i = 0;
+	while (i < n) {
+		uint64_t w;
+		if (n - i >= 8 && (memcpy(&w, s + i, 8), word_plain(w))) {
+			memcpy(q, &w, 8);
+			q += 8;
+			i += 8;
+			continue;
+		}
+		for (size_t end = n - i >= 8 ? i + 8 : n; i < end; i++) {
+			unsigned char c = (unsigned char)s[i], e = escape_of[c];
+			if (!e) {
+				*q++ = (char)c;
+			} else if (e == 1 || e == 'u') {   /* jansson: "\u003c", but "\u001F" */
+				memcpy(q, "\\u00", 4);
+				q[4] = (e == 'u' ? lower : hex)[c >> 4];
+				q[5] = (e == 'u' ? lower : hex)[c & 15];
+				q += 6;
+			} else {
+				q[0] = '\\';
+				q[1] = (char)e;
+				q += 2;
+			}
 		}
 	}
 	*q++ = '"';
@@ -106,10 +134,14 @@ static int put_string(struct out *o, const char *s, size_t n)
 	return 1;
 }
 
-/* 1 when s[0..n) is plain ASCII or well-formed UTF-8. */
+/* 1 when s[0..n) is plain ASCII or well-formed UTF-8 (ASCII checked eight
+ * bytes at a time). */
 static int utf8_ok(const char *s, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
+	size_t i = 0;
+	for (uint64_t w; n - i >= 8 && (memcpy(&w, s + i, 8), !(w & HIGHS)); i += 8)
+		;
+	for (; i < n; i++)
 		if ((unsigned char)s[i] >= 0x80)
 			return http_utf8_valid(s + i, n - i);
 	return 1;

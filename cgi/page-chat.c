@@ -13,6 +13,7 @@ struct chatctx {
 	struct page *p;
 	struct view *v;
 	int n;
+	int muted_open;   /* the messages' flags are out, the muted list begun */
 };
 
 static void emit_message(void *ctx, const struct st_chat *m)
@@ -31,9 +32,22 @@ static void emit_message(void *ctx, const struct st_chat *m)
 	c->n++;
 }
 
+/* After the last message: its flags, and the muted writers' list begun. */
+static void open_muted(struct chatctx *c)
+{
+	if (c->muted_open)
+		return;
+	view_flag(c->v, "has_chat", c->n > 0);
+	view_flag(c->v, "chat_empty", c->n == 0);
+	c->n = 0;
+	view_list(c->v, "chat_muted");
+	c->muted_open = 1;
+}
+
 static void emit_muted(void *ctx, int64_t user_id, const char *name)
 {
 	struct chatctx *c = ctx;
+	open_muted(c);
 	view_begin(c->v, "chat_muted");
 	view_num(c->v, "user_id", user_id);
 	view_str(c->v, "name", name);
@@ -41,9 +55,11 @@ static void emit_muted(void *ctx, int64_t user_id, const char *name)
 	c->n++;
 }
 
+/* The chat card's messages and the writers the viewer muted: one read
+ * (store_chat_card). */
 int page_chat_view(struct page *p, int64_t table, int seated, struct view *v)
 {
-	struct chatctx c = { p, v, 0 };
+	struct chatctx c = { p, v, 0, 0 };
 	const char *url = page_table_url(p, table, "/chat");
 	const char *write = page_table_url(p, table, "?chat#chat");
 	if (!url || !write)
@@ -58,15 +74,10 @@ int page_chat_view(struct page *p, int64_t table, int seated, struct view *v)
 	view_flag(v, "has_chat_note", p->chat_note != NULL);
 	view_str(v, "chat_note", p->chat_note ? p->chat_note : "");
 	view_list(v, "chat");
-	if (store_chat_recent(p->store, table, p->user_id, CHAT_SHOW, emit_message, &c) != ST_OK)
+	if (store_chat_card(p->store, table, p->user_id, CHAT_SHOW, emit_message, emit_muted,
+			    &c) != ST_OK)
 		return -1;
-	view_flag(v, "has_chat", c.n > 0);
-	view_flag(v, "chat_empty", c.n == 0);
-	c.n = 0;
-	view_list(v, "chat_muted");
-	if (p->user_id &&
-	    store_chat_muted(p->store, table, p->user_id, CHAT_SHOW, emit_muted, &c) != ST_OK)
-		return -1;
+	open_muted(&c);
 	view_flag(v, "has_chat_muted", c.n > 0);
 	return 0;
 }

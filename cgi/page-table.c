@@ -64,22 +64,47 @@ static void emit_step(void *ctx, const struct st_move *m)
 	view_end(l->v);
 }
 
-/* The raw move log of every finished party (section party_logs). Only
- * finished parties: their hidden information is no longer hidden. 0 or -1. */
+/* store_table_logs' rows into sections party_logs, one a party. */
+struct logsctx {
+	struct logctx l;
+	int open, shown, max, number;
+};
+
+static void emit_log_row(void *ctx, int number, const struct st_move *m)
+{
+	struct logsctx *c = ctx;
+	if (!c->open || number != c->number) {
+		if (c->open)
+			view_end(c->l.v);
+		c->open = 0;
+		if (c->shown >= c->max)
+			return;
+		view_begin(c->l.v, "party_logs");
+		view_num(c->l.v, "number", number + 1);
+		view_list(c->l.v, "steps");
+		c->open = 1;
+		c->shown++;
+		c->number = number;
+	}
+	if (m)
+		emit_step(&c->l, m);
+}
+
+/* The raw move log of every finished party (section party_logs), in one
+ * read. Only finished parties: their hidden information is no longer
+ * hidden. 0 or -1. */
 static int logs_view(struct page *p, const struct play_table *pt, struct view *v,
 		     const struct names *nm)
 {
 	view_list(v, "party_logs");
 	view_flag(v, "has_logs", pt->nfinished > 0);
-	for (int i = 0; i < pt->nfinished && i < 64; i++) {
-		view_begin(v, "party_logs");
-		view_num(v, "number", pt->party_number[i] + 1);
-		view_list(v, "steps");
-		struct logctx l = { v, nm };
-		if (store_moves(p->store, pt->party_id[i], 0, emit_step, &l) != ST_OK)
-			return -1;
+	if (pt->nfinished == 0)
+		return 0;
+	struct logsctx c = { { v, nm }, 0, 0, pt->nfinished < 64 ? pt->nfinished : 64, 0 };
+	if (store_table_logs(p->store, pt->t.id, emit_log_row, &c) != ST_OK)
+		return -1;
+	if (c.open)
 		view_end(v);
-	}
 	return 0;
 }
 
@@ -661,17 +686,17 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 
 
 /* Section "tournament" of a tournament's table: its name, round, number
- * and link (one indexed read). */
-static void tourney_view(struct page *p, int64_t table, struct view *v)
+ * and link (read with the table, play_load). */
+static void tourney_view(struct page *p, const struct play_table *pt, struct view *v)
 {
-	struct st_table_tourney x;
-	if (store_table_tourney(p->store, table, &x) != ST_OK)
+	const struct st_table_tourney *x = &pt->tourney;
+	if (!pt->in_tourney)
 		return;
 	view_begin(v, "tournament");
-	view_str(v, "name", x.name);
-	view_str(v, "url", page_tourney_url(p, x.id, ""));
-	view_num(v, "round", x.round);
-	view_num(v, "number", x.number + 1);
+	view_str(v, "name", x->name);
+	view_str(v, "url", page_tourney_url(p, x->id, ""));
+	view_num(v, "round", x->round);
+	view_num(v, "number", x->number + 1);
 	view_end(v);
 }
 
@@ -703,7 +728,7 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
-	tourney_view(p, pt->t.id, &v);
+	tourney_view(p, pt, &v);
 	struct act a;
 	act_of(pt, &a);
 	/* The game's stylesheet comes with its board template. */
@@ -726,6 +751,8 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 			 a.ask == PLAY_ASK_CONTINUE ? _("Partie vorbei: weiter?") : NULL,
 		.refresh = refresh,
 		.attention = a.ask != PLAY_ASK_NONE,
+		.waiting_known = pt->viewer_waiting >= 0,
+		.waiting = pt->viewer_waiting,
 	};
 	play_free(pt);
 	if (json)

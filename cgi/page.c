@@ -106,8 +106,9 @@ static void frame(struct page *p, struct view *v, const struct page_head *h)
 	/* how many of my tables wait for me: the tab title counts them ("9+"
 	 * from ten on) and the favicon has its badge, on every page (one
 	 * indexed read of at most ten rows) */
-	int acting = 0;
-	if (p->user_id && store_user_acting(p->store, p->user_id, &acting) != ST_OK)
+	int acting = h && h->waiting_known ? h->waiting : 0;
+	if (p->user_id && !(h && h->waiting_known) &&
+	    store_user_acting(p->store, p->user_id, &acting) != ST_OK)
 		acting = 0;
 	if (acting > 0) {
 		view_begin(v, "acting");

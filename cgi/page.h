@@ -50,6 +50,10 @@ struct page_head {
 	const char *alert;                    /* poll.js puts it before the title ("Du bist dran!") */
 	int refresh;                          /* <noscript> meta refresh of table_url */
 	int attention;                        /* the viewer may act: the favicon's badge */
+	int waiting_known;                    /* waiting is the viewer's count of tables
+	                                       * waiting for them (store_user_acting), read
+	                                       * with the page's data; 0: the frame reads it */
+	int waiting;
 };
 
 /* Expands `tpl` with v plus the frame (header.tpl, footer.tpl) as the

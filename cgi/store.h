@@ -175,6 +175,9 @@ struct st_table {
 	char host[ST_NAME_MAX + 1];      /* the name of who opened it ("" when gone) */
 	int64_t rematch;                 /* the table of the next match, 0 none (010) */
 	uint32_t acting, in_window, to_continue;   /* who is asked, a bit a seat (026) */
+	int spectators;                  /* "Zuschauer erlaubt" (027_spectators.sql): read
+	                                  * with one table (store_table_get,
+	                                  * store_table_page); a listing's rows say 1 */
 };
 
 struct st_seat {
@@ -427,6 +430,11 @@ int store_chat_mute(struct store *s, int64_t table, int64_t user, int64_t muted,
 		    int64_t at);
 /* The users `user` muted who wrote at `table`, by name, at most `limit`. */
 typedef void (*st_muted_fn)(void *ctx, int64_t user_id, const char *name);
+/* The chat card in one read: the last `limit` messages the viewer sees
+ * (store_chat_recent) to fn, then the writers the viewer muted here
+ * (store_chat_muted, by name) to muted. */
+int store_chat_card(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
+		    st_muted_fn muted, void *ctx);
 int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st_muted_fn fn,
 		     void *ctx);
 /* version + 1 and public_version with it, nothing else: a change every page
@@ -487,6 +495,11 @@ int store_seat_last_version(struct store *s, int64_t party, int seat, int64_t *v
 /* Moves of a party in order, from seq > after; fn per row. */
 typedef void (*st_move_fn)(void *ctx, const struct st_move *m);
 int store_moves(struct store *s, int64_t party, int64_t after, st_move_fn fn, void *ctx);
+/* The steps of every finished party of a table, by party number and then
+ * in order, to fn(ctx, number, step); a finished party without steps once
+ * with step NULL. Each step is valid during fn only. One read. */
+typedef void (*st_log_fn)(void *ctx, int number, const struct st_move *m);
+int store_table_logs(struct store *s, int64_t table, st_log_fn fn, void *ctx);
 int store_move_count(struct store *s, int64_t party, int64_t *n);
 
 /* ---- the feed token (009_feed.sql): one per user, kept as it is ---- */
@@ -676,6 +689,35 @@ struct st_table_tourney {
 	int round, number;
 };
 int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out);
+
+/* Everything a table's page reads of the table, in one statement (one
+ * read, so one consistent state, without a transaction around it): the
+ * table row; its current party (t.party_no) with the position of its last
+ * step into snap (at most cap bytes) and, when over, its result; the
+ * version of the viewer's own last step in it; the seats that continued
+ * since t.epoch_version while it is over; the tournament it belongs to;
+ * the seats with their users; and every finished party (over, with its
+ * result), to `finished` by number. `viewer` 0: nobody logged in.
+ * ST_NOTFOUND without the table; ST_ERR when the snapshot does not fit. */
+enum { ST_PAGE_PARTIES_MAX = 64 };
+struct st_table_page {
+	struct st_table t;
+	int has_party;                   /* the current party's row was there */
+	struct st_party party;
+	int64_t my_last;                 /* the viewer's seat's last step's version, 0 none */
+	uint32_t continued;              /* a party over: seats with a step after
+	                                  * t.epoch_version (bit a seat) */
+	int in_tourney;
+	struct st_table_tourney tourney;
+	int waiting;                     /* the viewer's tables waiting for them as
+	                                  * store_user_acting counts them; -1: to be
+	                                  * counted (or nobody logged in) */
+	struct st_seat seats[GAME_MAX_SEATS];
+	int nseated;
+};
+int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
+		     unsigned char *snap, size_t cap, st_party_fn finished, void *ctx);
+
 /* Marks the table's results recorded; ST_EXISTS when they were already. */
 int store_ttable_done(struct store *s, int64_t table_id);
 /* Tables of the round whose results are not in yet; all of its tables. */

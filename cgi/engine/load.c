@@ -199,10 +199,18 @@ out:
 /* ------------------------------------------------------------------ */
 /* Reading a table for a page                                          */
 
+/* Where store_table_page's finished parties go: the table being read
+ * (its seats count) and the page's match table. */
+struct finished_to {
+	const struct st_table_page *pg;
+	struct play_table *pt;
+};
+
 static void add_party(void *ctx, const struct st_party *p)
 {
-	struct play_table *pt = ctx;
-	match_add_party(&pt->totals, p->result.points, pt->t.nseats);
+	struct finished_to *f = ctx;
+	struct play_table *pt = f->pt;
+	match_add_party(&pt->totals, p->result.points, f->pg->t.nseats);
 	if (pt->nfinished < (int)(sizeof pt->party_score / sizeof pt->party_score[0])) {
 		pt->party_id[pt->nfinished] = p->id;
 		pt->party_number[pt->nfinished] = p->number;
@@ -211,17 +219,16 @@ static void add_party(void *ctx, const struct st_party *p)
 	}
 }
 
-/* The current party of out->t, decoded into out->state (snap: scratch).
- * A party the table was closed on because it broke (close_broken: stored
- * as over, while its state does not load or is not over) is shown by its
- * stored result alone: out->broken, no state. PLAY_CORRUPT (logged) when
- * a running party does not load. In the caller's read transaction. */
-static int load_party(struct store *s, struct play_table *out, unsigned char *snap)
+/* The current party of out->t (pg->party, its position in snap), decoded
+ * into out->state. A party the table was closed on because it broke
+ * (close_broken: stored as over, while its state does not load or is not
+ * over) is shown by its stored result alone: out->broken, no state.
+ * PLAY_CORRUPT (logged) when a running party does not load. */
+static int load_party(struct store *s, struct play_table *out, const struct st_table_page *pg,
+		      const unsigned char *snap)
 {
 	int rc;
-	if ((rc = from_store(store_party_get(s, out->t.id, out->t.party_no, &out->party, snap,
-					     GAME_SNAPSHOT_MAX), PLAY_ERR)) != PLAY_OK)
-		return rc;
+	out->party = pg->party;
 	rc = party_state(s, &out->t, out->g, out->opt, &out->party, snap, out->state);
 	if (rc == PLAY_OK)
 		out->g->status(out->state, &out->status);
@@ -233,17 +240,16 @@ static int load_party(struct store *s, struct play_table *out, unsigned char *sn
 	if (rc != PLAY_OK)
 		return rc;
 	out->has_party = 1;
-	int64_t mine = 0;   /* the seat's own last step: its page may show it */
-	if (out->my_seat >= 0 &&
-	    (rc = from_store(store_seat_last_version(s, out->party.id, out->my_seat, &mine),
-			     PLAY_ERR)) != PLAY_OK)
-		return rc;
+	/* the seat's own last step: its page may show it */
+	int64_t mine = out->my_seat >= 0 ? pg->my_last : 0;
 	out->my_last = mine;
 	out->seen = mine > out->seen ? mine : out->seen;
 	out->pausing = out->t.status == TABLE_PLAYING && out->status.over;
-	if (out->pausing)
+	if (out->pausing && !out->party.over)   /* (the store marks an ended party over) */
 		return ready_mask(s, out->party.id, out->t.nseats, out->t.epoch_version,
 				  &out->ready);
+	if (out->pausing)
+		out->ready = pg->continued;
 	return PLAY_OK;
 }
 
@@ -260,9 +266,9 @@ static int close_unloadable(struct store *s, int64_t table, int64_t now_ms)
 static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		     struct play_table *out);
 
-/* Everything a table page shows, read in one read transaction after the
- * passed deadlines were applied. A running table whose party's state no
- * longer loads is closed first (close_broken) and shown finished.
+/* Everything a table page shows, read in one statement (store_table_page)
+ * after the passed deadlines were applied. A running table whose party's
+ * state no longer loads is closed first (close_broken) and shown finished.
  * PLAY_NOT_FOUND (404), PLAY_ERR (500). The caller calls play_free()
  * whatever the result. */
 int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
@@ -274,54 +280,59 @@ int play_load(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 	return rc;
 }
 
+/* One read of the table's page (store_table_page); when a deadline of the
+ * running table has passed, it is applied first (its own write) and the
+ * table read anew. A writer holding the lock past the busy timeout does not
+ * keep the page from showing: it shows the state before the deadline, and
+ * the next load applies it. */
+static int read_page(struct store *s, int64_t table, int64_t user, int64_t now_ms,
+		     struct st_table_page *pg, unsigned char *snap, struct play_table *out)
+{
+	struct finished_to f = { pg, out };
+	int rc = from_store(store_table_page(s, table, user, pg, snap, GAME_SNAPSHOT_MAX, add_party,
+					     &f), PLAY_NOT_FOUND);
+	if (rc != PLAY_OK || pg->t.status != TABLE_PLAYING ||
+	    !deadline_passed(pg->t.next_deadline, now_ms))
+		return rc;
+	rc = play_tick(s, table, now_ms);
+	if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
+		return rc;
+	memset(&out->totals, 0, sizeof out->totals);
+	out->nfinished = 0;
+	return from_store(store_table_page(s, table, user, pg, snap, GAME_SNAPSHOT_MAX, add_party,
+					   &f), PLAY_NOT_FOUND);
+}
+
 static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		     struct play_table *out)
 {
-	unsigned char *snap = NULL;
-	int rc;
+	struct st_table_page *pg = malloc(sizeof *pg);
+	unsigned char *snap = malloc(GAME_SNAPSHOT_MAX);
+	int rc = PLAY_ERR;
 
 	memset(out, 0, sizeof *out);
 	out->my_seat = -1;
-	/* A writer holding the lock past the busy timeout does not keep the page
-	 * from showing: it shows the state before the deadline, and the next
-	 * load applies it. */
-	if ((rc = store_begin_read(s)) != PLAY_OK)
-		return rc;
-	rc = store_table_get(s, table, &out->t);
-	if (rc == PLAY_OK && out->t.status == TABLE_PLAYING &&
-	    deadline_passed(out->t.next_deadline, now_ms)) {
-		/* a deadline passed: applied first (its own write), then read anew */
-		store_rollback(s);
-		rc = play_tick(s, table, now_ms);
-		if (rc != PLAY_OK && rc != PLAY_BUSY && rc != PLAY_NOSPACE)
-			return rc;
-		if ((rc = store_begin_read(s)) != PLAY_OK)
-			return rc;
-		rc = store_table_get(s, table, &out->t);
-	}
-	if (rc != PLAY_OK ||
-	    (rc = table_game(&out->t, &out->g, out->opt)) != PLAY_OK ||
-	    (rc = from_store(store_table_seats(s, table, out->seats, GAME_MAX_SEATS, &out->nseated),
-			     PLAY_ERR)) != PLAY_OK)
+	if (!pg || !snap || (rc = read_page(s, table, user, now_ms, pg, snap, out)) != PLAY_OK ||
+	    (rc = table_game(&pg->t, &out->g, out->opt)) != PLAY_OK)
 		goto out;
+	out->t = pg->t;
+	memcpy(out->seats, pg->seats, sizeof out->seats);
+	out->nseated = pg->nseated;
+	out->in_tourney = pg->in_tourney;
+	out->tourney = pg->tourney;
+	out->viewer_waiting = user > 0 ? pg->waiting : -1;
 	for (int i = 0; user > 0 && i < out->nseated; i++)
 		if (out->seats[i].user_id == user)
 			out->my_seat = out->seats[i].seat;
 	out->seen = out->t.public_version;
 	if (out->t.party_no >= 0) {
-		rc = PLAY_ERR;
-		snap = malloc(GAME_SNAPSHOT_MAX);
 		out->state = calloc(1, out->g->state_size);
-		if (!snap || !out->state || (rc = load_party(s, out, snap)) != PLAY_OK)
-			goto out;
+		rc = !out->state ? PLAY_ERR : !pg->has_party ? from_store(ST_NOTFOUND, PLAY_ERR) :
+		     load_party(s, out, pg, snap);
 	}
-	rc = from_store(store_parties_of_table(s, table, add_party, out), PLAY_ERR);
 out:
 	free(snap);
-	if (rc == PLAY_OK)
-		rc = store_commit(s);
-	else
-		store_rollback(s);
+	free(pg);
 	if (rc != PLAY_OK) {
 		free(out->state);
 		out->state = NULL;

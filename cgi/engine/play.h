@@ -118,6 +118,10 @@ struct play_table {
 	uint32_t ready;              /* while pausing: bit s, seat s sent PLAY_CONTINUE */
 	int broken;                  /* the table was closed on this party because its state
 	                              * broke: a draw; has_party 0 (no state to show) */
+	int in_tourney;              /* a tournament's table: which, its round and number */
+	struct st_table_tourney tourney;
+	int viewer_waiting;          /* the viewer's tables waiting for them (every page's
+	                              * title, store_user_acting); -1: not read */
 };
 
 /* Creates a table of `slug` with nseats seats and options from the lobby

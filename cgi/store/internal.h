@@ -54,13 +54,24 @@ struct store {
 	int locked;       /* this connection holds lock_fd's lock now */
 };
 
-/* The columns struct st_table is read from, in read_table()'s order. */
+/* The columns struct st_table is read from, in read_table()'s order; a
+ * read of one table adds t.spectators (the listings do not need it). */
 #define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
 	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
 	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
 	"coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
+
+/* A party p's position (026_one_write.sql: a step is one row, with its
+ * position): while it runs, the snapshot of its last step, or the deal it
+ * started from; once over, the final one the party row keeps. */
+#define PARTY_SNAPSHOT "CASE WHEN p.over = 1 THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
+	" FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), p.snapshot) END"
+
+/* Whether that step is a deadline that passed (struct st_party.last_tick). */
+#define PARTY_LAST_TICK "coalesce((SELECT CASE WHEN m.seat = -1 AND m.text = 'tick' THEN 1 ELSE 0" \
+	" END FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
 
 #define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
 

@@ -17,6 +17,7 @@ enum {
 	STMT_CHAT_MUTE,
 	STMT_CHAT_UNMUTE,
 	STMT_CHAT_MUTED,
+	STMT_CHAT_CARD,
 	STMT_CHAT_END
 };
 
@@ -42,6 +43,18 @@ static const char *const stmt_text[] = {
 		"SELECT m.muted_id, u.name, u.name_key FROM chat_mutes m JOIN users u"
 		" ON u.id = m.muted_id WHERE m.user_id = ?1 AND EXISTS (SELECT 1 FROM"
 		" chat_messages c WHERE c.table_id = ?2 AND c.user_id = m.muted_id) LIMIT ?3",
+	/* STMT_CHAT_RECENT's rows (kind 0, the last column), then
+	 * STMT_CHAT_MUTED's (kind 1: id, name, name key as columns 0, 2, 4) */
+	ST_AT(STMT_CHAT_CARD) =
+		"SELECT * FROM (SELECT c.id, c.user_id, u.name, c.at, c.text, 0"
+		" FROM chat_messages c JOIN users u ON u.id = c.user_id WHERE c.table_id = ?1"
+		" AND NOT EXISTS"
+		" (SELECT 1 FROM chat_mutes m WHERE m.user_id = ?2 AND m.muted_id = c.user_id)"
+		" ORDER BY c.id DESC LIMIT ?3) AS recent"
+		" UNION ALL SELECT * FROM (SELECT m.muted_id, 0, u.name, 0, u.name_key, 1"
+		" FROM chat_mutes m JOIN users u ON u.id = m.muted_id WHERE m.user_id = ?2"
+		" AND EXISTS (SELECT 1 FROM chat_messages c WHERE c.table_id = ?1"
+		" AND c.user_id = m.muted_id) LIMIT ?4) AS muted",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_CHAT_END - ST_FIRST(ST_G_CHAT),
 	       "one SQL text per statement");
@@ -166,5 +179,41 @@ int store_chat_muted(struct store *s, int64_t table, int64_t user, int limit, st
 	qsort(rows, (size_t)m.n, sizeof rows[0], by_name_key);
 	for (int i = 0; i < m.n && i < limit; i++)
 		fn(ctx, rows[i].id, rows[i].name);
+	return ST_OK;
+}
+
+/* store_chat_card's rows: the messages go on at once, the muted wait. */
+struct card_rows {
+	struct chat_to to;
+	struct muted_rows m;
+};
+
+static int read_card(void *ctx, struct st_cur *q)
+{
+	struct card_rows *c = ctx;
+	if (st_int(q, 5) == 0)
+		return read_chat(&c->to, q);
+	if (c->m.n >= c->m.max)
+		return 0;
+	struct muted_row *r = &c->m.row[c->m.n++];
+	r->id = st_int64(q, 0);
+	st_copy_col(r->name, sizeof r->name, q, 2);
+	st_copy_col(r->key, sizeof r->key, q, 4);
+	return 0;
+}
+
+int store_chat_card(struct store *s, int64_t table, int64_t viewer, int limit, st_chat_fn fn,
+		    st_muted_fn muted, void *ctx)
+{
+	enum { MUTED_MAX = 64 };
+	struct muted_row rows[MUTED_MAX];
+	struct card_rows c = { { fn, ctx }, { rows, 0, MUTED_MAX } };
+	int rc = st_each(s, st_query(s, STMT_CHAT_CARD, ST_ARGS(ST_INT(table), ST_INT(viewer),
+			ST_INT(limit), ST_INT(MUTED_MAX))), read_card, &c, "chat card");
+	if (rc != ST_OK)
+		return rc;
+	qsort(rows, (size_t)c.m.n, sizeof rows[0], by_name_key);
+	for (int i = 0; i < c.m.n && i < limit; i++)
+		muted(ctx, rows[i].id, rows[i].name);
 	return ST_OK;
 }

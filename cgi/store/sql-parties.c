@@ -12,17 +12,6 @@
 
 #define PARTY_COLS "p.id, p.table_id, p.number, p.seed, p.dealer, p.over"
 
-/* The party's position (026_one_write.sql: a step is one row, with its
- * position): while it runs, the snapshot of its last step, or the deal it
- * started from; once over, the final one the party row keeps. */
-#define PARTY_SNAPSHOT "CASE WHEN p.over = 1 THEN p.snapshot ELSE coalesce((SELECT m.snapshot" \
-	" FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), p.snapshot) END"
-
-/* Whether that step is a deadline that passed (struct st_party.last_tick). */
-#define PARTY_LAST_TICK "coalesce((SELECT CASE WHEN m.seat = -1 AND m.text = 'tick' THEN 1 ELSE 0" \
-	" END FROM moves m" \
-	" WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
-
 enum {
 	STMT_PARTY_CREATE = ST_FIRST(ST_G_PARTIES),
 	STMT_PARTY_GET,
@@ -40,6 +29,7 @@ enum {
 	STMT_MOVES,
 	STMT_MOVE_COUNT,
 	STMT_PARTY_STEP_AT,
+	STMT_TABLE_LOGS,
 	STMT_PARTIES_END
 };
 
@@ -88,6 +78,12 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_PARTY_STEP_AT) =
 		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
 		" AND (version <= ?2 OR ?2 < 0)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+	/* every finished party's steps, by party and seq (a party without
+	 * steps: one row, seq NULL) */
+	ST_AT(STMT_TABLE_LOGS) =
+		"SELECT p.number, m.seq, m.seat, m.at, m.version, m.text FROM parties p"
+		" LEFT JOIN moves m ON m.party = p.id WHERE p.table_id = ?1 AND p.over = 1"
+		" ORDER BY p.number, m.seq",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_PARTIES_END - ST_FIRST(ST_G_PARTIES),
 	       "one SQL text per statement");
@@ -339,4 +335,34 @@ int store_party_step_at(struct store *s, int64_t party, int64_t upto, int64_t *a
 {
 	struct st_cur *q = st_query(s, STMT_PARTY_STEP_AT, ST_ARGS(ST_INT(party), ST_INT(upto)));
 	return st_one_int64(s, q, at, "party step at");
+}
+
+struct log_rows {
+	st_log_fn fn;
+	void *ctx;
+};
+
+static int read_log(void *ctx, struct st_cur *q)
+{
+	const struct log_rows *r = ctx;
+	struct st_move m;
+	int number = st_int(q, 0);
+	if (st_null(q, 1)) {
+		r->fn(r->ctx, number, NULL);
+		return 0;
+	}
+	m.seq = st_int64(q, 1);
+	m.seat = st_int(q, 2);
+	m.at = st_int64(q, 3);
+	m.version = st_int64(q, 4);
+	st_copy_col(m.text, sizeof m.text, q, 5);
+	r->fn(r->ctx, number, &m);
+	return 0;
+}
+
+int store_table_logs(struct store *s, int64_t table, st_log_fn fn, void *ctx)
+{
+	struct log_rows r = { fn, ctx };
+	return st_each(s, st_query(s, STMT_TABLE_LOGS, ST_ARGS(ST_INT(table))), read_log, &r,
+		       "table logs");
 }

@@ -13,6 +13,25 @@
 
 enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 
+/* STMT_TABLE_PAGE's columns: the table row's (TABLE_COLS and what follows
+ * it), then a seat row's (PAGE_SEAT, as STMT_TABLE_SEATS), then a result
+ * row's (PAGE_RESULT), then the kind of row (PAGE_KIND); a row holds NULL
+ * in the other kinds' columns, so that every column has one type on every
+ * engine (PostgreSQL unites no text with a number). */
+#define PAGE_NULLS_5 "NULL, NULL, NULL, NULL, NULL, "
+#define PAGE_NULLS_13 PAGE_NULLS_5 PAGE_NULLS_5 "NULL, NULL, NULL, "
+#define PAGE_NULLS_43 PAGE_NULLS_13 PAGE_NULLS_13 PAGE_NULLS_13 "NULL, NULL, NULL, NULL, "
+/* the table row's NULLs in the seat's and the result's columns, typed: a
+ * column of NULLs in the first two rows would be text to PostgreSQL */
+#define PAGE_N "CAST(NULL AS BIGINT), "
+#define PAGE_T "CAST(NULL AS TEXT), "
+#define PAGE_NULLS_SEAT_RESULT PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N \
+	PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N
+enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_SEAT,
+       PAGE_RESULT = PAGE_SEAT + 13, PAGE_KIND = PAGE_RESULT + 5 };
+_Static_assert(PAGE_SEAT == 43, "PAGE_NULLS_43 pads the table row's columns");
+
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
 #define MY_SEAT_COLS "s.seat, s.bot, (t.acting >> s.seat) & 1, (t.in_window >> s.seat) & 1, " \
@@ -65,6 +84,7 @@ enum {
 	STMT_TABLE_STEP,
 	STMT_TABLE_ID_HIGH,
 	STMT_SEATS_DONE,
+	STMT_TABLE_PAGE,
 	STMT_TABLES_END
 };
 
@@ -74,7 +94,7 @@ static const char *const stmt_text[] = {
 		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
 		" nullif(CAST(?5 AS BIGINT), 0), ?6) RETURNING id",
-	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS " FROM tables t WHERE t.id = ?1",
+	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
@@ -257,6 +277,36 @@ static const char *const stmt_text[] = {
 	/* a seat at a finished table is done (seats_user_done, 019) */
 	ST_AT(STMT_SEATS_DONE) =
 		"UPDATE seats SET done = ?2 WHERE table_id = ?1 AND done <> ?2",
+	/* store_table_page: three kinds of rows (the last column), each kind's
+	 * columns from 0 on, NULL after them: 0 the table (TABLE_COLS), its
+	 * current party, the viewer's (?2) last step in it, the seats that
+	 * continued, its tournament and the viewer's count of waiting tables;
+	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
+	 * one seat's result (a party without results: seat NULL) */
+	ST_AT(STMT_TABLE_PAGE) =
+		"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, "
+		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
+		" (SELECT coalesce(max(m.version), 0) FROM seats y JOIN moves m ON m.party = p.id"
+		" AND m.seat = y.seat WHERE y.table_id = t.id AND y.user_id = ?2),"
+		" CASE WHEN p.over = 1 AND t.status = 1 THEN"
+		" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)"
+		" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats"
+		" AND m.version > t.epoch_version) ELSE 0 END,"
+		" o.id, o.name, x.round, x.number,"
+		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
+		" WHERE e.user_id = ?2), " PAGE_NULLS_SEAT_RESULT "0"
+		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
+		" LEFT JOIN tournament_tables x ON x.table_id = t.id"
+		" LEFT JOIN tournaments o ON o.id = x.tournament WHERE t.id = ?1"
+		" UNION ALL SELECT " PAGE_NULLS_43 "s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''),"
+		" s.bot, s.resigned, s.autopass, s.clock_left, s.waiting_since, s.timeouts,"
+		" s.expel_votes, coalesce(s.claimed_by, 0), coalesce(c.name, ''), s.claimed, "
+		PAGE_NULLS_5 "1"
+		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
+		" LEFT JOIN users c ON c.id = s.claimed_by WHERE s.table_id = ?1"
+		" UNION ALL SELECT " PAGE_NULLS_43 PAGE_NULLS_13 "p.number, p.id, r.seat, r.place,"
+		" r.points, 2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
+		" WHERE p.table_id = ?1 AND p.over = 1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -314,11 +364,15 @@ static void read_table(struct st_cur *q, struct st_table *t)
 	t->acting = (uint32_t)st_int64(q, 25);
 	t->in_window = (uint32_t)st_int64(q, 26);
 	t->to_continue = (uint32_t)st_int64(q, 27);
+	t->spectators = 1;   /* (a listing's; a read of one table reads it) */
 }
 
+/* A row of TABLE_COLS and t.spectators. */
 static int read_table_row(void *ctx, struct st_cur *q)
 {
-	read_table(q, ctx);
+	struct st_table *t = ctx;
+	read_table(q, t);
+	t->spectators = st_int(q, TABLE_NCOLS);
 	return 0;
 }
 
@@ -333,6 +387,7 @@ int store_table_get(struct store *s, int64_t id, struct st_table *t)
 struct seat_rows {
 	struct st_seat *out;
 	int max, *n;
+	int col;   /* the column of the first (STMT_TABLE_PAGE: PAGE_SEAT) */
 };
 
 /* A row past max is read over, not written (the listing runs to its end). */
@@ -342,26 +397,27 @@ static int read_seat(void *ctx, struct st_cur *q)
 	if (*r->n >= r->max)
 		return 0;
 	struct st_seat *st = &r->out[(*r->n)++];
-	st->seat = st_int(q, 0);
-	st->user_id = st_int64(q, 1);
-	st_copy_col(st->name, sizeof st->name, q, 2);
-	st->bot = st_int(q, 3);
-	st->resigned = st_int(q, 4);
-	st->autopass = st_int(q, 5);
-	st->clock_left = st_int64(q, 6);
-	st->waiting_since = st_int64(q, 7);
-	st->timeouts = st_int(q, 8);
-	st->expel_votes = (uint32_t)st_int64(q, 9);
-	st->claimed_by = st_int64(q, 10);
-	st_copy_col(st->claimer, sizeof st->claimer, q, 11);
-	st->claimed = st_int(q, 12);
+	int c = r->col;
+	st->seat = st_int(q, c);
+	st->user_id = st_int64(q, c + 1);
+	st_copy_col(st->name, sizeof st->name, q, c + 2);
+	st->bot = st_int(q, c + 3);
+	st->resigned = st_int(q, c + 4);
+	st->autopass = st_int(q, c + 5);
+	st->clock_left = st_int64(q, c + 6);
+	st->waiting_since = st_int64(q, c + 7);
+	st->timeouts = st_int(q, c + 8);
+	st->expel_votes = (uint32_t)st_int64(q, c + 9);
+	st->claimed_by = st_int64(q, c + 10);
+	st_copy_col(st->claimer, sizeof st->claimer, q, c + 11);
+	st->claimed = st_int(q, c + 12);
 	return 0;
 }
 
 /* The taken seats with their users' names, by seat; at most max are written. */
 int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
 {
-	struct seat_rows r = { out, max, n };
+	struct seat_rows r = { out, max, n, 0 };
 	*n = 0;
 	return st_each(s, st_query(s, STMT_TABLE_SEATS, ST_ARGS(ST_INT(id))), read_seat, &r,
 		       "table seats");
@@ -945,5 +1001,137 @@ int store_table_bump_public(struct store *s, int64_t id, int64_t *newv)
 	int rc = st_change_row(s, q, "table bump public");
 	if (rc == ST_OK && newv)
 		rc = table_version(s, id, newv);
+	return rc;
+}
+
+/* store_table_page's rows so far. */
+struct page_rows {
+	struct st_table_page *out;
+	unsigned char *snap;
+	size_t cap;
+	int found, rc;
+	struct seat_rows seats;
+	struct st_party fin[ST_PAGE_PARTIES_MAX];
+	int nfin;
+};
+
+/* The table row (kind 0): the table, its current party, what goes with them. */
+static void page_table_row(struct page_rows *r, struct st_cur *q)
+{
+	struct st_table_page *o = r->out;
+	read_table(q, &o->t);
+	o->t.spectators = st_int(q, PAGE_SPECTATORS);
+	r->found = 1;
+	o->has_party = !st_null(q, PAGE_PARTY);
+	if (o->has_party) {
+		struct st_party *p = &o->party;
+		p->id = st_int64(q, PAGE_PARTY);
+		p->table_id = o->t.id;
+		p->number = st_int(q, PAGE_PARTY + 1);
+		p->seed = (uint64_t)st_int64(q, PAGE_PARTY + 2);
+		p->dealer = st_int(q, PAGE_PARTY + 3);
+		p->over = st_int(q, PAGE_PARTY + 4);
+		const void *blob = st_blob(q, PAGE_SNAP);
+		p->snap_len = (size_t)st_bytes(q, PAGE_SNAP);
+		p->last_tick = st_int(q, PAGE_TICK);
+		if (p->snap_len > r->cap) {
+			fprintf(stderr, "store: party %lld: snapshot of %zu bytes > %zu\n",
+				(long long)p->id, p->snap_len, r->cap);
+			r->rc = ST_ERR;
+		} else if (p->snap_len) {
+			memcpy(r->snap, blob, p->snap_len);
+		}
+	}
+	o->my_last = st_int64(q, PAGE_MY_LAST);
+	o->continued = (uint32_t)st_int64(q, PAGE_CONTINUED);
+	o->in_tourney = !st_null(q, PAGE_TOURNEY);
+	if (o->in_tourney) {
+		o->tourney.id = st_int64(q, PAGE_TOURNEY);
+		st_copy_col(o->tourney.name, sizeof o->tourney.name, q, PAGE_TOURNEY + 1);
+		o->tourney.round = st_int(q, PAGE_TOURNEY + 2);
+		o->tourney.number = st_int(q, PAGE_TOURNEY + 3);
+	}
+	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
+		     st_int(q, PAGE_WAITING);
+}
+
+/* A finished party's result row (kind 2), gathered by party. */
+static void page_result_row(struct page_rows *r, struct st_cur *q)
+{
+	int64_t id = st_int64(q, PAGE_RESULT + 1);
+	int k = 0;
+	while (k < r->nfin && r->fin[k].id != id)
+		k++;
+	if (k == r->nfin) {
+		if (r->nfin == ST_PAGE_PARTIES_MAX)
+			return;
+		memset(&r->fin[k], 0, sizeof r->fin[k]);
+		r->fin[k].id = id;
+		r->fin[k].number = st_int(q, PAGE_RESULT);
+		r->fin[k].over = 1;
+		r->nfin++;
+	}
+	int seat = st_null(q, PAGE_RESULT + 2) ? -1 : st_int(q, PAGE_RESULT + 2);
+	if (seat >= 0 && seat < GAME_MAX_SEATS) {
+		r->fin[k].result.place[seat] = st_int(q, PAGE_RESULT + 3);
+		r->fin[k].result.points[seat] = st_int(q, PAGE_RESULT + 4);
+	}
+}
+
+static int read_page_row(void *ctx, struct st_cur *q)
+{
+	struct page_rows *r = ctx;
+	switch (st_int(q, PAGE_KIND)) {
+	case 0:
+		if (!r->found)   /* (a table is in one tournament: one row) */
+			page_table_row(r, q);
+		return 0;
+	case 1:
+		return read_seat(&r->seats, q);
+	default:
+		page_result_row(r, q);
+		return 0;
+	}
+}
+
+int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
+		     unsigned char *snap, size_t cap, st_party_fn finished, void *ctx)
+{
+	struct page_rows *r = malloc(sizeof *r);
+	if (!r)
+		return ST_ERR;
+	memset(out, 0, sizeof *out);
+	r->out = out;
+	r->snap = snap;
+	r->cap = cap;
+	r->found = r->nfin = 0;
+	r->rc = ST_OK;
+	r->seats = (struct seat_rows){ out->seats, GAME_MAX_SEATS, &out->nseated, PAGE_SEAT };
+	int rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
+			 read_page_row, r, "table page");
+	if (rc == ST_OK)
+		rc = !r->found ? ST_NOTFOUND : r->rc;
+	/* the seats by number, the finished parties by number (as the reads
+	 * that each were before listed them) */
+	for (int i = 1; rc == ST_OK && i < out->nseated; i++)
+		for (int j = i; j > 0 && out->seats[j - 1].seat > out->seats[j].seat; j--) {
+			struct st_seat x = out->seats[j];
+			out->seats[j] = out->seats[j - 1];
+			out->seats[j - 1] = x;
+		}
+	for (int i = 1; rc == ST_OK && i < r->nfin; i++)
+		for (int j = i; j > 0 && r->fin[j - 1].number > r->fin[j].number; j--) {
+			struct st_party x = r->fin[j];
+			r->fin[j] = r->fin[j - 1];
+			r->fin[j - 1] = x;
+		}
+	for (int i = 0; rc == ST_OK && i < r->nfin; i++) {
+		r->fin[i].table_id = table;
+		if (out->has_party && r->fin[i].id == out->party.id)
+			out->party.result = r->fin[i].result;
+		if (finished)
+			finished(ctx, &r->fin[i]);
+	}
+	free(r);
 	return rc;
 }

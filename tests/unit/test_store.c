@@ -843,6 +843,143 @@ static void test_move_transaction(void **state)
 	assert_int_not_equal(store_party_create(t->s, tab, 1, 43, 0, snap, 3, 7000, NULL), ST_OK);
 }
 
+/* What the table page's reads hand on (test_table_page). */
+struct page_seen {
+	int nfin, nlog, nchat, nmuted;
+	struct st_party fin[4];
+	int log_number[8];
+	int64_t log_seq[8];
+	int64_t chat_user[4], muted[4];
+};
+
+static void page_fin(void *ctx, const struct st_party *p)
+{
+	struct page_seen *ps = ctx;
+	if (ps->nfin < 4)
+		ps->fin[ps->nfin] = *p;
+	ps->nfin++;
+}
+
+static void page_log(void *ctx, int number, const struct st_move *m)
+{
+	struct page_seen *ps = ctx;
+	if (ps->nlog < 8) {
+		ps->log_number[ps->nlog] = number;
+		ps->log_seq[ps->nlog] = m ? m->seq : 0;
+	}
+	ps->nlog++;
+}
+
+static void page_chat(void *ctx, const struct st_chat *m)
+{
+	struct page_seen *ps = ctx;
+	assert_int_equal(ps->nmuted, 0);   /* every message before the muted */
+	if (ps->nchat < 4)
+		ps->chat_user[ps->nchat] = m->user_id;
+	ps->nchat++;
+}
+
+static void page_muted(void *ctx, int64_t user, const char *name)
+{
+	struct page_seen *ps = ctx;
+	(void)name;
+	if (ps->nmuted < 4)
+		ps->muted[ps->nmuted] = user;
+	ps->nmuted++;
+}
+
+/* The table page's reads: store_table_page (the table, its current party at
+ * its last step, the viewer's last step, the seats in order, the finished
+ * parties with their results), store_chat_card and store_table_logs give
+ * what the single reads before them gave. */
+static void test_table_page(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[16], got[16];
+	struct party_result score = { { 2, 1, 3 }, { 4, 9, -1 } };
+	struct st_table_page pg;
+	struct page_seen ps;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea"), c = make_user(t->s, "Cem");
+	int64_t tab = make_table(t->s, 3, a), p0, p1;
+	int seat;
+	assert_int_equal(store_seat_take(t->s, tab, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, b, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, c, &seat), ST_OK);
+	memset(snap, 7, sizeof snap);
+	assert_int_equal(store_party_create(t->s, tab, 0, 11, 0, snap, 4, 1000, &p0), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 0, "a", 1100, 2, snap, 4), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 1, "b", 1200, 3, snap, 4), ST_OK);
+	assert_int_equal(store_party_end(t->s, p0, snap, 4, &score, 3), ST_OK);
+	assert_int_equal(store_party_create(t->s, tab, 1, 12, 1, snap, 4, 2000, &p1), ST_OK);
+	snap[0] = 42;
+	assert_int_equal(store_move_append(t->s, p1, 1, "c", 2100, 5, snap, 9), ST_OK);
+	assert_int_equal(store_move_append(t->s, p1, 0, "d", 2200, 6, snap, 10), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 1, 0), ST_OK);
+
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.t.id, tab);
+	assert_int_equal(pg.t.status, TABLE_PLAYING);
+	assert_int_equal(pg.t.spectators, 1);
+	assert_true(pg.has_party);
+	assert_int_equal(pg.party.id, p1);
+	assert_int_equal(pg.party.number, 1);
+	assert_int_equal(pg.party.dealer, 1);
+	assert_int_equal(pg.party.over, 0);
+	assert_int_equal(pg.party.snap_len, 10);   /* the last step's position */
+	assert_memory_equal(got, snap, 10);
+	assert_int_equal(pg.my_last, 5);           /* Bea holds seat 1 */
+	assert_int_equal(pg.in_tourney, 0);
+	assert_int_equal(pg.nseated, 3);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pg.seats[i].seat, i);
+	assert_string_equal(pg.seats[1].name, "Bea");
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(ps.fin[0].id, p0);
+	assert_int_equal(ps.fin[0].number, 0);
+	assert_int_equal(ps.fin[0].result.points[1], 9);
+	assert_int_equal(ps.fin[0].result.place[2], 3);
+	/* the waiting count is the one store_user_acting keeps */
+	int n = -1;
+	assert_int_equal(store_user_acting(t->s, b, &n), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_int_equal(pg.waiting, n);
+	/* nobody logged in: no last step, no count */
+	assert_int_equal(store_table_page(t->s, tab, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_int_equal(pg.my_last, 0);
+	assert_int_equal(pg.waiting, -1);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, 5, NULL, NULL), ST_ERR);
+	assert_int_equal(store_table_page(t->s, tab + 99, a, &pg, got, sizeof got, NULL, NULL),
+			 ST_NOTFOUND);
+
+	/* the finished parties' steps in one read, in order */
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_logs(t->s, tab, page_log, &ps), ST_OK);
+	assert_int_equal(ps.nlog, 2);
+	assert_int_equal(ps.log_number[0], 0);
+	assert_int_equal(ps.log_seq[0], 1);
+	assert_int_equal(ps.log_seq[1], 2);
+
+	/* the chat card: Bea muted Cem, so she sees Ada's message and Cem muted */
+	assert_int_equal(store_chat_add(t->s, tab, a, "hallo", 3000), ST_OK);
+	assert_int_equal(store_chat_add(t->s, tab, c, "moin", 3100), ST_OK);
+	assert_int_equal(store_chat_add(t->s, tab, a, "na", 3200), ST_OK);
+	assert_int_equal(store_chat_mute(t->s, tab, b, c, 1, 3300), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_chat_card(t->s, tab, b, 10, page_chat, page_muted, &ps), ST_OK);
+	assert_int_equal(ps.nchat, 2);
+	assert_int_equal(ps.chat_user[0], a);
+	assert_int_equal(ps.nmuted, 1);
+	assert_int_equal(ps.muted[0], c);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_chat_card(t->s, tab, 0, 2, page_chat, page_muted, &ps), ST_OK);
+	assert_int_equal(ps.nchat, 2);   /* the newest two, nobody muted */
+	assert_int_equal(ps.chat_user[0], a);
+	assert_int_equal(ps.chat_user[1], c);
+	assert_int_equal(ps.nmuted, 0);
+}
+
 /* Two connections: the second writer waits for the first one's lock and
  * then sees its commit. */
 /* 004_bots: the seats of a version-3 file keep their people (bot 0); a bot
@@ -1146,6 +1283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_user_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
