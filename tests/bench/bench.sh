@@ -517,7 +517,8 @@ first_word_row() {
 # BENCH_LIVE_SUBS pages (1000) subscribed over the drehwurm move tables,
 # BENCH_LIVE_MOVES prepared moves (200) one after the other: from each
 # mover's 303 to the message at every page of its table (tests/bench/live.c),
-# and nginx's RSS per 1,000 subscriptions. nginx is started again with the
+# and nginx's memory per 1,000 subscriptions (EventSource; then as many
+# long-polls waiting, in a fresh nginx). nginx is started again with the
 # module for it, and again without it afterwards.
 live_row() {
 	if [ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]; then
@@ -546,6 +547,16 @@ live_row() {
 		*) echo "liveskip|the generator failed: $(tail -n 1 "$W/live.log" 2>/dev/null)" >> "$RES" ;;
 		esac
 	done
+	# the memory of as many long-polls waiting, in a fresh nginx (the
+	# first run's figure is that of EventSource, also in a fresh one)
+	stop_nginx
+	start_nginx
+	out=$(timeout 600 "$LIVE" --port "$PORT" --moves "$W/tuples/moves-drehwurm.tsv" \
+		--subs "${BENCH_LIVE_SUBS:-1000}" --count 0 --longpoll 1 --nginx "$NGINX_PID" \
+		2>> "$W/live.log") || true
+	case $out in
+	live\|*) echo "$out" >> "$RES"; log "live: $out" ;;
+	esac
 	stop_server
 	stop_nginx
 	unset NGINX_NCHAN
