@@ -12,6 +12,8 @@
 #   ir|KEY|instructions per request|requests|unexpected    callgrind, one worker
 #   peer|STORAGE|moves/s|p50|p99|reads/s|p50|p99|errors|exhausted   boardgame.io
 #   peerskip|why                                          the peer was not run
+#   open|KEY|LABEL|offered/s|achieved/s|p50|p99|errors|codes|exhausted|late|late max us|load
+#     the row KEY again, open loop at half its measured rate (bench.sh open_measure)
 #   word|first ms|later ms (median)|later words|first/later   a fresh worker's first word
 #   live|subs|moves|pairs|p50_us|p99_us|max_us|missing|nginx RSS KiB per 1,000 subs|tables|
 #       private dirty KiB per 1,000|shared zones KiB per 1,000|eventsource or longpoll
@@ -24,7 +26,8 @@ res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
 	-v small="$6" -v large="$7" \
 	-v g_page=0.75 -v g_p99=5 -v g_rss=8 -v g_rules=5000 \
-	-v g_ir_page=150000 -v g_ir_poll=30000 -v g_ir_move=150000 -v g_flat=1.10 '
+	-v g_ir_page=150000 -v g_ir_poll=30000 -v g_ir_move=150000 -v g_flat=1.10 \
+	-v g_peer=1.5 -v g_open_p99=5 '
 function ms(us) { return sprintf("%.2f", us / 1000) }
 function pow10(n,   k) { k = 0; while (n >= 10 && n % 10 == 0) { n /= 10; k++ } return n == 1 ? "10^" k : n }
 function row(label, rps, ratio, goal, p50, p99, err, codes, met, key,   i) {
@@ -56,6 +59,7 @@ function both(a, b) { return (a != "" && b != "") ? a "; " b : a b }
 { n++; line[n] = $0 }
 $1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = $5; err[$1] = $6; codes[$1] = $7; exh[$1] = $8 }
 $1 == "rss" { rss[$2] = $3 }
+$1 == "peer" { peer_mv[$2] = $3; peer_rd[$2] = $6 }
 $1 == "ir" { ir[$2] = $3 }
 $1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
 # The slowest Spieltisch game of a kind (move, json): what the peer is set against.
@@ -78,7 +82,7 @@ END {
 	# Rows in this order: HTTP at the small history, the large history, the
 	# limit again, memory, the history generator, the rules cores, the bots,
 	# their strength.
-	npass = split("hello page poll json move scale live liveskip peer peerskip page6 poll6 word hello2 rss hist rules bots botwin", order, " ")
+	npass = split("hello page poll json move open scale live liveskip peer peerskip page6 poll6 word hello2 rss hist rules bots botwin", order, " ")
 	for (pass = 1; pass <= npass; pass++)
 	for (i = 1; i <= n; i++) {
 		split(line[i], f, "|")
@@ -115,9 +119,36 @@ END {
 				goal = "≤ " g_ir_move / 1000 "k instructions + commit, 0 errors"
 				why = over(k, g_ir_move)
 			}
-			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello", r), goal ", p99 ≤ " g_p99 " ms",
+			# moves/s and JSON reads/s: ≥ g_peer × the in-memory peer
+			# (its move and state read) of the same run
+			pr = ""
+			if ((kind == "move" || kind == "json") && ("memory" in peer_mv)) {
+				pv = (kind == "move") ? peer_mv["memory"] : peer_rd["memory"]
+				q = pv > 0 ? rps[k] / pv : 0
+				pr = sprintf("; %.2f × peer", q)
+				goal = goal ", ≥ " g_peer " × peer in memory"
+				why = both(why, q >= g_peer ? "" : sprintf("%.2f × peer < %s ×", q, g_peer))
+			}
+			row(lab[k], sprintf("%.0f", rps[k]), sprintf("%.2f × hello%s", r, pr), goal ", p99 ≤ " g_p99 " ms",
 			    ms(p50[k]), ms(p99[k]), err[k], codes[k],
 			    verdict(why == "", why, p99[k], err[k], exh[k]), k)
+			continue
+		}
+		if (kind == "open") {
+			# The row f[2] again at half its measured rate, open loop: its
+			# p99 and whether the rate offered was reached.
+			w = ""
+			if (f[7] / 1000 > g_open_p99) w = w "p99 > " g_open_p99 " ms; "
+			if (f[8] != 0) w = w "errors; "
+			if (f[5] < 0.95 * f[4]) w = w "achieved < 0.95 × offered; "
+			if (f[10]) w = w "ran out of prepared moves; "
+			sub(/; $/, "", w)
+			row(f[3] ", open loop at half its rate",
+			    sprintf("%.0f", f[5]),
+			    sprintf("offered %.0f/s, achieved %.2f ×; %d sent late (max %.1f ms); load %s", f[4],
+				    f[4] > 0 ? f[5] / f[4] : 0, f[11], f[12] / 1000, f[13]),
+			    "p99 ≤ " g_open_p99 " ms at half the measured rate, 0 errors",
+			    ms(f[6]), ms(f[7]), f[8], f[9], w == "" ? "yes" : "**no**: " w, "")
 			continue
 		}
 		if (kind == "scale") {
