@@ -623,6 +623,9 @@ if [ "$ONLY" != 1 ]; then
 	# /me's poll for the first page's viewer, who sits at every move table
 	measure "poll:me" "/me poll of the page viewer, unchanged (204)" 204 "$(me_poll_path)" ""
 	while read -r _ slug made tables secs; do
+		# each wrk thread's lines in a file of its own (wrk.lua load_tuples)
+		awk -F'\t' -v n="$CONN" -v f="$W/tuples/moves-$slug.tsv" \
+			'{ print > (f "." n "." ($1 % n + 1)) }' "$W/tuples/moves-$slug.tsv"
 		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 		open_measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
