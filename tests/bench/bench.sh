@@ -17,7 +17,9 @@
 # parties per level for the bot moves (300), BENCH_BOT_VS_GAMES parties
 # per player count for the bot strength (1000), BENCH_PORT (18517),
 # BENCH_PEER=0 skips the peer (boardgame.io, section 6b, needs node and
-# npm; BENCH_PEER_PORT 18617), BENCH_PROFILE=0 skips the instruction counts
+# npm; BENCH_PEER_PORT 18617), BENCH_OPENLOOP=0 skips the open-loop rows
+# (each table page, JSON and move again at half its measured rate, on a
+# fixed schedule: open_measure), BENCH_PROFILE=0 skips the instruction counts
 # (callgrind), BENCH_KEEP=1
 # keeps the scratch directory. BENCH_PROFILE_ONLY=1 runs only the pinned
 # setup and the instruction counts (no rates, no history: every count on
@@ -240,8 +242,10 @@ worker_rss_kib() {
 measure() {
 	key=$1 label=$2 expect=$3 path=$4 cookie=$5 tuples=${6:-}
 	if [ -n "$tuples" ]; then
-		# Always one connection per thread here (see wrk.lua).
+		# Always one connection per thread here (see wrk.lua); where each
+		# thread stopped goes to a file, for the open-loop run after it.
 		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$CONN \
+			BENCH_TUPLES_STATE="$W/tuples-state-${key#*:}" \
 			timeout $((DUR + 60)) wrk -t"$CONN" -c"$CONN" -d"${DUR}s" --latency \
 			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
 	else
@@ -265,6 +269,46 @@ measure() {
 }
 
 note() { echo "note|$*" >> "$RES"; }
+
+# ---- one open-loop run ----
+# open_measure KEY LABEL EXPECT PATH COOKIE [TUPLES]: the row KEY once more,
+# at half the rate its (closed-loop) run just measured, on a fixed
+# schedule (wrk.lua BENCH_RATE: each wrk thread its share, whatever the
+# answers take), with the same threads and connections; the moves go on
+# where that run stopped. Appends one line
+# open|KEY|LABEL|offered|achieved|p50_us|p99_us|errors|codes|exhausted|late|late_max_us|load
+# (load: the 1-minute load average as the run ended). BENCH_OPENLOOP=0
+# skips it.
+open_measure() {
+	[ "${BENCH_OPENLOOP:-1}" = 0 ] && return 0
+	key=$1 label=$2 expect=$3 path=$4 cookie=$5 tuples=${6:-}
+	rate=$(awk -F'|' -v k="$key" '$1 == k { r = $3 } END { printf "%d", r / 2 }' "$RES")
+	[ "${rate:-0}" -gt 0 ] || return 0
+	if [ -n "$tuples" ]; then
+		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$CONN BENCH_RATE=$rate \
+			BENCH_TUPLES_STATE="$W/tuples-state-${key#*:}" BENCH_TUPLES_RESUME=1 \
+			timeout $((DUR + 60)) wrk -t"$CONN" -c"$CONN" -d"${DUR}s" --latency \
+			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
+	else
+		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$THREADS BENCH_RATE=$rate \
+			timeout $((DUR + 60)) wrk -t"$THREADS" -c"$CONN" -d"${DUR}s" --latency \
+			-s "$LUA" -H "Cookie: $cookie" "http://127.0.0.1:$PORT$path" 2>&1) || true
+	fi
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	line=$(printf '%s\n' "$out" | grep '^BENCH ' || true)
+	if [ -z "$line" ]; then
+		log "$label, open loop: wrk gave no result:"
+		printf '%s\n' "$out" >&2
+		return 0
+	fi
+	printf '%s\n' "$line" | awk -v key="$key" -v label="$label" -v load="$load" '{
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "open|%s|%s|%.1f|%.1f|%d|%d|%d|%s|%d|%d|%d|%s\n", key, label, v["offered"], v["rps"],
+			v["p50_us"], v["p99_us"], v["socket_errors"] + v["status_errors"], v["codes"],
+			v["exhausted"], v["late"], v["late_max_us"], load
+	}' >> "$RES"
+	log "$(tail -n 1 "$RES")"
+}
 
 # ---- 1. rules cores: random complete parties, one core ----
 
@@ -517,7 +561,8 @@ first_word_row() {
 # BENCH_LIVE_SUBS pages (1000) subscribed over the drehwurm move tables,
 # BENCH_LIVE_MOVES prepared moves (200) one after the other: from each
 # mover's 303 to the message at every page of its table (tests/bench/live.c),
-# and nginx's RSS per 1,000 subscriptions. nginx is started again with the
+# and nginx's memory per 1,000 subscriptions (EventSource; then as many
+# long-polls waiting, in a fresh nginx). nginx is started again with the
 # module for it, and again without it afterwards.
 live_row() {
 	if [ ! -f /usr/lib/nginx/modules/ngx_nchan_module.so ]; then
@@ -546,6 +591,16 @@ live_row() {
 		*) echo "liveskip|the generator failed: $(tail -n 1 "$W/live.log" 2>/dev/null)" >> "$RES" ;;
 		esac
 	done
+	# the memory of as many long-polls waiting, in a fresh nginx (the
+	# first run's figure is that of EventSource, also in a fresh one)
+	stop_nginx
+	start_nginx
+	out=$(timeout 600 "$LIVE" --port "$PORT" --moves "$W/tuples/moves-drehwurm.tsv" \
+		--subs "${BENCH_LIVE_SUBS:-1000}" --count 0 --longpoll 1 --nginx "$NGINX_PID" \
+		2>> "$W/live.log") || true
+	case $out in
+	live\|*) echo "$out" >> "$RES"; log "live: $out" ;;
+	esac
 	stop_server
 	stop_nginx
 	unset NGINX_NCHAN
@@ -560,13 +615,19 @@ if [ "$ONLY" != 1 ]; then
 		[ "$kind" = page ] || continue
 		c=$(cookie_of "$uidx")
 		measure "page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+		open_measure "page:$slug" "$slug table page" 200 "/t/$tid" "$c"
 		measure "poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
 		measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+		open_measure "json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
 	done < "$W/list"
 	# /me's poll for the first page's viewer, who sits at every move table
 	measure "poll:me" "/me poll of the page viewer, unchanged (204)" 204 "$(me_poll_path)" ""
 	while read -r _ slug made tables secs; do
+		# each wrk thread's lines in a file of its own (wrk.lua load_tuples)
+		awk -F'\t' -v n="$CONN" -v f="$W/tuples/moves-$slug.tsv" \
+			'{ print > (f "." n "." ($1 % n + 1)) }' "$W/tuples/moves-$slug.tsv"
 		measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+		open_measure "move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
 	echo "rss|app|$(worker_rss_kib)" >> "$RES"
 	stop_server

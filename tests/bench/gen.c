@@ -904,6 +904,13 @@ static int cmd_history(const char *dbpath, long n)
 		}
 		made += np;
 	}
+	/* The tables above were inserted here, not through the store, which
+	 * keeps the highest table number given out (id_high) in C since 026:
+	 * without this, the next table the store creates takes a number
+	 * already used (gen scale: "UNIQUE constraint failed: tables.id"). */
+	if (exec(db, "UPDATE id_high SET last = (SELECT max(id) FROM tables) WHERE name = 'tables'"
+		     " AND last < (SELECT max(id) FROM tables)") != 0)
+		goto out;
 	if (exec(db, "COMMIT") != 0)
 		goto out;
 	for (int i = 0; i < H__MAX; i++) {

@@ -3,14 +3,18 @@
  * (tests/bench/bench.sh, docs/benchmarks.md "Live channels").
  *
  *   live --port P --moves FILE [--subs N] [--count M] [--tables K] [--nginx PID]
+ *        [--longpoll 0|1] [--bare 0|1]
  *
  * Opens N EventSource subscriptions (GET /live/t/<id>, Accept:
- * text/event-stream) spread round-robin over the tables of FILE (gen.c's
+ * text/event-stream, with the other headers and the session cookie
+ * Chromium sends from a page: what nginx holds for a page; --bare 1: only
+ * the Host) spread round-robin over the tables of FILE (gen.c's
  * prepared moves: slot, table, path, cookie, body), from the addresses
  * 127.0.0.2, 127.0.0.3, … (at most 400 each: nginx.conf.in allows 512 open
  * channels per address); with --tables K over the first K tables only (1:
  * every subscriber on one table, the widest fan-out). A reader thread takes every message with its
- * arrival time (CLOCK_MONOTONIC) from one epoll.
+ * arrival time (CLOCK_MONOTONIC) from one epoll. --longpoll 1: long-polls
+ * instead (no Accept header), for the memory only (with --count 0).
  *
  * Then the moves of FILE, one after the other over one keep-alive
  * connection, until M of them were seen on a subscribed table:
@@ -19,11 +23,15 @@
  * move's propagation to each subscriber of its table is the arrival of
  * that version's message minus the start. The next move waits until every
  * such subscriber has it (at most 2 s: then it counts as missing).
+ * --count 0: no moves (over the tables of the first 200), the memory only.
  *
  * Prints one line:
- *   live|N|moves|pairs|p50_us|p99_us|max_us|missing|nginx_rss_kib_per_1000|tables
- * (the RSS of nginx's worker processes, summed, after subscribing minus
- * before, per 1,000 subscribers; 0 without --nginx).
+ *   live|N|moves|pairs|p50_us|p99_us|max_us|missing|rss_kib_per_1000|tables|
+ *       private_dirty_kib_per_1000|shmem_kib_per_1000|eventsource or longpoll
+ * (nginx's worker processes, summed, once settled after subscribing minus
+ * before, per 1,000 subscribers: VmRSS; Private_Dirty of smaps_rollup, the
+ * memory the workers hold for the connections; RssShmem, the pages of the
+ * shared zones, Nchan's among them, that they touched; 0 without --nginx).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -56,7 +64,7 @@ struct sub {
 };
 
 static struct sub *subs;
-static int nsubs, port;
+static int nsubs, port, longpoll, bare;
 static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 
 static long long now_us(void)
@@ -176,32 +184,66 @@ static int cmp_ll(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* The summed VmRSS (KiB) of the children of pid (nginx's workers). */
-static long rss_children(long pid)
+/* The memory of nginx's worker processes (the children of pid), summed,
+ * KiB: the resident set (VmRSS), what is private and dirty (Private_Dirty
+ * of smaps_rollup: the worker's heap, its pools, connections and requests,
+ * Nchan's subscribers) and what of the resident set is shared memory
+ * (RssShmem: the pages of Nchan's zone and nginx's other zones the worker
+ * has touched, the same pages for every worker). */
+struct mem {
+	long rss, priv, shmem;
+};
+
+static long field(const char *path, const char *name)
 {
-	long sum = 0;
+	FILE *f = fopen(path, "r");
+	char line[256];
+	size_t n = strlen(name);
+	long v = 0;
+	while (f && fgets(line, sizeof line, f))
+		if (strncmp(line, name, n) == 0) {
+			v = strtol(line + n, NULL, 10);
+			break;
+		}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+static struct mem mem_children(long pid)
+{
+	struct mem m = { 0, 0, 0 };
 	DIR *d = opendir("/proc");
 	struct dirent *e;
 	while (d && (e = readdir(d))) {
-		char p[300], line[256];
+		char p[300];
 		snprintf(p, sizeof p, "/proc/%s/status", e->d_name);
-		FILE *f = fopen(p, "r");
-		if (!f)
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || field(p, "PPid:") != pid)
 			continue;
-		long ppid = -1, rss = 0;
-		while (fgets(line, sizeof line, f)) {
-			if (strncmp(line, "PPid:", 5) == 0)
-				ppid = strtol(line + 5, NULL, 10);
-			else if (strncmp(line, "VmRSS:", 6) == 0)
-				rss = strtol(line + 6, NULL, 10);
-		}
-		fclose(f);
-		if (ppid == pid)
-			sum += rss;
+		m.rss += field(p, "VmRSS:");
+		m.shmem += field(p, "RssShmem:");
+		snprintf(p, sizeof p, "/proc/%s/smaps_rollup", e->d_name);
+		m.priv += field(p, "Private_Dirty:");
 	}
 	if (d)
 		closedir(d);
-	return sum;
+	return m;
+}
+
+/* The workers' memory once every subscription has been taken in: the
+ * same private part in five samples 100 ms apart (at most 10 s; a
+ * long-poll that waits has sent nothing back that would tell). */
+static struct mem settled(long pid)
+{
+	struct mem m = mem_children(pid);
+	for (int same = 0, n = 0; same < 5 && n < 100; n++) {
+		struct timespec ts = { 0, 100000000L };
+		nanosleep(&ts, NULL);
+		struct mem x = mem_children(pid);
+		same = x.priv == m.priv && x.rss == m.rss ? same + 1 : 0;
+		m = x;
+	}
+	return m;
 }
 
 struct move {
@@ -258,17 +300,47 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->count = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--tables"))
 			o->only = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--bare"))
+			bare = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--longpoll"))
+			longpoll = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--nginx"))
 			o->nginx = atol(argv[i + 1]);
 		else
 			return -1;
 	}
-	return port > 0 && o->file && o->want >= 1 && o->want <= SUBS_MAX ? 0 : -1;
+	return port > 0 && o->file && o->count >= 0 && o->want >= 1 && o->want <= SUBS_MAX ? 0 : -1;
 }
 
-/* Opens the subscriptions over tables[0..nt-1] and starts the reader;
- * returns once every one has its answer's first bytes (at most 20 s). */
-static int subscribe_all(int want, const long long *tables, int nt)
+/* The request of a subscription to table t, as Chromium's EventSource
+ * sends it from a page of ours (its headers and the session cookie: about
+ * 800 bytes, what nginx reads and holds for the page), or with --bare 1
+ * only what nginx needs. A long-poll is the same without the Accept. */
+static void sub_request(char *req, size_t cap, long long t, const char *cookie)
+{
+	const char *accept = longpoll ? "" : "Accept: text/event-stream\r\n";
+	if (bare) {
+		snprintf(req, cap, "GET /live/t/%lld HTTP/1.1\r\nHost: 127.0.0.1\r\n%s\r\n", t,
+			 accept);
+		return;
+	}
+	snprintf(req, cap,
+		 "GET /live/t/%lld HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: keep-alive\r\n"
+		 "sec-ch-ua: \"Chromium\";v=\"120\", \"Not?A_Brand\";v=\"8\"\r\n%s"
+		 "Cache-Control: no-cache\r\nsec-ch-ua-mobile: ?0\r\n"
+		 "User-Agent: Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+		 "Chrome/120.0.6099.28 Safari/537.36\r\nsec-ch-ua-platform: \"Linux\"\r\n"
+		 "Sec-Fetch-Site: same-origin\r\nSec-Fetch-Mode: cors\r\nSec-Fetch-Dest: empty\r\n"
+		 "Referer: http://127.0.0.1:%d/t/%lld\r\nAccept-Encoding: gzip, deflate, br\r\n"
+		 "Accept-Language: de-DE,de;q=0.9,en;q=0.8\r\nCookie: %s\r\n\r\n",
+		 t, port, accept, port, t, cookie);
+}
+
+/* Opens the subscriptions over tables[0..nt-1] (cookies[k]: a session
+ * cookie of a player of tables[k]) and starts the reader; returns once
+ * every one has its answer's first bytes (at most 20 s; a long-poll that
+ * waits has none: at once). */
+static int subscribe_all(int want, const long long *tables, char (*cookies)[256], int nt)
 {
 	static int ep;
 	subs = calloc((size_t)want, sizeof *subs);
@@ -280,9 +352,8 @@ static int subscribe_all(int want, const long long *tables, int nt)
 			fprintf(stderr, "live: subscriber %d: %s\n", i, strerror(errno));
 			return -1;
 		}
-		char req[256];
-		snprintf(req, sizeof req, "GET /live/t/%lld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-			 "Accept: text/event-stream\r\n\r\n", s->table);
+		char req[2048];
+		sub_request(req, sizeof req, s->table, cookies[i % nt]);
 		if (send(s->fd, req, strlen(req), 0) < 0)
 			return -1;
 		struct epoll_event ev = { .events = EPOLLIN, .data.u32 = (uint32_t)i };
@@ -291,6 +362,8 @@ static int subscribe_all(int want, const long long *tables, int nt)
 	}
 	pthread_t th;
 	pthread_create(&th, NULL, reader, &ep);
+	if (longpoll)
+		return 0;   /* a waiting long-poll has no answer yet */
 	for (long long end = now_us() + 20000000; now_us() < end;) {
 		int answered = 0;
 		pthread_mutex_lock(&mu);
@@ -357,20 +430,23 @@ int main(int argc, char **argv)
 	setrlimit(RLIMIT_NOFILE, &rl);
 	/* the tables of the moves measured, in their order */
 	static long long tables[TABLES_MAX], table_v[TABLES_MAX];
-	int nt = 0;
-	for (int i = 0; i < count; i++) {
+	static char cookies[TABLES_MAX][256];
+	int nt = 0, span = count > 0 ? count : (nmv < 200 ? nmv : 200);
+	for (int i = 0; i < span; i++) {
 		int seen = 0;
 		for (int k = 0; k < nt && !seen; k++)
 			seen = tables[k] == mv[i].table;
-		if (!seen && nt < TABLES_MAX)
+		if (!seen && nt < TABLES_MAX) {
+			snprintf(cookies[nt], sizeof cookies[nt], "%s", mv[i].cookie);
 			tables[nt++] = mv[i].table;
+		}
 	}
 	if (o.only > 0 && o.only < nt)
 		nt = o.only;
-	long rss0 = o.nginx ? rss_children(o.nginx) : 0;
-	if (subscribe_all(o.want, tables, nt) != 0)
+	struct mem m0 = o.nginx ? mem_children(o.nginx) : (struct mem){ 0, 0, 0 };
+	if (subscribe_all(o.want, tables, cookies, nt) != 0)
 		return 1;
-	long rss1 = o.nginx ? rss_children(o.nginx) : 0;
+	struct mem m1 = o.nginx ? settled(o.nginx) : m0;
 	/* each table's version now: a move that leaves it so is seen by nobody */
 	int fd = -1;
 	for (int t = 0; t < nt; t++)
@@ -399,7 +475,9 @@ int main(int argc, char **argv)
 	qsort(lat, (size_t)npairs, sizeof *lat, cmp_ll);
 	long long p50 = npairs ? lat[npairs / 2] : 0, p99 = npairs ? lat[(npairs * 99) / 100] : 0;
 	long long mx = npairs ? lat[npairs - 1] : 0;
-	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld|%d\n", nsubs, measured, npairs, p50, p99, mx,
-	       missing, o.nginx ? (rss1 - rss0) * 1000 / nsubs : 0, nt);
+	printf("live|%d|%d|%d|%lld|%lld|%lld|%d|%ld|%d|%ld|%ld|%s\n", nsubs, measured, npairs,
+	       p50, p99, mx, missing, (m1.rss - m0.rss) * 1000 / nsubs, nt,
+	       (m1.priv - m0.priv) * 1000 / nsubs, (m1.shmem - m0.shmem) * 1000 / nsubs,
+	       longpoll ? "longpoll" : "eventsource");
 	return 0;
 }

@@ -9,6 +9,19 @@
 --   BENCH_TUPLES  a file of prepared moves; when set, every request is a
 --                 POST of the next move (see gen.c for the format and for
 --                 why each move is legal when it arrives).
+--   BENCH_TUPLES_STATE  a file: where each thread stopped in the moves is
+--                 written to it at the end; with BENCH_TUPLES_RESUME=1 a run
+--                 starts where the one before stopped (the move in flight
+--                 when that one ended is sent again, and the answer to each
+--                 thread's first request is not judged: it may have been
+--                 made already, or not).
+--   BENCH_RATE    requests per second over all threads: open loop. Each
+--                 thread sends on a fixed schedule of its own (its share of
+--                 the rate, from a random phase), whatever the answers take;
+--                 a request whose connection is still busy at its time goes
+--                 out as soon as it is free, late (counted: "late" and the
+--                 largest lateness). The latencies are from the actual send.
+--                 Run it with enough connections for the answers in flight.
 --
 -- Moves: line k of the file is "slot<TAB>table<TAB>path<TAB>cookie<TAB>body".
 -- Thread i of n takes the lines whose slot % n == i - 1 and sends them in
@@ -31,11 +44,19 @@ sent = 0
 exhausted = 0
 
 local tuples = nil
-local next_tuple = 1
+next_tuple = 1
+resumed = 0
+late = 0
+late_max_us = 0
 
+-- A thread's own lines are taken from PATH.N.TID when bench.sh has split
+-- the file so (each thread then reads a sixteenth of it): wrk starts its
+-- threads one after the other, each after its init(), and its clock only
+-- after the last, so a slow init lets the first threads send for longer
+-- than the run is counted (rates too high).
 local function load_tuples(path, tid, n)
    local list = {}
-   local f = assert(io.open(path, "r"))
+   local f = io.open(path .. "." .. n .. "." .. tid, "r") or assert(io.open(path, "r"))
    for line in f:lines() do
       local slot, tbl, path_, cookie, body =
          line:match("^(%d+)\t(%d+)\t([^\t]+)\t([^\t]+)\t(.*)$")
@@ -50,10 +71,62 @@ local function load_tuples(path, tid, n)
    return list
 end
 
+-- Where thread tid stopped in the run before (BENCH_TUPLES_STATE), or nil.
+local function resume_at(tid)
+   local f = io.open(os.getenv("BENCH_TUPLES_STATE") or "", "r")
+   if not f then return nil end
+   local at = nil
+   for line in f:lines() do
+      local t, n = line:match("^(%d+) (%d+)$")
+      if tonumber(t) == tid then at = tonumber(n) end
+   end
+   f:close()
+   return at
+end
+
 function init(args)
    local path = os.getenv("BENCH_TUPLES")
    if path and path ~= "" then
       tuples = load_tuples(path, tid, tonumber(os.getenv("BENCH_THREADS") or "1"))
+      if os.getenv("BENCH_TUPLES_RESUME") == "1" then
+         local at = resume_at(tid)
+         if at then
+            next_tuple = at
+            resumed = 1
+         end
+      end
+   end
+end
+
+-- The open loop: delay() is asked before each request of the thread's
+-- connections, and answers the time left to the thread's next slot.
+local rate = tonumber(os.getenv("BENCH_RATE") or "")
+if rate and rate > 0 then
+   local ffi = require("ffi")
+   ffi.cdef[[
+      typedef struct { long tv_sec; long tv_nsec; } bench_timespec;
+      int clock_gettime(int, bench_timespec *);
+   ]]
+   local ts = ffi.new("bench_timespec")
+   local function now_ms()
+      ffi.C.clock_gettime(1, ts)   -- CLOCK_MONOTONIC
+      return tonumber(ts.tv_sec) * 1000 + tonumber(ts.tv_nsec) / 1e6
+   end
+   local interval = 1000 * tonumber(os.getenv("BENCH_THREADS") or "1") / rate
+   local slot = nil
+   delay = function()
+      local now = now_ms()
+      if slot == nil then
+         math.randomseed(tid * 7919 + math.floor(now))
+         slot = now + math.random() * interval
+      end
+      local d = slot - now
+      slot = slot + interval
+      if d < -1 then
+         late = late + 1
+         if -d * 1000 > late_max_us then late_max_us = -d * 1000 end
+      end
+      return d > 0 and d or 0
    end
 end
 
@@ -75,6 +148,12 @@ if os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" then
 end
 
 function response(status, headers, body)
+   if resumed == 1 then
+      -- the move that was in flight when the run before ended: not judged
+      resumed = 2
+      if tuples and tuples[next_tuple] then next_tuple = next_tuple + 1 end
+      return
+   end
    codes[status] = (codes[status] or 0) + 1
    if tuples and tuples[next_tuple] then
       next_tuple = next_tuple + 1
@@ -85,9 +164,14 @@ end
 -- One line: BENCH key=value ... (times in microseconds).
 function done(summary, latency, requests)
    local expect = tonumber(os.getenv("BENCH_EXPECT") or "")
-   local total, bad, ex, moves = 0, 0, 0, 0
+   local total, bad, ex, moves, nlate, lmax = 0, 0, 0, 0, 0, 0
    local seen = {}
-   for _, t in ipairs(threads) do
+   local state = os.getenv("BENCH_TUPLES_STATE")
+   local sf = (state and state ~= "" and os.getenv("BENCH_TUPLES")) and io.open(state, "w") or nil
+   for i, t in ipairs(threads) do
+      if sf then sf:write(string.format("%d %d\n", i, t:get("next_tuple"))) end
+      nlate = nlate + (t:get("late") or 0)
+      if (t:get("late_max_us") or 0) > lmax then lmax = t:get("late_max_us") end
       local c = t:get("codes")
       for status, n in pairs(c) do
          seen[status] = (seen[status] or 0) + n
@@ -101,6 +185,7 @@ function done(summary, latency, requests)
       ex = ex + (t:get("exhausted") or 0)
       moves = moves + (t:get("sent") or 0)
    end
+   if sf then sf:close() end
    local list = {}
    for status, n in pairs(seen) do list[#list + 1] = status .. ":" .. n end
    table.sort(list)
@@ -108,9 +193,10 @@ function done(summary, latency, requests)
    local sock = e.connect + e.read + e.write + e.timeout
    io.write(string.format(
       "BENCH requests=%d duration_us=%d rps=%.1f p50_us=%d p99_us=%d mean_us=%.0f " ..
-      "socket_errors=%d status_errors=%d codes=%s exhausted=%d moves_sent=%d\n",
+      "socket_errors=%d status_errors=%d codes=%s exhausted=%d moves_sent=%d " ..
+      "offered=%.1f late=%d late_max_us=%d\n",
       summary.requests, summary.duration,
       summary.requests / (summary.duration / 1e6),
       latency:percentile(50), latency:percentile(99), latency.mean,
-      sock, bad, table.concat(list, ","), ex, moves))
+      sock, bad, table.concat(list, ","), ex, moves, rate or 0, nlate, lmax))
 end
