@@ -5,14 +5,16 @@
 
 CC       ?= cc
 CXX      ?= c++
-PKGS     := fcgi sqlite3 libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
+PKGS     := fcgi sqlite3 libpq libctemplate libsodium jansson hyphen libseccomp icu-uc icu-i18n
 WARN     := -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes
 CFLAGS   ?= -O2 -g
-override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
+# libpq's header is in a directory of its own (pkg-config libpq).
+PQ_INC   := $(shell pkg-config --cflags-only-I libpq 2>/dev/null || echo -I/usr/include/postgresql)
+override CFLAGS += -std=c11 $(WARN) -D_DEFAULT_SOURCE -Irules -Icgi -Icgi/engine -Icgi/cmd $(PQ_INC) -MMD -MP
 CXXFLAGS ?= -O2 -g
 override CXXFLAGS += -std=c++11 -Wall -Wextra -Icgi -Icgi/engine -Icgi/cmd -MMD -MP
 # libunistring has no pkg-config file: -lunistring by hand.
-LDLIBS   := -lfcgi -lsqlite3 -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
+LDLIBS   := -lfcgi -lsqlite3 -lpq -lctemplate -lsodium -ljansson -lhyphen -lseccomp -licui18n -licuuc \
 	    -lunistring -lpthread -lm
 
 B        := build
@@ -41,7 +43,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test check quick-unit unit sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit pg-check sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -94,11 +96,18 @@ run: deps all
 	@sh deploy/run.sh
 
 # Everything, in the order a failure is cheapest to find.
-test: deps-test all unit sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
+test: deps-test all unit pg-check sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
 	@echo "make test: all suites passed"
 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)
+
+# The unit tests that open a store (tmpdb.h: the store's and the engine's)
+# once more on PostgreSQL, on a throw-away cluster (docs/storage.md, "The
+# PostgreSQL backend").
+PG_UNIT  := $(patsubst tests/unit/%.c,$(B)/tests/%,$(shell grep -l 'tmpdb\.h"' $(UNIT)))
+pg-check: $(PG_UNIT)
+	@sh tests/pg/check.sh $(PG_UNIT)
 
 # The quick tier for the edit-compile-test loop, under a minute on a quiet
 # two-core machine (docs/reliability.md "make check"): the build, the catalogs, the move

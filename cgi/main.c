@@ -9,7 +9,7 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *usage;
 } commands[] = {
-	{ "serve", cmd_serve, "serve [--socket PATH] [--workers N] [--db FILE] [--root DIR] [--secure-cookies]" },
+	{ "serve", cmd_serve, "serve [--socket PATH] [--workers N] [--db FILE|postgresql://...] [--root DIR] [--secure-cookies]" },
 	{ "games", cmd_games, "games   (one line per game: slug, fewest and most players)" },
 	{ "sim", cmd_sim, "sim GAME [--games N] [--players P] [--seed S] [--opt KEY=VALUE]... [--bench]" },
 	{ "perft", cmd_perft, "perft GAME [--players P] [--seed S] [--depth D] [--opt KEY=VALUE]..." },

@@ -230,7 +230,9 @@ static int worker(int fd, const struct serve_opts *o)
 	play_set_lookup(lexicon_lookup());   /* read by the master: lexicon_preload() */
 	/* password hashing may occupy half the workers at most (at least one),
 	 * so that a login flood leaves the others to the game pages */
-	if (auth_hash_slots(o->db, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)
+	/* (their lock files lie beside SQLite's file; on PostgreSQL beside the socket) */
+	const char *slots = store_is_postgres(o->db) ? o->socket : o->db;
+	if (slots && auth_hash_slots(slots, o->workers / 2 > 0 ? o->workers / 2 : 1) != 0)
 		goto out;
 	FCGX_Request rq;
 	if (FCGX_InitRequest(&rq, fd, 0) != 0)
@@ -434,7 +436,7 @@ int cmd_serve(int argc, char **argv)
 {
 	struct serve_opts o;
 	if (parse_opts(argc, argv, &o) != 0) {
-		fprintf(stderr, "usage: spieltisch serve [--socket PATH] [--workers N] [--db FILE] "
+		fprintf(stderr, "usage: spieltisch serve [--socket PATH] [--workers N] [--db FILE|postgresql://...] "
 				"[--root DIR] [--secure-cookies] [--publish unix:PATH]\n");
 		return 2;
 	}

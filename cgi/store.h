@@ -36,8 +36,13 @@ enum { ST_NAME_MAX = 48, ST_SLUG_MAX = 32, ST_OPTS_MAX = 256, ST_HASH_MAX = 128,
 struct store;
 
 /* Opens (creating) the database and applies every schema/NNN_*.sql not yet
- * applied (tracked in PRAGMA user_version), in order, each in a transaction. */
+ * applied (tracked in PRAGMA user_version), in order, each in a transaction.
+ * A db_path of postgresql://… (or postgres://…) opens PostgreSQL instead
+ * and applies schema/pg/NNN_*.sql (tracked in its table schema_migrations);
+ * any other is SQLite's file. */
 int store_open(struct store **out, const char *db_path, const char *schema_dir);
+/* Whether db_path names a PostgreSQL server (no file of this machine). */
+int store_is_postgres(const char *db_path);
 void store_close(struct store *s);
 
 /* BEGIN IMMEDIATE, after taking the lock file "<db>-writer" (flock) that

@@ -131,6 +131,8 @@ int st_me_claims(struct store *s, int64_t table);
 int st_me_seat(struct store *s, int64_t table, int seat);
 int st_me_acting(struct store *s, int64_t table, uint32_t acting, uint32_t in_window,
 		 uint32_t to_continue);
+/* A user's /me number and poll token in one read: 0, or -1 (no row, no token). */
+int st_me_now(struct store *s, int64_t user, int64_t *seq, char tok[ST_POLL_TOKEN_LEN + 1]);
 
 /* Users (sql-users.c): registers the SQL functions st_name_key(name) and
  * st_name_skeleton(name) that the migrations use, before they run. */
@@ -167,6 +169,10 @@ int st_pg_commit(struct store *s);
 void st_pg_rollback(struct store *s);
 int st_pg_in_transaction(const struct store *s);
 void st_pg_close(struct store *s);
+/* A number the live channels follow changed (sql-live.c: kind 't' a
+ * table's public version, 'm' a user's /me number, 'g' a tournament's
+ * version), told by the PostgreSQL backend, where SQLite's hook sees it. */
+void st_live_note(struct store *s, char kind, int64_t id, int64_t value);
 /* A connection string store_open hands to PostgreSQL (postgresql://…). */
 int st_is_pg_uri(const char *db);
 

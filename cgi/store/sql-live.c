@@ -100,13 +100,24 @@ static void on_write(void *ctx, sqlite3 *db, int op, const char *zdb, const char
 	}
 }
 
+void st_live_note(struct store *s, char kind, int64_t id, int64_t value)
+{
+	if (L.s == s && !L.taking)
+		note(kind, id, value);
+}
+
 int store_live_watch(struct store *s, int on)
 {
 	if (!on) {
-		if (L.s == s && s)
+		if (L.s == s && s && s->db)
 			sqlite3_preupdate_hook(s->db, NULL, NULL);
 		if (L.s == s)
 			L.s = NULL;
+		return ST_OK;
+	}
+	if (!s->db) {   /* PostgreSQL: no hook; the backend tells (st_live_note) */
+		L.s = s;
+		L.n = L.dropped = 0;
 		return ST_OK;
 	}
 	L.col_table = column_of(s->db, "tables", "public_version");
@@ -152,6 +163,8 @@ static int read_now(struct store *s, sqlite3_stmt **me, const struct live_note *
 	case 'g':
 		return store_tourney_poll(s, n->id, v, &dl) == ST_OK ? 0 : -1;
 	default:
+		if (!s->db)   /* PostgreSQL: the store's own statement */
+			return st_me_now(s, n->id, v, tok);
 		if (!*me && sqlite3_prepare_v2(s->db, "SELECT seq, poll_token FROM me_seq"
 					       " WHERE user_id = ?1", -1, me, NULL) != SQLITE_OK)
 			return -1;

@@ -31,6 +31,7 @@ enum {
 	STMT_FEED_REPLACE,
 	STMT_PROFILE_GAMES,
 	STMT_PROFILE_FINISHED,
+	STMT_ME_NOW,
 	STMT_ME_END
 };
 
@@ -121,6 +122,8 @@ static const char *const stmt_text[] = {
 		" ON r.party = p.id WHERE p.table_id = m.table_id AND p.over = 1 AND r.seat = x.seat)"
 		" FROM mine m JOIN tables t ON t.id = m.table_id JOIN seats x ON x.table_id = m.table_id"
 		" ORDER BY m.table_id DESC, x.seat",
+	/* the live channels' read on PostgreSQL (sql-live.c, st_me_now) */
+	ST_AT(STMT_ME_NOW) = "SELECT seq, poll_token FROM me_seq WHERE user_id = ?1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(ST_G_ME),
 	       "one SQL text per statement");
@@ -358,4 +361,31 @@ int store_profile_finished(struct store *s, int64_t user, int limit, st_finished
 	if (rc == ST_OK && r.f.table_id)
 		fn(ctx, &r.f);
 	return rc;
+}
+
+/* A user's /me number and poll token in one read (sql-live.c on
+ * PostgreSQL): 0, or -1 when there is no row or no token. */
+struct me_now {
+	int64_t *seq;
+	char *tok;
+	int ok;
+};
+
+static int read_me_now(void *ctx, struct st_cur *q)
+{
+	struct me_now *m = ctx;
+	if (!st_null(q, 1) && st_bytes(q, 1) <= ST_POLL_TOKEN_LEN) {
+		*m->seq = st_int64(q, 0);
+		st_copy_col(m->tok, ST_POLL_TOKEN_LEN + 1, q, 1);
+		m->ok = 1;
+	}
+	return 0;
+}
+
+int st_me_now(struct store *s, int64_t user, int64_t *seq, char tok[ST_POLL_TOKEN_LEN + 1])
+{
+	struct me_now m = { seq, tok, 0 };
+	int rc = st_one(s, st_query(s, STMT_ME_NOW, ST_ARGS(ST_INT(user))), read_me_now, &m,
+			"me now");
+	return rc == ST_OK && m.ok ? 0 : -1;
 }

@@ -157,6 +157,7 @@ static int limit_pages(struct fx *f, int64_t pages)
  * nothing stored; with room again the same move is taken. */
 static void test_disk_full_move(void **state)
 {
+	TMPDB_SQLITE_ONLY();
 	struct fx *f = *state;
 	int64_t tid = full_table(f), v, v0, n0, v1, n1, cap = 0;
 	struct pick pk;
@@ -223,6 +224,7 @@ static size_t stored_snapshot(struct fx *f, int64_t tid, unsigned char *out, siz
  * in today's format. */
 static void test_old_snapshot_format_rebuilt(void **state)
 {
+	TMPDB_SQLITE_ONLY();
 	struct fx *f = *state;
 	int64_t tid = full_table(f), v;
 	struct pick pk;
@@ -274,6 +276,7 @@ static void test_old_snapshot_format_rebuilt(void **state)
 
 static void test_corrupt_table(void **state)
 {
+	TMPDB_SQLITE_ONLY();
 	struct fx *f = *state;
 	int64_t tid = full_table(f), other = full_table(f), v, v0, n0, v1, n1;
 	struct pick pk;

@@ -833,14 +833,9 @@ static void test_whole_match(void **state)
 
 	/* The check is real: a party whose last game step went missing is
 	 * caught (the continues after its end are no game steps). */
-	sqlite3 *db;
-	char *err = NULL;
-	assert_int_equal(sqlite3_open(f->db.path, &db), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(db, "DELETE FROM moves WHERE party = (SELECT min(id) FROM "
-				      "parties) AND seq = (SELECT max(seq) FROM moves WHERE party = "
-				      "(SELECT min(id) FROM parties) AND text <> 'weiter')", NULL, NULL, &err),
-			 SQLITE_OK);
-	sqlite3_close(db);
+	assert_int_equal(tmpdb_exec(&f->db, "DELETE FROM moves WHERE party = (SELECT min(id) FROM "
+				    "parties) AND seq = (SELECT max(seq) FROM moves WHERE party = "
+				    "(SELECT min(id) FROM parties) AND text <> 'weiter')"), 0);
 	assert_int_equal(play_verify_party(f->s, tid, 0, &e), PLAY_ERR);
 	assert_true(strlen(e.msg) > 0);
 	assert_int_equal(play_verify_party(f->s, tid, 1, &e), PLAY_OK);

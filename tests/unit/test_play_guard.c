@@ -158,6 +158,7 @@ static void test_close_broken_ends_party_as_draw(void **state)
  * table as above and shows it. */
 static void test_unloadable_party_closed_on_load(void **state)
 {
+	TMPDB_SQLITE_ONLY();
 	struct fx *f = *state;
 	int64_t tid = table_of_two(f);
 	struct st_party p;

@@ -29,9 +29,20 @@ static int64_t make_table(struct store *s, int nseats, int64_t creator)
 	return id;
 }
 
-/* Reads one integer with a fresh connection of its own (not the store's). */
+/* Reads one integer with a fresh connection of its own (not the store's),
+ * on PostgreSQL when the tests run there (tmpdb.h). */
 static long long peek_int(const char *path, const char *sql)
 {
+	if (tmpdb_pg()) {
+		PGconn *c = PQconnectdb(path);
+		assert_int_equal(PQstatus(c), CONNECTION_OK);
+		PGresult *r = PQexec(c, sql);
+		assert_int_equal(PQresultStatus(r), PGRES_TUPLES_OK);
+		long long n = PQntuples(r) > 0 ? strtoll(PQgetvalue(r, 0, 0), NULL, 10) : -1;
+		PQclear(r);
+		PQfinish(c);
+		return n;
+	}
 	sqlite3 *db;
 	sqlite3_stmt *q;
 	long long v = -1;
@@ -84,10 +95,19 @@ enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
 
 /* A fresh file gets every migration; opening again changes nothing; a new
  * migration is applied once; a broken one is rolled back and fails the open. */
+/* The tests of SQLite's own files (its migrations, WAL, page limit) do not
+ * run on PostgreSQL (make pg-check); test_pg_migrations is its own. */
+#define SQLITE_ONLY() \
+	do { \
+		if (tmpdb_pg()) \
+			skip(); \
+	} while (0)
+
 static void test_migrations(void **state)
 {
 	struct tmpdb *t = *state;
 	char schema[600], p[700], db2[700], src[700], sql[200];
+	SQLITE_ONLY();
 
 	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM sqlite_master WHERE name IN "
@@ -205,6 +225,7 @@ static void exec_sql(const char *path, const char *sql)
  * no rows; the old column is gone. */
 static void test_results_migration(void **state)
 {
+	SQLITE_ONLY();
 	struct tmpdb *t = *state;
 	char src[700], db1[700];
 
@@ -278,6 +299,7 @@ static void test_users_look_alike(void **state)
  * is locked out; İ's key is written anew (store.c folded it to ı by hand). */
 static void test_skeleton_migration(void **state)
 {
+	SQLITE_ONLY();
 	struct tmpdb *t = *state;
 	char src[700], db1[700];
 	snprintf(src, sizeof src, "%s/001_init.sql", t->schema);
@@ -828,6 +850,7 @@ static void test_move_transaction(void **state)
  * a bot, or resigned without a bot, is refused by the schema. */
 static void test_bots_migration(void **state)
 {
+	SQLITE_ONLY();
 	struct tmpdb *t = *state;
 	char src[700], db3[700];
 	snprintf(db3, sizeof db3, "%s/v3.db", t->dir);
@@ -1006,6 +1029,7 @@ static void test_end_request_and_lock_bound(void **state)
  * store's heap is reported. */
 static void test_maintain(void **state)
 {
+	SQLITE_ONLY();
 	struct tmpdb *t = *state;
 	struct store *other = NULL;
 	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
@@ -1063,6 +1087,50 @@ static void test_table_ids_not_reused(void **state)
 	assert_true(make_table(t->s, 2, u) > c);
 }
 
+/* PostgreSQL (make pg-check): every schema/pg/NNN_*.sql is applied once
+ * and recorded in schema_migrations, and a second store on the database
+ * applies none again; of two writers that read the same version, the
+ * first to commit wins and the second is told (ST_CONFLICT), as on SQLite;
+ * a name taken is ST_EXISTS on the other connection too. */
+static void test_pg_migrations(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	char dir[600];
+	if (!tmpdb_pg())
+		skip();
+	snprintf(dir, sizeof dir, "%s/pg", t->schema);
+	struct dirent **list = NULL;
+	int n = scandir(dir, &list, NULL, alphasort), files = 0, high = 0;
+	for (int i = 0; i < n; i++) {
+		const char *f = list[i]->d_name;
+		size_t len = strlen(f);
+		if (len > 8 && f[3] == '_' && strcmp(f + len - 4, ".sql") == 0) {
+			files++;
+			high = (int)strtol(f, NULL, 10);
+		}
+		free(list[i]);
+	}
+	free(list);
+	assert_true(files > 0);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM schema_migrations"), files);
+	assert_int_equal(peek_int(t->path, "SELECT max(version) FROM schema_migrations"), high);
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM schema_migrations"), files);
+
+	int64_t tb = make_table(t->s, 2, make_user(t->s, "Erst"));
+	struct st_table x;
+	assert_int_equal(store_table_get(t->s, tb, &x), ST_OK);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_table_bump(t->s, tb, x.version, 0, 0, NULL), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_begin(other), ST_OK);
+	assert_int_equal(store_table_bump(other, tb, x.version, 0, 0, NULL), ST_CONFLICT);
+	store_rollback(other);
+	assert_int_equal(store_user_create(other, "ERST", "$argon2id$x", 1, NULL), ST_EXISTS);
+	store_close(other);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1086,6 +1154,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_end_request_and_lock_bound, tmpdb_setup,
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_ids_not_reused, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_pg_migrations, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_maintain, tmpdb_setup, tmpdb_teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
