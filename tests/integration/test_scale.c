@@ -1,7 +1,7 @@
 /*
  * test_scale.c — several app machines (issue 36; docs/scaling.md): two
- * `spieltisch serve` instances (two sockets, standing for two machines)
- * behind one nginx upstream with both, on one database, and two nginx
+ * `spieltisch serve` instances (A on a unix socket, B on a TCP port of
+ * 127.0.0.1, standing for two machines) behind one nginx upstream with both, on one database, and two nginx
  * whose live channels (Nchan) share one redis-server. Both nginx run
  * deploy/nginx-scale.conf as it stands, filled in.
  *
@@ -49,7 +49,7 @@ enum { APPS = 2, NGINX = 2, TABLES = 3, SEATS = 2, ATTEMPTS_MAX = 4000, RETRIES 
 
 static struct {
 	char dir[512], root[512], bin[600], db[1024], pgdir[600];
-	int on_pg, redis_port, port[NGINX];
+	int on_pg, redis_port, app_b_port, port[NGINX];
 	char base[NGINX][64];
 	pid_t redis, app[APPS], nginx[NGINX];
 } S;
@@ -192,7 +192,7 @@ static int write_conf(int i, const char *var)
 	snprintf(port, sizeof port, "%d", S.port[i]);
 	snprintf(servers, sizeof servers,
 		 "server unix:%s/app-a.sock max_fails=1 fail_timeout=5s; "
-		 "server unix:%s/app-b.sock max_fails=1 fail_timeout=5s;", S.dir, S.dir);
+		 "server 127.0.0.1:%d max_fails=1 fail_timeout=5s;", S.dir, S.app_b_port);
 	snprintf(redis, sizeof redis, "redis://127.0.0.1:%d", S.redis_port);
 	FILE *fi = fopen(in, "r"), *fo = fopen(out, "w");
 	if (!fi || !fo) {
@@ -284,13 +284,18 @@ static int start_redis(void)
 	return -1;
 }
 
-/* App i ("a", "b") on DIR/app-X.sock, publishing to nginx A. */
+/* App A on the unix socket DIR/app-a.sock, app B on a TCP port of
+ * 127.0.0.1 (as an app machine of its own would listen), both publishing
+ * to nginx A. */
 static int start_app(int i)
 {
 	char sock[700], log[700], publish[700], workers[] = "2";
 	struct stat st;
 	const char *x = i ? "b" : "a";
-	snprintf(sock, sizeof sock, "%s/app-%s.sock", S.dir, x);
+	if (i)
+		snprintf(sock, sizeof sock, "127.0.0.1:%d", S.app_b_port = free_port());
+	else
+		snprintf(sock, sizeof sock, "%s/app-a.sock", S.dir);
 	snprintf(log, sizeof log, "%s/app-%s.log", S.dir, x);
 	snprintf(publish, sizeof publish, "unix:%s/nginx-a/live.sock", S.dir);
 	char *argv[] = { S.bin, "serve", "--socket", sock, "--workers", workers, "--db", S.db,
@@ -298,7 +303,7 @@ static int start_app(int i)
 	S.app[i] = h_spawn(argv, log);
 	long long end = ms_now() + START_MS;
 	while (ms_now() < end) {
-		if (stat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
+		if (i ? port_open(S.app_b_port) : stat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
 			return 0;
 		if (waitpid(S.app[i], NULL, WNOHANG) != 0) {
 			S.app[i] = 0;
@@ -744,8 +749,8 @@ static void kill_mid_play(void **state)
 		resent_ok += p->resent_ok;
 		resent_409 += p->resent_409;
 	}
-	print_message("kill: %d parties on %s, %ld moves sent, %ld acknowledged (%ld when app A "
-		      "was killed, %ld of moves begun after), %ld unanswered and resent (%ld then taken, %ld "
+	print_message("kill: %d parties on %s, %ld moves sent, %ld acknowledged (%ld before app A "
+		      "was killed, %ld begun after), %ld unanswered and resent (%ld then taken, %ld "
 		      "told 409: %ld of them had happened), lost %ld, doubled %ld (%.1f s)\n",
 		      TABLES, S.on_pg ? "PostgreSQL" : "SQLite", moves, acked, at_kill, after,
 		      unanswered, resent_ok, resent_409, happened, lost, doubled, it_now() - t0);
