@@ -300,7 +300,14 @@ static int start_app(int i)
 	snprintf(publish, sizeof publish, "unix:%s/nginx-a/live.sock", S.dir);
 	char *argv[] = { S.bin, "serve", "--socket", sock, "--workers", workers, "--db", S.db,
 			 "--root", S.root, "--publish", publish, NULL };
+	/* the password hashing slots' lock files lie beside the socket: for
+	 * a TCP one, in the working directory */
+	char cwd[600];
+	if (!getcwd(cwd, sizeof cwd) || chdir(S.dir) != 0)
+		return -1;
 	S.app[i] = h_spawn(argv, log);
+	if (chdir(cwd) != 0)
+		return -1;
 	long long end = ms_now() + START_MS;
 	while (ms_now() < end) {
 		if (i ? port_open(S.app_b_port) : stat(sock, &st) == 0 && S_ISSOCK(st.st_mode))
