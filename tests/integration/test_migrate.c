@@ -183,10 +183,13 @@ static void play_to_end(struct h_client **who, int64_t id)
 	assert_true(done);
 }
 
-static void migrate_site(void **state)
+/* The site on SQLite: a finished table (its id in *done), a running one
+ * (*open), chat, mail settings, a tournament with a player (*tpath). */
+static void play_site(struct h_client **c, int64_t *done_id, int64_t *open_id, uint64_t *rnd,
+		      char *tpath, size_t tcap)
 {
-	(void)state;
-	struct h_client *c[2] = { it_register("Mira"), it_register("Theo") };
+	c[0] = it_register("Mira");
+	c[1] = it_register("Theo");
 	assert_non_null(c[0]);
 	assert_non_null(c[1]);
 	int64_t done = it_create_table(c[0], "drachenrummy", 2, "parties", "1", NULL);
@@ -196,9 +199,8 @@ static void migrate_site(void **state)
 	int64_t open = it_create_table(c[1], "drachenrummy", 2, "parties", "1", NULL);
 	assert_true(open > 0);
 	assert_int_equal(it_join(c[0], open), 0);
-	uint64_t rnd = 7;
 	for (int i = 0; i < 6; i++)
-		assert_int_equal(it_one_move(c, 2, open, &rnd), 1);
+		assert_int_equal(it_one_move(c, 2, open, rnd), 1);
 	assert_int_equal(it_post_table(c[0], open, "/chat", "text", "Gut gespielt!", NULL, 0), 303);
 	char csrf[128];
 	struct h_resp r;
@@ -209,14 +211,25 @@ static void migrate_site(void **state)
 	h_resp_free(&r);
 	int64_t tour = it_create_swiss(c[0], "Herbstpokal");
 	assert_true(tour > 0);
-	char tpath[64];
-	snprintf(tpath, sizeof tpath, "/tournaments/%lld", (long long)tour);
+	snprintf(tpath, tcap, "/tournaments/%lld", (long long)tour);
 	char reg[96];
 	snprintf(reg, sizeof reg, "%s/register", tpath);
 	assert_int_equal(it_csrf(c[1], tpath, csrf, sizeof csrf), 0);
 	assert_int_equal(h_post_form(c[1], reg, &r, "csrf", csrf, NULL), 0);
 	assert_int_equal(r.status, 303);
 	h_resp_free(&r);
+	*done_id = done;
+	*open_id = open;
+}
+
+static void migrate_site(void **state)
+{
+	(void)state;
+	struct h_client *c[2];
+	int64_t done, open;
+	uint64_t rnd = 7;
+	char tpath[64];
+	play_site(c, &done, &open, &rnd, tpath, sizeof tpath);
 
 	struct page pages[PAGES];
 	int np = 0;
@@ -246,7 +259,8 @@ static void migrate_site(void **state)
 	}
 	char out[8192];
 	int rc = run_migrate(out, sizeof out);
-	print_message("%s", out);
+	fputs(out, stdout);   /* print_message cuts long text */
+	fflush(stdout);
 	if (rc != 0)
 		fail_msg("spieltisch migrate exits %d", rc);
 	static const char *const want[] = { "users", "tables", "parties", "moves", "chat_messages",
