@@ -45,7 +45,7 @@
 #include "integration/suite.h"
 
 enum { APPS = 2, NGINX = 2, TABLES = 3, SEATS = 2, ATTEMPTS_MAX = 4000, RETRIES = 5,
-       START_MS = 60000, WAIT_MS = 5000, KILL_AFTER = 40, GAME_SECONDS = 25 };
+       START_MS = 60000, WAIT_MS = 10000, KILL_AFTER = 40, GAME_SECONDS = 60 };
 
 static struct {
 	char dir[512], root[512], bin[600], db[1024], pgdir[600];
@@ -730,8 +730,10 @@ static void kill_mid_play(void **state)
 		assert_int_equal(pthread_create(&pl[t].th, NULL, play, &pl[t]), 0);
 	/* app A dies, master and workers at once, while moves are in flight */
 	double end = it_now() + GAME_SECONDS;
-	while ((acked_total < KILL_AFTER || !in_flight) && it_now() < end)
-		sched_yield();   /* bounded: kill while a move is posted */
+	while (acked_total < KILL_AFTER && it_now() < end)
+		nap();
+	while (!in_flight && it_now() < end)
+		sched_yield();   /* a moment, bounded: kill while a move is posted */
 	long at_kill = acked_total;
 	kill(-S.app[0], SIGKILL);
 	waitpid(S.app[0], NULL, 0);
