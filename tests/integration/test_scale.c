@@ -12,6 +12,8 @@
  *
  *   - live: a page subscribed on nginx B sees a move made through nginx A
  *     (both apps publish to nginx A only, so B has it from Redis alone);
+ *     the same POST sent again through nginx B is told it happened (409)
+ *     and the table's version moves once;
  *   - kill: whole parties of Drachenrummy are played by threads, seat 0
  *     through nginx A and seat 1 through nginx B; meanwhile app A gets
  *     SIGKILL (master and workers at once). A move answered 303 was
@@ -487,7 +489,7 @@ static void live_across(void **state)
 	char path[64];
 	snprintf(path, sizeof path, "/live/t/%lld", (long long)id);
 	int fd = subscribe(S.port[1], path);
-	json_t *o = NULL;
+	json_t *o = NULL, *o2;
 	int mover = -1;
 	for (int s = 0; s < SEATS && mover < 0; s++) {
 		o = it_view(c[s], id);
@@ -503,11 +505,18 @@ static void live_across(void **state)
 	long long v = it_jint(o, "version", -1);
 	const char *m = it_jstr(json_array_get(json_object_get(o, "moves"), 0), "move");
 	assert_int_equal(it_move(mv, id, it_jstr(o, "csrf"), v, m), 303);
-	json_decref(o);
-	o = it_view(mv, id);
-	long long after = it_jint(o, "version", -1);
-	json_decref(o);
+	o2 = it_view(mv, id);
+	long long after = it_jint(o2, "version", -1);
+	json_decref(o2);
 	assert_true(after > v);
+	/* the same POST again, as a client that saw no answer would send it,
+	 * through the other nginx: told it happened (409), taken once */
+	h_client_base(mv, S.base[1]);
+	assert_int_equal(it_move(mv, id, it_jstr(o, "csrf"), v, m), 409);
+	json_decref(o);
+	o2 = it_view(mv, id);
+	assert_int_equal(it_jint(o2, "version", -1), after);
+	json_decref(o2);
 	long long got = wait_data(fd, after);
 	close(fd);
 	if (got < after)
