@@ -229,6 +229,8 @@ static int write_conf(int i, const char *var)
 /* 1 when a GET / through nginx i got an answer from an app. */
 static int answers(int i)
 {
+	if (!port_open(S.port[i]))   /* not listening yet: no request, no noise */
+		return 0;
 	struct h_client *c = h_client_new();
 	struct h_resp r;
 	h_client_base(c, S.base[i]);
