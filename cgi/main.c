@@ -1,4 +1,4 @@
-/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`, `lexicon`, `replay`. */
+/* main.c — the one program: `spieltisch serve` (FastCGI), `sim`, `perft`, `verbs`, `bots`, `games`, `mail`, `lexicon`, `replay`, `migrate`. */
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +17,7 @@ static const struct {
 	{ "mail", cmd_mail, "mail --db FILE --sendmail CMD --base URL --from ADDR [--root DIR] [--once]" },
 	{ "lexicon", cmd_lexicon, "lexicon hyph DIC OUT | lexicon words LIST OUT   (compiled for mapping, cgi/lexfile.h)" },
 	{ "replay", cmd_replay, "replay FILE   (plays a party's export, /t/<id>/replay.txt, back and checks it)" },
+	{ "migrate", cmd_migrate, "migrate --from FILE.db --to postgresql://... [--root DIR]   (moves a site to PostgreSQL, docs/scaling.md)" },
 	{ "verbs", cmd_verbs, "verbs GAME   (the move language's verbs, as in docs/moves-GAME.md)" },
 };
 

@@ -791,4 +791,20 @@ typedef void (*store_live_fn)(void *ctx, char kind, int64_t id, const char *toke
 			      int64_t version);
 int store_live_take(struct store *s, store_live_fn fn, void *ctx);
 
+/* Moving a site (sql-copy.c, `spieltisch migrate`, docs/scaling.md): every
+ * row of every table of the SQLite store `from` into the PostgreSQL
+ * database at uri, which has its schema (store_open on it first) and no
+ * users or tables yet, in one transaction there. counts[0 .. *n-1] get each
+ * table's rows on both sides after the copy (equal, or nothing is
+ * committed). ST_OK, or ST_ERR with the reason in err. */
+enum { ST_COPY_TABLES_MAX = 48 };
+struct st_copy_count {
+	char table[32];
+	int64_t from, to;
+};
+int store_copy_to_postgres(struct store *from, const char *uri, struct st_copy_count *counts,
+			   int *n, char *err, size_t cap);
+/* The ids of every table (the game tables) of a SQLite store, malloc'd. */
+int store_copy_table_ids(struct store *s, int64_t **ids, int *n);
+
 #endif

@@ -6,7 +6,7 @@ set -eu
 
 pkgs_build="gcc g++ make pkg-config libfcgi-dev libsqlite3-dev libpq-dev libctemplate-dev libsodium-dev libjansson-dev libhyphen-dev libseccomp-dev libicu-dev libunistring-dev hyphen-de wngerman gettext"
 pkgs_run="nginx-light libnginx-mod-nchan sqlite3 libpq5"
-pkgs_test="libcmocka-dev postgresql libcurl4-openssl-dev curl clang libclang-rt-14-dev chromium chromium-driver nodejs npm python3-feedparser"
+pkgs_test="libcmocka-dev postgresql redis-server libcurl4-openssl-dev curl clang libclang-rt-14-dev chromium chromium-driver nodejs npm python3-feedparser"
 pkgs_bench="wrk valgrind curl"
 
 want=""

@@ -12,6 +12,7 @@ int cmd_bots(int argc, char **argv);
 int cmd_mail(int argc, char **argv);
 int cmd_lexicon(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_migrate(int argc, char **argv);
 
 struct game;
 struct rerr;

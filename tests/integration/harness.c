@@ -50,6 +50,7 @@ static struct {
 struct h_client {
 	CURL *curl;
 	char accept[128];   /* the Accept header it sends; "" sends none */
+	char base[64];      /* the server it talks to; "" is h_base() */
 };
 
 /* Sleeps ms, resuming after signals. */
@@ -185,7 +186,7 @@ out:
 
 /* Starts argv in a process group of its own, stdout and stderr to logfile.
  * The child's pid, or -1. */
-static pid_t spawn(char *const argv[], const char *logfile)
+pid_t h_spawn(char *const argv[], const char *logfile)
 {
 	pid_t pid = fork();
 	if (pid < 0)
@@ -352,7 +353,7 @@ static int start_nginx(long long deadline)
 	snprintf(prefix, sizeof prefix, "%s/", H.dir);
 	snprintf(out, sizeof out, "%s/nginx.out", H.dir);
 	char *argv[] = { "nginx", "-p", prefix, "-c", conf, "-e", errlog, "-g", "daemon off;", NULL };
-	H.nginx = spawn(argv, out);
+	H.nginx = h_spawn(argv, out);
 	if (H.nginx < 0)
 		return -2;
 	while (now_ms() < deadline) {
@@ -420,7 +421,7 @@ int h_start(void)
 	snprintf(publish, sizeof publish, "unix:%s/live.sock", H.dir);
 	char *argv[] = { H.bin, "serve", "--socket", sock, "--workers", workers, "--db", H.db,
 			 "--root", H.root, h_live() ? "--publish" : NULL, publish, NULL };
-	H.app = spawn(argv, applog);
+	H.app = h_spawn(argv, applog);
 	if (H.app < 0)
 		goto fail;
 	while (stat(sock, &st) != 0 || !S_ISSOCK(st.st_mode)) {
@@ -464,6 +465,8 @@ const char *h_dir(void)
 
 const char *h_root(void)
 {
+	if (!H.root[0] && find_root() != 0)
+		H.root[0] = '\0';
 	return H.root;
 }
 
@@ -578,7 +581,8 @@ int h_request(struct h_client *c, const char *method, const char *path,
 	int rc = -1;
 
 	memset(r, 0, sizeof *r);
-	if (snprintf(url, sizeof url, "%s%s", H.base, path) >= (int)sizeof url)
+	if (snprintf(url, sizeof url, "%s%s", c->base[0] ? c->base : H.base, path) >=
+	    (int)sizeof url)
 		return -1;
 	/* Every option a request sets is set here each time (no
 	 * curl_easy_reset: the handle keeps its cookie jar and connection). */
@@ -643,6 +647,11 @@ int h_request(struct h_client *c, const char *method, const char *path,
 void h_client_accept(struct h_client *c, const char *accept)
 {
 	snprintf(c->accept, sizeof c->accept, "%s", accept ? accept : "");
+}
+
+void h_client_base(struct h_client *c, const char *base)
+{
+	snprintf(c->base, sizeof c->base, "%s", base ? base : "");
 }
 
 int h_get(struct h_client *c, const char *path, struct h_resp *r)

@@ -44,6 +44,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The start may take a minute: the server reads the hyphenation patterns
  * before its workers start (about 2.5 s on a quiet core, over 20 s seen on
@@ -58,11 +59,18 @@ void h_stop(void);
 
 /* "http://127.0.0.1:PORT" (no trailing slash); valid after h_start(). */
 const char *h_base(void);
-/* The temporary directory (database, socket, logs) and the project root. */
+/* The temporary directory (database, socket, logs) and the project root
+ * (the root is found also before h_start: "" when there is none). */
 const char *h_dir(void);
 const char *h_root(void);
 /* The database file the app uses (to inspect it with SQLite). */
 const char *h_db_path(void);
+/* Starts argv (argv[0] looked up in $PATH) in a process group of its own,
+ * stdin from /dev/null, stdout and stderr appended to logfile; on Linux it
+ * gets SIGTERM when the test process dies. Its pid, or -1. For a test that
+ * runs more servers than h_start's pair (test_scale: two apps, two nginx,
+ * redis); that test stops them itself. */
+pid_t h_spawn(char *const argv[], const char *logfile);
 /* 1 when the live channels are on: nginx has the Nchan module and
  * SPIELTISCH_NCHAN is not "off"; the app then publishes to DIR/live.sock. */
 int h_live(void);
@@ -77,6 +85,10 @@ void h_client_free(struct h_client *c);
 /* The Accept header this client sends from now on (NULL or "": none, the
  * default): a browser's "text/html,…", or "application/json". */
 void h_client_accept(struct h_client *c, const char *accept);
+/* The server this client talks to from now on: "http://127.0.0.1:PORT"
+ * (NULL or "": h_base(), the default). For a test with two nginx: the
+ * cookie jar is per host, not per port, so both see the same session. */
+void h_client_base(struct h_client *c, const char *base);
 /* The value of a cookie this client holds for the server, into out;
  * 0, or -1 when it has none. */
 int h_cookie(struct h_client *c, const char *name, char *out, size_t cap);
