@@ -39,6 +39,10 @@ static struct view_node *add(struct view *v, enum view_kind kind, const char *ke
 		v->cur->first = n;
 	v->cur->last = n;
 	v->cur->lookup = NULL;   /* an index tmpl.cc made of it no longer holds */
+	if (kind == VIEW_STR || kind == VIEW_NUM)
+		v->cur->vmask |= view_key_bit(n->khash);
+	else if (kind != VIEW_FLAG)   /* a flag: view_flag, when it is on */
+		v->cur->smask |= view_key_bit(n->khash);
 	return n;
 }
 
@@ -149,8 +153,11 @@ void view_global_num(struct view *v, const char *key, long long val)
 void view_flag(struct view *v, const char *key, int on)
 {
 	struct view_node *n = add(v, VIEW_FLAG, key);
-	if (n)
-		n->num = on != 0;
+	if (!n)
+		return;
+	n->num = on != 0;
+	if (on)
+		v->cur->smask |= view_key_bit(n->khash);
 }
 
 void view_begin(struct view *v, const char *key)

@@ -38,6 +38,11 @@ struct view_node {
 	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */
 	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
 					     entries, made while a template reads them */
+	unsigned long long vmask, smask;  /* SECTION, INCLUDE: view_key_bit of every
+					     value's key inside, and of every other
+					     entry's (a flag's only when it is on): a
+					     clear bit says a name is not there
+					     without looking (tmpl.cc) */
 };
 
 struct view {
@@ -60,6 +65,12 @@ static inline unsigned view_key_hash(const char *p, size_t len)
 	h = (h ^ (unsigned char)p[len / 2]) * 0x01000193u;
 	h = (h ^ (unsigned char)p[len - 1]) * 0x01000193u;
 	return h ^ (h >> 15);
+}
+
+/* The bit of a key's hash (view_key_hash) in a dictionary's vmask/smask. */
+static inline unsigned long long view_key_bit(unsigned khash)
+{
+	return 1ULL << ((khash >> 8) & 63);
 }
 
 /* An empty tree whose nodes come from arena a. */
