@@ -335,11 +335,14 @@ struct Expansion {
 
 	void collect(const view_node *d, int depth)
 	{
-		for (const view_node *n = d->first; n && depth < 32; n = n->next)
-			if (n->global && nglobals < (int)(sizeof globals / sizeof *globals))
+		for (const view_node *n = d->first; n && depth < 32; n = n->next) {
+			if (!n->global)
+				continue;
+			if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
+				collect(n, depth + 1);   // one lies inside (view.c)
+			else if (nglobals < (int)(sizeof globals / sizeof *globals))
 				globals[nglobals++] = n;
-			else if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
-				collect(n, depth + 1);
+		}
 	}
 
 	// The template-global value k (the last one set), or NULL.
@@ -362,7 +365,7 @@ struct Expansion {
 	ctemplate::TemplateString text(const view_node *n)
 	{
 		if (n->kind == VIEW_STR)
-			return ctemplate::TemplateString(n->str, strlen(n->str));
+			return ctemplate::TemplateString(n->str, (size_t)n->num);
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
@@ -615,12 +618,26 @@ public:
 			return;
 		char *q = p_ + len_;
 		len_ += n;
-		if (n > 16) {
+		// Most pieces are a few bytes: no call for them, but two moves of
+		// a word that overlap (the room is there: grow above).
+		if (n >= 8 && n <= 16) {
+			unsigned long long x, y;
+			memcpy(&x, s, 8);
+			memcpy(&y, s + n - 8, 8);
+			memcpy(q, &x, 8);
+			memcpy(q + n - 8, &y, 8);
+		} else if (n >= 4 && n < 8) {
+			unsigned x, y;
+			memcpy(&x, s, 4);
+			memcpy(&y, s + n - 4, 4);
+			memcpy(q, &x, 4);
+			memcpy(q + n - 4, &y, 4);
+		} else if (n > 16) {
 			memcpy(q, s, n);
-			return;
+		} else {
+			while (n--)
+				*q++ = *s++;
 		}
-		while (n--)   // most pieces are a few bytes: no call for them
-			*q++ = *s++;
 	}
 
 	// The text, NUL-terminated (*len bytes); NULL when the arena ran out.

@@ -46,11 +46,15 @@ static struct view_node *add(struct view *v, enum view_kind kind, const char *ke
 	return n;
 }
 
-/* s with every "@N" (N a seat that has a name) replaced by that name. */
-static const char *substitute(struct view *v, const char *s)
+/* s with every "@N" (N a seat that has a name) replaced by that name; its
+ * length in *len. */
+static const char *substitute(struct view *v, const char *s, size_t *len)
 {
-	if (!v->nnames || !strchr(s, '@'))
-		return arena_strdup(v->a, s);
+	size_t sl = strlen(s);
+	if (!v->nnames || !memchr(s, '@', sl)) {
+		*len = sl;
+		return arena_strndup(v->a, s, sl);
+	}
 	size_t need = 1;
 	for (const char *p = s; *p; p++) {
 		int d = p[0] == '@' && p[1] >= '0' && p[1] <= '9' ? p[1] - '0' : -1;
@@ -75,6 +79,7 @@ static const char *substitute(struct view *v, const char *s)
 			*q++ = *p;
 	}
 	*q = '\0';
+	*len = (size_t)(q - o);
 	return o;
 }
 
@@ -83,7 +88,9 @@ void view_str(struct view *v, const char *key, const char *val)
 	struct view_node *n = add(v, VIEW_STR, key);
 	if (!n)
 		return;
-	n->str = substitute(v, val ? val : "");
+	size_t len = 0;
+	n->str = substitute(v, val ? val : "", &len);
+	n->num = (long long)len;   /* a string's length, for tmpl.cc */
 	if (!n->str)
 		v->failed = 1;
 }
@@ -124,16 +131,21 @@ void view_num(struct view *v, const char *key, long long val)
 			return;
 		}
 		s->str = nm;
+		s->num = (long long)strlen(nm);
 	}
 }
 
 /* Marks the first node added to the current dictionary after `before`
- * (NULL: its first) as template-global. */
+ * (NULL: its first) as template-global, and the dictionaries it lies in as
+ * holding one, so that tmpl.cc looks for them there only. */
 static void mark_global(struct view *v, struct view_node *before)
 {
 	struct view_node *n = before ? before->next : v->cur->first;
-	if (n)
-		n->global = 1;
+	if (!n)
+		return;
+	n->global = 1;
+	for (struct view_node *d = v->cur; d && !d->global; d = d->up)
+		d->global = 1;
 }
 
 void view_global_str(struct view *v, const char *key, const char *val)

@@ -31,10 +31,11 @@ struct view_node {
 	enum view_kind kind;
 	const char *key;
 	const char *str;                  /* VIEW_STR: text; VIEW_INCLUDE: template file */
-	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1 */
+	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1; VIEW_STR: strlen(str) */
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
-	int global;                       /* STR, NUM: seen by included templates too */
+	int global;                       /* STR, NUM: seen by included templates too;
+					     SECTION, INCLUDE: such a value lies inside */
 	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */
 	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
 					     entries, made while a template reads them */
