@@ -330,6 +330,7 @@ struct Expansion {
 	const void *asked = NULL, *asked_node = NULL;
 	const char *name = NULL;
 	const void *found = NULL;
+	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
 
 	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
 
@@ -408,10 +409,17 @@ public:
 
 	// This dictionary's items and flags named k (sections: true), or its
 	// includes; {NULL, NULL} when it has none.
-	Span span(const Key &k, bool sections) const
+	// (Inline: most questions end at the bit, and the call cost more.)
+	__attribute__((always_inline)) Span span(const Key &k, bool sections) const
 	{
 		if (form_ || !node_ || !(node_->smask & k.bit))
 			return Span{ NULL, NULL };
+		return span_looked_up(k, sections);
+	}
+
+	// span() of a name whose bit is set.
+	Span span_looked_up(const Key &k, bool sections) const
+	{
 		const Index *ix = index_of(node_, x_->a);
 		if (ix->mask) {
 			const Name *s = name_of(ix, k);
@@ -518,10 +526,11 @@ const view_node *ViewDict::own(const Key &k) const
 class ViewIter : public ctemplate::TemplateDictionaryInterface::Iterator {
 public:
 	// The items and flags (includes: the includes) named k of dictionary owner.
-	ViewIter(const ViewDict *owner, const Key &k, bool includes)
+	// known: owner's span of k when the caller has it (a section's).
+	ViewIter(const ViewDict *owner, const Key &k, bool includes, const Span *known = NULL)
 		: owner_(owner), key_(k), includes_(includes)
 	{
-		Span sp = owner->span(k, !includes);
+		Span sp = known ? *known : owner->span(k, !includes);
 		at_ = sp.first;
 		last_ = sp.last;
 		if (owner->form())
@@ -707,14 +716,18 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &na
 bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 {
 	const Key k(name);
-	for (const ViewDict *d = this; d; d = d->parent_)
-		if (d->shows(k)) {
+	for (const ViewDict *d = this; d; d = d->parent_) {
+		Span sp = { NULL, NULL };
+		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
 			x_->asked = this;
 			x_->asked_node = node_;
 			x_->name = name.data();
 			x_->found = d;
+			x_->found_first = sp.first;
+			x_->found_last = sp.last;
 			return false;
 		}
+	}
 	return true;
 }
 
@@ -749,12 +762,14 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 {
 	const Key k(name);
 	const ViewDict *d = this;
-	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data())
+	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data()) {
+		x_->asked = NULL;
 		d = (const ViewDict *)x_->found;
-	else
-		while (d->parent_ && !d->shows(k))
-			d = d->parent_;
-	x_->asked = NULL;
+		Span sp = { x_->found_first, x_->found_last };
+		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
+	}
+	while (d->parent_ && !d->shows(k))
+		d = d->parent_;
 	return new ViewIter(d, k, false);
 }
 
