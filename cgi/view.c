@@ -1,5 +1,6 @@
 /* view.c — the view tree; see view.h. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,21 +17,38 @@ void view_init(struct view *v, struct arena *a)
 	v->cur = &v->root;
 }
 
-/* Appends a node of `kind` under the current dictionary, with a copy of
- * `key` in the same allocation; NULL (and the tree marked failed) when the
- * arena is exhausted. The memory is not zeroed: every field is set here
- * (clearing each node and its key was a measurable part of a page:
- * docs/benchmarks.md, "Figures from the code's comments"). */
+/* The program's read-only image, from its first byte to where its writable
+ * data begins (the linker's symbols): a text there is a literal of the
+ * program, the same for as long as it runs. */
+extern const char __executable_start[], __init_array_start[];
+
+/* 1 when s is such a literal: the tree points at it instead of copying it
+ * (as the kernel's kstrdup_const does), the keys of a page being almost
+ * all literals. */
+static int is_literal(const char *s)
+{
+	return (uintptr_t)s >= (uintptr_t)__executable_start &&
+	       (uintptr_t)s < (uintptr_t)__init_array_start;
+}
+
+/* Appends a node of `kind` under the current dictionary, with `key` itself
+ * when it is a literal, else with a copy in the same allocation; NULL (and
+ * the tree marked failed) when the arena is exhausted. The memory is not
+ * zeroed: every field is set here (clearing each node and its key was a
+ * measurable part of a page: docs/benchmarks.md, "Figures from the code's
+ * comments"). */
 static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
 {
 	size_t kl = key ? strlen(key) : 0;
-	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + kl + 1) : NULL;
+	int lit = key && is_literal(key);
+	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + (lit ? 0 : kl + 1)) : NULL;
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
-	char *k = (char *)(n + 1);
-	memcpy(k, key, kl + 1);
+	const char *k = key;
+	if (!lit)
+		k = memcpy(n + 1, key, kl + 1);
 	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .klen = (unsigned)kl,
 				 .khash = view_key_hash(k, kl) };
 	if (v->cur->last)
@@ -53,7 +71,7 @@ static const char *substitute(struct view *v, const char *s, size_t *len)
 	size_t sl = strlen(s);
 	if (!v->nnames || !memchr(s, '@', sl)) {
 		*len = sl;
-		return arena_strndup(v->a, s, sl);
+		return is_literal(s) ? s : arena_strndup(v->a, s, sl);
 	}
 	size_t need = 1;
 	for (const char *p = s; *p; p++) {
