@@ -25,7 +25,7 @@ extern const char __executable_start[], __init_array_start[];
 /* 1 when s is such a literal: the tree points at it instead of copying it
  * (as the kernel's kstrdup_const does), the keys of a page being almost
  * all literals. */
-static int is_literal(const char *s)
+static inline int is_literal(const char *s)
 {
 	return (uintptr_t)s >= (uintptr_t)__executable_start &&
 	       (uintptr_t)s < (uintptr_t)__init_array_start;
@@ -37,7 +37,8 @@ static int is_literal(const char *s)
  * zeroed: every field is set here (clearing each node and its key was a
  * measurable part of a page: docs/benchmarks.md, "Figures from the code's
  * comments"). */
-static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
+static inline __attribute__((always_inline)) struct view_node *
+add(struct view *v, enum view_kind kind, const char *key)
 {
 	size_t kl = key ? strlen(key) : 0;
 	int lit = key && is_literal(key);
