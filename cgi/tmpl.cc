@@ -292,9 +292,7 @@ const Index *index_of(view_node *d, struct arena *a)
 {
 	if (d->lookup)
 		return (const Index *)d->lookup;
-	size_t n = 0;
-	for (const view_node *e = d->first; e; e = e->next)
-		n++;
+	size_t n = d->count;
 	Index *ix = NULL;
 	if (n > SCAN) {
 		size_t cap = 16;

@@ -57,6 +57,7 @@ add(struct view *v, enum view_kind kind, const char *key)
 	else
 		v->cur->first = n;
 	v->cur->last = n;
+	v->cur->count++;
 	v->cur->lookup = NULL;   /* an index tmpl.cc made of it no longer holds */
 	if (kind == VIEW_STR || kind == VIEW_NUM)
 		v->cur->vmask |= view_key_bit(n->khash);

@@ -39,6 +39,7 @@ struct view_node {
 	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */
 	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
 					     entries, made while a template reads them */
+	unsigned count;                   /* SECTION, INCLUDE: its entries */
 	unsigned long long vmask, smask;  /* SECTION, INCLUDE: view_key_bit of every
 					     value's key inside, and of every other
 					     entry's (a flag's only when it is on): a
