@@ -215,7 +215,10 @@ const ctemplate::TemplateString empty_value("", 0);
 // page's template-global values (view_global_str). The JSON twin does not
 // see that dictionary.
 
-enum { SCAN = 8 };   // a dictionary of up to this many entries is scanned
+// A dictionary of up to SCAN entries is scanned: with the bits of its names
+// checked first, a scan costs less than an index up to about this size
+// (8, 16, 32 and 64 measured: docs/benchmarks.md).
+enum { SCAN = 32 };
 
 // What a dictionary of more than SCAN entries has under one name.
 struct Name {

@@ -217,11 +217,11 @@ static void filler(struct view *v, int n)
 }
 
 /* The lookups of ctemplate's own dictionary, the same whether a dictionary
- * is scanned (up to 8 entries) or indexed: the last value of a name counts;
- * an item sees the values and shown sections of the dictionaries around it,
- * an include only its own and the template-global ones; a flag that is on
- * shows its section once, before the items that follow it, and adds nothing
- * after one; a negative number keeps its sign. */
+ * is scanned (up to 32 entries: SCAN in tmpl.cc) or indexed: the last value
+ * of a name counts; an item sees the values and shown sections of the
+ * dictionaries around it, an include only its own and the template-global
+ * ones; a flag that is on shows its section once, before the items that
+ * follow it, and adds nothing after one; a negative number keeps its sign. */
 static void lookups(int pad)
 {
 	struct view v;
@@ -273,7 +273,8 @@ static void test_lookups_scanned_and_indexed(void **state)
 	(void)state;
 	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl) */
 	lookups(0);
-	lookups(10);
+	lookups(20);   /* scanned, most bits of the names set */
+	lookups(40);   /* indexed */
 }
 
 /* The one move form: every item with a `move` becomes a form posting it to
