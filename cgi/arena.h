@@ -42,6 +42,20 @@ static inline void *arena_alloc_raw(struct arena *a, size_t n)
 	a->total += r;
 	return p;
 }
+/* Grows p, the newest allocation (old bytes, a multiple of ARENA_ALIGN),
+ * to n bytes where it lies when its block has the room: 1, else 0 (then p
+ * is as it was). For a buffer that grows, so that it is not copied. */
+static inline int arena_grow_last(struct arena *a, void *p, size_t old, size_t n)
+{
+	size_t r = (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	unsigned char *top = (unsigned char *)p + old;
+	if (top != a->next || r < n || r < old || r - old > (size_t)(a->end - a->next) ||
+	    (a->limit && a->total + (r - old) > a->limit))
+		return 0;
+	a->next += r - old;
+	a->total += r - old;
+	return 1;
+}
 /* A NUL-terminated copy of s[0..n). */
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);

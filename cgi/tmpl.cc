@@ -111,6 +111,25 @@ const char *in_lang(const char *name)
 	return kept;
 }
 
+// The length of each template's last text, by its name as in_lang keeps
+// it: the next expansion's buffer starts that large and a little more, so
+// that it is not grown (and copied) on the way; the first growth of a 19 KB
+// page copied 16 KB. A number for the first HINTS names, per process.
+size_t *last_size(const char *kept)
+{
+	enum { HINTS = 64 };
+	static const char *name[HINTS];
+	static size_t size[HINTS];
+	static unsigned n;
+	for (unsigned i = 0; i < n; i++)
+		if (name[i] == kept)
+			return &size[i];
+	if (n == HINTS)
+		return NULL;
+	name[n] = kept;
+	return &size[n++];
+}
+
 // The move form's template in the request's language, looked up once.
 const char *form_file()
 {
@@ -121,15 +140,59 @@ const char *form_file()
 	return form_in[l];
 }
 
-// 1 when entry n is named k.
-bool named(const view_node *n, const ctemplate::TemplateString &k)
+// 1 when the len bytes at a and b are the same: names are short, and a
+// call to memcmp cost more than comparing them here.
+inline bool same_bytes(const char *a, const char *b, size_t len)
 {
-	return n->klen == k.size() && k.size() > 0 && memcmp(n->key, k.data(), k.size()) == 0;
+	for (; len >= 8; a += 8, b += 8, len -= 8) {
+		unsigned long long x, y;
+		memcpy(&x, a, 8);
+		memcpy(&y, b, 8);
+		if (x != y)
+			return false;
+	}
+	if (len >= 4) {
+		unsigned x, y;
+		memcpy(&x, a, 4);
+		memcpy(&y, b, 4);
+		if (x != y)
+			return false;
+		a += 4;
+		b += 4;
+		len -= 4;
+	}
+	for (; len; len--)
+		if (*a++ != *b++)
+			return false;
+	return true;
 }
 
-bool is(const ctemplate::TemplateString &k, const char *name, size_t len)
+// A name ctemplate asks for, with its hash (view_key_hash) and the bit it
+// has in a dictionary's vmask and smask (view_key_bit), taken once per
+// question rather than once per dictionary asked.
+struct Key {
+	const char *p;
+	size_t len;
+	unsigned hash;
+	unsigned long long bit;
+
+	explicit Key(const ctemplate::TemplateString &k)
+		: p(k.data()), len(k.size()), hash(view_key_hash(k.data(), k.size())),
+		  bit(view_key_bit(hash))
+	{
+	}
+};
+
+// 1 when entry n is named k.
+bool named(const view_node *n, const Key &k)
 {
-	return k.size() == len && memcmp(k.data(), name, len) == 0;
+	return n->khash == k.hash && n->klen == k.len && k.len > 0 &&
+	       same_bytes(n->key, k.p, k.len);
+}
+
+bool is(const Key &k, const char *name, size_t len)
+{
+	return k.len == len && memcmp(k.p, name, len) == 0;
 }
 
 const ctemplate::TemplateString empty_value("", 0);
@@ -152,7 +215,10 @@ const ctemplate::TemplateString empty_value("", 0);
 // page's template-global values (view_global_str). The JSON twin does not
 // see that dictionary.
 
-enum { SCAN = 8 };   // a dictionary of up to this many entries is scanned
+// A dictionary of up to SCAN entries is scanned: with the bits of its names
+// checked first, a scan costs less than an index up to about this size
+// (8, 16, 32 and 64 measured: docs/benchmarks.md).
+enum { SCAN = 32 };
 
 // What a dictionary of more than SCAN entries has under one name.
 struct Name {
@@ -179,24 +245,24 @@ struct Index {
 Index scanned = { 0, NULL, NULL, 0 };
 
 // The slot of name p[0..len) in ix: its own, or the empty one it would take.
-Slot *slot_of(const Index *ix, const char *p, size_t len, unsigned h)
+inline __attribute__((always_inline)) Slot *slot_of(const Index *ix, const char *p, size_t len, unsigned h)
 {
 	size_t i = h & ix->mask;
 	for (; ix->slot[i].at; i = (i + 1) & ix->mask) {
 		const Slot *s = &ix->slot[i];
 		const Name *nm = &ix->name[s->at - 1];
-		if (s->hash == h && nm->len == len && memcmp(nm->key, p, len) == 0)
+		if (s->hash == h && nm->len == len && same_bytes(nm->key, p, len))
 			break;
 	}
 	return &ix->slot[i];
 }
 
 // What ix has under name k, or NULL.
-const Name *name_of(const Index *ix, const ctemplate::TemplateString &k)
+inline __attribute__((always_inline)) const Name *name_of(const Index *ix, const Key &k)
 {
-	if (!k.size())
+	if (!k.len)
 		return NULL;
-	const Slot *s = slot_of(ix, k.data(), k.size(), view_key_hash(k.data(), k.size()));
+	const Slot *s = slot_of(ix, k.p, k.len, k.hash);
 	return s->at ? &ix->name[s->at - 1] : NULL;
 }
 
@@ -229,9 +295,7 @@ const Index *index_of(view_node *d, struct arena *a)
 {
 	if (d->lookup)
 		return (const Index *)d->lookup;
-	size_t n = 0;
-	for (const view_node *e = d->first; e; e = e->next)
-		n++;
+	size_t n = d->count;
 	Index *ix = NULL;
 	if (n > SCAN) {
 		size_t cap = 16;
@@ -260,20 +324,31 @@ struct Expansion {
 	const view_node *globals[32];
 	int nglobals = -1;            // -1: not collected yet
 	char digits[24];
+	// The last section IsHiddenSection found shown: asked from dictionary
+	// `asked` for name `name` (ctemplate's own string of the template's
+	// node), found in `found`; CreateSectionIterator, which ctemplate
+	// calls next for the same name, starts there instead of looking again.
+	const void *asked = NULL, *asked_node = NULL;
+	const char *name = NULL;
+	const void *found = NULL;
+	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
 
 	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
 
 	void collect(const view_node *d, int depth)
 	{
-		for (const view_node *n = d->first; n && depth < 32; n = n->next)
-			if (n->global && nglobals < (int)(sizeof globals / sizeof *globals))
+		for (const view_node *n = d->first; n && depth < 32; n = n->next) {
+			if (!n->global)
+				continue;
+			if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
+				collect(n, depth + 1);   // one lies inside (view.c)
+			else if (nglobals < (int)(sizeof globals / sizeof *globals))
 				globals[nglobals++] = n;
-			else if (n->kind == VIEW_SECTION || n->kind == VIEW_INCLUDE)
-				collect(n, depth + 1);
+		}
 	}
 
 	// The template-global value k (the last one set), or NULL.
-	const view_node *global(const ctemplate::TemplateString &k)
+	const view_node *global(const Key &k)
 	{
 		if (nglobals < 0) {
 			nglobals = 0;
@@ -292,7 +367,7 @@ struct Expansion {
 	ctemplate::TemplateString text(const view_node *n)
 	{
 		if (n->kind == VIEW_STR)
-			return ctemplate::TemplateString(n->str, strlen(n->str));
+			return ctemplate::TemplateString(n->str, (size_t)n->num);
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
@@ -335,10 +410,17 @@ public:
 
 	// This dictionary's items and flags named k (sections: true), or its
 	// includes; {NULL, NULL} when it has none.
-	Span span(const ctemplate::TemplateString &k, bool sections) const
+	// (Inline: most questions end at the bit, and the call cost more.)
+	__attribute__((always_inline)) Span span(const Key &k, bool sections) const
 	{
-		if (form_ || !node_)
+		if (form_ || !node_ || !(node_->smask & k.bit))
 			return Span{ NULL, NULL };
+		return span_looked_up(k, sections);
+	}
+
+	// span() of a name whose bit is set.
+	Span span_looked_up(const Key &k, bool sections) const
+	{
 		const Index *ix = index_of(node_, x_->a);
 		if (ix->mask) {
 			const Name *s = name_of(ix, k);
@@ -356,7 +438,7 @@ public:
 	}
 
 	// 1 when this dictionary shows section k itself.
-	bool shows(const ctemplate::TemplateString &k) const
+	bool shows(const Key &k) const
 	{
 		if (form_)
 			return is(k, "primary", 7) && flag_on(node_, "primary");
@@ -364,14 +446,14 @@ public:
 	}
 
 	// 1 when k is the move form and this is an item with a move.
-	bool has_form(const ctemplate::TemplateString &k) const
+	bool has_form(const Key &k) const
 	{
 		return !form_ && node_ && node_->kind == VIEW_SECTION && is(k, "move_form", 9) &&
 		       str_in(node_, "move");
 	}
 
 	// 1 when this dictionary includes template k itself.
-	bool includes(const ctemplate::TemplateString &k) const
+	bool includes(const Key &k) const
 	{
 		return span(k, false).first || has_form(k);
 	}
@@ -407,9 +489,9 @@ private:
 	}
 
 	// The last value k set in this dictionary itself, or NULL.
-	const view_node *own(const ctemplate::TemplateString &k) const;
+	const view_node *own(const Key &k) const;
 
-	const ViewDict *with_include(const ctemplate::TemplateString &k) const
+	const ViewDict *with_include(const Key &k) const
 	{
 		for (const ViewDict *d = this; d; d = d->parent_)
 			if (d->includes(k))
@@ -423,10 +505,10 @@ private:
 	bool form_ = false;
 };
 
-const view_node *ViewDict::own(const ctemplate::TemplateString &k) const
+const view_node *ViewDict::own(const Key &k) const
 {
-	if (form_ || !node_)
-		return NULL;   // the move form's values: GetValue
+	if (form_ || !node_ || !(node_->vmask & k.bit))
+		return NULL;   // the move form's values: GetValue; or no value of that name
 	const Index *ix = index_of(node_, x_->a);
 	if (ix->mask) {
 		const Name *s = name_of(ix, k);
@@ -445,10 +527,11 @@ const view_node *ViewDict::own(const ctemplate::TemplateString &k) const
 class ViewIter : public ctemplate::TemplateDictionaryInterface::Iterator {
 public:
 	// The items and flags (includes: the includes) named k of dictionary owner.
-	ViewIter(const ViewDict *owner, const ctemplate::TemplateString &k, bool includes)
+	// known: owner's span of k when the caller has it (a section's).
+	ViewIter(const ViewDict *owner, const Key &k, bool includes, const Span *known = NULL)
 		: owner_(owner), key_(k), includes_(includes)
 	{
-		Span sp = owner->span(k, !includes);
+		Span sp = known ? *known : owner->span(k, !includes);
 		at_ = sp.first;
 		last_ = sp.last;
 		if (owner->form())
@@ -518,7 +601,7 @@ private:
 	}
 
 	const ViewDict *owner_;
-	ctemplate::TemplateString key_;
+	Key key_;
 	bool includes_;
 	const view_node *at_ = NULL, *last_ = NULL;
 	bool seen_ = false, form_left_ = false;
@@ -533,7 +616,8 @@ void *ViewIter::spare;
 // cost: docs/benchmarks.md, "Figures from the code's comments").
 class ArenaEmitter : public ctemplate::ExpandEmitter {
 public:
-	explicit ArenaEmitter(struct arena *a) : a_(a) {}
+	// first: the room to start with (0: FIRST).
+	ArenaEmitter(struct arena *a, size_t first) : a_(a), first_(first) {}
 
 	void Emit(char c) override { Emit(&c, 1); }
 	void Emit(const std::string &s) override { Emit(s.data(), s.size()); }
@@ -544,12 +628,26 @@ public:
 			return;
 		char *q = p_ + len_;
 		len_ += n;
-		if (n > 16) {
+		// Most pieces are a few bytes: no call for them, but two moves of
+		// a word that overlap (the room is there: grow above).
+		if (n >= 8 && n <= 16) {
+			unsigned long long x, y;
+			memcpy(&x, s, 8);
+			memcpy(&y, s + n - 8, 8);
+			memcpy(q, &x, 8);
+			memcpy(q + n - 8, &y, 8);
+		} else if (n >= 4 && n < 8) {
+			unsigned x, y;
+			memcpy(&x, s, 4);
+			memcpy(&y, s + n - 4, 4);
+			memcpy(q, &x, 4);
+			memcpy(q + n - 4, &y, 4);
+		} else if (n > 16) {
 			memcpy(q, s, n);
-			return;
+		} else {
+			while (n--)
+				*q++ = *s++;
 		}
-		while (n--)   // most pieces are a few bytes: no call for them
-			*q++ = *s++;
 	}
 
 	// The text, NUL-terminated (*len bytes); NULL when the arena ran out.
@@ -571,9 +669,13 @@ private:
 	{
 		if (failed_)
 			return false;
-		size_t cap = cap_ ? cap_ * 2 : FIRST;
+		size_t cap = cap_ ? cap_ * 2 : first_ > FIRST ? first_ : FIRST;
 		while (cap - len_ <= n)
 			cap *= 2;
+		if (p_ && arena_grow_last(a_, p_, cap_, cap)) {
+			cap_ = cap;   // the arena's next bytes: nothing copied
+			return true;
+		}
 		char *q = (char *)arena_alloc_raw(a_, cap);
 		if (!q) {
 			failed_ = true;
@@ -587,13 +689,15 @@ private:
 	}
 
 	struct arena *a_;
+	size_t first_;
 	char *p_ = NULL;
 	size_t len_ = 0, cap_ = 0;
 	bool failed_ = false;
 };
 
-ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &k) const
+ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
+	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		if (d->form_) {
 			const char *v = is(k, "label", 5) ? str_in(d->node_, "label") : NULL;
@@ -610,21 +714,32 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &k)
 	return empty_value;
 }
 
-bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &k) const
+bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 {
-	for (const ViewDict *d = this; d; d = d->parent_)
-		if (d->shows(k))
+	const Key k(name);
+	for (const ViewDict *d = this; d; d = d->parent_) {
+		Span sp = { NULL, NULL };
+		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
+			x_->asked = this;
+			x_->asked_node = node_;
+			x_->name = name.data();
+			x_->found = d;
+			x_->found_first = sp.first;
+			x_->found_last = sp.last;
 			return false;
+		}
+	}
 	return true;
 }
 
-bool ViewDict::IsHiddenTemplate(const ctemplate::TemplateString &k) const
+bool ViewDict::IsHiddenTemplate(const ctemplate::TemplateString &name) const
 {
-	return !with_include(k);
+	return !with_include(Key(name));
 }
 
-const char *ViewDict::GetIncludeTemplateName(const ctemplate::TemplateString &k, int num) const
+const char *ViewDict::GetIncludeTemplateName(const ctemplate::TemplateString &name, int num) const
 {
+	const Key k(name);
 	const ViewDict *d = with_include(k);
 	if (!d)
 		return "";
@@ -636,16 +751,24 @@ const char *ViewDict::GetIncludeTemplateName(const ctemplate::TemplateString &k,
 }
 
 ctemplate::TemplateDictionaryInterface::Iterator *
-ViewDict::CreateTemplateIterator(const ctemplate::TemplateString &k) const
+ViewDict::CreateTemplateIterator(const ctemplate::TemplateString &name) const
 {
+	const Key k(name);
 	const ViewDict *d = with_include(k);
 	return new ViewIter(d ? d : this, k, true);
 }
 
 ctemplate::TemplateDictionaryInterface::Iterator *
-ViewDict::CreateSectionIterator(const ctemplate::TemplateString &k) const
+ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 {
+	const Key k(name);
 	const ViewDict *d = this;
+	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data()) {
+		x_->asked = NULL;
+		d = (const ViewDict *)x_->found;
+		Span sp = { x_->found_first, x_->found_last };
+		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
+	}
 	while (d->parent_ && !d->shows(k))
 		d = d->parent_;
 	return new ViewIter(d, k, false);
@@ -869,13 +992,17 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, struct view_node
 		Expansion x(a, root);
 		ViewDict dict;
 		dict.set(root, NULL, &x);
-		ArenaEmitter out(a);
+		const char *full = in_lang(name);
+		size_t *hint = last_size(full);
+		ArenaEmitter out(a, hint ? *hint + *hint / 8 + 64 : 0);
 		ctemplate::TemplateCache *cache = lang_cache(i18n_lang());
-		if (!cache || !cache->ExpandWithData(in_lang(name), strip_of(name), &dict, NULL, &out)) {
+		if (!cache || !cache->ExpandWithData(full, strip_of(name), &dict, NULL, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
 			return NULL;
 		}
 		char *p = out.text(len);
+		if (p && hint)
+			*hint = *len;
 		if (!p)
 			fprintf(stderr, "tmpl: %s: out of memory\n", name);
 		return p;

@@ -1,5 +1,6 @@
 /* view.c — the view tree; see view.h. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,21 +17,39 @@ void view_init(struct view *v, struct arena *a)
 	v->cur = &v->root;
 }
 
-/* Appends a node of `kind` under the current dictionary, with a copy of
- * `key` in the same allocation; NULL (and the tree marked failed) when the
- * arena is exhausted. The memory is not zeroed: every field is set here
- * (clearing each node and its key was a measurable part of a page:
- * docs/benchmarks.md, "Figures from the code's comments"). */
-static struct view_node *add(struct view *v, enum view_kind kind, const char *key)
+/* The program's read-only image, from its first byte to where its writable
+ * data begins (the linker's symbols): a text there is a literal of the
+ * program, the same for as long as it runs. */
+extern const char __executable_start[], __init_array_start[];
+
+/* 1 when s is such a literal: the tree points at it instead of copying it
+ * (as the kernel's kstrdup_const does), the keys of a page being almost
+ * all literals. */
+static inline int is_literal(const char *s)
+{
+	return (uintptr_t)s >= (uintptr_t)__executable_start &&
+	       (uintptr_t)s < (uintptr_t)__init_array_start;
+}
+
+/* Appends a node of `kind` under the current dictionary, with `key` itself
+ * when it is a literal, else with a copy in the same allocation; NULL (and
+ * the tree marked failed) when the arena is exhausted. The memory is not
+ * zeroed: every field is set here (clearing each node and its key was a
+ * measurable part of a page: docs/benchmarks.md, "Figures from the code's
+ * comments"). */
+static inline __attribute__((always_inline)) struct view_node *
+add(struct view *v, enum view_kind kind, const char *key)
 {
 	size_t kl = key ? strlen(key) : 0;
-	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + kl + 1) : NULL;
+	int lit = key && is_literal(key);
+	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + (lit ? 0 : kl + 1)) : NULL;
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
-	char *k = (char *)(n + 1);
-	memcpy(k, key, kl + 1);
+	const char *k = key;
+	if (!lit)
+		k = memcpy(n + 1, key, kl + 1);
 	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .klen = (unsigned)kl,
 				 .khash = view_key_hash(k, kl) };
 	if (v->cur->last)
@@ -38,15 +57,24 @@ static struct view_node *add(struct view *v, enum view_kind kind, const char *ke
 	else
 		v->cur->first = n;
 	v->cur->last = n;
+	v->cur->count++;
 	v->cur->lookup = NULL;   /* an index tmpl.cc made of it no longer holds */
+	if (kind == VIEW_STR || kind == VIEW_NUM)
+		v->cur->vmask |= view_key_bit(n->khash);
+	else if (kind != VIEW_FLAG)   /* a flag: view_flag, when it is on */
+		v->cur->smask |= view_key_bit(n->khash);
 	return n;
 }
 
-/* s with every "@N" (N a seat that has a name) replaced by that name. */
-static const char *substitute(struct view *v, const char *s)
+/* s with every "@N" (N a seat that has a name) replaced by that name; its
+ * length in *len. */
+static const char *substitute(struct view *v, const char *s, size_t *len)
 {
-	if (!v->nnames || !strchr(s, '@'))
-		return arena_strdup(v->a, s);
+	size_t sl = strlen(s);
+	if (!v->nnames || !memchr(s, '@', sl)) {
+		*len = sl;
+		return is_literal(s) ? s : arena_strndup(v->a, s, sl);
+	}
 	size_t need = 1;
 	for (const char *p = s; *p; p++) {
 		int d = p[0] == '@' && p[1] >= '0' && p[1] <= '9' ? p[1] - '0' : -1;
@@ -71,6 +99,7 @@ static const char *substitute(struct view *v, const char *s)
 			*q++ = *p;
 	}
 	*q = '\0';
+	*len = (size_t)(q - o);
 	return o;
 }
 
@@ -79,7 +108,9 @@ void view_str(struct view *v, const char *key, const char *val)
 	struct view_node *n = add(v, VIEW_STR, key);
 	if (!n)
 		return;
-	n->str = substitute(v, val ? val : "");
+	size_t len = 0;
+	n->str = substitute(v, val ? val : "", &len);
+	n->num = (long long)len;   /* a string's length, for tmpl.cc */
 	if (!n->str)
 		v->failed = 1;
 }
@@ -120,16 +151,21 @@ void view_num(struct view *v, const char *key, long long val)
 			return;
 		}
 		s->str = nm;
+		s->num = (long long)strlen(nm);
 	}
 }
 
 /* Marks the first node added to the current dictionary after `before`
- * (NULL: its first) as template-global. */
+ * (NULL: its first) as template-global, and the dictionaries it lies in as
+ * holding one, so that tmpl.cc looks for them there only. */
 static void mark_global(struct view *v, struct view_node *before)
 {
 	struct view_node *n = before ? before->next : v->cur->first;
-	if (n)
-		n->global = 1;
+	if (!n)
+		return;
+	n->global = 1;
+	for (struct view_node *d = v->cur; d && !d->global; d = d->up)
+		d->global = 1;
 }
 
 void view_global_str(struct view *v, const char *key, const char *val)
@@ -149,8 +185,11 @@ void view_global_num(struct view *v, const char *key, long long val)
 void view_flag(struct view *v, const char *key, int on)
 {
 	struct view_node *n = add(v, VIEW_FLAG, key);
-	if (n)
-		n->num = on != 0;
+	if (!n)
+		return;
+	n->num = on != 0;
+	if (on)
+		v->cur->smask |= view_key_bit(n->khash);
 }
 
 void view_begin(struct view *v, const char *key)

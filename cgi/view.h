@@ -31,13 +31,20 @@ struct view_node {
 	enum view_kind kind;
 	const char *key;
 	const char *str;                  /* VIEW_STR: text; VIEW_INCLUDE: template file */
-	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1 */
+	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1; VIEW_STR: strlen(str) */
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
-	int global;                       /* STR, NUM: seen by included templates too */
+	int global;                       /* STR, NUM: seen by included templates too;
+					     SECTION, INCLUDE: such a value lies inside */
 	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */
 	void *lookup;                     /* SECTION, INCLUDE: tmpl.cc's index of the
 					     entries, made while a template reads them */
+	unsigned count;                   /* SECTION, INCLUDE: its entries */
+	unsigned long long vmask, smask;  /* SECTION, INCLUDE: view_key_bit of every
+					     value's key inside, and of every other
+					     entry's (a flag's only when it is on): a
+					     clear bit says a name is not there
+					     without looking (tmpl.cc) */
 };
 
 struct view {
@@ -60,6 +67,12 @@ static inline unsigned view_key_hash(const char *p, size_t len)
 	h = (h ^ (unsigned char)p[len / 2]) * 0x01000193u;
 	h = (h ^ (unsigned char)p[len - 1]) * 0x01000193u;
 	return h ^ (h >> 15);
+}
+
+/* The bit of a key's hash (view_key_hash) in a dictionary's vmask/smask. */
+static inline unsigned long long view_key_bit(unsigned khash)
+{
+	return 1ULL << ((khash >> 8) & 63);
 }
 
 /* An empty tree whose nodes come from arena a. */

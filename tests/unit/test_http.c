@@ -328,6 +328,39 @@ static void test_response(void **state)
 	assert_int_equal(c.calls, 0);
 }
 
+/* arena_grow_last: the newest allocation grows where it lies while its
+ * block has room (its bytes kept, the next allocation after it); not one
+ * that is no longer the newest, not past the block's room, not past the
+ * limit. */
+static void test_arena_grow_last(void **state)
+{
+	(void)state;
+	struct arena a;
+	arena_init(&a, 0);
+	char *p = arena_alloc_raw(&a, 64);
+	assert_non_null(p);
+	memset(p, 'x', 64);
+	assert_int_equal(arena_grow_last(&a, p, 64, 1024), 1);
+	assert_int_equal(p[63], 'x');
+	memset(p, 'y', 1024);
+	char *q = arena_alloc_raw(&a, 16);
+	assert_ptr_equal(q, p + 1024);
+	assert_int_equal(arena_grow_last(&a, p, 1024, 2048), 0);   /* q is newer */
+	assert_int_equal(arena_grow_last(&a, q, 16, 1 << 30), 0);   /* past the block */
+	assert_int_equal(arena_grow_last(&a, q, 16, 32), 1);
+	assert_ptr_equal(arena_alloc_raw(&a, 16), q + 32);
+	assert_int_equal(p[1023], 'y');
+	arena_free(&a);
+
+	arena_init(&a, 256);
+	p = arena_alloc_raw(&a, 128);
+	assert_non_null(p);
+	assert_int_equal(arena_grow_last(&a, p, 128, 512), 0);   /* over the limit */
+	assert_int_equal(arena_grow_last(&a, p, 128, 256), 1);
+	assert_null(arena_alloc_raw(&a, 16));
+	arena_free(&a);
+}
+
 /* arena_printf: texts that fit the newest block's room, texts that do not
  * (a new block), one longer than a block, and a limit that refuses; every
  * text stays intact after the ones that follow it. */
@@ -372,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_validate),
 		cmocka_unit_test(test_response),
 		cmocka_unit_test(test_arena_printf),
+		cmocka_unit_test(test_arena_grow_last),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

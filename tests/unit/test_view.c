@@ -217,11 +217,11 @@ static void filler(struct view *v, int n)
 }
 
 /* The lookups of ctemplate's own dictionary, the same whether a dictionary
- * is scanned (up to 8 entries) or indexed: the last value of a name counts;
- * an item sees the values and shown sections of the dictionaries around it,
- * an include only its own and the template-global ones; a flag that is on
- * shows its section once, before the items that follow it, and adds nothing
- * after one; a negative number keeps its sign. */
+ * is scanned (up to 32 entries: SCAN in tmpl.cc) or indexed: the last value
+ * of a name counts; an item sees the values and shown sections of the
+ * dictionaries around it, an include only its own and the template-global
+ * ones; a flag that is on shows its section once, before the items that
+ * follow it, and adds nothing after one; a negative number keeps its sign. */
 static void lookups(int pad)
 {
 	struct view v;
@@ -273,7 +273,8 @@ static void test_lookups_scanned_and_indexed(void **state)
 	(void)state;
 	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl) */
 	lookups(0);
-	lookups(10);
+	lookups(20);   /* scanned, most bits of the names set */
+	lookups(40);   /* indexed */
 }
 
 /* The one move form: every item with a `move` becomes a form posting it to
@@ -340,6 +341,42 @@ static void test_move_form(void **state)
 	json_decref(o);
 }
 
+/* A key or text of the program's read-only image is kept where it lies; any
+ * other (the stack, writable data, the heap) is copied, and the tree reads
+ * the same after the caller's buffer changed; a string keeps its length. */
+static void test_literals_kept_others_copied(void **state)
+{
+	(void)state;
+	static const char lit_key[] = "lit", lit_text[] = "Text";
+	static char data_key[] = "data";
+	char stack_key[8] = "stack", stack_text[8] = "Wert";
+	char *heap_text = strdup("Heap");
+	assert_non_null(heap_text);
+	struct view v;
+	view_init(&v, &A);
+	view_str(&v, lit_key, lit_text);
+	view_str(&v, data_key, heap_text);
+	view_str(&v, stack_key, stack_text);
+	assert_false(v.failed);
+	memset(stack_key, 'x', sizeof stack_key - 1);
+	memset(stack_text, 'y', sizeof stack_text - 1);
+	data_key[0] = 'D';
+	heap_text[0] = 'h';
+	free(heap_text);
+	const struct view_node *n = v.root.first;
+	assert_ptr_equal(n->key, lit_key);
+	assert_ptr_equal(n->str, lit_text);
+	assert_int_equal(n->num, 4);
+	n = n->next;
+	assert_string_equal(n->key, "data");
+	assert_string_equal(n->str, "Heap");
+	n = n->next;
+	assert_string_equal(n->key, "stack");
+	assert_string_equal(n->str, "Wert");
+	assert_int_equal(n->num, 4);
+	assert_int_equal(n->klen, 5);
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -356,6 +393,7 @@ int main(void)
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_move_form),
+		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
