@@ -87,7 +87,7 @@ static const char *const stmt_text[] = {
 	/* the platform's continue steps come after a party's end: left out */
 	ST_AT(STMT_PARTY_STEP_AT) =
 		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
-		" AND (version <= ?2 OR ?2 < 0)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+		" AND (?2/*::BIGINT*/ < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_PARTIES_END - ST_FIRST(ST_G_PARTIES),
 	       "one SQL text per statement");

@@ -126,8 +126,7 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
 	ST_AT(STMT_TRESULT_PUT) =
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
-		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(CAST(?5 AS BIGINT), 0), ?6, ?7, ?8,"
-		" ?9)",
+		" place, points, party_points) VALUES (?1, ?2, ?3, ?4, nullif(?5/*::BIGINT*/, 0), ?6, ?7, ?8, ?9)",
 	ST_AT(STMT_TRESULTS) =
 		"SELECT " TRESULT_COLS " FROM tournament_results r JOIN users u ON u.id = r.user_id"
 		" WHERE r.tournament = ?1 ORDER BY r.round, r.table_no, r.place, r.user_id",
