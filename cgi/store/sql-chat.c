@@ -36,8 +36,8 @@ static const char *const stmt_text[] = {
 	/* only an author of this table, never oneself; muting again is no error */
 	ST_AT(STMT_CHAT_MUTE) =
 		"INSERT INTO chat_mutes (user_id, muted_id, at) SELECT ?1, ?2, ?3"
-		" WHERE EXISTS (SELECT 1 FROM chat_messages WHERE table_id = ?4"
-		" AND user_id = ?2) AND ?1 <> ?2 ON CONFLICT (user_id, muted_id) DO UPDATE SET at = excluded.at",
+		" WHERE ?1/*::BIGINT*/ <> ?2/*::BIGINT*/ AND EXISTS (SELECT 1 FROM chat_messages"
+		" WHERE table_id = ?4 AND user_id = ?2) ON CONFLICT (user_id, muted_id) DO UPDATE SET at = excluded.at",
 	ST_AT(STMT_CHAT_UNMUTE) = "DELETE FROM chat_mutes WHERE user_id = ?1 AND muted_id = ?2",
 	ST_AT(STMT_CHAT_MUTED) =
 		"SELECT m.muted_id, u.name, u.name_key FROM chat_mutes m JOIN users u"

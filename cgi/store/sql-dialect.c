@@ -86,7 +86,19 @@ static const char *indexed_by(const char *s)
 	return skip_blanks(t);
 }
 
-/* A placeholder at s ('?'): $N written, the text after it returned. */
+/* The end of a type hint at s, a comment holding "::TYPE" (TYPE letters,
+ * digits, '_' and blanks; dialect.h), else NULL. */
+static const char *type_hint(const char *s)
+{
+	if (strncmp(s, "/*::", 4) != 0 || !is_word(s[4]))
+		return NULL;
+	for (s += 4; is_word(*s) || *s == ' '; s++)
+		;
+	return s[0] == '*' && s[1] == '/' ? s + 2 : NULL;
+}
+
+/* A placeholder at s ('?'): $N written, and a type hint right after it as
+ * PostgreSQL's cast; the text after them returned. */
 static const char *placeholder(struct out *o, const char *s, long *high)
 {
 	char num[24];
@@ -107,6 +119,12 @@ static const char *placeholder(struct out *o, const char *s, long *high)
 	while ((n /= 10) > 0 && k > 1);
 	num[--k] = '$';
 	put(o, num + k, sizeof num - 1 - k);
+	const char *end = type_hint(s);
+	if (end) {
+		put(o, "::", 2);
+		put(o, s + 4, (size_t)(end - 2 - (s + 4)));
+		s = end;
+	}
 	return s;
 }
 

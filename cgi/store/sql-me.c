@@ -59,11 +59,11 @@ static const char *const stmt_text[] = {
 	 * was later; rows that change neither are not written */
 	ST_AT(STMT_ME_STEP) =
 		"UPDATE me_seq SET seq = seq + ((?2 >> s.seat) & 1),"
-		" deadline = CASE WHEN (me_seq.deadline > ?3 OR me_seq.deadline = 0) AND ?3 > 0"
-		" THEN ?3 ELSE me_seq.deadline END"
+		" deadline = CASE WHEN ?3/*::BIGINT*/ > 0 AND (me_seq.deadline = 0"
+		" OR me_seq.deadline > ?3) THEN ?3 ELSE me_seq.deadline END"
 		" FROM seats s WHERE s.table_id = ?1 AND s.user_id = me_seq.user_id"
-		" AND ((?2 >> s.seat) & 1 = 1"
-		" OR ((me_seq.deadline > ?3 OR me_seq.deadline = 0) AND ?3 > 0))",
+		" AND ((?2 >> s.seat) & 1 = 1 OR (?3/*::BIGINT*/ > 0 AND (me_seq.deadline = 0"
+		" OR me_seq.deadline > ?3)))",
 	/* a table starts or ends: everyone seated there or invited to it; a
 	 * deadline of 1 (long passed) makes the next poll find the true one */
 	ST_AT(STMT_ME_TABLE) =

@@ -77,7 +77,7 @@ static const char *const stmt_text[] = {
 	/* the platform's continue steps come after a party's end: left out */
 	ST_AT(STMT_PARTY_STEP_AT) =
 		"SELECT coalesce((SELECT max(at) FROM moves WHERE party = ?1 AND text <> 'weiter'"
-		" AND (version <= ?2 OR ?2 < 0)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
+		" AND (?2/*::BIGINT*/ < 0 OR version <= ?2)), (SELECT created_at FROM parties WHERE id = ?1), 0)",
 	/* every finished party's steps, by party and seq (a party without
 	 * steps: one row, seq NULL) */
 	ST_AT(STMT_TABLE_LOGS) =

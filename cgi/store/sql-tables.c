@@ -93,7 +93,7 @@ static const char *const stmt_text[] = {
 		/* the number after the highest ever given out (023_table_ids.sql) */
 		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
-		" nullif(CAST(?5 AS BIGINT), 0), ?6) RETURNING id",
+		" nullif(?5/*::BIGINT*/, 0), ?6) RETURNING id",
 	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
 		"SELECT s.seat, coalesce(s.user_id, 0), coalesce(u.name, ''), s.bot, s.resigned,"
@@ -173,7 +173,7 @@ static const char *const stmt_text[] = {
 		"UPDATE seats SET bot = ?3, resigned = ?4 WHERE table_id = ?1 AND seat = ?2",
 	ST_AT(STMT_TABLE_SET_STATUS) =
 		"UPDATE tables SET status = ?2, party_no = ?3, first_dealer = ?4,"
-		" acting = CASE WHEN CAST(?2 AS BIGINT) = 2 THEN 0 ELSE acting END,"
+		" acting = CASE WHEN ?2/*::BIGINT*/ = 2 THEN 0 ELSE acting END,"
 		" in_window = CASE WHEN ?2 = 2 THEN 0 ELSE in_window END,"
 		" to_continue = CASE WHEN ?2 = 2 THEN 0 ELSE to_continue END WHERE id = ?1",
 	/* Right-hand sides see the old row: epoch_version becomes the new version
@@ -182,8 +182,8 @@ static const char *const stmt_text[] = {
 		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
 		" epoch_version = CASE WHEN epoch <> ?3 THEN version + 1 ELSE epoch_version END,"
 		" epoch = ?3,"
-		" public_version = CASE WHEN CAST(?5 AS BIGINT) <> 0 THEN version + 1"
-		" ELSE public_version END WHERE id = ?1 AND (version = ?4 OR ?4 < 0)",
+		" public_version = CASE WHEN ?5/*::BIGINT*/ <> 0 THEN version + 1 ELSE public_version END"
+		" WHERE id = ?1 AND (?4/*::BIGINT*/ < 0 OR version = ?4)",
 	ST_AT(STMT_TABLE_VERSION) = "SELECT version FROM tables WHERE id = ?1",
 	ST_AT(STMT_TABLE_NEW_EPOCH) = "UPDATE tables SET epoch_version = version WHERE id = ?1",
 	ST_AT(STMT_TABLE_DELETE) = "DELETE FROM tables WHERE id = ?1",
@@ -265,10 +265,9 @@ static const char *const stmt_text[] = {
 	 * older page stale, as a party's end makes it), who acts */
 	ST_AT(STMT_TABLE_STEP) =
 		"UPDATE tables SET version = version + 1, next_deadline = ?2,"
-		" epoch_version = CASE WHEN epoch <> ?3 OR CAST(?6 AS BIGINT) <> 0 THEN version + 1"
+		" epoch_version = CASE WHEN epoch <> ?3 OR ?6/*::BIGINT*/ <> 0 THEN version + 1"
 		" ELSE epoch_version END, epoch = ?3,"
-		" public_version = CASE WHEN CAST(?5 AS BIGINT) <> 0 THEN version + 1"
-		" ELSE public_version END,"
+		" public_version = CASE WHEN ?5/*::BIGINT*/ <> 0 THEN version + 1 ELSE public_version END,"
 		" acting = ?7, in_window = ?8, to_continue = ?9"
 		" WHERE id = ?1 AND version = ?4",
 	/* the highest number ever given out (023_table_ids.sql) */

@@ -93,7 +93,7 @@ static const char *const stmt_text[] = {
 	 * sorted in a temporary B-tree, 30k instructions even for no rows */
 	ST_AT(STMT_TOURNEYS_OF_USER) =
 		"SELECT " TOURNEY_COLS " FROM tournament_players m JOIN tournaments o"
-		" ON o.id = m.tournament WHERE m.user_id = ?1 AND (o.status >= 2) = (CAST(?3 AS BIGINT) <> 0)"
+		" ON o.id = m.tournament WHERE m.user_id = ?1 AND (o.status >= 2) = (?3/*::BIGINT*/ <> 0)"
 		" ORDER BY m.tournament DESC LIMIT ?2",
 	ST_AT(STMT_TOURNEYS_DUE) =
 		"SELECT id FROM tournaments WHERE status = 0 AND starts_at <= ?1 ORDER BY starts_at"
@@ -130,7 +130,7 @@ static const char *const stmt_text[] = {
 		" WHERE x.tournament = ?1 ORDER BY x.round, x.number",
 	ST_AT(STMT_TRESULT_PUT) =
 		"INSERT INTO tournament_results (tournament, round, user_id, table_no, table_id, seat,"
-		" place, points, party_points, name) VALUES (?1, ?2, ?3, ?4, nullif(CAST(?5 AS BIGINT), 0), ?6,"
+		" place, points, party_points, name) VALUES (?1, ?2, ?3, ?4, nullif(?5/*::BIGINT*/, 0), ?6,"
 		" ?7, ?8, ?9, coalesce((SELECT u.name FROM users u WHERE u.id = ?3), ''))",
 	ST_AT(STMT_TRESULTS) =
 		"SELECT " TRESULT_COLS " FROM tournament_results r"

@@ -45,6 +45,21 @@ static void test_literals(void **state)
 	expect_text("SELECT 'abc ?1", "SELECT 'abc ?1");
 }
 
+/* A type hint right after a placeholder is PostgreSQL's cast; any other
+ * comment, or a hint not right after a placeholder, stays as it is. */
+static void test_type_hints(void **state)
+{
+	(void)state;
+	expect_text("SELECT a FROM t WHERE ?3/*::BIGINT*/ > 0 AND b = ?3",
+		    "SELECT a FROM t WHERE $3::BIGINT > 0 AND b = $3");
+	expect_text("SELECT ?/*::double precision*/, ?", "SELECT $1::double precision, $2");
+	expect_text("SELECT ? /*::BIGINT*/", "SELECT $1 /*::BIGINT*/");
+	expect_text("SELECT a /*::BIGINT*/ FROM t", "SELECT a /*::BIGINT*/ FROM t");
+	expect_text("SELECT ?1/* a comment */", "SELECT $1/* a comment */");
+	expect_text("SELECT ?1/*::BIGINT", "SELECT $1/*::BIGINT");
+	expect_text("SELECT '?1/*::BIGINT*/'", "SELECT '?1/*::BIGINT*/'");
+}
+
 /* SQLite's planner hint is left out, in any case and spacing; a word that
  * only contains it is not touched. */
 static void test_indexed_by(void **state)
@@ -83,6 +98,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_placeholders),
 		cmocka_unit_test(test_literals),
+		cmocka_unit_test(test_type_hints),
 		cmocka_unit_test(test_indexed_by),
 		cmocka_unit_test(test_capacity),
 	};
