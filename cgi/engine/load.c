@@ -17,7 +17,8 @@
 int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
-	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
+	int n, rc = from_store(store_table_seats_bare(s, l->t.id, seats, GAME_MAX_SEATS, &n),
+			       PLAY_ERR);
 	l->bots = l->resigned = l->timed_out = l->autopass = 0;
 	memset(l->user, 0, sizeof l->user);
 	for (int i = 0; rc == PLAY_OK && i < n; i++) {

@@ -109,6 +109,7 @@ void step_row_flags(struct st_step_row *row, const struct st_table *t,
 	row->to_continue = f->to_continue;
 	row->changed = (t->acting ^ f->acting) | (t->in_window ^ f->in_window) |
 		       (t->to_continue ^ f->to_continue);
+	row->deadline_before = t->next_deadline;
 	row->lowered = row->deadline > 0 && (t->next_deadline <= 0 ||
 					     row->deadline < t->next_deadline) ? row->deadline : 0;
 }
@@ -175,6 +176,8 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 	if (l->t.status == TABLE_FINISHED)
 		memset(&f, 0, sizeof f);
 	step_row_flags(&row, &l->t, &f);
+	row.user = l->user;
+	row.nseats = l->t.nseats < GAME_MAX_SEATS ? l->t.nseats : GAME_MAX_SEATS;
 	switch (store_table_step(s, l->t.id, &row)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
