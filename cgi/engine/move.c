@@ -459,7 +459,10 @@ static int judge_page(struct store *s, struct live *l, int seat, const char *mov
 	if (l->t.status != TABLE_PLAYING || l->t.party_no != l->party.number)
 		return fail_msg(e, PLAY_STALE, N_("Zu spät: inzwischen hat sich am Tisch etwas "
 						  "geändert. Hier ist der neue Stand."));
-	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen, &moved),
+	/* (a page of the version now: no step since it, nothing to look up) */
+	moved = 0;
+	if (seen < l->t.version &&
+	    (rc = from_store(store_seat_moved_since(s, party_before, seat, seen, &moved),
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	int changed = l->t.epoch_version > seen;
