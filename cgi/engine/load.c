@@ -143,7 +143,8 @@ int live_load(struct store *s, int64_t id, struct live *l)
 		return PLAY_NOT_PLAYING;
 	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK || (rc = live_seats(s, l)) != PLAY_OK)
 		return rc;
-	l->state = calloc(1, l->g->state_size);
+	/* (not zeroed: party_state() writes all of it, by game_load or a deal) */
+	l->state = malloc(l->g->state_size);
 	l->snap = malloc(GAME_SNAPSHOT_MAX);
 	if (!l->state || !l->snap)
 		return PLAY_ERR;
