@@ -218,6 +218,10 @@ int store_table_set_clock(struct store *s, int64_t id, const struct clock_rule *
 			  int timeouts_max);
 /* Seats taken, ordered by seat; returns the count in *n (at most max). */
 int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max, int *n);
+/* What a write that loads the table needs of its seats: seat, user_id,
+ * bot, resigned, autopass, timeouts (the rest zero), without a lookup of
+ * each user's name. */
+int store_table_seats_bare(struct store *s, int64_t id, struct st_seat *out, int max, int *n);
 /* The lowest free seat for user (ST_EXISTS: already seated, ST_CONFLICT: full). */
 int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat);
 int store_seat_leave(struct store *s, int64_t table, int64_t user);
@@ -324,6 +328,11 @@ struct st_step_row {
 	uint32_t acting, in_window, to_continue;   /* as store_table_set_acting */
 	uint32_t changed;    /* the seats whose asked state changes (their /me) */
 	int64_t lowered;     /* the deadline, when it is earlier than before (else 0) */
+	int64_t deadline_before;   /* the table's deadline before the step, as the
+	                            * caller read it (equal to deadline: kept) */
+	const int64_t *user; /* when set: user[q] sits at seat q (0: nobody), q < nseats,
+	                      * so the /me rows are written by key, not by a join */
+	int nseats;
 };
 /* The step's one update of the table: version + 1 (and public_version
  * unless quiet), deadline, epoch (epoch_version = the new version when it

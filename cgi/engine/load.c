@@ -17,7 +17,8 @@
 int live_seats(struct store *s, struct live *l)
 {
 	struct st_seat seats[GAME_MAX_SEATS];
-	int n, rc = from_store(store_table_seats(s, l->t.id, seats, GAME_MAX_SEATS, &n), PLAY_ERR);
+	int n, rc = from_store(store_table_seats_bare(s, l->t.id, seats, GAME_MAX_SEATS, &n),
+			       PLAY_ERR);
 	l->bots = l->resigned = l->timed_out = l->autopass = 0;
 	memset(l->user, 0, sizeof l->user);
 	for (int i = 0; rc == PLAY_OK && i < n; i++) {
@@ -142,7 +143,8 @@ int live_load(struct store *s, int64_t id, struct live *l)
 		return PLAY_NOT_PLAYING;
 	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK || (rc = live_seats(s, l)) != PLAY_OK)
 		return rc;
-	l->state = calloc(1, l->g->state_size);
+	/* (not zeroed: party_state() writes all of it, by game_load or a deal) */
+	l->state = malloc(l->g->state_size);
 	l->snap = malloc(GAME_SNAPSHOT_MAX);
 	if (!l->state || !l->snap)
 		return PLAY_ERR;

@@ -109,6 +109,7 @@ void step_row_flags(struct st_step_row *row, const struct st_table *t,
 	row->to_continue = f->to_continue;
 	row->changed = (t->acting ^ f->acting) | (t->in_window ^ f->in_window) |
 		       (t->to_continue ^ f->to_continue);
+	row->deadline_before = t->next_deadline;
 	row->lowered = row->deadline > 0 && (t->next_deadline <= 0 ||
 					     row->deadline < t->next_deadline) ? row->deadline : 0;
 }
@@ -175,6 +176,8 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 	if (l->t.status == TABLE_FINISHED)
 		memset(&f, 0, sizeof f);
 	step_row_flags(&row, &l->t, &f);
+	row.user = l->user;
+	row.nseats = l->t.nseats < GAME_MAX_SEATS ? l->t.nseats : GAME_MAX_SEATS;
 	switch (store_table_step(s, l->t.id, &row)) {
 	case ST_OK: break;
 	case ST_CONFLICT: return PLAY_STALE;   /* impossible under BEGIN IMMEDIATE */
@@ -305,25 +308,49 @@ uint32_t play_acting_mask(const struct status *st)
 	return st->window ? st->window : st->to_act;
 }
 
+enum { SIG_PUB = 7 };
+
+/* The public status a seat's signature starts with (seat -1: nobody's
+ * own turn bit). */
+static void sig_pub(const struct status *st, int seat, long long pub[SIG_PUB])
+{
+	long long p[SIG_PUB] = { st->over, st->turn, play_acting_mask(st), st->window,
+				 st->deadline, st->epoch,
+				 seat >= 0 ? (long long)(st->to_act >> seat & 1u) : 0 };
+	memcpy(pub, p, sizeof p);
+}
+
 /* See play.h: the seat's view and the public status, hashed. */
 uint64_t play_view_sig(const struct game *g, const void *state, int seat)
 {
 	struct sig_ctx c = { PERFT_FNV_SEED };
 	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL };
 	struct status st;
+	long long pub[SIG_PUB];
 	g->status(state, &st);
-	long long pub[7] = { st.over, st.turn, play_acting_mask(&st), st.window, st.deadline,
-			     st.epoch, seat >= 0 ? (long long)(st.to_act >> seat & 1u) : 0 };
+	sig_pub(&st, seat, pub);
 	sig_bytes(&c, pub, sizeof pub);
 	g->view(state, seat, &v);
 	return c.h;
 }
 
-/* What every other seat and a spectator can see of a state, as one hash:
- * the spectator's view and the public status. */
-static uint64_t public_sig(const struct game *g, const void *state)
+/* Whether a step from state `before` to `after` changed nothing every
+ * other seat and a spectator can see: the public status and the
+ * spectator's view (play_view_sig(…, -1) of both alike). The status is
+ * compared first, and only a step that left it as it was (a pass in a
+ * window, a card laid while the same seat keeps the turn) renders the
+ * two views: most steps move the turn, the window or the deadline on,
+ * and rendering a view twice was up to a third of a move's cost. */
+static int public_same(const struct game *g, const void *before, const void *after)
 {
-	return play_view_sig(g, state, -1);
+	struct status a, b;
+	long long pa[SIG_PUB], pb[SIG_PUB];
+	g->status(before, &b);
+	g->status(after, &a);
+	sig_pub(&b, -1, pb);
+	sig_pub(&a, -1, pa);
+	return memcmp(pa, pb, sizeof pa) == 0 &&
+	       play_view_sig(g, before, -1) == play_view_sig(g, after, -1);
 }
 
 /* Applies `move` by `seat` to the loaded party and saves the step. The log
@@ -342,7 +369,7 @@ int apply_move(struct store *s, struct live *l, int seat, const char *move, int6
 {
 	char canon[GAME_MOVE_MAX + 1];
 	struct rerr ge;
-	void *copy = NULL;
+	void *copy = NULL, *prev = NULL;
 	unsigned char *a = NULL, *b = NULL;
 	size_t la = 0, lb = 0;
 	const char *text = move;
@@ -353,7 +380,9 @@ int apply_move(struct store *s, struct live *l, int seat, const char *move, int6
 	if (l->g->annotate && play_lookup &&
 	    l->g->annotate(l->state, seat, move, play_lookup, looked, sizeof looked) == 0)
 		move = text = looked;
-	uint64_t before = public_sig(l->g, l->state);
+	if (!(prev = malloc(l->g->state_size)))
+		goto out;
+	memcpy(prev, l->state, l->g->state_size);
 	play_canonical(l->g, l->state, seat, move, canon, sizeof canon);
 	if (strcmp(canon, move) != 0) {
 		if (!(copy = malloc(l->g->state_size)))
@@ -381,8 +410,9 @@ int apply_move(struct store *s, struct live *l, int seat, const char *move, int6
 	}
 	/* A step nobody else can see (a pass in a window) is quiet: other pages
 	 * do not reload, so the timing of a reload tells nobody who passed. */
-	rc = save_step(s, l, seat, text, now, public_sig(l->g, l->state) == before);
+	rc = save_step(s, l, seat, text, now, public_same(l->g, prev, l->state));
 out:
+	free(prev);
 	free(b);
 	free(a);
 	free(copy);
@@ -429,7 +459,10 @@ static int judge_page(struct store *s, struct live *l, int seat, const char *mov
 	if (l->t.status != TABLE_PLAYING || l->t.party_no != l->party.number)
 		return fail_msg(e, PLAY_STALE, N_("Zu spät: inzwischen hat sich am Tisch etwas "
 						  "geändert. Hier ist der neue Stand."));
-	if ((rc = from_store(store_seat_moved_since(s, party_before, seat, seen, &moved),
+	/* (a page of the version now: no step since it, nothing to look up) */
+	moved = 0;
+	if (seen < l->t.version &&
+	    (rc = from_store(store_seat_moved_since(s, party_before, seat, seen, &moved),
 			     PLAY_ERR)) != PLAY_OK)
 		return rc;
 	int changed = l->t.epoch_version > seen;

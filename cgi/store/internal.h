@@ -134,7 +134,8 @@ int st_change_row(struct store *s, struct st_cur *q, const char *what);
  * starts, ends or goes; one user's seat or invitation; an invitation by
  * its id (before it goes); the seats of a table that change hands. */
 int st_me_create(struct store *s, int64_t user);
-int st_me_step(struct store *s, int64_t table, uint32_t changed, int64_t lowered);
+int st_me_step(struct store *s, int64_t table, uint32_t changed, int64_t lowered,
+	       const int64_t *user, int nseats);
 int st_me_table(struct store *s, int64_t table);
 int st_me_user(struct store *s, int64_t user);
 int st_me_invite(struct store *s, int64_t invite);

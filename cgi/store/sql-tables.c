@@ -82,6 +82,8 @@ enum {
 	STMT_TABLES_RUNNING,
 	STMT_TABLE_BUMP_PUBLIC,
 	STMT_TABLE_STEP,
+	STMT_TABLE_STEP_KEPT,
+	STMT_TABLE_SEATS_BARE,
 	STMT_TABLE_ID_HIGH,
 	STMT_SEATS_DONE,
 	STMT_TABLE_PAGE,
@@ -102,6 +104,11 @@ static const char *const stmt_text[] = {
 		" FROM seats s LEFT JOIN users u ON u.id = s.user_id"
 		" LEFT JOIN users c ON c.id = s.claimed_by"
 		" WHERE s.table_id = ?1 ORDER BY s.seat",
+	/* what a write's load needs of the seats (store_table_seats_bare): no
+	 * names, so no lookups of users */
+	ST_AT(STMT_TABLE_SEATS_BARE) =
+		"SELECT seat, coalesce(user_id, 0), bot, resigned, autopass, timeouts"
+		" FROM seats WHERE table_id = ?1 ORDER BY seat",
 	ST_AT(STMT_SEAT_FIND) = "SELECT seat FROM seats WHERE table_id = ?1 AND user_id = ?2",
 	ST_AT(STMT_SEAT_MINE) =
 		"SELECT " MY_SEAT_COLS " FROM seats s JOIN tables t ON t.id = s.table_id"
@@ -270,6 +277,17 @@ static const char *const stmt_text[] = {
 		" public_version = CASE WHEN ?5/*::BIGINT*/ <> 0 THEN version + 1 ELSE public_version END,"
 		" acting = ?7, in_window = ?8, to_continue = ?9"
 		" WHERE id = ?1 AND version = ?4",
+	/* the same for a step that keeps the deadline ?2: next_deadline is
+	 * not set, so the index tables_deadline is not rewritten (an UPDATE
+	 * that names an indexed column deletes and inserts its entry, one
+	 * more page a commit writes, even when the value stays) */
+	ST_AT(STMT_TABLE_STEP_KEPT) =
+		"UPDATE tables SET version = version + 1,"
+		" epoch_version = CASE WHEN epoch <> ?3 OR ?6/*::BIGINT*/ <> 0 THEN version + 1"
+		" ELSE epoch_version END, epoch = ?3,"
+		" public_version = CASE WHEN ?5/*::BIGINT*/ <> 0 THEN version + 1 ELSE public_version END,"
+		" acting = ?7, in_window = ?8, to_continue = ?9"
+		" WHERE id = ?1 AND version = ?4 AND next_deadline = ?2",
 	/* the highest number ever given out (023_table_ids.sql) */
 	ST_AT(STMT_TABLE_ID_HIGH) =
 		"UPDATE id_high SET last = ?1 WHERE name = 'tables' AND last < ?1",
@@ -420,6 +438,29 @@ int store_table_seats(struct store *s, int64_t id, struct st_seat *out, int max,
 	*n = 0;
 	return st_each(s, st_query(s, STMT_TABLE_SEATS, ST_ARGS(ST_INT(id))), read_seat, &r,
 		       "table seats");
+}
+
+/* A row of STMT_TABLE_SEATS_BARE: the rest of the seat zero. */
+static int read_seat_bare(void *ctx, struct st_cur *q)
+{
+	struct seat_rows *r = ctx;
+	if (*r->n >= r->max)
+		return 0;
+	struct st_seat *st = &r->out[(*r->n)++];
+	*st = (struct st_seat){
+		.seat = st_int(q, 0), .user_id = st_int64(q, 1),
+		.bot = st_int(q, 2), .resigned = st_int(q, 3),
+		.autopass = st_int(q, 4), .timeouts = st_int(q, 5),
+	};
+	return 0;
+}
+
+int store_table_seats_bare(struct store *s, int64_t id, struct st_seat *out, int max, int *n)
+{
+	struct seat_rows r = { out, max, n, 0 };
+	*n = 0;
+	return st_each(s, st_query(s, STMT_TABLE_SEATS_BARE, ST_ARGS(ST_INT(id))), read_seat_bare,
+		       &r, "table seats");
 }
 
 /* The seat `user` holds at `table`: ST_OK with *seat, or ST_NOTFOUND. */
@@ -655,7 +696,7 @@ static int table_bump(struct store *s, int64_t id, int64_t expected, int64_t nex
 		return rc;
 	/* (a change of seats, a clock, a deadline: /me shows the seats taken
 	 * and keeps the earliest deadline; a quiet one shows nothing else) */
-	if ((rc = st_me_step(s, id, quiet ? 0 : ~0u, next_deadline)) != ST_OK)
+	if ((rc = st_me_step(s, id, quiet ? 0 : ~0u, next_deadline, NULL, 0)) != ST_OK)
 		return rc;
 	if (newv && (rc = table_version(s, id, newv)) != ST_OK)
 		return rc;
@@ -704,21 +745,33 @@ int store_table_set_acting(struct store *s, int64_t table, uint32_t acting, uint
 				ST_INT(to_continue)));
 }
 
-int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
+/* One of the two table step statements, run: ST_NOTFOUND when no row
+ * matched. */
+static int table_step_run(struct store *s, int stmt, int64_t id, const struct st_step_row *r)
 {
-	int64_t v;
-	struct st_cur *q = st_query(s, STMT_TABLE_STEP, ST_ARGS(ST_INT(id), ST_INT(r->deadline),
+	struct st_cur *q = st_query(s, stmt, ST_ARGS(ST_INT(id), ST_INT(r->deadline),
 			ST_INT((int64_t)r->epoch), ST_INT(r->version), ST_INT(r->quiet ? 0 : 1),
 			ST_INT(r->new_epoch ? 1 : 0), ST_INT(r->acting), ST_INT(r->in_window),
 			ST_INT(r->to_continue)));
-	if (!q)
-		return ST_ERR;
-	int rc = st_change_row(s, q, "table step");
+	return q ? st_change_row(s, q, "table step") : ST_ERR;
+}
+
+int store_table_step(struct store *s, int64_t id, const struct st_step_row *r)
+{
+	int64_t v;
+	int rc = ST_NOTFOUND;
+	/* a deadline kept as it was: the statement that leaves it (and its
+	 * index) alone; when the row's deadline was not what the caller
+	 * thought, the full one */
+	if (r->deadline == r->deadline_before)
+		rc = table_step_run(s, STMT_TABLE_STEP_KEPT, id, r);
+	if (rc == ST_NOTFOUND)
+		rc = table_step_run(s, STMT_TABLE_STEP, id, r);
 	if (rc == ST_NOTFOUND) {
 		rc = table_version(s, id, &v);
 		return rc == ST_OK ? ST_CONFLICT : rc;
 	}
-	return rc == ST_OK ? st_me_step(s, id, r->changed, r->lowered) : rc;
+	return rc == ST_OK ? st_me_step(s, id, r->changed, r->lowered, r->user, r->nseats) : rc;
 }
 
 /* The MY_SEAT_COLS of the row at column c on into *m. */

@@ -507,9 +507,8 @@ profile_get() { profile_run "$1" "$3" "$4" 200; }
 # ---- 4b. the first word of a fresh worker ----
 # One worker, freshly started, on a copy of the database the moves were
 # prepared on. The prepared Wurf & Wort moves are posted one after the other
-# (curl), each table's up to its first "withdraw" (the claimer's turn to
-# name a word, which random moves never do): that one is posted as a word
-# instead ("answer Haus", the request that looks the word up) and the table
+# (curl), each table's up to its first word ("answer Haus", the request
+# that looks the word up: gen.c answers a claim with a word), and the table
 # is left. The time of the worker's first accepted word is set against the
 # median of the next WORD_LATER (other tables). The lexicon is read before
 # the workers start, so the ratio is about 1; it was in the thousands when
@@ -531,8 +530,7 @@ first_word_row() {
 		n=$((n + 1))
 		[ "$n" -le 20000 ] || break
 		case "$body" in
-		move=withdraw*) body="move=answer%20Haus${body#move=withdraw}"
-			done_slots="$done_slots$slot " ;;
+		move=answer*) done_slots="$done_slots$slot " ;;
 		esac
 		out=$(curl -s -o /dev/null --max-time 60 -w '%{http_code} %{time_total}' \
 			-H "Cookie: $cookie" --data "$body" "http://127.0.0.1:$PORT$path") || continue

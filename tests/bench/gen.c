@@ -83,6 +83,7 @@
 
 #include "auth.h"
 #include "game.h"
+#include "lexicon.h"
 #include "match.h"
 #include "options.h"
 #include "play.h"
@@ -250,6 +251,38 @@ static int options_for(const struct game *g, const struct gen_opts *o, char *out
 
 /* ---- choosing a legal move that does not end the party ---- */
 
+/* Moves a game does not list because they are typed: a claim of Wurf &
+ * Wort is answered with a word (any word is a legal answer; the server
+ * and this program look it up in the lexicon and write what they found
+ * into the move, ww_annotate). Where the game lists `listed` (the
+ * claimer's "withdraw"), one of these words is answered instead, so the
+ * prepared moves name words, are voted on and score like a real round. */
+static const struct {
+	const char *slug, *listed, *verb;
+} typed[] = { { "wurfwort", "withdraw", "answer" } };
+
+static const char *const typed_words[] = {
+	"Haus", "Baum", "Garten", "Wasser", "Apfel", "Tisch", "Fenster", "Blume", "Sonne",
+	"Kirche", "Wolke", "Strasse", "Hund", "Katze", "Schule", "Vogel", "Brot", "Lampe",
+};
+
+/* Set by `gen moves` only: the page and scale tables play as they did. */
+static int typing;
+
+/* Replaces a listed placeholder move in *move (cap bytes) by a typed one
+ * (typed[]) while `typing`; draws from rng only then, so other games'
+ * moves stay as they were. */
+static void typed_move(const struct game *g, struct rng *rng, char *move, size_t cap)
+{
+	for (size_t i = 0; typing && i < sizeof typed / sizeof typed[0]; i++)
+		if (strcmp(typed[i].slug, g->slug) == 0 && strcmp(typed[i].listed, move) == 0) {
+			size_t n = sizeof typed_words / sizeof typed_words[0];
+			snprintf(move, cap, "%s %s", typed[i].verb,
+				 typed_words[rng_next(rng) % n]);
+			return;
+		}
+}
+
 /* A random seat that may act and a random legal move of it, such that the
  * party goes on after it (tried on a copy in tmp). 0, or -1 when none found. */
 static int choose(const struct game *g, const void *st, const struct status *stt,
@@ -263,6 +296,7 @@ static int choose(const struct game *g, const void *st, const struct status *stt
 		g->moves(st, s, sim_pick_emit, &p);
 		if (!p.seen)
 			continue;
+		typed_move(g, rng, p.chosen, sizeof p.chosen);
 		struct rerr e;
 		struct status after;
 		memcpy(tmp, st, g->state_size);
@@ -393,14 +427,15 @@ static void trail_add(struct trail *t, int uidx, const char *move)
 	t->n++;
 }
 
-/* Moves on tid until `moves` are made and no window is open. */
+/* Moves on tid until `moves` are made and no window is open (at most
+ * `settle` more moves for that). */
 static int advance(struct store *s, const struct user *u, int64_t tid, long moves,
-		   struct rng *rng, void **tmp, size_t *tmpsz, struct trail *tr)
+		   long settle, struct rng *rng, void **tmp, size_t *tmpsz, struct trail *tr)
 {
 	int64_t v;
 	int uidx;
 	char move[GAME_MOVE_MAX + 1];
-	for (long i = 0; i < moves + GEN_SETTLE_MAX; i++) {
+	for (long i = 0; i < moves + settle; i++) {
 		int rc = step(s, u, tid, rng, tmp, tmpsz, &v, &uidx, move, i >= moves);
 		if (rc == 2)
 			return 0;
@@ -422,6 +457,22 @@ static int new_table(struct store *s, const struct game *g, const char *opts, in
 	for (int i = 1; i < p; i++)
 		if (play_join(s, *tid, u[i].id, now, &e) != PLAY_OK)
 			return fail("join %s table %lld: %s", g->slug, (long long)*tid, e.msg);
+	return 0;
+}
+
+/* The games whose play is windows from the deal to the end (Wurf & Wort:
+ * every round is a race, then an answer, then a vote, each with its
+ * deadline), so a move table never settles: it is left as dealt, in its
+ * first window, and dealt with the clock a day ahead (as the page tables
+ * are played) so that the window runs out a day after the run, not while
+ * the bench waits to send its first move. */
+static const char *const windows_only[] = { "wurfwort" };
+
+static int never_calm(const struct game *g)
+{
+	for (size_t i = 0; i < sizeof windows_only / sizeof windows_only[0]; i++)
+		if (strcmp(windows_only[i], g->slug) == 0)
+			return 1;
 	return 0;
 }
 
@@ -460,7 +511,7 @@ static int page_table(struct store *s, const struct game *g, const char *opts, c
 	rng_seed(&rng, seed_of(g->slug, 1));
 	ahead_ms = PAGE_AHEAD_MS;
 	int rc = new_table(s, g, opts, p, u, &tid) != 0 ? 1
-		 : advance(s, u, tid, mid, &rng, tmp, tmpsz, &tr) != 0
+		 : advance(s, u, tid, mid, GEN_SETTLE_MAX, &rng, tmp, tmpsz, &tr) != 0
 		 ? fail("%s: cannot reach the middle of a party", g->slug) : 0;
 	ahead_ms = 0;
 	if (rc != 0)
@@ -531,10 +582,15 @@ static int cmd_setup(struct store *s, const char *list, long need, const struct 
 			struct rng rng;
 			det_reseed(seed_of(g->slug, 1000000 + (uint64_t)k));
 			rng_seed(&rng, seed_of(g->slug, 3000000 + (uint64_t)k));
-			if (new_table(s, g, opts, p, u, &tid) != 0)
+			int windows = never_calm(g);
+			ahead_ms = windows ? PAGE_AHEAD_MS : 0;
+			int rc = new_table(s, g, opts, p, u, &tid);
+			if (rc == 0 && advance(s, u, tid, 0, windows ? 0 : GEN_SETTLE_MAX, &rng, &tmp,
+					       &tmpsz, NULL) != 0)
+				rc = fail("%s: move table %lld", g->slug, (long long)tid);
+			ahead_ms = 0;
+			if (rc != 0)
 				return 1;
-			if (advance(s, u, tid, 0, &rng, &tmp, &tmpsz, NULL) != 0)
-				return fail("%s: move table %lld", g->slug, (long long)tid);
 			fprintf(f, "mtable %s %lld\n", g->slug, (long long)tid);
 		}
 	}
@@ -602,6 +658,12 @@ static int cmd_moves(struct store *s, const char *list, long need, const char *d
 
 	static struct rng trng[GEN_MAX_TABLES];
 	void *tmp = NULL;
+	typing = 1;
+	/* words are looked up as the server does (the moves it logs), in the
+	 * files compiled at build time when they are there (the server's
+	 * --root is the checkout): milliseconds instead of a minute */
+	lexicon_preload(".");
+	play_set_lookup(lexicon_lookup());
 	size_t tmpsz = 0;
 	for (int gi = 0; gi < ngames; gi++) {
 		const char *slug = games[gi]->slug;
@@ -1185,7 +1247,8 @@ static int scale_me_live(struct scale *z, int64_t me, const struct gen_opts *o)
 			if (play_join(z->s, id, u[j].id, z->now, &e) != PLAY_OK)
 				rc = fail("scale: join %s table %lld: %s", g->slug, (long long)id, e.msg);
 		}
-		if (rc == 0 && running && advance(z->s, u, id, 0, &rng, &tmp, &tmpsz, NULL) != 0)
+		if (rc == 0 && running &&
+		    advance(z->s, u, id, 0, GEN_SETTLE_MAX, &rng, &tmp, &tmpsz, NULL) != 0)
 			rc = fail("scale: %s table %lld: a window stays open", g->slug, (long long)id);
 	}
 	free(tmp);

@@ -31,7 +31,7 @@
  * the same, and so must the public status the platform derives the rest
  * from: who is shown acting, the window, the deadline (when pages reload),
  * the epoch, the turn, the end (public_version and the poll move only when
- * one of them or the spectator's page changes, cgi/engine/move.c public_sig) and
+ * one of them or the spectator's page changes, cgi/engine/move.c public_same) and
  * each other seat's own acting flag ("Meine Tische", the feed).
  *
  * LEAK_POSITIONS (environment) sets the positions per game (default 1500).

@@ -651,6 +651,70 @@ static void test_user_poll(void **state)
 	assert_int_equal(store_user_poll(t->s, 0, t2k, late, &sig, &deadline), ST_NOTFOUND);
 }
 
+/* The /me rows a step writes (store_table_step): by the seats' users when
+ * the engine gives them, by the join over the seats otherwise; both alike:
+ * seq + 1 only for the users whose asked state changed, the kept deadline
+ * lowered for every seated user whose bound was later or none, nobody
+ * else's row touched. */
+static void step_me(struct tmpdb *t, int by_key, const int64_t *u, int64_t other, int64_t due)
+{
+	char sql[160];
+	long long seq0[4], seq1[4], dl[4];
+	int64_t tab = make_table(t->s, 3, u[0]);
+	int seat;
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store_seat_take(t->s, tab, u[i], &seat), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 0), ST_OK);
+	const int64_t who[4] = { u[0], u[1], u[2], other };
+	/* a step that passes the turn from seat 0 to seat 1 and opens a window */
+	struct st_step_row row = { .deadline = due, .acting = 2, .changed = 3, .lowered = due,
+				   .deadline_before = 0, .user = by_key ? u : NULL, .nseats = 3 };
+	struct st_table tb;
+	assert_int_equal(store_table_get(t->s, tab, &tb), ST_OK);
+	row.version = tb.version;
+	for (int i = 0; i < 4; i++) {
+		int64_t sig, kept;   /* the kept bounds made true (a seat taken sets 1) */
+		assert_int_equal(store_user_poll(t->s, who[i], NULL, INT64_MAX / 2, &sig, &kept),
+				 ST_OK);
+		snprintf(sql, sizeof sql, "SELECT seq FROM me_seq WHERE user_id = %lld",
+			 (long long)who[i]);
+		seq0[i] = peek_int(t->path, sql);
+	}
+	assert_int_equal(store_table_step(t->s, tab, &row), ST_OK);
+	for (int i = 0; i < 4; i++) {
+		snprintf(sql, sizeof sql, "SELECT seq FROM me_seq WHERE user_id = %lld",
+			 (long long)who[i]);
+		seq1[i] = peek_int(t->path, sql);
+		snprintf(sql, sizeof sql, "SELECT deadline FROM me_seq WHERE user_id = %lld",
+			 (long long)who[i]);
+		dl[i] = peek_int(t->path, sql);
+	}
+	assert_int_equal(seq1[0], seq0[0] + 1);   /* seat 0: no longer asked */
+	assert_int_equal(seq1[1], seq0[1] + 1);   /* seat 1: asked now */
+	assert_int_equal(seq1[2], seq0[2]);       /* seat 2: as it was */
+	assert_int_equal(seq1[3], seq0[3]);       /* not seated here */
+	assert_int_equal(dl[0], due);
+	assert_int_equal(dl[1], due);
+	assert_int_equal(dl[2], 5000);   /* kept: earlier than the step's */
+	assert_int_equal(dl[3], 0);
+}
+
+static void test_step_me_rows(void **state)
+{
+	struct tmpdb *t = *state;
+	const int64_t u[3] = { make_user(t->s, "Alma"), make_user(t->s, "Bert"),
+			       make_user(t->s, "Cleo") };
+	int64_t other = make_user(t->s, "Dora"), cleo = make_table(t->s, 2, u[2]);
+	int seat;
+	/* Cleo's kept bound is earlier than the steps' deadlines below */
+	assert_int_equal(store_seat_take(t->s, cleo, u[2], &seat), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, cleo, TABLE_PLAYING, 0, 0), ST_OK);
+	assert_int_equal(store_table_bump_quiet(t->s, cleo, -1, 5000, 0, NULL), ST_OK);
+	step_me(t, 1, u, other, 7000);
+	/* the same users at a second table, the rows written by the join */
+	step_me(t, 0, u, other, 6000);
+}
+
 static void test_bump_and_poll(void **state)
 {
 	struct tmpdb *t = *state;
@@ -1282,6 +1346,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_user_acting, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_user_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_step_me_rows, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),

@@ -321,7 +321,7 @@ static void test_majority_down_minus_3(void **u)
 	free(s);
 }
 
-/* What the platform shows every seat of a status (cgi/engine/move.c public_sig)
+/* What the platform shows every seat of a status (cgi/engine/move.c public_same)
  * and what viewer's own "may act" flag says; 1 when a and b agree. */
 static int same_public(const struct status *a, const struct status *b, int viewer)
 {
