@@ -92,8 +92,11 @@ class T {
 	// place (the event "spieltisch:updated") counts as a load.
 	async player(label, viewport = DESKTOP, opts = {}) {
 		// A lane's tests share its server, and a label is the account's name:
-		// one test each.
-		if (usedLabels.has(label)) throw new Error(`player "${label}" is used by another test`);
+		// one test each, in whichever lane (a claim file in CLAIM_DIR, as for
+		// the tests), so that a name taken twice fails every run, not only
+		// when the two tests happen to share a lane.
+		if (usedLabels.has(label) || !claimName(`player-${label}`))
+			throw new Error(`player "${label}" is used by another test`);
 		usedLabels.add(label);
 		const { live, ...ctxOpts } = opts;
 		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...ctxOpts });
@@ -270,10 +273,14 @@ async function resize(page, size) {
 // left with a long one at the end. Without CLAIM_DIR this lane runs them
 // all. Its counts go to RESULT_FILE ("passed failed") for run.sh to add up.
 function claim(i) {
+	return claimName(String(i));
+}
+
+function claimName(name) {
 	const dir = process.env.CLAIM_DIR;
 	if (!dir) return true;
 	try {
-		fs.closeSync(fs.openSync(path.join(dir, String(i)), 'wx'));
+		fs.closeSync(fs.openSync(path.join(dir, name), 'wx'));
 		return true;
 	} catch (e) {
 		if (e.code === 'EEXIST') return false;
