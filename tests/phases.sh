@@ -11,9 +11,9 @@
 #
 # Each phase's output is kept and printed whole when it ends, headed with
 # its wall seconds and its CPU seconds (user + sys of everything it ran and
-# waited for). A lane stops at its first failing phase; the other runs to
-# its end; then a table of every phase, and the exit status is non-zero if
-# any phase failed. MAKE (default make) runs the targets.
+# waited for). Every phase runs, whatever failed before it, so that one run
+# shows every failure; then a table of every phase, and the exit status is
+# non-zero if any phase failed. MAKE (default make) runs the targets.
 cd "$(dirname "$0")/.." || exit 1
 MAKE=${MAKE:-make}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/spieltisch-phases.XXXXXX") || exit 1
@@ -60,15 +60,15 @@ phase build "$MAKE" --no-print-directory -j2 all unit-bins itest-bins || {
 }
 
 (
-	phase browser "$MAKE" --no-print-directory browser &&
+	phase browser "$MAKE" --no-print-directory browser
 	phase itest "$MAKE" --no-print-directory itest
 ) &
 waiting=$!
 (
-	phase unit nice -n 10 "$MAKE" --no-print-directory unit &&
-	phase checks nice -n 10 "$MAKE" --no-print-directory docs-check i18n-check perft-check &&
-	phase sim-check nice -n 10 "$MAKE" --no-print-directory sim-check &&
-	phase asan nice -n 10 "$MAKE" --no-print-directory asan &&
+	phase unit nice -n 10 "$MAKE" --no-print-directory unit
+	phase checks nice -n 10 "$MAKE" --no-print-directory docs-check i18n-check perft-check
+	phase sim-check nice -n 10 "$MAKE" --no-print-directory sim-check
+	phase asan nice -n 10 "$MAKE" --no-print-directory asan
 	phase fuzz-check nice -n 10 "$MAKE" --no-print-directory fuzz-check
 ) &
 working=$!
