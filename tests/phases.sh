@@ -4,10 +4,13 @@
 #
 #   waiting lane   browser, then itest: servers, nginx and Chromium, which
 #                  spend much of their time waiting on each other
-#   working lane   unit, the checks (docs, i18n, perft), sim-check, asan,
+#   working lane   unit, the checks (docs, i18n, perft), asan, sim-check,
 #                  fuzz-check: pure CPU, run under `nice` so that the
 #                  waiting lane's pages and servers answer first and this
-#                  lane takes the time they leave idle
+#                  lane takes the time they leave idle; the ASan build and
+#                  run early, the simulators (many short runs, two at a
+#                  time) late, so that what runs after the other lane has
+#                  ended still fills both cores
 #
 # Each phase's output is kept and printed whole when it ends, headed with
 # its wall seconds and its CPU seconds (user + sys of everything it ran and
@@ -67,8 +70,8 @@ waiting=$!
 (
 	phase unit nice -n 10 "$MAKE" --no-print-directory unit
 	phase checks nice -n 10 "$MAKE" --no-print-directory docs-check i18n-check perft-check
-	phase sim-check nice -n 10 "$MAKE" --no-print-directory sim-check
 	phase asan nice -n 10 "$MAKE" --no-print-directory asan
+	phase sim-check nice -n 10 "$MAKE" --no-print-directory sim-check
 	phase fuzz-check nice -n 10 "$MAKE" --no-print-directory fuzz-check
 ) &
 working=$!
