@@ -1175,8 +1175,10 @@ test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fit
 });
 
 test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
-	// 6-s snap windows, which end by their deadline in this test.
-	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 6);
+	// 20-s snap windows, which end by their deadline in this test: long
+	// enough that the window is still open when the typed move arrives
+	// (with 6 s, at load 30, it had closed and the move was taken).
+	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 20);
 	const n = all.length;
 	// Regular moves until a window opens in which the seat next on turn may
 	// snap or pass (other windows: everybody passes).
@@ -1218,7 +1220,7 @@ test('A refused move is never sent again: the table changes and nothing is playe
 	// The window ends by its deadline; p's page follows by polling and p is
 	// on turn now. Nothing may have been sent for p.
 	let s1 = s0;
-	await until(`${p.label}'s page to show the window's end`, 20000, async () => {
+	await until(`${p.label}'s page to show the window's end`, 40000, async () => {
 		s1 = await state(p);
 		return s1.version > v0 && s1.moves.some(m => m.startsWith('draw turn '));
 	}, 250);
