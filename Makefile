@@ -43,7 +43,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test check quick-unit unit pg-check sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit unit-bins itest-bins sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -95,9 +95,20 @@ $(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integratio
 run: deps all
 	@sh deploy/run.sh
 
-# Everything, in the order a failure is cheapest to find.
-test: deps-test all unit pg-check sim-check perft-check docs-check i18n-check asan itest browser fuzz-check
+# Everything: the build, then two lanes side by side (tests/phases.sh,
+# docs/reliability.md "make test"): browser and itest, which wait on
+# servers and Chromium much of the time, and pg-check (the store's tests on
+# a throw-away PostgreSQL), beside unit, the checks, sim-check,
+# asan and fuzz-check, which keep the cores busy meanwhile (under nice).
+# Each phase prints its output whole when it ends, with its wall and CPU
+# seconds.
+test: deps-test
+	@MAKE="$(MAKE)" sh tests/phases.sh
 	@echo "make test: all suites passed"
+
+# The test binaries alone (tests/phases.sh builds them with the program).
+unit-bins: $(UNIT_BIN)
+itest-bins: $(IT_BIN)
 
 unit: $(UNIT_BIN)
 	@sh tests/run-each.sh $(UNIT_BIN)

@@ -11,6 +11,7 @@
 # Environment: CHROMIUM (default /usr/bin/chromium), BROWSER_ONLY (run only
 # tests whose name contains this text), LANES (default 2: lanes, each an app,
 # an nginx and a Chromium of its own, one test at a time in each),
+# BROWSER_BOUND_SCALE (default 2: a test's bound times this, lib.js),
 # KEEP=1 (keep the temporary directory), NGINX_CONF_IN (default
 # deploy/nginx.conf.in). Passwords are hashed at libsodium's minimum cost
 # here (SPIELTISCH_FAST_HASH, as in the integration tests).
@@ -192,7 +193,7 @@ while [ $n -le "$LANES" ]; do
 	LIVE=$(cat "$d/live") TMPDIR="$d/home" BASE_URL="$(cat "$d/base")" OUT_DIR="$root/tests/out" \
 		APP_LOG="$d/app.log" \
 		LANE="$n" CLAIM_DIR="$tmp/claims" RESULT_FILE="$d/result" \
-		timeout 900 node "$here/test.js" &
+		timeout 1800 node "$here/test.js" &
 	node_pids="$node_pids $!"
 	n=$((n + 1))
 done
@@ -200,7 +201,7 @@ rc=0
 for p in $node_pids; do
 	r=0
 	wait "$p" || r=$?
-	[ $r -eq 124 ] && echo "browser: a lane took longer than 900 s and was stopped" >&2
+	[ $r -eq 124 ] && echo "browser: a lane took longer than 1800 s and was stopped" >&2
 	[ $r -ne 0 ] && rc=$r
 done
 node_pids=""

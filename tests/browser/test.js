@@ -413,8 +413,8 @@ async function strandDrawing(page) {
 }
 
 test('DNA: joined strands are drawn without crossing lines, at 1280 and 390 px', 150000, async t => {
-	const ida = await t.player('ida'), jan = await t.player('jan');
-	const all = [ida, jan];
+	const ilka = await t.player('ilka'), jost = await t.player('jost');
+	const all = [ilka, jost];
 	for (const p of all) await register(p, p.label);
 	// Both choose the card laid at the most ends they can (a join), else
 	// any card, else they draw, until a strand holds three cards laid at
@@ -423,8 +423,8 @@ test('DNA: joined strands are drawn without crossing lines, at 1280 and 390 px',
 	const ends = m => (m.match(/ e\d+/g) || []).length;
 	let steps = 0, joined = 0, url = '';
 	for (let tables = 0; tables < 4 && joined === 0; tables++) {
-		url = await createTable(ida, 'dna', 2);
-		await join(jan, url);
+		url = await createTable(ilka, 'dna', 2);
+		await join(jost, url);
 		for (steps = 0; steps < 600; steps++) {
 			const js = [];
 			for (const p of all) js.push(await tableJson(p, url));
@@ -446,18 +446,18 @@ test('DNA: joined strands are drawn without crossing lines, at 1280 and 390 px',
 	check(joined >= 1, `no card joined two ends in four parties`);
 	t.note(`table ${url}: a strand with ${joined} cards laid at several ends after ${steps} moves`);
 	for (const [size, name] of [[DESKTOP, 'desktop'], [PHONE, 'phone']]) {
-		await ida.page.setViewportSize(size);
-		await gotoSettled(ida, url);
-		const d = await strandDrawing(ida.page);
-		check(d.length > 0, `ida's page (${name}) draws no strand`);
-		for (const s of d) check(s.cross === 0, `a strand on ida's page (${name}) has ${s.cross} crossing lines`);
+		await ilka.page.setViewportSize(size);
+		await gotoSettled(ilka, url);
+		const d = await strandDrawing(ilka.page);
+		check(d.length > 0, `ilka's page (${name}) draws no strand`);
+		for (const s of d) check(s.cross === 0, `a strand on ilka's page (${name}) has ${s.cross} crossing lines`);
 		t.note(`${name}: strands ${JSON.stringify(d)}`);
-		const captions = await ida.page.locator('.dna-strand figcaption').allInnerTexts();
+		const captions = await ilka.page.locator('.dna-strand figcaption').allInnerTexts();
 		check(captions.every(c => !/\b1 Karten\b/.test(c)), `a strand caption says "1 Karten": ${JSON.stringify(captions)}`);
-		await t.shot(ida.page, `dna-joined-${name}.png`);
-		await t.shotOf(ida.page.locator('.dna-table').first(), `dna-joined-strands-${name}.png`);
+		await t.shot(ilka.page, `dna-joined-${name}.png`);
+		await t.shotOf(ilka.page.locator('.dna-table').first(), `dna-joined-strands-${name}.png`);
 		if (name === 'phone') {
-			const wide = await ida.page.evaluate(() => document.documentElement.scrollWidth);
+			const wide = await ilka.page.evaluate(() => document.documentElement.scrollWidth);
 			check(wide <= PHONE.width, `at phone width the DNA page is ${wide} px wide: it scrolls sideways`);
 		}
 	}
@@ -1175,8 +1175,10 @@ test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fit
 });
 
 test('A refused move is never sent again: the table changes and nothing is played', 120000, async t => {
-	// 6-s snap windows, which end by their deadline in this test.
-	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 6);
+	// 20-s snap windows, which end by their deadline in this test: long
+	// enough that the window is still open when the typed move arrives
+	// (with 6 s, at load 30, it had closed and the move was taken).
+	const { all, url } = await drehwurmTable(t, ['gabi', 'hans', 'ines'], [], 20);
 	const n = all.length;
 	// Regular moves until a window opens in which the seat next on turn may
 	// snap or pass (other windows: everybody passes).
@@ -1218,7 +1220,7 @@ test('A refused move is never sent again: the table changes and nothing is playe
 	// The window ends by its deadline; p's page follows by polling and p is
 	// on turn now. Nothing may have been sent for p.
 	let s1 = s0;
-	await until(`${p.label}'s page to show the window's end`, 20000, async () => {
+	await until(`${p.label}'s page to show the window's end`, 40000, async () => {
 		s1 = await state(p);
 		return s1.version > v0 && s1.moves.some(m => m.startsWith('draw turn '));
 	}, 250);
