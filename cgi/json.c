@@ -16,6 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 #include "http.h"
 #include "json.h"
 
@@ -101,9 +105,26 @@ static const unsigned char escape_of[256] = {
  * from 0x80 up needs none. */
 static inline int word_plain(uint64_t x)
 {
-	return !(BYTE_BELOW(x, 0x20) | BYTE_IS(x, '"') | BYTE_IS(x, '\\') | BYTE_IS(x, '<') |
-		 BYTE_IS(x, '>') | BYTE_IS(x, '&'));
+	/* x | 2 is 0x3e for '<' and '>' only, x | 4 is 0x26 for '"' and '&' */
+	return !(BYTE_BELOW(x, 0x20) | BYTE_IS(x | ONES * 2, 0x3e) | BYTE_IS(x | ONES * 4, 0x26) |
+		 BYTE_IS(x, '\\'));
 }
+
+#ifdef __SSE2__
+/* The same for the 16 bytes at s: a bit for each byte that needs an
+ * escape; *high gets a bit for each byte from 0x80 up. */
+static inline unsigned escapes16(const char *s, unsigned *high)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+	__m128i angle = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)), _mm_set1_epi8(0x3e));
+	__m128i quote = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(4)), _mm_set1_epi8(0x26));
+	__m128i back = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+	*high |= (unsigned)_mm_movemask_epi8(x);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(ctl, angle), _mm_or_si128(quote, back)));
+}
+#endif
 
 static inline uint64_t load8(const char *s)
 {
@@ -167,6 +188,20 @@ static char *escape_into(char *q, const char *s, size_t n, uint64_t *high)
 		return escape_bytes(q, s, 0, n);
 	}
 	int copied = 0;   /* the last eight bytes went as a word */
+#ifdef __SSE2__
+	unsigned h16 = 0;
+	for (; n - i >= 16; i += 16) {
+		if (!escapes16(s + i, &h16)) {
+			memcpy(q, s + i, 16);
+			q += 16;
+			copied = 1;
+		} else {
+			q = escape_bytes(q, s, i, i + 16);
+			copied = 0;
+		}
+	}
+	h |= h16 ? HIGHS : 0;
+#endif
 	while (n - i >= 8) {
 		uint64_t w = load8(s + i);
 		h |= w;
@@ -209,6 +244,13 @@ static int utf8_ok(const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
+#ifdef __SSE2__
+		if (n - i >= 16 &&
+		    !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)))) {
+			i += 16;
+			continue;
+		}
+#endif
 		if (n - i >= 8 && !(load8(s + i) & HIGHS)) {
 			i += 8;
 			continue;
@@ -316,14 +358,25 @@ static inline void copy_short(char *q, const char *s, size_t n)
 	}
 }
 
-/* A key and its colon. Keys must be well-formed UTF-8 (jansson refused
- * others, and so does this). */
-static int put_key(struct out *o, const char *k, size_t kl)
+/* put_key() of a key not known yet: written with its escapes, and
+ * remembered when it is a literal that needs none. */
+static __attribute__((noinline)) int put_new_key(struct out *o, const char *k, size_t kl)
+{
+	size_t before = o->len;
+	if (put_string(o, k, kl) <= 0 || !put_ch(o, ':'))
+		return 0;
+	if (o->len - before == kl + 3 && (uintptr_t)k >= (uintptr_t)__executable_start &&
+	    (uintptr_t)k < (uintptr_t)__init_array_start)
+		plain_keys[key_slot(k)] = k;   /* well-formed, and written as it is */
+	return 1;
+}
+
+/* A key and its colon; the caller reserved room for klen + 3 bytes. Keys
+ * must be well-formed UTF-8 (jansson refused others, and so does this). */
+static inline int put_key(struct out *o, const char *k, size_t kl)
 {
 	const char **c = &plain_keys[key_slot(k)];
 	if (*c == k) {
-		if (!reserve(o, kl + 3))
-			return 0;
 		char *q = o->p + o->len;
 		q[0] = '"';
 		copy_short(q + 1, k, kl);
@@ -332,13 +385,7 @@ static int put_key(struct out *o, const char *k, size_t kl)
 		o->len += kl + 3;
 		return 1;
 	}
-	size_t before = o->len;
-	if (put_string(o, k, kl) <= 0 || !put_ch(o, ':'))
-		return 0;
-	if (o->len - before == kl + 3 && (uintptr_t)k >= (uintptr_t)__executable_start &&
-	    (uintptr_t)k < (uintptr_t)__init_array_start)
-		*c = k;   /* well-formed, and written as it is */
-	return 1;
+	return put_new_key(o, k, kl);
 }
 
 /* One key of a dictionary as JSON has it: its last value, or the items of
@@ -559,8 +606,14 @@ static int put_direct(struct out *o, const struct view_node *d, int depth)
 			abort();
 		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
 		if (!prev || !same_key(prev, n)) {
-			if ((open && !put_ch(o, ']')) || (prev && !put_ch(o, ',')) ||
-			    !put_key(o, n->key, n->klen))
+			/* room for "],", the key and a number, true, false or "[" */
+			if (!reserve(o, n->klen + 32))
+				return 0;
+			if (open)
+				o->p[o->len++] = ']';
+			if (prev)
+				o->p[o->len++] = ',';
+			if (!put_key(o, n->key, n->klen))
 				return 0;
 			open = section;
 			items = 0;
@@ -569,8 +622,7 @@ static int put_direct(struct out *o, const struct view_node *d, int depth)
 					return 0;
 				continue;
 			}
-			if (!put_ch(o, '['))
-				return 0;
+			o->p[o->len++] = '[';
 		}
 		if (n->kind == VIEW_SECTION &&
 		    ((items++ && !put_ch(o, ',')) || !put_dict(o, n, depth + 1)))
@@ -586,7 +638,11 @@ static int put_keys(struct out *o, const struct keys *ks, int depth)
 		return 0;
 	for (int i = 0; i < ks->n; i++) {
 		const struct view_node *named = ks->slot[i].named;
-		if ((i > 0 && !put_ch(o, ',')) || !put_key(o, named->key, named->klen) ||
+		if (!reserve(o, named->klen + 4))
+			return 0;
+		if (i > 0)
+			o->p[o->len++] = ',';
+		if (!put_key(o, named->key, named->klen) ||
 		    !put_slot(o, &ks->slot[i], depth))
 			return 0;
 	}
