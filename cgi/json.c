@@ -72,15 +72,6 @@ static inline int put_ch(struct out *o, char c)
 	return 1;
 }
 
-static inline int put(struct out *o, const char *s, size_t n)
-{
-	if (!reserve(o, n))
-		return 0;
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-	return 1;
-}
-
 /* What a byte becomes inside a JSON string: 0 itself, 1 \u00XX, else the
  * character after a backslash ('"', '\\', b f n r t), or 'u' for the
  * \u003c-style escapes of '<', '>', '&'. */
@@ -317,18 +308,6 @@ static int put_value(struct out *o, const char *s, size_t n)
 	return put_string(o, fixed, k) > 0;
 }
 
-static int put_int(struct out *o, long long v)
-{
-	char tmp[24], *e = tmp + sizeof tmp, *p = e;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	return put(o, p, (size_t)(e - p));
-}
-
 /* The program's read-only image (as in view.c): a key there is a literal,
  * the same text at the same address for as long as the program runs. */
 extern const char __executable_start[], __init_array_start[];
@@ -356,6 +335,24 @@ static inline void copy_short(char *q, const char *s, size_t n)
 	} else {
 		memcpy(q, s, n);
 	}
+}
+
+/* A number, without printf: the digits backwards into a small buffer,
+ * copied as words. */
+static int put_int(struct out *o, long long v)
+{
+	char tmp[24], *e = tmp + sizeof tmp, *p = e;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	if (!reserve(o, 24))
+		return 0;
+	copy_short(o->p + o->len, p, (size_t)(e - p));
+	o->len += (size_t)(e - p);
+	return 1;
 }
 
 /* put_key() of a key not known yet: written with its escapes, and
@@ -401,7 +398,8 @@ struct slot {
  * first: most keys differ there). */
 static int same_key(const struct view_node *a, const struct view_node *b)
 {
-	return a->klen == b->klen && a->khash == b->khash && memcmp(a->key, b->key, a->klen) == 0;
+	return a->key == b->key ||
+	       (a->klen == b->klen && a->khash == b->khash && memcmp(a->key, b->key, a->klen) == 0);
 }
 
 /* The item after `it` in slot s, or NULL. */
@@ -536,7 +534,12 @@ static int put_entry(struct out *o, const struct view_node *n, int depth)
 	case VIEW_NUM:
 		return put_int(o, n->num);
 	case VIEW_FLAG:
-		return n->num ? put(o, "true", 4) : put(o, "false", 5);
+		if (!reserve(o, 8))
+			return 0;
+		memcpy(o->p + o->len, n->num ? "true" : "fals", 4);   /* "false": one more */
+		o->p[o->len + 4] = 'e';
+		o->len += n->num ? 4 : 5;
+		return 1;
 	case VIEW_INCLUDE:
 		return put_dict(o, n, depth + 1);
 	default:
