@@ -157,8 +157,8 @@ static char *escape_bytes(char *q, const char *s, size_t i, size_t end)
 }
 
 /* s[0..n) escaped at q (room for n * 6 + 8 bytes); *high gets the bytes'
- * high bits. Eight bytes that need no escape are copied as a word, the
- * last ones as a word that overlaps the one before it, four to seven bytes
+ * high bits. Sixteen bytes (SSE2) or eight that need no escape are copied
+ * at once, the last ones as a word that overlaps the one before it, four to seven bytes
  * as two overlapping 4-byte words; other bytes one at a time through the
  * table (docs/benchmarks.md, "Figures from the code's comments" and "The
  * JSON twin's text, cheaper"). */
