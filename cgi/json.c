@@ -10,11 +10,18 @@
  * section gathered into one array where its key first appears; strings
  * escaped as jansson escapes them ('"', '\\', \b \f \n \r \t, other control
  * characters as \u00XX; UTF-8 as it is, '/' as it is), and '<', '>', '&'
- * as \u003c, \u003e, \u0026. */
+ * as \u003c, \u003e, \u0026. A dictionary whose keys come in that order
+ * already (each new, or the next item of the section before it) is
+ * written straight from its entries; only the others are sorted into
+ * slots first (docs/benchmarks.md, "The JSON twin's text, cheaper"). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include "http.h"
 #include "json.h"
@@ -22,7 +29,8 @@
 enum {
 	JSON_OUT_FIRST = 16 * 1024,   /* first size of the text buffer */
 	JSON_MAX_DEPTH = 32,          /* deeper dictionaries fail the page */
-	LINEAR_KEYS = 8               /* up to this many entries, keys are found by a scan */
+	LINEAR_KEYS = 32,             /* up to this many entries, keys are found by a scan */
+	KEY_CACHE = 1024              /* literal keys known to need no escape */
 };
 
 /* The text being written. */
@@ -32,12 +40,17 @@ struct out {
 	size_t len, cap;
 };
 
-/* Room for n more bytes (and the final "\n" and NUL); 0 when out of memory. */
-static int reserve(struct out *o, size_t n)
+/* Grows the text for n more bytes (and two): where it lies when nothing
+ * was allocated behind it, else a copy; 0 when out of memory. */
+static __attribute__((noinline)) int grow(struct out *o, size_t n)
 {
-	if (o->cap - o->len >= n + 2)
+	size_t need = o->len + n + 2;
+	size_t cap = o->cap * 2 > need ? o->cap * 2 : need;
+	cap = (cap + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (arena_grow_last(o->a, o->p, o->cap, cap)) {
+		o->cap = cap;
 		return 1;
-	size_t cap = o->cap * 2 > o->len + n + 2 ? o->cap * 2 : o->len + n + 2;
+	}
 	char *p = arena_alloc_raw(o->a, cap);
 	if (!p)
 		return 0;
@@ -47,22 +60,18 @@ static int reserve(struct out *o, size_t n)
 	return 1;
 }
 
-/* One byte of punctuation: reserve() leaves room for two more than asked,
- * and the usual case (room left) does not call it. */
-static inline int put_ch(struct out *o, char c)
+/* Room for n more bytes (and the final "\n" and NUL); 0 when out of memory. */
+static inline int reserve(struct out *o, size_t n)
 {
-	if (o->cap - o->len < 3 && !reserve(o, 1))
-		return 0;
-	o->p[o->len++] = c;
-	return 1;
+	return o->cap - o->len >= n + 2 || grow(o, n);
 }
 
-static int put(struct out *o, const char *s, size_t n)
+/* One byte of punctuation. */
+static inline int put_ch(struct out *o, char c)
 {
-	if (!reserve(o, n))
+	if (!reserve(o, 1))
 		return 0;
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
+	o->p[o->len++] = c;
 	return 1;
 }
 
@@ -86,65 +95,132 @@ static const unsigned char escape_of[256] = {
 #define BYTE_BELOW(x, n) (((x) - ONES * (n)) & ~(x) & HIGHS)
 #define BYTE_IS(x, b) BYTE_BELOW((x) ^ (ONES * (b)), 1)
 
-/* 1 when none of the eight bytes of x needs an escape (escape_of). */
+/* 1 when none of the eight bytes of x needs an escape (escape_of); a byte
+ * from 0x80 up needs none. */
 static inline int word_plain(uint64_t x)
 {
-	return !(BYTE_BELOW(x, 0x20) | BYTE_IS(x, '"') | BYTE_IS(x, '\\') | BYTE_IS(x, '<') |
-		 BYTE_IS(x, '>') | BYTE_IS(x, '&'));
+	/* x | 2 is 0x3e for '<' and '>' only, x | 4 is 0x26 for '"' and '&' */
+	return !(BYTE_BELOW(x, 0x20) | BYTE_IS(x | ONES * 2, 0x3e) | BYTE_IS(x | ONES * 4, 0x26) |
+		 BYTE_IS(x, '\\'));
 }
 
-/* s[0..n) as a JSON string; s must be well-formed UTF-8. Eight bytes that
- * need no escape are copied as a word; a byte is otherwise a table
- * look-up, cheaper than the comparisons per byte it replaces
- * (docs/benchmarks.md, "Figures from the code's comments"). */
-static int put_string(struct out *o, const char *s, size_t n)
+#ifdef __SSE2__
+/* The same for the 16 bytes at s: a bit for each byte that needs an
+ * escape; *high gets a bit for each byte from 0x80 up. */
+static inline unsigned escapes16(const char *s, unsigned *high)
+{
+	__m128i x = _mm_loadu_si128((const __m128i *)(const void *)s);
+	__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(0x1f)), x);
+	__m128i angle = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(2)), _mm_set1_epi8(0x3e));
+	__m128i quote = _mm_cmpeq_epi8(_mm_or_si128(x, _mm_set1_epi8(4)), _mm_set1_epi8(0x26));
+	__m128i back = _mm_cmpeq_epi8(x, _mm_set1_epi8('\\'));
+	*high |= (unsigned)_mm_movemask_epi8(x);
+	return (unsigned)_mm_movemask_epi8(
+		_mm_or_si128(_mm_or_si128(ctl, angle), _mm_or_si128(quote, back)));
+}
+#endif
+
+static inline uint64_t load8(const char *s)
+{
+	uint64_t w;
+	memcpy(&w, s, 8);
+	return w;
+}
+
+static inline uint64_t load4(const char *s)
+{
+	uint32_t w;
+	memcpy(&w, s, 4);
+	return w;
+}
+
+/* Writes the bytes s[i..end) at q, escaped; returns the end of what it wrote. */
+static char *escape_bytes(char *q, const char *s, size_t i, size_t end)
 {
 	static const char hex[] = "0123456789ABCDEF", lower[] = "0123456789abcdef";
-	if (!reserve(o, n * 6 + 2))
-		return 0;
-	char *q = o->p + o->len;
-	*q++ = '"';
-	size_t i = 0;
-	while (i < n) {
-		uint64_t w;
-		if (n - i >= 8 && (memcpy(&w, s + i, 8), word_plain(w))) {
-			memcpy(q, &w, 8);
-			q += 8;
-			i += 8;
-			continue;
-		}
-		for (size_t end = n - i >= 8 ? i + 8 : n; i < end; i++) {
-			unsigned char c = (unsigned char)s[i], e = escape_of[c];
-			if (!e) {
-				*q++ = (char)c;
-			} else if (e == 1 || e == 'u') {   /* jansson: "\u003c", but "\u001F" */
-				memcpy(q, "\\u00", 4);
-				q[4] = (e == 'u' ? lower : hex)[c >> 4];
-				q[5] = (e == 'u' ? lower : hex)[c & 15];
-				q += 6;
-			} else {
-				q[0] = '\\';
-				q[1] = (char)e;
-				q += 2;
-			}
+	for (; i < end; i++) {
+		unsigned char c = (unsigned char)s[i], e = escape_of[c];
+		if (!e) {
+			*q++ = (char)c;
+		} else if (e == 1 || e == 'u') {   /* jansson: "\u003c", but "\u001F" */
+			memcpy(q, "\\u00", 4);
+			q[4] = (e == 'u' ? lower : hex)[c >> 4];
+			q[5] = (e == 'u' ? lower : hex)[c & 15];
+			q += 6;
+		} else {
+			q[0] = '\\';
+			q[1] = (char)e;
+			q += 2;
 		}
 	}
-	*q++ = '"';
-	o->len = (size_t)(q - o->p);
-	return 1;
+	return q;
 }
 
-/* 1 when s[0..n) is plain ASCII or well-formed UTF-8 (ASCII checked eight
- * bytes at a time). */
-static int utf8_ok(const char *s, size_t n)
+/* s[0..n) escaped at q (room for n * 6 + 8 bytes); *high gets the bytes'
+ * high bits. Sixteen bytes (SSE2) or eight that need no escape are copied
+ * at once, the last ones as a word that overlaps the one before it, four to seven bytes
+ * as two overlapping 4-byte words; other bytes one at a time through the
+ * table (docs/benchmarks.md, "Figures from the code's comments" and "The
+ * JSON twin's text, cheaper"). */
+static char *escape_into(char *q, const char *s, size_t n, uint64_t *high)
 {
 	size_t i = 0;
-	for (uint64_t w; n - i >= 8 && (memcpy(&w, s + i, 8), !(w & HIGHS)); i += 8)
-		;
-	for (; i < n; i++)
-		if ((unsigned char)s[i] >= 0x80)
-			return http_utf8_valid(s + i, n - i);
-	return 1;
+	uint64_t h = 0;
+	if (n < 8) {
+		if (n >= 4) {
+			uint64_t lo = load4(s), hi = load4(s + n - 4);
+			if (word_plain(lo | hi << 32)) {
+				*high = (lo | hi) & HIGHS;
+				memcpy(q, &lo, 4);
+				memcpy(q + n - 4, &hi, 4);
+				return q + n;
+			}
+		}
+		for (size_t k = 0; k < n; k++)
+			h |= (unsigned char)s[k];
+		*high = h & 0x80;
+		return escape_bytes(q, s, 0, n);
+	}
+	int copied = 0;   /* the last eight bytes went as a word */
+#ifdef __SSE2__
+	unsigned h16 = 0;
+	for (; n - i >= 16; i += 16) {
+		if (!escapes16(s + i, &h16)) {
+			memcpy(q, s + i, 16);
+			q += 16;
+			copied = 1;
+		} else {
+			q = escape_bytes(q, s, i, i + 16);
+			copied = 0;
+		}
+	}
+	h |= h16 ? HIGHS : 0;
+#endif
+	while (n - i >= 8) {
+		uint64_t w = load8(s + i);
+		h |= w;
+		if (word_plain(w)) {
+			memcpy(q, &w, 8);
+			q += 8;
+			copied = 1;
+		} else {
+			q = escape_bytes(q, s, i, i + 8);
+			copied = 0;
+		}
+		i += 8;
+	}
+	if (i < n) {
+		uint64_t w = load8(s + n - 8);
+		h |= w;
+		if (copied && word_plain(w)) {
+			memcpy(q - (8 - (n - i)), &w, 8);
+			q += n - i;
+		} else {
+			q = escape_bytes(q, s, i, n);
+		}
+	}
+	*high = h & HIGHS;
+	return q;
 }
 
 /* Bytes of the UTF-8 sequence a lead byte starts (1..4), 0 for a byte no
@@ -155,15 +231,67 @@ static size_t lead_len(unsigned char c)
 	       : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
 }
 
-/* A value string: as it is when it is well-formed UTF-8; else with every
- * byte that is not part of well-formed UTF-8 replaced by U+FFFD, so that
- * text cut in the middle of a character (or any other bad byte) becomes a
- * visible mark instead of a failed page. */
-static int put_value(struct out *o, const char *s)
+/* 1 when s[0..n) is well-formed UTF-8: ASCII skipped eight bytes at a
+ * time, a two-byte sequence (the umlauts) checked here, longer ones by
+ * http_utf8_valid. */
+static int utf8_ok(const char *s, size_t n)
 {
-	size_t n = strlen(s), k = 0;
-	if (utf8_ok(s, n))
-		return put_string(o, s, n);
+	size_t i = 0;
+	while (i < n) {
+#ifdef __SSE2__
+		if (n - i >= 16 &&
+		    !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)))) {
+			i += 16;
+			continue;
+		}
+#endif
+		if (n - i >= 8 && !(load8(s + i) & HIGHS)) {
+			i += 8;
+			continue;
+		}
+		unsigned char c = (unsigned char)s[i];
+		size_t len = lead_len(c);
+		if (len == 1) {
+			i++;
+			continue;
+		}
+		if (!len || len > n - i)
+			return 0;
+		if (len == 2 ? ((unsigned char)s[i + 1] & 0xC0) != 0x80 : !http_utf8_valid(s + i, len))
+			return 0;
+		i += len;
+	}
+	return 1;
+}
+
+/* s[0..n) as a JSON string: 1, 0 out of memory, -1 (nothing written) when
+ * it is not well-formed UTF-8. ASCII is checked as the text is copied;
+ * only a string with a byte from 0x80 up is validated as well. */
+static int put_string(struct out *o, const char *s, size_t n)
+{
+	if (!reserve(o, n * 6 + 10))
+		return 0;
+	char *q = o->p + o->len;
+	uint64_t high;
+	*q = '"';
+	char *e = escape_into(q + 1, s, n, &high);
+	if (high && !utf8_ok(s, n))
+		return -1;
+	*e++ = '"';
+	o->len = (size_t)(e - o->p);
+	return 1;
+}
+
+/* A value string of n bytes: as it is when it is well-formed UTF-8; else
+ * with every byte that is not part of well-formed UTF-8 replaced by
+ * U+FFFD, so that text cut in the middle of a character (or any other bad
+ * byte) becomes a visible mark instead of a failed page. */
+static int put_value(struct out *o, const char *s, size_t n)
+{
+	int r = put_string(o, s, n);
+	if (r >= 0)
+		return r;
+	size_t k = 0;
 	char *fixed = arena_alloc_raw(o->a, n * 3 + 1);
 	if (!fixed)
 		return 0;
@@ -180,9 +308,40 @@ static int put_value(struct out *o, const char *s)
 		}
 	}
 	fprintf(stderr, "json: a string that was not UTF-8 was repaired\n");
-	return put_string(o, fixed, k);
+	return put_string(o, fixed, k) > 0;
 }
 
+/* The program's read-only image (as in view.c): a key there is a literal,
+ * the same text at the same address for as long as the program runs. */
+extern const char __executable_start[], __init_array_start[];
+
+/* Literal keys seen to be well-formed UTF-8 that needs no escape, by address:
+ * such a key is written as it is, without looking at its bytes again. */
+static const char *plain_keys[KEY_CACHE];
+
+static inline size_t key_slot(const char *k)
+{
+	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 54) & (KEY_CACHE - 1);
+}
+
+/* Short copies (keys) without a call: n <= 16 as two overlapping words. */
+static inline void copy_short(char *q, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		uint64_t a = load8(s), b = load8(s + n - 8);
+		memcpy(q, &a, 8);
+		memcpy(q + n - 8, &b, 8);
+	} else if (n >= 4 && n < 8) {
+		uint32_t a = (uint32_t)load4(s), b = (uint32_t)load4(s + n - 4);
+		memcpy(q, &a, 4);
+		memcpy(q + n - 4, &b, 4);
+	} else {
+		memcpy(q, s, n);
+	}
+}
+
+/* A number, without printf: the digits backwards into a small buffer,
+ * copied as words. */
 static int put_int(struct out *o, long long v)
 {
 	char tmp[24], *e = tmp + sizeof tmp, *p = e;
@@ -192,7 +351,41 @@ static int put_int(struct out *o, long long v)
 	while (u /= 10);
 	if (v < 0)
 		*--p = '-';
-	return put(o, p, (size_t)(e - p));
+	if (!reserve(o, 24))
+		return 0;
+	copy_short(o->p + o->len, p, (size_t)(e - p));
+	o->len += (size_t)(e - p);
+	return 1;
+}
+
+/* put_key() of a key not known yet: written with its escapes, and
+ * remembered when it is a literal that needs none. */
+static __attribute__((noinline)) int put_new_key(struct out *o, const char *k, size_t kl)
+{
+	size_t before = o->len;
+	if (put_string(o, k, kl) <= 0 || !put_ch(o, ':'))
+		return 0;
+	if (o->len - before == kl + 3 && (uintptr_t)k >= (uintptr_t)__executable_start &&
+	    (uintptr_t)k < (uintptr_t)__init_array_start)
+		plain_keys[key_slot(k)] = k;   /* well-formed, and written as it is */
+	return 1;
+}
+
+/* A key and its colon; the caller reserved room for klen + 3 bytes. Keys
+ * must be well-formed UTF-8 (jansson refused others, and so does this). */
+static inline int put_key(struct out *o, const char *k, size_t kl)
+{
+	const char **c = &plain_keys[key_slot(k)];
+	if (*c == k) {
+		char *q = o->p + o->len;
+		q[0] = '"';
+		copy_short(q + 1, k, kl);
+		q[kl + 1] = '"';
+		q[kl + 2] = ':';
+		o->len += kl + 3;
+		return 1;
+	}
+	return put_new_key(o, k, kl);
 }
 
 /* One key of a dictionary as JSON has it: its last value, or the items of
@@ -208,7 +401,8 @@ struct slot {
  * first: most keys differ there). */
 static int same_key(const struct view_node *a, const struct view_node *b)
 {
-	return a->klen == b->klen && a->khash == b->khash && memcmp(a->key, b->key, a->klen) == 0;
+	return a->key == b->key ||
+	       (a->klen == b->klen && a->khash == b->khash && memcmp(a->key, b->key, a->klen) == 0);
 }
 
 /* The item after `it` in slot s, or NULL. */
@@ -228,9 +422,12 @@ struct keys {
 	int n;
 	int *hash;        /* past LINEAR_KEYS entries: slot index + 1, 0 empty */
 	size_t mask;
+	uint64_t seen;    /* up to LINEAR_KEYS entries: a bit of each key's hash */
 };
 
-/* The slot of entry n's key, a new empty one if it has none yet. */
+/* The slot of entry n's key, a new empty one if it has none yet. Up to
+ * LINEAR_KEYS entries, a key whose bit is not yet in `seen` is new
+ * without a scan. */
 static struct slot *slot_of(struct keys *ks, const struct view_node *n)
 {
 	size_t h = 0;
@@ -240,9 +437,13 @@ static struct slot *slot_of(struct keys *ks, const struct view_node *n)
 				return &ks->slot[ks->hash[h] - 1];
 		ks->hash[h] = ks->n + 1;
 	} else {
-		for (int i = 0; i < ks->n; i++)
-			if (same_key(ks->slot[i].named, n))
-				return &ks->slot[i];
+		uint64_t bit = 1ULL << (n->khash & 63);
+		if (ks->seen & bit) {
+			for (int i = 0; i < ks->n; i++)
+				if (same_key(ks->slot[i].named, n))
+					return &ks->slot[i];
+		}
+		ks->seen |= bit;
 	}
 	struct slot *s = &ks->slot[ks->n++];
 	*s = (struct slot){ n, NULL, NULL, NULL };
@@ -263,16 +464,17 @@ static int check_replaced(struct arena *a, const struct slot *s, int depth)
 	return 1;
 }
 
-/* Sorts the entries of dictionary `d` (at `depth`) into keys; 0 without
- * memory or when a section meets a value of the same key (which jansson
- * refused as well). */
-static int gather(struct arena *a, const struct view_node *d, int depth, struct keys *ks)
+/* Sorts the entries of dictionary `d` (at `depth`) into keys, in `room`
+ * (LINEAR_KEYS slots) when they fit, else in the arena; 0 without memory
+ * or when a section meets a value of the same key (which jansson refused
+ * as well). An entry of the same key as the one before it (the items of a
+ * section) takes its slot without a search. */
+static int gather(struct arena *a, const struct view_node *d, int depth, struct keys *ks,
+		  struct slot *room)
 {
-	size_t count = 0;
-	for (const struct view_node *n = d->first; n; n = n->next)
-		count++;
-	memset(ks, 0, sizeof *ks);
-	ks->slot = arena_alloc_raw(a, (count ? count : 1) * sizeof *ks->slot);
+	size_t count = d->count;
+	*ks = (struct keys){ 0 };
+	ks->slot = count <= LINEAR_KEYS ? room : arena_alloc_raw(a, count * sizeof *ks->slot);
 	if (!ks->slot)
 		return 0;
 	if (count > LINEAR_KEYS) {
@@ -284,10 +486,12 @@ static int gather(struct arena *a, const struct view_node *d, int depth, struct 
 			return 0;
 		ks->mask = size - 1;
 	}
+	struct slot *s = NULL;
 	for (const struct view_node *n = d->first; n; n = n->next) {
 		if (n->kind == VIEW_KIND__MAX)
 			abort();
-		struct slot *s = slot_of(ks, n);
+		if (!s || !same_key(s->named, n))
+			s = slot_of(ks, n);
 		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
 		if (!section) {
 			if ((s->val || s->first) && !check_replaced(a, s, depth))
@@ -313,7 +517,8 @@ static int gather(struct arena *a, const struct view_node *d, int depth, struct 
 static int check_dict(struct arena *a, const struct view_node *d, int depth)
 {
 	struct keys ks;
-	if (depth > JSON_MAX_DEPTH || !gather(a, d, depth, &ks))
+	struct slot room[LINEAR_KEYS];
+	if (depth > JSON_MAX_DEPTH || !gather(a, d, depth, &ks, room))
 		return 0;
 	for (int i = 0; i < ks.n; i++)
 		if (!check_replaced(a, &ks.slot[i], depth))
@@ -323,25 +528,21 @@ static int check_dict(struct arena *a, const struct view_node *d, int depth)
 
 static int put_dict(struct out *o, const struct view_node *d, int depth);
 
-/* The value of one key. */
-static int put_slot(struct out *o, const struct slot *s, int depth)
+/* A value entry (not a section) as JSON. */
+static int put_entry(struct out *o, const struct view_node *n, int depth)
 {
-	const struct view_node *n = s->val;
-	if (!n) {
-		if (!put_ch(o, '['))
-			return 0;
-		for (const struct view_node *it = s->first; it; it = next_item(s, it))
-			if ((it != s->first && !put_ch(o, ',')) || !put_dict(o, it, depth + 1))
-				return 0;
-		return put_ch(o, ']');
-	}
 	switch (n->kind) {
 	case VIEW_STR:
-		return put_value(o, n->str);
+		return put_value(o, n->str, (size_t)n->num);
 	case VIEW_NUM:
 		return put_int(o, n->num);
 	case VIEW_FLAG:
-		return n->num ? put(o, "true", 4) : put(o, "false", 5);
+		if (!reserve(o, 8))
+			return 0;
+		memcpy(o->p + o->len, n->num ? "true" : "fals", 4);   /* "false": one more */
+		o->p[o->len + 4] = 'e';
+		o->len += n->num ? 4 : 5;
+		return 1;
 	case VIEW_INCLUDE:
 		return put_dict(o, n, depth + 1);
 	default:
@@ -349,30 +550,137 @@ static int put_slot(struct out *o, const struct slot *s, int depth)
 	}
 }
 
-/* Dictionary `d` as one JSON object. */
-static int put_dict(struct out *o, const struct view_node *d, int depth)
+/* The value of one key. */
+static int put_slot(struct out *o, const struct slot *s, int depth)
 {
-	struct keys ks;
-	if (depth > JSON_MAX_DEPTH || !gather(o->a, d, depth, &ks) || !put_ch(o, '{'))
+	if (!s->val) {
+		if (!put_ch(o, '['))
+			return 0;
+		for (const struct view_node *it = s->first; it; it = next_item(s, it))
+			if ((it != s->first && !put_ch(o, ',')) || !put_dict(o, it, depth + 1))
+				return 0;
+		return put_ch(o, ']');
+	}
+	return put_entry(o, s->val, depth);
+}
+
+/* 1 when an entry before n in its dictionary, from `first` up to `prev`,
+ * has n's key. */
+static int seen_before(const struct view_node *first, const struct view_node *prev,
+		       const struct view_node *n)
+{
+	for (const struct view_node *e = first;; e = e->next) {
+		if (same_key(e, n))
+			return 1;
+		if (e == prev)
+			return 0;
+	}
+}
+
+/* 1 when every key of dictionary d is new or continues the sections of
+ * the entry before it (almost every dictionary of a page), so that it can
+ * be written in one pass over its entries: no slots, and no search but
+ * for a key whose bit (of 128) an earlier key set. */
+static int in_order(const struct view_node *d)
+{
+	uint64_t seen[2] = { 0, 0 };
+	const struct view_node *prev = NULL;
+	for (const struct view_node *n = d->first; n; prev = n, n = n->next) {
+		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
+		if (prev && same_key(prev, n)) {
+			if (!section || !(prev->kind == VIEW_SECTION || prev->kind == VIEW_LIST))
+				return 0;
+			continue;
+		}
+		unsigned b = n->khash & 127;
+		if ((seen[b >> 6] >> (b & 63) & 1) && seen_before(d->first, prev, n))
+			return 0;
+		seen[b >> 6] |= 1ULL << (b & 63);
+	}
+	return 1;
+}
+
+/* Dictionary d, in_order(), in one pass over its entries. */
+static int put_direct(struct out *o, const struct view_node *d, int depth)
+{
+	const struct view_node *prev = NULL;
+	int open = 0, items = 0;   /* an array of prev's key is open, with items */
+	if (!put_ch(o, '{'))
 		return 0;
-	for (int i = 0; i < ks.n; i++) {
-		const char *k = ks.slot[i].named->key;
-		size_t kl = ks.slot[i].named->klen;
-		if ((i > 0 && !put_ch(o, ',')) || !utf8_ok(k, kl) || !put_string(o, k, kl) ||
-		    !put_ch(o, ':') || !put_slot(o, &ks.slot[i], depth))
+	for (const struct view_node *n = d->first; n; prev = n, n = n->next) {
+		if (n->kind == VIEW_KIND__MAX)
+			abort();
+		int section = n->kind == VIEW_SECTION || n->kind == VIEW_LIST;
+		if (!prev || !same_key(prev, n)) {
+			/* room for "],", the key and a number, true, false or "[" */
+			if (!reserve(o, n->klen + 32))
+				return 0;
+			if (open)
+				o->p[o->len++] = ']';
+			if (prev)
+				o->p[o->len++] = ',';
+			if (!put_key(o, n->key, n->klen))
+				return 0;
+			open = section;
+			items = 0;
+			if (!section) {
+				if (!put_entry(o, n, depth))
+					return 0;
+				continue;
+			}
+			o->p[o->len++] = '[';
+		}
+		if (n->kind == VIEW_SECTION &&
+		    ((items++ && !put_ch(o, ',')) || !put_dict(o, n, depth + 1)))
+			return 0;
+	}
+	return (!open || put_ch(o, ']')) && put_ch(o, '}');
+}
+
+/* The gathered keys of a dictionary as one JSON object. */
+static int put_keys(struct out *o, const struct keys *ks, int depth)
+{
+	if (!put_ch(o, '{'))
+		return 0;
+	for (int i = 0; i < ks->n; i++) {
+		const struct view_node *named = ks->slot[i].named;
+		if (!reserve(o, named->klen + 4))
+			return 0;
+		if (i > 0)
+			o->p[o->len++] = ',';
+		if (!put_key(o, named->key, named->klen) ||
+		    !put_slot(o, &ks->slot[i], depth))
 			return 0;
 	}
 	return put_ch(o, '}');
 }
 
+/* Dictionary `d` as one JSON object. */
+static int put_dict(struct out *o, const struct view_node *d, int depth)
+{
+	struct keys ks;
+	struct slot room[LINEAR_KEYS];
+	if (depth > JSON_MAX_DEPTH)
+		return 0;
+	if (in_order(d))
+		return put_direct(o, d, depth);
+	return gather(o->a, d, depth, &ks, room) && put_keys(o, &ks, depth);
+}
+
+/* The size of the last text written, for the next one's buffer. */
+static size_t last_len;
+
 char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 {
-	struct out o = { a, NULL, 0, JSON_OUT_FIRST };
+	size_t first = last_len + last_len / 8 + 64;
+	struct out o = { a, NULL, 0, first > JSON_OUT_FIRST ? first : JSON_OUT_FIRST };
+	o.cap = (o.cap + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	o.p = arena_alloc_raw(a, o.cap);
 	if (!o.p || !put_dict(&o, root, 0))
 		return NULL;
 	o.p[o.len++] = '\n';   /* reserve() always leaves room for two more */
 	o.p[o.len] = '\0';
 	*len = o.len;
+	last_len = o.len;
 	return o.p;
 }
