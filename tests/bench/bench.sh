@@ -28,6 +28,11 @@
 # writes nothing into docs/benchmarks.md: the quick way to compare the
 # counts of two commits (docs/benchmarks.md, "Pinned positions");
 # BENCH_PROFILE_KEYS='move:*' (a shell pattern) counts only those keys.
+# BENCH_PG=0 skips the PostgreSQL column (docs/benchmarks.md, "PostgreSQL"):
+# otherwise the pinned setup, as the table/JSON/move rows measure it, is
+# copied with `spieltisch migrate` into a throw-away cluster
+# (tests/pg/cluster.sh) and the same rows are counted and rated there, and
+# moves/s of two app instances behind one upstream against one.
 #
 # The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
 # 1,000 players after 10 rounds, its JSON, and /me of a user at 200
@@ -80,6 +85,9 @@ RES=$W/results
 SERVER_PID=
 NGINX_PID=
 PEER_PID=
+SERVER2_PID=
+PG_DIR=
+PG_ON=0
 
 stop_server() {
 	if [ -n "$SERVER_PID" ]; then
@@ -118,6 +126,8 @@ wait_gone() {
 
 cleanup() {
 	stop_server
+	stop_server2
+	[ -z "$PG_DIR" ] || sh tests/pg/cluster.sh stop "$PG_DIR" > /dev/null 2>&1 || true
 	stop_nginx
 	stop_peer
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then
@@ -145,6 +155,10 @@ start_nginx() {
 	[ "$(id -u)" = 0 ] && nginx_user="user root;"
 	sed -e "s|@PORT@|$PORT|g" -e "s|@VAR@|$W/var|g" -e "s|@ROOT@|$ROOT|g" \
 		-e "s|@USER@|$nginx_user|g" -e "s|@NCHAN@|${NGINX_NCHAN-#}|g" "$TEMPLATE" > "$W/nginx.conf"
+	# NGINX_SECOND: a second app socket in the upstream (two instances)
+	[ -z "${NGINX_SECOND:-}" ] ||
+		sed -i "s|^\([[:space:]]*\)server unix:$W/var/spieltisch.sock;|&\n\1server unix:$NGINX_SECOND;|" \
+			"$W/nginx.conf"
 	if grep -q '^[[:space:]]*daemon[[:space:]]' "$W/nginx.conf"; then
 		nginx -p "$W/var/" -c "$W/nginx.conf" -e "$W/var/nginx-error.log" &
 	else
@@ -198,6 +212,39 @@ start_app() {
 		2>> "$W/serve.log" &
 	SERVER_PID=$!
 	wait_socket
+}
+
+# start_app_pinned CPU DB SOCKET WORKERS [2]: an app instance whose master
+# and workers run on CPU only (taskset); "2" makes it the second instance
+# (SERVER2_PID) on its own socket.
+start_app_pinned() {
+	rm -f "$3"
+	taskset -c "$1" "$BIN" serve --socket "$3" --workers "$4" --db "$2" --root "$ROOT" \
+		2>> "$W/serve.log" &
+	if [ "${5:-1}" = 2 ]; then
+		SERVER2_PID=$!
+		n=0
+		until [ -S "$3" ]; do
+			n=$((n + 1))
+			if [ "$n" -gt 200 ] || ! kill -0 "$SERVER2_PID" 2>/dev/null; then
+				log "the second instance did not start"
+				exit 1
+			fi
+			sleep 0.05
+		done
+		sleep 0.3
+	else
+		SERVER_PID=$!
+		wait_socket
+	fi
+}
+
+stop_server2() {
+	if [ -n "$SERVER2_PID" ]; then
+		kill "$SERVER2_PID" 2>/dev/null || true
+		wait_gone "$SERVER2_PID"
+		SERVER2_PID=
+	fi
 }
 
 # The server's worker processes (its children), one pid a line.
@@ -470,6 +517,48 @@ rm -f "$W/presim.db" "$W/presim.db-wal" "$W/presim.db-shm"
 copy_db "$W/small.db" "$W/word.db"
 copy_db "$W/small.db" "$W/live.db"
 
+# ---- 3b. the PostgreSQL column ----
+# The small database as the rows below measure it (before the move runs:
+# their tables are where the prepared moves start), copied with
+# `spieltisch migrate` into a throw-away cluster (tests/pg/cluster.sh),
+# then cloned there (CREATE DATABASE … TEMPLATE) once per use: the
+# instruction counts, the rates, one instance's moves, two instances'
+# moves. The SQLite counts it is set against are taken on a copy of the
+# same file (pgsrc.db), so both sides read the same data.
+pg_uri() { printf '%s\n' "$PG_URI" | sed "s|^postgresql:///spieltisch?|postgresql:///$1?|"; }
+pg_setup() {
+	if [ "${BENCH_PG:-1}" = 0 ]; then
+		log "PostgreSQL: skipped (BENCH_PG=0)"
+		return 0
+	fi
+	if ! command -v psql > /dev/null 2>&1 || ! ls /usr/lib/postgresql/*/bin/initdb > /dev/null 2>&1; then
+		log "PostgreSQL: skipped: the server is not installed (sh deploy/deps.sh test)"
+		echo "pgskip|the PostgreSQL server is not installed" >> "$RES"
+		return 0
+	fi
+	copy_db "$W/small.db" "$W/pgsrc.db"
+	copy_db "$W/small.db" "$W/pgsq.db"
+	PG_DIR=$W/pg
+	PG_URI=$(sh tests/pg/cluster.sh start "$PG_DIR") || {
+		log "PostgreSQL: the cluster did not start"; PG_DIR=; return 0; }
+	t0=$(now_s)
+	timeout 1800 "$BIN" migrate --from "$W/pgsrc.db" --to "$PG_URI" --root "$ROOT" \
+		> "$W/migrate.log" 2>&1 || {
+		tail -n 5 "$W/migrate.log" >&2
+		log "PostgreSQL: migrate failed"
+		echo "pgskip|spieltisch migrate failed: $(tail -n 1 "$W/migrate.log")" >> "$RES"
+		return 0
+	}
+	log "PostgreSQL: migrated in $(($(now_s) - t0)) s: $(tail -n 1 "$W/migrate.log")"
+	for d in pgprof pgrate pgone pgtwo; do
+		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $d TEMPLATE spieltisch" \
+			> /dev/null || { log "PostgreSQL: CREATE DATABASE $d failed"; return 0; }
+	done
+	PG_ON=1
+	echo "pgver|$(psql -X -A -t "$PG_URI" -c 'SHOW server_version' 2>/dev/null | head -n 1)" >> "$RES"
+}
+pg_setup
+
 cookie_of() { # USER_IDX
 	awk -v i="$1" '$1 == "user" && $2 == i { print "st=" $4 }' "$W/list"
 }
@@ -605,6 +694,63 @@ live_row() {
 	start_nginx
 }
 
+# ---- 4d. the PostgreSQL rates (after the SQLite rows of 4, on a clone of
+# the same data) and two app instances on one PostgreSQL ----
+pg_rates() {
+	[ "$PG_ON" = 1 ] || return 0
+	echo "pgload|before the PostgreSQL rates|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+	start_app "$(pg_uri pgrate)"
+	while read -r kind slug tid version uidx; do
+		[ "$kind" = page ] || continue
+		c=$(cookie_of "$uidx")
+		measure "pg:page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+		measure "pg:poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
+		measure "pg:json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+	done < "$W/list"
+	measure "pg:poll:me" "/me poll of the page viewer, unchanged (204)" 204 "$(me_poll_path)" ""
+	while read -r _ slug _; do
+		measure "pg:move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	echo "rss|pg|$(worker_rss_kib)" >> "$RES"
+	stop_server
+	pg_instances
+}
+
+# Moves/s of one app instance against two behind one upstream, each on a
+# clone of the same data. The app is made the bottleneck by pinning
+# (taskset): one instance's master and workers all on core 0, against two
+# instances, one on core 0 and one on core 1; nginx, PostgreSQL and wrk
+# are not pinned and share both cores. Both sides run the same number of
+# workers (2 × BENCH_WORKERS), so only the cores differ, not the
+# concurrency.
+pg_instances() {
+	if ! command -v taskset > /dev/null 2>&1 || [ "$(nproc)" -lt 2 ]; then
+		echo "pgskip2|two instances: needs taskset and 2 cores" >> "$RES"
+		return 0
+	fi
+	start_app_pinned 0 "$(pg_uri pgone)" "$SOCK" $((2 * WORKERS))
+	while read -r _ slug _; do
+		measure "pg1:move:$slug" "$slug move (303), one instance" 303 "/" "" \
+			"$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+	stop_nginx
+	NGINX_SECOND=$W/var/spieltisch2.sock
+	start_nginx
+	start_app_pinned 0 "$(pg_uri pgtwo)" "$SOCK" "$WORKERS"
+	start_app_pinned 1 "$(pg_uri pgtwo)" "$NGINX_SECOND" "$WORKERS" 2
+	while read -r _ slug _; do
+		measure "pg2:move:$slug" "$slug move (303), two instances" 303 "/" "" \
+			"$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+	stop_server2
+	stop_nginx
+	NGINX_SECOND=
+	start_nginx
+	echo "pgload|after the two-instance runs|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+}
+
 # ---- 4. the app, 10^3 finished parties ----
 
 if [ "$ONLY" != 1 ]; then
@@ -629,6 +775,7 @@ if [ "$ONLY" != 1 ]; then
 	done < "$W/moves"
 	echo "rss|app|$(worker_rss_kib)" >> "$RES"
 	stop_server
+	pg_rates
 	first_word_row
 	live_row
 	start_app "$W/scale.db"
@@ -692,6 +839,33 @@ if [ "${BENCH_PROFILE:-1}" != 0 ] && command -v valgrind >/dev/null 2>&1 &&
 		done < "$W/list"
 	fi
 	profile_stop
+	# The PostgreSQL column: the same rows on PostgreSQL (pgprof) and, as
+	# what they are set against, on SQLite with the same data (pgsq.db).
+	# The counts are the app's worker's only: PostgreSQL's server
+	# processes are not under valgrind.
+	if [ "$PG_ON" = 1 ]; then
+		for side in sq pg; do
+			db=$W/pgsq.db
+			[ "$side" = pg ] && db=$(pg_uri pgprof)
+			if profile_start "$BIN" serve --socket "$SOCK" --workers 1 --db "$db" --root "$ROOT"; then
+				while read -r kind slug tid version uidx; do
+					[ "$kind" = page ] || continue
+					c=$(cookie_of "$uidx")
+					profile_run "$side:page:$slug" "/t/$tid" "$c" 200
+					profile_run "$side:poll:$slug" "/t/$tid/poll?v=$version" "$c" 204
+					profile_run "$side:json:$slug" "/t/$tid.json" "$c" 200
+				done < "$W/list"
+				while read -r _ slug _; do
+					profile_run "$side:move:$slug" "/" "" 303 "$W/tuples/moves-$slug.tsv"
+				done < "$W/moves"
+				# passed deadlines applied first, as for poll:me above
+				timeout 300 "$GEN" settle --db "$db" --schema schema >> "$W/gen-settle.log" 2>&1 ||
+					log "gen settle ($side) failed: $(tail -n 1 "$W/gen-settle.log")"
+				profile_run "$side:poll:me" "$(me_poll_path)" "" 204
+			fi
+			profile_stop
+		done
+	fi
 fi
 
 if [ "$ONLY" = 1 ]; then
@@ -702,6 +876,13 @@ if [ "$ONLY" = 1 ]; then
 		END { if (ir["page:drehwurm"] > 0) for (k in ir) if (k ~ /^scale:/)
 			printf "ir-ratio|%s / page:drehwurm|%.2f\n", k, ir[k] / ir["page:drehwurm"] }' \
 		"$RES" | sort
+	# The PostgreSQL column: its count over SQLite's on the same data.
+	awk -F'|' '$1 == "ir" { ir[$2] = $3; k[++n] = $2 }
+		END { for (i = 1; i <= n; i++) if (k[i] ~ /^pg:/) {
+			s = "sq:" substr(k[i], 4)
+			if (ir[s] > 0) printf "ir-pg|%s|sqlite %d|postgresql %d|%.2f ×\n",
+				substr(k[i], 4), ir[s], ir[k[i]], ir[k[i]] / ir[s] } }' "$RES"
+	grep '^pg' "$RES" || true
 	exit 0
 fi
 

@@ -21,6 +21,11 @@
 #     subscribed page's message; the memory of nginx's workers per 1,000
 #     waiting pages (a longpoll line: memory only)
 #   liveskip|why                                          not measured
+#   pg:KEY, pg1:move:SLUG, pg2:move:SLUG (wrk lines)      PostgreSQL's rates;
+#     one app instance's and two instances' moves (bench.sh pg_instances)
+#   ir|sq:KEY / ir|pg:KEY                                 counts on SQLite and
+#     PostgreSQL with the same data (the PostgreSQL column)
+#   pgver|version  pgload|when|load  pgskip|why  pgskip2|why
 set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
@@ -60,7 +65,10 @@ function both(a, b) { return (a != "" && b != "") ? a "; " b : a b }
 $1 ~ /:/ || $1 ~ /^hello/ { rps[$1] = $3; lab[$1] = $2; p50[$1] = $4; p99[$1] = $5; err[$1] = $6; codes[$1] = $7; exh[$1] = $8 }
 $1 == "rss" { rss[$2] = $3 }
 $1 == "peer" { peer_mv[$2] = $3; peer_rd[$2] = $6 }
-$1 == "ir" { ir[$2] = $3 }
+$1 == "ir" { ir[$2] = $3; irbad[$2] = $5 }
+$1 == "pgver" { pgver = $2 }
+$1 == "pgload" { pgload = pgload (pgload == "" ? "" : "; ") $2 ": " $3 }
+$1 == "pgskip" || $1 == "pgskip2" { pgskip = pgskip (pgskip == "" ? "" : "; ") $2 }
 $1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
 # The slowest Spieltisch game of a kind (move, json): what the peer is set against.
 function slowest(kind,   k, best, kk) {
@@ -320,4 +328,62 @@ END {
 			printf ", %.2f × its instructions (%.0fk against %.0fk)", ir[t] / ir[d], ir[t] / 1000, ir[d] / 1000
 		printf ".\n"
 	}
+	pg_table()
+}
+# The PostgreSQL column (bench.sh 3b, 4d, 6): each row on PostgreSQL
+# against SQLite, as ratios: instructions in the worker of the app
+# (callgrind; those of the PostgreSQL server are not counted) and
+# requests/s (wrk).
+function pg_ratio(a, b) { return (a > 0 && b > 0) ? sprintf("%.2f ×", a / b) : "" }
+function pg_k(x) { return x > 0 ? sprintf("%.0fk", x / 1000) : "" }
+function pg_row(key, label,   si, pi, sr, pr, bad) {
+	si = ir["sq:" key]; pi = ir["pg:" key]; sr = rps[key]; pr = rps["pg:" key]
+	bad = ""
+	if (irbad["sq:" key] > 0 || irbad["pg:" key] > 0)
+		bad = sprintf(" (unexpected answers: %d / %d)", irbad["sq:" key], irbad["pg:" key])
+	if ((("pg:" key) in err) && err["pg:" key] != 0)
+		bad = bad sprintf(" (PostgreSQL rate: %d errors)", err["pg:" key])
+	printf "| %s%s | %s | %s | %s | %s | %s | %s |\n", label, bad, pg_k(si), pg_k(pi), pg_ratio(pi, si),
+		(sr > 0 ? sprintf("%.0f", sr) : ""), (pr > 0 ? sprintf("%.0f", pr) : ""), pg_ratio(pr, sr)
+}
+function pg_table(   i, k, kk, s, n1, n2, t1, t2) {
+	if (pgver == "" && pgskip == "") return
+	printf "\n### PostgreSQL beside SQLite\n\n"
+	if (pgver == "") { printf "Not measured: %s.\n", pgskip; return }
+	printf "PostgreSQL %s on the same machine, a throw-away cluster (fsync off), the same data as the ", pgver
+	printf "SQLite rows (copied with `spieltisch migrate`). Instructions: the app\047s worker only (callgrind); "
+	printf "the PostgreSQL server\047s own are not counted. Goals: instructions ≤ 2 × SQLite\047s, rate ≥ 0.5 × SQLite\047s.\n\n"
+	printf "| row | SQLite instr. | PostgreSQL instr. | × | SQLite req/s | PostgreSQL req/s | × |\n"
+	printf "|---|---:|---:|---:|---:|---:|---:|\n"
+	for (i = 1; i <= n; i++) {
+		split(line[i], f, "|")
+		if (f[1] != "ir" || f[2] !~ /^pg:/) continue
+		k = substr(f[2], 4)
+		split(k, kk, ":")
+		s = kk[2] " poll, unchanged (204)"
+		if (kk[1] == "page") s = kk[2] " table page"
+		if (kk[1] == "json") s = kk[2] " table JSON"
+		if (kk[1] == "move") s = kk[2] " move (303)"
+		if (k == "poll:me") s = "/me poll of the page viewer, unchanged (204)"
+		pg_row(k, s)
+	}
+	n1 = 0; n2 = 0; t1 = 0; t2 = 0
+	for (k in rps) if (k ~ /^pg1:move:/) { n1++; t1 += rps[k] }
+	if (n1 > 0) {
+		printf "\nTwo app instances behind one upstream on one PostgreSQL, moves/s (goal ≥ 1.6 × one instance):"
+		printf " one instance pinned to core 0 (taskset, %d workers) against two, pinned to core 0 and core 1", 2 * workers
+		printf " (%d workers each); nginx, PostgreSQL and wrk unpinned on both cores.\n\n", workers
+		printf "| row | one instance, moves/s | two instances, moves/s | × |\n|---|---:|---:|---:|\n"
+		for (i = 1; i <= n; i++) {
+			split(line[i], f, "|")
+			if (f[1] !~ /^pg1:move:/) continue
+			k = substr(f[1], 5)
+			t2 += rps["pg2:" k]
+			sub(/, one instance$/, "", f[2])
+			printf "| %s | %.0f | %.0f | %s |\n", f[2], rps["pg1:" k], rps["pg2:" k], pg_ratio(rps["pg2:" k], rps["pg1:" k])
+		}
+		printf "| all games (sum) | %.0f | %.0f | %s |\n", t1, t2, pg_ratio(t2, t1)
+	}
+	if (pgskip != "") printf "\nNot measured: %s.\n", pgskip
+	if (pgload != "") printf "\nLoad (uptime, 1/5/15 min): %s.\n", pgload
 }' "$res"
