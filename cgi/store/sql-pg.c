@@ -5,9 +5,9 @@
  *
  * The statements are the files' stmt_text[], written for SQLite and turned
  * into PostgreSQL's by st_pg_text (dialect.h) once per connection, each
- * prepared (PQprepare) when the store opens, as on SQLite. Values are
- * always bound as parameters: numbers and text in text form, blobs in
- * binary; results come back in text form and the cursor's readers
+ * prepared (PQprepare) at its first use on the connection (st_pg_prepare).
+ * Values are always bound as parameters: numbers and text in text form,
+ * blobs in binary; results come back in text form and the cursor's readers
  * (st_int, st_text, …) convert them. A write transaction takes a
  * transaction-level advisory lock, the writer lock, at BEGIN: writers
  * queue as they do on SQLite (BEGIN IMMEDIATE and the lock file), so what
@@ -31,14 +31,8 @@
 
 #include <libpq-fe.h>
 
-#include "internal.h"
-
-#if defined(__has_include)
-#if __has_include("dialect.h")
 #include "dialect.h"
-#define ST_HAVE_DIALECT 1
-#endif
-#endif
+#include "internal.h"
 
 enum {
 	PG_PARAMS = 32,             /* the most values a statement binds ($1 … $32) */
@@ -52,42 +46,6 @@ enum {
 /* The writer lock and the migrations' lock: one key ("Spie"), held to the
  * transaction's end. */
 #define LOCK_SQL "SELECT pg_advisory_xact_lock(1399875941)"
-
-#ifndef ST_HAVE_DIALECT
-/* Without dialect.h (another branch's), only the placeholders are turned:
- * ?N becomes $N and a bare ? one above the highest so far, outside quotes.
- * 0 when it does not fit. */
-static size_t st_pg_text(const char *in, char *out, size_t cap)
-{
-	size_t n = 0;
-	int high = 0;
-	char quote = 0;
-	for (const char *p = in; *p; p++) {
-		char num[16];
-		const char *put = p;
-		size_t len = 1;
-		if (quote) {
-			quote = *p == quote ? 0 : quote;
-		} else if (*p == '\'' || *p == '"') {
-			quote = *p;
-		} else if (*p == '?') {
-			int v = 0;
-			while (p[1] >= '0' && p[1] <= '9')
-				v = v * 10 + (*++p - '0');
-			v = v ? v : high + 1;
-			high = v > high ? v : high;
-			len = (size_t)snprintf(num, sizeof num, "$%d", v);
-			put = num;
-		}
-		if (n + len >= cap)
-			return out[0] = '\0', 0;
-		memcpy(out + n, put, len);
-		n += len;
-	}
-	out[n] = '\0';
-	return n;
-}
-#endif
 
 /* One statement's values and result (a cursor's PostgreSQL side). */
 struct st_pgq {
