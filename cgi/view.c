@@ -125,10 +125,11 @@ void view_strf(struct view *v, const char *key, const char *fmt, ...)
 	view_str(v, key, tmp);
 }
 
-static int is_seat_key(const char *key)
+/* key (of length n) is "seat" or ends in "_seat". */
+static inline int is_seat_key(const char *key, size_t n)
 {
-	size_t n = strlen(key);
-	return strcmp(key, "seat") == 0 || (n > 5 && strcmp(key + n - 5, "_seat") == 0);
+	return n >= 4 && memcmp(key + n - 4, "seat", 4) == 0 &&
+	       (n == 4 || (n > 5 && key[n - 5] == '_'));
 }
 
 void view_num(struct view *v, const char *key, long long val)
@@ -137,8 +138,8 @@ void view_num(struct view *v, const char *key, long long val)
 	if (!n)
 		return;
 	n->num = val;
-	if (v->nnames && is_seat_key(key)) {
-		size_t kl = strlen(key);
+	if (v->nnames && is_seat_key(n->key, n->klen)) {
+		size_t kl = n->klen;
 		char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
 		if (k) {
 			memcpy(k, key, kl);

@@ -206,17 +206,38 @@ static int load_into(const struct game *g, void *scratch, struct de *d, struct r
 	return SNAP_OK;
 }
 
+/* The envelope and format of snapshot p/n opened into d; SNAP_OK or why not. */
+static int open_format(const struct game *g, struct de *d, const unsigned char *p, size_t n,
+		       struct rerr *e)
+{
+	if (snap_open(d, g->slug, p, n, e) != 0)
+		return SNAP_BAD;
+	if (d->format < g->snap_format_min || d->format > g->snap_format) {
+		rerr_set(e, "Spielstand in Fassung %u, gelesen werden %u bis %u", d->format,
+			 g->snap_format_min, g->snap_format);
+		return SNAP_FORMAT;
+	}
+	return SNAP_OK;
+}
+
+int game_load_over(const struct game *g, void *st, const unsigned char *p, size_t n,
+		   struct rerr *e)
+{
+	struct de d;
+	int rc = open_format(g, &d, p, n, e);
+	if (rc != SNAP_OK)
+		return rc;
+	memset(st, 0, g->state_size);
+	return load_into(g, st, &d, e);
+}
+
 int game_load(const struct game *g, void *st, const unsigned char *p, size_t n,
 	      struct rerr *e)
 {
 	struct de d;
-	if (snap_open(&d, g->slug, p, n, e) != 0)
-		return SNAP_BAD;
-	if (d.format < g->snap_format_min || d.format > g->snap_format) {
-		rerr_set(e, "Spielstand in Fassung %u, gelesen werden %u bis %u", d.format,
-			 g->snap_format_min, g->snap_format);
-		return SNAP_FORMAT;
-	}
+	int frc = open_format(g, &d, p, n, e);
+	if (frc != SNAP_OK)
+		return frc;
 	void *scratch = malloc(g->state_size);
 	if (!scratch) {
 		rerr_set(e, "Spielstand: kein Speicher");
