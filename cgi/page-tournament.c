@@ -42,8 +42,8 @@ struct tpage {
  * Sonneborn-Berger-like sum; never below 0). */
 static const char *halves(struct page *p, int x2, char comma)
 {
-	const char *s = x2 % 2 ? arena_printf(p->a, "%d%c5", x2 / 2, comma)
-			       : arena_printf(p->a, "%d", x2 / 2);
+	const char tail[3] = { comma, '5', '\0' };   /* as "%d%c5" and "%d" wrote it */
+	const char *s = page_id_url(p, "", x2 / 2, x2 % 2 ? tail : "");
 	return s ? s : "";
 }
 

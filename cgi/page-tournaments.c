@@ -54,7 +54,7 @@ const char *page_tourney_status(int status, int key)
 
 const char *page_tourney_url(struct page *p, int64_t id, const char *tail)
 {
-	const char *u = arena_printf(p->a, "/tournaments/%lld%s", (long long)id, tail);
+	const char *u = page_id_url(p, "/tournaments/", id, tail);
 	return u ? u : "/tournaments";
 }
 

@@ -184,15 +184,43 @@ const char *page_back(struct page *p, const char *back)
 	return arena_strdup(p->a, back) ? back : "/";
 }
 
+const char *page_id_url(struct page *p, const char *head, int64_t id, const char *tail)
+{
+	char num[24], *e = num + sizeof num, *d = e;
+	unsigned long long u = id < 0 ? 0ULL - (unsigned long long)id : (unsigned long long)id;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (id < 0)
+		*--d = '-';
+	tail = tail ? tail : "(null)";   /* what the "%s" of a format wrote */
+	size_t hl = strlen(head), nl = (size_t)(e - d), tl = strlen(tail);
+	char *o = arena_alloc_raw(p->a, hl + nl + tl + 1);
+	if (!o)
+		return NULL;
+	memcpy(o, head, hl);
+	memcpy(o + hl, d, nl);
+	memcpy(o + hl + nl, tail, tl + 1);
+	return o;
+}
+
 const char *page_table_url(struct page *p, int64_t id, const char *tail)
 {
-	return arena_printf(p->a, "/t/%lld%s", (long long)id, tail);
+	return page_id_url(p, "/t/", id, tail);
 }
 
 const char *page_user_url(struct page *p, const char *name)
 {
 	const char *esc = http_path_escape(p->a, name ? name : "");
-	return esc ? arena_printf(p->a, "/u/%s", esc) : NULL;
+	if (!esc)
+		return NULL;
+	size_t n = strlen(esc);
+	char *o = arena_alloc_raw(p->a, n + 4);
+	if (o) {
+		memcpy(o, "/u/", 3);
+		memcpy(o + 3, esc, n + 1);
+	}
+	return o;
 }
 
 void page_redirect_table(struct page *p, int64_t id, const char *tail)

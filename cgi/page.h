@@ -72,6 +72,10 @@ const char *page_back(struct page *p, const char *back);
  * "#spiel"): every link to a table, in C and (as a view value) in the
  * templates, is built here. A string in the arena, or NULL. */
 const char *page_table_url(struct page *p, int64_t id, const char *tail);
+/* head, id in decimal, tail, in p's arena (as arena_printf "%s%lld%s" but
+ * without formatting: a tournament page makes 500 such links); NULL when
+ * the arena is exhausted. */
+const char *page_id_url(struct page *p, const char *head, int64_t id, const char *tail);
 /* The path of a user's profile, /u/<name> with the name percent-encoded:
  * every link to a profile is built here, never in a template. A string in
  * the arena, or NULL. */

@@ -83,6 +83,14 @@ static char *digits(char *e, unsigned long long u, int negative)
 	return e;
 }
 
+/* s[0..n) written at out[o..] as far as out (cap bytes, the last kept for
+ * the NUL) has room. */
+static inline void put_span(char *out, size_t cap, size_t o, const char *s, size_t n)
+{
+	if (o + 1 < cap)
+		memcpy(out + o, s, n < cap - 1 - o ? n : cap - 1 - o);
+}
+
 /* vsnprintf(out, cap, fmt, ap), the same text and cut, but the plain
  * conversions (plain_format) written here: glibc's vsnprintf is costly a
  * call, and a table page formats dozens of texts (arena_printf formats
@@ -94,8 +102,12 @@ int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 	size_t o = 0;
 #define PUT(ch) do { if (o + 1 < cap) out[o] = (ch); o++; } while (0)
 	for (const char *f = fmt; *f; f++) {
-		if (*f != '%') {
-			PUT(*f);
+		if (*f != '%') {   /* the text up to the next '%' in one copy */
+			const char *pc = strchr(f, '%');
+			size_t span = pc ? (size_t)(pc - f) : strlen(f);
+			put_span(out, cap, o, f, span);
+			o += span;
+			f += span - 1;
 			continue;
 		}
 		char num[24], *e = num + sizeof num, *p;
@@ -107,10 +119,14 @@ int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 			f++;
 		}
 		switch (*f) {
-		case 's':
-			for (p = va_arg(ap, char *), p = p ? p : "(null)"; *p; p++)
-				PUT(*p);
+		case 's': {
+			const char *a = va_arg(ap, char *);
+			a = a ? a : "(null)";
+			size_t al = strlen(a);
+			put_span(out, cap, o, a, al);
+			o += al;
 			continue;
+		}
 		case 'c':
 			PUT((char)va_arg(ap, int));
 			continue;

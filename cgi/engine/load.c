@@ -107,15 +107,18 @@ static int replay_party(struct store *s, const struct st_table *t, const struct 
  * cache of setup and log: one in a format this build no longer reads is
  * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
  * PLAY_CORRUPT (logged while the party runs: the table is then closed,
- * close_broken). Inside the caller's transaction. */
+ * close_broken). state need not be zeroed: it is all decoded, or zeroed
+ * (and then rebuilt by the replay, or left zero) when the snapshot does not
+ * load. Inside the caller's transaction. */
 int party_state(struct store *s, const struct st_table *t, const struct game *g,
 		const int *opt, const struct st_party *p, const unsigned char *snap,
 		void *state)
 {
 	struct rerr e;
-	int rc = game_load(g, state, snap, p->snap_len, &e);
+	int rc = game_load_over(g, state, snap, p->snap_len, &e);
 	if (rc == SNAP_OK)
 		return PLAY_OK;
+	memset(state, 0, g->state_size);   /* as the callers' zeroed state was before */
 	if (rc == SNAP_FORMAT) {
 		struct rerr why = e;
 		if (replay_party(s, t, g, opt, p, state, &e) == PLAY_OK) {
@@ -143,8 +146,7 @@ int live_load(struct store *s, int64_t id, struct live *l)
 		return PLAY_NOT_PLAYING;
 	if ((rc = table_game(&l->t, &l->g, l->opt)) != PLAY_OK || (rc = live_seats(s, l)) != PLAY_OK)
 		return rc;
-	/* (not zeroed: party_state() writes all of it, by game_load or a deal) */
-	l->state = malloc(l->g->state_size);
+	l->state = malloc(l->g->state_size);   /* party_state fills or zeroes it */
 	l->snap = malloc(GAME_SNAPSHOT_MAX);
 	if (!l->state || !l->snap)
 		return PLAY_ERR;
@@ -328,7 +330,7 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 			out->my_seat = out->seats[i].seat;
 	out->seen = out->t.public_version;
 	if (out->t.party_no >= 0) {
-		out->state = calloc(1, out->g->state_size);
+		out->state = malloc(out->g->state_size);   /* party_state fills or zeroes it */
 		rc = !out->state ? PLAY_ERR : !pg->has_party ? from_store(ST_NOTFOUND, PLAY_ERR) :
 		     load_party(s, out, pg, snap);
 	}

@@ -377,6 +377,39 @@ static void test_literals_kept_others_copied(void **state)
 	assert_int_equal(n->klen, 5);
 }
 
+/* "@N" replaced by seat N's name where N < nnames (a seat without a name:
+ * nothing), everything else as it stands: '@' at the end, twice, before a
+ * non-digit or a seat beyond the table, names side by side. */
+static void test_substitution_edges(void **state)
+{
+	(void)state;
+	static const char *const seat_names[] = { "Ada", NULL, "Bärbel" };
+	static const struct {
+		const char *in, *out;
+	} cases[] = {
+		{ "@0", "Ada" },
+		{ "@0@2", "AdaBärbel" },
+		{ "x@@0y", "x@Aday" },
+		{ "@1|@3|@x|@", "|@3|@x|@" },
+		{ "am Zug: @2, dann @0.", "am Zug: Bärbel, dann Ada." },
+		{ "kein Name", "kein Name" },
+		{ "@", "@" },
+	};
+	struct view v;
+	view_init(&v, &A);
+	v.names = seat_names;
+	v.nnames = 3;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		view_str(&v, "t", cases[i].in);
+	assert_false(v.failed);
+	const struct view_node *n = v.root.first;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++, n = n->next) {
+		assert_non_null(n);
+		assert_string_equal(n->str, cases[i].out);
+		assert_int_equal(n->num, (long long)strlen(cases[i].out));
+	}
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -394,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
+		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
