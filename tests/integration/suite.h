@@ -486,6 +486,21 @@ static inline int it_children_of(pid_t parent, pid_t *out, int max)
 	return n;
 }
 
+/* 1 when pid's second argument is "serve" (the app, not nginx). */
+static inline int it_is_serve(pid_t pid)
+{
+	char path[64], buf[4096];
+	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	size_t first = strnlen(buf, n);
+	return first + 1 < n && strcmp(buf + first + 1, "serve") == 0;
+}
+
 /* ---- the database file ---- */
 
 /* PRAGMA integrity_check of the file: 0 when it answers exactly "ok". */

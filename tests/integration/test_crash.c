@@ -166,21 +166,6 @@ static void *play(void *arg)
 	return NULL;
 }
 
-/* 1 when pid's second argument is "serve" (our program, not nginx). */
-static int is_serve(pid_t pid)
-{
-	char path[64], buf[4096];
-	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	size_t first = strnlen(buf, n);
-	return first + 1 < n && strcmp(buf + first + 1, "serve") == 0;
-}
-
 /* The Seccomp field of /proc/<pid>/status (2: a filter is on), or -1. */
 static int seccomp_mode(pid_t pid)
 {
@@ -203,7 +188,7 @@ static pid_t find_master(void)
 	pid_t kids[16];
 	int n = it_children_of(getpid(), kids, 16);
 	for (int i = 0; i < n; i++)
-		if (is_serve(kids[i]))
+		if (it_is_serve(kids[i]))
 			return kids[i];
 	return -1;
 }

@@ -103,21 +103,6 @@ static int run_migrate(char *out, size_t cap)
 	return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
 
-/* 1 when pid runs `… serve …` (the harness' app, not nginx). */
-static int is_serve(pid_t pid)
-{
-	char path[64], buf[4096];
-	snprintf(path, sizeof path, "/proc/%d/cmdline", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(buf, 1, sizeof buf - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	size_t first = strnlen(buf, n);
-	return first + 1 < n && strcmp(buf + first + 1, "serve") == 0;
-}
-
 /* Stops the harness' SQLite app and starts it again on the same socket,
  * on PostgreSQL; waits (bounded) until nginx reaches it. */
 static void switch_to_postgres(void)
@@ -125,7 +110,7 @@ static void switch_to_postgres(void)
 	pid_t kids[16];
 	int n = it_children_of(getpid(), kids, 16);
 	for (int i = 0; i < n; i++)
-		if (is_serve(kids[i])) {
+		if (it_is_serve(kids[i])) {
 			kill(-kids[i], SIGTERM);
 			waitpid(kids[i], NULL, 0);
 		}
