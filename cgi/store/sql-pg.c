@@ -614,38 +614,21 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-/* Whether migration num is recorded (inside the migration's transaction). */
-static int applied(struct store *s, int num, int *yes)
+/* Runs sql on schema_migrations with $1 = num, expecting `want`; *rows,
+ * when given, the rows it answered (inside the migration's transaction). */
+static int migration_row(struct store *s, const char *sql, int num, ExecStatusType want,
+			 int *rows)
 {
 	char n[16];
 	const char *v[1] = { n };
 	snprintf(n, sizeof n, "%d", num);
-	PGresult *r = PQexecParams(s->pg->conn,
-				   "SELECT 1 FROM schema_migrations WHERE version = $1", 1, NULL, v,
-				   NULL, NULL, 0);
+	PGresult *r = PQexecParams(s->pg->conn, sql, 1, NULL, v, NULL, NULL, 0);
 	int rc = ST_OK;
-	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+	if (PQresultStatus(r) != want) {
 		note_error(s->pg, r);
 		rc = st_pg_fail(s, "schema_migrations");
-	} else {
-		*yes = PQntuples(r) > 0;
-	}
-	PQclear(r);
-	return rc;
-}
-
-static int record(struct store *s, int num)
-{
-	char n[16];
-	const char *v[1] = { n };
-	snprintf(n, sizeof n, "%d", num);
-	PGresult *r = PQexecParams(s->pg->conn,
-				   "INSERT INTO schema_migrations (version) VALUES ($1)", 1, NULL, v,
-				   NULL, NULL, 0);
-	int rc = ST_OK;
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		note_error(s->pg, r);
-		rc = st_pg_fail(s, "schema_migrations");
+	} else if (rows) {
+		*rows = PQntuples(r);
 	}
 	PQclear(r);
 	return rc;
@@ -664,9 +647,11 @@ static int apply_migration(struct store *s, int num, const char *path)
 	rc = exec_plain(s, "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY,"
 			" applied_at TIMESTAMPTZ NOT NULL DEFAULT now())", "schema_migrations");
 	if (rc == ST_OK)
-		rc = applied(s, num, &yes);
+		rc = migration_row(s, "SELECT 1 FROM schema_migrations WHERE version = $1", num,
+				   PGRES_TUPLES_OK, &yes);
 	if (rc == ST_OK && !yes && (rc = exec_plain(s, sql, path)) == ST_OK)
-		rc = record(s, num);
+		rc = migration_row(s, "INSERT INTO schema_migrations (version) VALUES ($1)", num,
+				   PGRES_COMMAND_OK, NULL);
 	if (rc == ST_OK)
 		rc = st_pg_commit(s);
 	else
