@@ -186,12 +186,14 @@ port_open() {
 
 # ---- the FastCGI side: hello-world or spieltisch serve ----
 
+# wait_socket [SOCKET PID]: until the server PID (default $SERVER_PID)
+# listens on SOCKET (default $SOCK).
 wait_socket() {
 	n=0
-	until [ -S "$SOCK" ]; do
+	until [ -S "${1:-$SOCK}" ]; do
 		n=$((n + 1))
-		if [ "$n" -gt 200 ] || ! kill -0 "$SERVER_PID" 2>/dev/null; then
-			log "the FastCGI server did not start"
+		if [ "$n" -gt 200 ] || ! kill -0 "${2:-$SERVER_PID}" 2>/dev/null; then
+			log "the FastCGI server did not start (${1:-$SOCK})"
 			exit 1
 		fi
 		sleep 0.05
@@ -223,16 +225,7 @@ start_app_pinned() {
 		2>> "$W/serve.log" &
 	if [ "${5:-1}" = 2 ]; then
 		SERVER2_PID=$!
-		n=0
-		until [ -S "$3" ]; do
-			n=$((n + 1))
-			if [ "$n" -gt 200 ] || ! kill -0 "$SERVER2_PID" 2>/dev/null; then
-				log "the second instance did not start"
-				exit 1
-			fi
-			sleep 0.05
-		done
-		sleep 0.3
+		wait_socket "$3" "$SERVER2_PID"
 	else
 		SERVER_PID=$!
 		wait_socket
