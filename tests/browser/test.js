@@ -2159,9 +2159,14 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 		s = await replayState(p);
 		check(/Bot \d \(gierig\)|Frist/.test(s.step), `${p.label}: the step after hers: "${s.step}"`);
 		check(!await p.page.locator('.replay-step code').count(), `${p.label}: a bot's move text is shown while the party runs`);
-		await replayStep(p, 'last');
-		s = await replayState(p);
-		check(!s.rels.includes('next'), `${p.label}: the last step still has a next`);
+		// One step after hers is the whole view when she was asked again
+		// at once (a window after the next bot's card): then it is the last.
+		if (s.rels.includes('last')) {
+			await replayStep(p, 'last');
+			s = await replayState(p);
+		}
+		check(!s.rels.includes('next') && !s.rels.includes('last'),
+			`${p.label}: the last step still has a next: "${s.where}" ${s.rels}`);
 	}
 	await t.shot(rita.page, 'replay-since-desktop.png');
 	axeFound.push(...await axeCheck(t, rita, 'since', axeResults));
