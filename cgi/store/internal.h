@@ -260,6 +260,18 @@ static inline int st_null(struct st_cur *q, int col)
 	return q->lite ? sqlite3_column_type(q->lite, col) == SQLITE_NULL : st_pg_col_null(q, col);
 }
 
+/* A clock rule's six columns from col on, in the order tables and
+ * tournaments both keep them: first, per move, cap, day, weekend, windows. */
+static inline void st_read_clock(struct st_cur *q, int col, struct clock_rule *c)
+{
+	c->first_ms = st_int64(q, col);
+	c->per_move_ms = st_int64(q, col + 1);
+	c->cap_ms = st_int64(q, col + 2);
+	c->day_ms = st_int64(q, col + 3);
+	c->weekend = st_int(q, col + 4);
+	c->windows = st_int(q, col + 5);
+}
+
 static inline int st_columns(struct st_cur *q)
 {
 	return q->lite ? sqlite3_column_count(q->lite) : st_pg_col_count(q);

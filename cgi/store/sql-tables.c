@@ -368,12 +368,7 @@ static void read_table(struct st_cur *q, struct st_table *t)
 	t->created_by = st_int64(q, 12);
 	t->created_at = st_int64(q, 13);
 	t->public_version = st_int64(q, 14);
-	t->clock.first_ms = st_int64(q, 15);
-	t->clock.per_move_ms = st_int64(q, 16);
-	t->clock.cap_ms = st_int64(q, 17);
-	t->clock.day_ms = st_int64(q, 18);
-	t->clock.weekend = st_int(q, 19);
-	t->clock.windows = st_int(q, 20);
+	st_read_clock(q, 15, &t->clock);
 	t->timeouts_max = st_int(q, 21);
 	t->closed_idle = st_int(q, 22);
 	st_copy_col(t->host, sizeof t->host, q, 23);

@@ -234,12 +234,7 @@ static int read_tourney(void *ctx, struct st_cur *q)
 	t->advance = st_int(q, 8);
 	st_copy_col(t->points, sizeof t->points, q, 9);
 	st_copy_col(t->tiebreaks, sizeof t->tiebreaks, q, 10);
-	t->clock.first_ms = st_int64(q, 11);
-	t->clock.per_move_ms = st_int64(q, 12);
-	t->clock.cap_ms = st_int64(q, 13);
-	t->clock.day_ms = st_int64(q, 14);
-	t->clock.weekend = st_int(q, 15);
-	t->clock.windows = st_int(q, 16);
+	st_read_clock(q, 11, &t->clock);
 	t->timeouts_max = st_int(q, 17);
 	t->register_until = st_int64(q, 18);
 	t->starts_at = st_int64(q, 19);
