@@ -4,6 +4,7 @@
  * and the forms (its poll is in page-poll.c): register, withdraw (or the organiser removes
  * a player), start now. Visiting it after the start time starts it
  * (tourney_tick): rounds are seated by requests, never by a timer. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,8 +36,49 @@ struct tpage {
 	const char *url;               /* /tournaments/<id> */
 	struct st_tplayer me;          /* the viewer's registration ... */
 	int registered;                /* ... when there is one */
+	int html;                      /* the page itself: not its JSON twin, not an export */
 	int failed;
 };
+
+/* A flag of the view. The page leaves out a flag that is off: a section
+ * the dictionary does not hold is hidden as one whose flag is off
+ * (tmpl.cc looks for a shown one up the dictionaries either way), and a
+ * shorter dictionary is cheaper to fill and to look in. The JSON twin and
+ * the exports show every flag. */
+static void tflag(struct tpage *tp, const char *key, int on)
+{
+	if (on || !tp->html)
+		view_flag(tp->v, key, on);
+}
+
+/* n as {{n:x-minus}} writes it (tmpl.cc): digits, U+2212 for a minus sign,
+ * no grouping; into buf (24 bytes at least), returned. */
+static const char *minus_text(char *buf, long long n)
+{
+	char digits[24], *e = digits + sizeof digits, *d = e;
+	unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	size_t o = 0;
+	if (n < 0) {
+		memcpy(buf, "\xe2\x88\x92", 3);
+		o = 3;
+	}
+	memcpy(buf + o, d, (size_t)(e - d));
+	buf[o + (size_t)(e - d)] = '\0';
+	return buf;
+}
+
+/* fmt (a translated message: %d and %s) into out, without vsnprintf. */
+__attribute__((format(printf, 3, 4))) static void fill(char *out, size_t cap, const char *fmt,
+						       ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	view_vformat(out, cap, fmt, ap);
+	va_end(ap);
+}
 
 /* "12.5" (for the CSV: `comma` is the separator) for a doubled whole number (the
  * Sonneborn-Berger-like sum; never below 0). */
@@ -141,17 +183,18 @@ static void standing_row(void *ctx, const struct st_tstanding *x)
 	view_num(v, "place", x->place);
 	view_str(v, "name", x->name);
 	view_str(v, "profile_url", page_user_url(p, x->name));
-	view_flag(v, "me", x->user_id == p->user_id);
-	view_flag(v, "gone", x->left_how != 0 || x->out_round != 0);
+	tflag(tp, "me", x->user_id == p->user_id);
+	tflag(tp, "gone", x->left_how != 0 || x->out_round != 0);
 	state_view(tp, x->left_how, x->left_round, x->out_round);
 	view_num(v, "points", x->points);
 	view_num(v, "party_points", x->party_points);
 	view_str(v, "sb", halves_text(p, x->sb2));
-	view_str(v, "sb_dot", halves(p, x->sb2, '.'));
+	if (!tp->html)   /* the exports' and the JSON's; the page shows "sb" */
+		view_str(v, "sb_dot", halves(p, x->sb2, '.'));
 	view_num(v, "played", x->played);
 	view_num(v, "byes", x->byes);
-	view_flag(v, "can_remove", tp->org && tp->t.status == TOURNEY_RUNNING && !x->left_how &&
-		  !x->out_round && x->user_id != p->user_id);
+	tflag(tp, "can_remove", tp->org && tp->t.status == TOURNEY_RUNNING && !x->left_how &&
+	      !x->out_round && x->user_id != p->user_id);
 }
 
 static void standings_row(void *ctx, const struct st_tstanding *x)
@@ -247,6 +290,27 @@ static void add_round_seat(void *ctx, const struct st_tseat *x)
 		r->seats[r->nseats++] = *x;
 }
 
+/* What the page writes of a player at a table (HTML only; the JSON has
+ * the numbers): "name: Platz 1, 6 Punkte (150 in der Partie)" when done,
+ * else "name" or "name (Bot)". One value instead of five a player, the
+ * numbers as {{n:x-minus}} writes them. */
+static void player_line(struct tpage *tp, const char *name, const struct st_tresult *y, int bot)
+{
+	char line[ST_NAME_MAX + 256], pts[24], party[24];
+	if (y) {
+		char tail[224];
+		fill(tail, sizeof tail, _("Platz %d, %s Punkte (%s in der Partie)"), y->place,
+		     minus_text(pts, y->points), minus_text(party, y->party_points));
+		fill(line, sizeof line, "%s: %s", name, tail);
+	} else {
+		if (bot)
+			fill(line, sizeof line, "%s %s", name, _("(Bot)"));
+		else
+			fill(line, sizeof line, "%s", name);
+	}
+	view_str(tp->v, "line", line);
+}
+
 /* Section "players" of table x: its results when done, else who sits. */
 static void round_table_players(struct tpage *tp, const struct round_rows *r,
 				const struct st_ttable *x)
@@ -258,12 +322,17 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 		if (y->table_no != x->number)
 			continue;
 		view_begin(v, "players");
-		view_str(v, "name", y->name);
-		view_flag(v, "me", y->user_id == tp->p->user_id);
-		view_flag(v, "done", 1);
-		view_num(v, "place", y->place);
-		view_num(v, "points", y->points);
-		view_num(v, "party_points", y->party_points);
+		if (tp->html) {
+			tflag(tp, "me", y->user_id == tp->p->user_id);
+			player_line(tp, y->name, y, 0);
+		} else {
+			view_str(v, "name", y->name);
+			view_flag(v, "me", y->user_id == tp->p->user_id);
+			view_flag(v, "done", 1);
+			view_num(v, "place", y->place);
+			view_num(v, "points", y->points);
+			view_num(v, "party_points", y->party_points);
+		}
 		view_end(v);
 	}
 	for (int i = 0; !x->done && i < r->nseats; i++) {
@@ -271,9 +340,14 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 		if (y->number != x->number)
 			continue;
 		view_begin(v, "players");
-		view_str(v, "name", y->name);
-		view_flag(v, "me", y->user_id && y->user_id == tp->p->user_id);
-		view_flag(v, "bot", y->bot);
+		if (tp->html) {
+			tflag(tp, "me", y->user_id && y->user_id == tp->p->user_id);
+			player_line(tp, y->name, NULL, y->bot);
+		} else {
+			view_str(v, "name", y->name);
+			view_flag(v, "me", y->user_id && y->user_id == tp->p->user_id);
+			view_flag(v, "bot", y->bot);
+		}
 		view_end(v);
 	}
 }
@@ -482,6 +556,7 @@ static int read_page(struct page *p, struct view *v, struct tpage *tp, int csv)
 	memset(tp, 0, sizeof *tp);
 	tp->p = p;
 	tp->v = v;
+	tp->html = !csv && !p->req->wants_json;
 	page_view(p, v);
 	return build(tp, csv);
 }

@@ -46,7 +46,7 @@
 {{#table_pager}}<nav class="pager" aria-label="[[Tische der Runde]]">{{#table_pages}}{{#gap}}<span aria-hidden="true">…</span> {{/gap}}{{#current}}<strong aria-current="page">[[Tische {{text}}]]</strong>{{/current}}{{#other}}<a href="{{url}}">[[Tische {{text}}]]</a>{{/other}} {{/table_pages}}</nav>{{/table_pager}}
 <ul class="round-tables">
 {{#tables}}<li><a href="{{url}}">[[Tisch {{number}}]]</a> <span class="badge{{#done}} done{{/done}}">{{status}}</span>{{#done}} <a href="{{replay_url}}" class="replay">[[nachspielen]]</a>{{/done}}
-<ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{name}}{{#bot}} [[(Bot)]]{{/bot}}{{#done}}: [[Platz {{place}}, {{points:x-minus}} Punkte ({{party_points:x-minus}} in der Partie)]]{{/done}}</li>{{/players}}</ol></li>
+<ol class="seated">{{#players}}<li{{#me}} class="me"{{/me}}>{{line}}</li>{{/players}}</ol></li>
 {{/tables}}
 </ul>
 {{#byes}}<p>[[Freilos: {{name}} ({{points:x-minus}} Punkte)]]</p>{{/byes}}

@@ -145,6 +145,44 @@ static int round_tables(json_t *t, int64_t *ids, int who[][8], int *size)
 	return n;
 }
 
+/* Every player of the shown round's tables, as the page writes them
+ * (one line a player: "name", "name (Bot)" at a seat a bot plays, "name:
+ * Platz 1, 6 Punkte (134 in der Partie)" at a table done), checked
+ * against the JSON twin's fields (the page writes the line as one value
+ * since issue 35: docs/benchmarks.md). */
+static void check_player_lines(struct h_client *c, int64_t id, int *bots, int *done)
+{
+	char path[64], want[256];
+	struct h_resp r;
+	json_t *t = tjson(c, id);
+	snprintf(path, sizeof path, "/tournaments/%lld", (long long)id);
+	assert_int_equal(h_get(c, path, &r), 0);
+	assert_int_equal(r.status, 200);
+	json_t *tables = json_object_get(json_array_get(json_object_get(t, "rounds"), 0), "tables");
+	for (size_t k = 0; k < json_array_size(tables); k++) {
+		json_t *ps = json_object_get(json_array_get(tables, k), "players");
+		for (size_t i = 0; i < json_array_size(ps); i++) {
+			json_t *x = json_array_get(ps, i);
+			const char *me = json_is_true(json_object_get(x, "me")) ? " class=\"me\"" : "";
+			if (json_is_true(json_object_get(x, "done"))) {
+				snprintf(want, sizeof want, "<li%s>%s: Platz %lld, %lld Punkte (%lld in"
+					 " der Partie)</li>", me, it_jstr(x, "name"),
+					 it_jint(x, "place", -1), it_jint(x, "points", -1),
+					 it_jint(x, "party_points", -1));
+				(*done)++;
+			} else {
+				int bot = json_is_true(json_object_get(x, "bot"));
+				snprintf(want, sizeof want, "<li%s>%s%s</li>", me, it_jstr(x, "name"),
+					 bot ? " (Bot)" : "");
+				*bots += bot;
+			}
+			assert_true(h_has(&r, want));
+		}
+	}
+	h_resp_free(&r);
+	json_decref(t);
+}
+
 /* Plays every table of the round to its end (all tables by turns, as the
  * evening goes); `quit`, when >= 0, withdraws after a few moves at its
  * table. */
@@ -175,6 +213,9 @@ static void play_round(int64_t tid, const int64_t *ids, int who[][8], const int 
 		if (!quit_done && posts >= 20) {
 			assert_int_equal(tpost(player[quit], tid, "/withdraw", NULL, NULL), 303);
 			quit_done = 1;
+			int bots = 0, done = 0;   /* a bot plays the seat now */
+			check_player_lines(player[quit], tid, &bots, &done);
+			assert_int_equal(bots, 1);
 		}
 		if (!moved && left > 0) {
 			struct timespec ts = { 0, 100 * 1000000L };
@@ -267,6 +308,8 @@ static void check_sb_language(int64_t id)
 	assert_true(h_has(&r, "<html lang=\"en\">"));
 	assert_true(h_has(&r, "<td>12.5</td><td class=\"more\">"));
 	assert_false(h_has(&r, "<td>12,5</td>"));
+	assert_true(h_has(&r, "Place 1, 6 points ("));   /* a result line in English */
+	assert_true(h_has(&r, " in the game)</li>"));
 	h_resp_free(&r);
 	h_client_free(en);
 }
@@ -377,6 +420,9 @@ static void test_swiss_of_twelve(void **unused)
 		}
 		if (round == 2)
 			quitter = who[0][0];
+		int bots = 0, done = 0;   /* who sits, no bot yet, nothing done */
+		check_player_lines(player[who[0][0]], id, &bots, &done);
+		assert_int_equal(bots + done, 0);
 		play_round(id, ids, who, size, n, round == 2 ? quitter : -1);
 		/* every table's parties replay from their exports (round 2's
 		 * first has the resigned seat a bot played on); a few ms each */
@@ -391,6 +437,9 @@ static void test_swiss_of_twelve(void **unused)
 						" x.round = 2 AND x.number = 0", 0), 3);
 		}
 	}
+	int bots = 0, done = 0;   /* the last round's results */
+	check_player_lines(player[1], id, &bots, &done);
+	assert_int_equal(done, PLAYERS - 1);
 	t = tjson(player[1], id);
 	assert_string_equal(it_jstr(t, "status"), "finished");
 	check_standings(player[1], id, t);
