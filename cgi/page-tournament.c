@@ -4,7 +4,6 @@
  * and the forms (its poll is in page-poll.c): register, withdraw (or the organiser removes
  * a player), start now. Visiting it after the start time starts it
  * (tourney_tick): rounds are seated by requests, never by a timer. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,14 +69,30 @@ static const char *minus_text(char *buf, long long n)
 	return buf;
 }
 
-/* fmt (a translated message: %d and %s) into out, without vsnprintf. */
-__attribute__((format(printf, 3, 4))) static void fill(char *out, size_t cap, const char *fmt,
-						       ...)
+/* Appends text (n bytes) at out[*o] within cap (ends written: out must
+ * hold cap bytes). */
+static void put(char *out, size_t cap, size_t *o, const char *text, size_t n)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	view_vformat(out, cap, fmt, ap);
-	va_end(ap);
+	if (*o + n >= cap)
+		n = *o < cap ? cap - 1 - *o : 0;
+	memcpy(out + *o, text, n);
+	*o += n;
+}
+
+/* fmt (a translated message whose conversions are "%s" only) with each
+ * "%s" replaced by the next of args, appended at out[*o]: no printf (a
+ * line a player, 40 on the page). */
+static void fill(char *out, size_t cap, size_t *o, const char *fmt, const char *const *args,
+		 int nargs)
+{
+	int k = 0;
+	for (const char *pc; (pc = strstr(fmt, "%s")) != NULL && k < nargs; fmt = pc + 2) {
+		put(out, cap, o, fmt, (size_t)(pc - fmt));
+		put(out, cap, o, args[k], strlen(args[k]));
+		k++;
+	}
+	put(out, cap, o, fmt, strlen(fmt));
+	out[*o] = '\0';
 }
 
 /* "12.5" (for the CSV: `comma` is the separator) for a doubled whole number (the
@@ -296,17 +311,20 @@ static void add_round_seat(void *ctx, const struct st_tseat *x)
  * numbers as {{n:x-minus}} writes them. */
 static void player_line(struct tpage *tp, const char *name, const struct st_tresult *y, int bot)
 {
-	char line[ST_NAME_MAX + 256], pts[24], party[24];
+	char line[ST_NAME_MAX + 256], place[24], pts[24], party[24];
+	size_t o = 0;
+	put(line, sizeof line, &o, name, strlen(name));
 	if (y) {
-		char tail[224];
-		fill(tail, sizeof tail, _("Platz %d, %s Punkte (%s in der Partie)"), y->place,
-		     minus_text(pts, y->points), minus_text(party, y->party_points));
-		fill(line, sizeof line, "%s: %s", name, tail);
+		const char *args[] = { minus_text(place, y->place), minus_text(pts, y->points),
+				       minus_text(party, y->party_points) };
+		put(line, sizeof line, &o, ": ", 2);
+		fill(line, sizeof line, &o, _("Platz %s, %s Punkte (%s in der Partie)"), args, 3);
+	} else if (bot) {
+		const char *bot_text = _("(Bot)");
+		put(line, sizeof line, &o, " ", 1);
+		fill(line, sizeof line, &o, bot_text, NULL, 0);
 	} else {
-		if (bot)
-			fill(line, sizeof line, "%s %s", name, _("(Bot)"));
-		else
-			fill(line, sizeof line, "%s", name);
+		line[o] = '\0';
 	}
 	view_str(tp->v, "line", line);
 }
