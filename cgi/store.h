@@ -765,7 +765,8 @@ int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r);
 typedef void (*st_tresult_fn)(void *ctx, const struct st_tresult *r);
 /* By round, table, place: the rows of one table together. */
 int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
-/* The results of the round's tables first..last (-1..-1: its byes). */
+/* The results of the round's tables first..last (-1..-1: its byes), as
+ * the page shows them: table_id 0 and seat -1 (not read). */
 int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
 			 st_tresult_fn fn, void *ctx);
 

@@ -160,8 +160,11 @@ static const char *const stmt_text[] = {
 		" FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
 		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
 		" ORDER BY x.number",
+	/* what the page shows of a result (list_tround_result): not the
+	 * round (asked for), the table's id or the seat */
 	ST_AT(STMT_TROUND_RESULTS) =
-		"SELECT " TRESULT_COLS " FROM tournament_results r"
+		"SELECT r.user_id, r.table_no, r.place, r.points, r.party_points, r.name"
+		" FROM tournament_results r"
 		" WHERE r.tournament = ?1 AND r.round = ?2 AND r.table_no BETWEEN ?3 AND ?4"
 		" ORDER BY r.table_no, r.place, r.user_id",
 	/* who sits at the round's tables not done: table number, seat, the
@@ -590,11 +593,36 @@ int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx)
 		       "tresults");
 }
 
+/* A row of STMT_TROUND_RESULTS to the caller: three columns fewer than
+ * TRESULT_COLS (the page reads 40 a request). */
+struct tround_result_to {
+	st_tresult_fn fn;
+	void *ctx;
+	int round;
+};
+
+static int list_tround_result(void *ctx, struct st_cur *q)
+{
+	struct tround_result_to *to = ctx;
+	struct st_tresult r;
+	r.round = to->round;
+	r.user_id = st_int64(q, 0);
+	r.table_no = st_int(q, 1);
+	r.table_id = 0;
+	r.seat = -1;
+	r.place = st_int(q, 2);
+	r.points = st_int(q, 3);
+	r.party_points = st_int(q, 4);
+	st_copy_col(r.name, sizeof r.name, q, 5);
+	to->fn(to->ctx, &r);
+	return 0;
+}
+
 int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
 			 st_tresult_fn fn, void *ctx)
 {
-	struct tresult_to to = { fn, ctx };
-	return st_each(s, round_query(s, STMT_TROUND_RESULTS, t, r), list_tresult, &to,
+	struct tround_result_to to = { fn, ctx, r->round };
+	return st_each(s, round_query(s, STMT_TROUND_RESULTS, t, r), list_tround_result, &to,
 		       "tround results");
 }
 
