@@ -144,6 +144,45 @@ static void my_standing(struct page *p, const struct st_my_row *t, enum play_ask
 	}
 }
 
+/* One item of section `mine`. The page (html) leaves out what its
+ * templates (lobby.tpl, me.tpl) do not read of it: the status's key, a
+ * flag that is off (a section the dictionary lacks is hidden as one whose
+ * flag is off), the seats of a table not open, an empty clock; it adds
+ * "attention" when the viewer is asked (the item's class). The JSON twin
+ * shows all of it but "attention". */
+static void mine_item(struct page *p, struct view *v, const struct st_my_row *t,
+		      enum play_ask ask, const char *clock, int html)
+{
+	view_begin(v, "mine");
+	view_num(v, "id", t->id);
+	view_str(v, "url", page_table_url(p, t->id, ""));
+	view_str(v, "game_title", game_title(t->game));
+	if (!html)
+		view_str(v, "status", status_names[t->status]);
+	view_flag(v, t->status == TABLE_OPEN ? "is_open" :
+		     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
+	if (!html || t->status == TABLE_OPEN) {
+		view_num(v, "seats_taken", t->seats_taken);
+		view_num(v, "nseats", t->nseats);
+	}
+	if (!html) {
+		view_flag(v, "my_turn", ask == PLAY_ASK_TURN);
+		view_flag(v, "window", ask == PLAY_ASK_WINDOW);
+		view_flag(v, "can_continue", ask == PLAY_ASK_CONTINUE);
+		view_flag(v, "has_my_clock", clock != NULL);
+		view_str(v, "my_clock", clock ? clock : "");
+	} else if (ask != PLAY_ASK_NONE) {   /* and "attention": one of the three */
+		view_flag(v, ask == PLAY_ASK_TURN ? "my_turn" : ask == PLAY_ASK_WINDOW ?
+			     "window" : "can_continue", 1);
+		view_flag(v, "attention", 1);
+	}
+	if (html && clock) {
+		view_flag(v, "has_my_clock", 1);
+		view_str(v, "my_clock", clock);
+	}
+	view_end(v);
+}
+
 static int mine_view(struct page *p, struct view *v, int *waiting_out)
 {
 	struct my_rows r = { arena_alloc_raw(p->a, MINE_LIMIT * sizeof *r.r), 0, MINE_LIMIT };
@@ -158,21 +197,7 @@ static int mine_view(struct page *p, struct view *v, int *waiting_out)
 		if (t->status == TABLE_PLAYING)
 			my_standing(p, t, &ask, &clock);
 		waiting += ask != PLAY_ASK_NONE;
-		view_begin(v, "mine");
-		view_num(v, "id", t->id);
-		view_str(v, "url", page_table_url(p, t->id, ""));
-		view_str(v, "game_title", game_title(t->game));
-		view_str(v, "status", status_names[t->status]);
-		view_flag(v, t->status == TABLE_OPEN ? "is_open" :
-			     t->status == TABLE_PLAYING ? "is_playing" : "is_finished", 1);
-		view_num(v, "seats_taken", t->seats_taken);
-		view_num(v, "nseats", t->nseats);
-		view_flag(v, "my_turn", ask == PLAY_ASK_TURN);
-		view_flag(v, "window", ask == PLAY_ASK_WINDOW);
-		view_flag(v, "can_continue", ask == PLAY_ASK_CONTINUE);
-		view_flag(v, "has_my_clock", clock != NULL);
-		view_str(v, "my_clock", clock ? clock : "");
-		view_end(v);
+		mine_item(p, v, t, ask, clock, !p->req->wants_json);
 	}
 	if (invites_view(p, v) != 0)
 		return -1;

@@ -9,7 +9,7 @@
 {{#has_mine}}
 <ul class="tables">
 {{#mine}}
-<li class="{{#my_turn}}attention{{/my_turn}}{{#window}}attention{{/window}}{{#can_continue}}attention{{/can_continue}}">
+<li class="{{#attention}}attention{{/attention}}">
 <a href="{{url}}">[[Tisch {{id}} · {{game_title}}]]</a>
 {{#my_turn}}<span class="badge turn">[[Du bist dran!]]</span>{{/my_turn}}
 {{#window}}<span class="badge window">[[Fenster offen]]</span>{{/window}}
