@@ -258,7 +258,7 @@ static void standings_view(struct tpage *tp, int limit)
 	for (int i = 0; i < n; i++) {
 		view_begin(tp->v, "standings_pages");
 		view_num(tp->v, "n", shown[i] + 1);
-		view_str(tp->v, "url", arena_printf(p->a, "%s?page=%d", tp->url, shown[i] + 1));
+		view_strf(tp->v, "url", "%s?page=%d", tp->url, shown[i] + 1);
 		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
@@ -398,7 +398,6 @@ static int round_read(struct tpage *tp, struct round_rows *r, int *ntables)
 /* Section "table_pages": the shown round's tables by TABLES_PAGE. */
 static void table_pages_view(struct tpage *tp, int ntables)
 {
-	struct page *p = tp->p;
 	int pages = (ntables + TABLES_PAGE - 1) / TABLES_PAGE, cur = tp->tables_from / TABLES_PAGE;
 	int shown[PAGER_MAX], n = pages > 1 ? pager_pages(pages, cur, shown) : 0;
 	view_list(tp->v, "table_pages");
@@ -407,9 +406,8 @@ static void table_pages_view(struct tpage *tp, int ntables)
 		int k = shown[i];
 		int last = (k + 1) * TABLES_PAGE < ntables ? (k + 1) * TABLES_PAGE : ntables;
 		view_begin(tp->v, "table_pages");
-		view_str(tp->v, "text", arena_printf(p->a, "%d–%d", k * TABLES_PAGE + 1, last));
-		view_str(tp->v, "url", arena_printf(p->a, "%s?round=%d&tables=%d", tp->url,
-						    tp->round, k + 1));
+		view_strf(tp->v, "text", "%d–%d", k * TABLES_PAGE + 1, last);
+		view_strf(tp->v, "url", "%s?round=%d&tables=%d", tp->url, tp->round, k + 1);
 		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
@@ -432,7 +430,7 @@ static void round_view(struct tpage *tp)
 	for (int k = 1; tp->t.round > 1 && k <= tp->t.round; k++) {
 		view_begin(v, "round_links");
 		view_num(v, "n", k);
-		view_str(v, "url", arena_printf(p->a, "%s?round=%d", tp->url, k));
+		view_strf(v, "url", "%s?round=%d", tp->url, k);
 		view_flag(v, k == tp->round ? "current" : "other", 1);
 		view_end(v);
 	}
@@ -450,12 +448,15 @@ static void round_view(struct tpage *tp)
 			view_begin(v, "tables");
 			view_num(v, "number", x->number + 1);
 			view_str(v, "url", page_table_url(p, x->table_id, ""));
-			view_flag(v, "done", x->done);
-			view_str(v, "replay_url", x->done ? page_table_url(p, x->table_id,
-								      "/replay?party=1") : "");
-			view_str(v, "status", x->done ? _("beendet")
-				 : arena_printf(p->a, _("läuft: Partie %d von %d"), x->party_no + 1,
-						x->nparties));
+			tflag(tp, "done", x->done);
+			if (x->done || !tp->html)   /* the page reads it when done */
+				view_str(v, "replay_url", x->done ? page_table_url(p, x->table_id,
+									      "/replay?party=1") : "");
+			if (x->done)
+				view_str(v, "status", _("beendet"));
+			else
+				view_strf(v, "status", _("läuft: Partie %d von %d"), x->party_no + 1,
+					  x->nparties);
 			round_table_players(tp, r, x);
 			view_end(v);
 		}
