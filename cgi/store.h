@@ -348,7 +348,8 @@ struct st_my_seat {
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
 /* What /me shows of a table where the user sits (store_my_tables), with
- * their seat as store_seat_mine reads it. */
+ * their seat as store_seat_mine reads it (bot, clock_left and
+ * waiting_since only at a table with a clock: 0 at one without). */
 struct st_my_row {
 	int64_t id;
 	char game[ST_SLUG_MAX + 1];

@@ -224,13 +224,22 @@ static const char *const stmt_text[] = {
 	/* What "Meine Tische" shows of a table (struct st_my_row): not the
 	 * whole row, the host's name or the options. A table that started has
 	 * all its seats (a seat is left only while it is open, and a party is
-	 * dealt for nseats players), so only an open one counts them. */
+	 * dealt for nseats players), so only an open one counts them. The
+	 * seat's MY_SEAT_COLS come from the index (seat) and the table's row
+	 * (who acts), but for those of its clock: a table with a clock is
+	 * joined with the seat's row again (c), one without has NULL there
+	 * (its key is NULL: SQLite does not seek), so that the listing reads
+	 * no seat row at all (a seek a listed table: 30k of /me at 200
+	 * tables, docs/benchmarks.md). */
 	ST_AT(STMT_MY_TABLES) =
 		"SELECT t.id, t.game, t.nseats, t.status, t.next_deadline, t.clock_first,"
 		" t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days,"
-		" CASE WHEN t.status = 0 THEN " SEATS_TAKEN " ELSE t.nseats END, " MY_SEAT_COLS
-		" FROM seats s JOIN tables t ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
-		" ORDER BY s.table_id DESC LIMIT ?2",
+		" CASE WHEN t.status = 0 THEN " SEATS_TAKEN " ELSE t.nseats END,"
+		" s.seat, c.bot, (t.acting >> s.seat) & 1, (t.in_window >> s.seat) & 1,"
+		" c.clock_left, c.waiting_since, (t.to_continue >> s.seat) & 1"
+		" FROM seats s JOIN tables t ON t.id = s.table_id LEFT JOIN seats c"
+		" ON c.table_id = CASE WHEN t.clock_first > 0 THEN s.table_id END AND c.seat = s.seat"
+		" WHERE s.user_id = ?1 AND s.done = ?3 ORDER BY s.table_id DESC LIMIT ?2",
 	ST_AT(STMT_TABLES_OPEN_FAIR) =
 		"SELECT * FROM (SELECT " TABLE_COLS ", " SEATS_TAKEN ", row_number() OVER"
 		" (PARTITION BY t.created_by ORDER BY t.id DESC) AS nth FROM tables t"

@@ -97,6 +97,55 @@ static void asked_at(struct h_client **who, int n, int64_t id, char out[][16])
 	}
 }
 
+/* The row of table id in the "mine" list of /me's JSON twin o, or NULL. */
+static json_t *mine_row(json_t *o, int64_t id)
+{
+	json_t *mine = json_object_get(o, "mine");
+	for (size_t i = 0; i < json_array_size(mine); i++)
+		if (it_jint(json_array_get(mine, i), "id", -1) == id)
+			return json_array_get(mine, i);
+	return NULL;
+}
+
+/* The clock table id shows c's own seat ("clock" of its seat in the JSON
+ * twin), into out. */
+static void seat_clock(struct h_client *c, int64_t id, char *out, size_t cap)
+{
+	long st;
+	json_t *o = it_table_json(c, id, &st);
+	assert_non_null(o);
+	json_t *seat = json_array_get(json_object_get(o, "seats"),
+				      (size_t)it_jint(o, "my_seat", -1));
+	assert_non_null(seat);
+	snprintf(out, cap, "%s", it_jstr(seat, "clock"));
+	json_decref(o);
+}
+
+/* /me shows c's clock at table id as the table shows it (the listing reads
+ * the seat's clock from its row only at a table with a clock: issue 35):
+ * the table's text before or after /me's (an hour may turn in between). */
+static void check_my_clock(struct h_client *c, int64_t id)
+{
+	char before[64], after[64];
+	struct h_resp r;
+	seat_clock(c, id, before, sizeof before);
+	h_client_accept(c, "application/json");
+	assert_int_equal(h_get(c, "/me", &r), 0);
+	h_client_accept(c, NULL);
+	assert_int_equal(r.status, 200);
+	json_t *o = json_loads(r.body, 0, NULL);
+	h_resp_free(&r);
+	assert_non_null(o);
+	json_t *x = mine_row(o, id);
+	assert_non_null(x);
+	assert_true(json_is_true(json_object_get(x, "has_my_clock")));
+	const char *mine = it_jstr(x, "my_clock");
+	seat_clock(c, id, after, sizeof after);
+	assert_true(mine[0] != '\0');
+	assert_true(strcmp(mine, before) == 0 || strcmp(mine, after) == 0);
+	json_decref(o);
+}
+
 static void test_my_tables_poll_and_mark(void **unused)
 {
 	(void)unused;
@@ -188,6 +237,7 @@ static void test_my_tables_poll_and_mark(void **unused)
 		assert_int_equal(strstr(r.body, "favicon-turn.svg") != NULL, mine);
 		assert_non_null(strstr(r.body, "Deine Uhr:"));
 		h_resp_free(&r);
+		check_my_clock(p[i], id);
 		/* every page counts and badges it, the lobby too */
 		assert_int_equal(h_get(p[i], "/", &r), 0);
 		assert_int_equal(strstr(r.body, "<title>(1) Lobby") != NULL, mine);
@@ -232,16 +282,6 @@ static void test_lobby_host_and_watching(void **unused)
 	assert_int_equal(h_get(guest, path, &r), 0);
 	assert_null(strstr(r.body, "Du schaust zu"));
 	h_resp_free(&r);
-}
-
-/* The row of table id in the "mine" list of /me's JSON twin o, or NULL. */
-static json_t *mine_row(json_t *o, int64_t id)
-{
-	json_t *mine = json_object_get(o, "mine");
-	for (size_t i = 0; i < json_array_size(mine); i++)
-		if (it_jint(json_array_get(mine, i), "id", -1) == id)
-			return json_array_get(mine, i);
-	return NULL;
 }
 
 /* "Meine Tische" counts the seats taken at a table that waits ("wartet
