@@ -86,10 +86,14 @@ static void fill(char *out, size_t cap, size_t *o, const char *fmt, const char *
 		 int nargs)
 {
 	int k = 0;
-	for (const char *pc; (pc = strstr(fmt, "%s")) != NULL && k < nargs; fmt = pc + 2) {
-		put(out, cap, o, fmt, (size_t)(pc - fmt));
-		put(out, cap, o, args[k], strlen(args[k]));
-		k++;
+	for (const char *pc = strchr(fmt, '%'); pc; pc = strchr(pc, '%')) {
+		if (pc[1] == 's' && k < nargs) {
+			put(out, cap, o, fmt, (size_t)(pc - fmt));
+			put(out, cap, o, args[k], strlen(args[k]));
+			k++;
+			fmt = pc + 2;
+		}
+		pc += pc[1] ? 2 : 1;
 	}
 	put(out, cap, o, fmt, strlen(fmt));
 	out[*o] = '\0';
