@@ -229,8 +229,8 @@ static const char *const stmt_text[] = {
 	 * (who acts), but for those of its clock: a table with a clock is
 	 * joined with the seat's row again (c), one without has NULL there
 	 * (its key is NULL: SQLite does not seek), so that the listing reads
-	 * no seat row at all (a seek a listed table: 30k of /me at 200
-	 * tables, docs/benchmarks.md). */
+	 * no seat row at all for tables without a clock (docs/benchmarks.md,
+	 * "The tournament page and /me: fewer entries, no seat rows"). */
 	ST_AT(STMT_MY_TABLES) =
 		"SELECT t.id, t.game, t.nseats, t.status, t.next_deadline, t.clock_first,"
 		" t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days,"
