@@ -1,4 +1,5 @@
 /* view.c — the view tree; see view.h. */
+#define _GNU_SOURCE   /* strchrnul */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,21 +38,52 @@ static inline int is_literal(const char *s)
  * zeroed: every field is set here (clearing each node and its key was a
  * measurable part of a page: docs/benchmarks.md, "Figures from the code's
  * comments"). */
+/* The length and view_key_hash of the literal keys seen last, by their
+ * address: a page adds its few dozen keys (card, x, y, label …) hundreds of
+ * times, and a literal's text never changes while the program runs, so
+ * each is measured once per process (per thread) instead of once per node. */
+struct key_memo {
+	const char *key;
+	unsigned len, hash;
+};
+static _Thread_local struct key_memo key_memo[256];
+
+/* The length and hash of literal key (is_literal) into *len, *hash. */
+static inline __attribute__((always_inline)) void literal_key(const char *key, size_t *len,
+							      unsigned *hash)
+{
+	uintptr_t a = (uintptr_t)key;
+	struct key_memo *m = &key_memo[(a ^ (a >> 8)) & 255];
+	if (m->key != key) {
+		size_t kl = strlen(key);
+		*m = (struct key_memo){ key, (unsigned)kl, view_key_hash(key, kl) };
+	}
+	*len = m->len;
+	*hash = m->hash;
+}
+
 static inline __attribute__((always_inline)) struct view_node *
 add(struct view *v, enum view_kind kind, const char *key)
 {
-	size_t kl = key ? strlen(key) : 0;
 	int lit = key && is_literal(key);
+	size_t kl = 0;
+	unsigned kh = 0;
+	if (lit)
+		literal_key(key, &kl, &kh);
+	else if (key)
+		kl = strlen(key);
 	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + (lit ? 0 : kl + 1)) : NULL;
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
 	const char *k = key;
-	if (!lit)
+	if (!lit) {
 		k = memcpy(n + 1, key, kl + 1);
-	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .klen = (unsigned)kl,
-				 .khash = view_key_hash(k, kl) };
+		kh = view_key_hash(k, kl);
+	}
+	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .prev = v->cur->last,
+				 .klen = (unsigned)kl, .khash = kh };
 	if (v->cur->last)
 		v->cur->last->next = n;
 	else
@@ -79,12 +111,13 @@ static inline int at_seat(const struct view *v, const char *p)
  * event log. */
 static const char *substitute(struct view *v, const char *s, size_t *len)
 {
-	size_t sl = strlen(s);
-	const char *at = v->nnames ? memchr(s, '@', sl) : NULL;
-	if (!at) {
-		*len = sl;
-		return is_literal(s) ? s : arena_strndup(v->a, s, sl);
+	/* the first '@' and the length in one pass where names are put in */
+	const char *at = v->nnames ? strchrnul(s, '@') : s + strlen(s);
+	if (!*at) {
+		*len = (size_t)(at - s);
+		return is_literal(s) ? s : arena_strndup(v->a, s, *len);
 	}
+	size_t sl = (size_t)(at - s) + strlen(at);
 	const char *end = s + sl;
 	size_t need = sl + 1;
 	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
