@@ -98,6 +98,29 @@ add(struct view *v, enum view_kind kind, const char *key)
 	return n;
 }
 
+/* What is known of the literal values seen last (a card's colour, a
+ * class, a label: the same few texts again and again), by address: the
+ * length and whether an '@' is in it. */
+struct value_memo {
+	const char *s;
+	unsigned len, at;
+};
+static _Thread_local struct value_memo value_memo[256];
+
+/* 1 when literal s has an '@' (names may go in); its length in *len. */
+static inline int literal_has_at(const char *s, size_t *len)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct value_memo *m = &value_memo[(a ^ (a >> 8)) & 255];
+	if (m->s != s) {
+		const char *at = strchrnul(s, '@');
+		size_t l = (size_t)(at - s) + (*at ? strlen(at) : 0);
+		*m = (struct value_memo){ s, (unsigned)l, *at != '\0' };
+	}
+	*len = m->len;
+	return (int)m->at;
+}
+
 /* The seat of "@N" at p (p[0] is '@'; N below v->nnames), else -1. */
 static inline int at_seat(const struct view *v, const char *p)
 {
@@ -111,11 +134,14 @@ static inline int at_seat(const struct view *v, const char *p)
  * event log. */
 static const char *substitute(struct view *v, const char *s, size_t *len)
 {
+	int lit = is_literal(s);
+	if (lit && (!literal_has_at(s, len) || !v->nnames))
+		return s;   /* *len set: nothing to put in */
 	/* the first '@' and the length in one pass where names are put in */
 	const char *at = v->nnames ? strchrnul(s, '@') : s + strlen(s);
 	if (!*at) {
 		*len = (size_t)(at - s);
-		return is_literal(s) ? s : arena_strndup(v->a, s, *len);
+		return lit ? s : arena_strndup(v->a, s, *len);
 	}
 	size_t sl = (size_t)(at - s) + strlen(at);
 	const char *end = s + sl;

@@ -377,6 +377,42 @@ static void test_literals_kept_others_copied(void **state)
 	assert_int_equal(n->klen, 5);
 }
 
+/* A literal key's length and hash and a literal text's length and '@' are
+ * kept per address (view.c's memos): many literals at once (more than the
+ * memos' slots, so that they push each other out), each set again and again,
+ * names put in or not as the tree's names say, read the same as measured
+ * anew; the entry before each is its prev. */
+static void test_literal_memos(void **state)
+{
+	(void)state;
+	enum { N = 600 };
+	static const char keys[N][8] = { [0] = "k0", [1] = "k1", [299] = "k299", [599] = "k599" };
+	static const char texts[3][16] = { "rot", "@0 zieht", "x@1" };
+	static const char *const seat_names[] = { "Ada", "Bo" };
+	struct view v;
+	view_init(&v, &A);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++) {
+			view_names(&v, seat_names, round == 1 ? 0 : 2);
+			view_str(&v, keys[i], texts[i % 3]);
+		}
+	assert_false(v.failed);
+	const struct view_node *n = v.root.first, *before = NULL;
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++, before = n, n = n->next) {
+			static const char *const named[3] = { "rot", "Ada zieht", "xBo" };
+			const char *want = round == 1 ? texts[i % 3] : named[i % 3];
+			assert_non_null(n);
+			assert_ptr_equal(n->prev, before);
+			assert_ptr_equal(n->key, keys[i]);
+			assert_int_equal(n->klen, strlen(keys[i]));
+			assert_int_equal(n->khash, view_key_hash(keys[i], strlen(keys[i])));
+			assert_string_equal(n->str, want);
+			assert_int_equal(n->num, (long long)strlen(want));
+		}
+	assert_null(n);
+}
+
 /* "@N" replaced by seat N's name where N < nnames (a seat without a name:
  * nothing), everything else as it stands: '@' at the end, twice, before a
  * non-digit or a seat beyond the table, names side by side. */
@@ -427,6 +463,7 @@ int main(void)
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
+		cmocka_unit_test(test_literal_memos),
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_unbalanced),
 	};
