@@ -62,26 +62,20 @@ static inline __attribute__((always_inline)) void literal_key(const char *key, s
 	*hash = m->hash;
 }
 
+/* Appends a node of `kind` named key[0..kl) with hash kh (view_key_hash)
+ * under the current dictionary; the key is pointed at, not copied, unless
+ * copy (then in the node's allocation). */
 static inline __attribute__((always_inline)) struct view_node *
-add(struct view *v, enum view_kind kind, const char *key)
+add_named(struct view *v, enum view_kind kind, const char *key, size_t kl, unsigned kh, int copy)
 {
-	int lit = key && is_literal(key);
-	size_t kl = 0;
-	unsigned kh = 0;
-	if (lit)
-		literal_key(key, &kl, &kh);
-	else if (key)
-		kl = strlen(key);
-	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + (lit ? 0 : kl + 1)) : NULL;
+	struct view_node *n = arena_alloc_raw(v->a, sizeof *n + (copy ? kl + 1 : 0));
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
 	const char *k = key;
-	if (!lit) {
+	if (copy)
 		k = memcpy(n + 1, key, kl + 1);
-		kh = view_key_hash(k, kl);
-	}
 	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .prev = v->cur->last,
 				 .klen = (unsigned)kl, .khash = kh };
 	if (v->cur->last)
@@ -96,6 +90,23 @@ add(struct view *v, enum view_kind kind, const char *key)
 	else if (kind != VIEW_FLAG)   /* a flag: view_flag, when it is on */
 		v->cur->smask |= view_key_bit(n->khash);
 	return n;
+}
+
+static inline __attribute__((always_inline)) struct view_node *
+add(struct view *v, enum view_kind kind, const char *key)
+{
+	if (!key) {
+		v->failed = 1;
+		return NULL;
+	}
+	size_t kl;
+	unsigned kh;
+	if (is_literal(key)) {
+		literal_key(key, &kl, &kh);
+		return add_named(v, kind, key, kl, kh, 0);
+	}
+	kl = strlen(key);
+	return add_named(v, kind, key, kl, view_key_hash(key, kl), 1);
 }
 
 /* What is known of the literal values seen last (a card's colour, a
@@ -210,6 +221,46 @@ static inline int is_seat_key(const char *key, size_t n)
 	       (n == 4 || (n > 5 && key[n - 5] == '_'));
 }
 
+/* "<key>_name" of the literal seat keys ("seat", "holder_seat" …), made
+ * once per process (per thread) instead of once per number: trees point at
+ * them, so a slot once taken is never written again (a key whose slot
+ * another took gets its "_name" in the arena, as any other key). */
+struct seat_name_key {
+	const char *seat_key;
+	unsigned len, hash;
+	char name[32];
+};
+static _Thread_local struct seat_name_key seat_name_keys[16];
+
+/* Appends the string node "<key>_name" for seat number node n (its value
+ * set by the caller); NULL (the tree marked failed) when out of memory. */
+static struct view_node *add_name_of(struct view *v, const struct view_node *n)
+{
+	size_t kl = n->klen;
+	if (is_literal(n->key) && kl + sizeof "_name" <= sizeof seat_name_keys[0].name) {
+		uintptr_t a = (uintptr_t)n->key;
+		struct seat_name_key *sk = &seat_name_keys[(a ^ (a >> 8)) & 15];
+		if (!sk->seat_key) {
+			memcpy(sk->name, n->key, kl);
+			memcpy(sk->name + kl, "_name", sizeof "_name");
+			sk->len = (unsigned)(kl + sizeof "_name" - 1);
+			sk->hash = view_key_hash(sk->name, sk->len);
+			sk->seat_key = n->key;
+		}
+		if (sk->seat_key == n->key)
+			return add_named(v, VIEW_STR, sk->name, sk->len, sk->hash, 0);
+	}
+	char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
+	if (!k) {
+		v->failed = 1;
+		return NULL;
+	}
+	memcpy(k, n->key, kl);
+	memcpy(k + kl, "_name", sizeof "_name");
+	return add_named(v, VIEW_STR, k, kl + sizeof "_name" - 1,
+			 view_key_hash(k, kl + sizeof "_name" - 1), 0);
+}
+
 void view_num(struct view *v, const char *key, long long val)
 {
 	struct view_node *n = add(v, VIEW_NUM, key);
@@ -217,14 +268,8 @@ void view_num(struct view *v, const char *key, long long val)
 		return;
 	n->num = val;
 	if (v->nnames && is_seat_key(n->key, n->klen)) {
-		size_t kl = n->klen;
-		char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
-		if (k) {
-			memcpy(k, key, kl);
-			memcpy(k + kl, "_name", sizeof "_name");
-		}
 		const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
-		struct view_node *s = k ? add(v, VIEW_STR, k) : NULL;
+		struct view_node *s = add_name_of(v, n);
 		if (!s) {
 			v->failed = 1;
 			return;

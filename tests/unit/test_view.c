@@ -413,6 +413,51 @@ static void test_literal_memos(void **state)
 	assert_null(n);
 }
 
+/* A number under "seat" or "*_seat" gets "<key>_name" with the seat's
+ * name, for more seat keys than the kept "_name" keys' slots (some share a
+ * slot: their "_name" is made in the arena), and what a tree names stays
+ * as it was while later trees are filled. */
+static void test_seat_name_keys(void **state)
+{
+	(void)state;
+	static const char keys[40][16] = {
+		"seat", "a_seat", "b_seat", "c_seat", "d_seat", "e_seat", "f_seat", "g_seat",
+		"h_seat", "i_seat", "j_seat", "k_seat", "l_seat", "m_seat", "n_seat", "o_seat",
+		"p_seat", "q_seat", "r_seat", "s_seat", "t_seat", "u_seat", "v_seat", "w_seat",
+		"x_seat", "y_seat", "z_seat", "aa_seat", "ab_seat", "ac_seat", "ad_seat",
+		"ae_seat", "af_seat", "ag_seat", "ah_seat", "ai_seat", "aj_seat", "ak_seat",
+		"al_seat", "holder_seat",
+	};
+	static const char *const seat_names[] = { "Ada", "Bo", NULL };
+	struct view t[2];
+	for (int r = 0; r < 2; r++) {
+		view_init(&t[r], &A);
+		view_names(&t[r], seat_names, 3);
+		for (int i = 0; i < 40; i++)
+			view_num(&t[r], keys[i], (i + r) % 4);
+		assert_false(t[r].failed);
+	}
+	for (int r = 0; r < 2; r++) {
+		const struct view_node *n = t[r].root.first;
+		for (int i = 0; i < 40; i++, n = n->next->next) {
+			static const char *const want[4] = { "Ada", "Bo", "", "" };
+			char name[sizeof keys[0] + sizeof "_name"];
+			size_t kl = strlen(keys[i]);
+			memcpy(name, keys[i], kl);
+			memcpy(name + kl, "_name", sizeof "_name");
+			assert_ptr_equal(n->key, keys[i]);
+			assert_int_equal(n->num, (i + r) % 4);
+			const struct view_node *s = n->next;
+			assert_int_equal(s->kind, VIEW_STR);
+			assert_string_equal(s->key, name);
+			assert_int_equal(s->klen, strlen(name));
+			assert_int_equal(s->khash, view_key_hash(name, strlen(name)));
+			assert_string_equal(s->str, want[(i + r) % 4]);
+		}
+		assert_null(n);
+	}
+}
+
 /* "@N" replaced by seat N's name where N < nnames (a seat without a name:
  * nothing), everything else as it stands: '@' at the end, twice, before a
  * non-digit or a seat beyond the table, names side by side. */
@@ -464,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_literal_memos),
+		cmocka_unit_test(test_seat_name_keys),
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_unbalanced),
 	};
