@@ -62,6 +62,11 @@ static inline __attribute__((always_inline)) void literal_key(const char *key, s
 	*hash = m->hash;
 }
 
+/* add_named() sets each field of a node by name: a field added to struct
+ * view_node must be set there too (the size changes, and this says so). */
+_Static_assert(sizeof(struct view_node) == 15 * 8,
+	       "a new field of struct view_node: set it in add_named()");
+
 /* Appends a node of `kind` named key[0..kl) with hash kh (view_key_hash)
  * under the current dictionary; the key is pointed at, not copied, unless
  * copy (then in the node's allocation). */
@@ -76,8 +81,22 @@ add_named(struct view *v, enum view_kind kind, const char *key, size_t kl, unsig
 	const char *k = key;
 	if (copy)
 		k = memcpy(n + 1, key, kl + 1);
-	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .prev = v->cur->last,
-				 .klen = (unsigned)kl, .khash = kh };
+	/* each field set by itself: as one compound literal, the compiler
+	 * cleared the node with `rep stos` first (15 stores counted one by one,
+	 * and slow to start for 128 bytes) */
+	n->kind = kind;
+	n->key = k;
+	n->str = NULL;
+	n->num = 0;
+	n->first = n->last = n->next = NULL;
+	n->up = v->cur;
+	n->prev = v->cur->last;
+	n->global = 0;
+	n->klen = (unsigned)kl;
+	n->khash = kh;
+	n->lookup = NULL;
+	n->count = 0;
+	n->vmask = n->smask = 0;
 	if (v->cur->last)
 		v->cur->last->next = n;
 	else
