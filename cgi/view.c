@@ -82,8 +82,9 @@ add_named(struct view *v, enum view_kind kind, const char *key, size_t kl, unsig
 	if (copy)
 		k = memcpy(n + 1, key, kl + 1);
 	/* each field set by itself: as one compound literal, the compiler
-	 * cleared the node with `rep stos` first (15 stores counted one by one,
-	 * and slow to start for 128 bytes) */
+	 * cleared the whole node with `rep stos` first, slow to start for so
+	 * few bytes (docs/benchmarks.md, "The table page's tree and view
+	 * functions, cheaper") */
 	n->kind = kind;
 	n->key = k;
 	n->str = NULL;
