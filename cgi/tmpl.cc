@@ -514,11 +514,11 @@ const view_node *ViewDict::own(const Key &k) const
 		const Name *s = name_of(ix, k);
 		return s ? s->value : NULL;
 	}
-	const view_node *hit = NULL;
-	for (const view_node *n = node_->first; n; n = n->next)
+	// the last value set counts: the first found from the end (view_node.prev)
+	for (const view_node *n = node_->last; n; n = n->prev)
 		if (named(n, k) && (n->kind == VIEW_STR || n->kind == VIEW_NUM) && !n->global)
-			hit = n;
-	return hit;
+			return n;
+	return NULL;
 }
 
 // The dictionaries of one section or include in turn. Made and deleted by

@@ -1,4 +1,5 @@
 /* view.c — the view tree; see view.h. */
+#define _GNU_SOURCE   /* strchrnul */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,21 +38,66 @@ static inline int is_literal(const char *s)
  * zeroed: every field is set here (clearing each node and its key was a
  * measurable part of a page: docs/benchmarks.md, "Figures from the code's
  * comments"). */
-static inline __attribute__((always_inline)) struct view_node *
-add(struct view *v, enum view_kind kind, const char *key)
+/* The length and view_key_hash of the literal keys seen last, by their
+ * address: a page adds its few dozen keys (card, x, y, label …) hundreds of
+ * times, and a literal's text never changes while the program runs, so
+ * each is measured once per process (per thread) instead of once per node. */
+struct key_memo {
+	const char *key;
+	unsigned len, hash;
+};
+static _Thread_local struct key_memo key_memo[256];
+
+/* The length and hash of literal key (is_literal) into *len, *hash. */
+static inline __attribute__((always_inline)) void literal_key(const char *key, size_t *len,
+							      unsigned *hash)
 {
-	size_t kl = key ? strlen(key) : 0;
-	int lit = key && is_literal(key);
-	struct view_node *n = key ? arena_alloc_raw(v->a, sizeof *n + (lit ? 0 : kl + 1)) : NULL;
+	uintptr_t a = (uintptr_t)key;
+	struct key_memo *m = &key_memo[(a ^ (a >> 8)) & 255];
+	if (m->key != key) {
+		size_t kl = strlen(key);
+		*m = (struct key_memo){ key, (unsigned)kl, view_key_hash(key, kl) };
+	}
+	*len = m->len;
+	*hash = m->hash;
+}
+
+/* add_named() sets each field of a node by name: a field added to struct
+ * view_node must be set there too (the size changes, and this says so). */
+_Static_assert(sizeof(struct view_node) == 15 * 8,
+	       "a new field of struct view_node: set it in add_named()");
+
+/* Appends a node of `kind` named key[0..kl) with hash kh (view_key_hash)
+ * under the current dictionary; the key is pointed at, not copied, unless
+ * copy (then in the node's allocation). */
+static inline __attribute__((always_inline)) struct view_node *
+add_named(struct view *v, enum view_kind kind, const char *key, size_t kl, unsigned kh, int copy)
+{
+	struct view_node *n = arena_alloc_raw(v->a, sizeof *n + (copy ? kl + 1 : 0));
 	if (!n) {
 		v->failed = 1;
 		return NULL;
 	}
 	const char *k = key;
-	if (!lit)
+	if (copy)
 		k = memcpy(n + 1, key, kl + 1);
-	*n = (struct view_node){ .kind = kind, .key = k, .up = v->cur, .klen = (unsigned)kl,
-				 .khash = view_key_hash(k, kl) };
+	/* each field set by itself: as one compound literal, the compiler
+	 * cleared the whole node with `rep stos` first, slow to start for so
+	 * few bytes (docs/benchmarks.md, "The table page's tree and view
+	 * functions, cheaper") */
+	n->kind = kind;
+	n->key = k;
+	n->str = NULL;
+	n->num = 0;
+	n->first = n->last = n->next = NULL;
+	n->up = v->cur;
+	n->prev = v->cur->last;
+	n->global = 0;
+	n->klen = (unsigned)kl;
+	n->khash = kh;
+	n->lookup = NULL;
+	n->count = 0;
+	n->vmask = n->smask = 0;
 	if (v->cur->last)
 		v->cur->last->next = n;
 	else
@@ -64,6 +110,46 @@ add(struct view *v, enum view_kind kind, const char *key)
 	else if (kind != VIEW_FLAG)   /* a flag: view_flag, when it is on */
 		v->cur->smask |= view_key_bit(n->khash);
 	return n;
+}
+
+static inline __attribute__((always_inline)) struct view_node *
+add(struct view *v, enum view_kind kind, const char *key)
+{
+	if (!key) {
+		v->failed = 1;
+		return NULL;
+	}
+	size_t kl;
+	unsigned kh;
+	if (is_literal(key)) {
+		literal_key(key, &kl, &kh);
+		return add_named(v, kind, key, kl, kh, 0);
+	}
+	kl = strlen(key);
+	return add_named(v, kind, key, kl, view_key_hash(key, kl), 1);
+}
+
+/* What is known of the literal values seen last (a card's colour, a
+ * class, a label: the same few texts again and again), by address: the
+ * length and whether an '@' is in it. */
+struct value_memo {
+	const char *s;
+	unsigned len, at;
+};
+static _Thread_local struct value_memo value_memo[256];
+
+/* 1 when literal s has an '@' (names may go in); its length in *len. */
+static inline int literal_has_at(const char *s, size_t *len)
+{
+	uintptr_t a = (uintptr_t)s;
+	struct value_memo *m = &value_memo[(a ^ (a >> 8)) & 255];
+	if (m->s != s) {
+		const char *at = strchrnul(s, '@');
+		size_t l = (size_t)(at - s) + (*at ? strlen(at) : 0);
+		*m = (struct value_memo){ s, (unsigned)l, *at != '\0' };
+	}
+	*len = m->len;
+	return (int)m->at;
 }
 
 /* The seat of "@N" at p (p[0] is '@'; N below v->nnames), else -1. */
@@ -79,12 +165,16 @@ static inline int at_seat(const struct view *v, const char *p)
  * event log. */
 static const char *substitute(struct view *v, const char *s, size_t *len)
 {
-	size_t sl = strlen(s);
-	const char *at = v->nnames ? memchr(s, '@', sl) : NULL;
-	if (!at) {
-		*len = sl;
-		return is_literal(s) ? s : arena_strndup(v->a, s, sl);
+	int lit = is_literal(s);
+	if (lit && (!literal_has_at(s, len) || !v->nnames))
+		return s;   /* *len set: nothing to put in */
+	/* the first '@' and the length in one pass where names are put in */
+	const char *at = v->nnames ? strchrnul(s, '@') : s + strlen(s);
+	if (!*at) {
+		*len = (size_t)(at - s);
+		return lit ? s : arena_strndup(v->a, s, *len);
 	}
+	size_t sl = (size_t)(at - s) + strlen(at);
 	const char *end = s + sl;
 	size_t need = sl + 1;
 	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
@@ -151,6 +241,46 @@ static inline int is_seat_key(const char *key, size_t n)
 	       (n == 4 || (n > 5 && key[n - 5] == '_'));
 }
 
+/* "<key>_name" of the literal seat keys ("seat", "holder_seat" …), made
+ * once per process (per thread) instead of once per number: trees point at
+ * them, so a slot once taken is never written again (a key whose slot
+ * another took gets its "_name" in the arena, as any other key). */
+struct seat_name_key {
+	const char *seat_key;
+	unsigned len, hash;
+	char name[32];
+};
+static _Thread_local struct seat_name_key seat_name_keys[16];
+
+/* Appends the string node "<key>_name" for seat number node n (its value
+ * set by the caller); NULL (the tree marked failed) when out of memory. */
+static struct view_node *add_name_of(struct view *v, const struct view_node *n)
+{
+	size_t kl = n->klen;
+	if (is_literal(n->key) && kl + sizeof "_name" <= sizeof seat_name_keys[0].name) {
+		uintptr_t a = (uintptr_t)n->key;
+		struct seat_name_key *sk = &seat_name_keys[(a ^ (a >> 8)) & 15];
+		if (!sk->seat_key) {
+			memcpy(sk->name, n->key, kl);
+			memcpy(sk->name + kl, "_name", sizeof "_name");
+			sk->len = (unsigned)(kl + sizeof "_name" - 1);
+			sk->hash = view_key_hash(sk->name, sk->len);
+			sk->seat_key = n->key;
+		}
+		if (sk->seat_key == n->key)
+			return add_named(v, VIEW_STR, sk->name, sk->len, sk->hash, 0);
+	}
+	char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
+	if (!k) {
+		v->failed = 1;
+		return NULL;
+	}
+	memcpy(k, n->key, kl);
+	memcpy(k + kl, "_name", sizeof "_name");
+	return add_named(v, VIEW_STR, k, kl + sizeof "_name" - 1,
+			 view_key_hash(k, kl + sizeof "_name" - 1), 0);
+}
+
 void view_num(struct view *v, const char *key, long long val)
 {
 	struct view_node *n = add(v, VIEW_NUM, key);
@@ -158,14 +288,8 @@ void view_num(struct view *v, const char *key, long long val)
 		return;
 	n->num = val;
 	if (v->nnames && is_seat_key(n->key, n->klen)) {
-		size_t kl = n->klen;
-		char *k = arena_alloc_raw(v->a, kl + sizeof "_name");
-		if (k) {
-			memcpy(k, key, kl);
-			memcpy(k + kl, "_name", sizeof "_name");
-		}
 		const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
-		struct view_node *s = k ? add(v, VIEW_STR, k) : NULL;
+		struct view_node *s = add_name_of(v, n);
 		if (!s) {
 			v->failed = 1;
 			return;

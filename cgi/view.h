@@ -34,6 +34,7 @@ struct view_node {
 	long long num;                    /* VIEW_NUM; VIEW_FLAG: 0 or 1; VIEW_STR: strlen(str) */
 	struct view_node *first, *last;   /* SECTION, INCLUDE: the entries inside */
 	struct view_node *next, *up;
+	struct view_node *prev;           /* the entry before it in its dictionary */
 	int global;                       /* STR, NUM: seen by included templates too;
 					     SECTION, INCLUDE: such a value lies inside */
 	unsigned klen, khash;             /* strlen(key), view_key_hash(key, klen) */

@@ -3013,12 +3013,15 @@ static int strand_lines(const struct dna_state *s, struct strand_draw *d, const 
 static int strand_walk(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
 {
 	uint16_t *q = d->byseq;
+	uint16_t mem[DNA_CARDS];   /* the strand's cards, ascending: all the walk looks at */
 	int ncol[DNA_CARDS];
-	int head = 0, tail = 0, root = -1;
+	int head = 0, tail = 0, root = -1, nmem = 0;
 	for (int c = 0; c < s->ncards; c++) {
 		d->col[c] = -1;
-		if (s->loc[c] == L_TABLE && s->strand[c] == slot &&
-		    (root < 0 || (s->pseq[c] < s->pseq[root]) != newest))
+		if (s->loc[c] != L_TABLE || s->strand[c] != slot)
+			continue;
+		mem[nmem++] = (uint16_t)c;
+		if (root < 0 || (s->pseq[c] < s->pseq[root]) != newest)
 			root = c;
 	}
 	d->m = d->maxcol = d->maxrow = d->nlink = d->nmark = 0;
@@ -3035,9 +3038,9 @@ static int strand_walk(const struct dna_state *s, int slot, struct strand_draw *
 			d->maxcol = d->col[c];
 		if (d->row[c] > d->maxrow)
 			d->maxrow = d->row[c];
-		for (int x = 0; x < s->ncards; x++) {
-			if (s->loc[x] != L_TABLE || d->col[x] >= 0 || s->strand[x] != slot ||
-			    !linked(s, c, x))
+		for (int i = 0; i < nmem; i++) {
+			int x = mem[i];
+			if (d->col[x] >= 0 || !linked(s, c, x))
 				continue;
 			d->col[x] = (int16_t)(d->col[c] + 1);
 			d->via[x] = (uint16_t)c;

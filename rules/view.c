@@ -50,28 +50,6 @@ static int conv_one(char *out, size_t cap, const char *spec, char conv, va_list 
 	}
 }
 
-/* 1 when fmt has only the conversions view_vformat writes itself: %d %i
- * %u (with l, ll; %zu), %s, %c, %%, without flags, width or precision. */
-static int plain_format(const char *fmt)
-{
-	for (const char *f = strchr(fmt, '%'); f; f = strchr(f, '%')) {
-		f++;
-		if (*f == '%' || *f == 's' || *f == 'c') {
-			f++;
-			continue;
-		}
-		if (f[0] == 'z' && f[1] == 'u') {
-			f += 2;
-			continue;
-		}
-		f += f[0] == 'l' ? (f[1] == 'l' ? 2 : 1) : 0;
-		if (*f != 'd' && *f != 'i' && *f != 'u')
-			return 0;
-		f++;
-	}
-	return 1;
-}
-
 /* The decimal digits of v (negative: with its sign) ending at e. */
 static char *digits(char *e, unsigned long long u, int negative)
 {
@@ -92,13 +70,16 @@ static inline void put_span(char *out, size_t cap, size_t o, const char *s, size
 }
 
 /* vsnprintf(out, cap, fmt, ap), the same text and cut, but the plain
- * conversions (plain_format) written here: glibc's vsnprintf is costly a
- * call, and a table page formats dozens of texts (arena_printf formats
- * with it too; docs/benchmarks.md, "Figures from the code's comments"). */
+ * conversions (%d %i %u with l or ll, %zu, %s, %c, %%, without flags,
+ * width or precision) written here, in the one pass over fmt; at any other
+ * conversion the whole text is vsnprintf's after all: glibc's vsnprintf is
+ * costly a call, and a table page formats dozens of texts (arena_printf
+ * formats with it too; docs/benchmarks.md, "Figures from the code's
+ * comments"). */
 int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 {
-	if (!plain_format(fmt))
-		return vsnprintf(out, cap, fmt, ap);
+	va_list again;   /* for vsnprintf, at the first conversion not plain */
+	va_copy(again, ap);
 	size_t o = 0;
 #define PUT(ch) do { if (o + 1 < cap) out[o] = (ch); o++; } while (0)
 	for (const char *f = fmt; *f; f++) {
@@ -111,15 +92,12 @@ int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 			continue;
 		}
 		char num[24], *e = num + sizeof num, *p;
-		int l = 0;
-		for (f++; *f == 'l'; f++)
-			l++;
-		if (*f == 'z') {
-			l = 3;
-			f++;
+		f++;
+		if (*f == '%') {
+			PUT('%');
+			continue;
 		}
-		switch (*f) {
-		case 's': {
+		if (*f == 's') {
 			const char *a = va_arg(ap, char *);
 			a = a ? a : "(null)";
 			size_t al = strlen(a);
@@ -127,28 +105,35 @@ int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 			o += al;
 			continue;
 		}
-		case 'c':
+		if (*f == 'c') {
 			PUT((char)va_arg(ap, int));
 			continue;
-		case 'u':
-			p = digits(e, l == 3 ? va_arg(ap, size_t) : l == 2 ? va_arg(ap, unsigned long long) :
-				   l == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned), 0);
-			break;
-		case 'd':
-		case 'i': {
-			long long v = l == 2 ? va_arg(ap, long long) : l == 1 ? va_arg(ap, long) :
-				      va_arg(ap, int);
-			p = digits(e, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v, v < 0);
-			break;
 		}
-		default:   /* "%%" */
-			PUT('%');
-			continue;
+		if (f[0] == 'z' && f[1] == 'u') {
+			f++;
+			p = digits(e, va_arg(ap, size_t), 0);
+		} else {
+			int l = f[0] == 'l' ? (f[1] == 'l' ? 2 : 1) : 0;
+			f += l;
+			if (*f == 'u') {
+				p = digits(e, l == 2 ? va_arg(ap, unsigned long long) :
+					   l == 1 ? va_arg(ap, unsigned long) : va_arg(ap, unsigned), 0);
+			} else if (*f == 'd' || *f == 'i') {
+				long long v = l == 2 ? va_arg(ap, long long) :
+					      l == 1 ? va_arg(ap, long) : va_arg(ap, int);
+				p = digits(e, v < 0 ? 0ULL - (unsigned long long)v :
+						      (unsigned long long)v, v < 0);
+			} else {   /* flags, a width, another conversion: vsnprintf's */
+				int r = vsnprintf(out, cap, fmt, again);
+				va_end(again);
+				return r;
+			}
 		}
 		for (; p < e; p++)
 			PUT(*p);
 	}
 #undef PUT
+	va_end(again);
 	if (cap)
 		out[o < cap ? o : cap - 1] = '\0';
 	return o > (size_t)INT_MAX ? -1 : (int)o;

@@ -159,6 +159,10 @@ static void test_view_format_is_vsnprintf(void **state)
 		both(m, l, c, "%5d|%-3s|%.2s|%#x|% d", 42, "a", "abcdef", 255, 7);   /* vsnprintf's */
 		both(m, l, c, "%s", "");
 		both(m, l, c, "ohne Umwandlung");
+		/* plain ones first, then one that is not: vsnprintf's from the start */
+		both(m, l, c, "%d, %s, dann %05d", 3, "x", 42);
+		both(m, l, c, "%u %lu %zx", 1u, 2ul, (size_t)255);
+		both(m, l, c, "%lld%%%ld %hd", -1LL, 7L, (short)-3);
 	}
 	assert_int_equal(both(m, l, 0, "%d", 12345), 5);
 }

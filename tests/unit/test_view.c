@@ -377,6 +377,87 @@ static void test_literals_kept_others_copied(void **state)
 	assert_int_equal(n->klen, 5);
 }
 
+/* A literal key's length and hash and a literal text's length and '@' are
+ * kept per address (view.c's memos): many literals at once (more than the
+ * memos' slots, so that they push each other out), each set again and again,
+ * names put in or not as the tree's names say, read the same as measured
+ * anew; the entry before each is its prev. */
+static void test_literal_memos(void **state)
+{
+	(void)state;
+	enum { N = 600 };
+	static const char keys[N][8] = { [0] = "k0", [1] = "k1", [299] = "k299", [599] = "k599" };
+	static const char texts[3][16] = { "rot", "@0 zieht", "x@1" };
+	static const char *const seat_names[] = { "Ada", "Bo" };
+	struct view v;
+	view_init(&v, &A);
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++) {
+			view_names(&v, seat_names, round == 1 ? 0 : 2);
+			view_str(&v, keys[i], texts[i % 3]);
+		}
+	assert_false(v.failed);
+	const struct view_node *n = v.root.first, *before = NULL;
+	for (int round = 0; round < 3; round++)
+		for (int i = 0; i < N; i++, before = n, n = n->next) {
+			static const char *const named[3] = { "rot", "Ada zieht", "xBo" };
+			const char *want = round == 1 ? texts[i % 3] : named[i % 3];
+			assert_non_null(n);
+			assert_ptr_equal(n->prev, before);
+			assert_ptr_equal(n->key, keys[i]);
+			assert_int_equal(n->klen, strlen(keys[i]));
+			assert_int_equal(n->khash, view_key_hash(keys[i], strlen(keys[i])));
+			assert_string_equal(n->str, want);
+			assert_int_equal(n->num, (long long)strlen(want));
+		}
+	assert_null(n);
+}
+
+/* A number under "seat" or "*_seat" gets "<key>_name" with the seat's
+ * name, for more seat keys than the kept "_name" keys' slots (some share a
+ * slot: their "_name" is made in the arena), and what a tree names stays
+ * as it was while later trees are filled. */
+static void test_seat_name_keys(void **state)
+{
+	(void)state;
+	static const char keys[40][16] = {
+		"seat", "a_seat", "b_seat", "c_seat", "d_seat", "e_seat", "f_seat", "g_seat",
+		"h_seat", "i_seat", "j_seat", "k_seat", "l_seat", "m_seat", "n_seat", "o_seat",
+		"p_seat", "q_seat", "r_seat", "s_seat", "t_seat", "u_seat", "v_seat", "w_seat",
+		"x_seat", "y_seat", "z_seat", "aa_seat", "ab_seat", "ac_seat", "ad_seat",
+		"ae_seat", "af_seat", "ag_seat", "ah_seat", "ai_seat", "aj_seat", "ak_seat",
+		"al_seat", "holder_seat",
+	};
+	static const char *const seat_names[] = { "Ada", "Bo", NULL };
+	struct view t[2];
+	for (int r = 0; r < 2; r++) {
+		view_init(&t[r], &A);
+		view_names(&t[r], seat_names, 3);
+		for (int i = 0; i < 40; i++)
+			view_num(&t[r], keys[i], (i + r) % 4);
+		assert_false(t[r].failed);
+	}
+	for (int r = 0; r < 2; r++) {
+		const struct view_node *n = t[r].root.first;
+		for (int i = 0; i < 40; i++, n = n->next->next) {
+			static const char *const want[4] = { "Ada", "Bo", "", "" };
+			char name[sizeof keys[0] + sizeof "_name"];
+			size_t kl = strlen(keys[i]);
+			memcpy(name, keys[i], kl);
+			memcpy(name + kl, "_name", sizeof "_name");
+			assert_ptr_equal(n->key, keys[i]);
+			assert_int_equal(n->num, (i + r) % 4);
+			const struct view_node *s = n->next;
+			assert_int_equal(s->kind, VIEW_STR);
+			assert_string_equal(s->key, name);
+			assert_int_equal(s->klen, strlen(name));
+			assert_int_equal(s->khash, view_key_hash(name, strlen(name)));
+			assert_string_equal(s->str, want[(i + r) % 4]);
+		}
+		assert_null(n);
+	}
+}
+
 /* "@N" replaced by seat N's name where N < nnames (a seat without a name:
  * nothing), everything else as it stands: '@' at the end, twice, before a
  * non-digit or a seat beyond the table, names side by side. */
@@ -427,6 +508,8 @@ int main(void)
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
+		cmocka_unit_test(test_literal_memos),
+		cmocka_unit_test(test_seat_name_keys),
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_unbalanced),
 	};
