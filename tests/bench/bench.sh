@@ -65,6 +65,9 @@ SIM_GAMES=${BENCH_SIM_GAMES:-3000}
 BOT_GAMES=${BENCH_BOT_GAMES:-300}
 BOT_VS_GAMES=${BENCH_BOT_VS_GAMES:-1000}
 ONLY=${BENCH_PROFILE_ONLY:-0}
+# BENCH_PG_PAIRS=N: only the PostgreSQL pairs (pg_pairs below), N rounds
+PAIRS=${BENCH_PG_PAIRS:-0}
+[ "$PAIRS" -gt 0 ] && ONLY=1
 
 for f in "$BIN" "$HELLO" "$GEN" "$LIVE" "$TEMPLATE"; do
 	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
@@ -475,6 +478,9 @@ timeout 600 "$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --mo
 log "setup: $(($(now_s) - t0)) s"
 copy_db "$W/base.db" "$W/small.db"
 copy_db "$W/base.db" "$W/large.db"
+# (the pairs, BENCH_PG_PAIRS, run on the small history too)
+[ "$ONLY" = 1 ] && [ "$PAIRS" -gt 0 ] &&
+	timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
 if [ "$ONLY" != 1 ]; then
 	timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
 	t0=$(now_s)
@@ -743,6 +749,115 @@ pg_instances() {
 	start_nginx
 	echo "pgload|after the two-instance runs|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
 }
+
+# ---- 4e. BENCH_PG_PAIRS=N: the PostgreSQL column against SQLite, pair by
+# pair (docs/scaling.md, "Measured"). N rounds; in each, every table page,
+# poll, JSON and move row on a fresh copy of the same data on SQLite and on
+# PostgreSQL (which goes first alternates from round to round), then the
+# moves of one pinned instance against two (pg_instances' setup, on fresh
+# clones; which goes first alternates too). One line a pair:
+# pair|round|key|sqlite rps|postgresql rps and pair2|round|slug|one|two,
+# and the load average before each round; at the end each key's ratios.
+# BENCH_PG_WORKERS: the PostgreSQL side's workers (BENCH_WORKERS).
+pairs_side() { # sq|pg ROUND
+	if [ "$1" = sq ]; then
+		copy_db "$W/small.db" "$W/pair$2.db"
+		start_app "$W/pair$2.db"
+	else
+		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE pair$2 TEMPLATE spieltisch" \
+			> /dev/null
+		saved=$WORKERS
+		WORKERS=${BENCH_PG_WORKERS:-$WORKERS}
+		start_app "$(pg_uri "pair$2")"
+		WORKERS=$saved
+	fi
+	while read -r kind slug tid version uidx; do
+		[ "$kind" = page ] || continue
+		c=$(cookie_of "$uidx")
+		measure "$1:page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+		measure "$1:poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
+		measure "$1:json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+	done < "$W/list"
+	while read -r _ slug _; do
+		measure "$1:move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+}
+pairs_instances() { # 1|2 ROUND
+	psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE inst$1_$2 TEMPLATE spieltisch" \
+		> /dev/null
+	stop_nginx
+	[ "$1" = 2 ] && NGINX_SECOND=$W/var/spieltisch2.sock
+	start_nginx
+	if [ "$1" = 1 ]; then
+		start_app_pinned 0 "$(pg_uri "inst1_$2")" "$SOCK" $((2 * WORKERS))
+	else
+		start_app_pinned 0 "$(pg_uri "inst2_$2")" "$SOCK" "$WORKERS"
+		start_app_pinned 1 "$(pg_uri "inst2_$2")" "$NGINX_SECOND" "$WORKERS" 2
+	fi
+	while read -r _ slug _; do
+		measure "i$1:move:$slug" "$slug move (303), $1 instance(s)" 303 "/" "" \
+			"$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+	stop_server2
+	NGINX_SECOND=
+}
+pg_pairs() {
+	while read -r _ slug _; do
+		awk -F'\t' -v n="$CONN" -v f="$W/tuples/moves-$slug.tsv" \
+			'{ print > (f "." n "." ($1 % n + 1)) }' "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	r=1
+	while [ "$r" -le "$PAIRS" ]; do
+		echo "pairload|$r|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+		first=sq second=pg
+		[ $((r % 2)) = 0 ] && first=pg second=sq
+		pairs_side $first "$r"
+		pairs_side $second "$r"
+		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg):/ && $3 != "" {
+				k = substr($1, 4); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
+			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]], v["pg", o[i]] }' \
+			"$RES" >> "$RES.pairs"
+		if [ "$(nproc)" -ge 2 ] && command -v taskset > /dev/null 2>&1; then
+			one=1 two=2
+			[ $((r % 2)) = 0 ] && one=2 two=1
+			pairs_instances $one "$r"
+			pairs_instances $two "$r"
+			awk -F'|' -v r="$r" '$1 ~ /^i[12]:move:/ {
+					k = substr($1, 9); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
+				END { for (i = 1; i <= n; i++) printf "pair2|%s|%s|%s|%s\n", r, o[i], v["i1", o[i]], v["i2", o[i]] }' \
+				"$RES" >> "$RES.pairs"
+			stop_nginx
+			start_nginx
+		fi
+		# this round's lines out of the way of the next round's
+		grep -v '^\(sq\|pg\|i1\|i2\):' "$RES" > "$RES.keep" || true
+		grep '^\(sq\|pg\|i1\|i2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
+		mv "$RES.keep" "$RES"
+		r=$((r + 1))
+	done
+	echo "pairload|end|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+	cat "$RES.pairs"
+	grep '^pairload' "$RES"
+	# each key: the ratios of its rounds, their median
+	awk -F'|' '{ k = $1 "|" $3; if (!(k in n)) o[++m] = k
+			x[k, ++n[k]] = ($4 > 0 ? $5 / $4 : 0) }
+		END { for (i = 1; i <= m; i++) { k = o[i]; c = n[k]
+			for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++)
+				if (x[k, b] < x[k, a]) { t = x[k, a]; x[k, a] = x[k, b]; x[k, b] = t }
+			line = ""
+			for (a = 1; a <= c; a++) line = line sprintf(" %.2f", x[k, a])
+			printf "ratio|%s|median %.2f|all%s\n", k, x[k, int((c + 1) / 2)], line } }' \
+		"$RES.pairs"
+	[ "${BENCH_KEEP:-0}" = 1 ] && cp "$RES.rounds" "$RES.pairs" "$W/" 2> /dev/null
+	return 0
+}
+if [ "$PAIRS" -gt 0 ]; then
+	[ "$PG_ON" = 1 ] || { log "BENCH_PG_PAIRS: no PostgreSQL"; exit 1; }
+	pg_pairs
+	exit 0
+fi
 
 # ---- 4. the app, 10^3 finished parties ----
 
