@@ -33,6 +33,8 @@
 # copied with `spieltisch migrate` into a throw-away cluster
 # (tests/pg/cluster.sh) and the same rows are counted and rated there, and
 # moves/s of two app instances behind one upstream against one.
+# BENCH_PG_PAIRS=N runs only that column against SQLite, pair by pair, N
+# rounds (section 4e; docs/scaling.md, "After the table-scoped locks").
 #
 # The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
 # 1,000 players after 10 rounds, its JSON, and /me of a user at 200
@@ -465,6 +467,8 @@ fi
 # Enough prepared moves for a run at hello-world speed, and a quarter more.
 need=$((hello_rps * DUR * 5 / 4))
 [ "$need" -lt 2000 ] && need=2000
+# the pairs: enough for SQLite's moves without hello-world's rate
+[ "$PAIRS" -gt 0 ] && need=${BENCH_PAIRS_MOVES:-30000}
 
 copy_db() { # FROM TO
 	cp "$1" "$2"
@@ -753,22 +757,25 @@ pg_instances() {
 # ---- 4e. BENCH_PG_PAIRS=N: the PostgreSQL column against SQLite, pair by
 # pair (docs/scaling.md, "Measured"). N rounds; in each, every table page,
 # poll, JSON and move row on a fresh copy of the same data on SQLite and on
-# PostgreSQL (which goes first alternates from round to round), then the
+# PostgreSQL with the same workers and with twice as many (p4: a worker
+# waits for the server's answers, so more of them keep the cores busy;
+# the order of the three sides turns from round to round), then the
 # moves of one pinned instance against two (pg_instances' setup, on fresh
-# clones; which goes first alternates too). One line a pair:
-# pair|round|key|sqlite rps|postgresql rps and pair2|round|slug|one|two,
-# and the load average before each round; at the end each key's ratios.
-# BENCH_PG_WORKERS: the PostgreSQL side's workers (BENCH_WORKERS).
+# clones; which goes first alternates too). One line a row and round:
+# pair|round|key|sqlite rps|postgresql rps|postgresql 2x workers rps and
+# pair2|round|slug|one|two, and the load average before each round; at
+# the end each key's ratios (to SQLite; two instances to one) and their
+# median. BENCH_PAIRS_MOVES: the moves prepared for each game (30000).
 pairs_side() { # sq|pg ROUND
 	if [ "$1" = sq ]; then
 		copy_db "$W/small.db" "$W/pair$2.db"
 		start_app "$W/pair$2.db"
 	else
-		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE pair$2 TEMPLATE spieltisch" \
+		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $1_$2 TEMPLATE spieltisch" \
 			> /dev/null
 		saved=$WORKERS
-		WORKERS=${BENCH_PG_WORKERS:-$WORKERS}
-		start_app "$(pg_uri "pair$2")"
+		[ "$1" = p4 ] && WORKERS=$((2 * WORKERS))
+		start_app "$(pg_uri "$1_$2")"
 		WORKERS=$saved
 	fi
 	while read -r kind slug tid version uidx; do
@@ -783,25 +790,36 @@ pairs_side() { # sq|pg ROUND
 	done < "$W/moves"
 	stop_server
 }
-pairs_instances() { # 1|2 ROUND
-	psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE inst$1_$2 TEMPLATE spieltisch" \
+# BENCH_PAIRS_MACHINE=N: each instance stands for a machine of N workers
+# (one instance N workers on core 0, two N each on cores 0 and 1) instead
+# of pg_instances' same workers on both sides.
+# BENCH_PAIRS_BASE=BINARY: each round the same once more with another
+# build's spieltisch (keys b1, b2: the code before a change, in the same run).
+pairs_instances() { # 1|2 ROUND [i|b]
+	k=${3:-i}
+	saved_bin=$BIN
+	[ "$k" = b ] && BIN=$BENCH_PAIRS_BASE
+	psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $k$1_$2 TEMPLATE spieltisch" \
 		> /dev/null
 	stop_nginx
 	[ "$1" = 2 ] && NGINX_SECOND=$W/var/spieltisch2.sock
 	start_nginx
+	per=$WORKERS alone=$((2 * WORKERS))
+	[ -n "${BENCH_PAIRS_MACHINE:-}" ] && per=$BENCH_PAIRS_MACHINE alone=$BENCH_PAIRS_MACHINE
 	if [ "$1" = 1 ]; then
-		start_app_pinned 0 "$(pg_uri "inst1_$2")" "$SOCK" $((2 * WORKERS))
+		start_app_pinned 0 "$(pg_uri "${k}1_$2")" "$SOCK" "$alone"
 	else
-		start_app_pinned 0 "$(pg_uri "inst2_$2")" "$SOCK" "$WORKERS"
-		start_app_pinned 1 "$(pg_uri "inst2_$2")" "$NGINX_SECOND" "$WORKERS" 2
+		start_app_pinned 0 "$(pg_uri "${k}2_$2")" "$SOCK" "$per"
+		start_app_pinned 1 "$(pg_uri "${k}2_$2")" "$NGINX_SECOND" "$per" 2
 	fi
 	while read -r _ slug _; do
-		measure "i$1:move:$slug" "$slug move (303), $1 instance(s)" 303 "/" "" \
+		measure "$k$1:move:$slug" "$slug move (303), $1 instance(s)" 303 "/" "" \
 			"$W/tuples/moves-$slug.tsv"
 	done < "$W/moves"
 	stop_server
 	stop_server2
 	NGINX_SECOND=
+	BIN=$saved_bin
 }
 pg_pairs() {
 	while read -r _ slug _; do
@@ -811,38 +829,48 @@ pg_pairs() {
 	r=1
 	while [ "$r" -le "$PAIRS" ]; do
 		echo "pairload|$r|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
-		first=sq second=pg
-		[ $((r % 2)) = 0 ] && first=pg second=sq
-		pairs_side $first "$r"
-		pairs_side $second "$r"
-		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg):/ && $3 != "" {
+		case $((r % 3)) in
+		1) sides="sq pg p4" ;;
+		2) sides="pg p4 sq" ;;
+		*) sides="p4 sq pg" ;;
+		esac
+		# BENCH_PAIRS_SIDES: the sides measured (all three; "" none)
+		[ -n "${BENCH_PAIRS_SIDES+x}" ] && sides=$BENCH_PAIRS_SIDES
+		for side in $sides; do
+			pairs_side "$side" "$r"
+		done
+		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg|p4):/ && $3 != "" {
 				k = substr($1, 4); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
-			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]], v["pg", o[i]] }' \
-			"$RES" >> "$RES.pairs"
+			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]],
+				v["pg", o[i]], v["p4", o[i]] }' "$RES" >> "$RES.pairs"
 		if [ "$(nproc)" -ge 2 ] && command -v taskset > /dev/null 2>&1; then
 			one=1 two=2
 			[ $((r % 2)) = 0 ] && one=2 two=1
-			pairs_instances $one "$r"
-			pairs_instances $two "$r"
-			awk -F'|' -v r="$r" '$1 ~ /^i[12]:move:/ {
-					k = substr($1, 9); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
-				END { for (i = 1; i <= n; i++) printf "pair2|%s|%s|%s|%s\n", r, o[i], v["i1", o[i]], v["i2", o[i]] }' \
-				"$RES" >> "$RES.pairs"
+			for k in i ${BENCH_PAIRS_BASE:+b}; do
+				pairs_instances $one "$r" $k
+				pairs_instances $two "$r" $k
+				awk -F'|' -v r="$r" -v p="$k" '$1 ~ ("^" p "[12]:move:") {
+						k = substr($1, 9); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
+					END { for (i = 1; i <= n; i++) printf "pair2%s|%s|%s|%s|%s\n", p == "b" ? "base" : "",
+						r, o[i], v[p "1", o[i]], v[p "2", o[i]] }' "$RES" >> "$RES.pairs"
+			done
 			stop_nginx
 			start_nginx
 		fi
 		# this round's lines out of the way of the next round's
-		grep -v '^\(sq\|pg\|i1\|i2\):' "$RES" > "$RES.keep" || true
-		grep '^\(sq\|pg\|i1\|i2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
+		grep -v '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" > "$RES.keep" || true
+		grep '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
 		mv "$RES.keep" "$RES"
 		r=$((r + 1))
 	done
 	echo "pairload|end|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
 	cat "$RES.pairs"
 	grep '^pairload' "$RES"
-	# each key: the ratios of its rounds, their median
+	# each key: the ratios of its rounds, their median (pg and p4 to sq)
 	awk -F'|' '{ k = $1 "|" $3; if (!(k in n)) o[++m] = k
-			x[k, ++n[k]] = ($4 > 0 ? $5 / $4 : 0) }
+			x[k, ++n[k]] = ($4 > 0 ? $5 / $4 : 0)
+			if ($1 == "pair") { k = "pair2x|" $3; if (!(k in n)) o[++m] = k
+				x[k, ++n[k]] = ($4 > 0 ? $6 / $4 : 0) } }
 		END { for (i = 1; i <= m; i++) { k = o[i]; c = n[k]
 			for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++)
 				if (x[k, b] < x[k, a]) { t = x[k, a]; x[k, a] = x[k, b]; x[k, b] = t }
