@@ -50,6 +50,22 @@ void store_close(struct store *s);
  * release it. ST_BUSY when the lock file or SQLite's lock stayed taken for
  * 5 s (another process holding it): a 503 "try again", never an endless wait. */
 int store_begin(struct store *s);
+/* A write transaction that changes one table (its moves, its deadlines,
+ * its bots): on SQLite store_begin() itself. On PostgreSQL it waits only
+ * for the writers of the same table (the table's row FOR UPDATE, under a
+ * site-wide lock taken shared, which store_begin() takes exclusive):
+ * writers of other tables run at the same time. The first of two writers
+ * of one table to commit wins; the second then reads its change. What it
+ * reads of other tables is read committed: before reading what the
+ * transactions of other tables also write, it takes store_lock_cross(). */
+int store_begin_table(struct store *s, int64_t table);
+/* Inside store_begin_table(): waits until no other such transaction holds
+ * the cross-table lock (ratings, a tournament's results and rounds: what a
+ * table's end writes), and holds it to the transaction's end, so that those
+ * reads see every earlier end and no two ends write them at once. Inside
+ * store_begin() and on SQLite: nothing to wait for (ST_OK). ST_BUSY on a
+ * deadlock or past the lock timeout: the caller rolls back, nothing stays. */
+int store_lock_cross(struct store *s);
 /* BEGIN (deferred): a read transaction, so that several reads see one
  * consistent state; end it with store_commit() or store_rollback(). */
 int store_begin_read(struct store *s);

@@ -551,7 +551,7 @@ int play_move(struct store *s, int64_t table, int64_t user, const char *move,
 			return fail_msg(e, PLAY_REJECTED, N_("Der Zug enthält unerlaubte "
 							     "Zeichen."));
 
-	if ((rc = store_begin(s)) != PLAY_OK)
+	if ((rc = store_begin_table(s, table)) != PLAY_OK)
 		return rc;
 	if ((rc = live_load(s, table, &l)) != PLAY_OK) {
 		/* the move that finished the table came first (a shout race) */

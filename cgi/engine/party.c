@@ -141,9 +141,14 @@ int start_match(struct store *s, const struct st_table *t, int64_t now)
 }
 
 /* Runs the table-end listeners (play.h) for table t, just ended, in
- * order; PLAY_OK or the first failure. Inside the caller's transaction. */
+ * order; PLAY_OK or the first failure. Inside the caller's transaction,
+ * under the cross-table lock (store_lock_cross): what they read and write
+ * (ratings, a tournament) other tables' ends read and write too. */
 int table_ended(struct store *s, const struct st_table *t, int64_t now)
 {
+	int lrc = from_store(store_lock_cross(s), PLAY_ERR);
+	if (lrc != PLAY_OK)
+		return lrc;
 	for (const play_table_end_fn *f = play_table_end_listeners; *f; f++) {
 		int rc = (*f)(s, t, now);
 		if (rc != PLAY_OK)

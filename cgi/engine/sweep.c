@@ -56,7 +56,7 @@ int play_tick(struct store *s, int64_t table, int64_t now_ms)
 	int rc = store_table_poll(s, table, &v, &dl);
 	if (rc != PLAY_OK || !deadline_passed(dl, now_ms))
 		return rc;
-	if ((rc = store_begin(s)) != PLAY_OK)
+	if ((rc = store_begin_table(s, table)) != PLAY_OK)
 		return rc;
 	for (int round = 0; rc == PLAY_OK && round < TICK_ROUNDS; round++) {
 		rc = live_load(s, table, &l);

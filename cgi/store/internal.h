@@ -178,6 +178,8 @@ int st_pg_prepare(struct store *s, int id);
 int st_pg_fail(struct store *s, const char *what);
 int st_pg_unique(const struct store *s);
 int st_pg_begin(struct store *s, int write);
+int st_pg_begin_table(struct store *s, int64_t table);
+int st_pg_lock_cross(struct store *s);
 int st_pg_commit(struct store *s);
 void st_pg_rollback(struct store *s);
 int st_pg_in_transaction(const struct store *s);

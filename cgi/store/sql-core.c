@@ -578,6 +578,19 @@ int store_begin(struct store *s)
 	return rc;
 }
 
+/* SQLite has one writer lock for the whole file: store_begin(). */
+int store_begin_table(struct store *s, int64_t table)
+{
+	if (!s->db)
+		return st_pg_begin_table(s, table);
+	return store_begin(s);
+}
+
+int store_lock_cross(struct store *s)
+{
+	return s->db ? ST_OK : st_pg_lock_cross(s);
+}
+
 /* A deferred read transaction: one consistent snapshot for several reads. */
 int store_begin_read(struct store *s)
 {

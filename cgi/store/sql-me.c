@@ -194,12 +194,23 @@ int st_me_step(struct store *s, int64_t table, uint32_t changed, int64_t lowered
 		return st_run(s, STMT_ME_STEP, "me step", ST_ARGS(ST_INT(table),
 				ST_INT(changed), ST_INT(lowered)));
 	/* the seats' users by key: those whose asked state changed, and, when
-	 * the deadline is lowered, every one (written only where it is) */
+	 * the deadline is lowered, every one (written only where it is); in
+	 * the order of their ids, so that two tables' moves that share users
+	 * lock their rows in one order (PostgreSQL: no deadlock between them) */
 	int rc = ST_OK;
-	for (int q = 0; rc == ST_OK && q < nseats && q < 32; q++)
+	uint32_t left = 0;
+	for (int q = 0; q < nseats && q < 32; q++)
 		if (user[q] > 0 && ((changed >> q & 1u) || lowered > 0))
-			rc = st_run(s, STMT_ME_STEP_USER, "me step", ST_ARGS(ST_INT(user[q]),
-					ST_INT(changed >> q & 1u), ST_INT(lowered)));
+			left |= 1u << q;
+	while (rc == ST_OK && left) {
+		int q = -1;
+		for (int k = 0; k < 32; k++)
+			if ((left >> k & 1u) && (q < 0 || user[k] < user[q]))
+				q = k;
+		left &= ~(1u << q);
+		rc = st_run(s, STMT_ME_STEP_USER, "me step", ST_ARGS(ST_INT(user[q]),
+				ST_INT(changed >> q & 1u), ST_INT(lowered)));
+	}
 	return rc;
 }
 

@@ -8,14 +8,19 @@
  * prepared (PQprepare) at its first use on the connection (st_pg_prepare).
  * Values are always bound as parameters: numbers and text in text form,
  * blobs in binary; results come back in text form and the cursor's readers
- * (st_int, st_text, …) convert them. A write transaction takes a
- * transaction-level advisory lock, the writer lock, at BEGIN: writers
- * queue as they do on SQLite (BEGIN IMMEDIATE and the lock file), so what
- * a write transaction reads stays what it read until it commits, and the
- * first of two writers to commit wins, the second then reads the change
- * (ST_CONFLICT from the version it expected, as on SQLite). The lock's
- * wait is bounded as SQLite's busy timeout is (lock_timeout): ST_BUSY past
- * it. A read transaction is one snapshot (REPEATABLE READ).
+ * (st_int, st_text, …) convert them. Write transactions are READ
+ * COMMITTED behind locks taken at BEGIN (docs/scaling.md, "The write
+ * locks"): store_begin takes the site's advisory lock exclusive, so its
+ * writers queue as they do on SQLite (BEGIN IMMEDIATE and the lock file);
+ * store_begin_table takes it shared and then its table's row FOR UPDATE,
+ * so only the writers of one table queue, and a table's end takes the
+ * cross-table lock (store_lock_cross) before the ratings and tournaments.
+ * Behind the lock a writer reads what the writers before it committed, and
+ * the first of two to commit wins, the second then reads the change
+ * (ST_CONFLICT from the version it expected, as on SQLite). Every wait is
+ * bounded as SQLite's busy timeout is (lock_timeout): ST_BUSY past it, and
+ * on a deadlock or a serialization failure, the transaction rolled back.
+ * A read transaction is one snapshot (REPEATABLE READ).
  *
  * Migrations are schema/pg/NNN_name.sql, numbered as SQLite's; each one
  * missing from the table schema_migrations is applied at open, in order,
@@ -43,9 +48,17 @@ enum {
 	BYTEA_OID = 17, INT8_OID = 20, TEXT_OID = 25, FLOAT8_OID = 701
 };
 
-/* The writer lock and the migrations' lock: one key ("Spie"), held to the
- * transaction's end. */
+/* The site's writer lock and the migrations' lock: one key ("Spie"), held
+ * to the transaction's end; store_begin() takes it exclusive. A table's
+ * writer (store_begin_table) takes it shared, then its table's row FOR
+ * UPDATE (in this order: a site writer that waits for the table writers
+ * holds no row they wait for); a table's end (store_lock_cross) then takes
+ * the cross-table key ("Spif") exclusive. */
 #define LOCK_SQL "SELECT pg_advisory_xact_lock(1399875941)"
+#define LOCK_TABLE_SQL "SELECT pg_advisory_xact_lock_shared(1399875941)," \
+	" (SELECT 1 FROM tables WHERE id = $1 FOR UPDATE)"
+#define LOCK_CROSS_SQL "SELECT pg_advisory_xact_lock(1399875942)"
+enum { SCOPE_NONE, SCOPE_SITE, SCOPE_TABLE, SCOPE_CROSS };
 
 /* One statement's values and result (a cursor's PostgreSQL side). */
 struct st_pgq {
@@ -71,7 +84,8 @@ struct st_pg {
 	char msg[512];        /* and its message */
 	int64_t changes;      /* rows the last statement wrote */
 	int64_t last_id;      /* the id the last INSERT … RETURNING gave, 0 none */
-	int writing;          /* in a write transaction (the writer lock held) */
+	int scope;            /* the write transaction's locks: SCOPE_* */
+	int locks_ready;      /* LOCK_TABLE_SQL and LOCK_CROSS_SQL prepared */
 	int tracing;          /* SPIELTISCH_SQL_TRACE=1 */
 	char id_tables[1024]; /* " name name … ": the tables with a column id (at open) */
 };
@@ -532,8 +546,103 @@ int st_pg_begin(struct store *s, int write)
 		exec_plain(s, "ROLLBACK", "rollback");
 		return rc;
 	}
-	s->pg->writing = 1;
+	s->pg->scope = SCOPE_SITE;
 	return ST_OK;
+}
+
+/* The table and cross-table locks as statements of the connection. */
+static int prepare_locks(struct store *s)
+{
+	static const char *const sql[2] = { LOCK_TABLE_SQL, LOCK_CROSS_SQL };
+	static const char *const name[2] = { "lock_t", "lock_x" };
+	static const Oid int8[1] = { INT8_OID };
+	for (int i = 0; i < 2; i++) {
+		PGresult *r = PQprepare(s->pg->conn, name[i], sql[i], i == 0, int8);
+		int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+		if (!ok)
+			note_error(s->pg, r);
+		PQclear(r);
+		if (!ok)
+			return st_pg_fail(s, "prepare the locks");
+	}
+	s->pg->locks_ready = 1;
+	return ST_OK;
+}
+
+/* The results of one statement sent in the pipeline, up to its end (NULL):
+ * rc, or the first failure's, kept and logged as `what`. */
+static int pipeline_results(struct store *s, int rc, const char *what)
+{
+	PGresult *r;
+	while ((r = PQgetResult(s->pg->conn)) != NULL) {
+		ExecStatusType st = PQresultStatus(r);
+		if (rc == ST_OK && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+			note_error(s->pg, r);
+			rc = st_pg_fail(s, what);
+		}
+		PQclear(r);
+	}
+	return rc;
+}
+
+/* BEGIN and the table's lock in one round trip (libpq's pipeline): READ
+ * COMMITTED, so that every statement after the lock's wait reads what the
+ * writer before it committed. ST_BUSY past lock_timeout or on a deadlock
+ * (the transaction is rolled back). */
+int st_pg_begin_table(struct store *s, int64_t table)
+{
+	struct st_pg *p = s->pg;
+	char id[32];
+	const char *v[1] = { id };
+	int rc = p->locks_ready ? ST_OK : prepare_locks(s);
+	if (rc != ST_OK)
+		return rc;
+	snprintf(id, sizeof id, "%lld", (long long)table);
+	if (p->tracing)
+		fprintf(stderr, "sql: BEGIN; %s ($1 = %s)\n", LOCK_TABLE_SQL, id);
+	if (!PQenterPipelineMode(p->conn)) {
+		fprintf(stderr, "store: pipeline: %s", PQerrorMessage(p->conn));
+		return ST_ERR;
+	}
+	int sent = PQsendQueryParams(p->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0) &&
+		   PQsendQueryPrepared(p->conn, "lock_t", 1, v, NULL, NULL, 0) &&
+		   PQpipelineSync(p->conn);
+	if (!sent) {
+		snprintf(p->msg, sizeof p->msg, "%s", PQerrorMessage(p->conn));
+		p->err = ST_ERR;
+		rc = st_pg_fail(s, "begin table");
+	} else {
+		rc = pipeline_results(s, ST_OK, "begin");
+		rc = pipeline_results(s, rc, "table lock");
+		PGresult *r = PQgetResult(p->conn);   /* the sync */
+		PQclear(r);
+	}
+	PQexitPipelineMode(p->conn);
+	if (rc != ST_OK) {
+		st_pg_rollback(s);
+		return rc;
+	}
+	p->scope = SCOPE_TABLE;
+	return ST_OK;
+}
+
+int st_pg_lock_cross(struct store *s)
+{
+	struct st_pg *p = s->pg;
+	if (p->scope != SCOPE_TABLE)
+		return ST_OK;   /* the site's lock, or a cross lock held: nothing runs beside */
+	if (p->tracing)
+		fprintf(stderr, "sql: %s\n", LOCK_CROSS_SQL);
+	PGresult *r = PQexecPrepared(p->conn, "lock_x", 0, NULL, NULL, NULL, 0);
+	int rc = ST_OK;
+	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+		note_error(p, r);
+		rc = st_pg_fail(s, "cross-table lock");
+	}
+	PQclear(r);
+	if (rc == ST_OK)
+		p->scope = SCOPE_CROSS;
+	return rc;
 }
 
 /* COMMIT; a transaction that failed on the way is rolled back by it
@@ -555,7 +664,7 @@ int st_pg_commit(struct store *s)
 	PQclear(r);
 	if (PQtransactionStatus(p->conn) != PQTRANS_IDLE)
 		exec_plain(s, "ROLLBACK", "rollback");
-	p->writing = 0;
+	p->scope = SCOPE_NONE;
 	return rc;
 }
 
@@ -563,7 +672,7 @@ void st_pg_rollback(struct store *s)
 {
 	if (PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE)
 		exec_plain(s, "ROLLBACK", "rollback");
-	s->pg->writing = 0;
+	s->pg->scope = SCOPE_NONE;
 }
 
 int st_pg_in_transaction(const struct store *s)
@@ -661,11 +770,27 @@ out:
 	return rc;
 }
 
+/* The migrations recorded already, read without a lock (none when the
+ * table is not there yet): a process that opens the store while others
+ * write takes the site's lock only for a migration that is missing. */
+static void recorded_migrations(struct store *s, unsigned char *done, int max)
+{
+	PGresult *r = PQexec(s->pg->conn, "SELECT version FROM schema_migrations");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK)
+		for (int i = 0; i < PQntuples(r); i++) {
+			long v = strtol(PQgetvalue(r, i, 0), NULL, 10);
+			if (v > 0 && v < max)
+				done[v] = 1;
+		}
+	PQclear(r);
+}
+
 /* Every migration of schema_dir/pg not yet recorded, in order. */
 static int migrate(struct store *s, const char *schema_dir)
 {
 	char dir[4096], path[4352];
 	struct dirent **list = NULL;
+	unsigned char done[1000] = { 0 };
 	int rc = ST_OK;
 	int w = snprintf(dir, sizeof dir, "%s/pg", schema_dir);
 	if (w < 0 || (size_t)w >= sizeof dir)
@@ -683,6 +808,11 @@ static int migrate(struct store *s, const char *schema_dir)
 			rc = ST_ERR;
 			break;
 		}
+		if (i == 0)
+			recorded_migrations(s, done, (int)sizeof done);
+		if (migration_number(list[i]->d_name) < (int)sizeof done &&
+		    done[migration_number(list[i]->d_name)])
+			continue;
 		snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
 		rc = apply_migration(s, migration_number(list[i]->d_name), path);
 	}

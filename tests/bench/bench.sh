@@ -33,6 +33,8 @@
 # copied with `spieltisch migrate` into a throw-away cluster
 # (tests/pg/cluster.sh) and the same rows are counted and rated there, and
 # moves/s of two app instances behind one upstream against one.
+# BENCH_PG_PAIRS=N runs only that column against SQLite, pair by pair, N
+# rounds (section 4e; docs/scaling.md, "After the table-scoped locks").
 #
 # The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
 # 1,000 players after 10 rounds, its JSON, and /me of a user at 200
@@ -65,6 +67,9 @@ SIM_GAMES=${BENCH_SIM_GAMES:-3000}
 BOT_GAMES=${BENCH_BOT_GAMES:-300}
 BOT_VS_GAMES=${BENCH_BOT_VS_GAMES:-1000}
 ONLY=${BENCH_PROFILE_ONLY:-0}
+# BENCH_PG_PAIRS=N: only the PostgreSQL pairs (pg_pairs below), N rounds
+PAIRS=${BENCH_PG_PAIRS:-0}
+[ "$PAIRS" -gt 0 ] && ONLY=1
 
 for f in "$BIN" "$HELLO" "$GEN" "$LIVE" "$TEMPLATE"; do
 	[ -e "$f" ] || { echo "bench: $f is missing" >&2; exit 1; }
@@ -462,6 +467,8 @@ fi
 # Enough prepared moves for a run at hello-world speed, and a quarter more.
 need=$((hello_rps * DUR * 5 / 4))
 [ "$need" -lt 2000 ] && need=2000
+# the pairs: enough for SQLite's moves without hello-world's rate
+[ "$PAIRS" -gt 0 ] && need=${BENCH_PAIRS_MOVES:-30000}
 
 copy_db() { # FROM TO
 	cp "$1" "$2"
@@ -475,6 +482,9 @@ timeout 600 "$GEN" setup --db "$W/base.db" --schema schema --list "$W/list" --mo
 log "setup: $(($(now_s) - t0)) s"
 copy_db "$W/base.db" "$W/small.db"
 copy_db "$W/base.db" "$W/large.db"
+# (the pairs, BENCH_PG_PAIRS, run on the small history too)
+[ "$ONLY" = 1 ] && [ "$PAIRS" -gt 0 ] &&
+	timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
 if [ "$ONLY" != 1 ]; then
 	timeout 600 "$GEN" history --db "$W/small.db" --schema schema --parties "$HIST_SMALL" > "$W/hist-small"
 	t0=$(now_s)
@@ -743,6 +753,139 @@ pg_instances() {
 	start_nginx
 	echo "pgload|after the two-instance runs|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
 }
+
+# ---- 4e. BENCH_PG_PAIRS=N: the PostgreSQL column against SQLite, pair by
+# pair (docs/scaling.md, "Measured"). N rounds; in each, every table page,
+# poll, JSON and move row on a fresh copy of the same data on SQLite and on
+# PostgreSQL with the same workers and with twice as many (p4: a worker
+# waits for the server's answers, so more of them keep the cores busy;
+# the order of the three sides turns from round to round), then the
+# moves of one pinned instance against two (pg_instances' setup, on fresh
+# clones; which goes first alternates too). One line a row and round:
+# pair|round|key|sqlite rps|postgresql rps|postgresql 2x workers rps and
+# pair2|round|slug|one|two, and the load average before each round; at
+# the end each key's ratios (to SQLite; two instances to one) and their
+# median. BENCH_PAIRS_MOVES: the moves prepared for each game (30000).
+pairs_side() { # sq|pg ROUND
+	if [ "$1" = sq ]; then
+		copy_db "$W/small.db" "$W/pair$2.db"
+		start_app "$W/pair$2.db"
+	else
+		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $1_$2 TEMPLATE spieltisch" \
+			> /dev/null
+		saved=$WORKERS
+		[ "$1" = p4 ] && WORKERS=$((2 * WORKERS))
+		start_app "$(pg_uri "$1_$2")"
+		WORKERS=$saved
+	fi
+	while read -r kind slug tid version uidx; do
+		[ "$kind" = page ] || continue
+		c=$(cookie_of "$uidx")
+		measure "$1:page:$slug" "$slug table page" 200 "/t/$tid" "$c"
+		measure "$1:poll:$slug" "$slug poll, unchanged (204)" 204 "/t/$tid/poll?v=$version" "$c"
+		measure "$1:json:$slug" "$slug table JSON" 200 "/t/$tid.json" "$c"
+	done < "$W/list"
+	while read -r _ slug _; do
+		measure "$1:move:$slug" "$slug move (303)" 303 "/" "" "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+}
+# BENCH_PAIRS_MACHINE=N: each instance stands for a machine of N workers
+# (one instance N workers on core 0, two N each on cores 0 and 1) instead
+# of pg_instances' same workers on both sides.
+# BENCH_PAIRS_BASE=BINARY: each round the same once more with another
+# build's spieltisch (keys b1, b2: the code before a change, in the same run).
+pairs_instances() { # 1|2 ROUND [i|b]
+	k=${3:-i}
+	saved_bin=$BIN
+	[ "$k" = b ] && BIN=$BENCH_PAIRS_BASE
+	psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $k$1_$2 TEMPLATE spieltisch" \
+		> /dev/null
+	stop_nginx
+	[ "$1" = 2 ] && NGINX_SECOND=$W/var/spieltisch2.sock
+	start_nginx
+	per=$WORKERS alone=$((2 * WORKERS))
+	[ -n "${BENCH_PAIRS_MACHINE:-}" ] && per=$BENCH_PAIRS_MACHINE alone=$BENCH_PAIRS_MACHINE
+	if [ "$1" = 1 ]; then
+		start_app_pinned 0 "$(pg_uri "${k}1_$2")" "$SOCK" "$alone"
+	else
+		start_app_pinned 0 "$(pg_uri "${k}2_$2")" "$SOCK" "$per"
+		start_app_pinned 1 "$(pg_uri "${k}2_$2")" "$NGINX_SECOND" "$per" 2
+	fi
+	while read -r _ slug _; do
+		measure "$k$1:move:$slug" "$slug move (303), $1 instance(s)" 303 "/" "" \
+			"$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	stop_server
+	stop_server2
+	NGINX_SECOND=
+	BIN=$saved_bin
+}
+pg_pairs() {
+	while read -r _ slug _; do
+		awk -F'\t' -v n="$CONN" -v f="$W/tuples/moves-$slug.tsv" \
+			'{ print > (f "." n "." ($1 % n + 1)) }' "$W/tuples/moves-$slug.tsv"
+	done < "$W/moves"
+	r=1
+	while [ "$r" -le "$PAIRS" ]; do
+		echo "pairload|$r|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+		case $((r % 3)) in
+		1) sides="sq pg p4" ;;
+		2) sides="pg p4 sq" ;;
+		*) sides="p4 sq pg" ;;
+		esac
+		# BENCH_PAIRS_SIDES: the sides measured (all three; "" none)
+		[ -n "${BENCH_PAIRS_SIDES+x}" ] && sides=$BENCH_PAIRS_SIDES
+		for side in $sides; do
+			pairs_side "$side" "$r"
+		done
+		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg|p4):/ && $3 != "" {
+				k = substr($1, 4); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
+			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]],
+				v["pg", o[i]], v["p4", o[i]] }' "$RES" >> "$RES.pairs"
+		if [ "$(nproc)" -ge 2 ] && command -v taskset > /dev/null 2>&1; then
+			one=1 two=2
+			[ $((r % 2)) = 0 ] && one=2 two=1
+			for k in i ${BENCH_PAIRS_BASE:+b}; do
+				pairs_instances $one "$r" $k
+				pairs_instances $two "$r" $k
+				awk -F'|' -v r="$r" -v p="$k" '$1 ~ ("^" p "[12]:move:") {
+						k = substr($1, 9); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
+					END { for (i = 1; i <= n; i++) printf "pair2%s|%s|%s|%s|%s\n", p == "b" ? "base" : "",
+						r, o[i], v[p "1", o[i]], v[p "2", o[i]] }' "$RES" >> "$RES.pairs"
+			done
+			stop_nginx
+			start_nginx
+		fi
+		# this round's lines out of the way of the next round's
+		grep -v '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" > "$RES.keep" || true
+		grep '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
+		mv "$RES.keep" "$RES"
+		r=$((r + 1))
+	done
+	echo "pairload|end|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+	cat "$RES.pairs"
+	grep '^pairload' "$RES"
+	# each key: the ratios of its rounds, their median (pg and p4 to sq)
+	awk -F'|' '{ k = $1 "|" $3; if (!(k in n)) o[++m] = k
+			x[k, ++n[k]] = ($4 > 0 ? $5 / $4 : 0)
+			if ($1 == "pair") { k = "pair2x|" $3; if (!(k in n)) o[++m] = k
+				x[k, ++n[k]] = ($4 > 0 ? $6 / $4 : 0) } }
+		END { for (i = 1; i <= m; i++) { k = o[i]; c = n[k]
+			for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++)
+				if (x[k, b] < x[k, a]) { t = x[k, a]; x[k, a] = x[k, b]; x[k, b] = t }
+			line = ""
+			for (a = 1; a <= c; a++) line = line sprintf(" %.2f", x[k, a])
+			printf "ratio|%s|median %.2f|all%s\n", k, x[k, int((c + 1) / 2)], line } }' \
+		"$RES.pairs"
+	[ "${BENCH_KEEP:-0}" = 1 ] && cp "$RES.rounds" "$RES.pairs" "$W/" 2> /dev/null
+	return 0
+}
+if [ "$PAIRS" -gt 0 ]; then
+	[ "$PG_ON" = 1 ] || { log "BENCH_PG_PAIRS: no PostgreSQL"; exit 1; }
+	pg_pairs
+	exit 0
+fi
 
 # ---- 4. the app, 10^3 finished parties ----
 

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <cmocka.h>
 #include <sqlite3.h>
@@ -1223,6 +1224,93 @@ static void test_end_request_and_lock_bound(void **state)
 	store_close(other);
 }
 
+/* The second writer of a table (a child process, a connection of its
+ * own): its store_begin_table waits for the first, then reads the first's
+ * step (version seen + 1), and its own step from the page it saw (seen)
+ * conflicts: the first commit won. 0, or which check failed. */
+static int second_writer(const char *path, const char *schema, int64_t table, int64_t seen)
+{
+	struct store *s = NULL;
+	struct st_table x;
+	int rc = 0;
+	if (store_open(&s, path, schema) != ST_OK)
+		return 2;
+	if (store_begin_table(s, table) != ST_OK)
+		rc = 3;
+	else if (store_table_get(s, table, &x) != ST_OK || x.version != seen + 1)
+		rc = 4;
+	else if (store_table_bump(s, table, seen, 0, x.epoch, NULL) != ST_CONFLICT)
+		rc = 5;
+	store_rollback(s);
+	store_close(s);
+	return rc;
+}
+
+/* Waits (bounded: 10 s) until some connection waits for a lock. */
+static void until_lock_waited(const char *path)
+{
+	struct timespec tick = { 0, 10 * 1000 * 1000 };
+	for (int i = 0; i < 1000; i++) {
+		if (peek_int(path, "SELECT count(*) FROM pg_locks WHERE NOT granted") > 0)
+			return;
+		nanosleep(&tick, NULL);
+	}
+	fail_msg("nobody waited for the table's lock within 10 s");
+}
+
+/* Writers of one table each (store_begin_table): on PostgreSQL a writer of
+ * t2 begins, steps and commits while a writer of t1 holds its transaction
+ * open; a second writer of t1 waits for the first and then sees its step
+ * (first commit wins); a table's end (store_lock_cross) waits for another
+ * end and gives up with ST_BUSY past the lock timeout, its step undone. On
+ * SQLite every writer takes the one writer lock, as store_begin does. */
+static void test_table_writers(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	struct st_table x1, x2;
+	int64_t u = make_user(t->s, "Tischweise");
+	int64_t t1 = make_table(t->s, 2, u), t2 = make_table(t->s, 2, u);
+	assert_int_equal(store_table_get(t->s, t1, &x1), ST_OK);
+	assert_int_equal(store_table_get(t->s, t2, &x2), ST_OK);
+	assert_int_equal(store_begin_table(t->s, t1), ST_OK);
+	assert_int_equal(store_table_bump(t->s, t1, x1.version, 0, x1.epoch, NULL), ST_OK);
+	assert_int_equal(store_lock_cross(t->s), ST_OK);
+	if (!tmpdb_pg()) {
+		assert_int_equal(store_commit(t->s), ST_OK);
+		return;
+	}
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	/* t2's writer runs beside t1's, up to the cross-table lock */
+	assert_int_equal(store_begin_table(other, t2), ST_OK);
+	assert_int_equal(store_table_bump(other, t2, x2.version, 0, x2.epoch, NULL), ST_OK);
+	assert_int_equal(store_lock_cross(other), ST_BUSY);
+	store_rollback(other);
+	struct st_table y;
+	assert_int_equal(store_table_get(other, t2, &y), ST_OK);
+	assert_int_equal(y.version, x2.version);   /* undone */
+	assert_int_equal(store_begin_table(other, t2), ST_OK);
+	assert_int_equal(store_table_bump(other, t2, x2.version, 0, x2.epoch, NULL), ST_OK);
+	assert_int_equal(store_commit(other), ST_OK);
+	/* a second writer of t1 waits for the first and loses to it */
+	fflush(NULL);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(second_writer(t->path, t->schema, t1, x1.version));
+	until_lock_waited(t->path);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	int status = 0;
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(store_table_get(t->s, t1, &y), ST_OK);
+	assert_int_equal(y.version, x1.version + 1);
+	assert_int_equal(store_table_get(t->s, t2, &y), ST_OK);
+	assert_int_equal(y.version, x2.version + 1);
+	store_close(other);
+}
+
 /* Maintenance through its one call: the checkpointer's round copies the
  * WAL into the database (nothing left behind when no reader holds an old
  * snapshot) and stops before it starts when told to; the page limit makes
@@ -1356,6 +1444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_two_connections, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_end_request_and_lock_bound, tmpdb_setup,
 						tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_writers, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_ids_not_reused, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_pg_migrations, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_maintain, tmpdb_setup, tmpdb_teardown),
