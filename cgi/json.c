@@ -714,7 +714,8 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len)
  * in the text); a key that comes back (a later value, or items of a
  * section after other keys) has its text written at the end and then
  * moved into the first one's place, as json_render's slots put it. Whether
- * a key is new is told by a bit of its hash (of 512) in most cases. */
+ * a key is new is told by a bit of its hash (of 512, or of 4,096 in the
+ * root and included dictionaries) in most cases. */
 
 /* One key of an open dictionary. Its value follows its key and colon and
  * ends where the next key's comma is (or the text's end, for the last). */
@@ -728,12 +729,14 @@ struct jrec {
 
 /* One open dictionary. */
 struct jlvl {
-	uint64_t seen[8];      /* a bit of each of its keys' hashes (of 512) */
 	unsigned rec0;         /* its first record */
+	unsigned bits;         /* its bits of key hashes, less one: 511, or 4095 for the
+				  root and included dictionaries (a board's hundred keys) */
 	int open;              /* its last record is an array not closed yet */
 	int pend;              /* the record that the open child's text goes to, -1: none */
 	int append;            /* that text is an item of the record's array, else its value */
 	uint32_t pend_at;      /* where that text starts */
+	uint64_t seen[64];     /* a bit of each of its keys' hashes (bits + 1 of them) */
 };
 
 struct json_stream {
@@ -779,7 +782,7 @@ struct json_stream *json_stream_new(struct arena *a)
 	js->caprec = JSON_RECS_FIRST;
 	js->depth = 0;
 	js->failed = 0;
-	js->lvl[0] = (struct jlvl){ .pend = -1 };
+	js->lvl[0] = (struct jlvl){ .pend = -1, .bits = 4095 };
 	js->cur = &js->lvl[0];
 	js->o.p[js->o.len++] = '{';
 	return js;
@@ -826,7 +829,7 @@ static inline int rec_is(const struct json_stream *js, const struct jrec *r, con
  * sets the bit. */
 static inline int maybe_seen(struct jlvl *L, const struct jkey *k)
 {
-	unsigned b = (k->hash >> 3) & 511;
+	unsigned b = (k->hash >> 3) & L->bits;
 	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
 	int was = (*w & bit) != 0;
 	*w |= bit;
@@ -955,13 +958,15 @@ static __attribute__((noinline)) int splice(struct json_stream *js, struct jlvl 
 	return 1;
 }
 
-/* Opens a child dictionary (its '{' written). */
-static inline int push(struct json_stream *js)
+/* Opens a child dictionary (its '{' written): an included one (big, 1) or
+ * a section's item (0). */
+static inline int push(struct json_stream *js, int big)
 {
 	if (js->depth >= JSON_MAX_DEPTH || !put_ch(&js->o, '{'))
 		return js_fail(js);
 	struct jlvl *C = js->cur = &js->lvl[++js->depth];
-	memset(C->seen, 0, sizeof C->seen);
+	C->bits = big ? 4095 : 511;
+	memset(C->seen, 0, (C->bits + 1) / 8);
 	C->rec0 = js->nrec;
 	C->open = 0;
 	C->pend = -1;
@@ -1024,7 +1029,7 @@ int json_stream_value(struct json_stream *js, const char *key, enum view_kind ki
 			     js->nrec == js->caprec, 0))
 		return value_slow(js, key, kind, s, num);
 	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash;
-	unsigned b = (kh >> 3) & 511;
+	unsigned b = (kh >> 3) & L->bits;
 	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
 	if (__builtin_expect((*w & bit) != 0, 0))
 		return value_slow(js, key, kind, s, num);
@@ -1088,7 +1093,7 @@ static __attribute__((noinline)) int open_again(struct json_stream *js, struct j
 	L->pend = (int)(r - js->rec);
 	L->append = kind != VIEW_INCLUDE;
 	L->pend_at = (uint32_t)js->o.len;
-	return push(js) ? 1 : -1;
+	return push(js, kind == VIEW_INCLUDE) ? 1 : -1;
 }
 
 int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind)
@@ -1107,7 +1112,7 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
 		if ((r->meta >> 1) && !put_ch(o, ','))
 			return js_fail(js);
 		r->meta += 2;
-		return push(js);
+		return push(js, 0);
 	}
 	if (!close_array(js, L))
 		return js_fail(js);
@@ -1120,12 +1125,12 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
 	if (!r)
 		return js_fail(js);
 	if (kind == VIEW_INCLUDE)
-		return push(js);
+		return push(js, 1);
 	r->meta = kind == VIEW_LIST ? 1 : 3;
 	L->open = 1;
 	if (!put_ch(o, '['))
 		return js_fail(js);
-	return kind == VIEW_LIST || push(js);
+	return kind == VIEW_LIST || push(js, 0);
 }
 
 /* Closes the open dictionary, its text to where it goes. */

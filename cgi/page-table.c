@@ -705,7 +705,8 @@ static void tourney_view(struct page *p, const struct play_table *pt, struct vie
 static void show(struct page *p, int json, enum http_status status, int note_kind,
 		 const char *note, const char *typed)
 {
-	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
+	/* (not zeroed here: play_load zeroes it first) */
+	struct play_table *pt = arena_alloc_raw(p->a, sizeof *pt);
 	if (!pt) {
 		page_error(p, HTTP_500, "internal");
 		return;
