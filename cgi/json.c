@@ -1019,24 +1019,23 @@ static __attribute__((noinline)) int value_slow(struct json_stream *js, const ch
 }
 
 /* The common case inline: a known literal key, new in a dictionary with
- * no array open. */
-int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
-		      const char *s, long long num)
+ * no array open: its comma, key and colon written, its record made, room
+ * for `room` bytes more. NULL when the slow path must take it. */
+static inline char *fast_key(struct json_stream *js, const char *key, size_t room)
 {
 	struct jlvl *L = js->cur;
 	size_t slot = stream_slot(key);
 	if (__builtin_expect(stream_keys[slot].k != key || L->open || js->failed ||
 			     js->nrec == js->caprec, 0))
-		return value_slow(js, key, kind, s, num);
+		return NULL;
 	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash;
 	unsigned b = (kh >> 3) & L->bits;
 	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
-	if (__builtin_expect((*w & bit) != 0, 0))
-		return value_slow(js, key, kind, s, num);
-	*w |= bit;
 	struct out *o = &js->o;
-	if (!reserve(o, kl + 40) || o->len > JSON_TEXT_MAX)
-		return js_fail(js);
+	if (__builtin_expect((*w & bit) != 0 || !reserve(o, kl + room) || o->len > JSON_TEXT_MAX,
+			     0))
+		return NULL;
+	*w |= bit;
 	char *q = o->p + o->len;
 	if (js->nrec > L->rec0)
 		*q++ = ',';
@@ -1049,7 +1048,16 @@ int json_stream_value(struct json_stream *js, const char *key, enum view_kind ki
 	copy_short(q + 1, key, kl);
 	q[kl + 1] = '"';
 	q[kl + 2] = ':';
-	q += kl + 3;
+	return q + kl + 3;
+}
+
+int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
+		      const char *s, long long num)
+{
+	char *q = fast_key(js, key, 40);
+	if (!q)
+		return value_slow(js, key, kind, s, num);
+	struct out *o = &js->o;
 	switch (kind) {
 	case VIEW_FLAG:
 		memcpy(q, num ? "true" : "fals", 4);   /* "false": one more */
@@ -1073,6 +1081,51 @@ int json_stream_value(struct json_stream *js, const char *key, enum view_kind ki
 		o->len = (size_t)(q - o->p);
 		return put_value(o, s, (size_t)num) || js_fail(js);
 	}
+}
+
+/* Literal strings (a game's colour and shape names, the page's words)
+ * once written as they are, without '@', by address: such a value is
+ * copied with its quotes, without measuring or checking it again. */
+static struct {
+	const char *s;
+	size_t len;
+} stream_vals[STREAM_KEYS];
+
+int json_stream_literal(struct json_stream *js, const char *key, const char *s, size_t len)
+{
+	unsigned n = js->nrec;
+	int depth = js->depth;
+	if (!json_stream_value(js, key, VIEW_STR, s, (long long)len))
+		return 0;
+	/* a new key's value, written as "s": nothing in s to escape or repair */
+	const struct jrec *r = &js->rec[js->nrec - 1];
+	size_t at = r->kpos + r->wlen + 2;
+	if (js->nrec == n + 1 && js->depth == depth && js->o.len - at == len + 2 &&
+	    memcmp(js->o.p + at + 1, s, len) == 0 && !memchr(s, '@', len)) {
+		size_t slot = stream_slot(s);
+		stream_vals[slot].s = s;
+		stream_vals[slot].len = len;
+	}
+	return 1;
+}
+
+int json_stream_known(struct json_stream *js, const char *key, const char *s)
+{
+	size_t slot = stream_slot(s);
+	if (stream_vals[slot].s != s)
+		return 0;
+	size_t len = stream_vals[slot].len;
+	char *q = fast_key(js, key, len + 8);
+	if (!q)
+		return json_stream_value(js, key, VIEW_STR, s, (long long)len) ? 1 : -1;
+	q[0] = '"';
+	if (len <= 16)
+		copy_short(q + 1, s, len);
+	else
+		memcpy(q + 1, s, len);
+	q[len + 1] = '"';
+	js->o.len = (size_t)(q - js->o.p) + len + 2;
+	return 1;
 }
 
 /* json_stream_open() of a key whose bit was set: a dictionary whose text

@@ -31,6 +31,13 @@ struct json_stream *json_stream_new(struct arena *a);
 int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
 		      const char *s, long long num);
 int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind);
+/* For a string s (len bytes, without '@' to put names in) that is a literal
+ * of the program: json_stream_value, and s remembered when it was written
+ * as it is. json_stream_known writes such a remembered s again at once:
+ * 1, -1 when the text cannot be written, 0 when s is not remembered (then
+ * nothing was written). */
+int json_stream_literal(struct json_stream *js, const char *key, const char *s, size_t len);
+int json_stream_known(struct json_stream *js, const char *key, const char *s);
 int json_stream_end(struct json_stream *js);
 char *json_stream_finish(struct json_stream *js, size_t *len);
 

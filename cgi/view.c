@@ -356,16 +356,26 @@ void view_json(struct view *v)
 static void stream_str(struct view *v, const char *key, const char *val)
 {
 	const char *s = val ? val : "";
+	int lit = is_literal(s), known = lit && key ? json_stream_known(v->js, key, s) : 0;
+	if (known) {   /* a literal without '@' written before */
+		if (known < 0)
+			v->failed = 1;
+		return;
+	}
 	size_t len = strlen(s);
 	if (!key) {
 		v->failed = 1;
 		return;
 	}
-	if (v->nnames && memchr(s, '@', len) && !(s = substitute(v, s, &len))) {
-		v->failed = 1;
+	if (v->nnames && memchr(s, '@', len)) {
+		if (!(s = substitute(v, s, &len)))
+			v->failed = 1;
+		else if (!json_stream_value(v->js, key, VIEW_STR, s, (long long)len))
+			v->failed = 1;
 		return;
 	}
-	if (!json_stream_value(v->js, key, VIEW_STR, s, (long long)len))
+	if (!(lit ? json_stream_literal(v->js, key, s, len)
+		  : json_stream_value(v->js, key, VIEW_STR, s, (long long)len)))
 		v->failed = 1;
 }
 

@@ -194,6 +194,11 @@ static const char *const more_keys[] = {
 static const char *const *key_set = keys;
 static unsigned nkeys = sizeof keys / sizeof keys[0], max_entries = 6, max_pieces = 8;
 static int stack_keys;   /* some keys copied to the stack first */
+/* Literal texts: plain, long, with escapes, with names to put in, cut. */
+static const char *const literals[] = {
+	"rot", "", "gr\xc3\xbcn", "ein Text, der l\xc3\xa4nger ist als sechzehn Bytes",
+	"<b>", "a\"b", "@1 legt", "x@0", "\xc3", "zeile\n",
+};
 
 static void random_text(char *out, size_t cap)
 {
@@ -224,6 +229,10 @@ static void random_dict(struct view *v, int depth)
 			key = strcpy(copy, key);
 		switch (kind) {
 		case 0:
+			if (stack_keys && rnd(3) == 0) {   /* a literal: remembered when plain */
+				view_str(v, key, literals[rnd(sizeof literals / sizeof literals[0])]);
+				break;
+			}
 			random_text(text, sizeof text);
 			if (v->nnames && rnd(3) == 0)
 				strcat(text, rnd(2) ? "@1 und @0" : "@9@");
