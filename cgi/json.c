@@ -324,7 +324,8 @@ static inline size_t key_slot(const char *k)
 	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 54) & (KEY_CACHE - 1);
 }
 
-/* Short copies (keys) without a call: n <= 16 as two overlapping words. */
+/* Short copies (keys) without a call: n <= 16 as two overlapping words,
+ * n < 4 as three bytes that may overlap. */
 static inline void copy_short(char *q, const char *s, size_t n)
 {
 	if (n >= 8 && n <= 16) {
@@ -335,7 +336,12 @@ static inline void copy_short(char *q, const char *s, size_t n)
 		uint32_t a = (uint32_t)load4(s), b = (uint32_t)load4(s + n - 4);
 		memcpy(q, &a, 4);
 		memcpy(q + n - 4, &b, 4);
-	} else {
+	} else if (n > 0 && n < 4) {
+		char a = s[0], b = s[n / 2], c = s[n - 1];
+		q[0] = a;
+		q[n / 2] = b;
+		q[n - 1] = c;
+	} else if (n) {
 		memcpy(q, s, n);
 	}
 }
@@ -1020,30 +1026,29 @@ static __attribute__((noinline)) int value_slow(struct json_stream *js, const ch
 
 /* The common case inline: a known literal key, new in a dictionary with
  * no array open: its comma, key and colon written, its record made, room
- * for `room` bytes more. NULL when the slow path must take it. */
-static inline char *fast_key(struct json_stream *js, const char *key, size_t room)
+ * for `room` bytes more; the caller sets the text's length past what it
+ * writes there. NULL when the slow path must take it. Everything is read
+ * before the first byte is written (a byte written may alias anything). */
+static inline __attribute__((always_inline)) char *fast_key(struct json_stream *js,
+							     const char *key, size_t room)
 {
 	struct jlvl *L = js->cur;
-	size_t slot = stream_slot(key);
-	if (__builtin_expect(stream_keys[slot].k != key || L->open || js->failed ||
-			     js->nrec == js->caprec, 0))
-		return NULL;
-	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash;
+	size_t slot = stream_slot(key), len = js->o.len;
+	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
 	unsigned b = (kh >> 3) & L->bits;
-	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
-	struct out *o = &js->o;
-	if (__builtin_expect((*w & bit) != 0 || !reserve(o, kl + room) || o->len > JSON_TEXT_MAX,
-			     0))
+	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
+	if (__builtin_expect((stream_keys[slot].k != key) | L->open | js->failed |
+			     (nrec == js->caprec) | (js->o.cap - len < kl + room + 2) |
+			     (len > JSON_TEXT_MAX) | ((seen & bit) != 0), 0))
 		return NULL;
-	*w |= bit;
-	char *q = o->p + o->len;
-	if (js->nrec > L->rec0)
-		*q++ = ',';
-	struct jrec *r = &js->rec[js->nrec++];
-	r->kpos = (uint32_t)(q - o->p + 1);
-	r->khash = kh;
-	r->klen = r->wlen = (uint16_t)kl;
-	r->meta = 0;
+	*w = seen | bit;
+	size_t comma = nrec > L->rec0;
+	js->nrec = nrec + 1;
+	js->rec[nrec] = (struct jrec){ (uint32_t)(len + comma + 1), kh, (uint16_t)kl, (uint16_t)kl,
+				       0, NULL };
+	char *q = js->o.p + len;
+	q[0] = ',';
+	q += comma;
 	q[0] = '"';
 	copy_short(q + 1, key, kl);
 	q[kl + 1] = '"';
