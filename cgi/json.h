@@ -25,7 +25,9 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len);
  * text cannot be written (out of memory, too deep, a key both a value and a
  * section, an end without a begin: json_render would have failed too).
  * json_stream_finish closes what is still open and returns the text as
- * json_render would of the same tree, or NULL. */
+ * json_render would of the same tree, or NULL. Keys are at most 65,535
+ * bytes and the text at most 2 GiB (the records' sizes); a longer one
+ * fails the text. */
 struct json_stream;
 struct json_stream *json_stream_new(struct arena *a);
 int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
