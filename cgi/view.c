@@ -391,14 +391,20 @@ static void stream_num(struct view *v, const char *key, long long val)
 	size_t kl;
 	if (!v->nnames || !is_seat_key(key, kl = strlen(key)))
 		return;
-	char buf[64], *k = kl + sizeof "_name" <= sizeof buf ? buf
-			   : arena_alloc_raw(v->a, kl + sizeof "_name");
-	if (!k) {
-		v->failed = 1;
-		return;
+	/* "seat" (the most of them) as a literal, which the JSON writer knows */
+	char buf[64];
+	const char *k = "seat_name";
+	if (kl != 4) {
+		char *b = kl + sizeof "_name" <= sizeof buf ? buf
+			  : arena_alloc_raw(v->a, kl + sizeof "_name");
+		if (!b) {
+			v->failed = 1;
+			return;
+		}
+		memcpy(b, key, kl);
+		memcpy(b + kl, "_name", sizeof "_name");
+		k = b;
 	}
-	memcpy(k, key, kl);
-	memcpy(k + kl, "_name", sizeof "_name");
 	const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
 	if (!json_stream_value(v->js, k, VIEW_STR, nm, (long long)strlen(nm)))
 		v->failed = 1;
