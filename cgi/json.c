@@ -324,7 +324,8 @@ static inline size_t key_slot(const char *k)
 	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 54) & (KEY_CACHE - 1);
 }
 
-/* Short copies (keys) without a call: n <= 16 as two overlapping words. */
+/* Short copies (keys) without a call: n <= 16 as two overlapping words,
+ * n < 4 as three bytes that may overlap. */
 static inline void copy_short(char *q, const char *s, size_t n)
 {
 	if (n >= 8 && n <= 16) {
@@ -335,26 +336,53 @@ static inline void copy_short(char *q, const char *s, size_t n)
 		uint32_t a = (uint32_t)load4(s), b = (uint32_t)load4(s + n - 4);
 		memcpy(q, &a, 4);
 		memcpy(q + n - 4, &b, 4);
-	} else {
+	} else if (n > 0 && n < 4) {
+		char a = s[0], b = s[n / 2], c = s[n - 1];
+		q[0] = a;
+		q[n / 2] = b;
+		q[n - 1] = c;
+	} else if (n) {
 		memcpy(q, s, n);
 	}
 }
 
-/* A number, without printf: the digits backwards into a small buffer,
- * copied as words. */
+/* "00" to "99". */
+static const char two_digits[] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* A number, without printf: below 100 straight into the text, else two
+ * digits at a time backwards into a small buffer, copied as words. */
 static int put_int(struct out *o, long long v)
 {
-	char tmp[24], *e = tmp + sizeof tmp, *p = e;
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
 	if (!reserve(o, 24))
 		return 0;
-	copy_short(o->p + o->len, p, (size_t)(e - p));
-	o->len += (size_t)(e - p);
+	char *q = o->p + o->len;
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	if (v < 0)
+		*q++ = '-';
+	if (u < 10) {
+		*q++ = (char)('0' + u);
+	} else if (u < 100) {
+		memcpy(q, two_digits + 2 * u, 2);
+		q += 2;
+	} else {
+		char tmp[24], *e = tmp + sizeof tmp, *p = e;
+		for (; u >= 100; u /= 100) {
+			p -= 2;
+			memcpy(p, two_digits + 2 * (u % 100), 2);
+		}
+		if (u < 10) {
+			*--p = (char)('0' + u);
+		} else {
+			p -= 2;
+			memcpy(p, two_digits + 2 * u, 2);
+		}
+		copy_short(q, p, (size_t)(e - p));
+		q += e - p;
+	}
+	o->len = (size_t)(q - o->p);
 	return 1;
 }
 
@@ -683,4 +711,520 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len)
 	*len = o.len;
 	last_len = o.len;
 	return o.p;
+}
+
+/* ---- written as the view is made (json_stream_*, json.h) ----------------
+ * The same text as json_render() of the tree those calls would build, with
+ * no tree: each entry is written where it goes as it comes. A dictionary
+ * keeps a record of each of its keys while it is open (where its key lies
+ * in the text); a key that comes back (a later value, or items of a
+ * section after other keys) has its text written at the end and then
+ * moved into the first one's place, as json_render's slots put it. Whether
+ * a key is new is told by a bit of its hash (of 512, or of 4,096 in the
+ * root and included dictionaries) in most cases. */
+
+/* One key of an open dictionary. Its value follows its key and colon and
+ * ends where the next key's comma is (or the text's end, for the last). */
+struct jrec {
+	uint32_t kpos;         /* its key's first byte in the text */
+	uint32_t khash;        /* view_key_hash */
+	uint16_t klen, wlen;   /* the key's bytes, and as written (with escapes) */
+	uint32_t meta;         /* an array: its items << 1 | 1; a value: 0 */
+	const char *kcopy;     /* only when wlen != klen: the key's bytes */
+};
+
+/* One open dictionary. */
+struct jlvl {
+	unsigned rec0;         /* its first record */
+	unsigned bits;         /* its bits of key hashes, less one: 511, or 4095 for the
+				  root and included dictionaries (a board's hundred keys) */
+	int open;              /* its last record is an array not closed yet */
+	int pend;              /* the record that the open child's text goes to, -1: none */
+	int append;            /* that text is an item of the record's array, else its value */
+	uint32_t pend_at;      /* where that text starts */
+	uint64_t seen[64];     /* a bit of each of its keys' hashes (bits + 1 of them) */
+};
+
+struct json_stream {
+	struct out o;
+	struct jrec *rec;
+	unsigned nrec, caprec;
+	int depth;             /* the open dictionary: lvl[depth] */
+	int failed;
+	struct jlvl *cur;      /* &lvl[depth] */
+	struct jlvl lvl[JSON_MAX_DEPTH + 1];
+};
+
+enum { JSON_RECS_FIRST = 512, JSON_KEY_MAX = 0xFFFF, JSON_TEXT_MAX = 0x7FFFFFFF };
+
+/* Literal keys written once without an escape, by address (as plain_keys),
+ * with their length and hash: such a key is neither measured nor hashed
+ * again. */
+enum { STREAM_KEYS = 4096 };
+static struct {
+	const char *k;
+	unsigned klen, khash;
+} stream_keys[STREAM_KEYS];
+
+static inline size_t stream_slot(const char *k)
+{
+	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 52) & (STREAM_KEYS - 1);
+}
+
+struct json_stream *json_stream_new(struct arena *a)
+{
+	struct json_stream *js = arena_alloc_raw(a, sizeof *js);
+	struct jrec *rec = arena_alloc_raw(a, JSON_RECS_FIRST * sizeof *rec);
+	size_t first = last_len + last_len / 8 + 64;
+	if (!js || !rec)
+		return NULL;
+	js->o = (struct out){ a, NULL, 0, first > JSON_OUT_FIRST ? first : JSON_OUT_FIRST };
+	js->o.cap = (js->o.cap + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	js->o.p = arena_alloc_raw(a, js->o.cap);
+	if (!js->o.p)
+		return NULL;
+	js->rec = rec;
+	js->nrec = 0;
+	js->caprec = JSON_RECS_FIRST;
+	js->depth = 0;
+	js->failed = 0;
+	js->lvl[0] = (struct jlvl){ .pend = -1, .bits = 4095 };
+	js->cur = &js->lvl[0];
+	js->o.p[js->o.len++] = '{';
+	return js;
+}
+
+/* Marks the stream failed; 0. */
+static __attribute__((noinline, cold)) int js_fail(struct json_stream *js)
+{
+	js->failed = 1;
+	return 0;
+}
+
+/* A key: its length and hash, from the cache when it is a known literal. */
+struct jkey {
+	const char *k;
+	unsigned len, hash;
+	int known;
+};
+
+static inline void key_of(struct jkey *k, const char *key)
+{
+	size_t slot = stream_slot(key);
+	k->k = key;
+	if (stream_keys[slot].k == key) {
+		k->len = stream_keys[slot].klen;
+		k->hash = stream_keys[slot].khash;
+		k->known = 1;
+		return;
+	}
+	size_t n = strlen(key);
+	k->len = n > JSON_KEY_MAX ? JSON_KEY_MAX + 1 : (unsigned)n;
+	k->hash = view_key_hash(key, n);
+	k->known = 0;
+}
+
+/* 1 when record r has key k. */
+static inline int rec_is(const struct json_stream *js, const struct jrec *r, const struct jkey *k)
+{
+	return r->khash == k->hash && r->klen == k->len &&
+	       memcmp(r->wlen == r->klen ? js->o.p + r->kpos : r->kcopy, k->k, k->len) == 0;
+}
+
+/* 1 when k may be a key of dictionary L already (its bit was set), and
+ * sets the bit. */
+static inline int maybe_seen(struct jlvl *L, const struct jkey *k)
+{
+	unsigned b = (k->hash >> 3) & L->bits;
+	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
+	int was = (*w & bit) != 0;
+	*w |= bit;
+	return was;
+}
+
+/* The record of key k in dictionary L (whose bit was set), or NULL. */
+static __attribute__((noinline)) struct jrec *rec_find(struct json_stream *js,
+							const struct jlvl *L,
+							const struct jkey *k)
+{
+	for (struct jrec *r = js->rec + L->rec0, *e = js->rec + js->nrec; r < e; r++)
+		if (rec_is(js, r, k))
+			return r;
+	return NULL;
+}
+
+/* Where record r's value ends: the next key's comma, or `end` for the
+ * dictionary's last. */
+static inline size_t rec_end(const struct json_stream *js, const struct jrec *r, size_t end)
+{
+	return r + 1 < js->rec + js->nrec ? r[1].kpos - 2 : end;
+}
+
+/* Closes the array of the open dictionary's last key, when one is open. */
+static inline int close_array(struct json_stream *js, struct jlvl *L)
+{
+	if (!L->open)
+		return 1;
+	L->open = 0;
+	return put_ch(&js->o, ']');
+}
+
+/* More room for records. */
+static __attribute__((noinline)) int more_recs(struct json_stream *js)
+{
+	struct jrec *r = arena_alloc_raw(js->o.a, 2 * js->caprec * sizeof *r);
+	if (!r)
+		return 0;
+	memcpy(r, js->rec, js->nrec * sizeof *r);
+	js->rec = r;
+	js->caprec *= 2;
+	return 1;
+}
+
+/* new_key() of a key not known yet: written with its escapes, and cached
+ * when it is a literal written as it is. */
+static __attribute__((noinline)) int put_stream_key(struct out *o, const struct jkey *k)
+{
+	size_t before = o->len;
+	if (k->len > JSON_KEY_MAX || put_string(o, k->k, k->len) <= 0 || !put_ch(o, ':'))
+		return 0;
+	if (o->len - before == k->len + 3 && (uintptr_t)k->k >= (uintptr_t)__executable_start &&
+	    (uintptr_t)k->k < (uintptr_t)__init_array_start) {
+		size_t slot = stream_slot(k->k);
+		stream_keys[slot].k = k->k;
+		stream_keys[slot].klen = k->len;
+		stream_keys[slot].khash = k->hash;
+	}
+	return 1;
+}
+
+/* A new key in the open dictionary: its comma, the key and its colon
+ * written, its record made (a value's); its value goes next. NULL when out
+ * of memory or the key is not UTF-8. */
+static inline struct jrec *new_key(struct json_stream *js, struct jlvl *L, const struct jkey *k)
+{
+	struct out *o = &js->o;
+	if ((js->nrec == js->caprec && !more_recs(js)) || !reserve(o, k->len + 40) ||
+	    o->len > JSON_TEXT_MAX)
+		return NULL;
+	if (js->nrec > L->rec0)
+		o->p[o->len++] = ',';
+	size_t kpos = o->len + 1;
+	if (k->known) {
+		char *q = o->p + o->len;
+		q[0] = '"';
+		copy_short(q + 1, k->k, k->len);
+		q[k->len + 1] = '"';
+		q[k->len + 2] = ':';
+		o->len += k->len + 3;
+	} else if (!put_stream_key(o, k)) {
+		return NULL;
+	}
+	struct jrec *r = &js->rec[js->nrec++];
+	r->kpos = (uint32_t)kpos;
+	r->khash = k->hash;
+	r->klen = (uint16_t)k->len;
+	r->wlen = (uint16_t)(o->len - kpos - 2);
+	r->meta = 0;
+	if (r->wlen != r->klen && !(r->kcopy = arena_strndup(o->a, k->k, k->len)))
+		return NULL;   /* (a key written with escapes is compared with a copy) */
+	return r;
+}
+
+/* Moves the text written since L->pend_at into record r's place: as its
+ * new value, or as one more item of its array. */
+static __attribute__((noinline)) int splice(struct json_stream *js, struct jlvl *L,
+					    struct jrec *r)
+{
+	struct out *o = &js->o;
+	size_t at = L->pend_at, n = o->len - at, from = r->kpos + r->wlen + 2,
+	       to = rec_end(js, r, at);
+	char stack[1024], *tmp = n + 1 <= sizeof stack ? stack : arena_alloc_raw(o->a, n + 1);
+	if (!tmp || !reserve(o, 1))
+		return 0;
+	size_t m = 0;
+	if (L->append) {
+		from = to - 1;   /* before its ']' */
+		to = from;
+		if (r->meta >> 1)
+			tmp[m++] = ',';
+		r->meta += 2;
+	} else {
+		r->meta = 0;
+	}
+	memcpy(tmp + m, o->p + at, n);
+	m += n;
+	memmove(o->p + from + m, o->p + to, at - to);
+	memcpy(o->p + from, tmp, m);
+	o->len = at - (to - from) + m;
+	uint32_t delta = (uint32_t)(m - (to - from));   /* (modulo: it may shrink) */
+	for (struct jrec *e = r + 1; e < js->rec + js->nrec; e++)
+		e->kpos += delta;
+	L->pend = -1;
+	return 1;
+}
+
+/* Opens a child dictionary (its '{' written): an included one (big, 1) or
+ * a section's item (0). */
+static inline int push(struct json_stream *js, int big)
+{
+	if (js->depth >= JSON_MAX_DEPTH || !put_ch(&js->o, '{'))
+		return js_fail(js);
+	struct jlvl *C = js->cur = &js->lvl[++js->depth];
+	C->bits = big ? 4095 : 511;
+	memset(C->seen, 0, (C->bits + 1) / 8);
+	C->rec0 = js->nrec;
+	C->open = 0;
+	C->pend = -1;
+	return 1;
+}
+
+/* The value (not a dictionary) of one entry, without its key. */
+static inline int put_scalar(struct out *o, enum view_kind kind, const char *s, long long num)
+{
+	if (kind == VIEW_STR)
+		return put_value(o, s, (size_t)num);
+	if (kind == VIEW_NUM)
+		return put_int(o, num);
+	if (!reserve(o, 8))
+		return 0;
+	memcpy(o->p + o->len, num ? "true" : "fals", 4);   /* "false": one more */
+	o->p[o->len + 4] = 'e';
+	o->len += num ? 4 : 5;
+	return 1;
+}
+
+/* json_stream_value() of a key whose bit was set: a later value takes the
+ * first one's place; or it is new after all. */
+static __attribute__((noinline)) int value_again(struct json_stream *js, struct jlvl *L,
+						 const struct jkey *k, enum view_kind kind,
+						 const char *s, long long num)
+{
+	struct jrec *r = rec_find(js, L, k);
+	if (!r)
+		return (new_key(js, L, k) && put_scalar(&js->o, kind, s, num)) || js_fail(js);
+	L->pend_at = (uint32_t)js->o.len;
+	L->append = 0;
+	return (put_scalar(&js->o, kind, s, num) && splice(js, L, r)) || js_fail(js);
+}
+
+/* json_stream_value() of any key: known or not, new or not. */
+static __attribute__((noinline)) int value_slow(struct json_stream *js, const char *key,
+						enum view_kind kind, const char *s, long long num)
+{
+	struct jlvl *L = js->cur;
+	struct jkey k;
+	if (js->failed || !close_array(js, L))
+		return js_fail(js);
+	key_of(&k, key);
+	if (maybe_seen(L, &k))
+		return value_again(js, L, &k, kind, s, num);
+	if (!new_key(js, L, &k) || !put_scalar(&js->o, kind, s, num))
+		return js_fail(js);
+	return 1;
+}
+
+/* The common case inline: a known literal key, new in a dictionary with
+ * no array open: its comma, key and colon written, its record made, room
+ * for `room` bytes more; the caller sets the text's length past what it
+ * writes there. NULL when the slow path must take it. Everything is read
+ * before the first byte is written (a byte written may alias anything). */
+static inline __attribute__((always_inline)) char *fast_key(struct json_stream *js,
+							     const char *key, size_t room)
+{
+	struct jlvl *L = js->cur;
+	size_t slot = stream_slot(key), len = js->o.len;
+	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
+	unsigned b = (kh >> 3) & L->bits;
+	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
+	if (__builtin_expect((stream_keys[slot].k != key) | L->open | js->failed |
+			     (nrec == js->caprec) | (js->o.cap - len < kl + room + 2) |
+			     (len > JSON_TEXT_MAX) | ((seen & bit) != 0), 0))
+		return NULL;
+	*w = seen | bit;
+	size_t comma = nrec > L->rec0;
+	js->nrec = nrec + 1;
+	js->rec[nrec] = (struct jrec){ (uint32_t)(len + comma + 1), kh, (uint16_t)kl, (uint16_t)kl,
+				       0, NULL };
+	char *q = js->o.p + len;
+	q[0] = ',';
+	q += comma;
+	q[0] = '"';
+	copy_short(q + 1, key, kl);
+	q[kl + 1] = '"';
+	q[kl + 2] = ':';
+	return q + kl + 3;
+}
+
+int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
+		      const char *s, long long num)
+{
+	char *q = fast_key(js, key, 40);
+	if (!q)
+		return value_slow(js, key, kind, s, num);
+	struct out *o = &js->o;
+	switch (kind) {
+	case VIEW_FLAG:
+		memcpy(q, num ? "true" : "fals", 4);   /* "false": one more */
+		q[4] = 'e';
+		o->len = (size_t)(q - o->p) + (num ? 4 : 5);
+		return 1;
+	case VIEW_NUM:
+		if (num >= 0 && num < 100) {
+			if (num < 10) {
+				*q++ = (char)('0' + num);
+			} else {
+				memcpy(q, two_digits + 2 * num, 2);
+				q += 2;
+			}
+			o->len = (size_t)(q - o->p);
+			return 1;
+		}
+		o->len = (size_t)(q - o->p);
+		return put_int(o, num) || js_fail(js);
+	default:
+		o->len = (size_t)(q - o->p);
+		return put_value(o, s, (size_t)num) || js_fail(js);
+	}
+}
+
+/* Literal strings (a game's colour and shape names, the page's words)
+ * once written as they are, without '@', by address: such a value is
+ * copied with its quotes, without measuring or checking it again. */
+static struct {
+	const char *s;
+	size_t len;
+} stream_vals[STREAM_KEYS];
+
+int json_stream_literal(struct json_stream *js, const char *key, const char *s, size_t len)
+{
+	unsigned n = js->nrec;
+	int depth = js->depth;
+	if (!json_stream_value(js, key, VIEW_STR, s, (long long)len))
+		return 0;
+	/* a new key's value, written as "s": nothing in s to escape or repair */
+	const struct jrec *r = &js->rec[js->nrec - 1];
+	size_t at = r->kpos + r->wlen + 2;
+	if (js->nrec == n + 1 && js->depth == depth && js->o.len - at == len + 2 &&
+	    memcmp(js->o.p + at + 1, s, len) == 0 && !memchr(s, '@', len)) {
+		size_t slot = stream_slot(s);
+		stream_vals[slot].s = s;
+		stream_vals[slot].len = len;
+	}
+	return 1;
+}
+
+int json_stream_known(struct json_stream *js, const char *key, const char *s)
+{
+	size_t slot = stream_slot(s);
+	if (stream_vals[slot].s != s)
+		return 0;
+	size_t len = stream_vals[slot].len;
+	char *q = fast_key(js, key, len + 8);
+	if (!q)
+		return json_stream_value(js, key, VIEW_STR, s, (long long)len) ? 1 : -1;
+	q[0] = '"';
+	if (len <= 16)
+		copy_short(q + 1, s, len);
+	else
+		memcpy(q + 1, s, len);
+	q[len + 1] = '"';
+	js->o.len = (size_t)(q - js->o.p) + len + 2;
+	return 1;
+}
+
+/* json_stream_open() of a key whose bit was set: a dictionary whose text
+ * goes to an earlier key's place once it is closed; or a new key after
+ * all. */
+static __attribute__((noinline)) int open_again(struct json_stream *js, struct jlvl *L,
+						const struct jkey *k, enum view_kind kind)
+{
+	struct jrec *r = rec_find(js, L, k);
+	if (!r)
+		return 0;
+	if (kind != VIEW_INCLUDE && !(r->meta & 1)) {
+		fprintf(stderr, "json: '%s' is both a value and a section\n", k->k);
+		return -1;
+	}
+	if (kind == VIEW_LIST)
+		return 1;
+	L->pend = (int)(r - js->rec);
+	L->append = kind != VIEW_INCLUDE;
+	L->pend_at = (uint32_t)js->o.len;
+	return push(js, kind == VIEW_INCLUDE) ? 1 : -1;
+}
+
+int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind)
+{
+	struct jlvl *L = js->cur;
+	struct out *o = &js->o;
+	struct jkey k;
+	if (js->failed)
+		return 0;
+	key_of(&k, key);
+	if (L->open && kind != VIEW_INCLUDE && rec_is(js, &js->rec[js->nrec - 1], &k)) {
+		/* the next item of the array just before */
+		struct jrec *r = &js->rec[js->nrec - 1];
+		if (kind == VIEW_LIST)
+			return 1;
+		if ((r->meta >> 1) && !put_ch(o, ','))
+			return js_fail(js);
+		r->meta += 2;
+		return push(js, 0);
+	}
+	if (!close_array(js, L))
+		return js_fail(js);
+	if (maybe_seen(L, &k)) {
+		int again = open_again(js, L, &k, kind);
+		if (again)
+			return again > 0 || js_fail(js);
+	}
+	struct jrec *r = new_key(js, L, &k);
+	if (!r)
+		return js_fail(js);
+	if (kind == VIEW_INCLUDE)
+		return push(js, 1);
+	r->meta = kind == VIEW_LIST ? 1 : 3;
+	L->open = 1;
+	if (!put_ch(o, '['))
+		return js_fail(js);
+	return kind == VIEW_LIST || push(js, 0);
+}
+
+/* Closes the open dictionary, its text to where it goes. */
+static int pop(struct json_stream *js)
+{
+	struct jlvl *C = js->cur;
+	if (!close_array(js, C) || !put_ch(&js->o, '}'))
+		return js_fail(js);
+	js->nrec = C->rec0;
+	struct jlvl *P = js->cur = &js->lvl[--js->depth];
+	if (P->pend >= 0 && !splice(js, P, &js->rec[P->pend]))
+		return js_fail(js);
+	return 1;
+}
+
+int json_stream_end(struct json_stream *js)
+{
+	if (js->failed)
+		return 0;
+	if (js->depth == 0) {
+		fprintf(stderr, "view: end without begin\n");
+		return js_fail(js);
+	}
+	return pop(js);
+}
+
+char *json_stream_finish(struct json_stream *js, size_t *len)
+{
+	while (!js->failed && js->depth > 0)
+		pop(js);   /* what was left open, as json_render writes it */
+	if (js->failed || !close_array(js, &js->lvl[0]) || !put_ch(&js->o, '}'))
+		return NULL;
+	struct out *o = &js->o;
+	o->p[o->len++] = '\n';   /* reserve() always leaves room for two more */
+	o->p[o->len] = '\0';
+	*len = o->len;
+	last_len = o->len;
+	return o->p;
 }

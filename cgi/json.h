@@ -16,4 +16,31 @@
  * (NUL-terminated, *len bytes); NULL only when out of memory (500). */
 char *json_render(struct arena *a, const struct view_node *root, size_t *len);
 
+/* The same text written while the view is made, without a tree
+ * (view_json, view.h): each call writes its entry (key `key`) into the
+ * open dictionary. json_stream_value: a string (s, num its
+ * length), number (num) or flag (num 0 or 1); json_stream_open: a section's
+ * next item or an included dictionary (opened), or a list (nothing
+ * opened); json_stream_end closes what was opened. Each returns 0 once the
+ * text cannot be written (out of memory, too deep, a key both a value and a
+ * section, an end without a begin: json_render would have failed too).
+ * json_stream_finish closes what is still open and returns the text as
+ * json_render would of the same tree, or NULL. Keys are at most 65,535
+ * bytes and the text at most 2 GiB (the records' sizes); a longer one
+ * fails the text. */
+struct json_stream;
+struct json_stream *json_stream_new(struct arena *a);
+int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
+		      const char *s, long long num);
+int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind);
+/* For a string s (len bytes, without '@' to put names in) that is a literal
+ * of the program: json_stream_value, and s remembered when it was written
+ * as it is. json_stream_known writes such a remembered s again at once:
+ * 1, -1 when the text cannot be written, 0 when s is not remembered (then
+ * nothing was written). */
+int json_stream_literal(struct json_stream *js, const char *key, const char *s, size_t len);
+int json_stream_known(struct json_stream *js, const char *key, const char *s);
+int json_stream_end(struct json_stream *js);
+char *json_stream_finish(struct json_stream *js, size_t *len);
+
 #endif

@@ -705,7 +705,8 @@ static void tourney_view(struct page *p, const struct play_table *pt, struct vie
 static void show(struct page *p, int json, enum http_status status, int note_kind,
 		 const char *note, const char *typed)
 {
-	struct play_table *pt = arena_alloc(p->a, sizeof *pt);
+	/* (not zeroed here: play_load zeroes it first) */
+	struct play_table *pt = arena_alloc_raw(p->a, sizeof *pt);
 	if (!pt) {
 		page_error(p, HTTP_500, "internal");
 		return;
@@ -722,7 +723,10 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 		return;
 	}
 	struct view v;
-	page_view(p, &v);
+	if (json)
+		page_view_json(p, &v);   /* no tree: the JSON written as it is made */
+	else
+		page_view(p, &v);
 	if (table_view(p, pt, &v, note_kind, note, typed) != 0) {
 		play_free(pt);
 		page_error(p, HTTP_500, "internal");

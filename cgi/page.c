@@ -28,9 +28,24 @@ static void plain_500(struct page *p)
 				      .body = msg, .len = strlen(msg) };
 }
 
+static void page_view_fill(struct page *p, struct view *v);
+
 void page_view(struct page *p, struct view *v)
 {
 	view_init(v, p->a);
+	page_view_fill(p, v);
+}
+
+void page_view_json(struct page *p, struct view *v)
+{
+	view_init(v, p->a);
+	view_json(v);
+	page_view_fill(p, v);
+}
+
+/* What every page's view starts with. */
+static void page_view_fill(struct page *p, struct view *v)
+{
 	view_str(v, "lang", lang_code[i18n_lang()]);   /* the language of the texts */
 	view_global_str(v, "csrf", p->csrf);   /* every form, the move form too */
 	view_flag(v, p->user_id ? "logged_in" : "logged_out", 1);
@@ -155,7 +170,8 @@ void page_html(struct page *p, enum http_status status, const char *tpl, struct 
 void page_json(struct page *p, enum http_status status, struct view *v)
 {
 	size_t len = 0;
-	char *text = v->failed ? NULL : json_render(p->a, &v->root, &len);
+	char *text = v->failed ? NULL : v->js ? json_stream_finish(v->js, &len)
+					      : json_render(p->a, &v->root, &len);
 	if (!text) {
 		page_error(p, HTTP_500, "internal");
 		return;

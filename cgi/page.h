@@ -111,6 +111,9 @@ int page_token_ok(const char *s);
 /* A fresh view tree in the request's arena with the keys every page has
  * (csrf, logged_in, user_name). */
 void page_view(struct page *p, struct view *v);
+/* The same, for a page answered with page_json only: no tree is built, the
+ * entries are written as JSON as they come (view_json). */
+void page_view_json(struct page *p, struct view *v);
 
 /* A quantity with its unit for the pages: "15 s", "1 Deck", "2 Decks". Units
  * are given in the plural (struct game_option); a word unit ending in -s

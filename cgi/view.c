@@ -7,7 +7,15 @@
 
 #include "game.h"
 #include "i18n.h"
+#include "json.h"
 #include "view.h"
+
+/* The entries of a view_json() view (at the end of this file). */
+static void stream_str(struct view *v, const char *key, const char *val);
+static void stream_num(struct view *v, const char *key, long long val);
+static void stream_flag(struct view *v, const char *key, int on);
+static void stream_open(struct view *v, const char *key, enum view_kind kind);
+static void stream_sink_init(struct view *v, struct view_sink *out);
 
 void view_init(struct view *v, struct arena *a)
 {
@@ -162,8 +170,10 @@ static inline int at_seat(const struct view *v, const char *p)
 /* s with every "@N" (N a seat that has a name) replaced by that name; its
  * length in *len. The text between the '@' is copied a span at a time
  * (memchr, memcpy): byte by byte it was 19k instructions of a DNA page's
- * event log. */
-static const char *substitute(struct view *v, const char *s, size_t *len)
+ * event log. Inlined into both callers: a call for each string of the page
+ * cost a DNA page 10k (view_str's path is mostly its first lines). */
+static inline __attribute__((always_inline)) const char *substitute(struct view *v, const char *s,
+								   size_t *len)
 {
 	int lit = is_literal(s);
 	if (lit && (!literal_has_at(s, len) || !v->nnames))
@@ -214,6 +224,10 @@ static const char *substitute(struct view *v, const char *s, size_t *len)
 
 void view_str(struct view *v, const char *key, const char *val)
 {
+	if (v->js) {
+		stream_str(v, key, val);
+		return;
+	}
 	struct view_node *n = add(v, VIEW_STR, key);
 	if (!n)
 		return;
@@ -283,6 +297,10 @@ static struct view_node *add_name_of(struct view *v, const struct view_node *n)
 
 void view_num(struct view *v, const char *key, long long val)
 {
+	if (v->js) {
+		stream_num(v, key, val);
+		return;
+	}
 	struct view_node *n = add(v, VIEW_NUM, key);
 	if (!n)
 		return;
@@ -314,6 +332,10 @@ static void mark_global(struct view *v, struct view_node *before)
 
 void view_global_str(struct view *v, const char *key, const char *val)
 {
+	if (v->js) {
+		stream_str(v, key, val);
+		return;
+	}
 	struct view_node *before = v->cur->last;
 	view_str(v, key, val);
 	mark_global(v, before);
@@ -321,6 +343,10 @@ void view_global_str(struct view *v, const char *key, const char *val)
 
 void view_global_num(struct view *v, const char *key, long long val)
 {
+	if (v->js) {
+		stream_num(v, key, val);
+		return;
+	}
 	struct view_node *before = v->cur->last;
 	view_num(v, key, val);
 	mark_global(v, before);
@@ -328,6 +354,10 @@ void view_global_num(struct view *v, const char *key, long long val)
 
 void view_flag(struct view *v, const char *key, int on)
 {
+	if (v->js) {
+		stream_flag(v, key, on);
+		return;
+	}
 	struct view_node *n = add(v, VIEW_FLAG, key);
 	if (!n)
 		return;
@@ -338,6 +368,10 @@ void view_flag(struct view *v, const char *key, int on)
 
 void view_begin(struct view *v, const char *key)
 {
+	if (v->js) {
+		stream_open(v, key, VIEW_SECTION);
+		return;
+	}
 	struct view_node *n = add(v, VIEW_SECTION, key);
 	if (n)
 		v->cur = n;
@@ -345,6 +379,10 @@ void view_begin(struct view *v, const char *key)
 
 void view_include(struct view *v, const char *key, const char *file)
 {
+	if (v->js) {
+		stream_open(v, key, VIEW_INCLUDE);
+		return;
+	}
 	struct view_node *n = add(v, VIEW_INCLUDE, key);
 	if (!n)
 		return;
@@ -356,6 +394,11 @@ void view_include(struct view *v, const char *key, const char *file)
 
 void view_end(struct view *v)
 {
+	if (v->js) {
+		if (!json_stream_end(v->js))
+			v->failed = 1;
+		return;
+	}
 	if (v->cur == &v->root || !v->cur->up) {
 		fprintf(stderr, "view: end without begin\n");
 		v->failed = 1;
@@ -366,6 +409,10 @@ void view_end(struct view *v)
 
 void view_list(struct view *v, const char *key)
 {
+	if (v->js) {
+		stream_open(v, key, VIEW_LIST);
+		return;
+	}
 	add(v, VIEW_LIST, key);
 }
 
@@ -413,8 +460,116 @@ static void sink_text(void *ctx, const char *key, const char *fmt, const char *a
 
 void view_sink_init(struct view *v, struct view_sink *out)
 {
+	if (v->js) {
+		stream_sink_init(v, out);
+		return;
+	}
 	/* German is what the game writes: a German request takes its texts as
 	 * plain strings, and the game keeps no arguments for it */
 	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v,
+				   i18n_lang() == LANG_DE ? NULL : sink_text };
+}
+
+/* ---- view_json: the entries written as JSON at once ------------------- */
+
+void view_json(struct view *v)
+{
+	if (!(v->js = json_stream_new(v->a)))
+		v->failed = 1;
+}
+
+/* A string as view_str has it: "@N" names put in. */
+static void stream_str(struct view *v, const char *key, const char *val)
+{
+	const char *s = val ? val : "";
+	int lit = is_literal(s), known = lit && key ? json_stream_known(v->js, key, s) : 0;
+	if (known) {   /* a literal without '@' written before */
+		if (known < 0)
+			v->failed = 1;
+		return;
+	}
+	size_t len = strlen(s);
+	if (!key) {
+		v->failed = 1;
+		return;
+	}
+	if (v->nnames && memchr(s, '@', len)) {
+		if (!(s = substitute(v, s, &len)))
+			v->failed = 1;
+		else if (!json_stream_value(v->js, key, VIEW_STR, s, (long long)len))
+			v->failed = 1;
+		return;
+	}
+	if (!(lit ? json_stream_literal(v->js, key, s, len)
+		  : json_stream_value(v->js, key, VIEW_STR, s, (long long)len)))
+		v->failed = 1;
+}
+
+/* A number as view_num has it: a seat's name after a seat's number. */
+static void stream_num(struct view *v, const char *key, long long val)
+{
+	if (!key || !json_stream_value(v->js, key, VIEW_NUM, NULL, val)) {
+		v->failed = 1;
+		return;
+	}
+	size_t kl;
+	if (!v->nnames || !is_seat_key(key, kl = strlen(key)))
+		return;
+	/* "seat" (the most of them) as a literal, which the JSON writer knows */
+	char buf[64];
+	const char *k = "seat_name";
+	if (kl != 4) {
+		char *b = kl + sizeof "_name" <= sizeof buf ? buf
+			  : arena_alloc_raw(v->a, kl + sizeof "_name");
+		if (!b) {
+			v->failed = 1;
+			return;
+		}
+		memcpy(b, key, kl);
+		memcpy(b + kl, "_name", sizeof "_name");
+		k = b;
+	}
+	const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
+	if (!json_stream_value(v->js, k, VIEW_STR, nm, (long long)strlen(nm)))
+		v->failed = 1;
+}
+
+static void stream_flag(struct view *v, const char *key, int on)
+{
+	if (!key || !json_stream_value(v->js, key, VIEW_FLAG, NULL, on != 0))
+		v->failed = 1;
+}
+
+static void stream_open(struct view *v, const char *key, enum view_kind kind)
+{
+	if (!key || !json_stream_open(v->js, key, kind))
+		v->failed = 1;
+}
+
+static void ssink_str(void *ctx, const char *key, const char *val)
+{
+	stream_str(ctx, key, val);
+}
+
+static void ssink_num(void *ctx, const char *key, long long val)
+{
+	stream_num(ctx, key, val);
+}
+
+static void ssink_flag(void *ctx, const char *key, int on)
+{
+	stream_flag(ctx, key, on);
+}
+
+static void ssink_begin(void *ctx, const char *key)
+{
+	stream_open(ctx, key, VIEW_SECTION);
+}
+
+/* view_sink_init() of a view_json() view: the game's entries straight to
+ * the text (a game's texts in English through sink_text as before). */
+static void stream_sink_init(struct view *v, struct view_sink *out)
+{
+	*out = (struct view_sink){ ssink_str, ssink_num, ssink_flag, ssink_begin, sink_end, v,
 				   i18n_lang() == LANG_DE ? NULL : sink_text };
 }

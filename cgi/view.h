@@ -12,6 +12,7 @@
 #include "arena.h"
 
 struct view_sink;   /* rules/game.h */
+struct json_stream; /* json.h */
 
 #ifdef __cplusplus
 extern "C" {
@@ -55,6 +56,7 @@ struct view {
 	const char *const *names;         /* seat names for substitution */
 	int nnames;                       /* > 0: @N and *_seat_name substitution on */
 	int failed;                       /* out of memory or unbalanced: answer 500 */
+	struct json_stream *js;           /* view_json: entries written as JSON, no tree */
 };
 
 /* The hash a node keeps of its key (len bytes), by which tmpl.cc finds
@@ -78,6 +80,10 @@ static inline unsigned long long view_key_bit(unsigned khash)
 
 /* An empty tree whose nodes come from arena a. */
 void view_init(struct view *v, struct arena *a);
+/* Right after view_init: no tree is built, every entry is written as JSON
+ * at once (json_stream_*, json.h), the text json_render would write of the
+ * tree; page_json takes it. For a JSON answer that nothing reads back. */
+void view_json(struct view *v);
 
 void view_str(struct view *v, const char *key, const char *val);
 void view_strf(struct view *v, const char *key, const char *fmt, ...)

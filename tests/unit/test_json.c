@@ -6,7 +6,12 @@
  *   - it writes byte for byte what jansson writes from the same tree (the
  *     writer is our own for speed, docs/benchmarks.md): random view trees
  *     with repeated keys, a key both value and section, markup, control
- *     characters and broken UTF-8, through both, and the texts compared. */
+ *     characters and broken UTF-8, through both, and the texts compared;
+ *   - the text written as the view is made (view_json, json_stream_*) is
+ *     the one json_render writes of the tree the same calls build: keys
+ *     that come back as values and as sections after others, keys not in
+ *     the program's image, names put in for "@N" and seat numbers,
+ *     unbalanced ends, nesting past the limit. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -188,6 +193,12 @@ static const char *const more_keys[] = {
  * second's larger ones (long texts, dictionaries past 32 entries). */
 static const char *const *key_set = keys;
 static unsigned nkeys = sizeof keys / sizeof keys[0], max_entries = 6, max_pieces = 8;
+static int stack_keys;   /* some keys copied to the stack first */
+/* Literal texts: plain, long, with escapes, with names to put in, cut. */
+static const char *const literals[] = {
+	"rot", "", "gr\xc3\xbcn", "ein Text, der l\xc3\xa4nger ist als sechzehn Bytes",
+	"<b>", "a\"b", "@1 legt", "x@0", "\xc3", "zeile\n",
+};
 
 static void random_text(char *out, size_t cap)
 {
@@ -211,11 +222,20 @@ static void random_dict(struct view *v, int depth)
 	for (unsigned k = rnd(depth ? max_entries / 4 + 2 : max_entries); k > 0; k--) {
 		const char *key = key_set[rnd(nkeys)];
 		unsigned kind = rnd(depth < 4 ? 7 : 4);
+		char copy[64];
 		if (key_set != keys && (kind == 3 || kind == 4 || kind == 5))
 			key = section_keys[rnd(3)];   /* never a value's key: few refusals */
+		if (stack_keys && rnd(4) == 0)   /* a key on the stack, not a literal */
+			key = strcpy(copy, key);
 		switch (kind) {
 		case 0:
+			if (stack_keys && rnd(3) == 0) {   /* a literal: remembered when plain */
+				view_str(v, key, literals[rnd(sizeof literals / sizeof literals[0])]);
+				break;
+			}
 			random_text(text, sizeof text);
+			if (v->nnames && rnd(3) == 0)
+				strcat(text, rnd(2) ? "@1 und @0" : "@9@");
 			view_str(v, key, text);
 			break;
 		case 1:
@@ -385,6 +405,105 @@ static void test_repaired_string_stays_inert(void **state)
 	arena_free(&a);
 }
 
+/* ---- written as the view is made --------------------------------------- */
+
+static const char *const seat_names[] = { "anna", NULL, "<b>ob</b>" };
+
+/* One random tree's calls (seed `seed`) into v, with names put in for
+ * some trees, and now and then an end too many or an end left out. */
+static void random_calls(struct view *v, uint64_t seed)
+{
+	rnd_state = seed;
+	if (rnd(3) == 0)
+		view_names(v, seat_names, 3);
+	random_dict(v, 0);
+	unsigned odd = rnd(40);
+	if (odd == 0)
+		view_end(v);   /* an end without a begin: both fail */
+	else if (odd == 1)
+		view_begin(v, "left_open");   /* never closed: written as if it were */
+}
+
+/* The same calls through a tree (json_render) and through view_json: the
+ * same text, or both refuse. */
+static void compare_stream(int trees, int larger)
+{
+	key_set = larger ? more_keys : keys;
+	nkeys = larger ? sizeof more_keys / sizeof more_keys[0] : sizeof keys / sizeof keys[0];
+	max_entries = larger ? 40 : 6;
+	max_pieces = larger ? 30 : 8;
+	stack_keys = 1;
+	int written = 0;
+	char bad[4096] = "";
+	fflush(stderr);
+	int saved = dup(2), null = open("/dev/null", O_WRONLY);
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, 2);
+	for (int t = 0; t < trees && !bad[0]; t++) {
+		uint64_t seed = 0x5eed0000ULL + (uint64_t)t * 7919 + (uint64_t)larger;
+		struct arena a, b;
+		struct view tree, stream;
+		size_t len = 0, slen = 0;
+		arena_init(&a, 0);
+		arena_init(&b, 0);
+		view_init(&tree, &a);
+		random_calls(&tree, seed);
+		view_init(&stream, &b);
+		view_json(&stream);
+		random_calls(&stream, seed);
+		char *want = tree.failed ? NULL : json_render(&a, &tree.root, &len);
+		char *ours = stream.failed ? NULL : json_stream_finish(stream.js, &slen);
+		if (!want != !ours || (want && (len != slen || memcmp(want, ours, len) != 0)))
+			snprintf(bad, sizeof bad, "tree %d:\n stream %s\n tree   %s", t,
+				 ours ? ours : "(refused)", want ? want : "(refused)");
+		written += want != NULL;
+		arena_free(&a);
+		arena_free(&b);
+	}
+	stack_keys = 0;
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(null);
+	if (bad[0])
+		fail_msg("%s", bad);
+	assert_true(written > trees / 2);
+}
+
+static void test_stream_same_as_tree(void **state)
+{
+	(void)state;
+	compare_stream(20000, 0);
+}
+
+static void test_stream_same_as_tree_larger(void **state)
+{
+	(void)state;
+	compare_stream(3000, 1);
+}
+
+/* Nesting past the limit: refused as json_render refuses it. */
+static void test_stream_depth_limit(void **state)
+{
+	(void)state;
+	for (int depth = 30; depth <= 34; depth++) {
+		struct arena a;
+		struct view v;
+		size_t len = 0;
+		arena_init(&a, 0);
+		view_init(&v, &a);
+		view_json(&v);
+		for (int i = 0; i < depth; i++)
+			view_begin(&v, "a");
+		view_num(&v, "n", depth);
+		for (int i = 0; i < depth; i++)
+			view_end(&v);
+		char *text = v.failed ? NULL : json_stream_finish(v.js, &len);
+		assert_int_equal(text != NULL, depth <= 32);
+		arena_free(&a);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +512,9 @@ int main(void)
 		cmocka_unit_test(test_same_as_jansson),
 		cmocka_unit_test(test_same_as_jansson_larger),
 		cmocka_unit_test(test_depth_limit),
+		cmocka_unit_test(test_stream_same_as_tree),
+		cmocka_unit_test(test_stream_same_as_tree_larger),
+		cmocka_unit_test(test_stream_depth_limit),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
