@@ -44,6 +44,7 @@ enum {
 	PG_SQL_MAX = 16384,         /* a statement's text, translated */
 	PG_MIGRATION_MAX = 1 << 20, /* a migration file's bytes */
 	PG_STEP_ERR = 1,            /* a step that failed (not ST_ROW, not ST_DONE) */
+	PG_QUEUE_MAX = 32,          /* the writes sent on without waiting, at most */
 	/* pg_type.oid of the types values are bound as */
 	BYTEA_OID = 17, INT8_OID = 20, TEXT_OID = 25, FLOAT8_OID = 701
 };
@@ -73,6 +74,7 @@ struct st_pgq {
 	PGresult *res;                 /* after the first step, until st_done */
 	int row, rows;
 	char live;                     /* 't', 'm', 'g': an UPDATE the live channels follow */
+	char queue;                    /* a write sent on without waiting (queueable) */
 	unsigned char *blob;           /* the bytea last decoded (PQunescapeBytea) */
 	size_t blob_len;
 	int blob_row, blob_col;
@@ -87,6 +89,8 @@ struct st_pg {
 	int scope;            /* the write transaction's locks: SCOPE_* */
 	int locks_ready;      /* LOCK_TABLE_SQL and LOCK_CROSS_SQL prepared */
 	int tracing;          /* SPIELTISCH_SQL_TRACE=1 */
+	int queued;           /* writes sent in the pipeline, their results not read */
+	char queued_live[PG_QUEUE_MAX]; /* and their st_pgq.live */
 	char id_tables[1024]; /* " name name … ": the tables with a column id (at open) */
 };
 
@@ -144,8 +148,12 @@ const char *st_pg_errmsg(const struct store *s)
 
 /* Runs a text without values (BEGIN, COMMIT, a migration): ST_OK or the
  * error, kept and logged as `what`. */
+static int flush_queue(struct store *s, int commit);
+
 static int exec_plain(struct store *s, const char *sql, const char *what)
 {
+	if (s->pg->queued && flush_queue(s, 0) != ST_OK)
+		return st_pg_fail(s, "queued write");
 	if (s->pg->tracing)
 		fprintf(stderr, "sql: %s\n", sql);
 	PGresult *r = PQexec(s->pg->conn, sql);
@@ -283,6 +291,20 @@ static char live_rewrite(char *sql, size_t cap)
 	return 0;
 }
 
+/* Whether a write's answer may wait for the commit (st_pg_step): the /me
+ * rows' numbers that a step raises (sql-me.c), one statement per seated
+ * user, whose callers read no count of rows. Inside a write transaction
+ * they are sent on in libpq's pipeline without waiting, and their answers
+ * read with the next statement's or the COMMIT's: a move at four seats
+ * waits for one round trip where it waited for five. A failure among them
+ * fails the transaction as before (PostgreSQL skips the rest, COMMIT
+ * answers ROLLBACK). */
+static int queueable(const char *sql)
+{
+	static const char me[] = "UPDATE me_seq SET seq = seq + ";
+	return strncmp(sql, me, sizeof me - 1) == 0;
+}
+
 /* Translates statement id for the connection; it is prepared (PQprepare)
  * at its first use, with the types of the values bound then: the server
  * cannot always tell a value's type from the text alone (SQLite has none),
@@ -301,6 +323,7 @@ int st_pg_prepare(struct store *s, int id)
 	snprintf(q->name, sizeof q->name, "s%d", id);
 	returning_id(s->pg, sql, sizeof sql);
 	q->live = live_rewrite(sql, sizeof sql);
+	q->queue = queueable(sql);
 	q->nparams = count_params(sql);
 	free(q->sql);
 	q->sql = strdup(sql);
@@ -391,15 +414,89 @@ void st_pg_done(struct st_cur *c)
 	q->blob = NULL;
 }
 
-/* The rows of a followed UPDATE whose number changed, to sql-live.c. */
-static void note_live(struct store *s, const struct st_pgq *q)
+/* The rows of a followed UPDATE (live: its kind) whose number changed,
+ * to sql-live.c. */
+static void note_live(struct store *s, char live, const PGresult *res)
 {
-	for (int r = 0; r < q->rows; r++) {
-		const char *after = PQgetvalue(q->res, r, 1), *before = PQgetvalue(q->res, r, 2);
-		if (PQgetisnull(q->res, r, 2) || strcmp(after, before) != 0)
-			st_live_note(s, q->live, strtoll(PQgetvalue(q->res, r, 0), NULL, 10),
+	int rows = PQntuples(res);
+	for (int r = 0; r < rows; r++) {
+		const char *after = PQgetvalue(res, r, 1), *before = PQgetvalue(res, r, 2);
+		if (PQgetisnull(res, r, 2) || strcmp(after, before) != 0)
+			st_live_note(s, live, strtoll(PQgetvalue(res, r, 0), NULL, 10),
 				     strtoll(after, NULL, 10));
 	}
+}
+
+/* One queued answer (or COMMIT's, is_commit), to its end (NULL): rc, or
+ * the first failure's. */
+static int queued_result(struct store *s, char live, int is_commit, int rc)
+{
+	PGresult *r;
+	while ((r = PQgetResult(s->pg->conn)) != NULL) {
+		ExecStatusType st = PQresultStatus(r);
+		if (st == PGRES_TUPLES_OK && live && !is_commit) {
+			note_live(s, live, r);
+		} else if (rc == ST_OK && st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK) {
+			note_error(s->pg, r);
+			rc = s->pg->err == ST_EXISTS ? ST_ERR : s->pg->err;
+		} else if (rc == ST_OK && is_commit && strcmp(PQcmdStatus(r), "COMMIT") != 0) {
+			snprintf(s->pg->msg, sizeof s->pg->msg, "the transaction had failed");
+			s->pg->err = rc = ST_ERR;
+		}
+		PQclear(r);
+	}
+	return rc;
+}
+
+/* Sends COMMIT too (commit), then a sync, and reads the queued writes'
+ * answers (sql-live.c's notes of them), then COMMIT's: ST_OK or the first
+ * failure's (kept, not logged). Leaves the pipeline. */
+static int flush_queue(struct store *s, int commit)
+{
+	struct st_pg *p = s->pg;
+	int rc = ST_OK;
+	if ((commit && !PQsendQueryParams(p->conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0)) ||
+	    !PQpipelineSync(p->conn)) {
+		snprintf(p->msg, sizeof p->msg, "%s", PQerrorMessage(p->conn));
+		p->err = rc = ST_ERR;
+		commit = 0;
+	}
+	for (int i = 0; i < p->queued; i++)
+		rc = queued_result(s, p->queued_live[i], 0, rc);
+	if (commit)
+		rc = queued_result(s, 0, 1, rc);
+	PGresult *r;
+	while ((r = PQgetResult(p->conn)) != NULL) {   /* the sync */
+		ExecStatusType st = PQresultStatus(r);
+		PQclear(r);
+		if (st == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	p->queued = 0;
+	if (!PQexitPipelineMode(p->conn) && rc == ST_OK) {
+		snprintf(p->msg, sizeof p->msg, "%s", PQerrorMessage(p->conn));
+		p->err = rc = ST_ERR;
+	}
+	return rc;
+}
+
+/* Sends q on in the pipeline (queueable, inside a write transaction):
+ * 1 when sent, 0 when it is to run as any statement. */
+static int send_queued(struct store *s, struct st_pgq *q)
+{
+	struct st_pg *p = s->pg;
+	if (p->queued == PG_QUEUE_MAX && flush_queue(s, 0) != ST_OK)
+		return 0;   /* (the transaction failed: the statement says so again) */
+	if (!p->queued && !PQenterPipelineMode(p->conn))
+		return 0;
+	if (!PQsendQueryPrepared(p->conn, q->name, q->nparams, q->val, q->len, q->fmt, 0)) {
+		if (!p->queued)
+			PQexitPipelineMode(p->conn);
+		return 0;
+	}
+	p->queued_live[p->queued++] = q->live;
+	p->changes = 0;
+	return 1;
 }
 
 /* The first step runs the statement; each step stands on the next row. */
@@ -408,6 +505,14 @@ int st_pg_step(struct store *s, struct st_cur *c)
 	struct st_pgq *q = c->pg;
 	struct st_pg *p = s->pg;
 	if (!q->res) {
+		if (q->queue && !q->sql && p->scope != SCOPE_NONE && send_queued(s, q)) {
+			if (p->tracing)
+				fprintf(stderr, "sql: %s (queued)\n", st_sql((int)(c - s->cur)));
+			q->row = q->rows = 0;
+			return ST_DONE;
+		}
+		if (p->queued && flush_queue(s, 0) != ST_OK)
+			return PG_STEP_ERR;
 		if (q->sql && !prepare_now(p, q))
 			return PG_STEP_ERR;
 		if (p->tracing)
@@ -426,7 +531,7 @@ int st_pg_step(struct store *s, struct st_cur *c)
 		    strncmp(PQcmdStatus(q->res), "INSERT", 6) == 0)
 			p->last_id = strtoll(PQgetvalue(q->res, 0, 0), NULL, 10);
 		if (q->live)
-			note_live(s, q);
+			note_live(s, q->live, q->res);
 	}
 	if (q->row + 1 < q->rows) {
 		q->row++;
@@ -633,6 +738,8 @@ int st_pg_lock_cross(struct store *s)
 		return ST_OK;   /* the site's lock, or a cross lock held: nothing runs beside */
 	if (p->tracing)
 		fprintf(stderr, "sql: %s\n", LOCK_CROSS_SQL);
+	if (p->queued && flush_queue(s, 0) != ST_OK)
+		return st_pg_fail(s, "queued write");
 	PGresult *r = PQexecPrepared(p->conn, "lock_x", 0, NULL, NULL, NULL, 0);
 	int rc = ST_OK;
 	if (PQresultStatus(r) != PGRES_TUPLES_OK) {
@@ -652,16 +759,21 @@ int st_pg_commit(struct store *s)
 	struct st_pg *p = s->pg;
 	if (p->tracing)
 		fprintf(stderr, "sql: COMMIT\n");
-	PGresult *r = PQexec(p->conn, "COMMIT");
 	int rc = ST_OK;
-	if (PQresultStatus(r) != PGRES_COMMAND_OK) {
-		note_error(p, r);
-		rc = st_pg_fail(s, "commit");
-	} else if (strcmp(PQcmdStatus(r), "COMMIT") != 0) {
-		fprintf(stderr, "store: commit: the transaction had failed and was rolled back\n");
-		rc = ST_ERR;
+	if (p->queued) {   /* the queued writes and COMMIT, one round trip */
+		if ((rc = flush_queue(s, 1)) != ST_OK)
+			rc = st_pg_fail(s, "commit");
+	} else {
+		PGresult *r = PQexec(p->conn, "COMMIT");
+		if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+			note_error(p, r);
+			rc = st_pg_fail(s, "commit");
+		} else if (strcmp(PQcmdStatus(r), "COMMIT") != 0) {
+			fprintf(stderr, "store: commit: the transaction had failed and was rolled back\n");
+			rc = ST_ERR;
+		}
+		PQclear(r);
 	}
-	PQclear(r);
 	if (PQtransactionStatus(p->conn) != PQTRANS_IDLE)
 		exec_plain(s, "ROLLBACK", "rollback");
 	p->scope = SCOPE_NONE;
@@ -670,6 +782,8 @@ int st_pg_commit(struct store *s)
 
 void st_pg_rollback(struct store *s)
 {
+	if (s->pg->queued)
+		flush_queue(s, 0);   /* (their answers are dropped with the transaction) */
 	if (PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE)
 		exec_plain(s, "ROLLBACK", "rollback");
 	s->pg->scope = SCOPE_NONE;

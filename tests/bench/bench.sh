@@ -773,10 +773,11 @@ pairs_side() { # sq|pg ROUND
 	else
 		psql -q -X -v ON_ERROR_STOP=1 "$PG_URI" -c "CREATE DATABASE $1_$2 TEMPLATE spieltisch" \
 			> /dev/null
-		saved=$WORKERS
-		[ "$1" = p4 ] && WORKERS=$((2 * WORKERS))
+		saved=$WORKERS saved_bin=$BIN
+		[ "$1" = p4 ] || [ "$1" = b4 ] && WORKERS=$((2 * WORKERS))
+		[ "$1" = b4 ] && BIN=$BENCH_PAIRS_BASE
 		start_app "$(pg_uri "$1_$2")"
-		WORKERS=$saved
+		WORKERS=$saved BIN=$saved_bin
 	fi
 	while read -r kind slug tid version uidx; do
 		[ "$kind" = page ] || continue
@@ -836,14 +837,22 @@ pg_pairs() {
 		esac
 		# BENCH_PAIRS_SIDES: the sides measured (all three; "" none)
 		[ -n "${BENCH_PAIRS_SIDES+x}" ] && sides=$BENCH_PAIRS_SIDES
+		# BENCH_PAIRS_BASE: the base build on PostgreSQL with twice the
+		# workers too (b4, before in the same run as p4, after: b4 first in
+		# the even rounds, last in the odd ones)
+		if [ -n "${BENCH_PAIRS_BASE:-}" ]; then
+			if [ $((r % 2)) = 0 ]; then sides="b4 $sides"; else sides="$sides b4"; fi
+		fi
 		for side in $sides; do
 			pairs_side "$side" "$r"
 		done
-		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg|p4):/ && $3 != "" {
+		awk -F'|' -v r="$r" '$1 ~ /^(sq|pg|p4|b4):/ && $3 != "" {
 				k = substr($1, 4); v[substr($1, 1, 2), k] = $3; if (!(k in seen)) { seen[k] = 1; o[++n] = k } }
-			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]],
-				v["pg", o[i]], v["p4", o[i]] }' "$RES" >> "$RES.pairs"
-		if [ "$(nproc)" -ge 2 ] && command -v taskset > /dev/null 2>&1; then
+			END { for (i = 1; i <= n; i++) printf "pair|%s|%s|%s|%s|%s|%s\n", r, o[i], v["sq", o[i]],
+				v["pg", o[i]], v["p4", o[i]], v["b4", o[i]] }' "$RES" >> "$RES.pairs"
+		# BENCH_PAIRS_INSTANCES=0 skips one instance against two
+		if [ "${BENCH_PAIRS_INSTANCES:-1}" != 0 ] && [ "$(nproc)" -ge 2 ] &&
+			command -v taskset > /dev/null 2>&1; then
 			one=1 two=2
 			[ $((r % 2)) = 0 ] && one=2 two=1
 			for k in i ${BENCH_PAIRS_BASE:+b}; do
@@ -858,8 +867,8 @@ pg_pairs() {
 			start_nginx
 		fi
 		# this round's lines out of the way of the next round's
-		grep -v '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" > "$RES.keep" || true
-		grep '^\(sq\|pg\|p4\|i1\|i2\|b1\|b2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
+		grep -v '^\(sq\|pg\|p4\|b4\|i1\|i2\|b1\|b2\):' "$RES" > "$RES.keep" || true
+		grep '^\(sq\|pg\|p4\|b4\|i1\|i2\|b1\|b2\):' "$RES" | sed "s/^/r$r|/" >> "$RES.rounds" || true
 		mv "$RES.keep" "$RES"
 		r=$((r + 1))
 	done
@@ -870,7 +879,9 @@ pg_pairs() {
 	awk -F'|' '{ k = $1 "|" $3; if (!(k in n)) o[++m] = k
 			x[k, ++n[k]] = ($4 > 0 ? $5 / $4 : 0)
 			if ($1 == "pair") { k = "pair2x|" $3; if (!(k in n)) o[++m] = k
-				x[k, ++n[k]] = ($4 > 0 ? $6 / $4 : 0) } }
+				x[k, ++n[k]] = ($4 > 0 ? $6 / $4 : 0) }
+			if ($1 == "pair" && $7 != "") { k = "pairbase2x|" $3; if (!(k in n)) o[++m] = k
+				x[k, ++n[k]] = ($4 > 0 ? $7 / $4 : 0) } }
 		END { for (i = 1; i <= m; i++) { k = o[i]; c = n[k]
 			for (a = 1; a <= c; a++) for (b = a + 1; b <= c; b++)
 				if (x[k, b] < x[k, a]) { t = x[k, a]; x[k, a] = x[k, b]; x[k, b] = t }
