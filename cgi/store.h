@@ -200,6 +200,8 @@ struct st_seat {
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
 		       int nparties, int64_t created_by, int64_t now, int64_t *id);
 int store_table_get(struct store *s, int64_t id, struct st_table *t);
+/* The same with host "" (no lookup of the user): for a write's load. */
+int store_table_get_bare(struct store *s, int64_t id, struct st_table *t);
 /* Tables for the sweep, at most max ids each, oldest first: open ones
  * created before `before`; running ones whose party saw no step since
  * `before`; running ones whose next deadline has passed at now. */
@@ -462,8 +464,8 @@ struct st_party {
 	int over;
 	struct party_result result; /* once over: place and points per seat */
 	size_t snap_len;
-	int last_tick;              /* store_party_get: its newest step is a deadline
-	                             * that passed (seat -1, "tick") */
+	int last_tick;              /* store_table_page: its newest step is a deadline
+	                             * that passed (seat -1, "tick"); store_party_get: 0 */
 };
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,

@@ -38,11 +38,13 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_PARTY_CREATE) =
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+	/* (without PARTY_LAST_TICK, a second seek into the steps: only the
+	 * table page shows it, from its own read) */
 	ST_AT(STMT_PARTY_GET) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", 0 FROM parties p"
 		" WHERE p.table_id = ?1 AND p.number = ?2",
 	ST_AT(STMT_PARTY_LATEST) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", 0 FROM parties p"
 		" WHERE p.table_id = ?1 ORDER BY p.number DESC LIMIT 1",
 	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1, snapshot = ?2 WHERE id = ?1",
 	/* at a party's end its steps keep every ST_PARTY_CHECKPOINT-th
