@@ -205,13 +205,22 @@ struct canon_ctx {
 	int found;
 };
 
-/* moves() callback: keeps the first listed move whose words are want's. */
+/* moves() callback: keeps the first listed move whose words are want's.
+ * A move whose first byte (ASCII folded, as mt_split folds it) is not the
+ * first of want's words cannot be it: not split (Drehwurm lists dozens). */
 static void match_listed(void *ctx, const char *move)
 {
 	struct canon_ctx *c = ctx;
 	struct mtok t;
 	struct rerr e;
-	if (c->found || mt_split(move, &t, &e) != 0 || t.n != c->want->n)
+	const unsigned char *m = (const unsigned char *)move;
+	if (c->found)
+		return;
+	while (*m == ' ' || *m == '\t')
+		m++;
+	if ((*m >= 'A' && *m <= 'Z' ? *m + 32 : *m) != (unsigned char)c->want->w[0][0])
+		return;
+	if (mt_split(move, &t, &e) != 0 || t.n != c->want->n)
 		return;
 	for (int i = 0; i < t.n; i++)
 		if (strcmp(t.w[i], c->want->w[i]) != 0)
