@@ -466,6 +466,7 @@ struct st_party {
 	size_t snap_len;
 	int last_tick;              /* store_table_page: its newest step is a deadline
 	                             * that passed (seat -1, "tick"); store_party_get: 0 */
+	int64_t steps;              /* store_party_get: the seq of its last step (0: none) */
 };
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
@@ -495,6 +496,12 @@ struct st_move {
 };
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
 		      int64_t version, const unsigned char *snap, size_t len);
+/* store_move_append for a caller that knows the party's last step, `last`
+ * (st_party.steps, kept up to date; 0: none, and lower than the truth only
+ * sheds less): that step gives up its position by its key, and a party's
+ * first step runs no statement for it. */
+int store_step_append(struct store *s, int64_t party, int64_t last, int seat, const char *text,
+		      int64_t at, int64_t version, const unsigned char *snap, size_t len);
 /* 1 in *yes when `seat` has a step in this party with version > after. */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes);
 /* 1 in *yes when a deadline passed in this party (a "tick" step) with

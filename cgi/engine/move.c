@@ -144,9 +144,10 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 	}
 	l->g->status(l->state, &st);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
-	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1,
-					       l->snap, len), PLAY_ERR)) != PLAY_OK)
+	    (rc = from_store(store_step_append(s, l->party.id, l->party.steps, seat, text, now,
+					       l->t.version + 1, l->snap, len), PLAY_ERR)) != PLAY_OK)
 		return rc;
+	l->party.steps++;
 	struct st_step_row row = { .version = l->t.version, .deadline = st.deadline,
 				   .epoch = st.epoch, .quiet = quiet && !st.over,
 				   .new_epoch = st.over };

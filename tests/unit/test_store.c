@@ -840,6 +840,31 @@ static void test_steps_shed_positions(void **state)
 	assert_int_equal(got[0], ST_PARTY_CHECKPOINT + 2);
 	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
 			 2);
+
+	/* store_step_append: the party read says its last step, and that one
+	 * gives up its position by its key */
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, ST_PARTY_CHECKPOINT + 2);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	snap[0] = 0x77;
+	assert_int_equal(store_step_append(t->s, party, p.steps, 1, "zug", 3000, 50, snap,
+					   sizeof snap), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, ST_PARTY_CHECKPOINT + 3);
+	assert_int_equal(got[0], 0x77);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 2);
+	/* a first step sheds nothing */
+	int64_t party2 = 0;
+	assert_int_equal(store_party_create(t->s, tab, 1, 8, 0, snap, sizeof snap, 1000, &party2),
+			 ST_OK);
+	assert_int_equal(store_party_get(t->s, tab, 1, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, 0);
+	assert_int_equal(store_step_append(t->s, party2, p.steps, 0, "zug", 3100, 51, snap,
+					   sizeof snap), ST_OK);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 3);
 }
 
 /* The write sequence of one move, committed; then one rolled back. */
