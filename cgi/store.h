@@ -216,6 +216,8 @@ struct st_seat {
 int store_table_create(struct store *s, const char *game, const char *options, int nseats,
 		       int nparties, int64_t created_by, int64_t now, int64_t *id);
 int store_table_get(struct store *s, int64_t id, struct st_table *t);
+/* The same with host "" (no lookup of the user): for a write's load. */
+int store_table_get_bare(struct store *s, int64_t id, struct st_table *t);
 /* Tables for the sweep, at most max ids each, oldest first: open ones
  * created before `before`; running ones whose party saw no step since
  * `before`; running ones whose next deadline has passed at now. */
@@ -479,8 +481,9 @@ struct st_party {
 	int over;
 	struct party_result result; /* once over: place and points per seat */
 	size_t snap_len;
-	int last_tick;              /* store_party_get: its newest step is a deadline
-	                             * that passed (seat -1, "tick") */
+	int last_tick;              /* store_table_page: its newest step is a deadline
+	                             * that passed (seat -1, "tick"); store_party_get: 0 */
+	int64_t steps;              /* store_party_get: the seq of its last step (0: none) */
 };
 
 int store_party_create(struct store *s, int64_t table, int number, uint64_t seed, int dealer,
@@ -510,6 +513,12 @@ struct st_move {
 };
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
 		      int64_t version, const unsigned char *snap, size_t len);
+/* store_move_append for a caller that knows the party's last step, `last`
+ * (st_party.steps, kept up to date; 0: none, and lower than the truth only
+ * sheds less): that step gives up its position by its key, and a party's
+ * first step runs no statement for it. */
+int store_step_append(struct store *s, int64_t party, int64_t last, int seat, const char *text,
+		      int64_t at, int64_t version, const unsigned char *snap, size_t len);
 /* 1 in *yes when `seat` has a step in this party with version > after. */
 int store_seat_moved_since(struct store *s, int64_t party, int seat, int64_t after, int *yes);
 /* 1 in *yes when a deadline passed in this party (a "tick" step) with

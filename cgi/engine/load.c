@@ -140,7 +140,8 @@ int live_load(struct store *s, int64_t id, struct live *l)
 {
 	int rc;
 	memset(l, 0, sizeof *l);
-	if ((rc = store_table_get(s, id, &l->t)) != PLAY_OK)
+	/* (the engine never reads the host's name: l->t.host stays "") */
+	if ((rc = store_table_get_bare(s, id, &l->t)) != PLAY_OK)
 		return rc;
 	if (l->t.status != TABLE_PLAYING || l->t.party_no < 0)
 		return PLAY_NOT_PLAYING;

@@ -144,9 +144,10 @@ int save_step(struct store *s, struct live *l, int seat, const char *text, int64
 	}
 	l->g->status(l->state, &st);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
-	    (rc = from_store(store_move_append(s, l->party.id, seat, text, now, l->t.version + 1,
-					       l->snap, len), PLAY_ERR)) != PLAY_OK)
+	    (rc = from_store(store_step_append(s, l->party.id, l->party.steps, seat, text, now,
+					       l->t.version + 1, l->snap, len), PLAY_ERR)) != PLAY_OK)
 		return rc;
+	l->party.steps++;
 	struct st_step_row row = { .version = l->t.version, .deadline = st.deadline,
 				   .epoch = st.epoch, .quiet = quiet && !st.over,
 				   .new_epoch = st.over };
@@ -205,13 +206,22 @@ struct canon_ctx {
 	int found;
 };
 
-/* moves() callback: keeps the first listed move whose words are want's. */
+/* moves() callback: keeps the first listed move whose words are want's.
+ * A move whose first byte (ASCII folded, as mt_split folds it) is not the
+ * first of want's words cannot be it: not split (Drehwurm lists dozens). */
 static void match_listed(void *ctx, const char *move)
 {
 	struct canon_ctx *c = ctx;
 	struct mtok t;
 	struct rerr e;
-	if (c->found || mt_split(move, &t, &e) != 0 || t.n != c->want->n)
+	const unsigned char *m = (const unsigned char *)move;
+	if (c->found)
+		return;
+	while (*m == ' ' || *m == '\t')
+		m++;
+	if ((*m >= 'A' && *m <= 'Z' ? *m + 32 : *m) != (unsigned char)c->want->w[0][0])
+		return;
+	if (mt_split(move, &t, &e) != 0 || t.n != c->want->n)
 		return;
 	for (int i = 0; i < t.n; i++)
 		if (strcmp(t.w[i], c->want->w[i]) != 0)

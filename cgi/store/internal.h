@@ -57,12 +57,16 @@ struct store {
 
 /* The columns struct st_table is read from, in read_table()'s order; a
  * read of one table adds t.spectators (the listings do not need it). */
-#define TABLE_COLS "t.id, t.game, t.options, t.nseats, t.status, t.version, t.next_deadline, " \
-	"t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
+#define TABLE_COLS_HEAD "t.id, t.game, t.options, t.nseats, t.status, t.version, " \
+	"t.next_deadline, t.epoch, t.epoch_version, t.party_no, t.nparties, t.first_dealer, " \
 	"coalesce(t.created_by, 0), t.created_at, t.public_version, t.clock_first, " \
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
-	"t.closed_idle, coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), ''), " \
-	"coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
+	"t.closed_idle, "
+#define TABLE_COLS_TAIL ", coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
+#define TABLE_COLS TABLE_COLS_HEAD \
+	"coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), '')" TABLE_COLS_TAIL
+/* the same without the host's name ('': no lookup in users), for a write */
+#define TABLE_COLS_BARE TABLE_COLS_HEAD "''" TABLE_COLS_TAIL
 
 /* A party p's position (026_one_write.sql: a step is one row, with its
  * position): while it runs, the snapshot of its last step, or the deal it

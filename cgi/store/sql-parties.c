@@ -11,6 +11,8 @@
 #include "internal.h"
 
 #define PARTY_COLS "p.id, p.table_id, p.number, p.seed, p.dealer, p.over"
+/* the seq of the party's last step (st_party.steps: store_step_append) */
+#define PARTY_STEPS "coalesce((SELECT max(m.seq) FROM moves m WHERE m.party = p.id), 0)"
 
 enum {
 	STMT_PARTY_CREATE = ST_FIRST(ST_G_PARTIES),
@@ -23,6 +25,8 @@ enum {
 	STMT_RESULTS_OF_PARTY,
 	STMT_PARTIES_OF_TABLE,
 	STMT_MOVE_APPEND,
+	STMT_MOVE_SHED_PREV,
+	STMT_MOVE_SHED_SEQ,
 	STMT_SEAT_MOVED_SINCE,
 	STMT_TICKED_SINCE,
 	STMT_SEAT_LAST_VERSION,
@@ -37,11 +41,13 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_PARTY_CREATE) =
 		"INSERT INTO parties (table_id, number, seed, dealer, snapshot, created_at)"
 		" VALUES (?1, ?2, ?3, ?4, ?5, ?6) RETURNING id",
+	/* (without PARTY_LAST_TICK: only the table page shows it, from its
+	 * own read) */
 	ST_AT(STMT_PARTY_GET) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_STEPS " FROM parties p"
 		" WHERE p.table_id = ?1 AND p.number = ?2",
 	ST_AT(STMT_PARTY_LATEST) =
-		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_LAST_TICK " FROM parties p"
+		"SELECT " PARTY_COLS ", " PARTY_SNAPSHOT ", " PARTY_STEPS " FROM parties p"
 		" WHERE p.table_id = ?1 ORDER BY p.number DESC LIMIT 1",
 	ST_AT(STMT_PARTY_OVER) = "UPDATE parties SET over = 1, snapshot = ?2 WHERE id = ?1",
 	/* at a party's end its steps keep every ST_PARTY_CHECKPOINT-th
@@ -60,6 +66,19 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_MOVE_APPEND) =
 		"INSERT INTO moves (party, seq, seat, text, at, version, snapshot)"
 		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE party = ?1",
+	/* the party's last step gives up its position to the one appended
+	 * next, unless it is a checkpoint (what STMT_PARTY_THIN keeps at the
+	 * party's end): only the last step's position is ever read while
+	 * the party runs (PARTY_SNAPSHOT), and a leaf of `moves` (a WITHOUT
+	 * ROWID b-tree in the order of party and seq) then holds one position
+	 * of a party beside small rows, so the append finds room in the leaf
+	 * where the shed one lay instead of splitting it (about 450 bytes a
+	 * position, 8 of them filled a leaf) */
+	ST_AT(STMT_MOVE_SHED_PREV) =
+		"UPDATE moves SET snapshot = NULL WHERE party = ?1"
+		" AND seq = (SELECT max(m.seq) FROM moves m WHERE m.party = ?1) AND seq % ?2 <> 0",
+	/* the same by its key (store_step_append) */
+	ST_AT(STMT_MOVE_SHED_SEQ) = "UPDATE moves SET snapshot = NULL WHERE party = ?1 AND seq = ?2",
 	ST_AT(STMT_SEAT_MOVED_SINCE) =
 		"SELECT CASE WHEN EXISTS (SELECT 1 FROM moves WHERE party = ?1 AND seat = ?2"
 		" AND version > ?3) THEN 1 ELSE 0 END",
@@ -157,7 +176,7 @@ static int read_party_snap(void *ctx, struct st_cur *q)
 	const void *blob = st_blob(q, 6);
 	r->rc = read_party(r->s, q, p);
 	p->snap_len = (size_t)st_bytes(q, 6);
-	p->last_tick = st_int(q, 7);
+	p->steps = st_int64(q, 7);
 	if (r->rc != ST_OK) {
 		/* (said by read_results) */
 	} else if (r->snap && p->snap_len > r->cap) {
@@ -248,9 +267,8 @@ int store_parties_of_table(struct store *s, int64_t table, st_party_fn fn, void 
 	return rc == ST_OK ? r.rc : rc;
 }
 
-/* seq is the party's next number, chosen in the same statement. Call it
- * inside store_begin() so that the step and the version bump land together. */
-int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
+/* The INSERT of a step (seq the party's next number, chosen in it). */
+static int append_row(struct store *s, int64_t party, int seat, const char *text, int64_t at,
 		      int64_t version, const unsigned char *snap, size_t len)
 {
 	struct st_cur *q = st_query(s, STMT_MOVE_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
@@ -263,6 +281,33 @@ int store_move_append(struct store *s, int64_t party, int seat, const char *text
 		rc = ST_ERR;
 	}
 	return rc;
+}
+
+/* seq is the party's next number, chosen in the same statement. Call it
+ * inside store_begin() so that the step and the version bump land together.
+ * The step before it keeps its position only when it is a checkpoint
+ * (STMT_MOVE_SHED_PREV: first, so that the append finds the room; SQLite
+ * only: PostgreSQL's rows lie in a heap, not in the order of their key,
+ * and an UPDATE there writes the row anew). */
+int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
+		      int64_t version, const unsigned char *snap, size_t len)
+{
+	int rc;
+	if (s->db && (rc = st_run(s, STMT_MOVE_SHED_PREV, "move shed prev",
+				  ST_ARGS(ST_INT(party), ST_INT(ST_PARTY_CHECKPOINT)))) != ST_OK)
+		return rc;
+	return append_row(s, party, seat, text, at, version, snap, len);
+}
+
+int store_step_append(struct store *s, int64_t party, int64_t last, int seat, const char *text,
+		      int64_t at, int64_t version, const unsigned char *snap, size_t len)
+{
+	int rc;
+	if (s->db && last > 0 && last % ST_PARTY_CHECKPOINT != 0 &&
+	    (rc = st_run(s, STMT_MOVE_SHED_SEQ, "move shed seq", ST_ARGS(ST_INT(party),
+			 ST_INT(last)))) != ST_OK)
+		return rc;
+	return append_row(s, party, seat, text, at, version, snap, len);
 }
 
 /* Steps an EXISTS query into *yes, then resets it. */

@@ -84,6 +84,7 @@ enum {
 	STMT_TABLE_STEP,
 	STMT_TABLE_STEP_KEPT,
 	STMT_TABLE_SEATS_BARE,
+	STMT_TABLE_GET_BARE,
 	STMT_TABLE_ID_HIGH,
 	STMT_SEATS_DONE,
 	STMT_TABLE_PAGE,
@@ -97,6 +98,10 @@ static const char *const stmt_text[] = {
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
 		" nullif(?5/*::BIGINT*/, 0), ?6) RETURNING id",
 	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
+	/* what a write's load needs of the table (store_table_get_bare): no
+	 * host's name, so no lookup of the user */
+	ST_AT(STMT_TABLE_GET_BARE) =
+		"SELECT " TABLE_COLS_BARE ", t.spectators FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
 		"SELECT s.seat, coalesce(s.user_id, 0),"
 		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''), s.bot, s.resigned,"
@@ -405,6 +410,12 @@ int store_table_get(struct store *s, int64_t id, struct st_table *t)
 {
 	return st_one(s, st_query(s, STMT_TABLE_GET, ST_ARGS(ST_INT(id))), read_table_row, t,
 		      "table get");
+}
+
+int store_table_get_bare(struct store *s, int64_t id, struct st_table *t)
+{
+	return st_one(s, st_query(s, STMT_TABLE_GET_BARE, ST_ARGS(ST_INT(id))), read_table_row, t,
+		      "table get bare");
 }
 
 /* Where store_table_seats' rows go: out[*n], at most max. */

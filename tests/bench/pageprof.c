@@ -7,11 +7,17 @@
  *
  *   pageprof --db FILE --root DIR --path /t/5 [--cookie 'st=…'] [--accept A] [--n N]
  *            [--dump FILE] [--now MS]
+ *   pageprof --db FILE --root DIR --moves TSV [--n N]
  *
  * Prints the status, the body's bytes and the mean wall time per request.
  * --dump writes the first answer (head and body) to FILE, so that two builds'
  * pages can be compared byte for byte; --now pins the clock the requests see
- * (milliseconds since 1970), for pages that show the time. */
+ * (milliseconds since 1970), for pages that show the time.
+ *
+ * --moves posts prepared moves instead (a file of the bench's tuples,
+ * "index TAB table TAB path TAB cookie TAB body", each table's first one
+ * as profile.sh picks them): the first quarter (10 at most) warm up, the
+ * next N (all by default) are the measured requests, each a 303 once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,8 +108,62 @@ __attribute__((noinline)) static void run_requests(struct store *s, struct arena
 	serve(s, a, raw, n, out, status);
 }
 
+enum { MOVES_MAX = 4096 };
+
+/* The tuples' fields as requests: POST path with the cookie and body. */
+static int read_moves(const char *file, struct http_raw *raw, int max)
+{
+	FILE *f = fopen(file, "r");
+	char line[4096];
+	int n = 0;
+	if (!f) {
+		perror(file);
+		return -1;
+	}
+	while (n < max && fgets(line, sizeof line, f)) {
+		char *fld[5];
+		char *p = line;
+		int k;
+		line[strcspn(line, "\n")] = '\0';
+		for (k = 0; k < 5 && p; k++) {
+			fld[k] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (k < 5)
+			continue;
+		raw[n] = (struct http_raw){ .method = "POST", .uri = strdup(fld[2]),
+					    .cookie = strdup(fld[3]),
+					    .content_type = "application/x-www-form-urlencoded",
+					    .body = strdup(fld[4]), .body_len = strlen(fld[4]),
+					    .accept = "text/html", .remote_addr = "127.0.0.1",
+					    .host = "127.0.0.1" };
+		n++;
+	}
+	fclose(f);
+	return n;
+}
+
+/* Each of raw[0..n) once; the statuses other than 303 are counted. The
+ * warm-up calls serve() itself: a second function with this body would be
+ * folded into this one (gcc's -fipa-icf) and counted with it. */
+__attribute__((noinline)) static int run_moves(struct store *s, struct arena *a,
+					       const struct http_raw *raw, int n,
+					       struct sink *out)
+{
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		int status = 0;
+		serve(s, a, &raw[i], 1, out, &status);
+		bad += status != 303;
+	}
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
+	const char *moves = NULL;
 	const char *db = NULL, *root = ".", *path = NULL, *cookie = NULL;
 	const char *accept = "text/html", *dump = NULL;
 	long n = 100;
@@ -116,12 +176,13 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--n")) n = strtol(argv[i + 1], NULL, 10);
 		else if (!strcmp(argv[i], "--dump")) dump = argv[i + 1];
 		else if (!strcmp(argv[i], "--now")) pinned_ms = strtoll(argv[i + 1], NULL, 10);
+		else if (!strcmp(argv[i], "--moves")) moves = argv[i + 1];
 		else {
 			fprintf(stderr, "pageprof: unknown %s\n", argv[i]);
 			return 2;
 		}
 	}
-	if (!db || !path || n < 1) {
+	if (!db || (!path && !moves) || n < 1) {
 		fprintf(stderr, "usage: pageprof --db FILE --root DIR --path PATH [--cookie C] "
 				"[--accept A] [--n N] [--dump FILE] [--now MS]\n");
 		return 2;
@@ -137,6 +198,30 @@ int main(int argc, char **argv)
 		return 1;
 	play_set_lookup(lexicon_lookup());
 	arena_init(&a, 16 << 20);
+	if (moves) {
+		static struct http_raw list[MOVES_MAX];
+		struct sink msink = { 0, NULL };
+		int total = read_moves(moves, list, MOVES_MAX);
+		int half = total < 40 ? total / 4 : 10;
+		if (total <= half)
+			return 1;
+		int meas = total - half < n ? total - half : (int)n;
+		if (n == 100)   /* (the default: all of them) */
+			meas = total - half;
+		int bad = 0;
+		for (int i = 0; i < half; i++) {
+			int status = 0;
+			serve(s, &a, &list[i], 1, &msink, &status);
+			bad += status != 303;
+		}
+		double t0 = mono();
+		bad += run_moves(s, &a, list + half, meas, &msink);
+		printf("moves: %d measured, %d not 303, %.1f us a move\n", meas, bad,
+		       (mono() - t0) / meas * 1e6);
+		arena_free(&a);
+		store_close(s);
+		return bad ? 1 : 0;
+	}
 	struct http_raw raw = { .method = "GET", .uri = path, .cookie = cookie, .accept = accept,
 				.remote_addr = "127.0.0.1", .host = "127.0.0.1" };
 	struct sink out = { 0, NULL };

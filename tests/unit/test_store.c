@@ -794,6 +794,80 @@ static void collect_party(void *ctx, const struct st_party *p)
 	out[out[0].number == -1 ? 0 : 1] = *p;
 }
 
+/* While a party runs, a step gives up its position when the next one is
+ * appended, unless it is a checkpoint (every ST_PARTY_CHECKPOINT-th): the
+ * last step's is the party's position, and a rolled-back append gives the
+ * shed one back (SQLite's rows only: docs/storage.md). */
+static void test_steps_shed_positions(void **state)
+{
+	struct tmpdb *t = *state;
+	SQLITE_ONLY();
+	unsigned char snap[32], got[32];
+	struct st_party p;
+	int64_t party = 0, v = 0;
+	int64_t a = make_user(t->s, "Ute");
+	int64_t tab = make_table(t->s, 2, a);
+
+	memset(snap, 0x11, sizeof snap);
+	assert_int_equal(store_party_create(t->s, tab, 0, 7, 0, snap, sizeof snap, 1000, &party),
+			 ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 0), ST_OK);
+	for (int i = 1; i <= ST_PARTY_CHECKPOINT + 2; i++) {
+		snap[0] = (unsigned char)i;
+		assert_int_equal(store_begin(t->s), ST_OK);
+		assert_int_equal(store_move_append(t->s, party, i % 2, "zug", 1000 + i, i + 1, snap,
+						   sizeof snap), ST_OK);
+		assert_int_equal(store_table_bump(t->s, tab, i, 0, i, &v), ST_OK);
+		assert_int_equal(store_commit(t->s), ST_OK);
+		assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+		assert_int_equal(p.snap_len, sizeof snap);
+		assert_int_equal(got[0], i);
+	}
+	/* the checkpoint and the last step keep theirs */
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves"), ST_PARTY_CHECKPOINT + 2);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 2);
+	assert_int_equal(peek_int(t->path, "SELECT min(seq) FROM moves WHERE snapshot IS NOT NULL"),
+			 ST_PARTY_CHECKPOINT);
+	assert_int_equal(peek_int(t->path, "SELECT max(seq) FROM moves WHERE snapshot IS NOT NULL"),
+			 ST_PARTY_CHECKPOINT + 2);
+
+	/* a rolled-back append leaves the last step its position */
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 0, "zug", 2000, 99, snap, 5), ST_OK);
+	store_rollback(t->s);
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.snap_len, sizeof snap);
+	assert_int_equal(got[0], ST_PARTY_CHECKPOINT + 2);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 2);
+
+	/* store_step_append: the party read says its last step, and that one
+	 * gives up its position by its key */
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, ST_PARTY_CHECKPOINT + 2);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	snap[0] = 0x77;
+	assert_int_equal(store_step_append(t->s, party, p.steps, 1, "zug", 3000, 50, snap,
+					   sizeof snap), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, ST_PARTY_CHECKPOINT + 3);
+	assert_int_equal(got[0], 0x77);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 2);
+	/* a first step sheds nothing */
+	int64_t party2 = 0;
+	assert_int_equal(store_party_create(t->s, tab, 1, 8, 0, snap, sizeof snap, 1000, &party2),
+			 ST_OK);
+	assert_int_equal(store_party_get(t->s, tab, 1, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, 0);
+	assert_int_equal(store_step_append(t->s, party2, p.steps, 0, "zug", 3100, 51, snap,
+					   sizeof snap), ST_OK);
+	assert_int_equal(peek_int(t->path, "SELECT count(*) FROM moves WHERE snapshot IS NOT NULL"),
+			 3);
+}
+
 /* The write sequence of one move, committed; then one rolled back. */
 static void test_move_transaction(void **state)
 {
@@ -1436,6 +1510,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bump_and_poll, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_step_me_rows, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_steps_shed_positions, tmpdb_setup,
+						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
