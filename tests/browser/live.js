@@ -94,6 +94,15 @@ module.exports = function (h) {
 		const all = [];
 		for (const n of names) all.push(await t.player(n, DESKTOP, { live }));
 		for (const p of all) await register(p, p.label);
+		// Each page's update fetches under way, by the test's own count: the
+		// route below sees only the fetches begun after it.
+		for (const p of all) {
+			p.fetches = new Set();
+			const end = r => p.fetches.delete(r);
+			p.page.on('request', r => { if (r.resourceType() === 'fetch') p.fetches.add(r); });
+			p.page.on('requestfinished', end);
+			p.page.on('requestfailed', end);
+		}
 		const url = await createTable(all[0], 'drehwurm', 3, { snap_seconds: 120 });
 		for (const p of all.slice(1)) await join(p, url);
 		for (const p of all) await gotoSettled(p, url);
@@ -151,7 +160,12 @@ module.exports = function (h) {
 		survived(y, b, await look(y), text);
 
 		// A click made while an update is under way: the page's fetch is held
-		// until the click's POST has its answer.
+		// until the click's POST has its answer. Before the next message the
+		// page must be at the table's version with no fetch of its own still
+		// under way that began before the route: such a fetch (an update the
+		// page had asked for meanwhile, answered slowly on a busy machine)
+		// would bring the message without passing the route, and the page,
+		// up to date, would fetch nothing more.
 		let held = null, fetched = 0;
 		const mine = u => u.pathname === new URL(url).pathname;
 		await y.context.route(mine, async route => {
@@ -160,6 +174,8 @@ module.exports = function (h) {
 			await new Promise(r => { held = r; });
 			await route.continue().catch(() => {});
 		});
+		await until(`${y.label}'s earlier updates to end`, WAIT, async () => fetched > 0 ||
+			(y.fetches.size === 0 && (await state(y)).version >= (await state(x)).version), 20);
 		const posts = [];
 		y.page.on('response', r => { if (r.request().method() === 'POST') posts.push(r.status()); });
 		const failed = [];
