@@ -2173,6 +2173,6 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 	check(axeFound.length === 0, `axe-core violations:\n${axeFound.join('\n')}`);
 });
 
-require('./live.js')({ state, clickMove, register, createTable, join });
+require('./live.js')({ state, clickMove, register, createTable, join, CLICK_WAIT });
 
 main();
