@@ -83,23 +83,27 @@ $(B)/libst.a: $(OBJ_R) $(OBJ_C)
 $(B)/spieltisch: $(B)/cgi/main.o $(B)/libst.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libst.a
+# Each test's source is compiled to an object of its own and then linked:
+# a change in the library relinks the test binaries (a tenth of a second
+# each) without compiling their sources again, and the integration tests'
+# harness is compiled once, not into each of them.
+$(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
+	$(CC) $(CFLAGS) -Itests -c $< -o $@
+$(B)/tests/%.o: tests/integration/%.c tests/integration/harness.h tests/integration/suite.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -c $< -o $@
+.SECONDARY: $(UNIT_BIN:%=%.o) $(IT_BIN:%=%.o) $(B)/tests/harness.o
 
-# test_pg_statements prepares the store's statements on a PostgreSQL server
-# (SPIELTISCH_TEST_DB; skipped without it): it alone links libpq.
-$(B)/tests/test_pg_statements: tests/unit/test_pg_statements.c $(B)/libst.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags libpq) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a \
-		$(LDLIBS) -lpq -lcmocka -lstdc++ -lcurl
+# (test_pg_statements, which prepares the store's statements on a
+# PostgreSQL server, needs nothing more: libpq is in LDLIBS.)
+$(B)/tests/%: tests/unit/%.c $(B)/tests/%.o $(B)/libst.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/tests/$*.o $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
 
 # Integration tests share the harness (tests/integration/harness.[ch]) and
-# suite.h (gcc -MMD with two sources records only harness.c's headers).
-$(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integration/harness.h \
-		tests/integration/suite.h $(B)/libst.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< tests/integration/harness.c $(B)/libst.a \
+# suite.h.
+$(B)/tests/%: tests/integration/%.c $(B)/tests/%.o $(B)/tests/harness.o $(B)/libst.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/tests/$*.o $(B)/tests/harness.o $(B)/libst.a \
 		$(LDLIBS) -lcmocka -lstdc++ -lcurl
 
 run: deps all
