@@ -7,9 +7,10 @@
 #                   which spend much of their time waiting on each other;
 #                   it needs only the program until itest, which waits for
 #                   the working lane's test binaries
-#   working lane    bins (the unit and integration binaries), pg-check (the
-#                   store's tests on a throw-away PostgreSQL, mostly waiting
-#                   too, so not under nice), unit (the plain runs that test
+#   working lane    bins (the unit and integration binaries; not under
+#                   nice, as itest waits for it), pg-check (the store's
+#                   tests on a throw-away PostgreSQL, mostly waiting too, so
+#                   not under nice either), unit (the plain runs that test
 #                   more than the ASan run), the checks (docs, i18n, perft),
 #                   sim-check, fuzz-check
 #   sanitizer lane  asan: its own build, every unit binary and the
@@ -84,7 +85,7 @@ flock 9
 ) &
 waiting=$!
 (
-	phase bins nice -n 10 "$MAKE" --no-print-directory -j2 unit-bins itest-bins
+	phase bins "$MAKE" --no-print-directory -j2 unit-bins itest-bins
 	flock -u 9
 	exec 9>&-
 	phase pg-check "$MAKE" --no-print-directory pg-check
