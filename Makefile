@@ -31,8 +31,18 @@ UNIT_BIN := $(UNIT:tests/unit/%.c=$(B)/tests/%)
 # them; run-each.sh prints every binary's seconds). test_leak runs in `make
 # check` too, over fewer positions (LEAK_POSITIONS).
 SLOW_UNIT  := $(B)/tests/test_pairing $(B)/tests/test_lexicon
-QUICK_UNIT := $(filter-out $(SLOW_UNIT),$(UNIT_BIN))
+QUICK_UNIT = $(filter-out $(SLOW_UNIT),$(UNIT_RUN))
 IT_BIN   := $(ITEST:tests/integration/%.c=$(B)/tests/%)
+# Every run of the unit binaries starts with the longest (two at a time, so
+# that none of them runs alone at the end while a core waits).
+LONG_UNIT  := $(addprefix $(B)/tests/,test_pairing test_leak test_replay test_bots test_lexicon \
+	test_json test_drehwurm test_dna test_play test_store)
+UNIT_RUN   := $(filter $(UNIT_BIN),$(LONG_UNIT)) $(filter-out $(LONG_UNIT),$(UNIT_BIN))
+# make test runs each unit binary once, under ASan+UBSan (asan), which
+# counts as its run; a plain (-O2) run only where it tests more: test_leak
+# over 1500 positions per game (300 under ASan), test_sandbox's fork
+# refused (ASan's filter lets clone through). `make unit` runs them all.
+PLAIN_UNIT := $(B)/tests/test_leak $(B)/tests/test_sandbox
 
 # The message catalogs (docs/i18n.md): templates/po/<code>.po, compiled for
 # the workers to build/locale/<code>.mo.
@@ -43,7 +53,7 @@ MO       := $(LANGS:%=$(B)/locale/%.mo)
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
-.PHONY: all deps deps-test deps-bench run test check quick-unit unit unit-bins itest-bins sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
+.PHONY: all deps deps-test deps-bench run test check quick-unit unit unit-plain unit-bins itest-bins sim-check perft-check docs-check i18n-check asan sanitized-run itest browser \
 	bench fuzz fuzz-check install clean
 
 all: $(B)/spieltisch $(MO)
@@ -73,35 +83,39 @@ $(B)/libst.a: $(OBJ_R) $(OBJ_C)
 $(B)/spieltisch: $(B)/cgi/main.o $(B)/libst.a
 	$(CXX) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/%: tests/unit/%.c $(B)/libst.a
+# Each test's source is compiled to an object of its own and then linked:
+# a change in the library relinks the test binaries (a tenth of a second
+# each) without compiling their sources again, and the integration tests'
+# harness is compiled once, not into each of them.
+$(B)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
+	$(CC) $(CFLAGS) -Itests -c $< -o $@
+$(B)/tests/%.o: tests/integration/%.c tests/integration/harness.h tests/integration/suite.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests -c $< -o $@
+.SECONDARY: $(UNIT_BIN:%=%.o) $(IT_BIN:%=%.o) $(B)/tests/harness.o
 
-# test_pg_statements prepares the store's statements on a PostgreSQL server
-# (SPIELTISCH_TEST_DB; skipped without it): it alone links libpq.
-$(B)/tests/test_pg_statements: tests/unit/test_pg_statements.c $(B)/libst.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags libpq) $(LDFLAGS) -Itests -o $@ $< $(B)/libst.a \
-		$(LDLIBS) -lpq -lcmocka -lstdc++ -lcurl
+# (test_pg_statements, which prepares the store's statements on a
+# PostgreSQL server, needs nothing more: libpq is in LDLIBS.)
+$(B)/tests/%: tests/unit/%.c $(B)/tests/%.o $(B)/libst.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/tests/$*.o $(B)/libst.a $(LDLIBS) -lcmocka -lstdc++ -lcurl
 
 # Integration tests share the harness (tests/integration/harness.[ch]) and
-# suite.h (gcc -MMD with two sources records only harness.c's headers).
-$(B)/tests/%: tests/integration/%.c tests/integration/harness.c tests/integration/harness.h \
-		tests/integration/suite.h $(B)/libst.a
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -Itests -o $@ $< tests/integration/harness.c $(B)/libst.a \
+# suite.h.
+$(B)/tests/%: tests/integration/%.c $(B)/tests/%.o $(B)/tests/harness.o $(B)/libst.a
+	$(CC) $(LDFLAGS) -o $@ $(B)/tests/$*.o $(B)/tests/harness.o $(B)/libst.a \
 		$(LDLIBS) -lcmocka -lstdc++ -lcurl
 
 run: deps all
 	@sh deploy/run.sh
 
-# Everything: the build, then two lanes side by side (tests/phases.sh,
+# Everything: the build, then three lanes side by side (tests/phases.sh,
 # docs/reliability.md "make test"): browser and itest, which wait on
-# servers and Chromium much of the time, and pg-check (the store's tests on
-# a throw-away PostgreSQL), beside unit, the checks, sim-check,
-# asan and fuzz-check, which keep the cores busy meanwhile (under nice).
-# Each phase prints its output whole when it ends, with its wall and CPU
-# seconds.
+# servers and Chromium much of the time; the test binaries, pg-check (the
+# store's tests on a throw-away PostgreSQL), the plain unit runs, the
+# checks, sim-check and fuzz-check; asan. The last two lanes keep the cores
+# busy meanwhile (under nice). Each phase prints its output whole when it
+# ends, with its wall and CPU seconds.
 test: deps-test
 	@MAKE="$(MAKE)" sh tests/phases.sh
 	@echo "make test: all suites passed"
@@ -111,7 +125,10 @@ unit-bins: $(UNIT_BIN)
 itest-bins: $(IT_BIN)
 
 unit: $(UNIT_BIN)
-	@sh tests/run-each.sh $(UNIT_BIN)
+	@sh tests/run-each.sh $(UNIT_RUN)
+
+unit-plain: $(PLAIN_UNIT)
+	@sh tests/run-each.sh $(PLAIN_UNIT)
 
 # The unit tests that open a store (tmpdb.h: the store's and the engine's)
 # once more on PostgreSQL, on a throw-away cluster (docs/storage.md, "The
@@ -156,18 +173,20 @@ i18n-check: deps-test
 
 # The unit tests and the simulators once more under ASan + UBSan + LeakSanitizer,
 # built two files at a time; the leak check walks fewer positions there (it
-# is here for the memory, its breadth is the plain run's).
+# is here for the memory, its breadth is the plain run's). Line tables only
+# (-g1): the sanitizers' reports name function, file and line all the same,
+# and the build takes a quarter less time than with full debug information.
+ASAN_FLAGS := -O1 -g1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 asan:
 	@$(MAKE) --no-print-directory -j2 B=$(B)/asan \
-		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-		CXXFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		CFLAGS="$(ASAN_FLAGS)" CXXFLAGS="$(ASAN_FLAGS)" \
 		LDFLAGS="-fsanitize=address,undefined" SIM_GAMES=small \
 		sanitized-run
 
 sanitized-run: $(UNIT_BIN) $(B)/spieltisch
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp LEAK_POSITIONS=300 \
-		sh tests/run-each.sh $(UNIT_BIN)
+		sh tests/run-each.sh $(UNIT_RUN)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		SIM_GAMES=small sh tests/sim-check.sh $(B)/spieltisch
 

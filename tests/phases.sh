@@ -1,17 +1,25 @@
 #!/bin/sh
 # phases.sh — `make test`'s driver (docs/reliability.md "make test"): the
-# build, then two lanes side by side, so that both cores stay busy:
+# build of the program, then three lanes side by side, so that both cores
+# stay busy to the end:
 #
-#   waiting lane   browser, then itest, then pg-check: servers, nginx,
-#                  Chromium and PostgreSQL, which spend much of their time
-#                  waiting on each other
-#   working lane   unit, the checks (docs, i18n, perft), asan, sim-check,
-#                  fuzz-check: pure CPU, run under `nice` so that the
-#                  waiting lane's pages and servers answer first and this
-#                  lane takes the time they leave idle; the ASan build and
-#                  run early, the simulators (many short runs, two at a
-#                  time) late, so that what runs after the other lane has
-#                  ended still fills both cores
+#   waiting lane    browser, then itest: servers, nginx and Chromium,
+#                   which spend much of their time waiting on each other;
+#                   it needs only the program until itest, which waits for
+#                   the working lane's test binaries
+#   working lane    bins (the unit and integration binaries; not under
+#                   nice, as itest waits for it), pg-check (the store's
+#                   tests on a throw-away PostgreSQL, mostly waiting too, so
+#                   not under nice either), unit (the plain runs that test
+#                   more than the ASan run), the checks (docs, i18n, perft),
+#                   sim-check, fuzz-check
+#   sanitizer lane  asan: its own build, every unit binary and the
+#                   simulators under ASan+UBSan
+#
+# The working and sanitizer lanes are mostly CPU and run under `nice`, so
+# that the waiting lane's pages and servers answer first and these take the
+# time it leaves idle; being two, one of them always has work for a core
+# that the other's last job leaves free.
 #
 # Each phase's output is kept and printed whole when it ends, headed with
 # its wall seconds and its CPU seconds (user + sys of everything it ran and
@@ -56,31 +64,48 @@ phase() {
 	return "$rc"
 }
 
-# The build first, both cores: the program, the catalogs and every test
-# binary, so that the lanes only run.
-phase build "$MAKE" --no-print-directory -j2 all unit-bins itest-bins || {
+# The build first, both cores: the program and the catalogs, all that the
+# browser tests need; the test binaries are the working lane's first phase.
+phase build "$MAKE" --no-print-directory -j2 all || {
 	echo "make test: the build failed"
 	exit 1
 }
 
+# itest runs binaries that the phase bins builds: it waits for this lock,
+# which the working lane gives back when bins has ended (one make builds
+# them, never two at once).
+exec 9>"$tmp/bins.lock"
+flock 9
+
 (
+	exec 9>&-
 	phase browser "$MAKE" --no-print-directory browser
+	flock "$tmp/bins.lock" true
 	phase itest "$MAKE" --no-print-directory itest
-	phase pg-check "$MAKE" --no-print-directory pg-check
 ) &
 waiting=$!
 (
-	phase unit nice -n 10 "$MAKE" --no-print-directory unit
+	phase bins "$MAKE" --no-print-directory -j2 unit-bins itest-bins
+	flock -u 9
+	exec 9>&-
+	phase pg-check "$MAKE" --no-print-directory pg-check
+	phase unit nice -n 10 "$MAKE" --no-print-directory unit-plain
 	phase checks nice -n 10 "$MAKE" --no-print-directory docs-check i18n-check perft-check
-	phase asan nice -n 10 "$MAKE" --no-print-directory asan
 	phase sim-check nice -n 10 "$MAKE" --no-print-directory sim-check
 	phase fuzz-check nice -n 10 "$MAKE" --no-print-directory fuzz-check
 ) &
 working=$!
+(
+	exec 9>&-
+	phase asan nice -n 10 "$MAKE" --no-print-directory asan
+) &
+sanitizer=$!
+exec 9>&-
 wait "$waiting"
 wait "$working"
+wait "$sanitizer"
 
-echo "==== phases (seconds; waiting lane: browser, itest, pg-check; working lane: the rest)"
+echo "==== phases (seconds; waiting lane: browser, itest; sanitizer lane: asan; working lane: the rest)"
 printf '%-12s %7s %7s  %s\n' phase wall CPU status
 cat "$tmp/table"
 awk -v w="$(secs "$start")" '{ c += $3 } END {

@@ -108,7 +108,10 @@ class T {
 		usedLabels.add(label);
 		const { live, ...ctxOpts } = opts;
 		const context = await this.browser.newContext({ viewport, locale: 'de-DE', ...ctxOpts });
-		context.setDefaultTimeout(10000);
+		// A click, fill or read waits up to 30 s for the page (as test.js's
+		// CLICK_WAIT): on a machine at load 25 Chromium took over 10 s to
+		// act on a page that was there.
+		context.setDefaultTimeout(30000);
 		context.setDefaultNavigationTimeout(15000);
 		const p = { label, context, page: null, loads: 0, polls: 0, errors: [], live: !!live && LIVE };
 		if (!p.live)

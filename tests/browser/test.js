@@ -1033,7 +1033,7 @@ async function checkRefusedLanding(p, url, typed) {
 	const u = new URL(p.page.url());
 	check(u.pathname === new URL(url).pathname,
 		`${p.label}: after a refused move the browser is on ${u.pathname}, not the table's GET URL`);
-	const note = await p.page.locator('.note').first().innerText({ timeout: 2000 }).catch(() => '');
+	const note = await p.page.locator('.note').first().innerText({ timeout: CLICK_WAIT }).catch(() => '');
 	check(note, `${p.label}: a refused move shows no note`);
 	const kept = await p.page.locator('#move-text').inputValue();
 	check(kept === typed, `${p.label}: the typed move is "${kept}", not "${typed}", after the refusal`);
@@ -1683,7 +1683,7 @@ test('Invite: "Link kopieren" copies the full address; an invitation by name sho
 	check(new URL(wim.page.url()).pathname === new URL(url).pathname, `after inviting wim is on ${wim.page.url()}`);
 	const note = await wim.page.locator('.note:not(.done)').first().innerText({ timeout: 200 }).catch(() => '');
 	check(!note, `the invitation was refused: ${note}`);
-	const done = await wim.page.locator('.note.done').first().innerText({ timeout: 2000 }).catch(() => '');
+	const done = await wim.page.locator('.note.done').first().innerText({ timeout: CLICK_WAIT }).catch(() => '');
 	check(/xenia ist eingeladen/.test(done), `no note says that xenia is invited: "${done}"`);
 	await t.shotOf(wim.page.locator('section.seats'), 'invite-desktop.png');
 	await resize(wim.page, PHONE360);
@@ -1796,7 +1796,7 @@ test('Rematch: "Noch ein Match mit denselben Leuten"; the other page offers the 
 	const offer = tab.locator('p.note.rematch a');
 	await until("zeno's finished table to offer the new one, by its own poll", POLL_WAIT, async () =>
 		(await offer.getAttribute('href', { timeout: 200 })) === nextPath, 250);
-	check((await offer.getAttribute('href', { timeout: 2000 })) === nextPath,
+	check((await offer.getAttribute('href', { timeout: CLICK_WAIT })) === nextPath,
 		`zeno's finished table does not offer ${nextPath}`);
 	check(await tab.locator(button).count() === 0, "zeno's finished table still offers a second rematch");
 	await tab.locator('p.note.rematch').scrollIntoViewIfNeeded();
@@ -1889,7 +1889,7 @@ test('Tournament: register by clicking, my table by the page\'s own poll, the st
 	const j = await tableJson(ute, url);
 	check(j.seated && j.is_playing, `ute at her tournament table: seated ${j.seated}, status ${j.status}`);
 	const back = ute.page.locator(`.table-head a[href="${new URL(turl).pathname}"]`);
-	check(/Abendturnier/.test(await back.innerText({ timeout: 2000 }).catch(() => '')),
+	check(/Abendturnier/.test(await back.innerText({ timeout: CLICK_WAIT }).catch(() => '')),
 		'the tournament table does not link back to its tournament');
 
 	// The table is played to its end; the tournament pages show the standings by their poll.
@@ -2173,6 +2173,6 @@ test('Replays: a finished party of every game step by step, and "Seit deinem let
 	check(axeFound.length === 0, `axe-core violations:\n${axeFound.join('\n')}`);
 });
 
-require('./live.js')({ state, clickMove, register, createTable, join });
+require('./live.js')({ state, clickMove, register, createTable, join, CLICK_WAIT });
 
 main();

@@ -29,7 +29,7 @@ targets=${FUZZ_TARGETS:-"fuzz_movetext fuzz_snapshot fuzz_apply fuzz_http"}
 command -v "$CLANG" >/dev/null 2>&1 || { echo "fuzz: $CLANG not found (make deps-test)" >&2; exit 1; }
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-cflags="-std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -D_DEFAULT_SOURCE -O1 -g $san -Irules -Icgi -Icgi/engine -Icgi/cmd -Itests -Itests/fuzz"
+cflags="-std=c11 -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -D_DEFAULT_SOURCE -O1 -gline-tables-only $san -Irules -Icgi -Icgi/engine -Icgi/cmd -Itests -Itests/fuzz"
 
 # Sources each target links besides itself.
 srcs() {
