@@ -282,15 +282,18 @@ static inline long it_move(struct h_client *c, int64_t id, const char *csrf, lon
 	return st;
 }
 
-/* One legal move of whichever of the people who[0..n-1] may act at table
- * id (a random one of its list, by *rnd): 1 when one moved, 0 when nobody
- * may, -1 when the table is finished, -2 on a failure (no JSON twin, a
- * move answered other than 303 or 409: a deadline passed meanwhile). */
-static inline int it_one_move(struct h_client **who, int n, int64_t id, uint64_t *rnd)
+/* The first of who[0..n-1] who may act at table id, and a random one of
+ * their listed moves (by *rnd): 1 with *at (their index), *twin (their JSON
+ * twin, the caller's to json_decref) and *move (in *twin) set; 0 when nobody
+ * may, -1 when the table is finished, -2 when a JSON twin could not be read
+ * in tries GETs (*status: the last answer's). */
+static inline int it_pick_move(struct h_client **who, int n, int64_t id, uint64_t *rnd, int tries,
+			       int *at, json_t **twin, const char **move, long *status)
 {
-	long status;
 	for (int i = 0; i < n; i++) {
-		json_t *o = it_table_json(who[i], id, &status);
+		json_t *o = NULL;
+		for (int k = 0; k < tries && !o; k++)
+			o = it_table_json(who[i], id, status);
 		if (!o)
 			return -2;
 		if (strcmp(it_jstr(o, "status"), "finished") == 0) {
@@ -303,13 +306,30 @@ static inline int it_one_move(struct h_client **who, int n, int64_t id, uint64_t
 			continue;
 		}
 		*rnd = *rnd * 6364136223846793005ULL + 1442695040888963407ULL;
-		const char *m = it_jstr(json_array_get(mv, (size_t)(*rnd >> 33) % json_array_size(mv)),
-					"move");
-		long st = it_move(who[i], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
-		json_decref(o);
-		return st == 303 || st == 409 ? 1 : -2;
+		*move = it_jstr(json_array_get(mv, (size_t)(*rnd >> 33) % json_array_size(mv)), "move");
+		*at = i;
+		*twin = o;
+		return 1;
 	}
 	return 0;
+}
+
+/* One legal move of whichever of the people who[0..n-1] may act at table
+ * id (it_pick_move): 1 when one moved, 0 when nobody may, -1 when the
+ * table is finished, -2 on a failure (no JSON twin, a move answered other
+ * than 303 or 409: a deadline passed meanwhile). */
+static inline int it_one_move(struct h_client **who, int n, int64_t id, uint64_t *rnd)
+{
+	long status;
+	int i;
+	json_t *o;
+	const char *m;
+	int r = it_pick_move(who, n, id, rnd, 1, &i, &o, &m, &status);
+	if (r != 1)
+		return r;
+	long st = it_move(who[i], id, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
+	json_decref(o);
+	return st == 303 || st == 409 ? 1 : -2;
 }
 
 /* ---- a raw HTTP/1.1 client, for what libcurl would not send ---- */

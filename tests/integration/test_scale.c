@@ -583,51 +583,38 @@ static long post_move(struct player *p, int seat, const char *csrf, long long v,
 /* One move of whoever may act: 1 moved, 0 nobody may, -1 finished, -2 failed. */
 static int step(struct player *p)
 {
-	for (int s = 0; s < SEATS; s++) {
-		long status = 0;
-		json_t *o = NULL;
-		for (int k = 0; k < RETRIES && !o; k++)   /* a GET nginx could not pass on */
-			o = it_table_json(p->c[s], p->id, &status);
-		if (!o) {
-			snprintf(p->err, sizeof p->err, "no JSON twin: status %ld", status);
-			return -2;
-		}
-		if (strcmp(it_jstr(o, "status"), "finished") == 0) {
-			json_decref(o);
-			return -1;
-		}
-		json_t *mv = json_object_get(o, "moves");
-		if (!json_is_true(json_object_get(o, "can_act")) || json_array_size(mv) == 0) {
-			json_decref(o);
-			continue;
-		}
-		p->rnd = p->rnd * 6364136223846793005ULL + 1442695040888963407ULL;
-		const char *m = it_jstr(json_array_get(mv, (size_t)(p->rnd >> 33) % json_array_size(mv)),
-					"move");
-		struct attempt *a = &p->a[p->n];
-		a->seat = (int)it_jint(o, "my_seat", -1);
-		a->after_kill = killed;
-		snprintf(a->text, sizeof a->text, "%s", m);
-		long st = post_move(p, s, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
-		json_decref(o);
-		if ((st & 0xffff) == 303) {
-			a->out = ACKED;
-			p->n++;
-			pthread_mutex_lock(&mu);
-			acked_total++;
-			pthread_mutex_unlock(&mu);
-		} else if (st == (409 | 0x10000)) {
-			a->out = UNANSWERED_STALE;   /* the first may have been taken */
-			p->n++;
-		} else if (st == 409) {
-			p->refused++;   /* only this thread moves here: never expected */
-		} else {
-			snprintf(p->err, sizeof p->err, "move '%s': status %ld", m, st & 0xffff);
-			return -2;
-		}
-		return 1;
+	long status = 0;
+	int s;
+	json_t *o;
+	const char *m;
+	/* RETRIES GETs: one nginx could not pass on while an app was killed */
+	int r = it_pick_move(p->c, SEATS, p->id, &p->rnd, RETRIES, &s, &o, &m, &status);
+	if (r == -2)
+		snprintf(p->err, sizeof p->err, "no JSON twin: status %ld", status);
+	if (r != 1)
+		return r;
+	struct attempt *a = &p->a[p->n];
+	a->seat = (int)it_jint(o, "my_seat", -1);
+	a->after_kill = killed;
+	snprintf(a->text, sizeof a->text, "%s", m);
+	long st = post_move(p, s, it_jstr(o, "csrf"), it_jint(o, "version", -1), m);
+	json_decref(o);   /* m is in it: a->text is the move from here on */
+	if ((st & 0xffff) == 303) {
+		a->out = ACKED;
+		p->n++;
+		pthread_mutex_lock(&mu);
+		acked_total++;
+		pthread_mutex_unlock(&mu);
+	} else if (st == (409 | 0x10000)) {
+		a->out = UNANSWERED_STALE;   /* the first may have been taken */
+		p->n++;
+	} else if (st == 409) {
+		p->refused++;   /* only this thread moves here: never expected */
+	} else {
+		snprintf(p->err, sizeof p->err, "move '%s': status %ld", a->text, st & 0xffff);
+		return -2;
 	}
-	return 0;
+	return 1;
 }
 
 static void *play(void *arg)
