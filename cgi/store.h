@@ -514,9 +514,11 @@ struct st_move {
 int store_move_append(struct store *s, int64_t party, int seat, const char *text, int64_t at,
 		      int64_t version, const unsigned char *snap, size_t len);
 /* store_move_append for a caller that knows the party's last step, `last`
- * (st_party.steps, kept up to date; 0: none, and lower than the truth only
- * sheds less): that step gives up its position by its key, and a party's
- * first step runs no statement for it. */
+ * (st_party.steps, kept up to date; 0: none): that step gives up its
+ * position by its key, a party's first step runs no statement for it, and
+ * the step goes in at `last` + 1 by its key. A `last` lower than the truth
+ * only sheds less: the number is taken, and the step goes after the last
+ * one as store_move_append puts it. */
 int store_step_append(struct store *s, int64_t party, int64_t last, int seat, const char *text,
 		      int64_t at, int64_t version, const unsigned char *snap, size_t len);
 /* 1 in *yes when `seat` has a step in this party with version > after. */

@@ -97,8 +97,8 @@ int start_party(struct store *s, const struct st_table *t, int number, int deale
 		int64_t v, dl;   /* the version as it stands in this transaction */
 		rc = from_store(store_table_poll(s, t->id, &v, &dl), PLAY_ERR);
 		if (rc == PLAY_OK)
-			rc = from_store(store_move_append(s, party, -1, PLAY_STEP_START, now, v + 1,
-							  snap, len), PLAY_ERR);
+			rc = from_store(store_step_append(s, party, 0, -1, PLAY_STEP_START, now,
+							  v + 1, snap, len), PLAY_ERR);
 	}
 	if (rc != PLAY_OK)
 		goto out;
@@ -261,11 +261,12 @@ int party_continue(struct store *s, struct live *l, int seat, const char *move,
 				   .epoch = l->t.epoch };
 	step_row_flags(&row, &l->t, &f);
 	if ((rc = encode_state(l->g, l->state, l->snap, &len)) != PLAY_OK ||
-	    (rc = from_store(store_move_append(s, l->party.id, seat, PLAY_CONTINUE, now,
-					       l->t.version + 1, l->snap, len), PLAY_ERR)) !=
-		    PLAY_OK ||
+	    (rc = from_store(store_step_append(s, l->party.id, l->party.steps, seat,
+					       PLAY_CONTINUE, now, l->t.version + 1, l->snap, len),
+			     PLAY_ERR)) != PLAY_OK ||
 	    (rc = from_store(store_table_step(s, l->t.id, &row), PLAY_ERR)) != PLAY_OK)
 		return rc;
+	l->party.steps++;
 	l->t.version++;
 	l->t.public_version = l->t.version;
 	l->t.acting = f.acting;

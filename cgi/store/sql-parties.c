@@ -25,6 +25,7 @@ enum {
 	STMT_RESULTS_OF_PARTY,
 	STMT_PARTIES_OF_TABLE,
 	STMT_MOVE_APPEND,
+	STMT_STEP_APPEND,
 	STMT_MOVE_SHED_PREV,
 	STMT_MOVE_SHED_SEQ,
 	STMT_SEAT_MOVED_SINCE,
@@ -66,6 +67,14 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_MOVE_APPEND) =
 		"INSERT INTO moves (party, seq, seat, text, at, version, snapshot)"
 		" SELECT ?1, coalesce(max(seq), 0) + 1, ?2, ?3, ?4, ?5, ?6 FROM moves WHERE party = ?1",
+	/* the same with seq known (store_step_append: the party's last step
+	 * + 1): a row by its key, where the INSERT … SELECT above reads the
+	 * table it writes and so copies its one row through a temporary
+	 * b-tree first (SQLite); a seq taken already is no row (the caller's
+	 * count was behind: STMT_MOVE_APPEND then) */
+	ST_AT(STMT_STEP_APPEND) =
+		"INSERT INTO moves (party, seq, seat, text, at, version, snapshot)"
+		" VALUES (?1, ?7, ?2, ?3, ?4, ?5, ?6) ON CONFLICT DO NOTHING",
 	/* the party's last step gives up its position to the one appended
 	 * next, unless it is a checkpoint (what STMT_PARTY_THIN keeps at the
 	 * party's end): only the last step's position is ever read while
@@ -306,6 +315,14 @@ int store_step_append(struct store *s, int64_t party, int64_t last, int seat, co
 	if (s->db && last > 0 && last % ST_PARTY_CHECKPOINT != 0 &&
 	    (rc = st_run(s, STMT_MOVE_SHED_SEQ, "move shed seq", ST_ARGS(ST_INT(party),
 			 ST_INT(last)))) != ST_OK)
+		return rc;
+	struct st_cur *q = st_query(s, STMT_STEP_APPEND, ST_ARGS(ST_INT(party), ST_INT(seat),
+			ST_TEXT(text), ST_INT(at), ST_INT(version), ST_BLOB(snap, (int)len),
+			ST_INT(last + 1)));
+	if (!q)
+		return ST_ERR;
+	rc = st_change_row(s, q, "step append");
+	if (rc != ST_NOTFOUND)
 		return rc;
 	return append_row(s, party, seat, text, at, version, snap, len);
 }

@@ -868,6 +868,48 @@ static void test_steps_shed_positions(void **state)
 			 3);
 }
 
+/* store_step_append puts the step at `last` + 1 by its key; a `last`
+ * behind the party's true count (a caller that appended without counting)
+ * still appends after the last step, once, nothing else changed. Both
+ * backends. */
+static void test_step_append_seq(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[16], got[16];
+	struct st_party p;
+	struct moves_seen l = { 0 };
+	int64_t party = 0;
+	int64_t a = make_user(t->s, "Udo");
+	int64_t tab = make_table(t->s, 2, a);
+
+	memset(snap, 0x22, sizeof snap);
+	assert_int_equal(store_party_create(t->s, tab, 0, 7, 0, snap, sizeof snap, 1000, &party),
+			 ST_OK);
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_step_append(t->s, party, 0, 0, "eins", 1001, 2, snap, sizeof snap),
+			 ST_OK);
+	assert_int_equal(store_move_append(t->s, party, 1, "zwei", 1002, 3, snap, sizeof snap),
+			 ST_OK);
+	/* the caller still counts 1 step: the third lands at 3, not on 2 */
+	snap[0] = 0x33;
+	assert_int_equal(store_step_append(t->s, party, 1, 0, "drei", 1003, 4, snap, sizeof snap),
+			 ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_moves(t->s, party, 0, collect_move, &l), ST_OK);
+	assert_int_equal(l.n, 3);
+	assert_int_equal(l.m[0].seq, 1);
+	assert_string_equal(l.m[0].text, "eins");
+	assert_int_equal(l.m[1].seq, 2);
+	assert_string_equal(l.m[1].text, "zwei");
+	assert_int_equal(l.m[1].version, 3);
+	assert_int_equal(l.m[2].seq, 3);
+	assert_string_equal(l.m[2].text, "drei");
+	assert_int_equal(l.m[2].version, 4);
+	assert_int_equal(store_party_get(t->s, tab, 0, &p, got, sizeof got), ST_OK);
+	assert_int_equal(p.steps, 3);
+	assert_int_equal(got[0], 0x33);
+}
+
 /* The write sequence of one move, committed; then one rolled back. */
 static void test_move_transaction(void **state)
 {
@@ -1512,6 +1554,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_move_transaction, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_steps_shed_positions, tmpdb_setup,
 						tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_step_append_seq, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
