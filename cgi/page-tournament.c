@@ -580,7 +580,10 @@ static int read_page(struct page *p, struct view *v, struct tpage *tp, int csv)
 	tp->p = p;
 	tp->v = v;
 	tp->html = !csv && !p->req->wants_json;
-	page_view(p, v);
+	if (!csv && p->req->wants_json)
+		page_view_json(p, v);   /* no tree: the JSON written as it is made */
+	else
+		page_view(p, v);
 	return build(tp, csv);
 }
 
