@@ -74,7 +74,7 @@ static const char *game_title(const char *slug)
 static int invites_view(struct page *p, struct view *v)
 {
 	enum { INVITES_MAX = 20 };
-	struct st_invite *in = arena_alloc(p->a, INVITES_MAX * sizeof *in);
+	struct st_invite *in = arena_alloc_raw(p->a, INVITES_MAX * sizeof *in);
 	int n = 0;
 	if (!in || store_invites_to(p->store, p->user_id, in, INVITES_MAX, &n) != ST_OK)
 		return -1;
