@@ -425,28 +425,22 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 	}
 }
 /* The shown page of round tp->round into r, its count of tables into
- * *ntables: the tables, then the results of those done and the round's
- * byes (table -1, first in the order: one read when the page starts at
- * the first table), then who sits at those not done, when there are
- * any. The store's code. */
+ * *ntables: the round's byes (table -1), the tables with the results of
+ * those done (one read: store_tround_page), then who sits at those not
+ * done, when there are any. The store's code. */
 static int round_read(struct tpage *tp, struct round_rows *r, int *ntables)
 {
 	struct store *st = tp->p->store;
 	int64_t id = tp->t.id;
 	struct st_tround which = { tp->round, tp->tables_from, tp->tables_from + TABLES_PAGE - 1 };
-	struct st_tround byes = { tp->round, -1, tp->tables_from == 0 ? which.last : -1 };
-	int rc, done = 0, running = 0;
+	struct st_tround byes = { tp->round, -1, -1 };
+	int rc, running = 0;
 	if ((rc = store_tround_count(st, id, tp->round, ntables)) != ST_OK ||
-	    (rc = store_tround_tables(st, id, &which, add_round_table, r)) != ST_OK ||
-	    (rc = store_tround_results(st, id, &byes, add_round_result, r)) != ST_OK)
+	    (rc = store_tround_results(st, id, &byes, add_round_result, r)) != ST_OK ||
+	    (rc = store_tround_page(st, id, &which, add_round_table, add_round_result, r)) != ST_OK)
 		return rc;
-	for (int i = 0; i < r->ntables; i++) {
-		done += r->tables[i].done != 0;
+	for (int i = 0; i < r->ntables; i++)
 		running += r->tables[i].done == 0;
-	}
-	if (done && tp->tables_from > 0 &&
-	    (rc = store_tround_results(st, id, &which, add_round_result, r)) != ST_OK)
-		return rc;
 	return running ? store_tround_seats(st, id, &which, add_round_seat, r) : ST_OK;
 }
 

@@ -795,6 +795,13 @@ int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
  * the page shows them: table_id 0 and seat -1 (not read). */
 int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
 			 st_tresult_fn fn, void *ctx);
+/* The round's tables first..last as store_tround_tables, each followed by
+ * its results as store_tround_results has them (none before they are in),
+ * from the table's own row (029_ttable_results.sql): one read for a page
+ * of tables. At most ST_TRESULTS_TABLE_MAX results a table. */
+enum { ST_TRESULTS_TABLE_MAX = 10 };
+int store_tround_page(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn table,
+		      st_tresult_fn result, void *ctx);
 
 /* The standings as stored (tournament_standings), with each player's name
  * and whether they left or went out (copied in: one read for a page). */

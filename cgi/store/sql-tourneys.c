@@ -62,6 +62,8 @@ enum {
 	STMT_TROUND_COUNT,
 	STMT_TABLE_TOURNEY,
 	STMT_TOURNEY_VIEWED,
+	STMT_TTABLE_RESULT_ADD,
+	STMT_TROUND_PAGE,
 	STMT_TOURNEYS_END
 };
 
@@ -190,6 +192,18 @@ static const char *const stmt_text[] = {
 		"SELECT " TOURNEY_COLS ", m.user_id, m.registered_at, m.left_how, m.left_round,"
 		" m.out_round, m.grp, m.gpos FROM tournaments o LEFT JOIN tournament_players m"
 		" ON m.tournament = o.id AND m.user_id = ?2 WHERE o.id = ?1",
+	/* a result's line in its table's results (029): "user place points
+	 * party_points " (?4), the name, a newline */
+	ST_AT(STMT_TTABLE_RESULT_ADD) =
+		"UPDATE tournament_tables SET results = results || ?4 || coalesce((SELECT u.name"
+		" FROM users u WHERE u.id = ?5), '') || ?6"
+		" WHERE tournament = ?1 AND round = ?2 AND number = ?3",
+	/* a page of a round's tables with their results (029) */
+	ST_AT(STMT_TROUND_PAGE) =
+		"SELECT x.round, x.number, x.table_id, x.done, t.status, t.party_no, t.nparties,"
+		" x.results FROM tournament_tables x JOIN tables t ON t.id = x.table_id"
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
+		" ORDER BY x.number",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] ==
 	       STMT_TOURNEYS_END - ST_FIRST(ST_G_TOURNEYS),
@@ -557,10 +571,103 @@ int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, s
 
 int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
 {
-	return st_run(s, STMT_TRESULT_PUT, "tresult put", ST_ARGS(ST_INT(t), ST_INT(r->round),
+	int rc = st_run(s, STMT_TRESULT_PUT, "tresult put", ST_ARGS(ST_INT(t), ST_INT(r->round),
 			ST_INT(r->user_id), ST_INT(r->table_no), ST_INT(r->table_id),
 			ST_INT(r->seat), ST_INT(r->place), ST_INT(r->points),
 			ST_INT(r->party_points)));
+	if (rc != ST_OK || r->table_no < 0)
+		return rc;
+	/* and its line in the table's results (029), which the page reads */
+	char head[96];
+	snprintf(head, sizeof head, "%lld %d %d %d ", (long long)r->user_id, r->place, r->points,
+		 r->party_points);
+	return st_run(s, STMT_TTABLE_RESULT_ADD, "ttable result add", ST_ARGS(ST_INT(t),
+			ST_INT(r->round), ST_INT(r->table_no), ST_TEXT(head), ST_INT(r->user_id),
+			ST_TEXT("\n")));
+}
+
+/* A whole number at *p (a '-' first for one below 0), *p moved past it
+ * and the space after it. */
+static long long line_num(const char **p)
+{
+	const char *c = *p;
+	int neg = *c == '-';
+	unsigned long long u = 0;
+	for (c += neg; *c >= '0' && *c <= '9'; c++)
+		u = u * 10 + (unsigned)(*c - '0');
+	*p = *c == ' ' ? c + 1 : c;
+	return neg ? -(long long)u : (long long)u;
+}
+
+/* The results text of table x (029) as rows (round, number as table_no,
+ * seat -1, table_id 0, as store_tround_results has them), in the order
+ * (place, user) into out (max); their count. A line cut short ends it. */
+static int results_of(const struct st_ttable *x, const char *text, struct st_tresult *out, int max)
+{
+	int n = 0;
+	for (const char *p = text; p && *p && n < max;) {
+		const char *nl = strchr(p, '\n');
+		struct st_tresult *y = &out[n];
+		y->round = x->round;
+		y->table_no = x->number;
+		y->table_id = 0;
+		y->seat = -1;
+		y->user_id = line_num(&p);
+		y->place = (int)line_num(&p);
+		y->points = (int)line_num(&p);
+		y->party_points = (int)line_num(&p);
+		if (!nl || p > nl)
+			break;
+		size_t len = (size_t)(nl - p) < sizeof y->name ? (size_t)(nl - p) : sizeof y->name - 1;
+		memcpy(y->name, p, len);
+		y->name[len] = '\0';
+		p = nl + 1;
+		/* into its place: the lines come in the order they were put */
+		int k = n++;
+		while (k > 0 && (out[k - 1].place > y->place ||
+				 (out[k - 1].place == y->place && out[k - 1].user_id > y->user_id))) {
+			struct st_tresult tmp = out[k - 1];
+			out[k - 1] = out[k];
+			out[k] = tmp;
+			y = &out[--k];
+		}
+	}
+	return n;
+}
+
+struct tround_page_to {
+	st_ttable_fn table;
+	st_tresult_fn result;
+	void *ctx;
+};
+
+/* A row of STMT_TROUND_PAGE: the table, then its results. */
+static int list_tround_page(void *ctx, struct st_cur *q)
+{
+	struct tround_page_to *to = ctx;
+	struct st_ttable x;
+	x.round = st_int(q, 0);
+	x.number = st_int(q, 1);
+	x.table_id = st_int64(q, 2);
+	x.done = st_int(q, 3);
+	int st = st_int(q, 4);
+	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
+	x.party_no = st_int(q, 5);
+	x.nparties = st_int(q, 6);
+	to->table(to->ctx, &x);
+	struct st_tresult rows[ST_TRESULTS_TABLE_MAX];
+	int n = results_of(&x, (const char *)st_text(q, 7), rows, ST_TRESULTS_TABLE_MAX);
+	for (int i = 0; i < n; i++)
+		to->result(to->ctx, &rows[i]);
+	return 0;
+}
+
+int store_tround_page(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn table,
+		      st_tresult_fn result, void *ctx)
+{
+	struct tround_page_to to = { table, result, ctx };
+	return st_each(s, round_query(s, STMT_TROUND_PAGE, t, r), list_tround_page, &to,
+		       "tround page");
 }
 
 struct tresult_to {

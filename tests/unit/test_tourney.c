@@ -175,6 +175,57 @@ static void add_standing(void *ctx, const struct st_tstanding *x)
 	s->s[s->n++] = *x;
 }
 
+struct page_rows {
+	struct rows res;
+	int ntables;
+};
+
+static void count_table(void *ctx, const struct st_ttable *x)
+{
+	(void)x;
+	((struct page_rows *)ctx)->ntables++;
+}
+
+static void add_page_result(void *ctx, const struct st_tresult *x)
+{
+	add_result(&((struct page_rows *)ctx)->res, x);
+}
+
+/* Every round's tables with their results as the tournament page reads
+ * them (store_tround_page: the table's own results text, 029) equal the
+ * result rows (store_tround_results), table by table in the same order,
+ * in pages of three tables. */
+static void check_round_pages(struct fix *f, int64_t id, int rounds)
+{
+	for (int round = 1; round <= rounds; round++) {
+		int ntables = 0;
+		assert_int_equal(store_tround_count(f->db.s, id, round, &ntables), ST_OK);
+		for (int first = 0; first < ntables; first += 3) {
+			struct st_tround which = { round, first, first + 2 };
+			struct rows want = { .n = 0 };
+			struct page_rows got = { .res = { .n = 0 }, .ntables = 0 };
+			assert_int_equal(store_tround_results(f->db.s, id, &which, add_result, &want),
+					 ST_OK);
+			assert_int_equal(store_tround_page(f->db.s, id, &which, count_table,
+							   add_page_result, &got), ST_OK);
+			assert_int_equal(got.ntables, ntables - first < 3 ? ntables - first : 3);
+			assert_int_equal(got.res.n, want.n);
+			for (int i = 0; i < want.n; i++) {
+				const struct st_tresult *a = &want.r[i], *b = &got.res.r[i];
+				assert_int_equal(b->round, a->round);
+				assert_int_equal(b->user_id, a->user_id);
+				assert_int_equal(b->table_no, a->table_no);
+				assert_int_equal(b->table_id, a->table_id);
+				assert_int_equal(b->seat, a->seat);
+				assert_int_equal(b->place, a->place);
+				assert_int_equal(b->points, a->points);
+				assert_int_equal(b->party_points, a->party_points);
+				assert_string_equal(b->name, a->name);
+			}
+		}
+	}
+}
+
 /* The stored standings equal rules/tournament.h's over the result rows. */
 static void check_standings(struct fix *f, int64_t id, int nplayers)
 {
@@ -202,6 +253,7 @@ static void check_standings(struct fix *f, int64_t id, int nplayers)
 	struct st_tourney t;
 	int reach[MAXP];
 	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
+	check_round_pages(f, id, t.round);
 	for (int k = 0; k < n; k++) {
 		int out = p[k].out_round, left = p[k].left_how ? p[k].left_round : 0;
 		reach[k] = out && (!left || out < left) ? out : left;
