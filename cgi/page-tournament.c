@@ -18,7 +18,7 @@
 
 /* What one page shows at most, so that a tournament of a thousand costs
  * what one of twelve does: standings rows, tables of a round. */
-enum { STANDINGS_PAGE = 20, TABLES_PAGE = 10 };
+enum { STANDINGS_PAGE = ST_TSTANDINGS_PAGE, TABLES_PAGE = 10 };
 
 /* What one request of the page reads, in one read transaction. */
 struct tpage {
