@@ -74,7 +74,7 @@ static const char *game_title(const char *slug)
 static int invites_view(struct page *p, struct view *v)
 {
 	enum { INVITES_MAX = 20 };
-	struct st_invite *in = arena_alloc(p->a, INVITES_MAX * sizeof *in);
+	struct st_invite *in = arena_alloc_raw(p->a, INVITES_MAX * sizeof *in);
 	int n = 0;
 	if (!in || store_invites_to(p->store, p->user_id, in, INVITES_MAX, &n) != ST_OK)
 		return -1;
@@ -402,7 +402,10 @@ static int my_tourneys_view(struct page *p, struct view *v)
 void page_me_show(struct page *p, enum http_status status)
 {
 	struct view v;
-	page_view(p, &v);
+	if (p->req->wants_json)
+		page_view_json(p, &v);   /* no tree: the JSON written as it is made */
+	else
+		page_view(p, &v);
 	/* first the passed deadlines of the user's tables, also those not
 	 * listed: else their poll would reload the page every 2 s */
 	int rc = play_sweep_user(p->store, p->user_id, p->now_ms, TICK_MAX);

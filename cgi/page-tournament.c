@@ -18,7 +18,7 @@
 
 /* What one page shows at most, so that a tournament of a thousand costs
  * what one of twelve does: standings rows, tables of a round. */
-enum { STANDINGS_PAGE = 20, TABLES_PAGE = 10 };
+enum { STANDINGS_PAGE = ST_TSTANDINGS_PAGE, TABLES_PAGE = 10 };
 
 /* What one request of the page reads, in one read transaction. */
 struct tpage {
@@ -33,10 +33,17 @@ struct tpage {
 	int from;                      /* the first standings row shown */
 	int tables_from;               /* the first table of the round shown */
 	const char *url;               /* /tournaments/<id> */
+	const char *page_url;          /* url "?page=" */
+	const char *round_url;         /* url "?round=" */
 	struct st_tplayer me;          /* the viewer's registration ... */
 	int registered;                /* ... when there is one */
 	int html;                      /* the page itself: not its JSON twin, not an export */
 	int failed;
+	/* "Platz %s, %s Punkte (%s in der Partie)" translated, cut at its
+	 * "%s" (place_cut): the text before each number and after the last */
+	const char *cut[4];
+	size_t cut_len[4];
+	int ncut;                      /* 0: not cut yet */
 };
 
 /* A flag of the view. The page leaves out a flag that is off: a section
@@ -50,25 +57,6 @@ static void tflag(struct tpage *tp, const char *key, int on)
 		view_flag(tp->v, key, on);
 }
 
-/* n as {{n:x-minus}} writes it (tmpl.cc): digits, U+2212 for a minus sign,
- * no grouping; into buf (24 bytes at least), returned. */
-static const char *minus_text(char *buf, long long n)
-{
-	char digits[24], *e = digits + sizeof digits, *d = e;
-	unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	size_t o = 0;
-	if (n < 0) {
-		memcpy(buf, "\xe2\x88\x92", 3);
-		o = 3;
-	}
-	memcpy(buf + o, d, (size_t)(e - d));
-	buf[o + (size_t)(e - d)] = '\0';
-	return buf;
-}
-
 /* Appends text (n bytes) at out[*o] within cap (ends written: out must
  * hold cap bytes). */
 static void put(char *out, size_t cap, size_t *o, const char *text, size_t n)
@@ -77,6 +65,33 @@ static void put(char *out, size_t cap, size_t *o, const char *text, size_t n)
 		n = *o < cap ? cap - 1 - *o : 0;
 	memcpy(out + *o, text, n);
 	*o += n;
+}
+
+/* Appends n >= 0 in digits at out[*o] within cap (as put). */
+static void put_int(char *out, size_t cap, size_t *o, int n)
+{
+	char digits[16], *e = digits + sizeof digits, *d = e;
+	unsigned u = n < 0 ? 0u : (unsigned)n;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	put(out, cap, o, d, (size_t)(e - d));
+}
+
+/* Value key: a + digits of x [+ b + digits of y] (y < 0: none), without
+ * printf (view_strf): the pagers' 20-odd addresses and texts a page. */
+static void view_pair(struct view *v, const char *key, const char *a, int x, const char *b, int y)
+{
+	char buf[256];
+	size_t o = 0;
+	put(buf, sizeof buf, &o, a, strlen(a));
+	put_int(buf, sizeof buf, &o, x);
+	if (y >= 0) {
+		put(buf, sizeof buf, &o, b, strlen(b));
+		put_int(buf, sizeof buf, &o, y);
+	}
+	buf[o] = '\0';
+	view_str(v, key, buf);
 }
 
 /* fmt (a translated message whose conversions are "%s" only) with each
@@ -105,15 +120,6 @@ static const char *halves(struct page *p, int x2, char comma)
 {
 	const char tail[3] = { comma, '5', '\0' };   /* as "%d%c5" and "%d" wrote it */
 	const char *s = page_id_url(p, "", x2 / 2, x2 % 2 ? tail : "");
-	return s ? s : "";
-}
-
-/* The same sum as the page's language writes it (numfmt.c): "12,5" in
- * German, "12.5" in English. */
-static const char *halves_text(struct page *p, int x2)
-{
-	char buf[64];
-	const char *s = arena_strdup(p->a, numfmt_halves(i18n_lang(), x2, buf, sizeof buf));
 	return s ? s : "";
 }
 
@@ -207,7 +213,8 @@ static void standing_row(void *ctx, const struct st_tstanding *x)
 	state_view(tp, x->left_how, x->left_round, x->out_round);
 	view_num(v, "points", x->points);
 	view_num(v, "party_points", x->party_points);
-	view_str(v, "sb", halves_text(p, x->sb2));
+	char sb[64];   /* the page's language (numfmt.c): "12,5" in German, "12.5" in English */
+	view_str(v, "sb", numfmt_halves(i18n_lang(), x->sb2, sb, sizeof sb));
 	if (!tp->html)   /* the exports' and the JSON's; the page shows "sb" */
 		view_str(v, "sb_dot", halves(p, x->sb2, '.'));
 	view_num(v, "played", x->played);
@@ -262,7 +269,7 @@ static void standings_view(struct tpage *tp, int limit)
 	for (int i = 0; i < n; i++) {
 		view_begin(tp->v, "standings_pages");
 		view_num(tp->v, "n", shown[i] + 1);
-		view_strf(tp->v, "url", "%s?page=%d", tp->url, shown[i] + 1);
+		view_pair(tp->v, "url", tp->page_url, shown[i] + 1, NULL, -1);
 		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
@@ -309,20 +316,64 @@ static void add_round_seat(void *ctx, const struct st_tseat *x)
 		r->seats[r->nseats++] = *x;
 }
 
+/* Appends n as {{n:x-minus}} writes it (tmpl.cc: digits, U+2212 for a
+ * minus sign, no grouping) at out[*o]; out has room for 27 bytes more. */
+static void put_minus(char *out, size_t *o, long long n)
+{
+	char digits[24], *e = digits + sizeof digits, *d = e;
+	unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0) {
+		memcpy(out + *o, "\xe2\x88\x92", 3);
+		*o += 3;
+	}
+	memcpy(out + *o, d, (size_t)(e - d));
+	*o += (size_t)(e - d);
+}
+
+/* The result's message cut at its first three "%s" into tp->cut, once a
+ * request (fill() puts the numbers in where it has "%s", and keeps any
+ * other '%' and the character after it, as here). */
+static void place_cut(struct tpage *tp)
+{
+	const char *fmt = _("Platz %s, %s Punkte (%s in der Partie)");
+	int k = 0;
+	for (const char *pc = strchr(fmt, '%'); pc && k < 3; pc = strchr(pc, '%')) {
+		if (pc[1] == 's') {
+			tp->cut[k] = fmt;
+			tp->cut_len[k++] = (size_t)(pc - fmt);
+			fmt = pc + 2;
+		}
+		pc += pc[1] ? 2 : 1;
+	}
+	tp->cut[k] = fmt;
+	tp->cut_len[k] = strlen(fmt);
+	tp->ncut = k + 1;
+}
+
 /* What the page writes of a player at a table (HTML only; the JSON has
  * the numbers): "name: Platz 1, 6 Punkte (150 in der Partie)" when done,
  * else "name" or "name (Bot)". One value instead of five a player, the
- * numbers as {{n:x-minus}} writes them. */
+ * numbers as {{n:x-minus}} writes them; the message cut once a request
+ * (place_cut) and the digits written in place: 40 lines a page. */
 static void player_line(struct tpage *tp, const char *name, const struct st_tresult *y, int bot)
 {
-	char line[ST_NAME_MAX + 256], place[24], pts[24], party[24];
+	char line[ST_NAME_MAX + 256];
 	size_t o = 0;
 	put(line, sizeof line, &o, name, strlen(name));
 	if (y) {
-		const char *args[] = { minus_text(place, y->place), minus_text(pts, y->points),
-				       minus_text(party, y->party_points) };
+		if (!tp->ncut)
+			place_cut(tp);
+		long long nums[3] = { y->place, y->points, y->party_points };
 		put(line, sizeof line, &o, ": ", 2);
-		fill(line, sizeof line, &o, _("Platz %s, %s Punkte (%s in der Partie)"), args, 3);
+		for (int k = 0; k < tp->ncut; k++) {
+			put(line, sizeof line, &o, tp->cut[k], tp->cut_len[k]);
+			if (k < tp->ncut - 1 && o + 27 < sizeof line)
+				put_minus(line, &o, nums[k]);
+		}
+		line[o < sizeof line ? o : sizeof line - 1] = '\0';
 	} else if (bot) {
 		const char *bot_text = _("(Bot)");
 		put(line, sizeof line, &o, " ", 1);
@@ -374,28 +425,22 @@ static void round_table_players(struct tpage *tp, const struct round_rows *r,
 	}
 }
 /* The shown page of round tp->round into r, its count of tables into
- * *ntables: the tables, then the results of those done and the round's
- * byes (table -1, first in the order: one read when the page starts at
- * the first table), then who sits at those not done, when there are
- * any. The store's code. */
+ * *ntables: the round's byes (table -1), the tables with the results of
+ * those done (one read: store_tround_page), then who sits at those not
+ * done, when there are any. The store's code. */
 static int round_read(struct tpage *tp, struct round_rows *r, int *ntables)
 {
 	struct store *st = tp->p->store;
 	int64_t id = tp->t.id;
 	struct st_tround which = { tp->round, tp->tables_from, tp->tables_from + TABLES_PAGE - 1 };
-	struct st_tround byes = { tp->round, -1, tp->tables_from == 0 ? which.last : -1 };
-	int rc, done = 0, running = 0;
+	struct st_tround byes = { tp->round, -1, -1 };
+	int rc, running = 0;
 	if ((rc = store_tround_count(st, id, tp->round, ntables)) != ST_OK ||
-	    (rc = store_tround_tables(st, id, &which, add_round_table, r)) != ST_OK ||
-	    (rc = store_tround_results(st, id, &byes, add_round_result, r)) != ST_OK)
+	    (rc = store_tround_results(st, id, &byes, add_round_result, r)) != ST_OK ||
+	    (rc = store_tround_page(st, id, &which, add_round_table, add_round_result, r)) != ST_OK)
 		return rc;
-	for (int i = 0; i < r->ntables; i++) {
-		done += r->tables[i].done != 0;
+	for (int i = 0; i < r->ntables; i++)
 		running += r->tables[i].done == 0;
-	}
-	if (done && tp->tables_from > 0 &&
-	    (rc = store_tround_results(st, id, &which, add_round_result, r)) != ST_OK)
-		return rc;
 	return running ? store_tround_seats(st, id, &which, add_round_seat, r) : ST_OK;
 }
 
@@ -410,8 +455,8 @@ static void table_pages_view(struct tpage *tp, int ntables)
 		int k = shown[i];
 		int last = (k + 1) * TABLES_PAGE < ntables ? (k + 1) * TABLES_PAGE : ntables;
 		view_begin(tp->v, "table_pages");
-		view_strf(tp->v, "text", "%d–%d", k * TABLES_PAGE + 1, last);
-		view_strf(tp->v, "url", "%s?round=%d&tables=%d", tp->url, tp->round, k + 1);
+		view_pair(tp->v, "text", "", k * TABLES_PAGE + 1, "–", last);
+		view_pair(tp->v, "url", tp->round_url, tp->round, "&tables=", k + 1);
 		pager_item(tp->v, shown, i, cur);
 		view_end(tp->v);
 	}
@@ -434,7 +479,7 @@ static void round_view(struct tpage *tp)
 	for (int k = 1; tp->t.round > 1 && k <= tp->t.round; k++) {
 		view_begin(v, "round_links");
 		view_num(v, "n", k);
-		view_strf(v, "url", "%s?round=%d", tp->url, k);
+		view_pair(v, "url", tp->round_url, k, NULL, -1);
 		view_flag(v, k == tp->round ? "current" : "other", 1);
 		view_end(v);
 	}
@@ -553,6 +598,8 @@ static int build(struct tpage *tp, int csv)
 		if ((rc = read_rule(tp)) == ST_OK) {
 			tp->round = round >= 1 && round <= tp->t.round ? round : tp->t.round;
 			tp->url = page_tourney_url(p, tp->t.id, "");
+			tp->page_url = page_tourney_url(p, tp->t.id, "?page=");
+			tp->round_url = page_tourney_url(p, tp->t.id, "?round=");
 			tp->from = (page - 1) * STANDINGS_PAGE;
 			tp->tables_from = (tables - 1) * TABLES_PAGE;
 			rule_view(tp);
@@ -580,7 +627,10 @@ static int read_page(struct page *p, struct view *v, struct tpage *tp, int csv)
 	tp->p = p;
 	tp->v = v;
 	tp->html = !csv && !p->req->wants_json;
-	page_view(p, v);
+	if (!csv && p->req->wants_json)
+		page_view_json(p, v);   /* no tree: the JSON written as it is made */
+	else
+		page_view(p, v);
 	return build(tp, csv);
 }
 

@@ -797,6 +797,15 @@ int store_tresults(struct store *s, int64_t t, st_tresult_fn fn, void *ctx);
  * the page shows them: table_id 0 and seat -1 (not read). */
 int store_tround_results(struct store *s, int64_t t, const struct st_tround *r,
 			 st_tresult_fn fn, void *ctx);
+/* The round's tables first..last as store_tround_tables, each followed by
+ * its results as store_tround_results has them (none before they are in),
+ * from the table's own row (029_ttable_results.sql): one read for a page
+ * of tables. At most ST_TRESULTS_TABLE_MAX results a table. A done
+ * table's row is not read: its status is TABLE_FINISHED, party_no 0 and
+ * nparties 1. */
+enum { ST_TRESULTS_TABLE_MAX = 10 };
+int store_tround_page(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn table,
+		      st_tresult_fn result, void *ctx);
 
 /* The standings as stored (tournament_standings), with each player's name
  * and whether they left or went out (copied in: one read for a page). */
@@ -810,7 +819,10 @@ struct st_tstanding {
 /* Replaces the tournament's standings by rows[0..n-1]. */
 int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n);
 typedef void (*st_tstanding_fn)(void *ctx, const struct st_tstanding *x);
-/* At most `limit` rows from rank_order `from` on, in order. */
+/* At most `limit` rows from rank_order `from` on, in order. A page of
+ * ST_TSTANDINGS_PAGE rows from a multiple of it is one read: the text its
+ * first row carries (030_standings_pages.sql). */
+enum { ST_TSTANDINGS_PAGE = 20 };
 int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
 		     void *ctx);
 /* The user's row; ST_NOTFOUND: none (yet). */

@@ -62,6 +62,9 @@ enum {
 	STMT_TROUND_COUNT,
 	STMT_TABLE_TOURNEY,
 	STMT_TOURNEY_VIEWED,
+	STMT_TTABLE_RESULT_ADD,
+	STMT_TROUND_PAGE,
+	STMT_TSTANDINGS_PAGE,
 	STMT_TOURNEYS_END
 };
 
@@ -141,8 +144,8 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TSTANDINGS_CLEAR) = "DELETE FROM tournament_standings WHERE tournament = ?1",
 	ST_AT(STMT_TSTANDING_PUT) =
 		"INSERT INTO tournament_standings (tournament, rank_order, user_id, place, points,"
-		" party_points, sb2, played, byes, name, left_how, left_round, out_round)"
-		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+		" party_points, sb2, played, byes, name, left_how, left_round, out_round, page_rows)"
+		" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
 	ST_AT(STMT_TSTANDINGS) =
 		"SELECT " TSTANDING_COLS " FROM tournament_standings d"
 		" WHERE d.tournament = ?1 AND d.rank_order >= ?2 ORDER BY d.rank_order LIMIT ?3",
@@ -190,6 +193,26 @@ static const char *const stmt_text[] = {
 		"SELECT " TOURNEY_COLS ", m.user_id, m.registered_at, m.left_how, m.left_round,"
 		" m.out_round, m.grp, m.gpos FROM tournaments o LEFT JOIN tournament_players m"
 		" ON m.tournament = o.id AND m.user_id = ?2 WHERE o.id = ?1",
+	/* a result's line in its table's results (029): "user place points
+	 * party_points " (?4), the name, a newline */
+	ST_AT(STMT_TTABLE_RESULT_ADD) =
+		"UPDATE tournament_tables SET results = results || ?4 || coalesce((SELECT u.name"
+		" FROM users u WHERE u.id = ?5), '') || ?6"
+		" WHERE tournament = ?1 AND round = ?2 AND number = ?3",
+	/* a page of a round's tables with their results (029); the table's
+	 * row only while it runs (a done one: finished, its parties not read;
+	 * SQLite does not seek a NULL key) */
+	ST_AT(STMT_TROUND_PAGE) =
+		"SELECT x.round, x.number, x.table_id, x.done, coalesce(t.status, 2),"
+		" coalesce(t.party_no, 0), coalesce(t.nparties, 1), x.results"
+		" FROM tournament_tables x LEFT JOIN tables t"
+		" ON t.id = CASE WHEN x.done = 0 THEN x.table_id END"
+		" WHERE x.tournament = ?1 AND x.round = ?2 AND x.number BETWEEN ?3 AND ?4"
+		" ORDER BY x.number",
+	/* a page of standings as its first row carries it (030) */
+	ST_AT(STMT_TSTANDINGS_PAGE) =
+		"SELECT d.page_rows FROM tournament_standings d"
+		" WHERE d.tournament = ?1 AND d.rank_order = ?2",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] ==
 	       STMT_TOURNEYS_END - ST_FIRST(ST_G_TOURNEYS),
@@ -557,10 +580,103 @@ int store_tround_tables(struct store *s, int64_t t, const struct st_tround *r, s
 
 int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
 {
-	return st_run(s, STMT_TRESULT_PUT, "tresult put", ST_ARGS(ST_INT(t), ST_INT(r->round),
+	int rc = st_run(s, STMT_TRESULT_PUT, "tresult put", ST_ARGS(ST_INT(t), ST_INT(r->round),
 			ST_INT(r->user_id), ST_INT(r->table_no), ST_INT(r->table_id),
 			ST_INT(r->seat), ST_INT(r->place), ST_INT(r->points),
 			ST_INT(r->party_points)));
+	if (rc != ST_OK || r->table_no < 0)
+		return rc;
+	/* and its line in the table's results (029), which the page reads */
+	char head[96];
+	snprintf(head, sizeof head, "%lld %d %d %d ", (long long)r->user_id, r->place, r->points,
+		 r->party_points);
+	return st_run(s, STMT_TTABLE_RESULT_ADD, "ttable result add", ST_ARGS(ST_INT(t),
+			ST_INT(r->round), ST_INT(r->table_no), ST_TEXT(head), ST_INT(r->user_id),
+			ST_TEXT("\n")));
+}
+
+/* A whole number at *p (a '-' first for one below 0), *p moved past it
+ * and the space after it. */
+static long long line_num(const char **p)
+{
+	const char *c = *p;
+	int neg = *c == '-';
+	unsigned long long u = 0;
+	for (c += neg; *c >= '0' && *c <= '9'; c++)
+		u = u * 10 + (unsigned)(*c - '0');
+	*p = *c == ' ' ? c + 1 : c;
+	return neg ? -(long long)u : (long long)u;
+}
+
+/* The results text of table x (029) as rows (round, number as table_no,
+ * seat -1, table_id 0, as store_tround_results has them), in the order
+ * (place, user) into out (max); their count. A line cut short ends it. */
+static int results_of(const struct st_ttable *x, const char *text, struct st_tresult *out, int max)
+{
+	int n = 0;
+	for (const char *p = text; p && *p && n < max;) {
+		const char *nl = strchr(p, '\n');
+		struct st_tresult *y = &out[n];
+		y->round = x->round;
+		y->table_no = x->number;
+		y->table_id = 0;
+		y->seat = -1;
+		y->user_id = line_num(&p);
+		y->place = (int)line_num(&p);
+		y->points = (int)line_num(&p);
+		y->party_points = (int)line_num(&p);
+		if (!nl || p > nl)
+			break;
+		size_t len = (size_t)(nl - p) < sizeof y->name ? (size_t)(nl - p) : sizeof y->name - 1;
+		memcpy(y->name, p, len);
+		y->name[len] = '\0';
+		p = nl + 1;
+		/* into its place: the lines come in the order they were put */
+		int k = n++;
+		while (k > 0 && (out[k - 1].place > y->place ||
+				 (out[k - 1].place == y->place && out[k - 1].user_id > y->user_id))) {
+			struct st_tresult tmp = out[k - 1];
+			out[k - 1] = out[k];
+			out[k] = tmp;
+			y = &out[--k];
+		}
+	}
+	return n;
+}
+
+struct tround_page_to {
+	st_ttable_fn table;
+	st_tresult_fn result;
+	void *ctx;
+};
+
+/* A row of STMT_TROUND_PAGE: the table, then its results. */
+static int list_tround_page(void *ctx, struct st_cur *q)
+{
+	struct tround_page_to *to = ctx;
+	struct st_ttable x;
+	x.round = st_int(q, 0);
+	x.number = st_int(q, 1);
+	x.table_id = st_int64(q, 2);
+	x.done = st_int(q, 3);
+	int st = st_int(q, 4);
+	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
+	x.party_no = st_int(q, 5);
+	x.nparties = st_int(q, 6);
+	to->table(to->ctx, &x);
+	struct st_tresult rows[ST_TRESULTS_TABLE_MAX];
+	int n = results_of(&x, (const char *)st_text(q, 7), rows, ST_TRESULTS_TABLE_MAX);
+	for (int i = 0; i < n; i++)
+		to->result(to->ctx, &rows[i]);
+	return 0;
+}
+
+int store_tround_page(struct store *s, int64_t t, const struct st_tround *r, st_ttable_fn table,
+		      st_tresult_fn result, void *ctx)
+{
+	struct tround_page_to to = { table, result, ctx };
+	return st_each(s, round_query(s, STMT_TROUND_PAGE, t, r), list_tround_page, &to,
+		       "tround page");
 }
 
 struct tresult_to {
@@ -646,22 +762,58 @@ int store_tourney_poll(struct store *s, int64_t id, int64_t *version, int64_t *d
 		      "tourney poll");
 }
 
+/* Into out (cap bytes): the lines (030) of the rows whose rank_order lies
+ * in the page of ST_TSTANDINGS_PAGE beginning at `head`, in the order of
+ * rows; 0, or -1 when they do not fit. */
+static int page_text(const struct st_tstanding *rows, int n, int head, char *out, size_t cap)
+{
+	size_t o = 0;
+	out[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		const struct st_tstanding *x = &rows[i];
+		if (x->rank_order < head || x->rank_order >= head + ST_TSTANDINGS_PAGE)
+			continue;
+		int w = snprintf(out + o, cap - o, "%d %lld %d %d %d %d %d %d %d %d %d %s\n",
+				 x->rank_order, (long long)x->user_id, x->place, x->points,
+				 x->party_points, x->sb2, x->played, x->byes, x->left_how,
+				 x->left_round, x->out_round, x->name);
+		if (w < 0 || (size_t)w >= cap - o)
+			return -1;
+		o += (size_t)w;
+	}
+	return 0;
+}
+
 int store_tstandings_replace(struct store *s, int64_t t, const struct st_tstanding *rows, int n)
 {
-	struct st_cur *q = st_query(s, STMT_TSTANDINGS_CLEAR, ST_ARGS(ST_INT(t)));
-	if (!q)
+	enum { PAGE_TEXT_MAX = ST_TSTANDINGS_PAGE * (11 * 12 + ST_NAME_MAX + 2) + 1 };
+	char *text = malloc(PAGE_TEXT_MAX);
+	struct st_cur *q = text ? st_query(s, STMT_TSTANDINGS_CLEAR, ST_ARGS(ST_INT(t))) : NULL;
+	if (!q) {
+		free(text);
 		return ST_ERR;
+	}
 	int rc = st_exec(s, q, "tstandings clear");
 	for (int i = 0; rc == ST_OK && i < n; i++) {
 		const struct st_tstanding *x = &rows[i];
+		/* the first row of a page carries the page (030) */
+		int head = x->rank_order % ST_TSTANDINGS_PAGE == 0;
+		if (head && page_text(rows, n, x->rank_order, text, PAGE_TEXT_MAX) != 0) {
+			rc = ST_ERR;
+			break;
+		}
 		if (!(q = st_query(s, STMT_TSTANDING_PUT, ST_ARGS(ST_INT(t), ST_INT(x->rank_order),
 				ST_INT(x->user_id), ST_INT(x->place), ST_INT(x->points),
 				ST_INT(x->party_points), ST_INT(x->sb2), ST_INT(x->played),
 				ST_INT(x->byes), ST_TEXT(x->name), ST_INT(x->left_how),
-				ST_INT(x->left_round), ST_INT(x->out_round)))))
-			return ST_ERR;
+				ST_INT(x->left_round), ST_INT(x->out_round),
+				ST_TEXT(head ? text : ""))))) {
+			rc = ST_ERR;
+			break;
+		}
 		rc = st_exec(s, q, "tstanding put");
 	}
+	free(text);
 	return rc;
 }
 
@@ -698,9 +850,75 @@ static int list_tstanding(void *ctx, struct st_cur *q)
 	return 0;
 }
 
+/* The lines of a page's text (030) into out (ST_TSTANDINGS_PAGE at most),
+ * each in its place by rank_order from `from` on; their count, or -1 for a
+ * text that is not such lines. */
+static int page_rows_of(const char *text, int from, struct st_tstanding *out)
+{
+	int n = 0;
+	for (const char *p = text; *p;) {
+		const char *nl = strchr(p, '\n');
+		struct st_tstanding x;
+		x.rank_order = (int)line_num(&p);
+		x.user_id = line_num(&p);
+		x.place = (int)line_num(&p);
+		x.points = (int)line_num(&p);
+		x.party_points = (int)line_num(&p);
+		x.sb2 = (int)line_num(&p);
+		x.played = (int)line_num(&p);
+		x.byes = (int)line_num(&p);
+		x.left_how = (int)line_num(&p);
+		x.left_round = (int)line_num(&p);
+		x.out_round = (int)line_num(&p);
+		int k = x.rank_order - from;
+		if (!nl || p > nl || k < 0 || k >= ST_TSTANDINGS_PAGE || out[k].rank_order >= 0)
+			return -1;
+		size_t len = (size_t)(nl - p) < sizeof x.name ? (size_t)(nl - p) : sizeof x.name - 1;
+		memcpy(x.name, p, len);
+		x.name[len] = '\0';
+		out[k] = x;
+		n++;
+		p = nl + 1;
+	}
+	return n;
+}
+
+struct page_read {
+	struct st_tstanding *rows;
+	int from, n;
+};
+
+static int read_page_rows(void *ctx, struct st_cur *q)
+{
+	struct page_read *r = ctx;
+	const char *text = (const char *)st_text(q, 0);
+	r->n = page_rows_of(text ? text : "", r->from, r->rows);
+	return 0;
+}
+
 int store_tstandings(struct store *s, int64_t t, int from, int limit, st_tstanding_fn fn,
 		     void *ctx)
 {
+	if (from >= 0 && from % ST_TSTANDINGS_PAGE == 0 && limit == ST_TSTANDINGS_PAGE) {
+		/* a whole page: the text its first row carries (030), one read;
+		 * the rows themselves when it has none (no such row: a page
+		 * past the end; or rows written without it) */
+		struct st_tstanding rows[ST_TSTANDINGS_PAGE];
+		for (int i = 0; i < ST_TSTANDINGS_PAGE; i++)
+			rows[i].rank_order = -1;
+		struct page_read r = { rows, from, 0 };
+		int rc = st_one(s, st_query(s, STMT_TSTANDINGS_PAGE, ST_ARGS(ST_INT(t),
+				ST_INT(from))), read_page_rows, &r, "tstandings page");
+		if (rc != ST_OK && rc != ST_NOTFOUND)
+			return rc;
+		int whole = r.n > 0;   /* the rows in order from `from`, none left out */
+		for (int i = 0; whole && i < r.n; i++)
+			whole = rows[i].rank_order == from + i;
+		for (int i = 0; whole && i < r.n; i++)
+			fn(ctx, &rows[i]);
+		if (whole)
+			return ST_OK;
+	}
 	struct tstanding_to to = { fn, ctx };
 	return st_each(s, st_query(s, STMT_TSTANDINGS, ST_ARGS(ST_INT(t), ST_INT(from),
 			ST_INT(limit))), list_tstanding, &to, "tstandings");

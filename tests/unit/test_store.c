@@ -90,7 +90,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "021_to_continue.sql", "022_claimed.sql",
 						  "023_table_ids.sql", "024_login_known.sql",
 						  "025_name_skeleton.sql", "026_one_write.sql",
-						  "027_spectators.sql", "028_results_covering.sql" };
+						  "027_spectators.sql", "028_results_covering.sql",
+						  "029_ttable_results.sql", "030_standings_pages.sql" };
 enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
        SCHEMA_VERSION = NMIGRATIONS };
 

@@ -175,6 +175,57 @@ static void add_standing(void *ctx, const struct st_tstanding *x)
 	s->s[s->n++] = *x;
 }
 
+struct page_rows {
+	struct rows res;
+	int ntables;
+};
+
+static void count_table(void *ctx, const struct st_ttable *x)
+{
+	(void)x;
+	((struct page_rows *)ctx)->ntables++;
+}
+
+static void add_page_result(void *ctx, const struct st_tresult *x)
+{
+	add_result(&((struct page_rows *)ctx)->res, x);
+}
+
+/* Every round's tables with their results as the tournament page reads
+ * them (store_tround_page: the table's own results text, 029) equal the
+ * result rows (store_tround_results), table by table in the same order,
+ * in pages of three tables. */
+static void check_round_pages(struct fix *f, int64_t id, int rounds)
+{
+	for (int round = 1; round <= rounds; round++) {
+		int ntables = 0;
+		assert_int_equal(store_tround_count(f->db.s, id, round, &ntables), ST_OK);
+		for (int first = 0; first < ntables; first += 3) {
+			struct st_tround which = { round, first, first + 2 };
+			struct rows want = { .n = 0 };
+			struct page_rows got = { .res = { .n = 0 }, .ntables = 0 };
+			assert_int_equal(store_tround_results(f->db.s, id, &which, add_result, &want),
+					 ST_OK);
+			assert_int_equal(store_tround_page(f->db.s, id, &which, count_table,
+							   add_page_result, &got), ST_OK);
+			assert_int_equal(got.ntables, ntables - first < 3 ? ntables - first : 3);
+			assert_int_equal(got.res.n, want.n);
+			for (int i = 0; i < want.n; i++) {
+				const struct st_tresult *a = &want.r[i], *b = &got.res.r[i];
+				assert_int_equal(b->round, a->round);
+				assert_int_equal(b->user_id, a->user_id);
+				assert_int_equal(b->table_no, a->table_no);
+				assert_int_equal(b->table_id, a->table_id);
+				assert_int_equal(b->seat, a->seat);
+				assert_int_equal(b->place, a->place);
+				assert_int_equal(b->points, a->points);
+				assert_int_equal(b->party_points, a->party_points);
+				assert_string_equal(b->name, a->name);
+			}
+		}
+	}
+}
+
 /* The stored standings equal rules/tournament.h's over the result rows. */
 static void check_standings(struct fix *f, int64_t id, int nplayers)
 {
@@ -202,6 +253,7 @@ static void check_standings(struct fix *f, int64_t id, int nplayers)
 	struct st_tourney t;
 	int reach[MAXP];
 	assert_int_equal(store_tourney_get(f->db.s, id, &t), ST_OK);
+	check_round_pages(f, id, t.round);
 	for (int k = 0; k < n; k++) {
 		int out = p[k].out_round, left = p[k].left_how ? p[k].left_round : 0;
 		reach[k] = out && (!left || out < left) ? out : left;
@@ -334,6 +386,56 @@ static void test_swiss_bye(void **state)
 	check_standings(f, id, 7);
 }
 
+/* What the page reads a page of standings and a page of a round's tables
+ * from is the text their first row carries (030, 029), written with the
+ * rows: with the rows' names changed behind the store's back, the pages
+ * still show the names they were written with, the rows the changed ones
+ * (and check_standings saw both the same before). */
+static void test_page_texts(void **state)
+{
+	struct fix *f = *state;
+	struct rerr e;
+	int64_t id = create(f, TOURNEY_SWISS, 3, 3, 2, 0, 7);
+	assert_int_equal(tourney_start(f->db.s, id, f->org, f->now, &e), PLAY_OK);
+	play_round(f, id);
+	play_round(f, id);
+	check_standings(f, id, 7);
+	struct stand page = { .n = 0 }, rows = { .n = 0 };
+	assert_int_equal(store_tstandings(f->db.s, id, 0, ST_TSTANDINGS_PAGE, add_standing, &page),
+			 ST_OK);
+	struct st_tround first = { 1, 0, 0 };
+	struct page_rows tables = { .res = { .n = 0 }, .ntables = 0 };
+	assert_int_equal(store_tround_page(f->db.s, id, &first, count_table, add_page_result,
+					   &tables), ST_OK);
+	assert_int_equal(tables.ntables, 1);
+	assert_true(tables.res.n > 0);
+	assert_int_equal(tmpdb_exec(&f->db, "UPDATE tournament_standings SET name = 'Anders'"), 0);
+	assert_int_equal(tmpdb_exec(&f->db, "UPDATE tournament_results SET name = 'Anders'"), 0);
+	struct stand again = { .n = 0 };
+	assert_int_equal(store_tstandings(f->db.s, id, 0, ST_TSTANDINGS_PAGE, add_standing, &again),
+			 ST_OK);
+	assert_int_equal(store_tstandings(f->db.s, id, 0, 7 /* not a page */, add_standing, &rows),
+			 ST_OK);
+	assert_int_equal(again.n, 7);
+	assert_int_equal(rows.n, 7);
+	for (int i = 0; i < 7; i++) {
+		assert_string_equal(again.s[i].name, page.s[i].name);
+		assert_string_not_equal(page.s[i].name, "Anders");
+		assert_string_equal(rows.s[i].name, "Anders");
+		assert_int_equal(again.s[i].user_id, rows.s[i].user_id);
+		assert_int_equal(again.s[i].points, rows.s[i].points);
+		assert_int_equal(again.s[i].sb2, rows.s[i].sb2);
+	}
+	struct page_rows later = { .res = { .n = 0 }, .ntables = 0 };
+	assert_int_equal(store_tround_page(f->db.s, id, &first, count_table, add_page_result,
+					   &later), ST_OK);
+	assert_int_equal(later.res.n, tables.res.n);
+	for (int i = 0; i < later.res.n; i++) {
+		assert_string_equal(later.res.r[i].name, tables.res.r[i].name);
+		assert_string_not_equal(later.res.r[i].name, "Anders");
+	}
+}
+
 static void test_registration(void **state)
 {
 	struct fix *f = *state;
@@ -447,6 +549,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_elimination, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_swiss_bye, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_page_texts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_registration, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_withdraw_running, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_idle_table, setup, teardown),
