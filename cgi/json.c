@@ -1133,6 +1133,18 @@ int json_stream_known(struct json_stream *js, const char *key, const char *s)
 	return 1;
 }
 
+int json_stream_plain(struct json_stream *js, const char *key, const char *s, size_t len)
+{
+	char *q = fast_key(js, key, len + 8);
+	if (!q)
+		return json_stream_value(js, key, VIEW_STR, s, (long long)len);
+	q[0] = '"';
+	memcpy(q + 1, s, len);
+	q[len + 1] = '"';
+	js->o.len = (size_t)(q - js->o.p) + len + 2;
+	return 1;
+}
+
 /* json_stream_open() of a key whose bit was set: a dictionary whose text
  * goes to an earlier key's place once it is closed; or a new key after
  * all. */
