@@ -3201,14 +3201,16 @@ static int strand_layout_from(const struct dna_state *s, int slot, struct strand
 
 /* Lays out strand `slot` from its oldest card, unless the walk from its
  * newest leaves fewer letters. Returns the number of cards (0: no such
- * strand). */
+ * strand). Each walk is laid out once, the newest's beside the oldest's
+ * (it was laid out again, up to four times a strand in all: a third of
+ * a DNA view's layouts; docs/benchmarks.md, "The view functions'
+ * entries"). */
 static int strand_layout(const struct dna_state *s, int slot, struct strand_draw *d)
 {
-	if (strand_layout_from(s, slot, d, 0) > 0 && strand_layout_from(s, slot, d, 1) > 0) {
-		int b = d->nmark;
-		strand_layout_from(s, slot, d, 0);
-		if (d->nmark > b)
-			strand_layout_from(s, slot, d, 1);
+	if (strand_layout_from(s, slot, d, 0) > 0) {
+		struct strand_draw newest;   /* (8 kB) */
+		if (strand_layout_from(s, slot, &newest, 1) < d->nmark)
+			*d = newest;
 	}
 	if (d->m > 0)
 		strand_slots(s, d);
