@@ -171,10 +171,53 @@ static inline int at_seat(const struct view *v, const char *p)
 	return d < v->nnames ? d : -1;
 }
 
-/* s with every "@N" (N a seat that has a name) replaced by that name; its
- * length in *len. The text between the '@' is copied a span at a time
- * (memchr, memcpy): byte by byte it was 19k instructions of a DNA page's
- * event log. Inlined into both callers: a call for each string of the page
+/* s (sl bytes, its first '@' at `at`) with every "@N" (N a seat that has
+ * a name) replaced by that name, in the arena; its length in *len. The
+ * text between the '@' is copied a span at a time (memchr, memcpy): byte
+ * by byte it was 19k instructions of a DNA page's event log; the names'
+ * lengths are view_names()'s. */
+static const char *put_names(struct view *v, const char *s, const char *at, size_t sl,
+			     size_t *len)
+{
+	const char *end = s + sl;
+	size_t need = sl + 1;
+	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
+		int d = at_seat(v, p);
+		if (d >= 0) {
+			need = need - 2 + v->name_len[d];
+			p += 2;
+		} else {
+			p++;
+		}
+	}
+	char *o = arena_alloc_raw(v->a, need), *q = o;
+	if (!o)
+		return NULL;
+	const char *from = s;
+	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
+		int d = at_seat(v, p);
+		if (d < 0) {
+			p++;
+			continue;
+		}
+		memcpy(q, from, (size_t)(p - from));
+		q += p - from;
+		if (v->names[d])
+			memcpy(q, v->names[d], v->name_len[d]);
+		q += v->name_len[d];
+		p += 2;
+		from = p;
+	}
+	memcpy(q, from, (size_t)(end - from));
+	q += end - from;
+	*q = '\0';
+	*len = (size_t)(q - o);
+	return o;
+}
+
+/* s with every "@N" (N a seat that has a name) replaced by that name (a
+ * literal without '@' as it is, any other text in the arena); its length
+ * in *len. Inlined into both callers: a call for each string of the page
  * cost a DNA page 10k (view_str's path is mostly its first lines). */
 static inline __attribute__((always_inline)) const char *substitute(struct view *v, const char *s,
 								   size_t *len)
@@ -188,42 +231,7 @@ static inline __attribute__((always_inline)) const char *substitute(struct view 
 		*len = (size_t)(at - s);
 		return lit ? s : arena_strndup(v->a, s, *len);
 	}
-	size_t sl = (size_t)(at - s) + strlen(at);
-	const char *end = s + sl;
-	size_t need = sl + 1;
-	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
-		int d = at_seat(v, p);
-		if (d >= 0) {
-			need = need - 2 + (v->names[d] ? strlen(v->names[d]) : 0);
-			p += 2;
-		} else {
-			p++;
-		}
-	}
-	char *o = arena_alloc(v->a, need), *q = o;
-	if (!o)
-		return NULL;
-	const char *from = s;
-	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
-		int d = at_seat(v, p);
-		if (d < 0) {
-			p++;
-			continue;
-		}
-		memcpy(q, from, (size_t)(p - from));
-		q += p - from;
-		const char *nm = v->names[d] ? v->names[d] : "";
-		size_t l = strlen(nm);
-		memcpy(q, nm, l);
-		q += l;
-		p += 2;
-		from = p;
-	}
-	memcpy(q, from, (size_t)(end - from));
-	q += end - from;
-	*q = '\0';
-	*len = (size_t)(q - o);
-	return o;
+	return put_names(v, s, at, (size_t)(at - s) + strlen(at), len);
 }
 
 /* view_str() of a tree (not view_json()), inline in its sink. */
@@ -367,6 +375,11 @@ void view_global_num(struct view *v, const char *key, long long val)
 
 static inline __attribute__((always_inline)) void tree_flag(struct view *v, const char *key, int on)
 {
+	/* tmpl.cc shows a section for a flag that is on only, and looks for it
+	 * in the dictionaries around as when there is no flag at all: the
+	 * flags that are off, half of a board's entries, need no node */
+	if (!on && v->html_only && key)
+		return;
 	struct view_node *n = add(v, VIEW_FLAG, key);
 	if (!n)
 		return;
@@ -531,8 +544,9 @@ stream_str(struct view *v, const char *key, const char *val)
 		v->failed = 1;
 		return;
 	}
-	if (v->nnames && memchr(s, '@', len)) {
-		if (!(s = substitute(v, s, &len)))
+	const char *at = v->nnames ? memchr(s, '@', len) : NULL;
+	if (at) {
+		if (!(s = put_names(v, s, at, len, &len)))
 			v->failed = 1;
 		else if (!json_stream_value(v->js, key, VIEW_STR, s, (long long)len))
 			v->failed = 1;

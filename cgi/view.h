@@ -59,6 +59,9 @@ struct view {
 	unsigned name_plain;              /* bit i: names[i] is printable ASCII
 					     without " & < > \\: JSON as it is */
 	int failed;                       /* out of memory or unbalanced: answer 500 */
+	int html_only;                    /* the tree is only expanded (page_html), never
+					     rendered as JSON: a flag that is off is left
+					     out, as a template cannot tell it from none */
 	struct json_stream *js;           /* view_json: entries written as JSON, no tree */
 };
 
