@@ -3249,10 +3249,8 @@ static void view_card_marks(const struct strand_draw *d, int c, struct view_sink
 		const struct strand_link *l = &d->link[i];
 		if (!l->mark || (l->c != c && l->p != c))
 			continue;
-		char letter[8];
-		if (l->mark <= 26)
-			snprintf(letter, sizeof letter, "%c", 'A' + l->mark - 1);
-		else
+		char letter[8] = { (char)('A' + l->mark - 1) };   /* (snprintf cost 800) */
+		if (l->mark > 26)
 			snprintf(letter, sizeof letter, "%d", l->mark);
 		vbegin(v, "joins");
 		vstr(v, "mark", letter);
@@ -3339,8 +3337,8 @@ static void emit_button(void *ctx, const char *move, const struct move_info *mi)
 	char ends[64] = "";
 	size_t len = 0;
 	for (int k = 0; k < mi->n && len < sizeof ends; k++) {
-		int w = snprintf(ends + len, sizeof ends - len, "%se%d", k ? " " : "",
-				 cl->s->tend_id[mi->ends[k]]);
+		int w = view_format(ends + len, sizeof ends - len, "%se%d", k ? " " : "",
+				    cl->s->tend_id[mi->ends[k]]);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	vbegin(cl->v, "moves");
@@ -3528,16 +3526,19 @@ static void say_event(const struct game_event *ev, struct view_sink *v, const ch
 /* Final places: finishing order, then fewer hand cards first. */
 static void places(const struct dna_state *s, int *place)
 {
-	for (int p = 0; p < s->n; p++)
+	int hand[DNA_SEATS];   /* each hand counted once, not once per pair */
+	for (int p = 0; p < s->n; p++) {
 		place[p] = 0;
+		hand[p] = hand_count(s, p);
+	}
 	for (int i = 0; i < s->nfin; i++)
 		place[s->fin[i]] = i + 1;
 	for (int p = 0; p < s->n; p++) {
 		if (place[p])
 			continue;
-		int better = s->nfin, h = hand_count(s, p);
+		int better = s->nfin;
 		for (int o = 0; o < s->n; o++)
-			if (o != p && !((s->finmask >> o) & 1u) && hand_count(s, o) < h)
+			if (o != p && !((s->finmask >> o) & 1u) && hand[o] < hand[p])
 				better++;
 		place[p] = better + 1;
 	}
@@ -3589,8 +3590,8 @@ static void view_choice(const struct dna_state *s, int me, struct view_sink *v)
 	}
 	/* the ends ("e1 e4") are move words, passed along as they are */
 	for (int i = 0; i < s->choice_nends[me] && len < sizeof ends; i++) {
-		int w = snprintf(ends + len, sizeof ends - len, "%se%d", i ? " " : "",
-				 s->choice_ends[me][i]);
+		int w = view_format(ends + len, sizeof ends - len, "%se%d", i ? " " : "",
+				    s->choice_ends[me][i]);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	const char *lbl = face_label[face(s->choice_card[me])];

@@ -178,6 +178,15 @@ static int fmt_capture(char *out, size_t cap, char *args, size_t acap, const cha
 	return n;
 }
 
+int view_format(char *out, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = view_vformat(out, cap, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 int rerr_set(struct rerr *e, const char *fmt, ...)
 {
 	if (e) {
