@@ -161,7 +161,7 @@ static int card_points(int c)
 /* The name on the page: "Herz König". */
 static void face_label(int f, char *out, size_t cap)
 {
-	snprintf(out, cap, "%s", card_name[f]);
+	view_format(out, cap, "%s", card_name[f]);   /* (snprintf cost 550 a name) */
 }
 
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
