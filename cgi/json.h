@@ -40,6 +40,10 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
  * nothing was written). */
 int json_stream_literal(struct json_stream *js, const char *key, const char *s, size_t len);
 int json_stream_known(struct json_stream *js, const char *key, const char *s);
+/* json_stream_value of a string s (len bytes) the caller knows to be
+ * printable ASCII without " & < > \\ (nothing to escape or check): copied
+ * as it is, with its quotes. */
+int json_stream_plain(struct json_stream *js, const char *key, const char *s, size_t len);
 int json_stream_end(struct json_stream *js);
 char *json_stream_finish(struct json_stream *js, size_t *len);
 

@@ -11,10 +11,14 @@
 #include "view.h"
 
 /* The entries of a view_json() view (at the end of this file). */
-static void stream_str(struct view *v, const char *key, const char *val);
-static void stream_num(struct view *v, const char *key, long long val);
-static void stream_flag(struct view *v, const char *key, int on);
-static void stream_open(struct view *v, const char *key, enum view_kind kind);
+static inline __attribute__((always_inline)) void
+stream_str(struct view *v, const char *key, const char *val);
+static inline __attribute__((always_inline)) void
+stream_num(struct view *v, const char *key, long long val);
+static inline __attribute__((always_inline)) void
+stream_flag(struct view *v, const char *key, int on);
+static inline __attribute__((always_inline)) void
+stream_open(struct view *v, const char *key, enum view_kind kind);
 static void stream_sink_init(struct view *v, struct view_sink *out);
 
 void view_init(struct view *v, struct arena *a)
@@ -167,10 +171,53 @@ static inline int at_seat(const struct view *v, const char *p)
 	return d < v->nnames ? d : -1;
 }
 
-/* s with every "@N" (N a seat that has a name) replaced by that name; its
- * length in *len. The text between the '@' is copied a span at a time
- * (memchr, memcpy): byte by byte it was 19k instructions of a DNA page's
- * event log. Inlined into both callers: a call for each string of the page
+/* s (sl bytes, its first '@' at `at`) with every "@N" (N a seat that has
+ * a name) replaced by that name, in the arena; its length in *len. The
+ * text between the '@' is copied a span at a time (memchr, memcpy): byte
+ * by byte it was 19k instructions of a DNA page's event log; the names'
+ * lengths are view_names()'s. */
+static const char *put_names(struct view *v, const char *s, const char *at, size_t sl,
+			     size_t *len)
+{
+	const char *end = s + sl;
+	size_t need = sl + 1;
+	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
+		int d = at_seat(v, p);
+		if (d >= 0) {
+			need = need - 2 + v->name_len[d];
+			p += 2;
+		} else {
+			p++;
+		}
+	}
+	char *o = arena_alloc_raw(v->a, need), *q = o;
+	if (!o)
+		return NULL;
+	const char *from = s;
+	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
+		int d = at_seat(v, p);
+		if (d < 0) {
+			p++;
+			continue;
+		}
+		memcpy(q, from, (size_t)(p - from));
+		q += p - from;
+		if (v->names[d])
+			memcpy(q, v->names[d], v->name_len[d]);
+		q += v->name_len[d];
+		p += 2;
+		from = p;
+	}
+	memcpy(q, from, (size_t)(end - from));
+	q += end - from;
+	*q = '\0';
+	*len = (size_t)(q - o);
+	return o;
+}
+
+/* s with every "@N" (N a seat that has a name) replaced by that name (a
+ * literal without '@' as it is, any other text in the arena); its length
+ * in *len. Inlined into both callers: a call for each string of the page
  * cost a DNA page 10k (view_str's path is mostly its first lines). */
 static inline __attribute__((always_inline)) const char *substitute(struct view *v, const char *s,
 								   size_t *len)
@@ -184,50 +231,12 @@ static inline __attribute__((always_inline)) const char *substitute(struct view 
 		*len = (size_t)(at - s);
 		return lit ? s : arena_strndup(v->a, s, *len);
 	}
-	size_t sl = (size_t)(at - s) + strlen(at);
-	const char *end = s + sl;
-	size_t need = sl + 1;
-	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
-		int d = at_seat(v, p);
-		if (d >= 0) {
-			need = need - 2 + (v->names[d] ? strlen(v->names[d]) : 0);
-			p += 2;
-		} else {
-			p++;
-		}
-	}
-	char *o = arena_alloc(v->a, need), *q = o;
-	if (!o)
-		return NULL;
-	const char *from = s;
-	for (const char *p = at; p; p = memchr(p, '@', (size_t)(end - p))) {
-		int d = at_seat(v, p);
-		if (d < 0) {
-			p++;
-			continue;
-		}
-		memcpy(q, from, (size_t)(p - from));
-		q += p - from;
-		const char *nm = v->names[d] ? v->names[d] : "";
-		size_t l = strlen(nm);
-		memcpy(q, nm, l);
-		q += l;
-		p += 2;
-		from = p;
-	}
-	memcpy(q, from, (size_t)(end - from));
-	q += end - from;
-	*q = '\0';
-	*len = (size_t)(q - o);
-	return o;
+	return put_names(v, s, at, (size_t)(at - s) + strlen(at), len);
 }
 
-void view_str(struct view *v, const char *key, const char *val)
+/* view_str() of a tree (not view_json()), inline in its sink. */
+static inline __attribute__((always_inline)) void tree_str(struct view *v, const char *key, const char *val)
 {
-	if (v->js) {
-		stream_str(v, key, val);
-		return;
-	}
 	struct view_node *n = add(v, VIEW_STR, key);
 	if (!n)
 		return;
@@ -236,6 +245,14 @@ void view_str(struct view *v, const char *key, const char *val)
 	n->num = (long long)len;   /* a string's length, for tmpl.cc */
 	if (!n->str)
 		v->failed = 1;
+}
+
+void view_str(struct view *v, const char *key, const char *val)
+{
+	if (v->js)
+		stream_str(v, key, val);
+	else
+		tree_str(v, key, val);
 }
 
 void view_strf(struct view *v, const char *key, const char *fmt, ...)
@@ -295,26 +312,30 @@ static struct view_node *add_name_of(struct view *v, const struct view_node *n)
 			 view_key_hash(k, kl + sizeof "_name" - 1), 0);
 }
 
-void view_num(struct view *v, const char *key, long long val)
+static inline __attribute__((always_inline)) void tree_num(struct view *v, const char *key, long long val)
 {
-	if (v->js) {
-		stream_num(v, key, val);
-		return;
-	}
 	struct view_node *n = add(v, VIEW_NUM, key);
 	if (!n)
 		return;
 	n->num = val;
 	if (v->nnames && is_seat_key(n->key, n->klen)) {
-		const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
+		int seat = val >= 0 && val < v->nnames ? (int)val : -1;
 		struct view_node *s = add_name_of(v, n);
 		if (!s) {
 			v->failed = 1;
 			return;
 		}
-		s->str = nm;
-		s->num = (long long)strlen(nm);
+		s->str = seat >= 0 && v->names[seat] ? v->names[seat] : "";
+		s->num = seat >= 0 ? (long long)v->name_len[seat] : 0;
 	}
+}
+
+void view_num(struct view *v, const char *key, long long val)
+{
+	if (v->js)
+		stream_num(v, key, val);
+	else
+		tree_num(v, key, val);
 }
 
 /* Marks the first node added to the current dictionary after `before`
@@ -352,12 +373,13 @@ void view_global_num(struct view *v, const char *key, long long val)
 	mark_global(v, before);
 }
 
-void view_flag(struct view *v, const char *key, int on)
+static inline __attribute__((always_inline)) void tree_flag(struct view *v, const char *key, int on)
 {
-	if (v->js) {
-		stream_flag(v, key, on);
+	/* tmpl.cc shows a section for a flag that is on only, and looks for it
+	 * in the dictionaries around as when there is no flag at all: the
+	 * flags that are off, half of a board's entries, need no node */
+	if (!on && v->html_only && key)
 		return;
-	}
 	struct view_node *n = add(v, VIEW_FLAG, key);
 	if (!n)
 		return;
@@ -366,15 +388,27 @@ void view_flag(struct view *v, const char *key, int on)
 		v->cur->smask |= view_key_bit(n->khash);
 }
 
-void view_begin(struct view *v, const char *key)
+void view_flag(struct view *v, const char *key, int on)
 {
-	if (v->js) {
-		stream_open(v, key, VIEW_SECTION);
-		return;
-	}
+	if (v->js)
+		stream_flag(v, key, on);
+	else
+		tree_flag(v, key, on);
+}
+
+static inline __attribute__((always_inline)) void tree_begin(struct view *v, const char *key)
+{
 	struct view_node *n = add(v, VIEW_SECTION, key);
 	if (n)
 		v->cur = n;
+}
+
+void view_begin(struct view *v, const char *key)
+{
+	if (v->js)
+		stream_open(v, key, VIEW_SECTION);
+	else
+		tree_begin(v, key);
 }
 
 void view_include(struct view *v, const char *key, const char *file)
@@ -422,26 +456,42 @@ void view_names(struct view *v, const char *const *names, int n)
 		n = 0;
 	v->names = names;
 	v->nnames = n;
+	/* each name measured and looked at once: a board names seats
+	 * hundreds of times (a round's points, each a seat's) */
+	v->name_plain = 0;
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i] ? names[i] : "";
+		size_t l = 0;
+		int plain = 1;
+		for (; nm[l]; l++)
+			plain &= (unsigned char)nm[l] >= 0x20 && (unsigned char)nm[l] < 0x7f &&
+				 !strchr("\"&<>\\", nm[l]);
+		v->name_len[i] = (unsigned)l;
+		v->name_plain |= (unsigned)plain << i;
+	}
 }
 
+/* The sinks of a tree (view_sink_init gives them only to a tree, a
+ * view_json() view has its own below): the entry made at once, without
+ * view_str's call and its test of v->js in between. */
 static void sink_str(void *ctx, const char *key, const char *val)
 {
-	view_str(ctx, key, val);
+	tree_str(ctx, key, val);
 }
 
 static void sink_num(void *ctx, const char *key, long long val)
 {
-	view_num(ctx, key, val);
+	tree_num(ctx, key, val);
 }
 
 static void sink_flag(void *ctx, const char *key, int on)
 {
-	view_flag(ctx, key, on);
+	tree_flag(ctx, key, on);
 }
 
 static void sink_begin(void *ctx, const char *key)
 {
-	view_begin(ctx, key);
+	tree_begin(ctx, key);
 }
 
 static void sink_end(void *ctx)
@@ -479,7 +529,8 @@ void view_json(struct view *v)
 }
 
 /* A string as view_str has it: "@N" names put in. */
-static void stream_str(struct view *v, const char *key, const char *val)
+static inline __attribute__((always_inline)) void
+stream_str(struct view *v, const char *key, const char *val)
 {
 	const char *s = val ? val : "";
 	int lit = is_literal(s), known = lit && key ? json_stream_known(v->js, key, s) : 0;
@@ -493,8 +544,9 @@ static void stream_str(struct view *v, const char *key, const char *val)
 		v->failed = 1;
 		return;
 	}
-	if (v->nnames && memchr(s, '@', len)) {
-		if (!(s = substitute(v, s, &len)))
+	const char *at = v->nnames ? memchr(s, '@', len) : NULL;
+	if (at) {
+		if (!(s = put_names(v, s, at, len, &len)))
 			v->failed = 1;
 		else if (!json_stream_value(v->js, key, VIEW_STR, s, (long long)len))
 			v->failed = 1;
@@ -505,20 +557,63 @@ static void stream_str(struct view *v, const char *key, const char *val)
 		v->failed = 1;
 }
 
+/* The "<key>_name" of the games' and pages' seat keys, as literals: the
+ * JSON writer measures and checks a literal key once, any other key each
+ * time (a round's "claimer_seat_name" was 16k instructions of a Wurf &
+ * Wort JSON twin). A key not here is made in a buffer, as before. */
+static const char *const seat_name_literals[] = {
+	"my_seat_name", "turn_seat_name", "claimer_seat_name", "holder_seat_name",
+	"opener_seat_name", "target_seat_name", "attacker_seat_name",
+	"attack_target_seat_name", "by_seat_name",
+};
+
+/* Literal seat keys and their seat_name_literals entry (NULL: none), by
+ * address, found once per process (per thread). */
+static _Thread_local struct {
+	const char *key, *name;
+} seat_name_memo[16];
+
+/* The literal "<key>_name" of seat key `key` (kl bytes), or NULL. */
+static const char *seat_name_literal(const char *key, size_t kl)
+{
+	if (!is_literal(key))
+		return NULL;
+	uintptr_t a = (uintptr_t)key;
+	size_t slot = (a ^ (a >> 8)) & 15;
+	if (seat_name_memo[slot].key == key)
+		return seat_name_memo[slot].name;
+	const char *name = NULL;
+	for (size_t i = 0; i < sizeof seat_name_literals / sizeof *seat_name_literals; i++)
+		if (strlen(seat_name_literals[i]) == kl + 5 &&
+		    memcmp(seat_name_literals[i], key, kl) == 0)
+			name = seat_name_literals[i];
+	seat_name_memo[slot].key = key;
+	seat_name_memo[slot].name = name;
+	return name;
+}
+
 /* A number as view_num has it: a seat's name after a seat's number. */
-static void stream_num(struct view *v, const char *key, long long val)
+static inline __attribute__((always_inline)) void
+stream_num(struct view *v, const char *key, long long val)
 {
 	if (!key || !json_stream_value(v->js, key, VIEW_NUM, NULL, val)) {
 		v->failed = 1;
 		return;
 	}
-	size_t kl;
-	if (!v->nnames || !is_seat_key(key, kl = strlen(key)))
+	if (!v->nnames)
 		return;
-	/* "seat" (the most of them) as a literal, which the JSON writer knows */
+	size_t kl;
+	unsigned kh;
+	if (is_literal(key))   /* its length remembered (add()'s memo) */
+		literal_key(key, &kl, &kh);
+	else
+		kl = strlen(key);
+	if (!is_seat_key(key, kl))
+		return;
+	/* as a literal, which the JSON writer knows, when it is one of them */
 	char buf[64];
-	const char *k = "seat_name";
-	if (kl != 4) {
+	const char *k = kl == 4 ? "seat_name" : seat_name_literal(key, kl);
+	if (!k) {
 		char *b = kl + sizeof "_name" <= sizeof buf ? buf
 			  : arena_alloc_raw(v->a, kl + sizeof "_name");
 		if (!b) {
@@ -529,18 +624,23 @@ static void stream_num(struct view *v, const char *key, long long val)
 		memcpy(b + kl, "_name", sizeof "_name");
 		k = b;
 	}
-	const char *nm = val >= 0 && val < v->nnames && v->names[val] ? v->names[val] : "";
-	if (!json_stream_value(v->js, k, VIEW_STR, nm, (long long)strlen(nm)))
+	int seat = val >= 0 && val < v->nnames ? (int)val : -1;
+	const char *nm = seat >= 0 && v->names[seat] ? v->names[seat] : "";
+	size_t nl = seat >= 0 ? v->name_len[seat] : 0;
+	if (!(seat >= 0 && (v->name_plain >> seat & 1) ? json_stream_plain(v->js, k, nm, nl)
+	      : json_stream_value(v->js, k, VIEW_STR, nm, (long long)nl)))
 		v->failed = 1;
 }
 
-static void stream_flag(struct view *v, const char *key, int on)
+static inline __attribute__((always_inline)) void
+stream_flag(struct view *v, const char *key, int on)
 {
 	if (!key || !json_stream_value(v->js, key, VIEW_FLAG, NULL, on != 0))
 		v->failed = 1;
 }
 
-static void stream_open(struct view *v, const char *key, enum view_kind kind)
+static inline __attribute__((always_inline)) void
+stream_open(struct view *v, const char *key, enum view_kind kind)
 {
 	if (!key || !json_stream_open(v->js, key, kind))
 		v->failed = 1;

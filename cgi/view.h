@@ -55,7 +55,13 @@ struct view {
 	struct view_node *cur;            /* where the next entry goes */
 	const char *const *names;         /* seat names for substitution */
 	int nnames;                       /* > 0: @N and *_seat_name substitution on */
+	unsigned name_len[10];            /* strlen(names[i]) (0: NULL) */
+	unsigned name_plain;              /* bit i: names[i] is printable ASCII
+					     without " & < > \\: JSON as it is */
 	int failed;                       /* out of memory or unbalanced: answer 500 */
+	int html_only;                    /* the tree is only expanded (page_html), never
+					     rendered as JSON: a flag that is off is left
+					     out, as a template cannot tell it from none */
 	struct json_stream *js;           /* view_json: entries written as JSON, no tree */
 };
 

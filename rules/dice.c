@@ -101,7 +101,7 @@ const char *dice_text(const struct dice *d, unsigned mask, char *out, size_t cap
 	for (int i = 0; i < d->n; i++) {
 		if (!((mask >> i) & 1u))
 			continue;
-		int w = snprintf(out + len, cap - len, "%s%d", len ? " " : "", d->face[i]);
+		int w = view_format(out + len, cap - len, "%s%d", len ? " " : "", d->face[i]);
 		if (w < 0 || (size_t)w >= cap - len)
 			break;
 		len += (size_t)w;

@@ -3201,14 +3201,16 @@ static int strand_layout_from(const struct dna_state *s, int slot, struct strand
 
 /* Lays out strand `slot` from its oldest card, unless the walk from its
  * newest leaves fewer letters. Returns the number of cards (0: no such
- * strand). */
+ * strand). Each walk is laid out once, the newest's beside the oldest's
+ * (it was laid out again, up to four times a strand in all: a third of
+ * a DNA view's layouts; docs/benchmarks.md, "The view functions'
+ * entries"). */
 static int strand_layout(const struct dna_state *s, int slot, struct strand_draw *d)
 {
-	if (strand_layout_from(s, slot, d, 0) > 0 && strand_layout_from(s, slot, d, 1) > 0) {
-		int b = d->nmark;
-		strand_layout_from(s, slot, d, 0);
-		if (d->nmark > b)
-			strand_layout_from(s, slot, d, 1);
+	if (strand_layout_from(s, slot, d, 0) > 0) {
+		struct strand_draw newest;   /* (8 kB) */
+		if (strand_layout_from(s, slot, &newest, 1) < d->nmark)
+			*d = newest;
 	}
 	if (d->m > 0)
 		strand_slots(s, d);
@@ -3247,10 +3249,8 @@ static void view_card_marks(const struct strand_draw *d, int c, struct view_sink
 		const struct strand_link *l = &d->link[i];
 		if (!l->mark || (l->c != c && l->p != c))
 			continue;
-		char letter[8];
-		if (l->mark <= 26)
-			snprintf(letter, sizeof letter, "%c", 'A' + l->mark - 1);
-		else
+		char letter[8] = { (char)('A' + l->mark - 1) };   /* (snprintf cost 800) */
+		if (l->mark > 26)
 			snprintf(letter, sizeof letter, "%d", l->mark);
 		vbegin(v, "joins");
 		vstr(v, "mark", letter);
@@ -3337,8 +3337,8 @@ static void emit_button(void *ctx, const char *move, const struct move_info *mi)
 	char ends[64] = "";
 	size_t len = 0;
 	for (int k = 0; k < mi->n && len < sizeof ends; k++) {
-		int w = snprintf(ends + len, sizeof ends - len, "%se%d", k ? " " : "",
-				 cl->s->tend_id[mi->ends[k]]);
+		int w = view_format(ends + len, sizeof ends - len, "%se%d", k ? " " : "",
+				    cl->s->tend_id[mi->ends[k]]);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	vbegin(cl->v, "moves");
@@ -3526,16 +3526,19 @@ static void say_event(const struct game_event *ev, struct view_sink *v, const ch
 /* Final places: finishing order, then fewer hand cards first. */
 static void places(const struct dna_state *s, int *place)
 {
-	for (int p = 0; p < s->n; p++)
+	int hand[DNA_SEATS];   /* each hand counted once, not once per pair */
+	for (int p = 0; p < s->n; p++) {
 		place[p] = 0;
+		hand[p] = hand_count(s, p);
+	}
 	for (int i = 0; i < s->nfin; i++)
 		place[s->fin[i]] = i + 1;
 	for (int p = 0; p < s->n; p++) {
 		if (place[p])
 			continue;
-		int better = s->nfin, h = hand_count(s, p);
+		int better = s->nfin;
 		for (int o = 0; o < s->n; o++)
-			if (o != p && !((s->finmask >> o) & 1u) && hand_count(s, o) < h)
+			if (o != p && !((s->finmask >> o) & 1u) && hand[o] < hand[p])
 				better++;
 		place[p] = better + 1;
 	}
@@ -3587,8 +3590,8 @@ static void view_choice(const struct dna_state *s, int me, struct view_sink *v)
 	}
 	/* the ends ("e1 e4") are move words, passed along as they are */
 	for (int i = 0; i < s->choice_nends[me] && len < sizeof ends; i++) {
-		int w = snprintf(ends + len, sizeof ends - len, "%se%d", i ? " " : "",
-				 s->choice_ends[me][i]);
+		int w = view_format(ends + len, sizeof ends - len, "%se%d", i ? " " : "",
+				    s->choice_ends[me][i]);
 		len += w > 0 ? (size_t)w : 0;
 	}
 	const char *lbl = face_label[face(s->choice_card[me])];

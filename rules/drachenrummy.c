@@ -161,7 +161,7 @@ static int card_points(int c)
 /* The name on the page: "Herz König". */
 static void face_label(int f, char *out, size_t cap)
 {
-	snprintf(out, cap, "%s", card_name[f]);
+	view_format(out, cap, "%s", card_name[f]);   /* (snprintf cost 550 a name) */
 }
 
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
@@ -1781,8 +1781,8 @@ static void faces_list(uint16_t packed, int n, char *out, size_t cap)
 	if (n > DR_DICE)
 		n = DR_DICE;   /* five faces fit in the 16 bits; a damaged count is cut */
 	for (int k = 0; k < n && len < cap; k++) {
-		int w = snprintf(out + len, cap - len, "%s%u", k == 0 ? "" : ", ",
-				 (packed >> (3 * k)) & 7u);
+		int w = view_format(out + len, cap - len, "%s%u", k == 0 ? "" : ", ",
+				    (packed >> (3 * k)) & 7u);
 		len += w > 0 ? (size_t)w : 0;
 	}
 }
@@ -1799,7 +1799,7 @@ __attribute__((unused)) static void faces_words(uint16_t packed, int n, char *ou
 		return;
 	}
 	faces_list(packed, n - 1, list, sizeof list);
-	snprintf(out, cap, "%s und %u", list, (packed >> (3 * (n - 1))) & 7u);
+	view_format(out, cap, "%s und %u", list, (packed >> (3 * (n - 1))) & 7u);
 }
 
 /* A dice event's faces for its sentence: one face alone, or all but the

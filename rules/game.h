@@ -141,20 +141,55 @@ struct view_sink {
  * vstrf are for data (ids, classes, move texts, words as typed); a text a
  * player reads (a log sentence, a card's name, a label) goes through vtext
  * (a fixed text) or vtextf (a format), which the platform translates. */
-void vstr(struct view_sink *v, const char *key, const char *val);
 void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void vtext(struct view_sink *v, const char *key, const char *msg);
 void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void vnum(struct view_sink *v, const char *key, long long val);
-void vflag(struct view_sink *v, const char *key, int on);
-void vbegin(struct view_sink *v, const char *section);
-void vend(struct view_sink *v);
+/* The others straight to the sink, inline: a board emits hundreds of
+ * entries, and a call of its own for each cost a view up to 10k
+ * instructions (docs/benchmarks.md, "The view functions' entries"). */
+static inline void vstr(struct view_sink *v, const char *key, const char *val)
+{
+	v->str(v->ctx, key, val ? val : "");
+}
+
+static inline void vtext(struct view_sink *v, const char *key, const char *msg)
+{
+	if (!msg)
+		msg = "";
+	if (v->text)
+		v->text(v->ctx, key, msg, "", 0, msg);
+	else
+		v->str(v->ctx, key, msg);
+}
+
+static inline void vnum(struct view_sink *v, const char *key, long long val)
+{
+	v->num(v->ctx, key, val);
+}
+
+static inline void vflag(struct view_sink *v, const char *key, int on)
+{
+	v->flag(v->ctx, key, on);
+}
+
+static inline void vbegin(struct view_sink *v, const char *section)
+{
+	v->begin(v->ctx, section);
+}
+
+static inline void vend(struct view_sink *v)
+{
+	v->end(v->ctx);
+}
 /* vsnprintf with the same result, the conversions the games use (%d %i %u
  * with l or ll, %zu, %s, %c, %%) written without it (rules/view.c). */
 int view_vformat(char *out, size_t cap, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
+/* snprintf(out, cap, fmt, ...) through view_vformat: for the texts a view
+ * puts together (glibc's snprintf cost 800 instructions a call). */
+int view_format(char *out, size_t cap, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 typedef void (*move_emit_fn)(void *ctx, const char *move);
 struct mt_verb;   /* a verb of a game's move language (rules/movetext.h) */

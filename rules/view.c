@@ -178,6 +178,15 @@ static int fmt_capture(char *out, size_t cap, char *args, size_t acap, const cha
 	return n;
 }
 
+int view_format(char *out, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int n = view_vformat(out, cap, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 int rerr_set(struct rerr *e, const char *fmt, ...)
 {
 	if (e) {
@@ -190,11 +199,6 @@ int rerr_set(struct rerr *e, const char *fmt, ...)
 	return -1;
 }
 
-void vstr(struct view_sink *v, const char *key, const char *val)
-{
-	v->str(v->ctx, key, val ? val : "");
-}
-
 void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 {
 	char tmp[512];
@@ -203,16 +207,6 @@ void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 	view_vformat(tmp, sizeof tmp, fmt, ap);
 	va_end(ap);
 	v->str(v->ctx, key, tmp);
-}
-
-void vtext(struct view_sink *v, const char *key, const char *msg)
-{
-	if (!msg)
-		msg = "";
-	if (v->text)
-		v->text(v->ctx, key, msg, "", 0, msg);
-	else
-		v->str(v->ctx, key, msg);
 }
 
 void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
@@ -228,24 +222,4 @@ void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
 		v->str(v->ctx, key, tmp);
 	}
 	va_end(ap);
-}
-
-void vnum(struct view_sink *v, const char *key, long long val)
-{
-	v->num(v->ctx, key, val);
-}
-
-void vflag(struct view_sink *v, const char *key, int on)
-{
-	v->flag(v->ctx, key, on);
-}
-
-void vbegin(struct view_sink *v, const char *section)
-{
-	v->begin(v->ctx, section);
-}
-
-void vend(struct view_sink *v)
-{
-	v->end(v->ctx);
 }

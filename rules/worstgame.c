@@ -2135,20 +2135,25 @@ static void view_card(struct view_sink *v, unsigned card)
 	vflag(v, "stays", t->flags & F_STAYS);
 }
 
+/* The keys of a count of chips (view_chips): "<prefix>", "<prefix>_black",
+ * "<prefix>_red", "<prefix>_stack", as literals (keys made with snprintf
+ * cost a Worst Game Ever view 12k instructions, and the page and its
+ * JSON twin measure and check a key that is not a literal each time). */
+struct chip_keys {
+	const char *n, *black, *red, *stack;
+};
+static const struct chip_keys seat_chips = { "chips", "chips_black", "chips_red", "chips_stack" },
+			      kitty_chips = { "kitty", "kitty_black", "kitty_red", "kitty_stack" };
+
 /* Chips as stacks: black chips are worth 5; "<prefix>_stack" has one item
  * per chip to draw, black ones first. */
-static void view_chips(struct view_sink *v, const char *prefix, int chips)
+static void view_chips(struct view_sink *v, const struct chip_keys *k, int chips)
 {
-	char k[32];
-	snprintf(k, sizeof k, "%s", prefix);
-	vnum(v, k, chips);
-	snprintf(k, sizeof k, "%s_black", prefix);
-	vnum(v, k, chips / 5);
-	snprintf(k, sizeof k, "%s_red", prefix);
-	vnum(v, k, chips % 5);
-	snprintf(k, sizeof k, "%s_stack", prefix);
+	vnum(v, k->n, chips);
+	vnum(v, k->black, chips / 5);
+	vnum(v, k->red, chips % 5);
 	for (int i = 0; i < chips / 5 + chips % 5; i++) {
-		vbegin(v, k);
+		vbegin(v, k->stack);
 		vflag(v, "black", i < chips / 5);
 		vend(v);
 	}
@@ -2344,7 +2349,7 @@ static void view_seats(const struct wg_state *s, int me, struct view_sink *v)
 		/* known from the count at the end; a sole winner is no tie */
 		vflag(v, "tied", __builtin_popcount(s->tied) > 1 && ((s->tied >> q) & 1u));
 		vnum(v, "place", s->place[q]);
-		view_chips(v, "chips", s->chips[q]);
+		view_chips(v, &seat_chips, s->chips[q]);
 		vnum(v, "hand_count", s->nhand[q]);
 		vflag(v, "open_hand", lying(s, q, P_KIBITZ) > 0 && q != me);
 		for (int i = 0; lying(s, q, P_KIBITZ) > 0 && q != me && i < s->nhand[q]; i++) {
@@ -2388,10 +2393,17 @@ static void view_hand(const struct wg_state *s, int me, struct view_sink *v)
 	}
 	for (int k = 0; k < K__MAX; k++) {
 		char m[GAME_MOVE_MAX + 1] = "react";
+		size_t ml = sizeof "react" - 1;
 		unsigned mask = s->listen[me] ^ (1u << k);
-		for (int j = 0; j < K__MAX; j++)
-			if ((mask >> j) & 1u)
-				snprintf(m + strlen(m), sizeof m - strlen(m), " %s", kind_word[j]);
+		for (int j = 0; j < K__MAX; j++)   /* (snprintf cost 800 a word) */
+			if ((mask >> j) & 1u) {
+				size_t wl = strlen(kind_word[j]);
+				if (ml + 1 + wl >= sizeof m)
+					break;
+				m[ml++] = ' ';
+				memcpy(m + ml, kind_word[j], wl + 1);
+				ml += wl;
+			}
 		vbegin(v, "listen");
 		vtext(v, "kind", kind_name[k]);
 		vflag(v, "on", (s->listen[me] >> k) & 1u);
@@ -2421,7 +2433,7 @@ static void view_actions(const struct wg_state *s, int me, struct view_sink *v)
 		vnum(v, "chips", s->chips[q]);
 		for (int d = 1; d <= WG_DEMAND_MAX; d++) {
 			char m[32];
-			snprintf(m, sizeof m, "attack %d %d", q, d);
+			view_format(m, sizeof m, "attack %d %d", q, d);
 			vbegin(v, "demands");
 			vstr(v, "move", m);
 			attack_label(v, q, d);
@@ -2467,7 +2479,7 @@ static void wg_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "has_deadline", p && p->deadline > 0);
 	vnum(v, "react_seconds", s->react_seconds);
 	vflag(v, "few_windows", s->few);
-	view_chips(v, "kitty", s->kitty);
+	view_chips(v, &kitty_chips, s->kitty);
 	vnum(v, "deck_count", s->ndeck);
 	vnum(v, "discard_count", s->ndiscard);
 	vflag(v, "has_discard", s->ndiscard > 0);

@@ -165,6 +165,19 @@ static void test_view_format_is_vsnprintf(void **state)
 		both(m, l, c, "%lld%%%ld %hd", -1LL, 7L, (short)-3);
 	}
 	assert_int_equal(both(m, l, 0, "%d", 12345), 5);
+	/* view_format, the games' snprintf in their views: the same text, cut
+	 * and length, for the formats they put together */
+	for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
+		size_t c = caps[i];
+		assert_int_equal(view_format(m, c, "%se%d", " ", 12), snprintf(l, c, "%se%d", " ", 12));
+		assert_string_equal(m, l);
+		assert_int_equal(view_format(m, c, "%s und %u", "6, 6", 3u),
+				 snprintf(l, c, "%s und %u", "6, 6", 3u));
+		assert_string_equal(m, l);
+		assert_int_equal(view_format(m, c, "attack %d %d", 7, 3),
+				 snprintf(l, c, "attack %d %d", 7, 3));
+		assert_string_equal(m, l);
+	}
 }
 
 /* The snapshots' checksum is CRC-32 as zlib computes it: its check value,

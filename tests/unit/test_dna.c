@@ -1450,6 +1450,54 @@ static int segs_cross(const int *a, const int *b, const int *c, const int *d)
  * their coordinates as the view gives them; every link of the strand is
  * either a line or a letter on both its cards, exactly once. Letters are
  * for what no drawing can show: few. */
+/* strand_layout lays out each walk once (the newest's beside the
+ * oldest's, no longer again and again): the drawing it keeps is the one of
+ * the walk with fewer letters, the oldest's on a tie, as each walk laid out
+ * alone and placed gives it, in random parties with strands of every kind
+ * (the layout of a strand with letters took up to four walks before). */
+static void test_strand_layout_keeps_the_walk_with_fewer_letters(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(3, sizeof *d), *old = d + 1, *new = d + 2;
+	int newest_won = 0, lettered = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k, k % 3 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 7 + 3, 20 + k % 120 * 5);
+		for (int slot = 0; slot < DNA_STRANDS; slot++) {
+			int m = strand_layout(s, slot, d);
+			int a = strand_layout_from(s, slot, old, 0), b = strand_layout_from(s, slot, new, 1);
+			struct strand_draw *want = a > 0 && b < a ? new : old;
+			lettered += a > 0;
+			newest_won += want == new;
+			if (want->m > 0)
+				strand_slots(s, want);
+			assert_int_equal(m, want->m);
+			assert_int_equal(d->nlink, want->nlink);
+			assert_int_equal(d->nmark, want->nmark);
+			assert_int_equal(d->maxcol, want->maxcol);
+			assert_int_equal(d->maxrow, want->maxrow);
+			for (int i = 0; i < m; i++) {
+				int c = want->byseq[i];
+				assert_int_equal(d->byseq[i], c);
+				assert_int_equal(d->col[c], want->col[c]);
+				assert_int_equal(d->y[c], want->y[c]);
+			}
+			for (int i = 0; i < d->nlink; i++) {
+				assert_int_equal(d->link[i].c, want->link[i].c);
+				assert_int_equal(d->link[i].p, want->link[i].p);
+				assert_int_equal(d->link[i].mark, want->link[i].mark);
+			}
+		}
+	}
+	print_message("%d strands with letters from the oldest card, %d drawn from the newest\n",
+		      lettered, newest_won);
+	assert_true(lettered > 0);
+	assert_true(newest_won > 0);
+	free(d);
+	free(s);
+}
+
 static void test_strand_lines_do_not_cross(void **st)
 {
 	(void)st;
@@ -2575,6 +2623,7 @@ int main(void)
 		cmocka_unit_test(test_bad_moves_rejected_state_unchanged),
 		cmocka_unit_test(test_moves_are_exactly_the_legal_ones),
 		cmocka_unit_test(test_snapshot_round_trip),
+		cmocka_unit_test(test_strand_layout_keeps_the_walk_with_fewer_letters),
 		cmocka_unit_test(test_strand_lines_do_not_cross),
 		cmocka_unit_test(test_strand_no_plane_drawing_gets_a_letter),
 		cmocka_unit_test(test_choice_may_change_until_last),

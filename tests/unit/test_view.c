@@ -222,10 +222,11 @@ static void filler(struct view *v, int n)
  * dictionaries around it, an include only its own and the template-global
  * ones; a flag that is on shows its section once, before the items that
  * follow it, and adds nothing after one; a negative number keeps its sign. */
-static void lookups(int pad)
+static void lookups(int pad, int html_only)
 {
 	struct view v;
 	view_init(&v, &A);
+	v.html_only = html_only;
 	filler(&v, pad);
 	view_str(&v, "a", "1");
 	view_str(&v, "a", "2");
@@ -272,9 +273,78 @@ static void test_lookups_scanned_and_indexed(void **state)
 {
 	(void)state;
 	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl) */
-	lookups(0);
-	lookups(20);   /* scanned, most bits of the names set */
-	lookups(40);   /* indexed */
+	for (int html_only = 0; html_only < 2; html_only++) {
+		lookups(0, html_only);
+		lookups(20, html_only);   /* scanned, most bits of the names set */
+		lookups(40, html_only);   /* indexed */
+	}
+}
+
+/* A tree that is only expanded (html_only, the table page's) leaves out
+ * the flags that are off: a template sees no difference, the item's
+ * "shown" that is off still shows its section from the dictionary around
+ * (lookups() expands both trees alike); the flags that are on stay. */
+static void test_html_only_leaves_off_flags_out(void **state)
+{
+	(void)state;
+	struct view v[2];
+	for (int h = 0; h < 2; h++) {
+		view_init(&v[h], &A);
+		v[h].html_only = h;
+		view_flag(&v[h], "on", 1);
+		view_flag(&v[h], "off", 0);
+		view_begin(&v[h], "sec");
+		view_flag(&v[h], "shown", 0);
+		view_end(&v[h]);
+		assert_false(v[h].failed);
+	}
+	assert_int_equal(v[0].root.count, 3);
+	assert_int_equal(v[1].root.count, 2);
+	assert_string_equal(v[1].root.first->key, "on");
+	assert_int_equal(v[1].root.first->num, 1);
+	assert_string_equal(v[1].root.first->next->key, "sec");
+	assert_int_equal(v[1].root.first->next->count, 0);
+	/* a JSON tree keeps them: "off": false */
+	size_t len = 0;
+	char *text = json_render(&A, &v[0].root, &len);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"off\":false"));
+}
+
+/* A seat's name after its number: plain names (printable ASCII without
+ * " & < > \\) copied into the JSON twin as they are, the others escaped,
+ * both as json_render writes them from the tree, under every seat key
+ * (those with a literal "_name" key and others). */
+static void test_seat_names_in_json(void **state)
+{
+	(void)state;
+	static const char *const seat_names[] = { "bench-0", "B\"o>", NULL, "x\\y", "Ärger" };
+	static const char *const keys[] = { "seat", "claimer_seat", "holder_seat", "my_seat",
+					    "other_seat", "seats" };
+	struct view t, s;
+	view_init(&t, &A);
+	view_init(&s, &A);
+	view_json(&s);
+	for (int r = 0; r < 2; r++) {
+		struct view *v = r ? &s : &t;
+		view_names(v, seat_names, 5);
+		for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+			for (int i = -1; i < 7; i++) {
+				view_begin(v, "row");
+				view_num(v, keys[k], i);
+				view_end(v);
+			}
+		view_names(v, NULL, 0);
+		assert_false(v->failed);
+	}
+	assert_int_equal(t.name_plain, 0);   /* view_names(NULL) */
+	size_t tl = 0, sl = 0;
+	char *want = json_render(&A, &t.root, &tl), *got = json_stream_finish(s.js, &sl);
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	assert_non_null(strstr(got, "\"claimer_seat\":0,\"claimer_seat_name\":\"bench-0\""));
+	assert_non_null(strstr(got, "\"seat\":1,\"seat_name\":\"B\\\"o\\u003e\""));
 }
 
 /* The one move form: every item with a `move` becomes a form posting it to
@@ -478,8 +548,7 @@ static void test_substitution_edges(void **state)
 	};
 	struct view v;
 	view_init(&v, &A);
-	v.names = seat_names;
-	v.nnames = 3;
+	view_names(&v, seat_names, 3);   /* (the names' lengths: view_names') */
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		view_str(&v, "t", cases[i].in);
 	assert_false(v.failed);
@@ -506,6 +575,8 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
+		cmocka_unit_test(test_html_only_leaves_off_flags_out),
+		cmocka_unit_test(test_seat_names_in_json),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_literal_memos),
