@@ -744,6 +744,10 @@ int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
 	struct st_maint none = { 0 };
 	if (!m)
 		m = &none;
+	if (op == ST_MAINT_ONE_THREAD) {   /* (SQLITE_MISUSE once SQLite has started) */
+		sqlite3_config(SQLITE_CONFIG_SINGLETHREAD);
+		return ST_OK;
+	}
 	if (op != ST_MAINT_MEMORY && !s->db) {   /* PostgreSQL keeps its own files */
 		if (op != ST_MAINT_LIMIT_PAGES)
 			return ST_OK;
@@ -764,6 +768,8 @@ int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
 	case ST_MAINT_MEMORY:
 		memory(&m->held, &m->peak);
 		return ST_OK;
+	case ST_MAINT_ONE_THREAD:
+		break;
 	}
 	return ST_ERR;
 }
