@@ -97,7 +97,9 @@ int store_end_request(struct store *s);
  *   which starts the next peak.
  * ST_MAINT_ONE_THREAD: this process calls the store from one thread only
  *   (the server's processes, s NULL): SQLite then takes no mutex around
- *   its calls and allocations (4k instructions of a table page's read).
+ *   its calls and allocations (4k instructions of a table page's read),
+ *   and its heap is counted by the store, not by SQLite's statistics
+ *   (3k more; ST_MAINT_MEMORY reads either).
  *   Before the first store_open() of the process, else without effect.
  * m may be NULL for the first two and the last. */
 enum st_maint_op {
