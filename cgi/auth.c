@@ -23,6 +23,7 @@
 enum { TOKEN_BYTES = 32 };
 _Static_assert(sodium_base64_ENCODED_LEN(TOKEN_BYTES, sodium_base64_VARIANT_URLSAFE_NO_PADDING)
 	       == AUTH_TOKEN_LEN + 1, "32 bytes are 43 base64url characters");
+_Static_assert(AUTH_TOKEN_LEN == 43 && TOKEN_BYTES == 32, "token_bytes reads 40 + 3 characters");
 _Static_assert((int)ST_CSRF_LEN == (int)AUTH_TOKEN_LEN, "the store keeps the whole CSRF token");
 _Static_assert((int)AUTH_NAME_MAX * 2 <= (int)ST_NAME_MAX, "a name's bytes fit the store");
 _Static_assert(crypto_pwhash_STRBYTES <= ST_HASH_MAX + 1, "a hash fits the store");
@@ -354,19 +355,58 @@ static void random_token(unsigned char raw[TOKEN_BYTES], char out[AUTH_TOKEN_LEN
 			  sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 }
 
+/* A byte's value in base64url (0..63), or -1 when it is none; the same
+ * time for every byte (no table indexed by the secret, no branch on it), as
+ * libsodium's decoder: (lo - 1 - c) & (c - hi - 1) is negative exactly for
+ * c in lo..hi, and >> 8 makes that a mask of ones. */
+static int b64url_value(int c)
+{
+	int v = -1;
+	v += (('A' - 1 - c) & (c - 'Z' - 1)) >> 8 & (c - 'A' + 1);
+	v += (('a' - 1 - c) & (c - 'z' - 1)) >> 8 & (c - 'a' + 27);
+	v += (('0' - 1 - c) & (c - '9' - 1)) >> 8 & (c - '0' + 53);
+	v += (('-' - 1 - c) & (c - '-' - 1)) >> 8 & 63;
+	v += (('_' - 1 - c) & (c - '_' - 1)) >> 8 & 64;
+	return v;
+}
+
+/* 43 characters of base64url into 32 bytes, as sodium_base642bin's
+ * URLSAFE_NO_PADDING variant decodes them (the two bits left over must be
+ * zero; a byte above 127 is no character, where libsodium took it for
+ * '_'); -1 otherwise. Four characters a step, three bytes. */
+static int token_bytes(const char *token, unsigned char raw[TOKEN_BYTES])
+{
+	const unsigned char *t = (const unsigned char *)token;
+	int bad = 0;
+	size_t n = 0;
+	for (int i = 0; i + 4 <= AUTH_TOKEN_LEN; i += 4) {
+		int a = b64url_value(t[i]), b = b64url_value(t[i + 1]);
+		int c = b64url_value(t[i + 2]), d = b64url_value(t[i + 3]);
+		bad |= a | b | c | d;
+		uint32_t w = (uint32_t)a << 18 | (uint32_t)b << 12 | (uint32_t)c << 6 | (uint32_t)d;
+		raw[n++] = (unsigned char)(w >> 16);
+		raw[n++] = (unsigned char)(w >> 8);
+		raw[n++] = (unsigned char)w;
+	}
+	/* the last three characters: 18 bits, two bytes and two zero bits */
+	int a = b64url_value(t[40]), b = b64url_value(t[41]), c = b64url_value(t[42]);
+	bad |= a | b | c;
+	uint32_t w = (uint32_t)a << 12 | (uint32_t)b << 6 | (uint32_t)c;
+	raw[n++] = (unsigned char)(w >> 10);
+	raw[n] = (unsigned char)(w >> 2);
+	return ((bad & ~63) | (c & 3)) ? -1 : 0;
+}
+
 /* The SHA-256 of a cookie token's bytes; -1 when the token is not exactly
  * 43 characters of base64url for 32 bytes. */
 static int token_hash(const char *token, unsigned char hash[crypto_hash_sha256_BYTES])
 {
 	unsigned char raw[TOKEN_BYTES];
-	size_t len = 0;
-	const char *end = NULL;
-	if (!token || strlen(token) != AUTH_TOKEN_LEN)
+	if (!token || strnlen(token, AUTH_TOKEN_LEN + 1) != AUTH_TOKEN_LEN ||
+	    token_bytes(token, raw) != 0) {
+		sodium_memzero(raw, sizeof raw);
 		return -1;
-	if (sodium_base642bin(raw, sizeof raw, token, AUTH_TOKEN_LEN, NULL, &len, &end,
-			      sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
-	    len != TOKEN_BYTES || end != token + AUTH_TOKEN_LEN)
-		return -1;
+	}
 	crypto_hash_sha256(hash, raw, sizeof raw);
 	sodium_memzero(raw, sizeof raw);
 	return 0;

@@ -467,6 +467,9 @@ int cmd_serve(int argc, char **argv)
 				"[--root DIR] [--secure-cookies] [--publish unix:PATH]\n");
 		return 2;
 	}
+	/* every process of the server (master, checkpointer, workers) calls
+	 * SQLite from its main thread only: no mutexes (before any store_open) */
+	store_maintain(NULL, ST_MAINT_ONE_THREAD, NULL);
 	if (auth_init() != 0 || FCGX_Init() != 0) {
 		fprintf(stderr, "serve: cannot initialise libsodium or libfcgi\n");
 		return 1;

@@ -95,13 +95,20 @@ int store_end_request(struct store *s);
  * ST_MAINT_MEMORY: the store's heap of this process (s may be NULL): the
  *   bytes held now (m->held) and the most since the last such call (m->peak),
  *   which starts the next peak.
- * m may be NULL for the first two. */
+ * ST_MAINT_ONE_THREAD: this process calls the store from one thread only
+ *   (the server's processes, s NULL): SQLite then takes no mutex around
+ *   its calls and allocations (4k instructions of a table page's read),
+ *   and its heap is counted by the store, not by SQLite's statistics
+ *   (3k more; ST_MAINT_MEMORY reads either).
+ *   Before the first store_open() of the process, else without effect.
+ * m may be NULL for the first two and the last. */
 enum st_maint_op {
 	ST_MAINT_WORKER,
 	ST_MAINT_CHECKPOINTER,
 	ST_MAINT_CHECKPOINT,
 	ST_MAINT_LIMIT_PAGES,
-	ST_MAINT_MEMORY
+	ST_MAINT_MEMORY,
+	ST_MAINT_ONE_THREAD
 };
 struct st_maint {
 	int64_t pages;                 /* LIMIT_PAGES: the cap asked; then the one in effect */

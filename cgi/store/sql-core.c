@@ -417,8 +417,9 @@ int store_open(struct store **out, const char *db_path, const char *schema_dir)
 	/* A connection is used by one thread only (a worker is a process of one
 	 * thread): SQLite need not lock its mutexes around every call, of which
 	 * a page makes thousands (docs/benchmarks.md, "Figures from the code's
-	 * comments"). Its memory statistics stay on: server.c's give_back reads
-	 * them (ST_MAINT_MEMORY). */
+	 * comments"). Its memory statistics stay on, except in the server's
+	 * processes, which count SQLite's heap themselves (one_thread):
+	 * server.c's give_back reads them (ST_MAINT_MEMORY). */
 	if (sqlite3_open_v2(db_path, &s->db,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -665,10 +666,91 @@ static int limit_pages(struct store *s, int64_t pages, int64_t *now)
 	return rc;
 }
 
+/* SQLite's heap in a process of one thread (ST_MAINT_ONE_THREAD): counted
+ * here, SQLite's own statistics off. Those cost a malloc_usable_size and
+ * status updates at every allocation and free (3k instructions of a table
+ * page's statement); server.c's give_back still reads the bytes held and
+ * their peak (ST_MAINT_MEMORY). Each block carries its size in front. */
+enum { HEAP_HEAD = 16 };   /* (keeps malloc's alignment) */
+static int64_t heap_held, heap_peak;
+static int heap_ours;
+
+static int heap_size(void *p)
+{
+	int n;
+	memcpy(&n, (unsigned char *)p - HEAP_HEAD, sizeof n);
+	return n;
+}
+
+static void *heap_malloc(int n)
+{
+	unsigned char *b = malloc((size_t)n + HEAP_HEAD);
+	if (!b)
+		return NULL;
+	memcpy(b, &n, sizeof n);
+	if ((heap_held += n) > heap_peak)
+		heap_peak = heap_held;
+	return b + HEAP_HEAD;
+}
+
+static void heap_free(void *p)
+{
+	if (!p)
+		return;
+	heap_held -= heap_size(p);
+	free((unsigned char *)p - HEAP_HEAD);
+}
+
+static void *heap_realloc(void *p, int n)
+{
+	int was = heap_size(p);
+	unsigned char *b = realloc((unsigned char *)p - HEAP_HEAD, (size_t)n + HEAP_HEAD);
+	if (!b)
+		return NULL;
+	memcpy(b, &n, sizeof n);
+	if ((heap_held += n - was) > heap_peak)
+		heap_peak = heap_held;
+	return b + HEAP_HEAD;
+}
+
+static int heap_roundup(int n)
+{
+	return (n + 7) & ~7;
+}
+
+static int heap_init(void *unused)
+{
+	(void)unused;
+	return SQLITE_OK;
+}
+
+static void heap_shutdown(void *unused)
+{
+	(void)unused;
+}
+
+/* ST_MAINT_ONE_THREAD: no mutexes, and the heap counted above. */
+static void one_thread(void)
+{
+	static const sqlite3_mem_methods heap = { heap_malloc, heap_free, heap_realloc,
+		heap_size, heap_roundup, heap_init, heap_shutdown, NULL };
+	if (sqlite3_config(SQLITE_CONFIG_SINGLETHREAD) != SQLITE_OK)
+		return;   /* (SQLITE_MISUSE once SQLite has started) */
+	if (sqlite3_config(SQLITE_CONFIG_MALLOC, &heap) == SQLITE_OK &&
+	    sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0) == SQLITE_OK)
+		heap_ours = 1;
+}
+
 static void memory(int64_t *held, int64_t *peak)
 {
 	sqlite3_int64 h = 0, p = 0;
-	sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &h, &p, 1);
+	if (heap_ours) {
+		h = heap_held;
+		p = heap_peak;
+		heap_peak = heap_held;
+	} else {
+		sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &h, &p, 1);
+	}
 	if (held)
 		*held = h;
 	if (peak)
@@ -744,6 +826,10 @@ int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
 	struct st_maint none = { 0 };
 	if (!m)
 		m = &none;
+	if (op == ST_MAINT_ONE_THREAD) {
+		one_thread();
+		return ST_OK;
+	}
 	if (op != ST_MAINT_MEMORY && !s->db) {   /* PostgreSQL keeps its own files */
 		if (op != ST_MAINT_LIMIT_PAGES)
 			return ST_OK;
@@ -764,6 +850,8 @@ int store_maintain(struct store *s, enum st_maint_op op, struct st_maint *m)
 	case ST_MAINT_MEMORY:
 		memory(&m->held, &m->peak);
 		return ST_OK;
+	case ST_MAINT_ONE_THREAD:
+		break;
 	}
 	return ST_ERR;
 }

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
 	if (tmpl_load(dir) != 0)
 		return 1;
 	snprintf(dir, sizeof dir, "%s/schema", root);
+	store_maintain(NULL, ST_MAINT_ONE_THREAD, NULL);   /* as cmd_serve */
 	if (store_open(&s, db, dir) != ST_OK)
 		return 1;
 	play_set_lookup(lexicon_lookup());

@@ -250,6 +250,18 @@ static void test_malformed_tokens(void **state)
 		bad[5] = *c;
 		assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	}
+	/* A byte above 127 where the token has '_': libsodium's decoder read
+	 * every such byte as '_' (63), so the altered cookie logged in as the
+	 * token itself; only base64url's own characters are read now. */
+	char *under = NULL;
+	for (int tries = 0; tries < 64 && !(under = strchr(tok, '_')); tries++)
+		assert_int_equal(auth_session_new(t->s, id, NOW, tok, csrf), AUTH_OK);
+	assert_non_null(under);
+	snprintf(bad, sizeof bad, "%s", tok);
+	bad[under - tok] = (char)0xc1;
+	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
+	bad[under - tok] = (char)0xff;
+	assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
 	/* Well-formed but unknown. */
 	snprintf(bad, sizeof bad, "%s", tok);
 	bad[0] = bad[0] == 'A' ? 'B' : 'A';

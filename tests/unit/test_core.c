@@ -197,6 +197,18 @@ static void test_crc32_known_answers(void **state)
 			c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
 	}
 	assert_int_equal(crc32_bytes(buf, sizeof buf), ~c);
+	/* every length up to 40 from every alignment: the eight-byte steps,
+	 * the tail byte by byte */
+	for (size_t at = 0; at < 8; at++)
+		for (size_t n = 0; n <= 40; n++) {
+			c = 0xffffffffu;
+			for (size_t i = 0; i < n; i++) {
+				c ^= buf[at + i];
+				for (int k = 0; k < 8; k++)
+					c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
+			}
+			assert_int_equal(crc32_bytes(buf + at, n), ~c);
+		}
 }
 
 static void test_snapshot_envelope_round_trip(void **unused)
