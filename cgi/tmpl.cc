@@ -90,6 +90,7 @@ const char *in_lang(const char *name)
 	enum { RECENT = 16 };
 	struct Recent {
 		std::string name;
+		const char *asked = NULL;   // where the name was asked for last
 		const char *full = NULL;
 	};
 	static std::set<std::string> *names[LANG__MAX];
@@ -100,13 +101,22 @@ const char *in_lang(const char *name)
 		names[l] = new std::set<std::string>;
 		recent[l] = new Recent[RECENT];
 	}
+	// Mostly a name from the program's text, asked for again at the same
+	// address: found by that first (its bytes still compared: an arena's
+	// string may lie where another lay), then by the name.
 	for (int i = 0; i < RECENT; i++)
-		if (recent[l][i].full && recent[l][i].name == name)
+		if (recent[l][i].asked == name && strcmp(recent[l][i].name.c_str(), name) == 0)
 			return recent[l][i].full;
+	for (int i = 0; i < RECENT; i++)
+		if (recent[l][i].full && recent[l][i].name == name) {
+			recent[l][i].asked = name;
+			return recent[l][i].full;
+		}
 	std::string full = std::string(lang_code[l]) + "/" + name;
 	const char *kept = names[l]->insert(full).first->c_str();
 	Recent &r = recent[l][next[l]++ % RECENT];
 	r.name = name;
+	r.asked = name;
 	r.full = kept;
 	return kept;
 }
