@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <new>
 #include <set>
 #include <string>
@@ -888,7 +889,8 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 			return false;
 		}
 	}
-	return true;
+	// the move form, inlined (inline_form): no section has its name
+	return !(is(k, "move_form", 9) && with_include(k));
 }
 
 bool ViewDict::IsHiddenTemplate(const ctemplate::TemplateString &name) const
@@ -928,6 +930,8 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 		Span sp = { x_->found_first, x_->found_last };
 		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
 	}
+	if (is(k, "move_form", 9))
+		return CreateTemplateIterator(name);   // the move form (inline_form)
 	while (d->parent_ && !d->shows(k))
 		d = d->parent_;
 	return new ViewIter(d, k, false);
@@ -1077,6 +1081,36 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 	return true;
 }
 
+// The move form's text as read (move-form.tpl), once loaded; else NULL.
+const std::string *form_source;
+
+// Template text *text (HTML, in language l) with each {{>move_form}}
+// replaced by the move form's text (after its first line, the pragma) as
+// the section {{#move_form}}: ViewDict shows that section exactly where,
+// and with the dictionary with which, it would include the form, so that
+// ctemplate need not look the included template up in its cache, under its
+// lock, for every move of a page (docs/benchmarks.md). The form's values
+// then get the including template's escaping, which is HTML text there as
+// in the form's own template (the form's text begins and ends in HTML text).
+void inline_form(const std::string &name, enum lang l, std::string *text)
+{
+	const char tag[] = "{{>move_form}}";
+	if (!form_source || name == "move-form.tpl" || text->find(tag) == std::string::npos)
+		return;
+	std::string form, out;
+	size_t eol = form_source->find('\n');
+	if (eol == std::string::npos ||
+	    !in_language(form_source->substr(eol + 1), l, &form))
+		return;   // no form after its pragma: the include stays
+	size_t at = 0;
+	for (size_t hit; (hit = text->find(tag, at)) != std::string::npos; at = hit + sizeof tag - 1) {
+		out.append(*text, at, hit - at);
+		out.append("{{#move_form}}").append(form).append("{{/move_form}}");
+	}
+	out.append(*text, at, std::string::npos);
+	text->swap(out);
+}
+
 // Template `name` of text `src` in language l into cache, as "de/name".
 bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const std::string &src,
 	      int l)
@@ -1088,6 +1122,7 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 	}
 	std::string html;
 	if (!is_text(name) && !ends_with(name, ".atom.tpl")) {
+		inline_form(name, (enum lang)l, &text);
 		if (!add_x_html(name, text, &html))
 			return false;
 		text.swap(html);
@@ -1152,8 +1187,11 @@ bool list_dir(const char *dir, std::vector<std::string> *names)
 
 // The German cache anew: what earlier calls loaded, then the templates of
 // dir not loaded yet. The number of templates that did not load.
-int load_dir(const char *dir, const std::vector<std::string> &names)
+int load_dir(const char *dir, std::vector<std::string> names)
 {
+	// the move form first: the templates after it take it in (inline_form)
+	std::stable_partition(names.begin(), names.end(),
+			      [](const std::string &n) { return n == "move-form.tpl"; });
 	ctemplate::TemplateCache *de = new ctemplate::TemplateCache, *trial =
 		new ctemplate::TemplateCache;
 	int bad = 0;
@@ -1178,6 +1216,8 @@ int load_dir(const char *dir, const std::vector<std::string> &names)
 		}
 		sources->push_back(std::make_pair(name, src));
 		loaded->insert(name);
+		if (name == "move-form.tpl" && !form_source)
+			form_source = new std::string(src);
 	}
 	delete trial;
 	for (int l = 0; l < LANG__MAX; l++) {
