@@ -218,8 +218,11 @@ const ctemplate::TemplateString empty_value("", 0);
 // nothing else); x-html escapes as html_escape does, and tells ctemplate
 // through MightModify, which it asks right after GetValue, when the value
 // GetValue just gave has nothing to escape: then ctemplate writes it as it
-// is, without the modifier's call. Every other context (URLs, the feed's
-// XML) keeps ctemplate's own modifiers.
+// is, without the modifier's call. x-url does the same for a URL at the
+// start of an attribute (ValidateUrl), x-minus for digits; every other
+// context (a script, an unquoted attribute, the feed's XML) keeps
+// ctemplate's own modifiers, and a variable without x-html is still
+// escaped by ctemplate (docs/views.md).
 
 // 1 for the bytes html_escape replaces: & " ' < > and \t \n \v \f \r.
 const unsigned char html_special[256] = {
