@@ -1087,31 +1087,65 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 // The move form's text as read (move-form.tpl), once loaded; else NULL.
 const std::string *form_source;
 
+// The variables ({{name}}, as add_x_html counts them) in text[0..end).
+size_t variables_in(const std::string &text, size_t end)
+{
+	size_t n = 0;
+	for (size_t at = 0;;) {
+		size_t open = text.find("{{", at);
+		if (open == std::string::npos || open >= end)
+			return n;
+		size_t close = text.find("}}", open + 2);
+		if (close == std::string::npos)
+			return n;
+		if (close > open + 2 && !strchr("#/>!%=", text[open + 2]))
+			n++;
+		at = close;
+	}
+}
+
 // Template text *text (HTML, in language l) with each {{>move_form}}
 // replaced by the move form's text (after its first line, the pragma) as
 // the section {{#move_form}}: ViewDict shows that section exactly where,
 // and with the dictionary with which, it would include the form, so that
 // ctemplate need not look the included template up in its cache, under its
 // lock, for every move of a page (docs/benchmarks.md). The form's values
-// then get the including template's escaping, which is HTML text there as
-// in the form's own template (the form's text begins and ends in HTML text).
-void inline_form(const std::string &name, enum lang l, std::string *text)
+// must get there the escaping they get in the form's own template (the
+// dumps compared); false (logged) when not: {{>move_form}} stands where
+// the form would not be HTML text.
+bool inline_form(const std::string &name, enum lang l, std::string *text)
 {
 	const char tag[] = "{{>move_form}}";
 	if (!form_source || name == "move-form.tpl" || text->find(tag) == std::string::npos)
-		return;
-	std::string form, out;
-	size_t eol = form_source->find('\n');
-	if (eol == std::string::npos ||
-	    !in_language(form_source->substr(eol + 1), l, &form))
-		return;   // no form after its pragma: the include stays
+		return true;
+	std::string whole, out;
+	std::vector<std::string> want, got;
+	size_t eol;
+	if (!in_language(*form_source, l, &whole) || (eol = whole.find('\n')) == std::string::npos ||
+	    !dumped_variables("move-form.tpl", whole, &want))
+		return true;   // the include stays; the form's own load says why
+	std::vector<size_t> starts;   // where each copy of the form begins
 	size_t at = 0;
 	for (size_t hit; (hit = text->find(tag, at)) != std::string::npos; at = hit + sizeof tag - 1) {
 		out.append(*text, at, hit - at);
-		out.append("{{#move_form}}").append(form).append("{{/move_form}}");
+		starts.push_back(out.size());
+		out.append("{{#move_form}}").append(whole, eol + 1, std::string::npos);
+		out.append("{{/move_form}}");
 	}
 	out.append(*text, at, std::string::npos);
+	if (!dumped_variables(name, out, &got))
+		return true;   // add_x_html reports it
+	for (size_t start : starts) {
+		size_t first = variables_in(out, start);
+		for (size_t i = 0; i < want.size(); i++)
+			if (first + i >= got.size() || got[first + i] != want[i]) {
+				fprintf(stderr, "tmpl: %s: {{>move_form}} where the form's values "
+						"would be escaped otherwise\n", name.c_str());
+				return false;
+			}
+	}
 	text->swap(out);
+	return true;
 }
 
 // Template `name` of text `src` in language l into cache, as "de/name".
@@ -1125,8 +1159,7 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 	}
 	std::string html;
 	if (!is_text(name) && !ends_with(name, ".atom.tpl")) {
-		inline_form(name, (enum lang)l, &text);
-		if (!add_x_html(name, text, &html))
+		if (!inline_form(name, (enum lang)l, &text) || !add_x_html(name, text, &html))
 			return false;
 		text.swap(html);
 	}

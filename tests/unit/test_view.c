@@ -66,6 +66,9 @@ static int setup(void **state)
 	/* x-html written by hand: refused, it may stand only where the loader
 	 * puts it (a URL needs ValidateUrl) */
 	put("handmade.tpl", "{{%AUTOESCAPE context=\"HTML\"}}<a href=\"{{u:x-html}}\">u</a>");
+	/* the move form where its values would not be HTML text: refused */
+	put("formscript.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			      "<script>var f = '{{#moves}}{{>move_form}}{{/moves}}';</script>");
 	/* the project's own move form */
 	FILE *f = fopen("templates/move-form.tpl", "r");
 	if (!f)
@@ -84,7 +87,7 @@ static int teardown(void **state)
 	arena_free(&A);
 	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
 				"game-forms.tpl", "move-form.tpl", "lookup.tpl", "inc.tpl",
-				"more.tpl", "esc.tpl", "handmade.tpl" };
+				"more.tpl", "esc.tpl", "handmade.tpl", "formscript.tpl" };
 	char path[256];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -525,9 +528,11 @@ static const char *field(const char *html, int n, char *out, size_t size)
 static void test_escaping_as_ctemplate(void **state)
 {
 	(void)state;
-	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma.tpl, handmade.tpl) */
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma, handmade, formscript) */
 	assert_true(tmpl_exists("esc.tpl"));
 	assert_false(tmpl_exists("handmade.tpl"));
+	assert_false(tmpl_exists("formscript.tpl"));
+	assert_true(tmpl_exists("game-forms.tpl"));   /* its forms in place */
 	char every[256], *e = every;   /* every byte but NUL and '|' (esc.tpl's) */
 	for (int i = 1; i < 256; i++)
 		if (i != '|')
