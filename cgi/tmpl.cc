@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <algorithm>
 #include <new>
 #include <set>
 #include <string>
@@ -90,6 +91,7 @@ const char *in_lang(const char *name)
 	enum { RECENT = 16 };
 	struct Recent {
 		std::string name;
+		const char *asked = NULL;   // where the name was asked for last
 		const char *full = NULL;
 	};
 	static std::set<std::string> *names[LANG__MAX];
@@ -100,13 +102,22 @@ const char *in_lang(const char *name)
 		names[l] = new std::set<std::string>;
 		recent[l] = new Recent[RECENT];
 	}
+	// Mostly a name from the program's text, asked for again at the same
+	// address: found by that first (its bytes still compared: an arena's
+	// string may lie where another lay), then by the name.
 	for (int i = 0; i < RECENT; i++)
-		if (recent[l][i].full && recent[l][i].name == name)
+		if (recent[l][i].asked == name && strcmp(recent[l][i].name.c_str(), name) == 0)
 			return recent[l][i].full;
+	for (int i = 0; i < RECENT; i++)
+		if (recent[l][i].full && recent[l][i].name == name) {
+			recent[l][i].asked = name;
+			return recent[l][i].full;
+		}
 	std::string full = std::string(lang_code[l]) + "/" + name;
 	const char *kept = names[l]->insert(full).first->c_str();
 	Recent &r = recent[l][next[l]++ % RECENT];
 	r.name = name;
+	r.asked = name;
 	r.full = kept;
 	return kept;
 }
@@ -196,6 +207,150 @@ bool is(const Key &k, const char *name, size_t len)
 }
 
 const ctemplate::TemplateString empty_value("", 0);
+
+// ---- {{v:x-html}}: html_escape, told which values need none ----
+//
+// ctemplate's auto-escape gives a value in the text or a quoted attribute
+// of an HTML template html_escape, which it calls through its modifier
+// machinery for every value, most of which have nothing to escape (what it
+// cost: docs/benchmarks.md). The loader writes x-html instead exactly
+// there (add_x_html below: only where auto-escape chose html_escape and
+// nothing else); x-html escapes as html_escape does, and tells ctemplate
+// through MightModify, which it asks right after GetValue, when the value
+// GetValue just gave has nothing to escape: then ctemplate writes it as it
+// is, without the modifier's call. x-url does the same for a URL at the
+// start of an attribute (ValidateUrl), x-minus for digits; every other
+// context (a script, an unquoted attribute, the feed's XML) keeps
+// ctemplate's own modifiers, and a variable without x-html is still
+// escaped by ctemplate (docs/views.md).
+
+// 1 for the bytes html_escape replaces: & " ' < > and \t \n \v \f \r.
+const unsigned char html_special[256] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
+};
+
+// Nonzero when one of the 8 bytes of x may be one of html_special's: a
+// byte below 14 (\0 to \b too: those are escaped as they are, in Modify),
+// '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E). A
+// byte is zero when v - 1 borrows into its top bit and its top bit was 0.
+inline unsigned long long may_be_special(unsigned long long x)
+{
+	const unsigned long long ones = 0x0101010101010101ULL, tops = ones * 0x80;
+	unsigned long long quot = x ^ (ones * '"'), amp = (x | ones) ^ (ones * '\''),
+			   angle = (x | (ones * 2)) ^ (ones * '>');
+	return (((x - ones * 14) & ~x) | ((quot - ones) & ~quot) | ((amp - ones) & ~amp) |
+		((angle - ones) & ~angle)) & tops;
+}
+
+// 1 when html_escape leaves the len bytes at p as they are (a word at a
+// time: the scan of every value was a third of what it saves).
+inline bool is_clean(const char *p, size_t len)
+{
+	if (len < 8) {
+		for (size_t i = 0; i < len; i++)
+			if (html_special[(unsigned char)p[i]])
+				return false;
+		return true;
+	}
+	unsigned long long x;
+	for (size_t i = 0; i + 8 < len; i += 8) {
+		memcpy(&x, p + i, 8);
+		if (may_be_special(x))
+			return false;
+	}
+	memcpy(&x, p + len - 8, 8);   // the last 8, some again
+	return !may_be_special(x);
+}
+
+// What the value GetValue gave last is (value_kind): taken and cleared by
+// the first MightModify of x-html, x-url or x-minus, which ctemplate asks
+// for that value next (VariableTemplateNode::Expand). Cleared, it says
+// "might modify": the value goes through the modifiers.
+enum {
+	CLEAN = 1,    // nothing for html_escape to do
+	PATH = 2,     // and it begins with '/': ValidateUrl passes it as it is
+	DIGITS = 4,   // and it is digits only: x-minus writes it as it is
+};
+thread_local unsigned last_value;
+
+unsigned value_kind(const char *p, size_t len)
+{
+	if (!is_clean(p, len))
+		return 0;
+	if (len && p[0] == '/')
+		return CLEAN | PATH;
+	for (size_t i = 0; i < len; i++)
+		if (p[i] < '0' || p[i] > '9')
+			return CLEAN;
+	return CLEAN | DIGITS;
+}
+
+// 1 when the last value is all of `kind`; clears it (see last_value).
+inline bool last_value_is(unsigned kind)
+{
+	unsigned was = last_value;
+	last_value = 0;
+	return (was & kind) == kind;
+}
+
+class HtmlModifier : public ctemplate::TemplateModifier {
+public:
+	bool MightModify(const ctemplate::PerExpandData *, const std::string &) const override
+	{
+		return !last_value_is(CLEAN);
+	}
+
+	// html_escape's output byte for byte: one Emit per run of plain bytes.
+	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *,
+		    ctemplate::ExpandEmitter *out, const std::string &) const override
+	{
+		const char *run = in, *end = in + inlen;
+		for (const char *p = in; p < end; p++) {
+			unsigned char c = (unsigned char)*p;
+			if (!html_special[c])
+				continue;
+			if (p > run)
+				out->Emit(run, (size_t)(p - run));
+			switch (c) {
+			case '&': out->Emit("&amp;", 5); break;
+			case '"': out->Emit("&quot;", 6); break;
+			case '\'': out->Emit("&#39;", 5); break;
+			case '<': out->Emit("&lt;", 4); break;
+			case '>': out->Emit("&gt;", 4); break;
+			default: out->Emit(" ", 1); break;   // \t \n \v \f \r
+			}
+			run = p + 1;
+		}
+		if (end > run)
+			out->Emit(run, (size_t)(end - run));
+	}
+};
+
+HtmlModifier html_modifier;
+
+// {{url:x-url}}: ctemplate's validate_url_and_html_escape (auto-escape's
+// :U=html, a URL at the start of an attribute such as href) itself, but
+// not called for a path of nothing to escape: ValidateUrl looks for a
+// colon only before the first '/', and html_escape leaves such a value as
+// it is.
+class UrlModifier : public ctemplate::TemplateModifier {
+public:
+	bool MightModify(const ctemplate::PerExpandData *, const std::string &) const override
+	{
+		return !last_value_is(CLEAN | PATH);
+	}
+
+	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *data,
+		    ctemplate::ExpandEmitter *out, const std::string &arg) const override
+	{
+		ctemplate::validate_url_and_html_escape.Modify(in, inlen, data, out, arg);
+	}
+};
+
+UrlModifier url_modifier;
 
 // ---- The view tree as ctemplate's dictionary ----
 //
@@ -460,6 +615,7 @@ public:
 
 protected:
 	ctemplate::TemplateString GetValue(const ctemplate::TemplateString &k) const override;
+	ctemplate::TemplateString value_of(const ctemplate::TemplateString &k) const;
 	bool IsHiddenSection(const ctemplate::TemplateString &k) const override;
 	bool IsUnhiddenSection(const ctemplate::TemplateString &k) const override
 	{
@@ -697,6 +853,13 @@ private:
 
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
+	ctemplate::TemplateString v = value_of(name);
+	last_value = value_kind(v.data(), v.size());
+	return v;
+}
+
+ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &name) const
+{
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		if (d->form_) {
@@ -729,7 +892,8 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 			return false;
 		}
 	}
-	return true;
+	// the move form, inlined (inline_form): no section has its name
+	return !(is(k, "move_form", 9) && with_include(k));
 }
 
 bool ViewDict::IsHiddenTemplate(const ctemplate::TemplateString &name) const
@@ -769,6 +933,8 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 		Span sp = { x_->found_first, x_->found_last };
 		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
 	}
+	if (is(k, "move_form", 9))
+		return CreateTemplateIterator(name);   // the move form (inline_form)
 	while (d->parent_ && !d->shows(k))
 		d = d->parent_;
 	return new ViewIter(d, k, false);
@@ -781,6 +947,12 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 class SignedModifier : public ctemplate::TemplateModifier {
 public:
 	explicit SignedModifier(bool points) : points_(points) {}
+	// x-minus writes a number of digits only as it is.
+	bool MightModify(const ctemplate::PerExpandData *, const std::string &) const override
+	{
+		bool digits = last_value_is(DIGITS);
+		return points_ || !digits;
+	}
 	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *,
 		    ctemplate::ExpandEmitter *out, const std::string &) const override
 	{
@@ -843,6 +1015,139 @@ bool in_language(const std::string &src, enum lang l, std::string *out)
 	return true;
 }
 
+// The variables of a parsed template as ctemplate's dump shows them, in
+// the template's order: each name with the modifiers it got ("v:h").
+bool dumped_variables(const std::string &name, const std::string &text,
+		      std::vector<std::string> *vars)
+{
+	ctemplate::Template *t = ctemplate::Template::StringToTemplate(text, strip_of(name));
+	if (!t)
+		return false;
+	std::string dump;
+	t->DumpToString(name.c_str(), &dump);
+	delete t;
+	const char tag[] = "Variable Node: ";
+	for (size_t at = 0; (at = dump.find(tag, at)) != std::string::npos;) {
+		size_t from = at + sizeof tag - 1, eol = dump.find('\n', from);
+		vars->push_back(dump.substr(from, eol == std::string::npos ? eol : eol - from));
+		at = from;
+	}
+	return true;
+}
+
+// Template text `text` (HTML) with :x-html added to every variable to which
+// auto-escape gives html_escape and nothing else, the value in the text or
+// a quoted attribute; a URL, a script or an unquoted attribute keeps what
+// ctemplate chose. false (logged) when the dump of the template and its
+// text do not agree, or when the text names x-html itself: it may stand
+// only where the loader put it.
+bool add_x_html(const std::string &name, const std::string &text, std::string *out)
+{
+	std::vector<std::string> vars;
+	if (!dumped_variables(name, text, &vars)) {
+		fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
+		return false;
+	}
+	size_t at = 0, nvar = 0;
+	for (;;) {
+		size_t open = text.find("{{", at);
+		if (open == std::string::npos)
+			break;
+		size_t close = text.find("}}", open + 2);
+		if (close == std::string::npos)
+			break;   // ctemplate parsed it: a }} of a text
+		std::string tok = text.substr(open + 2, close - open - 2);
+		out->append(text, at, close - at);
+		at = close;
+		if (tok.empty() || strchr("#/>!%=", tok[0]))
+			continue;   // not a variable (no other delimiters: see above)
+		if (tok.find("x-html") != std::string::npos || tok.find("x-url") != std::string::npos ||
+		    nvar >= vars.size() ||
+		    vars[nvar].compare(0, tok.size(), tok) != 0 ||
+		    (vars[nvar].size() > tok.size() && vars[nvar][tok.size()] != ':')) {
+			fprintf(stderr, "tmpl: %s: {{%s}} not as ctemplate parsed it\n",
+				name.c_str(), tok.c_str());
+			return false;
+		}
+		if (vars[nvar] == tok + ":h")
+			out->append(":x-html");
+		else if (vars[nvar] == tok + ":U=html")
+			out->append(":x-url");
+		nvar++;
+	}
+	if (nvar != vars.size()) {
+		fprintf(stderr, "tmpl: %s: %zu variables, ctemplate found %zu\n", name.c_str(),
+			nvar, vars.size());
+		return false;
+	}
+	out->append(text, at, std::string::npos);
+	return true;
+}
+
+// The move form's text as read (move-form.tpl), once loaded; else NULL.
+const std::string *form_source;
+
+// The variables ({{name}}, as add_x_html counts them) in text[0..end).
+size_t variables_in(const std::string &text, size_t end)
+{
+	size_t n = 0;
+	for (size_t at = 0;;) {
+		size_t open = text.find("{{", at);
+		if (open == std::string::npos || open >= end)
+			return n;
+		size_t close = text.find("}}", open + 2);
+		if (close == std::string::npos)
+			return n;
+		if (close > open + 2 && !strchr("#/>!%=", text[open + 2]))
+			n++;
+		at = close;
+	}
+}
+
+// Template text *text (HTML, in language l) with each {{>move_form}}
+// replaced by the move form's text (after its first line, the pragma) as
+// the section {{#move_form}}: ViewDict shows that section exactly where,
+// and with the dictionary with which, it would include the form, so that
+// ctemplate need not look the included template up in its cache, under its
+// lock, for every move of a page (docs/benchmarks.md). The form's values
+// must get there the escaping they get in the form's own template (the
+// dumps compared); false (logged) when not: {{>move_form}} stands where
+// the form would not be HTML text.
+bool inline_form(const std::string &name, enum lang l, std::string *text)
+{
+	const char tag[] = "{{>move_form}}";
+	if (!form_source || name == "move-form.tpl" || text->find(tag) == std::string::npos)
+		return true;
+	std::string whole, out;
+	std::vector<std::string> want, got;
+	size_t eol;
+	if (!in_language(*form_source, l, &whole) || (eol = whole.find('\n')) == std::string::npos ||
+	    !dumped_variables("move-form.tpl", whole, &want))
+		return true;   // the include stays; the form's own load says why
+	std::vector<size_t> starts;   // where each copy of the form begins
+	size_t at = 0;
+	for (size_t hit; (hit = text->find(tag, at)) != std::string::npos; at = hit + sizeof tag - 1) {
+		out.append(*text, at, hit - at);
+		starts.push_back(out.size());
+		out.append("{{#move_form}}").append(whole, eol + 1, std::string::npos);
+		out.append("{{/move_form}}");
+	}
+	out.append(*text, at, std::string::npos);
+	if (!dumped_variables(name, out, &got))
+		return true;   // add_x_html reports it
+	for (size_t start : starts) {
+		size_t first = variables_in(out, start);
+		for (size_t i = 0; i < want.size(); i++)
+			if (first + i >= got.size() || got[first + i] != want[i]) {
+				fprintf(stderr, "tmpl: %s: {{>move_form}} where the form's values "
+						"would be escaped otherwise\n", name.c_str());
+				return false;
+			}
+	}
+	text->swap(out);
+	return true;
+}
+
 // Template `name` of text `src` in language l into cache, as "de/name".
 bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const std::string &src,
 	      int l)
@@ -851,6 +1156,12 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 	if (!in_language(src, (enum lang)l, &text)) {
 		fprintf(stderr, "tmpl: %s: a [[ without its ]] on the same line\n", name.c_str());
 		return false;
+	}
+	std::string html;
+	if (!is_text(name) && !ends_with(name, ".atom.tpl")) {
+		if (!inline_form(name, (enum lang)l, &text) || !add_x_html(name, text, &html))
+			return false;
+		text.swap(html);
 	}
 	if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
 		fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
@@ -912,8 +1223,11 @@ bool list_dir(const char *dir, std::vector<std::string> *names)
 
 // The German cache anew: what earlier calls loaded, then the templates of
 // dir not loaded yet. The number of templates that did not load.
-int load_dir(const char *dir, const std::vector<std::string> &names)
+int load_dir(const char *dir, std::vector<std::string> names)
 {
+	// the move form first: the templates after it take it in (inline_form)
+	std::stable_partition(names.begin(), names.end(),
+			      [](const std::string &n) { return n == "move-form.tpl"; });
 	ctemplate::TemplateCache *de = new ctemplate::TemplateCache, *trial =
 		new ctemplate::TemplateCache;
 	int bad = 0;
@@ -938,6 +1252,8 @@ int load_dir(const char *dir, const std::vector<std::string> &names)
 		}
 		sources->push_back(std::make_pair(name, src));
 		loaded->insert(name);
+		if (name == "move-form.tpl" && !form_source)
+			form_source = new std::string(src);
 	}
 	delete trial;
 	for (int l = 0; l < LANG__MAX; l++) {
@@ -959,6 +1275,9 @@ extern "C" int tmpl_load(const char *dir)
 			// Their output is digits, a minus sign and a word: safe anywhere.
 			ctemplate::AddXssSafeModifier("x-minus", &minus_modifier);
 			ctemplate::AddXssSafeModifier("x-points", &points_modifier);
+			// Only where auto-escape would use html_escape (add_x_html).
+			ctemplate::AddXssSafeModifier("x-html", &html_modifier);
+			ctemplate::AddXssSafeModifier("x-url", &url_modifier);
 			modifiers = true;
 		}
 		std::vector<std::string> names;

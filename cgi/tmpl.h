@@ -5,7 +5,10 @@
  * Every template must begin with {{%AUTOESCAPE context="HTML"}}, a feed
  * (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}, a plain text (a mail,
  * *.txt.tpl: nothing escaped, blank lines kept) with
- * {{! plain text, not escaped }}. */
+ * {{! plain text, not escaped }}. The loader writes the program's x-html
+ * and x-url where auto-escape would use html_escape or ValidateUrl (the
+ * same bytes, without a modifier's call for a value of nothing to escape),
+ * and the move form's text in place of {{>move_form}}; docs/views.md. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 

@@ -56,6 +56,19 @@ static int setup(void **state)
 	put("inc.tpl", "{{%AUTOESCAPE context=\"HTML\"}}/{{a}}/{{g}}/{{d}}");
 	put("more.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
 			"{{#both}}({{c}}){{/both}}{{#late}}[{{c}}]{{/late}}|{{neg}}|{{g}}");
+	/* each value twice: as the loader escapes it (x-html, x-url, put in by
+	 * tmpl.cc) and through ctemplate's own modifier, named in the template */
+	put("esc.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+		       "{{#vals}}<p title=\"{{v}}\">{{v}}|{{v:h}}|<a href=\"{{v}}\">|"
+		       "<a href=\"{{v:U=html}}\">|<a href=\"/t/{{v}}\">|{{v:x-minus}}|"
+		       "<b class={{v}}>|<b class={{v:H=attribute}}>|{{v:x-points}}</p>{{/vals}}"
+		       "<script>var s = '{{v}}';</script>");
+	/* x-html written by hand: refused, it may stand only where the loader
+	 * puts it (a URL needs ValidateUrl) */
+	put("handmade.tpl", "{{%AUTOESCAPE context=\"HTML\"}}<a href=\"{{u:x-html}}\">u</a>");
+	/* the move form where its values would not be HTML text: refused */
+	put("formscript.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
+			      "<script>var f = '{{#moves}}{{>move_form}}{{/moves}}';</script>");
 	/* the project's own move form */
 	FILE *f = fopen("templates/move-form.tpl", "r");
 	if (!f)
@@ -74,7 +87,7 @@ static int teardown(void **state)
 	arena_free(&A);
 	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
 				"game-forms.tpl", "move-form.tpl", "lookup.tpl", "inc.tpl",
-				"more.tpl" };
+				"more.tpl", "esc.tpl", "handmade.tpl", "formscript.tpl" };
 	char path[256];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -560,6 +573,88 @@ static void test_substitution_edges(void **state)
 	}
 }
 
+/* The part of esc.tpl between the n-th '|' and the next one of item html. */
+static const char *field(const char *html, int n, char *out, size_t size)
+{
+	const char *p = html;
+	for (; n > 0 && p; n--)
+		if ((p = strchr(p, '|')))
+			p++;
+	assert_non_null(p);
+	const char *e = strchr(p, '|');
+	size_t len = e ? (size_t)(e - p) : strlen(p);
+	assert_true(len < size);
+	memcpy(out, p, len);
+	out[len] = '\0';
+	return out;
+}
+
+/* The escaping tmpl.cc does in ctemplate's stead (x-html where auto-escape
+ * would use html_escape, x-url where it would use ValidateUrl with
+ * html_escape, x-minus's digits as they are) writes what ctemplate's own
+ * does, byte for byte, for values with every byte and for those it passes
+ * through untouched; the other contexts keep ctemplate's modifiers. */
+static void test_escaping_as_ctemplate(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma, handmade, formscript) */
+	assert_true(tmpl_exists("esc.tpl"));
+	assert_false(tmpl_exists("handmade.tpl"));
+	assert_false(tmpl_exists("formscript.tpl"));
+	assert_true(tmpl_exists("game-forms.tpl"));   /* its forms in place */
+	char every[256], *e = every;   /* every byte but NUL and '|' (esc.tpl's) */
+	for (int i = 1; i < 256; i++)
+		if (i != '|')
+			*e++ = (char)i;
+	*e = '\0';
+	const char *vals[] = { every, "", "plain text", "/t/1/move", "/a&b\"c", "//elsewhere",
+			       "javascript:alert(1)", "JavaScript:x", "http://example.org/?a=1&b=2",
+			       "data:text/html,<b>", "12", "-12", "007", "1 2", "\t\r\n\v\f",
+			       "it's <b>\"bold\"</b> & more", "Bärbel", "/", "0" };
+	struct view v;
+	view_init(&v, &A);
+	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+		view_begin(&v, "vals");
+		view_str(&v, "v", vals[i]);
+		view_end(&v);
+	}
+	view_str(&v, "v", "'</script>");
+	size_t len = 0;
+	char *html = tmpl_expand(&A, "esc.tpl", &v.root, &len);
+	assert_non_null(html);
+	assert_null(strstr(html, "href=\"javascript"));
+	assert_null(strstr(html, "href=\"JavaScript"));
+	assert_null(strstr(html, "href=\"data"));
+	assert_null(strstr(html, "'</script>"));
+	assert_non_null(strstr(html, "var s = '\\x27\\x3c/script\\x3e';"));
+	char a[4096], b[4096], t[4096];
+	const char *item = html;
+	for (size_t i = 0; i < sizeof vals / sizeof *vals; i++) {
+		item = strstr(item, "<p title=\"");
+		assert_non_null(item);
+		item += strlen("<p title=\"");
+		/* the attribute, the text and ctemplate's html_escape agree */
+		const char *q = strchr(item, '"');
+		assert_non_null(q);
+		snprintf(t, sizeof t, "%.*s", (int)(q - item), item);
+		field(item, 1, b, sizeof b);
+		assert_string_equal(t, b);
+		assert_string_equal(strchr(field(item, 0, a, sizeof a), '>') + 1, b);
+		/* the URL at the start of href, and ctemplate's ValidateUrl */
+		assert_string_equal(field(item, 2, a, sizeof a), field(item, 3, b, sizeof b));
+		/* an unquoted attribute keeps ctemplate's own escaping */
+		assert_string_equal(field(item, 6, a, sizeof a), field(item, 7, b, sizeof b));
+	}
+	/* a path and a number pass as they are; a bad URL is replaced */
+	assert_non_null(strstr(html, "<a href=\"/t/1/move\">|<a href=\"/t/1/move\">"));
+	assert_non_null(strstr(html, "<a href=\"#\">|<a href=\"#\">|<a href=\"/t/javascript:alert(1)\">"));
+	assert_non_null(strstr(html, "|12|<b class=12>"));
+	assert_non_null(strstr(html, "|\xe2\x88\x92" "12|<b class=-12>"));
+	assert_non_null(strstr(html, "|007|<b class=007>"));
+	assert_non_null(strstr(html, "|1|<b class=1_2>"));
+	assert_non_null(strstr(html, "|0\xc2\xa0Punkte</p>"));
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -582,6 +677,7 @@ int main(void)
 		cmocka_unit_test(test_literal_memos),
 		cmocka_unit_test(test_seat_name_keys),
 		cmocka_unit_test(test_substitution_edges),
+		cmocka_unit_test(test_escaping_as_ctemplate),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
