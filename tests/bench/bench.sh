@@ -132,6 +132,7 @@ wait_gone() {
 cleanup() {
 	stop_server
 	stop_server2
+	quota_cleanup
 	[ -z "$PG_DIR" ] || sh tests/pg/cluster.sh stop "$PG_DIR" > /dev/null 2>&1 || true
 	stop_nginx
 	stop_peer
@@ -221,12 +222,51 @@ start_app() {
 	wait_socket
 }
 
+# BENCH_PAIRS_QUOTA=P: each pinned instance also gets P % of its core at
+# most (a cgroup's CPU quota, shared by its master and workers), so that it
+# stands for an app machine that is the bottleneck: on this machine's two
+# cores PostgreSQL, nginx and wrk share the cores with the instances, and
+# without a quota the server's work, not the app's, bounds the moves
+# (docs/scaling.md, "The server's instructions per request"). Needs root
+# and the cpu controller (cgroup v1 or v2); without them the instance runs
+# unbounded and pgskip2 says so. quota_dir CPU: the instance's cgroup,
+# made on first use, removed at the end (quota_cleanup).
+quota_dir() {
+	[ -n "${BENCH_PAIRS_QUOTA:-}" ] || return 0
+	base=
+	if [ -w /sys/fs/cgroup/cpu/cgroup.procs ]; then
+		base=/sys/fs/cgroup/cpu
+	elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null; then
+		base=/sys/fs/cgroup
+	fi
+	[ -n "$base" ] || { echo "pgskip2|no cgroup cpu controller: BENCH_PAIRS_QUOTA not applied" >> "$RES"; return 0; }
+	d=$base/spieltisch-bench-$$-$1
+	if [ ! -d "$d" ]; then
+		mkdir "$d" || return 0
+		q=$((BENCH_PAIRS_QUOTA * 1000))
+		if [ -e "$d/cpu.cfs_quota_us" ]; then
+			echo 100000 > "$d/cpu.cfs_period_us" && echo "$q" > "$d/cpu.cfs_quota_us"
+		else
+			echo "$q 100000" > "$d/cpu.max"
+		fi
+	fi
+	echo "$d"
+}
+quota_cleanup() {
+	for d in /sys/fs/cgroup/cpu/spieltisch-bench-$$-* /sys/fs/cgroup/spieltisch-bench-$$-*; do
+		[ ! -d "$d" ] || rmdir "$d" 2>/dev/null || true
+	done
+}
+
 # start_app_pinned CPU DB SOCKET WORKERS [2]: an app instance whose master
 # and workers run on CPU only (taskset); "2" makes it the second instance
-# (SERVER2_PID) on its own socket.
+# (SERVER2_PID) on its own socket. With BENCH_PAIRS_QUOTA, in CPU's cgroup
+# (quota_dir): the shell moves itself there and becomes the server.
 start_app_pinned() {
 	rm -f "$3"
-	taskset -c "$1" "$BIN" serve --socket "$3" --workers "$4" --db "$2" --root "$ROOT" \
+	cg=$(quota_dir "$1")
+	CG=$cg taskset -c "$1" sh -c '[ -z "$CG" ] || echo $$ > "$CG/cgroup.procs"; exec "$@"' sh \
+		"$BIN" serve --socket "$3" --workers "$4" --db "$2" --root "$ROOT" \
 		2>> "$W/serve.log" &
 	if [ "${5:-1}" = 2 ]; then
 		SERVER2_PID=$!
