@@ -596,7 +596,7 @@ static const char *seat_name_literal(const char *key, size_t kl)
 static inline __attribute__((always_inline)) void
 stream_num(struct view *v, const char *key, long long val)
 {
-	if (!key || !json_stream_value(v->js, key, VIEW_NUM, NULL, val)) {
+	if (!key || !json_stream_num(v->js, key, val)) {
 		v->failed = 1;
 		return;
 	}
@@ -635,7 +635,7 @@ stream_num(struct view *v, const char *key, long long val)
 static inline __attribute__((always_inline)) void
 stream_flag(struct view *v, const char *key, int on)
 {
-	if (!key || !json_stream_value(v->js, key, VIEW_FLAG, NULL, on != 0))
+	if (!key || !json_stream_flag(v->js, key, on != 0))
 		v->failed = 1;
 }
 
