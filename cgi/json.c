@@ -1047,9 +1047,12 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	uint64_t hlw = stream_keys[slot].hlw;
 	unsigned b = (kh >> 3) & L->bits;
 	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
-	if (__builtin_expect((stream_keys[slot].k != key) | L->open | js->failed |
-			     (nrec == js->caprec) | (js->o.cap - len < kl + room + 2) |
-			     (len > JSON_TEXT_MAX) | ((seen & bit) != 0), 0))
+	/* each test a branch of its own: fewer instructions than the flags
+	 * or'ed together, and each is almost never taken */
+	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
+	    __builtin_expect(js->failed, 0) || __builtin_expect(nrec == js->caprec, 0) ||
+	    __builtin_expect(js->o.cap - len < kl + room + 2, 0) ||
+	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
 		return NULL;
 	*w = seen | bit;
 	size_t comma = nrec > L->rec0;
