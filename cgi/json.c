@@ -804,6 +804,7 @@ struct json_stream *json_stream_new(struct arena *a)
 static __attribute__((noinline, cold)) int js_fail(struct json_stream *js)
 {
 	js->failed = 1;
+	js->caprec = 0;   /* fast_key()'s test of the records' room refuses from now on */
 	return 0;
 }
 
@@ -1050,7 +1051,7 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	/* each test a branch of its own: fewer instructions than the flags
 	 * or'ed together, and each is almost never taken */
 	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
-	    __builtin_expect(js->failed, 0) || __builtin_expect(nrec == js->caprec, 0) ||
+	    __builtin_expect(nrec >= js->caprec, 0) ||   /* (or failed: js_fail) */
 	    __builtin_expect(js->o.cap - len < kl + room + 2, 0) ||
 	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
 		return NULL;
@@ -1118,15 +1119,30 @@ int json_stream_value(struct json_stream *js, const char *key, enum view_kind ki
 
 /* json_stream_value() of a flag and of a number, each on its own: the
  * common case (a known key, new) without the other kinds' code around it. */
-int json_stream_flag(struct json_stream *js, const char *key, int on)
+static inline __attribute__((always_inline)) int flag_at(struct json_stream *js, char *q, int on)
 {
-	char *q = fast_key(js, key, 16);
-	if (__builtin_expect(!q, 0))
-		return json_stream_value(js, key, VIEW_FLAG, NULL, on != 0);
 	memcpy(q, on ? "true" : "fals", 4);   /* "false": one more */
 	q[4] = 'e';
 	js->o.len = (size_t)(q - js->o.p) + (on ? 4 : 5);
 	return 1;
+}
+
+/* json_stream_flag() past its fast path: after a section's array (a
+ * board's flag after its dice), or the slow path's. */
+static __attribute__((noinline)) int flag_slow(struct json_stream *js, const char *key, int on)
+{
+	char *q = fast_key_closed(js, key, 16);
+	if (!q)
+		return value_slow(js, key, VIEW_FLAG, NULL, on);
+	return flag_at(js, q, on);
+}
+
+int json_stream_flag(struct json_stream *js, const char *key, int on)
+{
+	char *q = fast_key(js, key, 16);
+	if (__builtin_expect(!q, 0))
+		return flag_slow(js, key, on);
+	return flag_at(js, q, on);
 }
 
 int json_stream_num(struct json_stream *js, const char *key, long long num)
