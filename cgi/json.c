@@ -936,6 +936,7 @@ static inline struct jrec *new_key(struct json_stream *js, struct jlvl *L, const
 	r->klen = (uint16_t)k->len;
 	r->wlen = (uint16_t)(o->len - kpos - 2);
 	r->meta = 0;
+	r->kcopy = k->known ? k->k : NULL;   /* a known literal: json_stream_open's test */
 	if (r->wlen != r->klen && !(r->kcopy = arena_strndup(o->a, k->k, k->len)))
 		return NULL;   /* (a key written with escapes is compared with a copy) */
 	return r;
@@ -1250,7 +1251,11 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
 	if (js->failed)
 		return 0;
 	key_of(&k, key);
-	if (L->open && kind != VIEW_INCLUDE && rec_is(js, &js->rec[js->nrec - 1], &k)) {
+	/* an array is open: its record is new_key()'s, whose kcopy is the key
+	 * when that was a known literal (then the same address is the same key) */
+	if (L->open && kind != VIEW_INCLUDE &&
+	    ((k.known && js->rec[js->nrec - 1].kcopy == key) ||
+	     rec_is(js, &js->rec[js->nrec - 1], &k))) {
 		/* the next item of the array just before */
 		struct jrec *r = &js->rec[js->nrec - 1];
 		if (kind == VIEW_LIST)
