@@ -602,6 +602,13 @@ static const char *seat_name_literal(const char *key, size_t kl)
 	return name;
 }
 
+/* stream_num()'s memo of literal keys: each one's "<key>_name" literal
+ * (seat_name_literal; NULL: a seat key without one), or not_a_seat_key. */
+static const char not_a_seat_key[] = "";
+static _Thread_local struct seat_key_memo {
+	const char *key, *name;
+} seat_key_memo[256];
+
 /* A number as view_num has it: a seat's name after a seat's number. */
 static inline __attribute__((always_inline)) void
 stream_num(struct view *v, const char *key, long long val)
@@ -612,17 +619,31 @@ stream_num(struct view *v, const char *key, long long val)
 	}
 	if (!v->nnames)
 		return;
-	size_t kl;
-	unsigned kh;
-	if (is_literal(key))   /* its length remembered (add()'s memo) */
-		literal_key(key, &kl, &kh);
-	else
+	size_t kl = 0;
+	const char *k = NULL;
+	if (is_literal(key)) {
+		/* a literal key's "<key>_name" literal, or that it is no seat
+		 * key, remembered by its address (one look instead of three) */
+		uintptr_t a = (uintptr_t)key;
+		struct seat_key_memo *m = &seat_key_memo[(a ^ (a >> 8)) & 255];
+		if (m->key != key) {
+			size_t n = strlen(key);
+			m->name = !is_seat_key(key, n) ? not_a_seat_key
+				  : n == 4 ? "seat_name" : seat_name_literal(key, n);
+			m->key = key;
+		}
+		k = m->name;
+		if (k == not_a_seat_key)
+			return;
+		if (!k)
+			kl = strlen(key);
+	} else {
 		kl = strlen(key);
-	if (!is_seat_key(key, kl))
-		return;
+		if (!is_seat_key(key, kl))
+			return;
+	}
 	/* as a literal, which the JSON writer knows, when it is one of them */
 	char buf[64];
-	const char *k = kl == 4 ? "seat_name" : seat_name_literal(key, kl);
 	if (!k) {
 		char *b = kl + sizeof "_name" <= sizeof buf ? buf
 			  : arena_alloc_raw(v->a, kl + sizeof "_name");
