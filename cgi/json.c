@@ -1216,7 +1216,7 @@ int json_stream_plain(struct json_stream *js, const char *key, const char *s, si
 	if (!q)
 		return json_stream_value(js, key, VIEW_STR, s, (long long)len);
 	q[0] = '"';
-	memcpy(q + 1, s, len);
+	copy_short(q + 1, s, len);   /* (a seat's name: mostly 16 bytes or fewer) */
 	q[len + 1] = '"';
 	js->o.len = (size_t)(q - js->o.p) + len + 2;
 	return 1;
