@@ -14,6 +14,7 @@
  * already (each new, or the next item of the section before it) is
  * written straight from its entries; only the others are sorted into
  * slots first (docs/benchmarks.md, "The JSON twin's text, cheaper"). */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -727,11 +728,15 @@ char *json_render(struct arena *a, const struct view_node *root, size_t *len)
  * ends where the next key's comma is (or the text's end, for the last). */
 struct jrec {
 	uint32_t kpos;         /* its key's first byte in the text */
+	uint32_t meta;         /* an array: its items << 1 | 1; a value: 0 */
 	uint32_t khash;        /* view_key_hash */
 	uint16_t klen, wlen;   /* the key's bytes, and as written (with escapes) */
-	uint32_t meta;         /* an array: its items << 1 | 1; a value: 0 */
 	const char *kcopy;     /* only when wlen != klen: the key's bytes */
 };
+
+_Static_assert(offsetof(struct jrec, klen) == offsetof(struct jrec, khash) + 4 &&
+		       offsetof(struct jrec, wlen) == offsetof(struct jrec, khash) + 6,
+	       "fast_key() copies khash, klen and wlen as 8 bytes");
 
 /* One open dictionary. */
 struct jlvl {
@@ -764,6 +769,7 @@ enum { STREAM_KEYS = 4096 };
 static struct {
 	const char *k;
 	unsigned klen, khash;
+	uint64_t hlw;   /* a record's khash, klen and wlen as fast_key() stores them */
 } stream_keys[STREAM_KEYS];
 
 static inline size_t stream_slot(const char *k)
@@ -798,6 +804,7 @@ struct json_stream *json_stream_new(struct arena *a)
 static __attribute__((noinline, cold)) int js_fail(struct json_stream *js)
 {
 	js->failed = 1;
+	js->caprec = 0;   /* fast_key()'s test of the records' room refuses from now on */
 	return 0;
 }
 
@@ -891,9 +898,12 @@ static __attribute__((noinline)) int put_stream_key(struct out *o, const struct 
 	if (o->len - before == k->len + 3 && (uintptr_t)k->k >= (uintptr_t)__executable_start &&
 	    (uintptr_t)k->k < (uintptr_t)__init_array_start) {
 		size_t slot = stream_slot(k->k);
+		struct jrec r = { .khash = k->hash, .klen = (uint16_t)k->len,
+				  .wlen = (uint16_t)k->len };
 		stream_keys[slot].k = k->k;
 		stream_keys[slot].klen = k->len;
 		stream_keys[slot].khash = k->hash;
+		memcpy(&stream_keys[slot].hlw, &r.khash, 8);
 	}
 	return 1;
 }
@@ -926,6 +936,7 @@ static inline struct jrec *new_key(struct json_stream *js, struct jlvl *L, const
 	r->klen = (uint16_t)k->len;
 	r->wlen = (uint16_t)(o->len - kpos - 2);
 	r->meta = 0;
+	r->kcopy = k->known ? k->k : NULL;   /* a known literal: json_stream_open's test */
 	if (r->wlen != r->klen && !(r->kcopy = arena_strndup(o->a, k->k, k->len)))
 		return NULL;   /* (a key written with escapes is compared with a copy) */
 	return r;
@@ -1035,17 +1046,25 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	struct jlvl *L = js->cur;
 	size_t slot = stream_slot(key), len = js->o.len;
 	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
+	uint64_t hlw = stream_keys[slot].hlw;
 	unsigned b = (kh >> 3) & L->bits;
 	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
-	if (__builtin_expect((stream_keys[slot].k != key) | L->open | js->failed |
-			     (nrec == js->caprec) | (js->o.cap - len < kl + room + 2) |
-			     (len > JSON_TEXT_MAX) | ((seen & bit) != 0), 0))
+	/* each test a branch of its own: fewer instructions than the flags
+	 * or'ed together, and each is almost never taken */
+	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
+	    __builtin_expect(nrec >= js->caprec, 0) ||   /* (or failed: js_fail) */
+	    __builtin_expect(js->o.cap - len < kl + room + 2, 0) ||
+	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
 		return NULL;
 	*w = seen | bit;
 	size_t comma = nrec > L->rec0;
 	js->nrec = nrec + 1;
-	js->rec[nrec] = (struct jrec){ (uint32_t)(len + comma + 1), kh, (uint16_t)kl, (uint16_t)kl,
-				       0, NULL };
+	/* kpos and meta 0 in one store, khash, klen and wlen in another (the
+	 * key's bytes as written: kcopy is never read) */
+	struct jrec *r = &js->rec[nrec];
+	r->kpos = (uint32_t)(len + comma + 1);
+	r->meta = 0;
+	memcpy(&r->khash, &hlw, 8);
 	char *q = js->o.p + len;
 	q[0] = ',';
 	q += comma;
@@ -1099,6 +1118,53 @@ int json_stream_value(struct json_stream *js, const char *key, enum view_kind ki
 	}
 }
 
+/* json_stream_value() of a flag and of a number, each on its own: the
+ * common case (a known key, new) without the other kinds' code around it. */
+static inline __attribute__((always_inline)) int flag_at(struct json_stream *js, char *q, int on)
+{
+	memcpy(q, on ? "true" : "fals", 4);   /* "false": one more */
+	q[4] = 'e';
+	js->o.len = (size_t)(q - js->o.p) + (on ? 4 : 5);
+	return 1;
+}
+
+/* json_stream_flag() past its fast path: after a section's array (a
+ * board's flag after its dice), or the slow path's. */
+static __attribute__((noinline)) int flag_slow(struct json_stream *js, const char *key, int on)
+{
+	char *q = fast_key_closed(js, key, 16);
+	if (!q)
+		return value_slow(js, key, VIEW_FLAG, NULL, on);
+	return flag_at(js, q, on);
+}
+
+int json_stream_flag(struct json_stream *js, const char *key, int on)
+{
+	char *q = fast_key(js, key, 16);
+	if (__builtin_expect(!q, 0))
+		return flag_slow(js, key, on);
+	return flag_at(js, q, on);
+}
+
+int json_stream_num(struct json_stream *js, const char *key, long long num)
+{
+	char *q = fast_key(js, key, 40);
+	if (__builtin_expect(!q, 0))
+		return json_stream_value(js, key, VIEW_NUM, NULL, num);
+	if (__builtin_expect((unsigned long long)num < 100, 1)) {
+		if (num < 10) {
+			*q++ = (char)('0' + num);
+		} else {
+			memcpy(q, two_digits + 2 * num, 2);
+			q += 2;
+		}
+		js->o.len = (size_t)(q - js->o.p);
+		return 1;
+	}
+	js->o.len = (size_t)(q - js->o.p);
+	return put_int(&js->o, num) || js_fail(js);
+}
+
 /* Literal strings (a game's colour and shape names, the page's words)
  * once written as they are, without '@', by address: such a value is
  * copied with its quotes, without measuring or checking it again. */
@@ -1150,7 +1216,7 @@ int json_stream_plain(struct json_stream *js, const char *key, const char *s, si
 	if (!q)
 		return json_stream_value(js, key, VIEW_STR, s, (long long)len);
 	q[0] = '"';
-	memcpy(q + 1, s, len);
+	copy_short(q + 1, s, len);   /* (a seat's name: mostly 16 bytes or fewer) */
 	q[len + 1] = '"';
 	js->o.len = (size_t)(q - js->o.p) + len + 2;
 	return 1;
@@ -1185,7 +1251,11 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
 	if (js->failed)
 		return 0;
 	key_of(&k, key);
-	if (L->open && kind != VIEW_INCLUDE && rec_is(js, &js->rec[js->nrec - 1], &k)) {
+	/* an array is open: its record is new_key()'s, whose kcopy is the key
+	 * when that was a known literal (then the same address is the same key) */
+	if (L->open && kind != VIEW_INCLUDE &&
+	    ((k.known && js->rec[js->nrec - 1].kcopy == key) ||
+	     rec_is(js, &js->rec[js->nrec - 1], &k))) {
 		/* the next item of the array just before */
 		struct jrec *r = &js->rec[js->nrec - 1];
 		if (kind == VIEW_LIST)

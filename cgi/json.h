@@ -33,6 +33,9 @@ struct json_stream *json_stream_new(struct arena *a);
 int json_stream_value(struct json_stream *js, const char *key, enum view_kind kind,
 		      const char *s, long long num);
 int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind);
+/* json_stream_value of a flag (on: 0 or 1) and of a number. */
+int json_stream_flag(struct json_stream *js, const char *key, int on);
+int json_stream_num(struct json_stream *js, const char *key, long long num);
 /* For a string s (len bytes, without '@' to put names in) that is a literal
  * of the program: json_stream_value, and s remembered when it was written
  * as it is. json_stream_known writes such a remembered s again at once:

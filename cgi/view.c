@@ -20,6 +20,16 @@ stream_flag(struct view *v, const char *key, int on);
 static inline __attribute__((always_inline)) void
 stream_open(struct view *v, const char *key, enum view_kind kind);
 static void stream_sink_init(struct view *v, struct view_sink *out);
+/* The sinks, not inlined: view_str, view_num and view_flag jump to the
+ * JSON twin's or the tree's, each saving only the registers it needs (the
+ * tree's code inlined, a JSON twin's entry paid its prologue and epilogue,
+ * twelve instructions). */
+static __attribute__((noinline)) void ssink_str(void *ctx, const char *key, const char *val);
+static __attribute__((noinline)) void ssink_num(void *ctx, const char *key, long long val);
+static __attribute__((noinline)) void ssink_flag(void *ctx, const char *key, int on);
+static __attribute__((noinline)) void sink_str(void *ctx, const char *key, const char *val);
+static __attribute__((noinline)) void sink_num(void *ctx, const char *key, long long val);
+static __attribute__((noinline)) void sink_flag(void *ctx, const char *key, int on);
 
 void view_init(struct view *v, struct arena *a)
 {
@@ -250,9 +260,9 @@ static inline __attribute__((always_inline)) void tree_str(struct view *v, const
 void view_str(struct view *v, const char *key, const char *val)
 {
 	if (v->js)
-		stream_str(v, key, val);
+		ssink_str(v, key, val);
 	else
-		tree_str(v, key, val);
+		sink_str(v, key, val);
 }
 
 void view_strf(struct view *v, const char *key, const char *fmt, ...)
@@ -333,9 +343,9 @@ static inline __attribute__((always_inline)) void tree_num(struct view *v, const
 void view_num(struct view *v, const char *key, long long val)
 {
 	if (v->js)
-		stream_num(v, key, val);
+		ssink_num(v, key, val);
 	else
-		tree_num(v, key, val);
+		sink_num(v, key, val);
 }
 
 /* Marks the first node added to the current dictionary after `before`
@@ -391,9 +401,9 @@ static inline __attribute__((always_inline)) void tree_flag(struct view *v, cons
 void view_flag(struct view *v, const char *key, int on)
 {
 	if (v->js)
-		stream_flag(v, key, on);
+		ssink_flag(v, key, on);
 	else
-		tree_flag(v, key, on);
+		sink_flag(v, key, on);
 }
 
 static inline __attribute__((always_inline)) void tree_begin(struct view *v, const char *key)
@@ -592,27 +602,48 @@ static const char *seat_name_literal(const char *key, size_t kl)
 	return name;
 }
 
+/* stream_num()'s memo of literal keys: each one's "<key>_name" literal
+ * (seat_name_literal; NULL: a seat key without one), or not_a_seat_key. */
+static const char not_a_seat_key[] = "";
+static _Thread_local struct seat_key_memo {
+	const char *key, *name;
+} seat_key_memo[256];
+
 /* A number as view_num has it: a seat's name after a seat's number. */
 static inline __attribute__((always_inline)) void
 stream_num(struct view *v, const char *key, long long val)
 {
-	if (!key || !json_stream_value(v->js, key, VIEW_NUM, NULL, val)) {
+	if (!key || !json_stream_num(v->js, key, val)) {
 		v->failed = 1;
 		return;
 	}
 	if (!v->nnames)
 		return;
-	size_t kl;
-	unsigned kh;
-	if (is_literal(key))   /* its length remembered (add()'s memo) */
-		literal_key(key, &kl, &kh);
-	else
+	size_t kl = 0;
+	const char *k = NULL;
+	if (is_literal(key)) {
+		/* a literal key's "<key>_name" literal, or that it is no seat
+		 * key, remembered by its address (one look instead of three) */
+		uintptr_t a = (uintptr_t)key;
+		struct seat_key_memo *m = &seat_key_memo[(a ^ (a >> 8)) & 255];
+		if (m->key != key) {
+			size_t n = strlen(key);
+			m->name = !is_seat_key(key, n) ? not_a_seat_key
+				  : n == 4 ? "seat_name" : seat_name_literal(key, n);
+			m->key = key;
+		}
+		k = m->name;
+		if (k == not_a_seat_key)
+			return;
+		if (!k)
+			kl = strlen(key);
+	} else {
 		kl = strlen(key);
-	if (!is_seat_key(key, kl))
-		return;
+		if (!is_seat_key(key, kl))
+			return;
+	}
 	/* as a literal, which the JSON writer knows, when it is one of them */
 	char buf[64];
-	const char *k = kl == 4 ? "seat_name" : seat_name_literal(key, kl);
 	if (!k) {
 		char *b = kl + sizeof "_name" <= sizeof buf ? buf
 			  : arena_alloc_raw(v->a, kl + sizeof "_name");
@@ -635,7 +666,7 @@ stream_num(struct view *v, const char *key, long long val)
 static inline __attribute__((always_inline)) void
 stream_flag(struct view *v, const char *key, int on)
 {
-	if (!key || !json_stream_value(v->js, key, VIEW_FLAG, NULL, on != 0))
+	if (!key || !json_stream_flag(v->js, key, on != 0))
 		v->failed = 1;
 }
 
