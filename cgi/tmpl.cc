@@ -786,8 +786,8 @@ public:
 	void Emit(const char *s) override { Emit(s, strlen(s)); }
 	void Emit(const char *s, size_t n) override
 	{
-		if (cap_ - len_ <= n && !grow(n))
-			return;
+		if (cap_ - len_ <= n)
+			return emit_grown(s, n);   // a tail call: the common path saves no register
 		char *q = p_ + len_;
 		len_ += n;
 		// Most pieces are a few bytes: no call for them, but two moves of
@@ -824,6 +824,16 @@ public:
 
 private:
 	static const size_t FIRST = 16 * 1024;
+
+	// Emit when the room is short: grown first (nothing when it cannot be).
+	__attribute__((noinline)) void emit_grown(const char *s, size_t n)
+	{
+		if (!grow(n))
+			return;
+		char *q = p_ + len_;
+		len_ += n;
+		memcpy(q, s, n);
+	}
 
 	// Room for n more bytes and a NUL; false (and every later byte dropped)
 	// when the arena has none.
