@@ -279,6 +279,7 @@ enum {
 	CLEAN = 1,    // nothing for html_escape to do
 	PATH = 2,     // and it begins with '/': ValidateUrl passes it as it is
 	DIGITS = 4,   // and it is digits only: x-minus writes it as it is
+	NOT_KNOWN = 8,   // (not a kind: a string's kind, to be looked at)
 };
 thread_local unsigned last_value;
 
@@ -524,11 +525,12 @@ struct Expansion {
 
 	// The text of value n: a string as it is, a number's digits (valid
 	// until the next number: ctemplate writes a value before it asks for
-	// another).
-	ctemplate::TemplateString text(const view_node *n)
+	// another). *kind: a number's kind (value_kind's answer for its text).
+	ctemplate::TemplateString text(const view_node *n, unsigned *kind)
 	{
 		if (n->kind == VIEW_STR)
 			return ctemplate::TemplateString(n->str, (size_t)n->num);
+		*kind = n->num < 0 ? CLEAN : CLEAN | DIGITS;
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
@@ -621,7 +623,8 @@ public:
 
 protected:
 	ctemplate::TemplateString GetValue(const ctemplate::TemplateString &k) const override;
-	ctemplate::TemplateString value_of(const ctemplate::TemplateString &k) const;
+	ctemplate::TemplateString value_of(const ctemplate::TemplateString &k,
+				    unsigned *kind) const;
 	bool IsHiddenSection(const ctemplate::TemplateString &k) const override;
 	bool IsUnhiddenSection(const ctemplate::TemplateString &k) const override
 	{
@@ -869,12 +872,15 @@ private:
 
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
-	ctemplate::TemplateString v = value_of(name);
-	last_value = value_kind(v.data(), v.size());
+	unsigned kind = NOT_KNOWN;
+	ctemplate::TemplateString v = value_of(name, &kind);
+	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
 }
 
-ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &name) const
+// *kind: a number's (value_kind of its digits), else left as it is.
+ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &name,
+					     unsigned *kind) const
 {
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
@@ -885,11 +891,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 			if (v)
 				return ctemplate::TemplateString(v, strlen(v));
 		} else if (const view_node *n = d->own(k)) {
-			return x_->text(n);
+			return x_->text(n, kind);
 		}
 	}
 	if (const view_node *n = x_->global(k))
-		return x_->text(n);
+		return x_->text(n, kind);
 	return empty_value;
 }
 
