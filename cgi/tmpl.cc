@@ -703,7 +703,8 @@ public:
 			form_left_ = !includes;   // the form's `primary`, shown once
 		else if (includes)
 			form_left_ = owner->has_form(k);
-		advance();
+		if (!known)
+			advance();   // a known span starts at an item or a flag that is on
 	}
 
 	bool HasNext() const override { return at_ || form_left_; }
