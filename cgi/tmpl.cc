@@ -699,6 +699,8 @@ public:
 		Span sp = known ? *known : owner->span(k, !includes);
 		at_ = sp.first;
 		last_ = sp.last;
+		if (known && at_)
+			key_at_ = at_->key;   // named k (and so are entries whose key lies there)
 		if (owner->form())
 			form_left_ = !includes;   // the form's `primary`, shown once
 		else if (includes)
@@ -757,8 +759,13 @@ private:
 	void advance()
 	{
 		for (; at_; at_ = at_ == last_ ? NULL : at_->next) {
-			if (!named(at_, key_))
-				continue;
+			// an entry whose key lies where the first one's did has its
+			// name (the items of a list mostly: one literal of the program)
+			if (at_->key != key_at_ || !at_->key) {
+				if (!named(at_, key_))
+					continue;
+				key_at_ = at_->key;
+			}
 			if (includes_ ? at_->kind == VIEW_INCLUDE : at_->kind == VIEW_SECTION)
 				return;
 			if (!includes_ && at_->kind == VIEW_FLAG && at_->num && !seen_)
@@ -768,6 +775,7 @@ private:
 
 	const ViewDict *owner_;
 	Key key_;
+	const char *key_at_ = NULL;   // where an entry's key named key_ lay
 	bool includes_;
 	const view_node *at_ = NULL, *last_ = NULL;
 	bool seen_ = false, form_left_ = false;
