@@ -193,6 +193,7 @@ struct Key {
 	unsigned hash;
 	unsigned long long bit;
 
+	Key() : p(NULL), len(0), hash(0), bit(0) {}
 	explicit Key(const ctemplate::TemplateString &k)
 		: p(k.data()), len(k.size()), hash(view_key_hash(k.data(), k.size())),
 		  bit(view_key_bit(hash))
@@ -494,6 +495,7 @@ struct Expansion {
 	const char *name = NULL;
 	const void *found = NULL;
 	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
+	Key key;                      // the name asked, with its hash
 
 	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
 
@@ -920,6 +922,7 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 			x_->found = d;
 			x_->found_first = sp.first;
 			x_->found_last = sp.last;
+			x_->key = k;
 			return false;
 		}
 	}
@@ -956,14 +959,15 @@ ViewDict::CreateTemplateIterator(const ctemplate::TemplateString &name) const
 ctemplate::TemplateDictionaryInterface::Iterator *
 ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 {
-	const Key k(name);
 	const ViewDict *d = this;
-	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data()) {
+	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data() &&
+	    x_->key.len == name.size()) {
 		x_->asked = NULL;
 		d = (const ViewDict *)x_->found;
 		Span sp = { x_->found_first, x_->found_last };
-		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
+		return new ViewIter(d, x_->key, false, d->form() ? NULL : &sp);
 	}
+	const Key k(name);
 	if (is(k, "move_form", 9))
 		return CreateTemplateIterator(name);   // the move form (inline_form)
 	while (d->parent_ && !d->shows(k))
