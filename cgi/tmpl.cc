@@ -152,25 +152,31 @@ const char *form_file()
 }
 
 // 1 when the len bytes at a and b are the same: names are short, and a
-// call to memcmp cost more than comparing them here.
+// call to memcmp cost more than comparing them here. Up to 16 bytes as two
+// words that overlap (no byte loop at the end).
 inline bool same_bytes(const char *a, const char *b, size_t len)
 {
-	for (; len >= 8; a += 8, b += 8, len -= 8) {
-		unsigned long long x, y;
+	if (len >= 8) {
+		unsigned long long x, y, u, v;
+		for (; len > 16; a += 8, b += 8, len -= 8) {
+			memcpy(&x, a, 8);
+			memcpy(&y, b, 8);
+			if (x != y)
+				return false;
+		}
 		memcpy(&x, a, 8);
 		memcpy(&y, b, 8);
-		if (x != y)
-			return false;
+		memcpy(&u, a + len - 8, 8);
+		memcpy(&v, b + len - 8, 8);
+		return ((x ^ y) | (u ^ v)) == 0;
 	}
 	if (len >= 4) {
-		unsigned x, y;
+		unsigned x, y, u, v;
 		memcpy(&x, a, 4);
 		memcpy(&y, b, 4);
-		if (x != y)
-			return false;
-		a += 4;
-		b += 4;
-		len -= 4;
+		memcpy(&u, a + len - 4, 4);
+		memcpy(&v, b + len - 4, 4);
+		return ((x ^ y) | (u ^ v)) == 0;
 	}
 	for (; len; len--)
 		if (*a++ != *b++)
@@ -187,6 +193,7 @@ struct Key {
 	unsigned hash;
 	unsigned long long bit;
 
+	Key() : p(NULL), len(0), hash(0), bit(0) {}
 	explicit Key(const ctemplate::TemplateString &k)
 		: p(k.data()), len(k.size()), hash(view_key_hash(k.data(), k.size())),
 		  bit(view_key_bit(hash))
@@ -201,9 +208,9 @@ bool named(const view_node *n, const Key &k)
 	       same_bytes(n->key, k.p, k.len);
 }
 
-bool is(const Key &k, const char *name, size_t len)
+inline bool is(const Key &k, const char *name, size_t len)
 {
-	return k.len == len && memcmp(k.p, name, len) == 0;
+	return k.len == len && same_bytes(k.p, name, len);
 }
 
 const ctemplate::TemplateString empty_value("", 0);
@@ -273,6 +280,7 @@ enum {
 	CLEAN = 1,    // nothing for html_escape to do
 	PATH = 2,     // and it begins with '/': ValidateUrl passes it as it is
 	DIGITS = 4,   // and it is digits only: x-minus writes it as it is
+	NOT_KNOWN = 8,   // (not a kind: a string's kind, to be looked at)
 };
 thread_local unsigned last_value;
 
@@ -487,6 +495,7 @@ struct Expansion {
 	const char *name = NULL;
 	const void *found = NULL;
 	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
+	Key key;                      // the name asked, with its hash
 
 	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
 
@@ -518,11 +527,12 @@ struct Expansion {
 
 	// The text of value n: a string as it is, a number's digits (valid
 	// until the next number: ctemplate writes a value before it asks for
-	// another).
-	ctemplate::TemplateString text(const view_node *n)
+	// another). *kind: a number's kind (value_kind's answer for its text).
+	ctemplate::TemplateString text(const view_node *n, unsigned *kind)
 	{
 		if (n->kind == VIEW_STR)
 			return ctemplate::TemplateString(n->str, (size_t)n->num);
+		*kind = n->num < 0 ? CLEAN : CLEAN | DIGITS;
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
@@ -615,7 +625,8 @@ public:
 
 protected:
 	ctemplate::TemplateString GetValue(const ctemplate::TemplateString &k) const override;
-	ctemplate::TemplateString value_of(const ctemplate::TemplateString &k) const;
+	ctemplate::TemplateString value_of(const ctemplate::TemplateString &k,
+				    unsigned *kind) const;
 	bool IsHiddenSection(const ctemplate::TemplateString &k) const override;
 	bool IsUnhiddenSection(const ctemplate::TemplateString &k) const override
 	{
@@ -690,11 +701,14 @@ public:
 		Span sp = known ? *known : owner->span(k, !includes);
 		at_ = sp.first;
 		last_ = sp.last;
+		if (known && at_)
+			key_at_ = at_->key;   // named k (and so are entries whose key lies there)
 		if (owner->form())
 			form_left_ = !includes;   // the form's `primary`, shown once
 		else if (includes)
 			form_left_ = owner->has_form(k);
-		advance();
+		if (!known)
+			advance();   // a known span starts at an item or a flag that is on
 	}
 
 	bool HasNext() const override { return at_ || form_left_; }
@@ -747,8 +761,13 @@ private:
 	void advance()
 	{
 		for (; at_; at_ = at_ == last_ ? NULL : at_->next) {
-			if (!named(at_, key_))
-				continue;
+			// an entry whose key lies where the first one's did has its
+			// name (the items of a list mostly: one literal of the program)
+			if (at_->key != key_at_ || !at_->key) {
+				if (!named(at_, key_))
+					continue;
+				key_at_ = at_->key;
+			}
 			if (includes_ ? at_->kind == VIEW_INCLUDE : at_->kind == VIEW_SECTION)
 				return;
 			if (!includes_ && at_->kind == VIEW_FLAG && at_->num && !seen_)
@@ -758,6 +777,7 @@ private:
 
 	const ViewDict *owner_;
 	Key key_;
+	const char *key_at_ = NULL;   // where an entry's key named key_ lay
 	bool includes_;
 	const view_node *at_ = NULL, *last_ = NULL;
 	bool seen_ = false, form_left_ = false;
@@ -780,8 +800,8 @@ public:
 	void Emit(const char *s) override { Emit(s, strlen(s)); }
 	void Emit(const char *s, size_t n) override
 	{
-		if (cap_ - len_ <= n && !grow(n))
-			return;
+		if (cap_ - len_ <= n)
+			return emit_grown(s, n);   // a tail call: the common path saves no register
 		char *q = p_ + len_;
 		len_ += n;
 		// Most pieces are a few bytes: no call for them, but two moves of
@@ -819,6 +839,16 @@ public:
 private:
 	static const size_t FIRST = 16 * 1024;
 
+	// Emit when the room is short: grown first (nothing when it cannot be).
+	__attribute__((noinline)) void emit_grown(const char *s, size_t n)
+	{
+		if (!grow(n))
+			return;
+		char *q = p_ + len_;
+		len_ += n;
+		memcpy(q, s, n);
+	}
+
 	// Room for n more bytes and a NUL; false (and every later byte dropped)
 	// when the arena has none.
 	bool grow(size_t n)
@@ -853,12 +883,15 @@ private:
 
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
-	ctemplate::TemplateString v = value_of(name);
-	last_value = value_kind(v.data(), v.size());
+	unsigned kind = NOT_KNOWN;
+	ctemplate::TemplateString v = value_of(name, &kind);
+	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
 }
 
-ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &name) const
+// *kind: a number's (value_kind of its digits), else left as it is.
+ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &name,
+					     unsigned *kind) const
 {
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
@@ -869,11 +902,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 			if (v)
 				return ctemplate::TemplateString(v, strlen(v));
 		} else if (const view_node *n = d->own(k)) {
-			return x_->text(n);
+			return x_->text(n, kind);
 		}
 	}
 	if (const view_node *n = x_->global(k))
-		return x_->text(n);
+		return x_->text(n, kind);
 	return empty_value;
 }
 
@@ -889,6 +922,7 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 			x_->found = d;
 			x_->found_first = sp.first;
 			x_->found_last = sp.last;
+			x_->key = k;
 			return false;
 		}
 	}
@@ -925,14 +959,15 @@ ViewDict::CreateTemplateIterator(const ctemplate::TemplateString &name) const
 ctemplate::TemplateDictionaryInterface::Iterator *
 ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 {
-	const Key k(name);
 	const ViewDict *d = this;
-	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data()) {
+	if (x_->asked == this && x_->asked_node == node_ && x_->name == name.data() &&
+	    x_->key.len == name.size()) {
 		x_->asked = NULL;
 		d = (const ViewDict *)x_->found;
 		Span sp = { x_->found_first, x_->found_last };
-		return new ViewIter(d, k, false, d->form() ? NULL : &sp);
+		return new ViewIter(d, x_->key, false, d->form() ? NULL : &sp);
 	}
+	const Key k(name);
 	if (is(k, "move_form", 9))
 		return CreateTemplateIterator(name);   // the move form (inline_form)
 	while (d->parent_ && !d->shows(k))
