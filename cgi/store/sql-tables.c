@@ -20,7 +20,7 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
  * engine (PostgreSQL unites no text with a number). */
 #define PAGE_NULLS_5 "NULL, NULL, NULL, NULL, NULL, "
 #define PAGE_NULLS_13 PAGE_NULLS_5 PAGE_NULLS_5 "NULL, NULL, NULL, "
-#define PAGE_NULLS_43 PAGE_NULLS_13 PAGE_NULLS_13 PAGE_NULLS_13 "NULL, NULL, NULL, NULL, "
+#define PAGE_NULLS_44 PAGE_NULLS_13 PAGE_NULLS_13 PAGE_NULLS_13 "NULL, NULL, NULL, NULL, NULL, "
 /* the table row's NULLs in the seat's and the result's columns, typed: a
  * column of NULLs in the first two rows would be text to PostgreSQL */
 #define PAGE_N "CAST(NULL AS BIGINT), "
@@ -28,9 +28,10 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 #define PAGE_NULLS_SEAT_RESULT PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N \
 	PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_SEAT,
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_CHAT,
+       PAGE_SEAT,
        PAGE_RESULT = PAGE_SEAT + 13, PAGE_KIND = PAGE_RESULT + 5 };
-_Static_assert(PAGE_SEAT == 43, "PAGE_NULLS_43 pads the table row's columns");
+_Static_assert(PAGE_SEAT == 44, "PAGE_NULLS_44 pads the table row's columns");
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -311,7 +312,8 @@ static const char *const stmt_text[] = {
 	/* store_table_page: three kinds of rows (the last column), each kind's
 	 * columns from 0 on, NULL after them: 0 the table (TABLE_COLS), its
 	 * current party, the viewer's (?2) last step in it, the seats that
-	 * continued, its tournament and the viewer's count of waiting tables;
+	 * continued, its tournament, the viewer's count of waiting tables and
+	 * a message of its chat (any: without one the chat is not read);
 	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
 	 * one seat's result (a party without results: seat NULL). The seats'
 	 * names by key in subqueries, not joined: PostgreSQL's generic plan
@@ -330,18 +332,19 @@ static const char *const stmt_text[] = {
 		" AND m.version > t.epoch_version) ELSE 0 END,"
 		" o.id, o.name, x.round, x.number,"
 		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
-		" WHERE e.user_id = ?2), " PAGE_NULLS_SEAT_RESULT "0"
+		" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1), "
+		PAGE_NULLS_SEAT_RESULT "0"
 		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
 		" LEFT JOIN tournament_tables x ON x.table_id = t.id"
 		" LEFT JOIN tournaments o ON o.id = x.tournament WHERE t.id = ?1"
-		" UNION ALL SELECT " PAGE_NULLS_43 "s.seat, coalesce(s.user_id, 0),"
+		" UNION ALL SELECT " PAGE_NULLS_44 "s.seat, coalesce(s.user_id, 0),"
 		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
 		" s.bot, s.resigned, s.autopass, s.clock_left, s.waiting_since, s.timeouts,"
 		" s.expel_votes, coalesce(s.claimed_by, 0),"
 		" CASE WHEN s.claimed_by IS NULL THEN '' ELSE"
 		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END, s.claimed, "
 		PAGE_NULLS_5 "1 FROM seats s WHERE s.table_id = ?1"
-		" UNION ALL SELECT " PAGE_NULLS_43 PAGE_NULLS_13 "p.number, p.id, r.seat, r.place,"
+		" UNION ALL SELECT " PAGE_NULLS_44 PAGE_NULLS_13 "p.number, p.id, r.seat, r.place,"
 		" r.points, 2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
 		" WHERE p.table_id = ?1 AND p.over = 1",
 };
@@ -1132,6 +1135,7 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 	}
 	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
 		     st_int(q, PAGE_WAITING);
+	o->has_chat = !st_null(q, PAGE_CHAT);
 }
 
 /* A finished party's result row (kind 2), gathered by party. */
