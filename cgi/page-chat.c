@@ -56,8 +56,9 @@ static void emit_muted(void *ctx, int64_t user_id, const char *name)
 }
 
 /* The chat card's messages and the writers the viewer muted: one read
- * (store_chat_card). */
-int page_chat_view(struct page *p, int64_t table, int seated, struct view *v)
+ * (store_chat_card), none when the table's chat has no message (has_chat,
+ * read with the table: a writer muted here wrote a message here). */
+int page_chat_view(struct page *p, int64_t table, int seated, int has_chat, struct view *v)
 {
 	struct chatctx c = { p, v, 0, 0 };
 	const char *url = page_table_url(p, table, "/chat");
@@ -74,8 +75,8 @@ int page_chat_view(struct page *p, int64_t table, int seated, struct view *v)
 	view_flag(v, "has_chat_note", p->chat_note != NULL);
 	view_str(v, "chat_note", p->chat_note ? p->chat_note : "");
 	view_list(v, "chat");
-	if (store_chat_card(p->store, table, p->user_id, CHAT_SHOW, emit_message, emit_muted,
-			    &c) != ST_OK)
+	if (has_chat && store_chat_card(p->store, table, p->user_id, CHAT_SHOW, emit_message,
+					emit_muted, &c) != ST_OK)
 		return -1;
 	open_muted(&c);
 	view_flag(v, "has_chat_muted", c.n > 0);

@@ -679,7 +679,7 @@ static int table_view(struct page *p, struct play_table *pt, struct view *v, int
 		return -1;
 	scores_view(pt, v, &nm);
 	page_replay_links(p, pt, v);   /* replays, "Seit deinem letzten Zug" (page-replay.c) */
-	if (page_chat_view(p, t->id, me >= 0, v) != 0)
+	if (page_chat_view(p, t->id, me >= 0, pt->has_chat, v) != 0)
 		return -1;
 	return logs_view(p, pt, v, &nm);
 }

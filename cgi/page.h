@@ -256,7 +256,7 @@ void page_table_chat_refused(struct page *p, enum http_status status, const char
 /* page-chat.c: the chat of table `table` for the viewer (sections `chat`,
  * `chat_muted`, the form's values); `seated`: the viewer may write.
  * 0, or -1 on a store error. */
-int page_chat_view(struct page *p, int64_t table, int seated, struct view *v);
+int page_chat_view(struct page *p, int64_t table, int seated, int has_chat, struct view *v);
 
 /* page-profile.c: the place of the user's seat (f->my_seat) in a finished
  * table's standings (match_standings: by totals, seats that resigned

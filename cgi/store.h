@@ -756,6 +756,7 @@ struct st_table_page {
 	int waiting;                     /* the viewer's tables waiting for them as
 	                                  * store_user_acting counts them; -1: to be
 	                                  * counted (or nobody logged in) */
+	int has_chat;                    /* the table's chat has a message */
 	struct st_seat seats[GAME_MAX_SEATS];
 	int nseated;
 };

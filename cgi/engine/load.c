@@ -326,6 +326,7 @@ static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_m
 	out->in_tourney = pg->in_tourney;
 	out->tourney = pg->tourney;
 	out->viewer_waiting = user > 0 ? pg->waiting : -1;
+	out->has_chat = pg->has_chat;
 	for (int i = 0; user > 0 && i < out->nseated; i++)
 		if (out->seats[i].user_id == user)
 			out->my_seat = out->seats[i].seat;

@@ -122,6 +122,7 @@ struct play_table {
 	struct st_table_tourney tourney;
 	int viewer_waiting;          /* the viewer's tables waiting for them (every page's
 	                              * title, store_user_acting); -1: not read */
+	int has_chat;                /* its chat has a message (else the chat is not read) */
 };
 
 /* Creates a table of `slug` with nseats seats and options from the lobby

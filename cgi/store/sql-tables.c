@@ -14,23 +14,25 @@
 enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 
 /* STMT_TABLE_PAGE's columns: the table row's (TABLE_COLS and what follows
- * it), then a seat row's (PAGE_SEAT, as STMT_TABLE_SEATS), then a result
- * row's (PAGE_RESULT), then the kind of row (PAGE_KIND); a row holds NULL
- * in the other kinds' columns, so that every column has one type on every
- * engine (PostgreSQL unites no text with a number). */
+ * it, PAGE_NCOLS), then the kind of row (PAGE_KIND). A seat row's columns
+ * (STMT_TABLE_SEATS's) and a result row's (PAGE_RESULT_*) lie over the
+ * table row's first ones, NULL after them: the seat's two texts (its
+ * user's and its claimer's names) over the table's two (game, options),
+ * its numbers over numbers, so that every column has one type on every
+ * engine (PostgreSQL unites no text with a number) and the statement is
+ * no wider than the table row (each column of each branch is a part of
+ * the plan PostgreSQL's executor builds at every execution). */
 #define PAGE_NULLS_5 "NULL, NULL, NULL, NULL, NULL, "
-#define PAGE_NULLS_13 PAGE_NULLS_5 PAGE_NULLS_5 "NULL, NULL, NULL, "
-#define PAGE_NULLS_43 PAGE_NULLS_13 PAGE_NULLS_13 PAGE_NULLS_13 "NULL, NULL, NULL, NULL, "
-/* the table row's NULLs in the seat's and the result's columns, typed: a
- * column of NULLs in the first two rows would be text to PostgreSQL */
-#define PAGE_N "CAST(NULL AS BIGINT), "
-#define PAGE_T "CAST(NULL AS TEXT), "
-#define PAGE_NULLS_SEAT_RESULT PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N \
-	PAGE_N PAGE_N PAGE_T PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N PAGE_N
+#define PAGE_NULLS_10 PAGE_NULLS_5 PAGE_NULLS_5
+#define PAGE_NULLS_31 PAGE_NULLS_10 PAGE_NULLS_10 PAGE_NULLS_10 "NULL, "
+#define PAGE_NULLS_37 PAGE_NULLS_31 PAGE_NULLS_5 "NULL, "
+enum { PAGE_RESULT_NUMBER = 0, PAGE_RESULT_ID = 3, PAGE_RESULT_SEAT, PAGE_RESULT_PLACE,
+       PAGE_RESULT_POINTS };
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_SEAT,
-       PAGE_RESULT = PAGE_SEAT + 13, PAGE_KIND = PAGE_RESULT + 5 };
-_Static_assert(PAGE_SEAT == 43, "PAGE_NULLS_43 pads the table row's columns");
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_CHAT,
+       PAGE_KIND };
+_Static_assert(PAGE_KIND == 13 + 31 && PAGE_KIND == 7 + 37,
+	       "a seat's 13 columns and 31 NULLs, a result's 7 and 37, span the table row's");
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -103,11 +105,11 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_GET_BARE) =
 		"SELECT " TABLE_COLS_BARE ", t.spectators FROM tables t WHERE t.id = ?1",
 	ST_AT(STMT_TABLE_SEATS) =
-		"SELECT s.seat, coalesce(s.user_id, 0),"
-		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''), s.bot, s.resigned,"
+		"SELECT s.seat, coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
+		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), ''),"
+		" coalesce(s.user_id, 0), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
-		" coalesce(s.claimed_by, 0),"
-		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), ''), s.claimed"
+		" coalesce(s.claimed_by, 0), s.claimed"
 		" FROM seats s WHERE s.table_id = ?1 ORDER BY s.seat",
 	/* what a write's load needs of the seats (store_table_seats_bare): no
 	 * names, so no lookups of users */
@@ -311,7 +313,8 @@ static const char *const stmt_text[] = {
 	/* store_table_page: three kinds of rows (the last column), each kind's
 	 * columns from 0 on, NULL after them: 0 the table (TABLE_COLS), its
 	 * current party, the viewer's (?2) last step in it, the seats that
-	 * continued, its tournament and the viewer's count of waiting tables;
+	 * continued, its tournament, the viewer's count of waiting tables and
+	 * a message of its chat (any: without one the chat is not read);
 	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
 	 * one seat's result (a party without results: seat NULL). The seats'
 	 * names by key in subqueries, not joined: PostgreSQL's generic plan
@@ -330,19 +333,19 @@ static const char *const stmt_text[] = {
 		" AND m.version > t.epoch_version) ELSE 0 END,"
 		" o.id, o.name, x.round, x.number,"
 		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
-		" WHERE e.user_id = ?2), " PAGE_NULLS_SEAT_RESULT "0"
+		" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1), 0"
 		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
 		" LEFT JOIN tournament_tables x ON x.table_id = t.id"
 		" LEFT JOIN tournaments o ON o.id = x.tournament WHERE t.id = ?1"
-		" UNION ALL SELECT " PAGE_NULLS_43 "s.seat, coalesce(s.user_id, 0),"
+		" UNION ALL SELECT s.seat,"
 		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
-		" s.bot, s.resigned, s.autopass, s.clock_left, s.waiting_since, s.timeouts,"
-		" s.expel_votes, coalesce(s.claimed_by, 0),"
 		" CASE WHEN s.claimed_by IS NULL THEN '' ELSE"
-		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END, s.claimed, "
-		PAGE_NULLS_5 "1 FROM seats s WHERE s.table_id = ?1"
-		" UNION ALL SELECT " PAGE_NULLS_43 PAGE_NULLS_13 "p.number, p.id, r.seat, r.place,"
-		" r.points, 2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
+		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END,"
+		" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left,"
+		" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, "
+		PAGE_NULLS_31 "1 FROM seats s WHERE s.table_id = ?1"
+		" UNION ALL SELECT p.number, NULL, NULL, p.id, r.seat, r.place, r.points, "
+		PAGE_NULLS_37 "2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
 		" WHERE p.table_id = ?1 AND p.over = 1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
@@ -425,7 +428,7 @@ int store_table_get_bare(struct store *s, int64_t id, struct st_table *t)
 struct seat_rows {
 	struct st_seat *out;
 	int max, *n;
-	int col;   /* the column of the first (STMT_TABLE_PAGE: PAGE_SEAT) */
+	int col;   /* the column of the first (0: STMT_TABLE_SEATS, STMT_TABLE_PAGE) */
 };
 
 /* A row past max is read over, not written (the listing runs to its end). */
@@ -437,17 +440,17 @@ static int read_seat(void *ctx, struct st_cur *q)
 	struct st_seat *st = &r->out[(*r->n)++];
 	int c = r->col;
 	st->seat = st_int(q, c);
-	st->user_id = st_int64(q, c + 1);
-	st_copy_col(st->name, sizeof st->name, q, c + 2);
-	st->bot = st_int(q, c + 3);
-	st->resigned = st_int(q, c + 4);
-	st->autopass = st_int(q, c + 5);
-	st->clock_left = st_int64(q, c + 6);
-	st->waiting_since = st_int64(q, c + 7);
-	st->timeouts = st_int(q, c + 8);
-	st->expel_votes = (uint32_t)st_int64(q, c + 9);
-	st->claimed_by = st_int64(q, c + 10);
-	st_copy_col(st->claimer, sizeof st->claimer, q, c + 11);
+	st_copy_col(st->name, sizeof st->name, q, c + 1);
+	st_copy_col(st->claimer, sizeof st->claimer, q, c + 2);
+	st->user_id = st_int64(q, c + 3);
+	st->bot = st_int(q, c + 4);
+	st->resigned = st_int(q, c + 5);
+	st->autopass = st_int(q, c + 6);
+	st->clock_left = st_int64(q, c + 7);
+	st->waiting_since = st_int64(q, c + 8);
+	st->timeouts = st_int(q, c + 9);
+	st->expel_votes = (uint32_t)st_int64(q, c + 10);
+	st->claimed_by = st_int64(q, c + 11);
 	st->claimed = st_int(q, c + 12);
 	return 0;
 }
@@ -1132,12 +1135,13 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 	}
 	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
 		     st_int(q, PAGE_WAITING);
+	o->has_chat = !st_null(q, PAGE_CHAT);
 }
 
 /* A finished party's result row (kind 2), gathered by party. */
 static void page_result_row(struct page_rows *r, struct st_cur *q)
 {
-	int64_t id = st_int64(q, PAGE_RESULT + 1);
+	int64_t id = st_int64(q, PAGE_RESULT_ID);
 	int k = 0;
 	while (k < r->nfin && r->fin[k].id != id)
 		k++;
@@ -1146,14 +1150,14 @@ static void page_result_row(struct page_rows *r, struct st_cur *q)
 			return;
 		memset(&r->fin[k], 0, sizeof r->fin[k]);
 		r->fin[k].id = id;
-		r->fin[k].number = st_int(q, PAGE_RESULT);
+		r->fin[k].number = st_int(q, PAGE_RESULT_NUMBER);
 		r->fin[k].over = 1;
 		r->nfin++;
 	}
-	int seat = st_null(q, PAGE_RESULT + 2) ? -1 : st_int(q, PAGE_RESULT + 2);
+	int seat = st_null(q, PAGE_RESULT_SEAT) ? -1 : st_int(q, PAGE_RESULT_SEAT);
 	if (seat >= 0 && seat < GAME_MAX_SEATS) {
-		r->fin[k].result.place[seat] = st_int(q, PAGE_RESULT + 3);
-		r->fin[k].result.points[seat] = st_int(q, PAGE_RESULT + 4);
+		r->fin[k].result.place[seat] = st_int(q, PAGE_RESULT_PLACE);
+		r->fin[k].result.points[seat] = st_int(q, PAGE_RESULT_POINTS);
 	}
 }
 
@@ -1185,7 +1189,7 @@ int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_t
 	r->cap = cap;
 	r->found = r->nfin = 0;
 	r->rc = ST_OK;
-	r->seats = (struct seat_rows){ out->seats, GAME_MAX_SEATS, &out->nseated, PAGE_SEAT };
+	r->seats = (struct seat_rows){ out->seats, GAME_MAX_SEATS, &out->nseated, 0 };
 	int rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
 			 read_page_row, r, "table page");
 	if (rc == ST_OK)

@@ -1127,6 +1127,7 @@ static void test_table_page(void **state)
 	assert_int_equal(store_user_acting(t->s, b, &n), ST_OK);
 	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_int_equal(pg.waiting, n);
+	assert_false(pg.has_chat);   /* no message yet: the page reads no chat */
 	/* nobody logged in: no last step, no count */
 	assert_int_equal(store_table_page(t->s, tab, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_int_equal(pg.my_last, 0);
@@ -1160,6 +1161,11 @@ static void test_table_page(void **state)
 	assert_int_equal(ps.chat_user[0], a);
 	assert_int_equal(ps.chat_user[1], c);
 	assert_int_equal(ps.nmuted, 0);
+	/* with a message the page statement says so, whoever looks */
+	assert_int_equal(store_table_page(t->s, tab, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
 }
 
 /* Two connections: the second writer waits for the first one's lock and
