@@ -725,8 +725,10 @@ static void show(struct page *p, int json, enum http_status status, int note_kin
 	struct view v;
 	if (json)
 		page_view_json(p, &v);   /* no tree: the JSON written as it is made */
-	else
-		page_view(p, &v), v.html_only = 1;   /* page_html's only */
+	else {
+		page_view(p, &v);
+		v.html_only = 1;   /* a tree page_html alone reads */
+	}
 	if (table_view(p, pt, &v, note_kind, note, typed) != 0) {
 		play_free(pt);
 		page_error(p, HTTP_500, "internal");
