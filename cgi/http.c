@@ -203,14 +203,15 @@ char *http_path_decode(struct arena *a, const char *s, size_t n)
 	return pct_decode_as(a, s, n, 0, &len, &err);
 }
 
-char *http_path_escape(struct arena *a, const char *s)
+char *http_path_escape_after(struct arena *a, const char *head, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";
-	size_t n = strlen(s);
-	char *o = arena_alloc(a, n * 3 + 1);
+	size_t h = strlen(head), n = strlen(s);
+	char *o = arena_alloc_raw(a, h + n * 3 + 1);
 	if (!o)
 		return NULL;
-	size_t k = 0;
+	memcpy(o, head, h);
+	size_t k = h;
 	for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
 		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
 		    *c == '-' || *c == '_' || *c == '.' || *c == '~') {
@@ -223,6 +224,11 @@ char *http_path_escape(struct arena *a, const char *s)
 	}
 	o[k] = '\0';
 	return o;
+}
+
+char *http_path_escape(struct arena *a, const char *s)
+{
+	return http_path_escape_after(a, "", s);
 }
 
 static int key_char(int c)

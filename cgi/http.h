@@ -94,6 +94,9 @@ char *http_path_decode(struct arena *a, const char *s, size_t n);
 /* s percent-encoded for a path segment: every byte but A–Z a–z 0–9 - _ . ~
  * as %XX (UTF-8 bytes one by one). A new arena string, or NULL. */
 char *http_path_escape(struct arena *a, const char *s);
+/* head, then s escaped as http_path_escape does, in one arena string: a
+ * link such as "/u/" and a name (page_user_url: 21 a tournament page). */
+char *http_path_escape_after(struct arena *a, const char *head, const char *s);
 
 /* 1 when s[0..n) is well-formed UTF-8 (no overlong forms, no surrogates). */
 int http_utf8_valid(const char *s, size_t n);

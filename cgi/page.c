@@ -227,28 +227,7 @@ const char *page_table_url(struct page *p, int64_t id, const char *tail)
 
 const char *page_user_url(struct page *p, const char *name)
 {
-	/* "/u/" and the name escaped as http_path_escape does, in one
-	 * allocation: a name's characters are almost always unreserved, and
-	 * a tournament page links 21 names */
-	static const char hex[] = "0123456789ABCDEF";
-	const unsigned char *c = (const unsigned char *)(name ? name : "");
-	size_t n = strlen((const char *)c), k = 3;
-	char *o = arena_alloc_raw(p->a, n * 3 + 4);
-	if (!o)
-		return NULL;
-	memcpy(o, "/u/", 3);
-	for (; *c; c++) {
-		if ((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-		    *c == '-' || *c == '_' || *c == '.' || *c == '~') {
-			o[k++] = (char)*c;
-			continue;
-		}
-		o[k++] = '%';
-		o[k++] = hex[*c >> 4];
-		o[k++] = hex[*c & 15];
-	}
-	o[k] = '\0';
-	return o;
+	return http_path_escape_after(p->a, "/u/", name ? name : "");
 }
 
 void page_redirect_table(struct page *p, int64_t id, const char *tail)

@@ -539,19 +539,26 @@ struct ttable_to {
 	void *ctx;
 };
 
+/* A round's table from the first seven columns of STMT_TTABLES,
+ * STMT_TROUND_TABLES or STMT_TROUND_PAGE. */
+static void read_ttable(struct st_cur *q, struct st_ttable *x)
+{
+	x->round = st_int(q, 0);
+	x->number = st_int(q, 1);
+	x->table_id = st_int64(q, 2);
+	x->done = st_int(q, 3);
+	int st = st_int(q, 4);
+	x->status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
+	x->party_no = st_int(q, 5);
+	x->nparties = st_int(q, 6);
+}
+
 /* A row of STMT_TTABLES / STMT_TROUND_TABLES to the caller. */
 static int list_ttable(void *ctx, struct st_cur *q)
 {
 	struct ttable_to *to = ctx;
 	struct st_ttable x;
-	x.round = st_int(q, 0);
-	x.number = st_int(q, 1);
-	x.table_id = st_int64(q, 2);
-	x.done = st_int(q, 3);
-	int st = st_int(q, 4);
-	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
-	x.party_no = st_int(q, 5);
-	x.nparties = st_int(q, 6);
+	read_ttable(q, &x);
 	to->fn(to->ctx, &x);
 	return 0;
 }
@@ -655,14 +662,7 @@ static int list_tround_page(void *ctx, struct st_cur *q)
 {
 	struct tround_page_to *to = ctx;
 	struct st_ttable x;
-	x.round = st_int(q, 0);
-	x.number = st_int(q, 1);
-	x.table_id = st_int64(q, 2);
-	x.done = st_int(q, 3);
-	int st = st_int(q, 4);
-	x.status = st >= 0 && st < TABLE_STATUS__MAX ? (enum st_table_status)st : TABLE_FINISHED;
-	x.party_no = st_int(q, 5);
-	x.nparties = st_int(q, 6);
+	read_ttable(q, &x);
 	to->table(to->ctx, &x);
 	struct st_tresult rows[ST_TRESULTS_TABLE_MAX];
 	int n = results_of(&x, (const char *)st_text(q, 7), rows, ST_TRESULTS_TABLE_MAX);
