@@ -59,6 +59,11 @@ CONN=${BENCH_CONNECTIONS:-16}
 # One connection per wrk thread: a thread sends its requests strictly one
 # after the other, so each table's prepared moves arrive in order.
 THREADS=${BENCH_THREADS:-$CONN}
+# The open loop's GET rows: as many connections from two wrk threads (each
+# thread's connections take its slots in turn, so a slow answer holds up
+# none of the sends behind it), fewer threads beside the server on the
+# cores. The moves keep one thread a connection (their order above).
+OPEN_THREADS=${BENCH_OPEN_THREADS:-2}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 HIST_SMALL=1000
 HIST_LARGE=${BENCH_HISTORY:-1000000}
@@ -359,7 +364,8 @@ note() { echo "note|$*" >> "$RES"; }
 # open_measure KEY LABEL EXPECT PATH COOKIE [TUPLES]: the row KEY once more,
 # at half the rate its (closed-loop) run just measured, on a fixed
 # schedule (wrk.lua BENCH_RATE: each wrk thread its share, whatever the
-# answers take), with the same threads and connections; the moves go on
+# answers take), with the same connections (the GET rows from
+# OPEN_THREADS wrk threads, the moves from one a connection); the moves go on
 # where that run stopped. Appends one line
 # open|KEY|LABEL|offered|achieved|p50_us|p99_us|errors|codes|exhausted|late|late_max_us|load
 # (load: the 1-minute load average as the run ended). BENCH_OPENLOOP=0
@@ -375,8 +381,8 @@ open_measure() {
 			timeout $((DUR + 60)) wrk -t"$CONN" -c"$CONN" -d"${DUR}s" --latency \
 			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
 	else
-		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$THREADS BENCH_RATE=$rate \
-			timeout $((DUR + 60)) wrk -t"$THREADS" -c"$CONN" -d"${DUR}s" --latency \
+		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$OPEN_THREADS BENCH_RATE=$rate \
+			timeout $((DUR + 60)) wrk -t"$OPEN_THREADS" -c"$CONN" -d"${DUR}s" --latency \
 			-s "$LUA" -H "Cookie: $cookie" "http://127.0.0.1:$PORT$path" 2>&1) || true
 	fi
 	load=$(cut -d' ' -f1 /proc/loadavg)
