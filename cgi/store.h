@@ -373,8 +373,11 @@ struct st_my_seat {
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
 /* What /me shows of a table where the user sits (store_my_tables), with
- * their seat as store_seat_mine reads it (bot, clock_left and
- * waiting_since only at a table with a clock: 0 at one without). */
+ * their seat as store_seat_mine reads it. Only what the status needs is
+ * read: next_deadline, the clock and the seat only at a running table
+ * (0 at any other), of them bot, clock_left, waiting_since and the clock
+ * rule past first_ms only at a table with a clock; seats_taken is nseats
+ * but at an open table. */
 struct st_my_row {
 	int64_t id;
 	char game[ST_SLUG_MAX + 1];
