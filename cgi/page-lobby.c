@@ -427,18 +427,21 @@ void page_me_show(struct page *p, enum http_status status)
 	}
 	/* it polls like a table: the number kept for all the user's tables, read
 	 * after they were loaded (and ticked) above, at the address of the
-	 * user's poll token (no session lookup per poll) */
-	int64_t sig = 0, deadline = 0;
-	if (store_user_poll(p->store, p->user_id, NULL, p->now_ms, &sig, &deadline) != ST_OK)
-		sig = 0;   /* the first poll reloads */
+	 * user's poll token (no session lookup per poll); the title's count of
+	 * tables waiting for a move from the same row when it is up to date */
+	struct st_me_head m;
+	if (store_me_head(p->store, p->user_id, &m) != ST_OK)
+		m = (struct st_me_head){ .seq = 0, .waiting = -1 };   /* the first poll reloads */
 	char token[AUTH_TOKEN_LEN + 1];
-	const char *poll = auth_poll_token(p->store, p->user_id, token) == AUTH_OK ?
+	const char *poll = m.poll_token[0] ? arena_printf(p->a, "/me/poll/%s", m.poll_token) :
+			   auth_poll_token(p->store, p->user_id, token) == AUTH_OK ?
 				   arena_printf(p->a, "/me/poll/%s", token) : NULL;
 	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
 	struct page_head h = { .page = "me", .poll_url = poll ? poll : "/me/poll",
 			       .table_url = "/me",
-			       .version = sig, .alert = alert, .refresh = 1,
-			       .attention = waiting > 0 };
+			       .version = m.seq, .alert = alert, .refresh = 1,
+			       .attention = waiting > 0,
+			       .waiting_known = m.waiting >= 0, .waiting = m.waiting };
 	page_html(p, status, "me.tpl", &v, &h);
 }
 

@@ -306,6 +306,18 @@ int store_user_poll(struct store *s, int64_t user, const char *token, int64_t no
 enum { ST_POLL_TOKEN_LEN = 43 };
 int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 			  char out[ST_POLL_TOKEN_LEN + 1]);
+/* What /me's page shows of the user's row of the poll in one read, after
+ * its listing (store_user_poll, store_user_poll_token and store_user_acting
+ * read it a statement each): the poll number, the poll token ("" while
+ * they have none) and the count of tables waiting for their move (-1
+ * while it is to be counted again: store_user_acting). ST_NOTFOUND
+ * without the row. */
+struct st_me_head {
+	int64_t seq;
+	char poll_token[ST_POLL_TOKEN_LEN + 1];
+	int waiting;
+};
+int store_me_head(struct store *s, int64_t user, struct st_me_head *out);
 
 /* Ratings (013_ratings.sql; the model is rules/rating.h). */
 struct st_rating {

@@ -647,9 +647,23 @@ static void test_user_poll(void **state)
 	char tok[ST_POLL_TOKEN_LEN + 1], got[ST_POLL_TOKEN_LEN + 1];
 	const char *t1k = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 	const char *t2k = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+	/* /me's one read of the row: the number as polled, no token yet */
+	struct st_me_head head;
+	int acting = -1;
+	assert_int_equal(store_user_poll(t->s, a, NULL, late, &sig, &deadline), ST_OK);
+	assert_int_equal(store_me_head(t->s, a, &head), ST_OK);
+	assert_true(head.seq == sig);
+	assert_string_equal(head.poll_token, "");
+	assert_int_equal(head.waiting, -1);   /* never counted: store_user_acting counts */
+	assert_int_equal(store_me_head(t->s, 9999, &head), ST_NOTFOUND);
 	assert_int_equal(store_user_poll_token(t->s, a, NULL, tok), ST_NOTFOUND);
 	assert_int_equal(store_user_poll(t->s, 0, t1k, late, &sig, &deadline), ST_NOTFOUND);
 	assert_int_equal(store_user_poll_token(t->s, a, t1k, tok), ST_OK);
+	/* ... and with the token; the waiting count once it was counted */
+	assert_int_equal(store_user_acting(t->s, a, &acting), ST_OK);
+	assert_int_equal(store_me_head(t->s, a, &head), ST_OK);
+	assert_string_equal(head.poll_token, t1k);
+	assert_int_equal(head.waiting, acting);
 	assert_string_equal(tok, t1k);
 	assert_int_equal(store_user_poll_token(t->s, a, t2k, got), ST_OK);
 	assert_string_equal(got, t1k);
