@@ -310,12 +310,14 @@ int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
  * its listing (store_user_poll, store_user_poll_token and store_user_acting
  * read it a statement each): the poll number, the poll token ("" while
  * they have none) and the count of tables waiting for their move (-1
- * while it is to be counted again: store_user_acting). ST_NOTFOUND
- * without the row. */
+ * while it is to be counted again: store_user_acting); and whether they
+ * are registered at any tournament (else store_tourneys_of_user has no
+ * row to give: two reads spared). ST_NOTFOUND without the row. */
 struct st_me_head {
 	int64_t seq;
 	char poll_token[ST_POLL_TOKEN_LEN + 1];
 	int waiting;
+	int tourneys;
 };
 int store_me_head(struct store *s, int64_t user, struct st_me_head *out);
 

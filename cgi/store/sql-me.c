@@ -137,9 +137,10 @@ static const char *const stmt_text[] = {
 	/* the live channels' read on PostgreSQL (sql-live.c, st_me_now) */
 	ST_AT(STMT_ME_NOW) = "SELECT seq, poll_token FROM me_seq WHERE user_id = ?1",
 	/* store_me_head: STMT_USER_POLL's, STMT_USER_POLL_TOKEN's and
-	 * STMT_USER_ACTING's columns */
+	 * STMT_USER_ACTING's columns, and one step into tournament_players_user */
 	ST_AT(STMT_ME_HEAD) = "SELECT seq, poll_token, CASE WHEN waiting_seq = seq THEN waiting"
-		" ELSE -1 END FROM me_seq WHERE user_id = ?1",
+		" ELSE -1 END, CASE WHEN EXISTS (SELECT 1 FROM tournament_players p"
+		" WHERE p.user_id = ?1) THEN 1 ELSE 0 END FROM me_seq WHERE user_id = ?1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(ST_G_ME),
 	       "one SQL text per statement");
@@ -293,6 +294,7 @@ static int read_me_head(void *ctx, struct st_cur *q)
 	if (!st_null(q, 1))
 		st_copy_col(h->poll_token, sizeof h->poll_token, q, 1);
 	h->waiting = st_int(q, 2);
+	h->tourneys = st_int(q, 3);
 	return 0;
 }
 

@@ -655,6 +655,7 @@ static void test_user_poll(void **state)
 	assert_true(head.seq == sig);
 	assert_string_equal(head.poll_token, "");
 	assert_int_equal(head.waiting, -1);   /* never counted: store_user_acting counts */
+	assert_int_equal(head.tourneys, 0);   /* registered at no tournament */
 	assert_int_equal(store_me_head(t->s, 9999, &head), ST_NOTFOUND);
 	assert_int_equal(store_user_poll_token(t->s, a, NULL, tok), ST_NOTFOUND);
 	assert_int_equal(store_user_poll(t->s, 0, t1k, late, &sig, &deadline), ST_NOTFOUND);
