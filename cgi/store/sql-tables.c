@@ -233,14 +233,14 @@ static const char *const stmt_text[] = {
 		" ORDER BY s.table_id DESC LIMIT ?2",
 	/* What "Meine Tische" shows of a table (struct st_my_row): not the
 	 * whole row, the host's name or the options; the seats held as the
-	 * row keeps them (031). The
-	 * seat's MY_SEAT_COLS come from the index (seat) and the table's row
-	 * (who acts: its masks whole, read_my_row takes the seat's bits), but
-	 * for those of its clock: a table with a clock is
-	 * joined with the seat's row again (c), one without has NULL there
-	 * (its key is NULL: SQLite does not seek), so that the listing reads
-	 * no seat row at all for tables without a clock (docs/benchmarks.md,
-	 * "The tournament page and /me: fewer entries, no seat rows"). */
+	 * row keeps them (031). The seat's MY_SEAT_COLS come from the index
+	 * (seat) and the table's row (who acts: its masks whole, read_my_row
+	 * takes the seat's bits), but for those of its clock: a table with a
+	 * clock is joined with the seat's row again (c), one without has NULL
+	 * there (its key is NULL: SQLite does not seek), so that the listing
+	 * reads no seat row at all for tables without a clock
+	 * (docs/benchmarks.md, "The tournament page and /me: fewer entries, no
+	 * seat rows"). */
 	ST_AT(STMT_MY_TABLES) =
 		"SELECT t.id, t.game, t.nseats, t.status, t.next_deadline, t.clock_first,"
 		" t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days,"
