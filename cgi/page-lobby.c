@@ -387,16 +387,37 @@ void page_me(struct page *p)
 	page_me_show(p, HTTP_200);
 }
 
-/* Section "tournaments": the user's, the running and coming first. */
-static int my_tourneys_view(struct page *p, struct view *v)
+/* Section "tournaments": the user's, the running and coming first; none
+ * read when `any` says they have none (store_me_head). */
+static int my_tourneys_view(struct page *p, struct view *v, int any)
 {
 	struct page_tourney_list m = { p, v, 0 };
 	view_list(v, "tournaments");
-	if (store_tourneys_of_user(p->store, p->user_id, MINE_LIMIT, page_tourney_rows, &m) !=
-	    ST_OK)
+	if (any && store_tourneys_of_user(p->store, p->user_id, MINE_LIMIT, page_tourney_rows,
+					  &m) != ST_OK)
 		return -1;
 	view_flag(v, "has_tournaments", m.n > 0);
 	return 0;
+}
+
+/* The page's frame: it polls like a table, the number kept for all the
+ * user's tables (m, read after they were loaded and ticked) at the address
+ * of the user's poll token (no session lookup per poll); the title's count
+ * of tables waiting for a move from the same row when it is up to date. */
+static void me_html(struct page *p, enum http_status status, struct view *v,
+		    const struct st_me_head *m, int waiting)
+{
+	char token[AUTH_TOKEN_LEN + 1];
+	const char *poll = m->poll_token[0] ? arena_printf(p->a, "/me/poll/%s", m->poll_token) :
+			   auth_poll_token(p->store, p->user_id, token) == AUTH_OK ?
+				   arena_printf(p->a, "/me/poll/%s", token) : NULL;
+	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
+	struct page_head h = { .page = "me", .poll_url = poll ? poll : "/me/poll",
+			       .table_url = "/me",
+			       .version = m->seq, .alert = alert, .refresh = 1,
+			       .attention = waiting > 0,
+			       .waiting_known = m->waiting >= 0, .waiting = m->waiting };
+	page_html(p, status, "me.tpl", v, &h);
 }
 
 void page_me_show(struct page *p, enum http_status status)
@@ -412,7 +433,15 @@ void page_me_show(struct page *p, enum http_status status)
 	if (rc != PLAY_OK && rc != PLAY_BUSY)
 		fprintf(stderr, "me: sweep: %s\n", play_message(rc));
 	int waiting = 0;
-	if (mine_view(p, &v, &waiting) != 0 || my_tourneys_view(p, &v) != 0) {
+	struct st_me_head m;
+	if (mine_view(p, &v, &waiting) != 0) {
+		page_error(p, HTTP_500, "internal");
+		return;
+	}
+	/* the user's row of the poll, after the listing's loads */
+	if (store_me_head(p->store, p->user_id, &m) != ST_OK)   /* the first poll reloads */
+		m = (struct st_me_head){ .seq = 0, .waiting = -1, .tourneys = 1 };
+	if (my_tourneys_view(p, &v, m.tourneys) != 0) {
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
@@ -425,21 +454,7 @@ void page_me_show(struct page *p, enum http_status status)
 		page_error(p, HTTP_500, "internal");
 		return;
 	}
-	/* it polls like a table: the number kept for all the user's tables, read
-	 * after they were loaded (and ticked) above, at the address of the
-	 * user's poll token (no session lookup per poll) */
-	int64_t sig = 0, deadline = 0;
-	if (store_user_poll(p->store, p->user_id, NULL, p->now_ms, &sig, &deadline) != ST_OK)
-		sig = 0;   /* the first poll reloads */
-	char token[AUTH_TOKEN_LEN + 1];
-	const char *poll = auth_poll_token(p->store, p->user_id, token) == AUTH_OK ?
-				   arena_printf(p->a, "/me/poll/%s", token) : NULL;
-	const char *alert = waiting > 0 ? _("Du bist dran!") : NULL;   /* (the title counts) */
-	struct page_head h = { .page = "me", .poll_url = poll ? poll : "/me/poll",
-			       .table_url = "/me",
-			       .version = sig, .alert = alert, .refresh = 1,
-			       .attention = waiting > 0 };
-	page_html(p, status, "me.tpl", &v, &h);
+	me_html(p, status, &v, &m, waiting);
 }
 
 /* 1 when the user may open one more table; else 0 with the lobby (422,

@@ -306,6 +306,20 @@ int store_user_poll(struct store *s, int64_t user, const char *token, int64_t no
 enum { ST_POLL_TOKEN_LEN = 43 };
 int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 			  char out[ST_POLL_TOKEN_LEN + 1]);
+/* What /me's page shows of the user's row of the poll in one read, after
+ * its listing (store_user_poll, store_user_poll_token and store_user_acting
+ * read it a statement each): the poll number, the poll token ("" while
+ * they have none) and the count of tables waiting for their move (-1
+ * while it is to be counted again: store_user_acting); and whether they
+ * are registered at any tournament (else store_tourneys_of_user has no
+ * row to give: two reads spared). ST_NOTFOUND without the row. */
+struct st_me_head {
+	int64_t seq;
+	char poll_token[ST_POLL_TOKEN_LEN + 1];
+	int waiting;
+	int tourneys;
+};
+int store_me_head(struct store *s, int64_t user, struct st_me_head *out);
 
 /* Ratings (013_ratings.sql; the model is rules/rating.h). */
 struct st_rating {
@@ -373,8 +387,11 @@ struct st_my_seat {
 };
 int store_seat_mine(struct store *s, int64_t table, int64_t user, struct st_my_seat *out);
 /* What /me shows of a table where the user sits (store_my_tables), with
- * their seat as store_seat_mine reads it (bot, clock_left and
- * waiting_since only at a table with a clock: 0 at one without). */
+ * their seat as store_seat_mine reads it. Only what the status needs is
+ * read: next_deadline, the clock and the seat only at a running table
+ * (0 at any other), of them bot, clock_left, waiting_since and the clock
+ * rule past first_ms only at a table with a clock; seats_taken is nseats
+ * but at an open table. */
 struct st_my_row {
 	int64_t id;
 	char game[ST_SLUG_MAX + 1];

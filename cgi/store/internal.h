@@ -78,7 +78,9 @@ struct store {
 #define PARTY_LAST_TICK "coalesce((SELECT CASE WHEN m.seat = -1 AND m.text = 'tick' THEN 1 ELSE 0" \
 	" END FROM moves m WHERE m.party = p.id ORDER BY m.seq DESC LIMIT 1), 0)"
 
-#define SEATS_TAKEN "(SELECT count(*) FROM seats c WHERE c.table_id = t.id)"
+/* how many seats of table t are held (031_seats_taken.sql: kept by the
+ * statements that take and leave one) */
+#define SEATS_TAKEN "t.seats_taken"
 
 /* The values a statement is bound to, ?1, ?2, … in order: ST_ARGS(ST_INT(id),
  * ST_TEXT(name)) is an array ended by a mark, so that one call prepares,

@@ -33,6 +33,7 @@ enum {
 	STMT_PROFILE_GAMES,
 	STMT_PROFILE_FINISHED,
 	STMT_ME_NOW,
+	STMT_ME_HEAD,
 	STMT_ME_END
 };
 
@@ -135,6 +136,11 @@ static const char *const stmt_text[] = {
 		" ORDER BY m.table_id DESC, x.seat",
 	/* the live channels' read on PostgreSQL (sql-live.c, st_me_now) */
 	ST_AT(STMT_ME_NOW) = "SELECT seq, poll_token FROM me_seq WHERE user_id = ?1",
+	/* store_me_head: STMT_USER_POLL's, STMT_USER_POLL_TOKEN's and
+	 * STMT_USER_ACTING's columns, and one step into tournament_players_user */
+	ST_AT(STMT_ME_HEAD) = "SELECT seq, poll_token, CASE WHEN waiting_seq = seq THEN waiting"
+		" ELSE -1 END, CASE WHEN EXISTS (SELECT 1 FROM tournament_players p"
+		" WHERE p.user_id = ?1) THEN 1 ELSE 0 END FROM me_seq WHERE user_id = ?1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_ME_END - ST_FIRST(ST_G_ME),
 	       "one SQL text per statement");
@@ -278,6 +284,24 @@ int store_user_poll_token(struct store *s, int64_t user, const char *fresh,
 	rc = st_one(s, st_query(s, STMT_USER_POLL_TOKEN, ST_ARGS(ST_INT(user))), read_poll_token,
 		    &t, "user poll token");
 	return rc == ST_OK && !t.found ? ST_NOTFOUND : rc;
+}
+
+static int read_me_head(void *ctx, struct st_cur *q)
+{
+	struct st_me_head *h = ctx;
+	h->seq = st_int64(q, 0);
+	h->poll_token[0] = '\0';
+	if (!st_null(q, 1))
+		st_copy_col(h->poll_token, sizeof h->poll_token, q, 1);
+	h->waiting = st_int(q, 2);
+	h->tourneys = st_int(q, 3);
+	return 0;
+}
+
+int store_me_head(struct store *s, int64_t user, struct st_me_head *out)
+{
+	return st_one(s, st_query(s, STMT_ME_HEAD, ST_ARGS(ST_INT(user))), read_me_head, out,
+		      "me head");
 }
 
 /* ------------------------------------------------------------------ */

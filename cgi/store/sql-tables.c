@@ -47,6 +47,7 @@ enum {
 	STMT_SEAT_MINE,
 	STMT_SEAT_TAKE,
 	STMT_SEAT_LEAVE,
+	STMT_SEATS_TAKEN_ADD,
 	STMT_SEAT_BOT_ADD,
 	STMT_SEAT_SET_AUTOPASS,
 	STMT_SEAT_SET_CLOCK,
@@ -130,6 +131,8 @@ static const char *const stmt_text[] = {
 		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
 		" HAVING min(k) IS NOT NULL",
 	ST_AT(STMT_SEAT_LEAVE) = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
+	/* tables.seats_taken (031) follows every seat taken or left */
+	ST_AT(STMT_SEATS_TAKEN_ADD) = "UPDATE tables SET seats_taken = seats_taken + ?2 WHERE id = ?1",
 	/* A bot of level ?2 on the lowest free seat, as STMT_SEAT_TAKE. */
 	ST_AT(STMT_SEAT_BOT_ADD) =
 		"WITH RECURSIVE n(k) AS ("
@@ -229,20 +232,19 @@ static const char *const stmt_text[] = {
 		" ON t.id = s.table_id WHERE s.user_id = ?1 AND s.done = ?3"
 		" ORDER BY s.table_id DESC LIMIT ?2",
 	/* What "Meine Tische" shows of a table (struct st_my_row): not the
-	 * whole row, the host's name or the options. A table that started has
-	 * all its seats (a seat is left only while it is open, and a party is
-	 * dealt for nseats players), so only an open one counts them. The
-	 * seat's MY_SEAT_COLS come from the index (seat) and the table's row
-	 * (who acts: its masks whole, read_my_row takes the seat's bits), but
-	 * for those of its clock: a table with a clock is
-	 * joined with the seat's row again (c), one without has NULL there
-	 * (its key is NULL: SQLite does not seek), so that the listing reads
-	 * no seat row at all for tables without a clock (docs/benchmarks.md,
-	 * "The tournament page and /me: fewer entries, no seat rows"). */
+	 * whole row, the host's name or the options; the seats held as the
+	 * row keeps them (031). The seat's MY_SEAT_COLS come from the index
+	 * (seat) and the table's row (who acts: its masks whole, read_my_row
+	 * takes the seat's bits), but for those of its clock: a table with a
+	 * clock is joined with the seat's row again (c), one without has NULL
+	 * there (its key is NULL: SQLite does not seek), so that the listing
+	 * reads no seat row at all for tables without a clock
+	 * (docs/benchmarks.md, "The tournament page and /me: fewer entries, no
+	 * seat rows"). */
 	ST_AT(STMT_MY_TABLES) =
 		"SELECT t.id, t.game, t.nseats, t.status, t.next_deadline, t.clock_first,"
 		" t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days,"
-		" CASE WHEN t.status = 0 THEN " SEATS_TAKEN " ELSE t.nseats END,"
+		" " SEATS_TAKEN ","
 		" s.seat, c.bot, t.acting, t.in_window, c.clock_left, c.waiting_since, t.to_continue"
 		" FROM seats s JOIN tables t ON t.id = s.table_id LEFT JOIN seats c"
 		" ON c.table_id = CASE WHEN t.clock_first > 0 THEN s.table_id END AND c.seat = s.seat"
@@ -499,6 +501,13 @@ static int seat_find(struct store *s, int64_t table, int64_t user, int *seat)
 	return rc;
 }
 
+/* tables.seats_taken (031_seats_taken.sql) by `by` after a seat was taken
+ * or left: the count the listings read instead of counting seat rows. */
+static int seats_taken_add(struct store *s, int64_t table, int by)
+{
+	return st_run(s, STMT_SEATS_TAKEN_ADD, "seats taken", ST_ARGS(ST_INT(table), ST_INT(by)));
+}
+
 /* One INSERT picks the lowest free seat, so two joiners never get the same
  * one even outside a transaction. ST_NOTFOUND: no such table. */
 int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
@@ -521,7 +530,7 @@ int store_seat_take(struct store *s, int64_t table, int64_t user, int *seat)
 		return rc;
 	if (st_changes(s) == 0)
 		return ST_CONFLICT;
-	if ((rc = st_me_user(s, user)) != ST_OK)
+	if ((rc = seats_taken_add(s, table, 1)) != ST_OK || (rc = st_me_user(s, user)) != ST_OK)
 		return rc;
 	return seat_find(s, table, user, seat);
 }
@@ -540,7 +549,7 @@ int store_seat_add_bot(struct store *s, int64_t table, int level, int *seat)
 		rc = st_step(s, q);
 	rc = rc == ST_DONE ? (found ? ST_OK : ST_CONFLICT) : st_fail(s, "seat add bot");
 	st_done(q);
-	return rc;
+	return rc == ST_OK ? seats_taken_add(s, table, 1) : rc;
 }
 
 /* Who plays `seat`: a person (bot 0), or a bot of level 1 or 2; resigned
@@ -676,6 +685,8 @@ int store_seat_leave(struct store *s, int64_t table, int64_t user)
 	int rc = st_exec(s, q, "seat leave");
 	if (rc == ST_OK && st_changes(s) == 0)
 		rc = ST_NOTFOUND;
+	if (rc == ST_OK)
+		rc = seats_taken_add(s, table, -1);
 	return rc == ST_OK ? st_me_user(s, user) : rc;
 }
 
@@ -1014,29 +1025,36 @@ struct my_table_rows {
 	int n;
 };
 
+/* A row of STMT_MY_TABLES: only the columns its table's status needs (an
+ * API read is about 120 instructions, 22 a row before): the seats taken
+ * at an open table (nseats at any other), who acts and the deadline at a
+ * running one, the clock's columns only at one with a clock. */
 static int read_my_row(void *ctx, struct st_cur *q)
 {
 	struct my_table_rows *r = ctx;
-	struct st_my_row m;
+	struct st_my_row m = { .id = st_int64(q, 0) };
 	int st = st_int(q, 3);
-	m.id = st_int64(q, 0);
 	st_copy_col(m.game, sizeof m.game, q, 1);
 	m.nseats = st_int(q, 2);
 	m.status = (st >= 0 && st < TABLE_STATUS__MAX) ? (enum st_table_status)st : TABLE_FINISHED;
-	m.next_deadline = st_int64(q, 4);
-	m.clock = (struct clock_rule){
-		.first_ms = st_int64(q, 5), .per_move_ms = st_int64(q, 6),
-		.cap_ms = st_int64(q, 7), .day_ms = st_int64(q, 8),
-		.weekend = st_int(q, 9), .windows = st_int(q, 10),
-	};
-	m.seats_taken = st_int(q, 11);
-	read_my_seat(q, 12, &m.mine);
-	/* the seat's bits of the table's masks taken here, not by SQLite's
-	 * expressions (18k instructions for /me's thirty rows) */
-	unsigned seat = (unsigned)m.mine.seat & 63u;
-	m.mine.acting = (int)((uint64_t)st_int64(q, 14) >> seat & 1u);
-	m.mine.in_window = (int)((uint64_t)st_int64(q, 15) >> seat & 1u);
-	m.mine.to_continue = (int)((uint64_t)st_int64(q, 18) >> seat & 1u);
+	m.seats_taken = m.status == TABLE_OPEN ? st_int(q, 11) : m.nseats;
+	if (m.status == TABLE_PLAYING) {
+		m.next_deadline = st_int64(q, 4);
+		m.clock.first_ms = st_int64(q, 5);
+		if (m.clock.first_ms > 0) {
+			st_read_clock(q, 5, &m.clock);
+			m.mine.bot = st_int(q, 13);
+			m.mine.clock_left = st_int64(q, 16);
+			m.mine.waiting_since = st_int64(q, 17);
+		}
+		/* the seat's bits of the table's masks taken here, not by
+		 * SQLite's expressions (18k instructions for /me's thirty rows) */
+		unsigned seat = (unsigned)st_int(q, 12) & 63u;
+		m.mine.seat = (int)seat;
+		m.mine.acting = (int)((uint64_t)st_int64(q, 14) >> seat & 1u);
+		m.mine.in_window = (int)((uint64_t)st_int64(q, 15) >> seat & 1u);
+		m.mine.to_continue = (int)((uint64_t)st_int64(q, 18) >> seat & 1u);
+	}
 	r->n++;
 	r->my(r->ctx, &m);
 	return 0;

@@ -10,7 +10,8 @@
  *   - a waiting table's seats taken ("wartet (2/3)"), a running one's all;
  *   - inviting by name shows on the invitee's /me; at a match's end "Noch
  *     ein Match" opens a new table with the same game and people, one
- *     table however many ask, and the other's click there starts it.
+ *     table however many ask, and the other's click there starts it;
+ *   - "Meine Turniere" lists the tournaments I am registered at.
  * Bounded: loops over the network stop after MAX_POSTS moves or
  * MAX_SECONDS.
  */
@@ -327,6 +328,55 @@ static void test_my_tables_seats_taken(void **unused)
 	json_decref(o);
 }
 
+/* "Meine Turniere": a player registered at a tournament finds it on /me
+ * (page and JSON); its organizer, registered nowhere, no section and an
+ * empty list. /me reads the tournaments only when its one read of the
+ * user's row says there are any (store_me_head). */
+static void test_my_tournaments(void **unused)
+{
+	(void)unused;
+	struct h_client *org = it_register("Tilde"), *pl = it_register("Torge");
+	assert_non_null(org);
+	assert_non_null(pl);
+	int64_t id = it_create_swiss(org, "Winter-Swiss");
+	assert_true(id > 0);
+	char path[64], csrf[128];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/tournaments/%lld", (long long)id);
+	assert_int_equal(it_csrf(pl, path, csrf, sizeof csrf), 0);
+	snprintf(path, sizeof path, "/tournaments/%lld/register", (long long)id);
+	assert_int_equal(h_post_form(pl, path, &r, "csrf", csrf, NULL), 0);
+	assert_int_equal(r.status, 303);
+	h_resp_free(&r);
+	assert_int_equal(h_get(pl, "/me", &r), 0);
+	assert_int_equal(r.status, 200);
+	snprintf(path, sizeof path, "<a href=\"/tournaments/%lld\">Winter-Swiss</a>", (long long)id);
+	const char *sec = strstr(r.body, "my-tournaments");
+	assert_non_null(sec);
+	assert_non_null(strstr(sec, path));
+	h_resp_free(&r);
+	struct h_client *who[2] = { pl, org };
+	for (int i = 0; i < 2; i++) {   /* the player lists it, the organizer none */
+		h_client_accept(who[i], "application/json");
+		assert_int_equal(h_get(who[i], "/me", &r), 0);
+		h_client_accept(who[i], NULL);
+		assert_int_equal(r.status, 200);
+		json_t *o = json_loads(r.body, 0, NULL);
+		h_resp_free(&r);
+		assert_non_null(o);
+		json_t *ts = json_object_get(o, "tournaments");
+		assert_true(json_is_array(ts));
+		assert_int_equal(json_array_size(ts), i == 0 ? 1 : 0);
+		if (i == 0)
+			assert_string_equal(it_jstr(json_array_get(ts, 0), "name"), "Winter-Swiss");
+		json_decref(o);
+	}
+	assert_int_equal(h_get(org, "/me", &r), 0);
+	assert_int_equal(r.status, 200);
+	assert_null(strstr(r.body, "my-tournaments"));
+	h_resp_free(&r);
+}
+
 /* The id of the first withdraw button's invitation on the page, or 0. */
 static long long first_invite_id(const char *body)
 {
@@ -503,6 +553,7 @@ int main(void)
 		cmocka_unit_test(test_my_tables_seats_taken),
 		cmocka_unit_test(test_invite_and_rematch),
 		cmocka_unit_test(test_invitations_listed_and_withdrawn),
+		cmocka_unit_test(test_my_tournaments),
 	};
 	return cmocka_run_group_tests(tests, it_start, it_stop);
 }

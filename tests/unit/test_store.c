@@ -91,7 +91,8 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "023_table_ids.sql", "024_login_known.sql",
 						  "025_name_skeleton.sql", "026_one_write.sql",
 						  "027_spectators.sql", "028_results_covering.sql",
-						  "029_ttable_results.sql", "030_standings_pages.sql" };
+						  "029_ttable_results.sql", "030_standings_pages.sql",
+						  "031_seats_taken.sql" };
 enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
        SCHEMA_VERSION = NMIGRATIONS };
 
@@ -442,8 +443,14 @@ static void test_seats_until_full(void **state)
 	/* Leaving frees exactly that seat; the next joiner gets the lowest free one. */
 	assert_int_equal(store_seat_leave(t->s, tab, u[1]), ST_OK);
 	assert_int_equal(store_seat_leave(t->s, tab, u[1]), ST_NOTFOUND);
+	/* the table's kept count (031) follows: neither the refused joins nor
+	 * the second leave moved it */
+	char q[160];
+	snprintf(q, sizeof q, "SELECT seats_taken FROM tables WHERE id = %lld", (long long)tab);
+	assert_int_equal(peek_int(t->path, q), 2);
 	assert_int_equal(store_seat_take(t->s, tab, u[4], &seat), ST_OK);
 	assert_int_equal(seat, 1);
+	assert_int_equal(peek_int(t->path, q), 3);
 
 	assert_int_equal(store_table_seats(t->s, tab, seats, GAME_MAX_SEATS, &n), ST_OK);
 	assert_int_equal(n, 3);
@@ -640,9 +647,24 @@ static void test_user_poll(void **state)
 	char tok[ST_POLL_TOKEN_LEN + 1], got[ST_POLL_TOKEN_LEN + 1];
 	const char *t1k = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
 	const char *t2k = "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB";
+	/* /me's one read of the row: the number as polled, no token yet */
+	struct st_me_head head;
+	int acting = -1;
+	assert_int_equal(store_user_poll(t->s, a, NULL, late, &sig, &deadline), ST_OK);
+	assert_int_equal(store_me_head(t->s, a, &head), ST_OK);
+	assert_true(head.seq == sig);
+	assert_string_equal(head.poll_token, "");
+	assert_int_equal(head.waiting, -1);   /* never counted: store_user_acting counts */
+	assert_int_equal(head.tourneys, 0);   /* registered at no tournament */
+	assert_int_equal(store_me_head(t->s, 9999, &head), ST_NOTFOUND);
 	assert_int_equal(store_user_poll_token(t->s, a, NULL, tok), ST_NOTFOUND);
 	assert_int_equal(store_user_poll(t->s, 0, t1k, late, &sig, &deadline), ST_NOTFOUND);
 	assert_int_equal(store_user_poll_token(t->s, a, t1k, tok), ST_OK);
+	/* ... and with the token; the waiting count once it was counted */
+	assert_int_equal(store_user_acting(t->s, a, &acting), ST_OK);
+	assert_int_equal(store_me_head(t->s, a, &head), ST_OK);
+	assert_string_equal(head.poll_token, t1k);
+	assert_int_equal(head.waiting, acting);
 	assert_string_equal(tok, t1k);
 	assert_int_equal(store_user_poll_token(t->s, a, t2k, got), ST_OK);
 	assert_string_equal(got, t1k);
@@ -1195,6 +1217,8 @@ static void test_bots_migration(void **state)
 	assert_int_equal(peek_int(db3, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(peek_int(db3, "SELECT count(*) FROM seats WHERE table_id = 5 AND seat = 1"
 				   " AND user_id = 1 AND bot = 0 AND resigned = 0"), 1);
+	/* 031 counted the seat the file held; a bot added counts as one more */
+	assert_int_equal(peek_int(db3, "SELECT seats_taken FROM tables WHERE id = 5"), 1);
 	int seat = -1, n = 0;
 	struct st_seat seats[10];
 	assert_int_equal(store_seat_add_bot(t->s, 5, 2, &seat), ST_OK);
@@ -1202,6 +1226,7 @@ static void test_bots_migration(void **state)
 	assert_int_equal(store_seat_add_bot(t->s, 5, 1, &seat), ST_OK);
 	assert_int_equal(seat, 2);
 	assert_int_equal(store_seat_add_bot(t->s, 5, 1, &seat), ST_CONFLICT);
+	assert_int_equal(peek_int(db3, "SELECT seats_taken FROM tables WHERE id = 5"), 3);
 	assert_int_equal(store_table_seats(t->s, 5, seats, 10, &n), ST_OK);
 	assert_int_equal(n, 3);
 	assert_int_equal(seats[0].bot, 2);
