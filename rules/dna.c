@@ -352,15 +352,25 @@ static int makes_set(int x, int a, int b)
 	return face(x) == third(face(a), face(b));
 }
 
-/* The move code ("2-rot-voll-welle") of every face, written once per
- * process on first use: moves and views copy it instead of formatting it
- * per card. */
+/* The move code ("2-rot-voll-welle") of every face, by face, as literals
+ * of the program (the parts are colour_name, fill_name and shape_name):
+ * moves and views copy it instead of formatting it per card, and a view
+ * gives it as a literal, which the page's tree points at and the JSON
+ * writer copies without measuring or checking it again (cgi/view.c). */
 struct face_text {
-	char code[32];
+	const char *code;
 	uint8_t code_len;
 };
-static struct face_text face_texts[DNA_FACES];
-static int face_texts_ready;
+#define FACE_CODE(n, c, fl, sh) { n "-" c "-" fl "-" sh, sizeof(n "-" c "-" fl "-" sh) - 1 }
+#define FACE_CODE3(c, fl, sh) FACE_CODE("1", c, fl, sh), FACE_CODE("2", c, fl, sh), \
+			      FACE_CODE("3", c, fl, sh)
+#define FACE_CODE9(fl, sh) FACE_CODE3("rot", fl, sh), FACE_CODE3("gruen", fl, sh), \
+			   FACE_CODE3("lila", fl, sh)
+#define FACE_CODE27(sh) FACE_CODE9("voll", sh), FACE_CODE9("gestreift", sh), \
+			FACE_CODE9("leer", sh)
+static const struct face_text face_texts[DNA_FACES] = {
+	FACE_CODE27("raute"), FACE_CODE27("welle"), FACE_CODE27("oval")
+};
 
 /* Appends the n bytes at p to out at *len. */
 static void put_bytes(char *out, size_t *len, const char *p, size_t n)
@@ -369,30 +379,9 @@ static void put_bytes(char *out, size_t *len, const char *p, size_t n)
 	*len += n;
 }
 
-/* Writes face_texts[] (once; the rules run single-threaded). */
-static void face_texts_init(void)
-{
-	for (int f = 0; f < DNA_FACES; f++) {
-		struct face_text *t = &face_texts[f];
-		const char *part[3] = { colour_name[attr(f, 1)], fill_name[attr(f, 2)],
-					shape_name[attr(f, 3)] };
-		size_t len = 0;
-		t->code[len++] = (char)('1' + attr(f, 0));
-		for (int i = 0; i < 3; i++) {
-			t->code[len++] = '-';
-			put_bytes(t->code, &len, part[i], strlen(part[i]));
-		}
-		t->code[len] = '\0';
-		t->code_len = (uint8_t)len;
-	}
-	face_texts_ready = 1;
-}
-
 /* The texts of face f; valid for the life of the process. */
 static const struct face_text *face_text(int f)
 {
-	if (!face_texts_ready)
-		face_texts_init();
 	return &face_texts[f];
 }
 

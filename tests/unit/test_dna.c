@@ -2567,6 +2567,21 @@ static void test_sim_variants(void **st)
 		}
 }
 
+/* Every face's move code is its number, colour, fill and shape, as the
+ * move language spells them (the table of literals, face_texts). */
+static void test_face_codes_spell_the_attributes(void **st)
+{
+	(void)st;
+	for (int f = 0; f < DNA_FACES; f++) {
+		char want[40];
+		snprintf(want, sizeof want, "%d-%s-%s-%s", attr(f, 0) + 1, colour_name[attr(f, 1)],
+			 fill_name[attr(f, 2)], shape_name[attr(f, 3)]);
+		assert_string_equal(face_text(f)->code, want);
+		assert_int_equal(face_text(f)->code_len, strlen(want));
+	}
+	assert_string_equal(face_text(F(2, ROT, VOLL, WELLE))->code, "2-rot-voll-welle");
+}
+
 static void test_parties_and_options(void **st)
 {
 	(void)st;
@@ -2647,6 +2662,7 @@ int main(void)
 		cmocka_unit_test(test_sim_every_player_count),
 		cmocka_unit_test(test_sim_variants),
 		cmocka_unit_test(test_parties_and_options),
+		cmocka_unit_test(test_face_codes_spell_the_attributes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
