@@ -3005,10 +3005,11 @@ static int strand_walk(const struct dna_state *s, int slot, struct strand_draw *
 	uint16_t mem[DNA_CARDS];   /* the strand's cards, ascending: all the walk looks at */
 	int ncol[DNA_CARDS];
 	int head = 0, tail = 0, root = -1, nmem = 0;
-	for (int c = 0; c < s->ncards; c++) {
-		d->col[c] = -1;
+	for (int ti = 0; ti < s->ntab; ti++) {   /* (col[] is read for these only) */
+		int c = s->tab[ti];
 		if (s->loc[c] != L_TABLE || s->strand[c] != slot)
 			continue;
+		d->col[c] = -1;
 		mem[nmem++] = (uint16_t)c;
 		if (root < 0 || (s->pseq[c] < s->pseq[root]) != newest)
 			root = c;
@@ -3146,6 +3147,10 @@ static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 		d->y[d->byseq[i]] = d->row[d->byseq[i]];
 		h = d->row[d->byseq[i]] >= h ? d->row[d->byseq[i]] + 1 : h;
 	}
+	if (h == 1) {   /* a card a column: every card in row 0 already */
+		d->maxrow = 0;
+		return;
+	}
 	for (int sweep = 0; sweep < 4; sweep++)
 		for (int k0 = 0; k0 <= d->maxcol; k0++) {
 			int k = sweep % 2 ? d->maxcol - k0 : k0, n = 0;
@@ -3171,10 +3176,13 @@ static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 	d->maxrow = bottom - top;
 }
 
-static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+/* strand_layout_from() past the walk (d as strand_walk() leaves it): the
+ * rows of the walk or of the barycentres, whichever leaves fewer letters;
+ * the number of letters. A chain needs none of it: each column has one
+ * card, in row 0, and every line runs flat between two neighbouring
+ * columns, so none crosses another (test_dna, test_chain_layout). */
+static int strand_order(const struct dna_state *s, struct strand_draw *d)
 {
-	if (strand_walk(s, slot, d, newest) == 0)
-		return 0;
 	int16_t walk[DNA_CARDS];
 	uint16_t *q = d->byseq;   /* the walk's order, columns ascending */
 	for (int i = 0; i < d->m; i++)
@@ -3186,6 +3194,17 @@ static int strand_layout_from(const struct dna_state *s, int slot, struct strand
 		for (int i = 0; i < d->m; i++)
 			d->row[q[i]] = walk[q[i]];
 	return strand_lines(s, d, d->row);
+}
+
+static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+{
+	if (strand_walk(s, slot, d, newest) == 0)
+		return 0;
+	if (d->maxrow == 0) {   /* a chain, a card a column: nothing to order or cross */
+		sort_by_seq(s, d->byseq, d->m);
+		return strand_lines(s, d, d->row);
+	}
+	return strand_order(s, d);
 }
 
 /* Lays out strand `slot` from its oldest card, unless the walk from its

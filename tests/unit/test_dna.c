@@ -2567,6 +2567,48 @@ static void test_sim_variants(void **st)
 		}
 }
 
+/* A chain (one card a column after the walk) is laid out without ordering
+ * its columns: the walk's rows (all 0) and lines, exactly what the
+ * barycentres, swaps and improvement (strand_order) leave of it, with no
+ * letter; drawn in one row. Random parties, every strand. */
+static void test_chain_layout(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(2, sizeof *d), *e = d + 1;
+	int chains = 0, others = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 3 + 11, k % 3 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 5 + 1, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int newest = 0; newest < 2; newest++) {
+				if (strand_walk(s, slot, d, newest) == 0)
+					continue;
+				if (d->maxrow > 0) {
+					others++;
+					continue;
+				}
+				chains++;
+				memcpy(e, d, sizeof *d);
+				assert_int_equal(strand_order(s, e), 0);
+				assert_int_equal(strand_layout_from(s, slot, d, newest), 0);
+				assert_int_equal(d->nlink, e->nlink);
+				assert_memory_equal(d->link, e->link, sizeof d->link[0] * (size_t)d->nlink);
+				assert_memory_equal(d->byseq, e->byseq, sizeof d->byseq[0] * (size_t)d->m);
+				for (int i = 0; i < d->m; i++)
+					assert_int_equal(e->row[d->byseq[i]], 0);
+				strand_slots(s, d);
+				assert_int_equal(d->maxrow, 0);
+				for (int i = 0; i < d->m; i++)
+					assert_int_equal(d->y[d->byseq[i]], 0);
+			}
+	}
+	assert_true(chains > 100);
+	assert_true(others > 100);
+	free(d);
+	free(s);
+}
+
 /* Every face's move code is its number, colour, fill and shape, as the
  * move language spells them (the table of literals, face_texts). */
 static void test_face_codes_spell_the_attributes(void **st)
@@ -2663,6 +2705,7 @@ int main(void)
 		cmocka_unit_test(test_sim_variants),
 		cmocka_unit_test(test_parties_and_options),
 		cmocka_unit_test(test_face_codes_spell_the_attributes),
+		cmocka_unit_test(test_chain_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
