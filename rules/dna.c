@@ -2800,25 +2800,33 @@ static int dna_check(const void *st, struct rerr *e)
  * under the card. */
 enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
 
-/* Emits the fields every drawn card has. */
+/* Emits the fields every drawn card has. A table page's tree (html_only)
+ * gets those the template reads only: no code and number, and a symbol
+ * only its place, as its shape, colour and fill are the card's, where the
+ * template finds them (docs/benchmarks.md, "DNA's view, cheaper"). */
 static void view_card_fields(struct view_sink *v, int c)
 {
-	int f = face(c), num = attr(f, 0) + 1;
-	const struct face_text *t = face_text(f);
-	vstr(v, "code", t->code);
+	int f = face(c), num = attr(f, 0) + 1, html = v->html_only;
+	const char *colour = colour_name[attr(f, 1)], *fill = fill_name[attr(f, 2)],
+		   *shape = shape_name[attr(f, 3)];
+	if (!html)
+		vstr(v, "code", face_text(f)->code);
 	vtext(v, "label", face_label[f]);
-	vnum(v, "num", num);
-	vstr(v, "colour", colour_name[attr(f, 1)]);
+	if (!html)
+		vnum(v, "num", num);
+	vstr(v, "colour", colour);
 	vtext(v, "colour_word", colour_word[attr(f, 1)]);   /* readable without colour */
-	vstr(v, "fill", fill_name[attr(f, 2)]);
-	vstr(v, "shape", shape_name[attr(f, 3)]);
+	vstr(v, "fill", fill);
+	vstr(v, "shape", shape);
 	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
 	for (int i = 0; i < num; i++) {
 		vbegin(v, "sym");
 		vnum(v, "sy", ys[num - 1][i]);
-		vstr(v, "shape", shape_name[attr(f, 3)]);
-		vstr(v, "colour", colour_name[attr(f, 1)]);
-		vstr(v, "fill", fill_name[attr(f, 2)]);
+		if (!html) {
+			vstr(v, "shape", shape);
+			vstr(v, "colour", colour);
+			vstr(v, "fill", fill);
+		}
 		vend(v);
 	}
 }
@@ -3267,6 +3275,22 @@ static void view_card_marks(const struct strand_draw *d, int c, struct view_sink
 	}
 }
 
+/* The i-th card of d in placing order: its number n (placing order) and
+ * the numbers of the cards it was laid at. */
+static void view_card_after(const struct dna_state *s, const struct strand_draw *d, int i,
+			    struct view_sink *v)
+{
+	int c = d->byseq[i];
+	vnum(v, "n", i + 1);
+	for (int k = 0; k < s->npar[c]; k++)
+		for (int j = 0; j < i; j++)
+			if (d->byseq[j] == s->par[c][k]) {
+				vbegin(v, "after");
+				vnum(v, "n", j + 1);
+				vend(v);
+			}
+}
+
 /* Strand `slot` as a layered drawing (strand_layout); `last` marks the
  * cards the newest resolution laid (last_laid). */
 static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
@@ -3311,19 +3335,14 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 		vnum(v, "y", row[c] * ROW_H);
 		view_card_fields(v, c);
 		/* the graph without the drawing: n in placing order, and the
-		 * cards (by n) this one was laid at */
-		vnum(v, "n", i + 1);
-		for (int k = 0; k < s->npar[c]; k++)
-			for (int j = 0; j < i; j++)
-				if (d.byseq[j] == s->par[c][k]) {
-					vbegin(v, "after");
-					vnum(v, "n", j + 1);
-					vend(v);
-				}
+		 * cards (by n) this one was laid at (not on the page) */
+		if (!v->html_only)
+			view_card_after(s, &d, i, v);
 		view_card_marks(&d, c, v);
 		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
 		vflag(v, "is_end", deg[c] == 1 && id > 0);
-		vnum(v, "end_id", id);
+		if (!v->html_only || (deg[c] == 1 && id > 0))
+			vnum(v, "end_id", id);
 		vflag(v, "last", last[c]);
 		if (last[c])
 			vtext(v, "last_text", "zuletzt angelegt");
@@ -3658,41 +3677,15 @@ static void view_hand(const struct dna_state *chosen, int me, struct view_sink *
 		vnum(v, "refill_strand", s->refill_slot[me] + 1);
 }
 
-/* What seat may see: strands, own hand with its moves, who has chosen,
- * the log, places; seat -1 sees no hand. */
-static void dna_view(const void *st, int seat, struct view_sink *v)
+/* The seats: cards held, who has the deck, chosen, waits, is done (place:
+ * places()); the table page's tree without what its board does not show. */
+static void view_seats(const struct dna_state *s, uint32_t act, int me, const int *place,
+		       struct view_sink *v)
 {
-	const struct dna_state *s = st;
-	uint8_t deg[DNA_CARDS];
-	const struct prompt *top = prompt_peek(&s->pr);
-	uint32_t act = top ? top->waiting : 0;
-	int me = seat >= 0 && seat < s->n ? seat : -1;
-	unsigned pick = pick_mask(s);
-
-	view_headline(s, act, v);
-	vnum(v, "turn", s->turn);
-	vnum(v, "holder_seat", s->holder);
-	vnum(v, "deck_count", s->ndeck);
-	vnum(v, "deadline", top ? top->deadline : 0);
-	vflag(v, "race", prompt_kind(&s->pr) == PR_RACE);
-	vflag(v, "choosing", prompt_kind(&s->pr) == PR_CHOOSE);
-	vflag(v, "refilling", prompt_kind(&s->pr) == PR_REFILL);
-	vflag(v, "discarding", prompt_kind(&s->pr) == PR_DISCARD);
-	vflag(v, "picking", pick != 0);
-	for (int i = 0; i < DNA_STRANDS; i++)
-		if ((pick >> i) & 1u) {
-			vbegin(v, "pick");
-			vnum(v, "strand", i + 1);
-			vend(v);
-		}
-	vflag(v, "over", s->stage == ST_OVER);
-	vflag(v, "play_on", s->play_on);
-	vnum(v, "decks", s->decks);
-
-	int place[DNA_SEATS];
-	places(s, place);
+	int html = v->html_only;
 	struct status stt;
-	dna_status(s, &stt);
+	if (!html)   /* (for the scores only) */
+		dna_status(s, &stt);
 	for (int p = 0; p < s->n; p++) {
 		vbegin(v, "seats");
 		vnum(v, "seat", p);
@@ -3702,19 +3695,63 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) &&
 				   s->choice_kind[p] != CH_NONE);
 		vflag(v, "waiting", (act >> p) & 1u);
-		vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
+		if (!html)
+			vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
 		vflag(v, "me", p == me);
-		vnum(v, "place", (!active(s, p) || s->stage == ST_OVER) ? place[p] : 0);
-		vflag(v, "has_place", !active(s, p) || s->stage == ST_OVER);
-		vnum(v, "score", stt.score[p]);
+		int has_place = !active(s, p) || s->stage == ST_OVER;
+		if (!html || has_place)
+			vnum(v, "place", has_place ? place[p] : 0);
+		vflag(v, "has_place", has_place);
+		if (!html)
+			vnum(v, "score", stt.score[p]);
 		vend(v);
 	}
+}
+
+/* What seat may see: strands, own hand with its moves, who has chosen,
+ * the log, places; seat -1 sees no hand. */
+static void dna_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct dna_state *s = st;
+	uint8_t deg[DNA_CARDS];
+	const struct prompt *top = prompt_peek(&s->pr);
+	uint32_t act = top ? top->waiting : 0;
+	int me = seat >= 0 && seat < s->n ? seat : -1, html = v->html_only;
+	unsigned pick = pick_mask(s);
+
+	view_headline(s, act, v);
+	if (!html)
+		vnum(v, "turn", s->turn);
+	vnum(v, "holder_seat", s->holder);
+	vnum(v, "deck_count", s->ndeck);
+	if (!html)
+		vnum(v, "deadline", top ? top->deadline : 0);
+	vflag(v, "race", prompt_kind(&s->pr) == PR_RACE);
+	if (!html)
+		vflag(v, "choosing", prompt_kind(&s->pr) == PR_CHOOSE);
+	vflag(v, "refilling", prompt_kind(&s->pr) == PR_REFILL);
+	vflag(v, "discarding", prompt_kind(&s->pr) == PR_DISCARD);
+	vflag(v, "picking", pick != 0);
+	for (int i = 0; i < DNA_STRANDS && !html; i++)
+		if ((pick >> i) & 1u) {
+			vbegin(v, "pick");
+			vnum(v, "strand", i + 1);
+			vend(v);
+		}
+	vflag(v, "over", s->stage == ST_OVER);
+	vflag(v, "play_on", s->play_on);
+	if (!html)
+		vnum(v, "decks", s->decks);
+
+	int place[DNA_SEATS];
+	places(s, place);
+	view_seats(s, act, me, place, v);
 	degrees(s, deg);
 	uint8_t last[DNA_CARDS];
 	last_laid(s, last);
 	for (int i = 0; i < DNA_STRANDS; i++)
 		view_strand(s, i, deg, last, v);
-	if (s->stage == ST_CHOOSE)
+	if (s->stage == ST_CHOOSE && !html)   /* (the page draws them on the strands) */
 		for (int i = 0; i < s->ntend; i++) {
 			vbegin(v, "ends");
 			vnum(v, "id", s->tend_id[i]);

@@ -19,6 +19,9 @@
 #include "options.h"
 #include "sim.h"
 #include "unit/viewtext.h"
+#include "arena.h"
+#include "tmpl.h"
+#include "view.h"
 
 /* Pinned by test_known_answer_turns. Re-pinned when the snapshot gained the
  * option "penalties", the turn's placing mark, the holder's pick and counts
@@ -1743,7 +1746,7 @@ static void render(const struct dna_state *s, int seat, struct vbuf *b)
 {
 	b->n = 0;
 	b->s[0] = '\0';
-	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL };
+	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL, 0 };
 	G->view(s, seat, &v);
 }
 
@@ -2624,6 +2627,73 @@ static void test_face_codes_spell_the_attributes(void **st)
 	assert_string_equal(face_text(F(2, ROT, VOLL, WELLE))->code, "2-rot-voll-welle");
 }
 
+/* The board (templates/game-dna.tpl) of seat as s stands, expanded from
+ * the view's tree as the table page fills it (html_only: what the
+ * template does not read left out) or with every entry (as the replay and
+ * the JSON twin have it); in a; the bytes the tree took in *bytes. */
+static char *board_html(const struct dna_state *s, int seat, int html_only, struct arena *a,
+			size_t *bytes)
+{
+	static const char *const names[] = { "Ada", "Bert", "Cem", "Dana", "Eli", "Fay", "Gus",
+					     "Hal", "Ida", "Jo" };
+	static int loaded;
+	if (!loaded) {
+		const char *root = getenv("SPIELTISCH_ROOT");
+		char dir[512];
+		snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
+		assert_int_equal(tmpl_load(dir), 0);
+		loaded = 1;
+	}
+	struct view v;
+	struct view_sink sink;
+	size_t used = a->total, len = 0;
+	view_init(&v, a);
+	view_num(&v, "v", 3);
+	view_str(&v, "csrf", "TOKEN");
+	view_str(&v, "move_url", "/t/2/move");
+	v.html_only = html_only;
+	view_names(&v, names, s->n);
+	view_sink_init(&v, &sink);
+	G->view(s, seat, &sink);
+	assert_false(v.failed);
+	*bytes = a->total - used;
+	char *html = tmpl_expand(a, "game-dna.tpl", &v.root, &len);
+	assert_non_null(html);
+	return html;
+}
+
+/* The table page's tree leaves out what the board does not show (a card's
+ * code and number, a symbol's colours, the ends' list, the scores …):
+ * the board is the same, byte for byte, as from every entry, for every
+ * seat and a spectator in random parties of every size and stage. */
+static void test_page_tree_shows_the_same_board(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct arena a;
+	arena_init(&a, 16u << 20);
+	int smaller = 0, over = 0;
+	for (int k = 0; k < 120; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 5 + 1, k % 3 == 0 ? "decks=2" : k % 3 == 1 ?
+						 "play_on=1 opening_race=1" : NULL);
+		play_random(s, (uint64_t)k * 13 + 7, k % 40 * 12);
+		over += s->stage == ST_OVER;
+		for (int seat = -1; seat < s->n; seat++) {
+			size_t full_bytes, page_bytes;
+			const char *full = board_html(s, seat, 0, &a, &full_bytes);
+			const char *page = board_html(s, seat, 1, &a, &page_bytes);
+			if (strcmp(full, page) != 0)
+				fail_msg("position %d, seat %d: the page's board differs", k, seat);
+			smaller += page_bytes < full_bytes;
+			arena_reset(&a);
+		}
+	}
+	assert_true(over > 0);
+	assert_true(smaller > 500);
+	arena_free(&a);
+	free(s);
+}
+
 static void test_parties_and_options(void **st)
 {
 	(void)st;
@@ -2706,6 +2776,7 @@ int main(void)
 		cmocka_unit_test(test_parties_and_options),
 		cmocka_unit_test(test_face_codes_spell_the_attributes),
 		cmocka_unit_test(test_chain_layout),
+		cmocka_unit_test(test_page_tree_shows_the_same_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
