@@ -2912,11 +2912,29 @@ static int crossings_at(const struct dna_state *s, const uint16_t *q, int m, con
 	return n;
 }
 
+/* 1 when two lines of the strand q[0..m) cross. */
+static int any_crossing(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			const int16_t *row)
+{
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < s->npar[q[i]]; k++)
+			for (int j = i; j < m; j++)
+				for (int l = j == i ? k + 1 : 0; l < s->npar[q[j]]; l++)
+					if (lines_cross(col, row, q[i], s->par[q[i]][k], q[j],
+							s->par[q[j]][l]))
+						return 1;
+	return 0;
+}
+
 /* Swaps neighbours in a column where that makes fewer lines cross (what
- * the barycentres leave around a card laid at several ends). */
+ * the barycentres leave around a card laid at several ends). Where no
+ * lines cross, no swap can make fewer: each pair of neighbours' count of
+ * crossings is not looked at then (it would be 0). */
 static void strand_untangle(const struct dna_state *s, const uint16_t *q, int m,
 			    const int16_t *col, int16_t *row)
 {
+	if (!any_crossing(s, q, m, col, row))
+		return;
 	for (int pass = 0; pass < 3; pass++) {
 		int swapped = 0;
 		for (int i = 0; i < m; i++)

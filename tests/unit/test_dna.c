@@ -2612,6 +2612,41 @@ static void test_chain_layout(void **st)
 	free(s);
 }
 
+/* strand_untangle looks at no pair of neighbours when no two lines cross:
+ * any_crossing says so exactly when the crossings at some card (what the
+ * swaps compare) are not 0, for the rows the barycentres give and the
+ * walk's, in random parties. */
+static void test_untangle_only_where_lines_cross(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(1, sizeof *d);
+	int crossing = 0, flat = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 7 + 5, k % 2 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 11 + 3, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int barycentres = 0; barycentres < 2; barycentres++) {
+				if (strand_walk(s, slot, d, 0) == 0 || d->maxrow == 0)
+					continue;
+				if (barycentres)
+					strand_rows(s, d->byseq, d->m, d->col, d->row, d->maxcol);
+				int at = 0;
+				for (int i = 0; i < d->m; i++)
+					at += crossings_at(s, d->byseq, d->m, d->col, d->row,
+							   d->byseq[i], d->byseq[i]);
+				assert_int_equal(any_crossing(s, d->byseq, d->m, d->col, d->row),
+						 at > 0);
+				crossing += at > 0;
+				flat += at == 0;
+			}
+	}
+	assert_true(crossing > 20);
+	assert_true(flat > 20);
+	free(d);
+	free(s);
+}
+
 /* Every face's move code is its number, colour, fill and shape, as the
  * move language spells them (the table of literals, face_texts). */
 static void test_face_codes_spell_the_attributes(void **st)
@@ -2776,6 +2811,7 @@ int main(void)
 		cmocka_unit_test(test_parties_and_options),
 		cmocka_unit_test(test_face_codes_spell_the_attributes),
 		cmocka_unit_test(test_chain_layout),
+		cmocka_unit_test(test_untangle_only_where_lines_cross),
 		cmocka_unit_test(test_page_tree_shows_the_same_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
