@@ -2883,9 +2883,16 @@ static void strand_rows(const struct dna_state *s, const uint16_t *q, int m, con
 	}
 }
 
-/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both. */
+/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both.
+ * Lines whose columns overlap in one column at most never do (they could
+ * meet only at an end of one of them), as most pairs of a strand: they are
+ * told apart by their columns first. */
 static int lines_cross(const int16_t *col, const int16_t *row, int a0, int a1, int b0, int b1)
 {
+	int alo = col[a0] < col[a1] ? col[a0] : col[a1], ahi = col[a0] ^ col[a1] ^ alo,
+	    blo = col[b0] < col[b1] ? col[b0] : col[b1], bhi = col[b0] ^ col[b1] ^ blo;
+	if (ahi <= blo || bhi <= alo)
+		return 0;
 	long ax = col[a1] - col[a0], ay = row[a1] - row[a0], bx = col[b1] - col[b0],
 	     by = row[b1] - row[b0];
 	long d1 = ax * (row[b0] - row[a0]) - ay * (col[b0] - col[a0]);
@@ -3216,9 +3223,11 @@ static int strand_order(const struct dna_state *s, struct strand_draw *d)
 	strand_rows(s, q, d->m, d->col, d->row, d->maxcol);
 	strand_untangle(s, q, d->m, d->col, d->row);
 	sort_by_seq(s, d->byseq, d->m);
-	if (strand_improve(s, d, walk) < strand_improve(s, d, d->row))
-		for (int i = 0; i < d->m; i++)
-			d->row[q[i]] = walk[q[i]];
+	int a = strand_improve(s, d, walk), b = strand_improve(s, d, d->row);
+	if (a >= b)   /* d's lines are those of d->row already (strand_improve) */
+		return b;
+	for (int i = 0; i < d->m; i++)
+		d->row[q[i]] = walk[q[i]];
 	return strand_lines(s, d, d->row);
 }
 

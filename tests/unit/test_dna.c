@@ -2647,6 +2647,49 @@ static void test_untangle_only_where_lines_cross(void **st)
 	free(s);
 }
 
+/* lines_cross, which rules out lines whose columns overlap in one column
+ * at most before it computes, says what the segments' geometry says
+ * (segs_cross), for every four cards on a small grid; and the layout's
+ * lines, which strand_order no longer draws again after the improvement
+ * when the barycentres' rows stay, are those its final rows give. */
+static void test_line_tests(void **st)
+{
+	(void)st;
+	int16_t col[4], row[4];
+	struct rng r;
+	rng_seed(&r, 44);
+	for (int k = 0; k < 200000; k++) {
+		int p[4][2];
+		for (int i = 0; i < 4; i++) {
+			p[i][0] = col[i] = (int16_t)rng_below(&r, 4);
+			p[i][1] = row[i] = (int16_t)rng_below(&r, 4);
+		}
+		assert_int_equal(lines_cross(col, row, 0, 1, 2, 3), segs_cross(p[0], p[1], p[2], p[3]));
+	}
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(2, sizeof *d), *e = d + 1;
+	int laid = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 17 + 2, k % 2 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 19 + 5, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int newest = 0; newest < 2; newest++) {
+				int marks = strand_layout_from(s, slot, d, newest);
+				if (d->m == 0)
+					continue;
+				memcpy(e, d, sizeof *d);
+				assert_int_equal(strand_lines(s, e, e->row), marks);
+				assert_int_equal(d->nmark, marks);
+				assert_int_equal(e->nlink, d->nlink);
+				assert_memory_equal(e->link, d->link, sizeof d->link[0] * (size_t)d->nlink);
+				laid += d->maxrow > 0;
+			}
+	}
+	assert_true(laid > 100);
+	free(d);
+	free(s);
+}
+
 /* Every face's move code is its number, colour, fill and shape, as the
  * move language spells them (the table of literals, face_texts). */
 static void test_face_codes_spell_the_attributes(void **st)
@@ -2812,6 +2855,7 @@ int main(void)
 		cmocka_unit_test(test_face_codes_spell_the_attributes),
 		cmocka_unit_test(test_chain_layout),
 		cmocka_unit_test(test_untangle_only_where_lines_cross),
+		cmocka_unit_test(test_line_tests),
 		cmocka_unit_test(test_page_tree_shows_the_same_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
