@@ -352,15 +352,25 @@ static int makes_set(int x, int a, int b)
 	return face(x) == third(face(a), face(b));
 }
 
-/* The move code ("2-rot-voll-welle") of every face, written once per
- * process on first use: moves and views copy it instead of formatting it
- * per card. */
+/* The move code ("2-rot-voll-welle") of every face, by face, as literals
+ * of the program (the parts are colour_name, fill_name and shape_name):
+ * moves and views copy it instead of formatting it per card, and a view
+ * gives it as a literal, which the page's tree points at and the JSON
+ * writer copies without measuring or checking it again (cgi/view.c). */
 struct face_text {
-	char code[32];
+	const char *code;
 	uint8_t code_len;
 };
-static struct face_text face_texts[DNA_FACES];
-static int face_texts_ready;
+#define FACE_CODE(n, c, fl, sh) { n "-" c "-" fl "-" sh, sizeof(n "-" c "-" fl "-" sh) - 1 }
+#define FACE_CODE3(c, fl, sh) FACE_CODE("1", c, fl, sh), FACE_CODE("2", c, fl, sh), \
+			      FACE_CODE("3", c, fl, sh)
+#define FACE_CODE9(fl, sh) FACE_CODE3("rot", fl, sh), FACE_CODE3("gruen", fl, sh), \
+			   FACE_CODE3("lila", fl, sh)
+#define FACE_CODE27(sh) FACE_CODE9("voll", sh), FACE_CODE9("gestreift", sh), \
+			FACE_CODE9("leer", sh)
+static const struct face_text face_texts[DNA_FACES] = {
+	FACE_CODE27("raute"), FACE_CODE27("welle"), FACE_CODE27("oval")
+};
 
 /* Appends the n bytes at p to out at *len. */
 static void put_bytes(char *out, size_t *len, const char *p, size_t n)
@@ -369,30 +379,9 @@ static void put_bytes(char *out, size_t *len, const char *p, size_t n)
 	*len += n;
 }
 
-/* Writes face_texts[] (once; the rules run single-threaded). */
-static void face_texts_init(void)
-{
-	for (int f = 0; f < DNA_FACES; f++) {
-		struct face_text *t = &face_texts[f];
-		const char *part[3] = { colour_name[attr(f, 1)], fill_name[attr(f, 2)],
-					shape_name[attr(f, 3)] };
-		size_t len = 0;
-		t->code[len++] = (char)('1' + attr(f, 0));
-		for (int i = 0; i < 3; i++) {
-			t->code[len++] = '-';
-			put_bytes(t->code, &len, part[i], strlen(part[i]));
-		}
-		t->code[len] = '\0';
-		t->code_len = (uint8_t)len;
-	}
-	face_texts_ready = 1;
-}
-
 /* The texts of face f; valid for the life of the process. */
 static const struct face_text *face_text(int f)
 {
-	if (!face_texts_ready)
-		face_texts_init();
 	return &face_texts[f];
 }
 
@@ -2811,25 +2800,33 @@ static int dna_check(const void *st, struct rerr *e)
  * under the card. */
 enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
 
-/* Emits the fields every drawn card has. */
+/* Emits the fields every drawn card has. A table page's tree (html_only)
+ * gets those the template reads only: no code and number, and a symbol
+ * only its place, as its shape, colour and fill are the card's, where the
+ * template finds them (docs/benchmarks.md, "DNA's view, cheaper"). */
 static void view_card_fields(struct view_sink *v, int c)
 {
-	int f = face(c), num = attr(f, 0) + 1;
-	const struct face_text *t = face_text(f);
-	vstr(v, "code", t->code);
+	int f = face(c), num = attr(f, 0) + 1, html = v->html_only;
+	const char *colour = colour_name[attr(f, 1)], *fill = fill_name[attr(f, 2)],
+		   *shape = shape_name[attr(f, 3)];
+	if (!html)
+		vstr(v, "code", face_text(f)->code);
 	vtext(v, "label", face_label[f]);
-	vnum(v, "num", num);
-	vstr(v, "colour", colour_name[attr(f, 1)]);
+	if (!html)
+		vnum(v, "num", num);
+	vstr(v, "colour", colour);
 	vtext(v, "colour_word", colour_word[attr(f, 1)]);   /* readable without colour */
-	vstr(v, "fill", fill_name[attr(f, 2)]);
-	vstr(v, "shape", shape_name[attr(f, 3)]);
+	vstr(v, "fill", fill);
+	vstr(v, "shape", shape);
 	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
 	for (int i = 0; i < num; i++) {
 		vbegin(v, "sym");
 		vnum(v, "sy", ys[num - 1][i]);
-		vstr(v, "shape", shape_name[attr(f, 3)]);
-		vstr(v, "colour", colour_name[attr(f, 1)]);
-		vstr(v, "fill", fill_name[attr(f, 2)]);
+		if (!html) {
+			vstr(v, "shape", shape);
+			vstr(v, "colour", colour);
+			vstr(v, "fill", fill);
+		}
 		vend(v);
 	}
 }
@@ -2886,9 +2883,16 @@ static void strand_rows(const struct dna_state *s, const uint16_t *q, int m, con
 	}
 }
 
-/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both. */
+/* 1 when the lines a0-a1 and b0-b1 (cards at col/row) cross inside both.
+ * Lines whose columns overlap in one column at most never do (they could
+ * meet only at an end of one of them), as most pairs of a strand: they are
+ * told apart by their columns first. */
 static int lines_cross(const int16_t *col, const int16_t *row, int a0, int a1, int b0, int b1)
 {
+	int alo = col[a0] < col[a1] ? col[a0] : col[a1], ahi = col[a0] ^ col[a1] ^ alo,
+	    blo = col[b0] < col[b1] ? col[b0] : col[b1], bhi = col[b0] ^ col[b1] ^ blo;
+	if (ahi <= blo || bhi <= alo)
+		return 0;
 	long ax = col[a1] - col[a0], ay = row[a1] - row[a0], bx = col[b1] - col[b0],
 	     by = row[b1] - row[b0];
 	long d1 = ax * (row[b0] - row[a0]) - ay * (col[b0] - col[a0]);
@@ -2915,11 +2919,29 @@ static int crossings_at(const struct dna_state *s, const uint16_t *q, int m, con
 	return n;
 }
 
+/* 1 when two lines of the strand q[0..m) cross. */
+static int any_crossing(const struct dna_state *s, const uint16_t *q, int m, const int16_t *col,
+			const int16_t *row)
+{
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < s->npar[q[i]]; k++)
+			for (int j = i; j < m; j++)
+				for (int l = j == i ? k + 1 : 0; l < s->npar[q[j]]; l++)
+					if (lines_cross(col, row, q[i], s->par[q[i]][k], q[j],
+							s->par[q[j]][l]))
+						return 1;
+	return 0;
+}
+
 /* Swaps neighbours in a column where that makes fewer lines cross (what
- * the barycentres leave around a card laid at several ends). */
+ * the barycentres leave around a card laid at several ends). Where no
+ * lines cross, no swap can make fewer: each pair of neighbours' count of
+ * crossings is not looked at then (it would be 0). */
 static void strand_untangle(const struct dna_state *s, const uint16_t *q, int m,
 			    const int16_t *col, int16_t *row)
 {
+	if (!any_crossing(s, q, m, col, row))
+		return;
 	for (int pass = 0; pass < 3; pass++) {
 		int swapped = 0;
 		for (int i = 0; i < m; i++)
@@ -3016,10 +3038,11 @@ static int strand_walk(const struct dna_state *s, int slot, struct strand_draw *
 	uint16_t mem[DNA_CARDS];   /* the strand's cards, ascending: all the walk looks at */
 	int ncol[DNA_CARDS];
 	int head = 0, tail = 0, root = -1, nmem = 0;
-	for (int c = 0; c < s->ncards; c++) {
-		d->col[c] = -1;
+	for (int ti = 0; ti < s->ntab; ti++) {   /* (col[] is read for these only) */
+		int c = s->tab[ti];
 		if (s->loc[c] != L_TABLE || s->strand[c] != slot)
 			continue;
+		d->col[c] = -1;
 		mem[nmem++] = (uint16_t)c;
 		if (root < 0 || (s->pseq[c] < s->pseq[root]) != newest)
 			root = c;
@@ -3157,6 +3180,10 @@ static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 		d->y[d->byseq[i]] = d->row[d->byseq[i]];
 		h = d->row[d->byseq[i]] >= h ? d->row[d->byseq[i]] + 1 : h;
 	}
+	if (h == 1) {   /* a card a column: every card in row 0 already */
+		d->maxrow = 0;
+		return;
+	}
 	for (int sweep = 0; sweep < 4; sweep++)
 		for (int k0 = 0; k0 <= d->maxcol; k0++) {
 			int k = sweep % 2 ? d->maxcol - k0 : k0, n = 0;
@@ -3182,10 +3209,13 @@ static void strand_slots(const struct dna_state *s, struct strand_draw *d)
 	d->maxrow = bottom - top;
 }
 
-static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+/* strand_layout_from() past the walk (d as strand_walk() leaves it): the
+ * rows of the walk or of the barycentres, whichever leaves fewer letters;
+ * the number of letters. A chain needs none of it: each column has one
+ * card, in row 0, and every line runs flat between two neighbouring
+ * columns, so none crosses another (test_dna, test_chain_layout). */
+static int strand_order(const struct dna_state *s, struct strand_draw *d)
 {
-	if (strand_walk(s, slot, d, newest) == 0)
-		return 0;
 	int16_t walk[DNA_CARDS];
 	uint16_t *q = d->byseq;   /* the walk's order, columns ascending */
 	for (int i = 0; i < d->m; i++)
@@ -3193,10 +3223,23 @@ static int strand_layout_from(const struct dna_state *s, int slot, struct strand
 	strand_rows(s, q, d->m, d->col, d->row, d->maxcol);
 	strand_untangle(s, q, d->m, d->col, d->row);
 	sort_by_seq(s, d->byseq, d->m);
-	if (strand_improve(s, d, walk) < strand_improve(s, d, d->row))
-		for (int i = 0; i < d->m; i++)
-			d->row[q[i]] = walk[q[i]];
+	int a = strand_improve(s, d, walk), b = strand_improve(s, d, d->row);
+	if (a >= b)   /* d's lines are those of d->row already (strand_improve) */
+		return b;
+	for (int i = 0; i < d->m; i++)
+		d->row[q[i]] = walk[q[i]];
 	return strand_lines(s, d, d->row);
+}
+
+static int strand_layout_from(const struct dna_state *s, int slot, struct strand_draw *d, int newest)
+{
+	if (strand_walk(s, slot, d, newest) == 0)
+		return 0;
+	if (d->maxrow == 0) {   /* a chain, a card a column: nothing to order or cross */
+		sort_by_seq(s, d->byseq, d->m);
+		return strand_lines(s, d, d->row);
+	}
+	return strand_order(s, d);
 }
 
 /* Lays out strand `slot` from its oldest card, unless the walk from its
@@ -3259,6 +3302,22 @@ static void view_card_marks(const struct strand_draw *d, int c, struct view_sink
 	}
 }
 
+/* The i-th card of d in placing order: its number n (placing order) and
+ * the numbers of the cards it was laid at. */
+static void view_card_after(const struct dna_state *s, const struct strand_draw *d, int i,
+			    struct view_sink *v)
+{
+	int c = d->byseq[i];
+	vnum(v, "n", i + 1);
+	for (int k = 0; k < s->npar[c]; k++)
+		for (int j = 0; j < i; j++)
+			if (d->byseq[j] == s->par[c][k]) {
+				vbegin(v, "after");
+				vnum(v, "n", j + 1);
+				vend(v);
+			}
+}
+
 /* Strand `slot` as a layered drawing (strand_layout); `last` marks the
  * cards the newest resolution laid (last_laid). */
 static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
@@ -3303,19 +3362,14 @@ static void view_strand(const struct dna_state *s, int slot, const uint8_t *deg,
 		vnum(v, "y", row[c] * ROW_H);
 		view_card_fields(v, c);
 		/* the graph without the drawing: n in placing order, and the
-		 * cards (by n) this one was laid at */
-		vnum(v, "n", i + 1);
-		for (int k = 0; k < s->npar[c]; k++)
-			for (int j = 0; j < i; j++)
-				if (d.byseq[j] == s->par[c][k]) {
-					vbegin(v, "after");
-					vnum(v, "n", j + 1);
-					vend(v);
-				}
+		 * cards (by n) this one was laid at (not on the page) */
+		if (!v->html_only)
+			view_card_after(s, &d, i, v);
 		view_card_marks(&d, c, v);
 		int id = s->stage == ST_CHOOSE || s->stage == ST_RACE ? s->endid[c] : 0;
 		vflag(v, "is_end", deg[c] == 1 && id > 0);
-		vnum(v, "end_id", id);
+		if (!v->html_only || (deg[c] == 1 && id > 0))
+			vnum(v, "end_id", id);
 		vflag(v, "last", last[c]);
 		if (last[c])
 			vtext(v, "last_text", "zuletzt angelegt");
@@ -3650,41 +3704,15 @@ static void view_hand(const struct dna_state *chosen, int me, struct view_sink *
 		vnum(v, "refill_strand", s->refill_slot[me] + 1);
 }
 
-/* What seat may see: strands, own hand with its moves, who has chosen,
- * the log, places; seat -1 sees no hand. */
-static void dna_view(const void *st, int seat, struct view_sink *v)
+/* The seats: cards held, who has the deck, chosen, waits, is done (place:
+ * places()); the table page's tree without what its board does not show. */
+static void view_seats(const struct dna_state *s, uint32_t act, int me, const int *place,
+		       struct view_sink *v)
 {
-	const struct dna_state *s = st;
-	uint8_t deg[DNA_CARDS];
-	const struct prompt *top = prompt_peek(&s->pr);
-	uint32_t act = top ? top->waiting : 0;
-	int me = seat >= 0 && seat < s->n ? seat : -1;
-	unsigned pick = pick_mask(s);
-
-	view_headline(s, act, v);
-	vnum(v, "turn", s->turn);
-	vnum(v, "holder_seat", s->holder);
-	vnum(v, "deck_count", s->ndeck);
-	vnum(v, "deadline", top ? top->deadline : 0);
-	vflag(v, "race", prompt_kind(&s->pr) == PR_RACE);
-	vflag(v, "choosing", prompt_kind(&s->pr) == PR_CHOOSE);
-	vflag(v, "refilling", prompt_kind(&s->pr) == PR_REFILL);
-	vflag(v, "discarding", prompt_kind(&s->pr) == PR_DISCARD);
-	vflag(v, "picking", pick != 0);
-	for (int i = 0; i < DNA_STRANDS; i++)
-		if ((pick >> i) & 1u) {
-			vbegin(v, "pick");
-			vnum(v, "strand", i + 1);
-			vend(v);
-		}
-	vflag(v, "over", s->stage == ST_OVER);
-	vflag(v, "play_on", s->play_on);
-	vnum(v, "decks", s->decks);
-
-	int place[DNA_SEATS];
-	places(s, place);
+	int html = v->html_only;
 	struct status stt;
-	dna_status(s, &stt);
+	if (!html)   /* (for the scores only) */
+		dna_status(s, &stt);
 	for (int p = 0; p < s->n; p++) {
 		vbegin(v, "seats");
 		vnum(v, "seat", p);
@@ -3694,19 +3722,63 @@ static void dna_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "chosen", s->stage == ST_CHOOSE && active(s, p) &&
 				   s->choice_kind[p] != CH_NONE);
 		vflag(v, "waiting", (act >> p) & 1u);
-		vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
+		if (!html)
+			vflag(v, "finished", !active(s, p) && hand_count(s, p) == 0);
 		vflag(v, "me", p == me);
-		vnum(v, "place", (!active(s, p) || s->stage == ST_OVER) ? place[p] : 0);
-		vflag(v, "has_place", !active(s, p) || s->stage == ST_OVER);
-		vnum(v, "score", stt.score[p]);
+		int has_place = !active(s, p) || s->stage == ST_OVER;
+		if (!html || has_place)
+			vnum(v, "place", has_place ? place[p] : 0);
+		vflag(v, "has_place", has_place);
+		if (!html)
+			vnum(v, "score", stt.score[p]);
 		vend(v);
 	}
+}
+
+/* What seat may see: strands, own hand with its moves, who has chosen,
+ * the log, places; seat -1 sees no hand. */
+static void dna_view(const void *st, int seat, struct view_sink *v)
+{
+	const struct dna_state *s = st;
+	uint8_t deg[DNA_CARDS];
+	const struct prompt *top = prompt_peek(&s->pr);
+	uint32_t act = top ? top->waiting : 0;
+	int me = seat >= 0 && seat < s->n ? seat : -1, html = v->html_only;
+	unsigned pick = pick_mask(s);
+
+	view_headline(s, act, v);
+	if (!html)
+		vnum(v, "turn", s->turn);
+	vnum(v, "holder_seat", s->holder);
+	vnum(v, "deck_count", s->ndeck);
+	if (!html)
+		vnum(v, "deadline", top ? top->deadline : 0);
+	vflag(v, "race", prompt_kind(&s->pr) == PR_RACE);
+	if (!html)
+		vflag(v, "choosing", prompt_kind(&s->pr) == PR_CHOOSE);
+	vflag(v, "refilling", prompt_kind(&s->pr) == PR_REFILL);
+	vflag(v, "discarding", prompt_kind(&s->pr) == PR_DISCARD);
+	vflag(v, "picking", pick != 0);
+	for (int i = 0; i < DNA_STRANDS && !html; i++)
+		if ((pick >> i) & 1u) {
+			vbegin(v, "pick");
+			vnum(v, "strand", i + 1);
+			vend(v);
+		}
+	vflag(v, "over", s->stage == ST_OVER);
+	vflag(v, "play_on", s->play_on);
+	if (!html)
+		vnum(v, "decks", s->decks);
+
+	int place[DNA_SEATS];
+	places(s, place);
+	view_seats(s, act, me, place, v);
 	degrees(s, deg);
 	uint8_t last[DNA_CARDS];
 	last_laid(s, last);
 	for (int i = 0; i < DNA_STRANDS; i++)
 		view_strand(s, i, deg, last, v);
-	if (s->stage == ST_CHOOSE)
+	if (s->stage == ST_CHOOSE && !html)   /* (the page draws them on the strands) */
 		for (int i = 0; i < s->ntend; i++) {
 			vbegin(v, "ends");
 			vnum(v, "id", s->tend_id[i]);

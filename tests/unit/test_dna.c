@@ -19,6 +19,9 @@
 #include "options.h"
 #include "sim.h"
 #include "unit/viewtext.h"
+#include "arena.h"
+#include "tmpl.h"
+#include "view.h"
 
 /* Pinned by test_known_answer_turns. Re-pinned when the snapshot gained the
  * option "penalties", the turn's placing mark, the holder's pick and counts
@@ -1743,7 +1746,7 @@ static void render(const struct dna_state *s, int seat, struct vbuf *b)
 {
 	b->n = 0;
 	b->s[0] = '\0';
-	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL };
+	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL, 0 };
 	G->view(s, seat, &v);
 }
 
@@ -2567,6 +2570,208 @@ static void test_sim_variants(void **st)
 		}
 }
 
+/* A chain (one card a column after the walk) is laid out without ordering
+ * its columns: the walk's rows (all 0) and lines, exactly what the
+ * barycentres, swaps and improvement (strand_order) leave of it, with no
+ * letter; drawn in one row. Random parties, every strand. */
+static void test_chain_layout(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(2, sizeof *d), *e = d + 1;
+	int chains = 0, others = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 3 + 11, k % 3 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 5 + 1, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int newest = 0; newest < 2; newest++) {
+				if (strand_walk(s, slot, d, newest) == 0)
+					continue;
+				if (d->maxrow > 0) {
+					others++;
+					continue;
+				}
+				chains++;
+				memcpy(e, d, sizeof *d);
+				assert_int_equal(strand_order(s, e), 0);
+				assert_int_equal(strand_layout_from(s, slot, d, newest), 0);
+				assert_int_equal(d->nlink, e->nlink);
+				assert_memory_equal(d->link, e->link, sizeof d->link[0] * (size_t)d->nlink);
+				assert_memory_equal(d->byseq, e->byseq, sizeof d->byseq[0] * (size_t)d->m);
+				for (int i = 0; i < d->m; i++)
+					assert_int_equal(e->row[d->byseq[i]], 0);
+				strand_slots(s, d);
+				assert_int_equal(d->maxrow, 0);
+				for (int i = 0; i < d->m; i++)
+					assert_int_equal(d->y[d->byseq[i]], 0);
+			}
+	}
+	assert_true(chains > 100);
+	assert_true(others > 100);
+	free(d);
+	free(s);
+}
+
+/* strand_untangle looks at no pair of neighbours when no two lines cross:
+ * any_crossing says so exactly when the crossings at some card (what the
+ * swaps compare) are not 0, for the rows the barycentres give and the
+ * walk's, in random parties. */
+static void test_untangle_only_where_lines_cross(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(1, sizeof *d);
+	int crossing = 0, flat = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 7 + 5, k % 2 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 11 + 3, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int barycentres = 0; barycentres < 2; barycentres++) {
+				if (strand_walk(s, slot, d, 0) == 0 || d->maxrow == 0)
+					continue;
+				if (barycentres)
+					strand_rows(s, d->byseq, d->m, d->col, d->row, d->maxcol);
+				int at = 0;
+				for (int i = 0; i < d->m; i++)
+					at += crossings_at(s, d->byseq, d->m, d->col, d->row,
+							   d->byseq[i], d->byseq[i]);
+				assert_int_equal(any_crossing(s, d->byseq, d->m, d->col, d->row),
+						 at > 0);
+				crossing += at > 0;
+				flat += at == 0;
+			}
+	}
+	assert_true(crossing > 20);
+	assert_true(flat > 20);
+	free(d);
+	free(s);
+}
+
+/* lines_cross, which rules out lines whose columns overlap in one column
+ * at most before it computes, says what the segments' geometry says
+ * (segs_cross), for every four cards on a small grid; and the layout's
+ * lines, which strand_order no longer draws again after the improvement
+ * when the barycentres' rows stay, are those its final rows give. */
+static void test_line_tests(void **st)
+{
+	(void)st;
+	int16_t col[4], row[4];
+	struct rng r;
+	rng_seed(&r, 44);
+	for (int k = 0; k < 200000; k++) {
+		int p[4][2];
+		for (int i = 0; i < 4; i++) {
+			p[i][0] = col[i] = (int16_t)rng_below(&r, 4);
+			p[i][1] = row[i] = (int16_t)rng_below(&r, 4);
+		}
+		assert_int_equal(lines_cross(col, row, 0, 1, 2, 3), segs_cross(p[0], p[1], p[2], p[3]));
+	}
+	struct dna_state *s = new_state();
+	struct strand_draw *d = calloc(2, sizeof *d), *e = d + 1;
+	int laid = 0;
+	for (int k = 0; k < 200; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 17 + 2, k % 2 ? "decks=2" : NULL);
+		play_random(s, (uint64_t)k * 19 + 5, 10 + k % 100 * 4);
+		for (int slot = 0; slot < DNA_STRANDS; slot++)
+			for (int newest = 0; newest < 2; newest++) {
+				int marks = strand_layout_from(s, slot, d, newest);
+				if (d->m == 0)
+					continue;
+				memcpy(e, d, sizeof *d);
+				assert_int_equal(strand_lines(s, e, e->row), marks);
+				assert_int_equal(d->nmark, marks);
+				assert_int_equal(e->nlink, d->nlink);
+				assert_memory_equal(e->link, d->link, sizeof d->link[0] * (size_t)d->nlink);
+				laid += d->maxrow > 0;
+			}
+	}
+	assert_true(laid > 100);
+	free(d);
+	free(s);
+}
+
+/* Every face's move code is its number, colour, fill and shape, as the
+ * move language spells them (the table of literals, face_texts). */
+static void test_face_codes_spell_the_attributes(void **st)
+{
+	(void)st;
+	for (int f = 0; f < DNA_FACES; f++) {
+		char want[40];
+		snprintf(want, sizeof want, "%d-%s-%s-%s", attr(f, 0) + 1, colour_name[attr(f, 1)],
+			 fill_name[attr(f, 2)], shape_name[attr(f, 3)]);
+		assert_string_equal(face_text(f)->code, want);
+		assert_int_equal(face_text(f)->code_len, strlen(want));
+	}
+	assert_string_equal(face_text(F(2, ROT, VOLL, WELLE))->code, "2-rot-voll-welle");
+}
+
+/* The board (templates/game-dna.tpl) of seat as s stands, expanded from
+ * the view's tree as the table page fills it (html_only: what the
+ * template does not read left out) or with every entry (as the replay and
+ * the JSON twin have it); in a; the bytes the tree took in *bytes. */
+static char *board_html(const struct dna_state *s, int seat, int html_only, struct arena *a,
+			size_t *bytes)
+{
+	static const char *const names[] = { "Ada", "Bert", "Cem", "Dana", "Eli", "Fay", "Gus",
+					     "Hal", "Ida", "Jo" };
+	static int loaded;
+	if (!loaded) {
+		const char *root = getenv("SPIELTISCH_ROOT");
+		char dir[512];
+		snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
+		assert_int_equal(tmpl_load(dir), 0);
+		loaded = 1;
+	}
+	struct view v;
+	struct view_sink sink;
+	size_t used = a->total, len = 0;
+	view_init(&v, a);
+	view_num(&v, "v", 3);
+	view_str(&v, "csrf", "TOKEN");
+	view_str(&v, "move_url", "/t/2/move");
+	v.html_only = html_only;
+	view_names(&v, names, s->n);
+	view_sink_init(&v, &sink);
+	G->view(s, seat, &sink);
+	assert_false(v.failed);
+	*bytes = a->total - used;
+	char *html = tmpl_expand(a, "game-dna.tpl", &v.root, &len);
+	assert_non_null(html);
+	return html;
+}
+
+/* The table page's tree leaves out what the board does not show (a card's
+ * code and number, a symbol's colours, the ends' list, the scores …):
+ * the board is the same, byte for byte, as from every entry, for every
+ * seat and a spectator in random parties of every size and stage. */
+static void test_page_tree_shows_the_same_board(void **st)
+{
+	(void)st;
+	struct dna_state *s = new_state();
+	struct arena a;
+	arena_init(&a, 16u << 20);
+	int smaller = 0, over = 0;
+	for (int k = 0; k < 120; k++) {
+		deal(s, 2 + k % 8, (uint64_t)k * 5 + 1, k % 3 == 0 ? "decks=2" : k % 3 == 1 ?
+						 "play_on=1 opening_race=1" : NULL);
+		play_random(s, (uint64_t)k * 13 + 7, k % 40 * 12);
+		over += s->stage == ST_OVER;
+		for (int seat = -1; seat < s->n; seat++) {
+			size_t full_bytes, page_bytes;
+			const char *full = board_html(s, seat, 0, &a, &full_bytes);
+			const char *page = board_html(s, seat, 1, &a, &page_bytes);
+			if (strcmp(full, page) != 0)
+				fail_msg("position %d, seat %d: the page's board differs", k, seat);
+			smaller += page_bytes < full_bytes;
+			arena_reset(&a);
+		}
+	}
+	assert_true(over > 0);
+	assert_true(smaller > 500);
+	arena_free(&a);
+	free(s);
+}
+
 static void test_parties_and_options(void **st)
 {
 	(void)st;
@@ -2647,6 +2852,11 @@ int main(void)
 		cmocka_unit_test(test_sim_every_player_count),
 		cmocka_unit_test(test_sim_variants),
 		cmocka_unit_test(test_parties_and_options),
+		cmocka_unit_test(test_face_codes_spell_the_attributes),
+		cmocka_unit_test(test_chain_layout),
+		cmocka_unit_test(test_untangle_only_where_lines_cross),
+		cmocka_unit_test(test_line_tests),
+		cmocka_unit_test(test_page_tree_shows_the_same_board),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
