@@ -397,18 +397,49 @@ static int token_bytes(const char *token, unsigned char raw[TOKEN_BYTES])
 	return ((bad & ~63) | (c & 3)) ? -1 : 0;
 }
 
+/* The SHA-256 of the cookie tokens read last (a user's pages and polls send
+ * the same cookie again and again; its decode and hash were 5k instructions
+ * of every request), each under a keyed SipHash of the token (128 bits, a
+ * key drawn per process and thread): no token is kept, only what the
+ * sessions table holds, and a token that is not one of them finds its slot
+ * under another digest (docs/benchmarks.md, "The shared view, JSON and
+ * load path"). */
+enum { TOKEN_MEMO = 64 };
+static _Thread_local struct token_memo {
+	unsigned char digest[crypto_shorthash_siphashx24_BYTES];
+	unsigned char hash[crypto_hash_sha256_BYTES];
+	int used;
+} token_memo[TOKEN_MEMO];
+static _Thread_local unsigned char token_memo_key[crypto_shorthash_siphashx24_KEYBYTES];
+static _Thread_local int token_memo_keyed;
+
 /* The SHA-256 of a cookie token's bytes; -1 when the token is not exactly
  * 43 characters of base64url for 32 bytes. */
 static int token_hash(const char *token, unsigned char hash[crypto_hash_sha256_BYTES])
 {
-	unsigned char raw[TOKEN_BYTES];
-	if (!token || strnlen(token, AUTH_TOKEN_LEN + 1) != AUTH_TOKEN_LEN ||
-	    token_bytes(token, raw) != 0) {
+	unsigned char raw[TOKEN_BYTES], digest[crypto_shorthash_siphashx24_BYTES];
+	if (!token || strnlen(token, AUTH_TOKEN_LEN + 1) != AUTH_TOKEN_LEN)
+		return -1;
+	if (!token_memo_keyed) {
+		randombytes_buf(token_memo_key, sizeof token_memo_key);
+		token_memo_keyed = 1;
+	}
+	crypto_shorthash_siphashx24(digest, (const unsigned char *)token, AUTH_TOKEN_LEN,
+				    token_memo_key);
+	struct token_memo *m = &token_memo[digest[0] % TOKEN_MEMO];
+	if (m->used && sodium_memcmp(m->digest, digest, sizeof digest) == 0) {
+		memcpy(hash, m->hash, crypto_hash_sha256_BYTES);
+		return 0;
+	}
+	if (token_bytes(token, raw) != 0) {
 		sodium_memzero(raw, sizeof raw);
 		return -1;
 	}
 	crypto_hash_sha256(hash, raw, sizeof raw);
 	sodium_memzero(raw, sizeof raw);
+	memcpy(m->digest, digest, sizeof digest);
+	memcpy(m->hash, hash, crypto_hash_sha256_BYTES);
+	m->used = 1;
 	return 0;
 }
 
