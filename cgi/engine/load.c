@@ -116,8 +116,9 @@ enum { STATE_MEMO = 4 };
 static struct state_memo {
 	const struct game *g;      /* NULL: empty */
 	size_t len;                /* snap's bytes */
-	unsigned char *snap;
-	void *state;               /* g->state_size bytes */
+	unsigned char *snap;       /* snap_cap bytes, reused */
+	void *state;               /* g->state_size of state_cap bytes, reused */
+	size_t snap_cap, state_cap;
 	unsigned long long used;   /* when last found or made */
 } state_memo[STATE_MEMO];
 static unsigned long long state_memo_clock;
@@ -132,6 +133,39 @@ static void copy_state(void *to, const void *from, size_t n)
 	for (; n >= 256; t += 256, f += 256, n -= 256)
 		memcpy(t, f, 256);
 	memcpy(t, f, n);
+}
+
+/* Buffer *p of *cap bytes with room for n (kept when it has; 0 when out
+ * of memory). */
+static int room_for(void **p, size_t *cap, size_t n)
+{
+	if (*cap >= n && *p)
+		return 1;
+	free(*p);
+	*cap = 0;
+	if (!(*p = malloc(n)))
+		return 0;
+	*cap = n;
+	return 1;
+}
+
+/* Keeps state, decoded from snap (len bytes), in place m. */
+static void remember_state(struct state_memo *m, const struct game *g, const void *state,
+			   const unsigned char *snap, size_t len)
+{
+	void *sp = m->snap;
+	m->g = NULL;
+	if (!room_for(&sp, &m->snap_cap, len ? len : 1) ||
+	    !room_for(&m->state, &m->state_cap, g->state_size)) {
+		m->snap = sp;
+		return;
+	}
+	m->snap = sp;
+	memcpy(m->snap, snap, len);
+	copy_state(m->state, state, g->state_size);
+	m->g = g;
+	m->len = len;
+	m->used = ++state_memo_clock;
 }
 
 /* game_load_over(g, state, snap, len, e), or a copy of the state a
@@ -151,19 +185,8 @@ static int load_state(const struct game *g, void *state, const unsigned char *sn
 			old = m;
 	}
 	int rc = game_load_over(g, state, snap, len, e);
-	if (rc != SNAP_OK)
-		return rc;
-	free(old->snap);
-	free(old->state);
-	old->snap = malloc(len ? len : 1);
-	old->state = malloc(g->state_size);
-	old->g = old->snap && old->state ? g : NULL;
-	if (old->g) {
-		memcpy(old->snap, snap, len);
-		copy_state(old->state, state, g->state_size);
-		old->len = len;
-		old->used = ++state_memo_clock;
-	}
+	if (rc == SNAP_OK)
+		remember_state(old, g, state, snap, len);
 	return rc;
 }
 
