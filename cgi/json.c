@@ -232,23 +232,35 @@ static size_t lead_len(unsigned char c)
 	       : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
 }
 
-/* 1 when s[0..n) is well-formed UTF-8: ASCII skipped eight bytes at a
- * time, a two-byte sequence (the umlauts) checked here, longer ones by
- * http_utf8_valid. */
+/* 1 when s[0..n) is well-formed UTF-8: ASCII skipped sixteen (SSE2) or
+ * eight bytes at a time, and in a block with a byte from 0x80 up straight
+ * to that byte (byte by byte up to it was 10k instructions of a DNA twin's
+ * German texts); a two-byte sequence (the umlauts) checked here, longer
+ * ones by http_utf8_valid. */
 static int utf8_ok(const char *s, size_t n)
 {
 	size_t i = 0;
 	while (i < n) {
 #ifdef __SSE2__
-		if (n - i >= 16 &&
-		    !_mm_movemask_epi8(_mm_loadu_si128((const __m128i *)(const void *)(s + i)))) {
-			i += 16;
-			continue;
-		}
+		if (n - i >= 16) {
+			unsigned m = (unsigned)_mm_movemask_epi8(
+				_mm_loadu_si128((const __m128i *)(const void *)(s + i)));
+			if (!m) {
+				i += 16;
+				continue;
+			}
+			i += (size_t)__builtin_ctz(m);
+		} else
 #endif
-		if (n - i >= 8 && !(load8(s + i) & HIGHS)) {
-			i += 8;
-			continue;
+		if (n - i >= 8) {
+			uint64_t w = load8(s + i) & HIGHS;
+			if (!w) {
+				i += 8;
+				continue;
+			}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+			i += (size_t)__builtin_ctzll(w) / 8;
+#endif
 		}
 		unsigned char c = (unsigned char)s[i];
 		size_t len = lead_len(c);

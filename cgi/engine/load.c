@@ -103,6 +103,93 @@ static int replay_party(struct store *s, const struct st_table *t, const struct 
 	return rc;
 }
 
+/* The states decoded last, each with the snapshot it came from: between
+ * two moves a table's page, its JSON twin and every viewer's reload read
+ * the same snapshot, and its decode and check gave the same state each
+ * time (DNA 26k instructions a read, the others 9-15k). A snapshot equal
+ * byte for byte to one here gets a copy of its state; any other is
+ * decoded as before and takes the place used longest ago. Per process
+ * (a worker serves one request at a time); nothing in it is ever handed
+ * out but copies (docs/benchmarks.md, "The shared view, JSON and load
+ * path"). */
+enum { STATE_MEMO = 4 };
+static struct state_memo {
+	const struct game *g;      /* NULL: empty */
+	size_t len;                /* snap's bytes */
+	unsigned char *snap;       /* snap_cap bytes, reused */
+	void *state;               /* g->state_size of state_cap bytes, reused */
+	size_t snap_cap, state_cap;
+	unsigned long long used;   /* when last found or made */
+} state_memo[STATE_MEMO];
+static unsigned long long state_memo_clock;
+
+/* memcpy in strides of 256 bytes, each a few vector moves: glibc copies
+ * more than 2 KB with `rep movsb`, one instruction a byte as callgrind
+ * counts it (as ser.c's zero_state). */
+static void copy_state(void *to, const void *from, size_t n)
+{
+	unsigned char *t = to;
+	const unsigned char *f = from;
+	for (; n >= 256; t += 256, f += 256, n -= 256)
+		memcpy(t, f, 256);
+	memcpy(t, f, n);
+}
+
+/* Buffer *p of *cap bytes with room for n (kept when it has; 0 when out
+ * of memory). */
+static int room_for(void **p, size_t *cap, size_t n)
+{
+	if (*cap >= n && *p)
+		return 1;
+	free(*p);
+	*cap = 0;
+	if (!(*p = malloc(n)))
+		return 0;
+	*cap = n;
+	return 1;
+}
+
+/* Keeps state, decoded from snap (len bytes), in place m. */
+static void remember_state(struct state_memo *m, const struct game *g, const void *state,
+			   const unsigned char *snap, size_t len)
+{
+	void *sp = m->snap;
+	m->g = NULL;
+	if (!room_for(&sp, &m->snap_cap, len ? len : 1) ||
+	    !room_for(&m->state, &m->state_cap, g->state_size)) {
+		m->snap = sp;
+		return;
+	}
+	m->snap = sp;
+	memcpy(m->snap, snap, len);
+	copy_state(m->state, state, g->state_size);
+	m->g = g;
+	m->len = len;
+	m->used = ++state_memo_clock;
+}
+
+/* game_load_over(g, state, snap, len, e), or a copy of the state a
+ * snapshot of the same bytes gave before. */
+static int load_state(const struct game *g, void *state, const unsigned char *snap, size_t len,
+		      struct rerr *e)
+{
+	struct state_memo *old = &state_memo[0];
+	for (int i = 0; i < STATE_MEMO; i++) {
+		struct state_memo *m = &state_memo[i];
+		if (m->g == g && m->len == len && memcmp(m->snap, snap, len) == 0) {
+			m->used = ++state_memo_clock;
+			copy_state(state, m->state, g->state_size);
+			return SNAP_OK;
+		}
+		if (m->used < old->used)
+			old = m;
+	}
+	int rc = game_load_over(g, state, snap, len, e);
+	if (rc == SNAP_OK)
+		remember_state(old, g, state, snap, len);
+	return rc;
+}
+
 /* The state of party p from its stored snapshot `snap`. The snapshot is a
  * cache of setup and log: one in a format this build no longer reads is
  * rebuilt by replaying the log (the next step stores it anew). PLAY_OK, or
@@ -115,7 +202,7 @@ int party_state(struct store *s, const struct st_table *t, const struct game *g,
 		void *state)
 {
 	struct rerr e;
-	int rc = game_load_over(g, state, snap, p->snap_len, &e);
+	int rc = load_state(g, state, snap, p->snap_len, &e);
 	if (rc == SNAP_OK)
 		return PLAY_OK;
 	memset(state, 0, g->state_size);   /* as the callers' zeroed state was before */

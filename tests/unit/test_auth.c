@@ -270,6 +270,44 @@ static void test_malformed_tokens(void **state)
 	assert_int_equal(auth_session_get(t->s, tok, NOW, &got, csrf, NULL), AUTH_OK);
 }
 
+/* A token's hash is kept once read (by a keyed digest of the token, in
+ * slots that many tokens share): each of many sessions' tokens, read again
+ * and again in other orders, still finds its own session; an ended session
+ * none though its token was read before; a token one character off none. */
+static void test_token_memo(void **state)
+{
+	struct tmpdb *t = *state;
+	enum { N = 150 };
+	static char tok[N][AUTH_TOKEN_LEN + 1];
+	char csrf[AUTH_TOKEN_LEN + 1], bad[AUTH_TOKEN_LEN + 1];
+	int64_t id[2] = { 0, 0 }, got = 0;
+
+	assert_int_equal(auth_register(t->s, "Hanna", "geheim123", NOW, &id[0]), AUTH_OK);
+	assert_int_equal(auth_register(t->s, "Ida", "geheim123", NOW, &id[1]), AUTH_OK);
+	for (int i = 0; i < N; i++)
+		assert_int_equal(auth_session_new(t->s, id[i & 1], NOW, tok[i], csrf), AUTH_OK);
+	for (int round = 0; round < 3; round++)
+		for (int k = 0; k < N; k++) {
+			int i = round == 1 ? N - 1 - k : round == 2 ? (k * 37) % N : k;
+			got = 0;
+			assert_int_equal(auth_session_get(t->s, tok[i], NOW, &got, csrf, NULL),
+					 AUTH_OK);
+			assert_int_equal(got, id[i & 1]);
+		}
+	assert_int_equal(auth_session_end(t->s, tok[7]), AUTH_OK);
+	assert_int_equal(auth_session_get(t->s, tok[7], NOW, &got, csrf, NULL), AUTH_WRONG);
+	assert_int_equal(auth_session_get(t->s, tok[8], NOW, &got, csrf, NULL), AUTH_OK);
+	assert_int_equal(got, id[0]);
+	for (int i = 0; i < N; i++) {
+		memcpy(bad, tok[i], sizeof bad);
+		bad[0] = bad[0] == 'A' ? 'B' : 'A';
+		assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
+		bad[0] = tok[i][0];
+		bad[AUTH_TOKEN_LEN - 1] = (char)0xff;
+		assert_int_equal(auth_session_get(t->s, bad, NOW, &got, csrf, NULL), AUTH_WRONG);
+	}
+}
+
 static void test_csrf(void **state)
 {
 	(void)state;
@@ -497,6 +535,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_throttle_race, setup_db, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_sessions, setup_db, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_tokens, setup_db, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_token_memo, setup_db, tmpdb_teardown),
 		cmocka_unit_test(test_csrf),
 		cmocka_unit_test(test_random_seed),
 	};

@@ -388,6 +388,32 @@ static void test_bad_utf8_is_replaced(void **state)
 	}
 }
 
+/* A byte that is not UTF-8, or a well-formed umlaut, at every place of
+ * ASCII texts up to 48 bytes long (the check skips 16 and 8 bytes at a
+ * time, and within a block straight to its first byte from 0x80 up): the
+ * text as ref_repaired makes it. */
+static void test_utf8_at_every_place(void **state)
+{
+	(void)state;
+	static const char *const odd[] = { "\x80", "\xc3", "\xc3\xa4", "\xe2\x82\xac", "\xc3\xa4\x80",
+					   "\xf0\x9f\x98" };
+	char in[64], out[256];
+	for (size_t k = 0; k < sizeof odd / sizeof odd[0]; k++)
+		for (size_t len = 1; len <= 48; len++)
+			for (size_t at = 0; at + strlen(odd[k]) <= len; at++) {
+				memset(in, 'a', len);
+				memcpy(in + at, odd[k], strlen(odd[k]));
+				in[len] = '\0';
+				size_t wl = 0;
+				char *want = ref_repaired(in, &wl);
+				want[wl] = '\0';
+				round_trip(in, out, sizeof out);
+				if (strcmp(out, want) != 0)
+					fail_msg("'%s' at %zu of %zu: got '%s'", odd[k], at, len, out);
+				free(want);
+			}
+}
+
 /* Markup in a repaired string is still escaped on the way out. */
 static void test_repaired_string_stays_inert(void **state)
 {
@@ -508,6 +534,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_bad_utf8_is_replaced),
+		cmocka_unit_test(test_utf8_at_every_place),
 		cmocka_unit_test(test_repaired_string_stays_inert),
 		cmocka_unit_test(test_same_as_jansson),
 		cmocka_unit_test(test_same_as_jansson_larger),
