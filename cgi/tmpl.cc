@@ -38,6 +38,20 @@ bool is_text(const std::string &name)
 	return ends_with(name, ".txt.tpl") || ends_with(name, ".csv.tpl");
 }
 
+// 1 for an HTML template (not a text, not a feed): its bare variables are
+// escaped by GetValue (manual_escaping).
+bool is_html(const char *name)
+{
+	size_t n = strlen(name);
+	const char *tails[] = { ".txt.tpl", ".csv.tpl", ".atom.tpl" };
+	for (const char *tail : tails) {
+		size_t t = strlen(tail);
+		if (n > t && memcmp(name + n - t, tail, t) == 0)
+			return false;
+	}
+	return true;
+}
+
 // How a template is stripped: a text keeps its lines as they are.
 ctemplate::Strip strip_of(const std::string &name)
 {
@@ -215,21 +229,23 @@ inline bool is(const Key &k, const char *name, size_t len)
 
 const ctemplate::TemplateString empty_value("", 0);
 
-// ---- {{v:x-html}}: html_escape, told which values need none ----
+// ---- A value in HTML text: escaped by GetValue, no modifier ----
 //
 // ctemplate's auto-escape gives a value in the text or a quoted attribute
 // of an HTML template html_escape, which it calls through its modifier
-// machinery for every value, most of which have nothing to escape (what it
-// cost: docs/benchmarks.md). The loader writes x-html instead exactly
-// there (add_x_html below: only where auto-escape chose html_escape and
-// nothing else); x-html escapes as html_escape does, and tells ctemplate
-// through MightModify, which it asks right after GetValue, when the value
-// GetValue just gave has nothing to escape: then ctemplate writes it as it
-// is, without the modifier's call. x-url does the same for a URL at the
-// start of an attribute (ValidateUrl), x-minus for digits; every other
-// context (a script, an unquoted attribute, the feed's XML) keeps
-// ctemplate's own modifiers, and a variable without x-html is still
-// escaped by ctemplate (docs/views.md).
+// machinery for every value (two argument strings, a virtual MightModify,
+// the modifier's call), most of which have nothing to escape (what it
+// cost: docs/benchmarks.md). The loader (manual_escaping below) learns
+// from ctemplate's own parse what auto-escape chose for every variable,
+// and parses the template without auto-escape: where it chose html_escape
+// and nothing else, the variable stands bare ({{v}}), and GetValue gives
+// the value escaped as html_escape would (most need nothing); every other
+// variable names its modifiers itself: x-url for a URL at the start of an
+// attribute (ValidateUrl), x-minus for digits, ctemplate's own in a
+// script, an unquoted attribute. GetValue tells a bare variable by the
+// byte after its name in the template's text (ctemplate's name points
+// there): ':' when modifiers follow; anything else is escaped
+// (docs/views.md).
 
 // 1 for the bytes html_escape replaces: & " ' < > and \t \n \v \f \r.
 const unsigned char html_special[256] = {
@@ -240,7 +256,7 @@ const unsigned char html_special[256] = {
 };
 
 // Nonzero when one of the 8 bytes of x may be one of html_special's: a
-// byte below 14 (\0 to \b too: those are escaped as they are, in Modify),
+// byte below 14 (\0 to \b too: html_escape_to leaves those as they are),
 // '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E). A
 // byte is zero when v - 1 borrows into its top bit and its top bit was 0.
 inline unsigned long long may_be_special(unsigned long long x)
@@ -273,9 +289,9 @@ inline bool is_clean(const char *p, size_t len)
 }
 
 // What the value GetValue gave last is (value_kind): taken and cleared by
-// the first MightModify of x-html, x-url or x-minus, which ctemplate asks
-// for that value next (VariableTemplateNode::Expand). Cleared, it says
-// "might modify": the value goes through the modifiers.
+// the first MightModify of x-url or x-minus, which ctemplate asks for that
+// value next (VariableTemplateNode::Expand). Cleared, it says "might
+// modify": the value goes through the modifiers.
 enum {
 	CLEAN = 1,    // nothing for html_escape to do
 	PATH = 2,     // and it begins with '/': ValidateUrl passes it as it is
@@ -304,40 +320,28 @@ inline bool last_value_is(unsigned kind)
 	return (was & kind) == kind;
 }
 
-class HtmlModifier : public ctemplate::TemplateModifier {
-public:
-	bool MightModify(const ctemplate::PerExpandData *, const std::string &) const override
-	{
-		return !last_value_is(CLEAN);
-	}
-
-	// html_escape's output byte for byte: one Emit per run of plain bytes.
-	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *,
-		    ctemplate::ExpandEmitter *out, const std::string &) const override
-	{
-		const char *run = in, *end = in + inlen;
-		for (const char *p = in; p < end; p++) {
-			unsigned char c = (unsigned char)*p;
-			if (!html_special[c])
-				continue;
-			if (p > run)
-				out->Emit(run, (size_t)(p - run));
-			switch (c) {
-			case '&': out->Emit("&amp;", 5); break;
-			case '"': out->Emit("&quot;", 6); break;
-			case '\'': out->Emit("&#39;", 5); break;
-			case '<': out->Emit("&lt;", 4); break;
-			case '>': out->Emit("&gt;", 4); break;
-			default: out->Emit(" ", 1); break;   // \t \n \v \f \r
-			}
-			run = p + 1;
+// html_escape's output for the len bytes at in, into *out (after what it
+// holds), byte for byte: a run of plain bytes at a time.
+void html_escape_to(std::string *out, const char *in, size_t len)
+{
+	const char *run = in, *end = in + len;
+	for (const char *p = in; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!html_special[c])
+			continue;
+		out->append(run, (size_t)(p - run));
+		switch (c) {
+		case '&': out->append("&amp;", 5); break;
+		case '"': out->append("&quot;", 6); break;
+		case '\'': out->append("&#39;", 5); break;
+		case '<': out->append("&lt;", 4); break;
+		case '>': out->append("&gt;", 4); break;
+		default: out->append(" ", 1); break;   // \t \n \v \f \r
 		}
-		if (end > run)
-			out->Emit(run, (size_t)(end - run));
+		run = p + 1;
 	}
-};
-
-HtmlModifier html_modifier;
+	out->append(run, (size_t)(end - run));
+}
 
 // {{url:x-url}}: ctemplate's validate_url_and_html_escape (auto-escape's
 // :U=html, a URL at the start of an attribute such as href) itself, but
@@ -487,6 +491,8 @@ struct Expansion {
 	const view_node *globals[32];
 	int nglobals = -1;            // -1: not collected yet
 	char digits[24];
+	bool html;                    // an HTML page: bare variables escaped (GetValue)
+	std::string escaped;          // the last value that html_escape changes, escaped
 	// The last section IsHiddenSection found shown: asked from dictionary
 	// `asked` for name `name` (ctemplate's own string of the template's
 	// node), found in `found`; CreateSectionIterator, which ctemplate
@@ -497,7 +503,10 @@ struct Expansion {
 	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
 	Key key;                      // the name asked, with its hash
 
-	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
+	Expansion(struct arena *arena, const view_node *r, bool is_html)
+		: a(arena), root(r), html(is_html)
+	{
+	}
 
 	void collect(const view_node *d, int depth)
 	{
@@ -885,6 +894,13 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &na
 {
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
+	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
+		if (kind != NOT_KNOWN || is_clean(v.data(), v.size()))
+			return v;   // a number, or nothing to escape
+		x_->escaped.clear();
+		html_escape_to(&x_->escaped, v.data(), v.size());
+		return ctemplate::TemplateString(x_->escaped.data(), x_->escaped.size());
+	}
 	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
 }
@@ -1070,20 +1086,29 @@ bool dumped_variables(const std::string &name, const std::string &text,
 	return true;
 }
 
-// Template text `text` (HTML) with :x-html added to every variable to which
-// auto-escape gives html_escape and nothing else, the value in the text or
-// a quoted attribute; a URL, a script or an unquoted attribute keeps what
-// ctemplate chose. false (logged) when the dump of the template and its
-// text do not agree, or when the text names x-html itself: it may stand
-// only where the loader put it.
-bool add_x_html(const std::string &name, const std::string &text, std::string *out)
+// Template text `text` (HTML, beginning with the AUTOESCAPE pragma) as it
+// is parsed: without auto-escape (the pragma a comment), each variable
+// with the modifiers auto-escape chose for it written out, but for those
+// to which it gives html_escape and nothing else (the value in the text or
+// a quoted attribute): they stand bare, and GetValue escapes their values.
+// ValidateUrl (a URL at the start of an attribute) becomes x-url. false
+// (logged) when the dump of the template and its text do not agree, or
+// when the text names x-url itself (it may stand only where the loader
+// puts it) or x-html (no longer the program's: a reader would take it
+// for the escaping).
+bool manual_escaping(const std::string &name, const std::string &text, std::string *out)
 {
 	std::vector<std::string> vars;
 	if (!dumped_variables(name, text, &vars)) {
 		fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
 		return false;
 	}
-	size_t at = 0, nvar = 0;
+	if (text.compare(0, sizeof pragma - 1, pragma) != 0) {
+		fprintf(stderr, "tmpl: %s does not begin with %s\n", name.c_str(), pragma);
+		return false;
+	}
+	out->append("{{! escaped as auto-escape chose at the load }}");
+	size_t at = sizeof pragma - 1, nvar = 0;
 	for (;;) {
 		size_t open = text.find("{{", at);
 		if (open == std::string::npos)
@@ -1096,7 +1121,7 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 		at = close;
 		if (tok.empty() || strchr("#/>!%=", tok[0]))
 			continue;   // not a variable (no other delimiters: see above)
-		if (tok.find("x-html") != std::string::npos || tok.find("x-url") != std::string::npos ||
+		if (tok.find("x-url") != std::string::npos || tok.find("x-html") != std::string::npos ||
 		    nvar >= vars.size() ||
 		    vars[nvar].compare(0, tok.size(), tok) != 0 ||
 		    (vars[nvar].size() > tok.size() && vars[nvar][tok.size()] != ':')) {
@@ -1104,10 +1129,10 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 				name.c_str(), tok.c_str());
 			return false;
 		}
-		if (vars[nvar] == tok + ":h")
-			out->append(":x-html");
-		else if (vars[nvar] == tok + ":U=html")
+		if (vars[nvar] == tok + ":U=html")
 			out->append(":x-url");
+		else if (vars[nvar] != tok + ":h")
+			out->append(vars[nvar], tok.size(), std::string::npos);
 		nvar++;
 	}
 	if (nvar != vars.size()) {
@@ -1122,7 +1147,7 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 // The move form's text as read (move-form.tpl), once loaded; else NULL.
 const std::string *form_source;
 
-// The variables ({{name}}, as add_x_html counts them) in text[0..end).
+// The variables ({{name}}, as manual_escaping counts them) in text[0..end).
 size_t variables_in(const std::string &text, size_t end)
 {
 	size_t n = 0;
@@ -1169,7 +1194,7 @@ bool inline_form(const std::string &name, enum lang l, std::string *text)
 	}
 	out.append(*text, at, std::string::npos);
 	if (!dumped_variables(name, out, &got))
-		return true;   // add_x_html reports it
+		return true;   // manual_escaping reports it
 	for (size_t start : starts) {
 		size_t first = variables_in(out, start);
 		for (size_t i = 0; i < want.size(); i++)
@@ -1193,10 +1218,15 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 		return false;
 	}
 	std::string html;
-	if (!is_text(name) && !ends_with(name, ".atom.tpl")) {
-		if (!inline_form(name, (enum lang)l, &text) || !add_x_html(name, text, &html))
+	if (is_html(name.c_str())) {
+		if (!inline_form(name, (enum lang)l, &text) || !manual_escaping(name, text, &html))
 			return false;
 		text.swap(html);
+	} else if (text.find("{{>") != std::string::npos) {
+		// its values would not be escaped in an HTML template it took in
+		// (GetValue escapes only in an HTML page's expansion)
+		fprintf(stderr, "tmpl: %s: a feed or a text includes no template\n", name.c_str());
+		return false;
 	}
 	if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
 		fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
@@ -1310,8 +1340,7 @@ extern "C" int tmpl_load(const char *dir)
 			// Their output is digits, a minus sign and a word: safe anywhere.
 			ctemplate::AddXssSafeModifier("x-minus", &minus_modifier);
 			ctemplate::AddXssSafeModifier("x-points", &points_modifier);
-			// Only where auto-escape would use html_escape (add_x_html).
-			ctemplate::AddXssSafeModifier("x-html", &html_modifier);
+			// Only where auto-escape would use ValidateUrl (manual_escaping).
 			ctemplate::AddXssSafeModifier("x-url", &url_modifier);
 			modifiers = true;
 		}
@@ -1343,7 +1372,7 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, struct view_node
 			     size_t *len)
 {
 	try {
-		Expansion x(a, root);
+		Expansion x(a, root, is_html(name));
 		ViewDict dict;
 		dict.set(root, NULL, &x);
 		const char *full = in_lang(name);
