@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <ctemplate/template.h>
+#include <emmintrin.h>
 
 #include "i18n.h"
 #include "tmpl.h"
@@ -255,37 +256,45 @@ const unsigned char html_special[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
 };
 
-// Nonzero when one of the 8 bytes of x may be one of html_special's: a
-// byte below 14 (\0 to \b too: html_escape_to leaves those as they are),
-// '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E). A
-// byte is zero when v - 1 borrows into its top bit and its top bit was 0.
-inline unsigned long long may_be_special(unsigned long long x)
+// A bit for each of the 16 bytes of v that may be one of html_special's:
+// a byte up to 13 (\0 to \b too: html_escape_to leaves those as they
+// are), '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E).
+inline int may_be_special(__m128i v)
 {
-	const unsigned long long ones = 0x0101010101010101ULL, tops = ones * 0x80;
-	unsigned long long quot = x ^ (ones * '"'), amp = (x | ones) ^ (ones * '\''),
-			   angle = (x | (ones * 2)) ^ (ones * '>');
-	return (((x - ones * 14) & ~x) | ((quot - ones) & ~quot) | ((amp - ones) & ~amp) |
-		((angle - ones) & ~angle)) & tops;
+	__m128i quot = _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+		amp = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8('\'')),
+		angle = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8('>')),
+		low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(13)), v);
+	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quot, amp), _mm_or_si128(angle, low)));
 }
 
-// 1 when html_escape leaves the len bytes at p as they are (a word at a
-// time: the scan of every value was a third of what it saves).
+// 1 when html_escape leaves the len bytes at p as they are: 16 bytes at a
+// time (SSE2, which every x86-64 has), the last 16, or 4 to 15 as two
+// pieces that overlap, read as one (nothing read past the value).
 inline bool is_clean(const char *p, size_t len)
 {
-	if (len < 8) {
+	__m128i v;
+	if (len >= 16) {
+		for (size_t i = 0; i + 16 < len; i += 16)
+			if (may_be_special(_mm_loadu_si128((const __m128i *)(p + i))))
+				return false;
+		v = _mm_loadu_si128((const __m128i *)(p + len - 16));   // the last 16, some again
+	} else if (len >= 8) {
+		v = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+				       _mm_loadl_epi64((const __m128i *)(p + len - 8)));
+	} else if (len >= 4) {
+		int x, y;
+		memcpy(&x, p, 4);
+		memcpy(&y, p + len - 4, 4);
+		v = _mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y));
+		return !(may_be_special(v) & 0xff);
+	} else {
 		for (size_t i = 0; i < len; i++)
 			if (html_special[(unsigned char)p[i]])
 				return false;
 		return true;
 	}
-	unsigned long long x;
-	for (size_t i = 0; i + 8 < len; i += 8) {
-		memcpy(&x, p + i, 8);
-		if (may_be_special(x))
-			return false;
-	}
-	memcpy(&x, p + len - 8, 8);   // the last 8, some again
-	return !may_be_special(x);
+	return !may_be_special(v);
 }
 
 // What the value GetValue gave last is (value_kind): taken and cleared by

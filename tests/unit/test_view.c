@@ -74,6 +74,7 @@ static int setup(void **state)
 	put("esc.atom.tpl", "{{%AUTOESCAPE context=\"XML\"}}<t>{{v}}</t>");
 	put("esc.txt.tpl", "{{! plain text, not escaped }}[{{v}}]");
 	put("inc.txt.tpl", "{{! plain text, not escaped }}[{{>game}}]");
+	put("esc2.tpl", "{{%AUTOESCAPE context=\"HTML\"}}{{v}}|{{v:h}}");
 	/* the project's own move form */
 	FILE *f = fopen("templates/move-form.tpl", "r");
 	if (!f)
@@ -93,7 +94,7 @@ static int teardown(void **state)
 	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
 				"game-forms.tpl", "move-form.tpl", "lookup.tpl", "inc.tpl",
 				"more.tpl", "esc.tpl", "handmade.tpl", "formscript.tpl",
-				"esc.atom.tpl", "esc.txt.tpl", "inc.txt.tpl" };
+				"esc.atom.tpl", "esc.txt.tpl", "inc.txt.tpl", "esc2.tpl" };
 	char path[256];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -684,6 +685,41 @@ static void test_escaping_by_kind(void **state)
 	assert_string_equal(out, "[a<b & \"c\"]");
 }
 
+/* Whether a value has anything to escape is told 16, 8 or 4 bytes at a
+ * time: every length up to 40 with one byte that html_escape replaces (or
+ * a neighbour of one that it does not) at every place is escaped as
+ * ctemplate's html_escape does. */
+static void test_escaping_every_place(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma, handmade, formscript, inc.txt) */
+	const char odd[] = "&\"'<>\t\n\v\f\r\x01\x08\x0e=?%(!#\x7f\x80\xff";
+	struct arena a;
+	arena_init(&a, 0);
+	char val[48];
+	for (size_t len = 1; len <= 40; len++)
+		for (size_t at = 0; at < len; at++)
+			for (const char *c = odd; *c; c++) {
+				memset(val, 'a', len);
+				val[len] = '\0';
+				val[at] = *c;
+				struct view v;
+				view_init(&v, &a);
+				view_str(&v, "v", val);
+				size_t n = 0;
+				char *out = tmpl_expand(&a, "esc2.tpl", &v.root, &n);
+				assert_non_null(out);
+				/* ours|ctemplate's */
+				const char *bar = strchr(out, '|');
+				assert_non_null(bar);
+				size_t ours = (size_t)(bar - out);
+				assert_int_equal(n, 2 * ours + 1);
+				assert_memory_equal(out, bar + 1, ours);
+				arena_reset(&a);
+			}
+	arena_free(&a);
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -708,6 +744,7 @@ int main(void)
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_escaping_as_ctemplate),
 		cmocka_unit_test(test_escaping_by_kind),
+		cmocka_unit_test(test_escaping_every_place),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
