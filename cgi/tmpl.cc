@@ -492,6 +492,8 @@ const Index *index_of(view_node *d, struct arena *a)
 	return (const Index *)d->lookup;
 }
 
+class ArenaEmitter;
+
 // What one expansion shares: the arena, the template-global values (found
 // when first asked for), and the text of the number being written.
 struct Expansion {
@@ -502,6 +504,9 @@ struct Expansion {
 	char digits[24];
 	bool html;                    // an HTML page: bare variables escaped (GetValue)
 	std::string escaped;          // the last value that html_escape changes, escaped
+	ArenaEmitter *out = NULL;     // where the text goes
+	size_t form_head_at = 0, form_head_len = 0;   // the first move form's head in the
+	bool form_head_made = false;                  // text (HeadCapture)
 	// The last section IsHiddenSection found shown: asked from dictionary
 	// `asked` for name `name` (ctemplate's own string of the template's
 	// node), found in `found`; CreateSectionIterator, which ctemplate
@@ -570,6 +575,7 @@ struct Span {
 };
 
 class ViewIter;
+class HeadCapture;
 
 // One dictionary of the view tree as ctemplate reads it (see above).
 class ViewDict : public ctemplate::TemplateDictionaryInterface {
@@ -664,6 +670,7 @@ protected:
 
 private:
 	friend class ViewIter;   // to derive from the interface's Iterator
+	friend class HeadCapture;
 
 	static bool flag_on(const view_node *d, const char *key)
 	{
@@ -844,6 +851,11 @@ public:
 		}
 	}
 
+	// The bytes written so far; where those from offset `off` on lie (NULL
+	// when the arena ran out).
+	size_t size() const { return len_; }
+	const char *from(size_t off) const { return failed_ ? NULL : p_ + off; }
+
 	// The text, NUL-terminated (*len bytes); NULL when the arena ran out.
 	char *text(size_t *len)
 	{
@@ -899,6 +911,55 @@ private:
 	bool failed_ = false;
 };
 
+// The move form's head (take_form_heads): the first form of an expansion
+// expands the section {{#move_form_head}} once, with the form's own
+// dictionary as its one item, and keeps what it wrote when ctemplate
+// deletes the iterator after it; it reads only template-global values, so
+// every later form of the expansion writes the same text (write_form_head).
+class HeadCapture : public ctemplate::TemplateDictionaryInterface::Iterator {
+public:
+	HeadCapture(const ViewDict *form, Expansion *x) : form_(form), x_(x), start_(x->out->size())
+	{
+	}
+	~HeadCapture() override
+	{
+		x_->form_head_at = start_;
+		x_->form_head_len = x_->out->size() - start_;
+		x_->form_head_made = true;
+	}
+	bool HasNext() const override { return form_ != NULL; }
+	const ctemplate::TemplateDictionaryInterface &Next() override
+	{
+		const ViewDict *form = form_;
+		form_ = NULL;
+		return *form;
+	}
+
+private:
+	const ViewDict *form_;
+	Expansion *x_;
+	size_t start_;
+};
+
+// 1 when k is the form's head (only a form's dictionary asks for it).
+inline bool is_form_head(const ctemplate::TemplateString &k)
+{
+	return k.size() == 14 && same_bytes(k.data(), "move_form_head", 14);
+}
+
+// Writes the head the expansion's first form wrote; false when there is
+// none yet (that form expands the section itself).
+bool write_form_head(Expansion *x)
+{
+	const char *p = x->form_head_made ? x->out->from(x->form_head_at) : NULL;
+	if (!p)
+		return false;
+	// (when the text is moved to grow, p still holds the bytes: the arena
+	// frees nothing)
+	x->out->Emit(p, x->form_head_len);
+	return true;
+}
+
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
 	unsigned kind = NOT_KNOWN;
@@ -940,6 +1001,8 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		Span sp = { NULL, NULL };
+		if (d->form_ && d == this && is_form_head(name))
+			return write_form_head(x_);   // written here: hidden to ctemplate
 		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
 			x_->asked = this;
 			x_->asked_node = node_;
@@ -992,6 +1055,8 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 		Span sp = { x_->found_first, x_->found_last };
 		return new ViewIter(d, x_->key, false, d->form() ? NULL : &sp);
 	}
+	if (form_ && is_form_head(name))
+		return new HeadCapture(this, x_);
 	const Key k(name);
 	if (is(k, "move_form", 9))
 		return CreateTemplateIterator(name);   // the move form (inline_form)
@@ -1217,6 +1282,70 @@ bool inline_form(const std::string &name, enum lang l, std::string *text)
 	return true;
 }
 
+// ---- The move form's head, written once a page ----
+//
+// Every form of a page begins with the same text: the form's tag with its
+// action (move_url), the CSRF token and the version (v), template-global
+// values all, up to the first of the item's own (move, label, primary).
+// The loader makes that head the section {{#move_form_head}} of each form
+// it takes in: the first form of an expansion expands it and keeps what it
+// wrote (HeadCapture), the others write that text again in its stead
+// (IsHiddenSection; docs/benchmarks.md).
+
+// The length of the head of the form text at text[from..): up to the first
+// token that is not a value of the page (the item's move or label, a
+// section, an include, a comment).
+size_t head_len(const std::string &text, size_t from)
+{
+	for (size_t at = from;;) {
+		size_t open = text.find("{{", at), close;
+		if (open == std::string::npos || (close = text.find("}}", open)) == std::string::npos)
+			return 0;
+		std::string var = text.substr(open + 2, close - open - 2);
+		var = var.substr(0, var.find(':'));
+		if (var.empty() || strchr("#/>!%=^", var[0]) || var == "move" || var == "label")
+			return open - from;
+		at = close + 2;
+	}
+}
+
+// The move form's head as its copies in a template parsed in language l
+// read (move-form.tpl's text after the pragma, as manual_escaping writes
+// it, up to head_len); "" when there is none. Made once per language.
+const std::string &form_head(enum lang l)
+{
+	static std::string *head[LANG__MAX];
+	if (head[l])
+		return *head[l];
+	head[l] = new std::string;
+	std::string whole, text;
+	size_t eol;
+	if (form_source && in_language(*form_source, l, &whole) &&
+	    manual_escaping("move-form.tpl", whole, &text) &&
+	    (eol = text.find('\n')) != std::string::npos)
+		head[l]->assign(text, eol + 1, head_len(text, eol + 1));
+	if (head[l]->find("{{") == std::string::npos)
+		head[l]->clear();   // no value of the page: nothing to spare
+	return *head[l];
+}
+
+// Text *text (a template in language l as manual_escaping wrote it) with
+// each of its forms' heads the section {{#move_form_head}}. The heads are
+// the same text as the form's own (inline_form compared their escaping);
+// a copy that differs stays as it is.
+void take_form_heads(enum lang l, std::string *text)
+{
+	const std::string open = "{{#move_form}}";
+	if (!form_source || text->find(open) == std::string::npos)
+		return;   // (inline_form took in no form)
+	const std::string &head = form_head(l);
+	const std::string with = open + "{{#move_form_head}}" + head + "{{/move_form_head}}";
+	for (size_t at = 0; !head.empty() && (at = text->find(open, at)) != std::string::npos;
+	     at += open.size())
+		if (text->compare(at + open.size(), head.size(), head) == 0)
+			text->replace(at, open.size() + head.size(), with);
+}
+
 // Template `name` of text `src` in language l into cache, as "de/name".
 bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const std::string &src,
 	      int l)
@@ -1231,6 +1360,7 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 		if (!inline_form(name, (enum lang)l, &text) || !manual_escaping(name, text, &html))
 			return false;
 		text.swap(html);
+		take_form_heads((enum lang)l, &text);
 	} else if (text.find("{{>") != std::string::npos) {
 		// its values would not be escaped in an HTML template it took in
 		// (GetValue escapes only in an HTML page's expansion)
@@ -1387,6 +1517,7 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, struct view_node
 		const char *full = in_lang(name);
 		size_t *hint = last_size(full);
 		ArenaEmitter out(a, hint ? *hint + *hint / 8 + 64 : 0);
+		x.out = &out;
 		ctemplate::TemplateCache *cache = lang_cache(i18n_lang());
 		if (!cache || !cache->ExpandWithData(full, strip_of(name), &dict, NULL, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);
