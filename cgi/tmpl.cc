@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <ctemplate/template.h>
+#include <emmintrin.h>
 
 #include "i18n.h"
 #include "tmpl.h"
@@ -36,6 +37,20 @@ bool ends_with(const std::string &s, const char *tail)
 bool is_text(const std::string &name)
 {
 	return ends_with(name, ".txt.tpl") || ends_with(name, ".csv.tpl");
+}
+
+// 1 for an HTML template (not a text, not a feed): its bare variables are
+// escaped by GetValue (manual_escaping).
+bool is_html(const char *name)
+{
+	size_t n = strlen(name);
+	const char *tails[] = { ".txt.tpl", ".csv.tpl", ".atom.tpl" };
+	for (const char *tail : tails) {
+		size_t t = strlen(tail);
+		if (n > t && memcmp(name + n - t, tail, t) == 0)
+			return false;
+	}
+	return true;
 }
 
 // How a template is stripped: a text keeps its lines as they are.
@@ -215,21 +230,23 @@ inline bool is(const Key &k, const char *name, size_t len)
 
 const ctemplate::TemplateString empty_value("", 0);
 
-// ---- {{v:x-html}}: html_escape, told which values need none ----
+// ---- A value in HTML text: escaped by GetValue, no modifier ----
 //
 // ctemplate's auto-escape gives a value in the text or a quoted attribute
 // of an HTML template html_escape, which it calls through its modifier
-// machinery for every value, most of which have nothing to escape (what it
-// cost: docs/benchmarks.md). The loader writes x-html instead exactly
-// there (add_x_html below: only where auto-escape chose html_escape and
-// nothing else); x-html escapes as html_escape does, and tells ctemplate
-// through MightModify, which it asks right after GetValue, when the value
-// GetValue just gave has nothing to escape: then ctemplate writes it as it
-// is, without the modifier's call. x-url does the same for a URL at the
-// start of an attribute (ValidateUrl), x-minus for digits; every other
-// context (a script, an unquoted attribute, the feed's XML) keeps
-// ctemplate's own modifiers, and a variable without x-html is still
-// escaped by ctemplate (docs/views.md).
+// machinery for every value (two argument strings, a virtual MightModify,
+// the modifier's call), most of which have nothing to escape (what it
+// cost: docs/benchmarks.md). The loader (manual_escaping below) learns
+// from ctemplate's own parse what auto-escape chose for every variable,
+// and parses the template without auto-escape: where it chose html_escape
+// and nothing else, the variable stands bare ({{v}}), and GetValue gives
+// the value escaped as html_escape would (most need nothing); every other
+// variable names its modifiers itself: x-url for a URL at the start of an
+// attribute (ValidateUrl), x-minus for digits, ctemplate's own in a
+// script, an unquoted attribute. GetValue tells a bare variable by the
+// byte after its name in the template's text (ctemplate's name points
+// there): ':' when modifiers follow; anything else is escaped
+// (docs/views.md).
 
 // 1 for the bytes html_escape replaces: & " ' < > and \t \n \v \f \r.
 const unsigned char html_special[256] = {
@@ -239,43 +256,51 @@ const unsigned char html_special[256] = {
 	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 1, 0,
 };
 
-// Nonzero when one of the 8 bytes of x may be one of html_special's: a
-// byte below 14 (\0 to \b too: those are escaped as they are, in Modify),
-// '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E). A
-// byte is zero when v - 1 borrows into its top bit and its top bit was 0.
-inline unsigned long long may_be_special(unsigned long long x)
+// A bit for each of the 16 bytes of v that may be one of html_special's:
+// a byte up to 13 (\0 to \b too: html_escape_to leaves those as they
+// are), '"', '&' or '\'' (0x26 | 1 = 0x27), '<' or '>' (0x3C | 2 = 0x3E).
+inline int may_be_special(__m128i v)
 {
-	const unsigned long long ones = 0x0101010101010101ULL, tops = ones * 0x80;
-	unsigned long long quot = x ^ (ones * '"'), amp = (x | ones) ^ (ones * '\''),
-			   angle = (x | (ones * 2)) ^ (ones * '>');
-	return (((x - ones * 14) & ~x) | ((quot - ones) & ~quot) | ((amp - ones) & ~amp) |
-		((angle - ones) & ~angle)) & tops;
+	__m128i quot = _mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+		amp = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(1)), _mm_set1_epi8('\'')),
+		angle = _mm_cmpeq_epi8(_mm_or_si128(v, _mm_set1_epi8(2)), _mm_set1_epi8('>')),
+		low = _mm_cmpeq_epi8(_mm_min_epu8(v, _mm_set1_epi8(13)), v);
+	return _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(quot, amp), _mm_or_si128(angle, low)));
 }
 
-// 1 when html_escape leaves the len bytes at p as they are (a word at a
-// time: the scan of every value was a third of what it saves).
+// 1 when html_escape leaves the len bytes at p as they are: 16 bytes at a
+// time (SSE2, which every x86-64 has), the last 16, or 4 to 15 as two
+// pieces that overlap, read as one (nothing read past the value).
 inline bool is_clean(const char *p, size_t len)
 {
-	if (len < 8) {
+	__m128i v;
+	if (len >= 16) {
+		for (size_t i = 0; i + 16 < len; i += 16)
+			if (may_be_special(_mm_loadu_si128((const __m128i *)(p + i))))
+				return false;
+		v = _mm_loadu_si128((const __m128i *)(p + len - 16));   // the last 16, some again
+	} else if (len >= 8) {
+		v = _mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)p),
+				       _mm_loadl_epi64((const __m128i *)(p + len - 8)));
+	} else if (len >= 4) {
+		int x, y;
+		memcpy(&x, p, 4);
+		memcpy(&y, p + len - 4, 4);
+		v = _mm_unpacklo_epi32(_mm_cvtsi32_si128(x), _mm_cvtsi32_si128(y));
+		return !(may_be_special(v) & 0xff);
+	} else {
 		for (size_t i = 0; i < len; i++)
 			if (html_special[(unsigned char)p[i]])
 				return false;
 		return true;
 	}
-	unsigned long long x;
-	for (size_t i = 0; i + 8 < len; i += 8) {
-		memcpy(&x, p + i, 8);
-		if (may_be_special(x))
-			return false;
-	}
-	memcpy(&x, p + len - 8, 8);   // the last 8, some again
-	return !may_be_special(x);
+	return !may_be_special(v);
 }
 
 // What the value GetValue gave last is (value_kind): taken and cleared by
-// the first MightModify of x-html, x-url or x-minus, which ctemplate asks
-// for that value next (VariableTemplateNode::Expand). Cleared, it says
-// "might modify": the value goes through the modifiers.
+// the first MightModify of x-url or x-minus, which ctemplate asks for that
+// value next (VariableTemplateNode::Expand). Cleared, it says "might
+// modify": the value goes through the modifiers.
 enum {
 	CLEAN = 1,    // nothing for html_escape to do
 	PATH = 2,     // and it begins with '/': ValidateUrl passes it as it is
@@ -304,40 +329,28 @@ inline bool last_value_is(unsigned kind)
 	return (was & kind) == kind;
 }
 
-class HtmlModifier : public ctemplate::TemplateModifier {
-public:
-	bool MightModify(const ctemplate::PerExpandData *, const std::string &) const override
-	{
-		return !last_value_is(CLEAN);
-	}
-
-	// html_escape's output byte for byte: one Emit per run of plain bytes.
-	void Modify(const char *in, size_t inlen, const ctemplate::PerExpandData *,
-		    ctemplate::ExpandEmitter *out, const std::string &) const override
-	{
-		const char *run = in, *end = in + inlen;
-		for (const char *p = in; p < end; p++) {
-			unsigned char c = (unsigned char)*p;
-			if (!html_special[c])
-				continue;
-			if (p > run)
-				out->Emit(run, (size_t)(p - run));
-			switch (c) {
-			case '&': out->Emit("&amp;", 5); break;
-			case '"': out->Emit("&quot;", 6); break;
-			case '\'': out->Emit("&#39;", 5); break;
-			case '<': out->Emit("&lt;", 4); break;
-			case '>': out->Emit("&gt;", 4); break;
-			default: out->Emit(" ", 1); break;   // \t \n \v \f \r
-			}
-			run = p + 1;
+// html_escape's output for the len bytes at in, into *out (after what it
+// holds), byte for byte: a run of plain bytes at a time.
+void html_escape_to(std::string *out, const char *in, size_t len)
+{
+	const char *run = in, *end = in + len;
+	for (const char *p = in; p < end; p++) {
+		unsigned char c = (unsigned char)*p;
+		if (!html_special[c])
+			continue;
+		out->append(run, (size_t)(p - run));
+		switch (c) {
+		case '&': out->append("&amp;", 5); break;
+		case '"': out->append("&quot;", 6); break;
+		case '\'': out->append("&#39;", 5); break;
+		case '<': out->append("&lt;", 4); break;
+		case '>': out->append("&gt;", 4); break;
+		default: out->append(" ", 1); break;   // \t \n \v \f \r
 		}
-		if (end > run)
-			out->Emit(run, (size_t)(end - run));
+		run = p + 1;
 	}
-};
-
-HtmlModifier html_modifier;
+	out->append(run, (size_t)(end - run));
+}
 
 // {{url:x-url}}: ctemplate's validate_url_and_html_escape (auto-escape's
 // :U=html, a URL at the start of an attribute such as href) itself, but
@@ -479,6 +492,8 @@ const Index *index_of(view_node *d, struct arena *a)
 	return (const Index *)d->lookup;
 }
 
+class ArenaEmitter;
+
 // What one expansion shares: the arena, the template-global values (found
 // when first asked for), and the text of the number being written.
 struct Expansion {
@@ -487,6 +502,11 @@ struct Expansion {
 	const view_node *globals[32];
 	int nglobals = -1;            // -1: not collected yet
 	char digits[24];
+	bool html;                    // an HTML page: bare variables escaped (GetValue)
+	std::string escaped;          // the last value that html_escape changes, escaped
+	ArenaEmitter *out = NULL;     // where the text goes
+	size_t form_head_at = 0, form_head_len = 0;   // the first move form's head in the
+	bool form_head_made = false;                  // text (HeadCapture)
 	// The last section IsHiddenSection found shown: asked from dictionary
 	// `asked` for name `name` (ctemplate's own string of the template's
 	// node), found in `found`; CreateSectionIterator, which ctemplate
@@ -497,7 +517,10 @@ struct Expansion {
 	const view_node *found_first = NULL, *found_last = NULL;   // its span (not the form's)
 	Key key;                      // the name asked, with its hash
 
-	Expansion(struct arena *arena, const view_node *r) : a(arena), root(r) {}
+	Expansion(struct arena *arena, const view_node *r, bool is_html)
+		: a(arena), root(r), html(is_html)
+	{
+	}
 
 	void collect(const view_node *d, int depth)
 	{
@@ -552,6 +575,7 @@ struct Span {
 };
 
 class ViewIter;
+class HeadCapture;
 
 // One dictionary of the view tree as ctemplate reads it (see above).
 class ViewDict : public ctemplate::TemplateDictionaryInterface {
@@ -646,6 +670,7 @@ protected:
 
 private:
 	friend class ViewIter;   // to derive from the interface's Iterator
+	friend class HeadCapture;
 
 	static bool flag_on(const view_node *d, const char *key)
 	{
@@ -826,6 +851,11 @@ public:
 		}
 	}
 
+	// The bytes written so far; where those from offset `off` on lie (NULL
+	// when the arena ran out).
+	size_t size() const { return len_; }
+	const char *from(size_t off) const { return failed_ ? NULL : p_ + off; }
+
 	// The text, NUL-terminated (*len bytes); NULL when the arena ran out.
 	char *text(size_t *len)
 	{
@@ -881,10 +911,66 @@ private:
 	bool failed_ = false;
 };
 
+// The move form's head (take_form_heads): the first form of an expansion
+// expands the section {{#move_form_head}} once, with the form's own
+// dictionary as its one item, and keeps what it wrote when ctemplate
+// deletes the iterator after it; it reads only template-global values, so
+// every later form of the expansion writes the same text (write_form_head).
+class HeadCapture : public ctemplate::TemplateDictionaryInterface::Iterator {
+public:
+	HeadCapture(const ViewDict *form, Expansion *x) : form_(form), x_(x), start_(x->out->size())
+	{
+	}
+	~HeadCapture() override
+	{
+		x_->form_head_at = start_;
+		x_->form_head_len = x_->out->size() - start_;
+		x_->form_head_made = true;
+	}
+	bool HasNext() const override { return form_ != NULL; }
+	const ctemplate::TemplateDictionaryInterface &Next() override
+	{
+		const ViewDict *form = form_;
+		form_ = NULL;
+		return *form;
+	}
+
+private:
+	const ViewDict *form_;
+	Expansion *x_;
+	size_t start_;
+};
+
+// 1 when k is the form's head (only a form's dictionary asks for it).
+inline bool is_form_head(const ctemplate::TemplateString &k)
+{
+	return k.size() == 14 && same_bytes(k.data(), "move_form_head", 14);
+}
+
+// Writes the head the expansion's first form wrote; false when there is
+// none yet (that form expands the section itself).
+bool write_form_head(Expansion *x)
+{
+	const char *p = x->form_head_made ? x->out->from(x->form_head_at) : NULL;
+	if (!p)
+		return false;
+	// (when the text is moved to grow, p still holds the bytes: the arena
+	// frees nothing)
+	x->out->Emit(p, x->form_head_len);
+	return true;
+}
+
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
+	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
+		if (kind != NOT_KNOWN || is_clean(v.data(), v.size()))
+			return v;   // a number, or nothing to escape
+		x_->escaped.clear();
+		html_escape_to(&x_->escaped, v.data(), v.size());
+		return ctemplate::TemplateString(x_->escaped.data(), x_->escaped.size());
+	}
 	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
 }
@@ -915,6 +1001,8 @@ bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		Span sp = { NULL, NULL };
+		if (d->form_ && d == this && is_form_head(name))
+			return write_form_head(x_);   // written here: hidden to ctemplate
 		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
 			x_->asked = this;
 			x_->asked_node = node_;
@@ -967,6 +1055,8 @@ ViewDict::CreateSectionIterator(const ctemplate::TemplateString &name) const
 		Span sp = { x_->found_first, x_->found_last };
 		return new ViewIter(d, x_->key, false, d->form() ? NULL : &sp);
 	}
+	if (form_ && is_form_head(name))
+		return new HeadCapture(this, x_);
 	const Key k(name);
 	if (is(k, "move_form", 9))
 		return CreateTemplateIterator(name);   // the move form (inline_form)
@@ -1070,20 +1160,29 @@ bool dumped_variables(const std::string &name, const std::string &text,
 	return true;
 }
 
-// Template text `text` (HTML) with :x-html added to every variable to which
-// auto-escape gives html_escape and nothing else, the value in the text or
-// a quoted attribute; a URL, a script or an unquoted attribute keeps what
-// ctemplate chose. false (logged) when the dump of the template and its
-// text do not agree, or when the text names x-html itself: it may stand
-// only where the loader put it.
-bool add_x_html(const std::string &name, const std::string &text, std::string *out)
+// Template text `text` (HTML, beginning with the AUTOESCAPE pragma) as it
+// is parsed: without auto-escape (the pragma a comment), each variable
+// with the modifiers auto-escape chose for it written out, but for those
+// to which it gives html_escape and nothing else (the value in the text or
+// a quoted attribute): they stand bare, and GetValue escapes their values.
+// ValidateUrl (a URL at the start of an attribute) becomes x-url. false
+// (logged) when the dump of the template and its text do not agree, or
+// when the text names x-url itself (it may stand only where the loader
+// puts it) or x-html (no longer the program's: a reader would take it
+// for the escaping).
+bool manual_escaping(const std::string &name, const std::string &text, std::string *out)
 {
 	std::vector<std::string> vars;
 	if (!dumped_variables(name, text, &vars)) {
 		fprintf(stderr, "tmpl: %s does not parse\n", name.c_str());
 		return false;
 	}
-	size_t at = 0, nvar = 0;
+	if (text.compare(0, sizeof pragma - 1, pragma) != 0) {
+		fprintf(stderr, "tmpl: %s does not begin with %s\n", name.c_str(), pragma);
+		return false;
+	}
+	out->append("{{! escaped as auto-escape chose at the load }}");
+	size_t at = sizeof pragma - 1, nvar = 0;
 	for (;;) {
 		size_t open = text.find("{{", at);
 		if (open == std::string::npos)
@@ -1096,7 +1195,7 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 		at = close;
 		if (tok.empty() || strchr("#/>!%=", tok[0]))
 			continue;   // not a variable (no other delimiters: see above)
-		if (tok.find("x-html") != std::string::npos || tok.find("x-url") != std::string::npos ||
+		if (tok.find("x-url") != std::string::npos || tok.find("x-html") != std::string::npos ||
 		    nvar >= vars.size() ||
 		    vars[nvar].compare(0, tok.size(), tok) != 0 ||
 		    (vars[nvar].size() > tok.size() && vars[nvar][tok.size()] != ':')) {
@@ -1104,10 +1203,10 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 				name.c_str(), tok.c_str());
 			return false;
 		}
-		if (vars[nvar] == tok + ":h")
-			out->append(":x-html");
-		else if (vars[nvar] == tok + ":U=html")
+		if (vars[nvar] == tok + ":U=html")
 			out->append(":x-url");
+		else if (vars[nvar] != tok + ":h")
+			out->append(vars[nvar], tok.size(), std::string::npos);
 		nvar++;
 	}
 	if (nvar != vars.size()) {
@@ -1122,7 +1221,7 @@ bool add_x_html(const std::string &name, const std::string &text, std::string *o
 // The move form's text as read (move-form.tpl), once loaded; else NULL.
 const std::string *form_source;
 
-// The variables ({{name}}, as add_x_html counts them) in text[0..end).
+// The variables ({{name}}, as manual_escaping counts them) in text[0..end).
 size_t variables_in(const std::string &text, size_t end)
 {
 	size_t n = 0;
@@ -1169,7 +1268,7 @@ bool inline_form(const std::string &name, enum lang l, std::string *text)
 	}
 	out.append(*text, at, std::string::npos);
 	if (!dumped_variables(name, out, &got))
-		return true;   // add_x_html reports it
+		return true;   // manual_escaping reports it
 	for (size_t start : starts) {
 		size_t first = variables_in(out, start);
 		for (size_t i = 0; i < want.size(); i++)
@@ -1183,6 +1282,70 @@ bool inline_form(const std::string &name, enum lang l, std::string *text)
 	return true;
 }
 
+// ---- The move form's head, written once a page ----
+//
+// Every form of a page begins with the same text: the form's tag with its
+// action (move_url), the CSRF token and the version (v), template-global
+// values all, up to the first of the item's own (move, label, primary).
+// The loader makes that head the section {{#move_form_head}} of each form
+// it takes in: the first form of an expansion expands it and keeps what it
+// wrote (HeadCapture), the others write that text again in its stead
+// (IsHiddenSection; docs/benchmarks.md).
+
+// The length of the head of the form text at text[from..): up to the first
+// token that is not a value of the page (the item's move or label, a
+// section, an include, a comment).
+size_t head_len(const std::string &text, size_t from)
+{
+	for (size_t at = from;;) {
+		size_t open = text.find("{{", at), close;
+		if (open == std::string::npos || (close = text.find("}}", open)) == std::string::npos)
+			return 0;
+		std::string var = text.substr(open + 2, close - open - 2);
+		var = var.substr(0, var.find(':'));
+		if (var.empty() || strchr("#/>!%=^", var[0]) || var == "move" || var == "label")
+			return open - from;
+		at = close + 2;
+	}
+}
+
+// The move form's head as its copies in a template parsed in language l
+// read (move-form.tpl's text after the pragma, as manual_escaping writes
+// it, up to head_len); "" when there is none. Made once per language.
+const std::string &form_head(enum lang l)
+{
+	static std::string *head[LANG__MAX];
+	if (head[l])
+		return *head[l];
+	head[l] = new std::string;
+	std::string whole, text;
+	size_t eol;
+	if (form_source && in_language(*form_source, l, &whole) &&
+	    manual_escaping("move-form.tpl", whole, &text) &&
+	    (eol = text.find('\n')) != std::string::npos)
+		head[l]->assign(text, eol + 1, head_len(text, eol + 1));
+	if (head[l]->find("{{") == std::string::npos)
+		head[l]->clear();   // no value of the page: nothing to spare
+	return *head[l];
+}
+
+// Text *text (a template in language l as manual_escaping wrote it) with
+// each of its forms' heads the section {{#move_form_head}}. The heads are
+// the same text as the form's own (inline_form compared their escaping);
+// a copy that differs stays as it is.
+void take_form_heads(enum lang l, std::string *text)
+{
+	const std::string open = "{{#move_form}}";
+	if (!form_source || text->find(open) == std::string::npos)
+		return;   // (inline_form took in no form)
+	const std::string &head = form_head(l);
+	const std::string with = open + "{{#move_form_head}}" + head + "{{/move_form_head}}";
+	for (size_t at = 0; !head.empty() && (at = text->find(open, at)) != std::string::npos;
+	     at += open.size())
+		if (text->compare(at + open.size(), head.size(), head) == 0)
+			text->replace(at, open.size() + head.size(), with);
+}
+
 // Template `name` of text `src` in language l into cache, as "de/name".
 bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const std::string &src,
 	      int l)
@@ -1193,10 +1356,16 @@ bool parse_in(ctemplate::TemplateCache *cache, const std::string &name, const st
 		return false;
 	}
 	std::string html;
-	if (!is_text(name) && !ends_with(name, ".atom.tpl")) {
-		if (!inline_form(name, (enum lang)l, &text) || !add_x_html(name, text, &html))
+	if (is_html(name.c_str())) {
+		if (!inline_form(name, (enum lang)l, &text) || !manual_escaping(name, text, &html))
 			return false;
 		text.swap(html);
+		take_form_heads((enum lang)l, &text);
+	} else if (text.find("{{>") != std::string::npos) {
+		// its values would not be escaped in an HTML template it took in
+		// (GetValue escapes only in an HTML page's expansion)
+		fprintf(stderr, "tmpl: %s: a feed or a text includes no template\n", name.c_str());
+		return false;
 	}
 	if (!cache->StringToTemplateCache(key, text, strip_of(name))) {
 		fprintf(stderr, "tmpl: %s (%s) does not parse\n", name.c_str(), lang_code[l]);
@@ -1310,8 +1479,7 @@ extern "C" int tmpl_load(const char *dir)
 			// Their output is digits, a minus sign and a word: safe anywhere.
 			ctemplate::AddXssSafeModifier("x-minus", &minus_modifier);
 			ctemplate::AddXssSafeModifier("x-points", &points_modifier);
-			// Only where auto-escape would use html_escape (add_x_html).
-			ctemplate::AddXssSafeModifier("x-html", &html_modifier);
+			// Only where auto-escape would use ValidateUrl (manual_escaping).
 			ctemplate::AddXssSafeModifier("x-url", &url_modifier);
 			modifiers = true;
 		}
@@ -1343,12 +1511,13 @@ extern "C" char *tmpl_expand(struct arena *a, const char *name, struct view_node
 			     size_t *len)
 {
 	try {
-		Expansion x(a, root);
+		Expansion x(a, root, is_html(name));
 		ViewDict dict;
 		dict.set(root, NULL, &x);
 		const char *full = in_lang(name);
 		size_t *hint = last_size(full);
 		ArenaEmitter out(a, hint ? *hint + *hint / 8 + 64 : 0);
+		x.out = &out;
 		ctemplate::TemplateCache *cache = lang_cache(i18n_lang());
 		if (!cache || !cache->ExpandWithData(full, strip_of(name), &dict, NULL, &out)) {
 			fprintf(stderr, "tmpl: cannot expand %s\n", name);

@@ -5,10 +5,13 @@
  * Every template must begin with {{%AUTOESCAPE context="HTML"}}, a feed
  * (*.atom.tpl) with {{%AUTOESCAPE context="XML"}}, a plain text (a mail,
  * *.txt.tpl: nothing escaped, blank lines kept) with
- * {{! plain text, not escaped }}. The loader writes the program's x-html
- * and x-url where auto-escape would use html_escape or ValidateUrl (the
- * same bytes, without a modifier's call for a value of nothing to escape),
- * and the move form's text in place of {{>move_form}}; docs/views.md. */
+ * {{! plain text, not escaped }}. The loader parses an HTML template
+ * without auto-escape, each variable with the modifiers auto-escape chose
+ * for it written out (x-url for ValidateUrl), but those that would get
+ * html_escape alone: their values are escaped by the expansion itself (the
+ * same bytes, without ctemplate's modifier calls); it writes the move
+ * form's text in place of {{>move_form}}. A feed or a text includes no
+ * template. docs/views.md. */
 #ifndef SPIELTISCH_TMPL_H
 #define SPIELTISCH_TMPL_H
 

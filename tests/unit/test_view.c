@@ -69,6 +69,12 @@ static int setup(void **state)
 	/* the move form where its values would not be HTML text: refused */
 	put("formscript.tpl", "{{%AUTOESCAPE context=\"HTML\"}}"
 			      "<script>var f = '{{#moves}}{{>move_form}}{{/moves}}';</script>");
+	/* a feed and a text: their values are not escaped as HTML's (a feed's
+	 * once, as XML), and neither takes in a template */
+	put("esc.atom.tpl", "{{%AUTOESCAPE context=\"XML\"}}<t>{{v}}</t>");
+	put("esc.txt.tpl", "{{! plain text, not escaped }}[{{v}}]");
+	put("inc.txt.tpl", "{{! plain text, not escaped }}[{{>game}}]");
+	put("esc2.tpl", "{{%AUTOESCAPE context=\"HTML\"}}{{v}}|{{v:h}}");
 	/* the project's own move form */
 	FILE *f = fopen("templates/move-form.tpl", "r");
 	if (!f)
@@ -87,7 +93,8 @@ static int teardown(void **state)
 	arena_free(&A);
 	const char *names[] = { "page.tpl", "game-test.tpl", "nopragma.tpl", "forms.tpl",
 				"game-forms.tpl", "move-form.tpl", "lookup.tpl", "inc.tpl",
-				"more.tpl", "esc.tpl", "handmade.tpl", "formscript.tpl" };
+				"more.tpl", "esc.tpl", "handmade.tpl", "formscript.tpl",
+				"esc.atom.tpl", "esc.txt.tpl", "inc.txt.tpl", "esc2.tpl" };
 	char path[256];
 	for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
 		snprintf(path, sizeof path, "%s/%s", dir, names[i]);
@@ -655,6 +662,64 @@ static void test_escaping_as_ctemplate(void **state)
 	assert_non_null(strstr(html, "|0\xc2\xa0Punkte</p>"));
 }
 
+/* The HTML templates are parsed without auto-escape, their bare values
+ * escaped by tmpl.cc: a feed keeps ctemplate's XML escaping (once), a
+ * text writes its values as they are, and neither may include a template
+ * (its values would not be escaped where it is taken in). */
+static void test_escaping_by_kind(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma, handmade, formscript, inc.txt) */
+	assert_true(tmpl_exists("esc.atom.tpl"));
+	assert_true(tmpl_exists("esc.txt.tpl"));
+	assert_false(tmpl_exists("inc.txt.tpl"));
+	struct view v;
+	view_init(&v, &A);
+	view_str(&v, "v", "a<b & \"c\"");
+	size_t len = 0;
+	char *out = tmpl_expand(&A, "esc.atom.tpl", &v.root, &len);
+	assert_non_null(out);
+	assert_string_equal(out, "<t>a&lt;b &amp; &quot;c&quot;</t>");
+	out = tmpl_expand(&A, "esc.txt.tpl", &v.root, &len);
+	assert_non_null(out);
+	assert_string_equal(out, "[a<b & \"c\"]");
+}
+
+/* Whether a value has anything to escape is told 16, 8 or 4 bytes at a
+ * time: every length up to 40 with one byte that html_escape replaces (or
+ * a neighbour of one that it does not) at every place is escaped as
+ * ctemplate's html_escape does. */
+static void test_escaping_every_place(void **state)
+{
+	(void)state;
+	assert_int_equal(tmpl_load(dir), -1);  /* (nopragma, handmade, formscript, inc.txt) */
+	const char odd[] = "&\"'<>\t\n\v\f\r\x01\x08\x0e=?%(!#\x7f\x80\xff";
+	struct arena a;
+	arena_init(&a, 0);
+	char val[48];
+	for (size_t len = 1; len <= 40; len++)
+		for (size_t at = 0; at < len; at++)
+			for (const char *c = odd; *c; c++) {
+				memset(val, 'a', len);
+				val[len] = '\0';
+				val[at] = *c;
+				struct view v;
+				view_init(&v, &a);
+				view_str(&v, "v", val);
+				size_t n = 0;
+				char *out = tmpl_expand(&a, "esc2.tpl", &v.root, &n);
+				assert_non_null(out);
+				/* ours|ctemplate's */
+				const char *bar = strchr(out, '|');
+				assert_non_null(bar);
+				size_t ours = (size_t)(bar - out);
+				assert_int_equal(n, 2 * ours + 1);
+				assert_memory_equal(out, bar + 1, ours);
+				arena_reset(&a);
+			}
+	arena_free(&a);
+}
+
 static void test_unbalanced(void **state)
 {
 	(void)state;
@@ -678,6 +743,8 @@ int main(void)
 		cmocka_unit_test(test_seat_name_keys),
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_escaping_as_ctemplate),
+		cmocka_unit_test(test_escaping_by_kind),
+		cmocka_unit_test(test_escaping_every_place),
 		cmocka_unit_test(test_unbalanced),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
