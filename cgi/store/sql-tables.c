@@ -324,7 +324,8 @@ static const char *const stmt_text[] = {
 	 * one text ("id round number name", read_page_tourney), not two
 	 * joins: PostgreSQL builds each join's state, as wide as the table
 	 * row, at every execution, and each column of the statement in every
-	 * branch (docs/benchmarks.md, round 44's second PostgreSQL section).
+	 * branch (docs/benchmarks.md, "PostgreSQL: the page statement's
+	 * tournament and last step").
 	 * The viewer's last step by the index moves_party_seat, newest first,
 	 * not the maximum over a join (one seek, no aggregate). */
 	ST_AT(STMT_TABLE_PAGE) =

@@ -838,9 +838,10 @@ pairs_side() { # sq|pg ROUND
 # of pg_instances' same workers on both sides.
 # BENCH_PAIRS_BASE=BINARY: each round the same once more with another
 # build's spieltisch (keys b1, b2: the code before a change, in the same run).
-# What an instance run used, for pair2's ratios (docs/benchmarks.md, "Two
-# instances on PostgreSQL, measured with their CPU"): the CPU milliseconds (user + system) of
-# the app instances (each master and its workers) and of the PostgreSQL
+# What an instance run used, for pair2's ratios (docs/benchmarks.md,
+# "PostgreSQL: the page statement's tournament and last step, two
+# instances measured with their CPU"): the CPU milliseconds (user +
+# system) of the app instances (each master and its workers) and of the PostgreSQL
 # server (the postmaster and its backends), the quota cgroups' periods,
 # throttled periods and throttled milliseconds (BENCH_PAIRS_QUOTA), and
 # the autovacuum and autoanalyze runs so far in the database DB and in the
