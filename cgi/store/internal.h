@@ -348,6 +348,20 @@ static inline void st_copy_col(char *dst, size_t cap, struct st_cur *q, int col)
 	dst[n] = '\0';
 }
 
+/* A whole number at *p in a text of numbers and spaces (a '-' first for
+ * one below 0), *p moved past it and the space after it (sql-tourneys.c:
+ * the results texts of 029; the page statement's tournament). */
+static inline long long st_line_num(const char **p)
+{
+	const char *c = *p;
+	int neg = *c == '-';
+	unsigned long long u = 0;
+	for (c += neg; *c >= '0' && *c <= '9'; c++)
+		u = u * 10 + (unsigned)(*c - '0');
+	*p = *c == ' ' ? c + 1 : c;
+	return neg ? -(long long)u : (long long)u;
+}
+
 static inline void st_bind_args(struct st_cur *q, const struct st_arg *a)
 {
 	if (!q->lite) {

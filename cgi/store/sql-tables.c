@@ -24,15 +24,14 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
  * the plan PostgreSQL's executor builds at every execution). */
 #define PAGE_NULLS_5 "NULL, NULL, NULL, NULL, NULL, "
 #define PAGE_NULLS_10 PAGE_NULLS_5 PAGE_NULLS_5
-#define PAGE_NULLS_31 PAGE_NULLS_10 PAGE_NULLS_10 PAGE_NULLS_10 "NULL, "
-#define PAGE_NULLS_37 PAGE_NULLS_31 PAGE_NULLS_5 "NULL, "
+#define PAGE_NULLS_28 PAGE_NULLS_10 PAGE_NULLS_10 PAGE_NULLS_5 "NULL, NULL, NULL, "
+#define PAGE_NULLS_34 PAGE_NULLS_28 PAGE_NULLS_5 "NULL, "
 enum { PAGE_RESULT_NUMBER = 0, PAGE_RESULT_ID = 3, PAGE_RESULT_SEAT, PAGE_RESULT_PLACE,
        PAGE_RESULT_POINTS };
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING = PAGE_TOURNEY + 4, PAGE_CHAT,
-       PAGE_KIND };
-_Static_assert(PAGE_KIND == 13 + 31 && PAGE_KIND == 7 + 37,
-	       "a seat's 13 columns and 31 NULLs, a result's 7 and 37, span the table row's");
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT, PAGE_KIND };
+_Static_assert(PAGE_KIND == 13 + 28 && PAGE_KIND == 7 + 34,
+	       "a seat's 13 columns and 28 NULLs, a result's 7 and 34, span the table row's");
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -323,31 +322,40 @@ static const char *const stmt_text[] = {
 	 * of the join hashed the whole users table twice (measured, 1,000
 	 * users: 0.5 of the statement's 0.7 ms); the claimer's only for a
 	 * claimed seat (SQLite opens the subquery's cursor even for a NULL
-	 * key: 0.7k instructions a seat) */
+	 * key: 0.7k instructions a seat). The tournament is one subquery and
+	 * one text ("id round number name", read_page_tourney), not two
+	 * joins: PostgreSQL builds each join's state, as wide as the table
+	 * row, at every execution, and each column of the statement in every
+	 * branch (docs/benchmarks.md, "PostgreSQL: the page statement's
+	 * tournament and last step").
+	 * The viewer's last step by the index moves_party_seat, newest first,
+	 * not the maximum over a join (one seek, no aggregate). */
 	ST_AT(STMT_TABLE_PAGE) =
 		"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, "
 		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
-		" (SELECT coalesce(max(m.version), 0) FROM seats y JOIN moves m ON m.party = p.id"
-		" AND m.seat = y.seat WHERE y.table_id = t.id AND y.user_id = ?2),"
+		" coalesce((SELECT m.version FROM moves m WHERE m.party = p.id AND m.seat ="
+		" (SELECT y.seat FROM seats y WHERE y.table_id = t.id AND y.user_id = ?2)"
+		" ORDER BY m.version DESC LIMIT 1), 0),"
 		" CASE WHEN p.over = 1 AND t.status = 1 THEN"
 		" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)"
 		" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats"
 		" AND m.version > t.epoch_version) ELSE 0 END,"
-		" o.id, o.name, x.round, x.number,"
+		" (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' || o.name"
+		" FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament"
+		" WHERE x.table_id = t.id),"
 		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
 		" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1), 0"
 		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
-		" LEFT JOIN tournament_tables x ON x.table_id = t.id"
-		" LEFT JOIN tournaments o ON o.id = x.tournament WHERE t.id = ?1"
+		" WHERE t.id = ?1"
 		" UNION ALL SELECT s.seat,"
 		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
 		" CASE WHEN s.claimed_by IS NULL THEN '' ELSE"
 		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END,"
 		" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left,"
 		" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, "
-		PAGE_NULLS_31 "1 FROM seats s WHERE s.table_id = ?1"
+		PAGE_NULLS_28 "1 FROM seats s WHERE s.table_id = ?1"
 		" UNION ALL SELECT p.number, NULL, NULL, p.id, r.seat, r.place, r.points, "
-		PAGE_NULLS_37 "2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
+		PAGE_NULLS_34 "2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
 		" WHERE p.table_id = ?1 AND p.over = 1",
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
@@ -1115,6 +1123,16 @@ struct page_rows {
 	int nfin;
 };
 
+/* The table's tournament as the page statement has it: "id round number
+ * name" (the name the rest of the text). */
+static void read_page_tourney(const char *text, struct st_table_tourney *t)
+{
+	t->id = st_line_num(&text);
+	t->round = (int)st_line_num(&text);
+	t->number = (int)st_line_num(&text);
+	snprintf(t->name, sizeof t->name, "%s", text);
+}
+
 /* The table row (kind 0): the table, its current party, what goes with them. */
 static void page_table_row(struct page_rows *r, struct st_cur *q)
 {
@@ -1145,12 +1163,8 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 	o->my_last = st_int64(q, PAGE_MY_LAST);
 	o->continued = (uint32_t)st_int64(q, PAGE_CONTINUED);
 	o->in_tourney = !st_null(q, PAGE_TOURNEY);
-	if (o->in_tourney) {
-		o->tourney.id = st_int64(q, PAGE_TOURNEY);
-		st_copy_col(o->tourney.name, sizeof o->tourney.name, q, PAGE_TOURNEY + 1);
-		o->tourney.round = st_int(q, PAGE_TOURNEY + 2);
-		o->tourney.number = st_int(q, PAGE_TOURNEY + 3);
-	}
+	if (o->in_tourney)
+		read_page_tourney((const char *)st_text(q, PAGE_TOURNEY), &o->tourney);
 	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
 		     st_int(q, PAGE_WAITING);
 	o->has_chat = !st_null(q, PAGE_CHAT);

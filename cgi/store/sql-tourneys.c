@@ -602,19 +602,6 @@ int store_tresult_put(struct store *s, int64_t t, const struct st_tresult *r)
 			ST_TEXT("\n")));
 }
 
-/* A whole number at *p (a '-' first for one below 0), *p moved past it
- * and the space after it. */
-static long long line_num(const char **p)
-{
-	const char *c = *p;
-	int neg = *c == '-';
-	unsigned long long u = 0;
-	for (c += neg; *c >= '0' && *c <= '9'; c++)
-		u = u * 10 + (unsigned)(*c - '0');
-	*p = *c == ' ' ? c + 1 : c;
-	return neg ? -(long long)u : (long long)u;
-}
-
 /* The results text of table x (029) as rows (round, number as table_no,
  * seat -1, table_id 0, as store_tround_results has them), in the order
  * (place, user) into out (max); their count. A line cut short ends it. */
@@ -628,10 +615,10 @@ static int results_of(const struct st_ttable *x, const char *text, struct st_tre
 		y->table_no = x->number;
 		y->table_id = 0;
 		y->seat = -1;
-		y->user_id = line_num(&p);
-		y->place = (int)line_num(&p);
-		y->points = (int)line_num(&p);
-		y->party_points = (int)line_num(&p);
+		y->user_id = st_line_num(&p);
+		y->place = (int)st_line_num(&p);
+		y->points = (int)st_line_num(&p);
+		y->party_points = (int)st_line_num(&p);
 		if (!nl || p > nl)
 			break;
 		size_t len = (size_t)(nl - p) < sizeof y->name ? (size_t)(nl - p) : sizeof y->name - 1;
@@ -859,17 +846,17 @@ static int page_rows_of(const char *text, int from, struct st_tstanding *out)
 	for (const char *p = text; *p;) {
 		const char *nl = strchr(p, '\n');
 		struct st_tstanding x;
-		x.rank_order = (int)line_num(&p);
-		x.user_id = line_num(&p);
-		x.place = (int)line_num(&p);
-		x.points = (int)line_num(&p);
-		x.party_points = (int)line_num(&p);
-		x.sb2 = (int)line_num(&p);
-		x.played = (int)line_num(&p);
-		x.byes = (int)line_num(&p);
-		x.left_how = (int)line_num(&p);
-		x.left_round = (int)line_num(&p);
-		x.out_round = (int)line_num(&p);
+		x.rank_order = (int)st_line_num(&p);
+		x.user_id = st_line_num(&p);
+		x.place = (int)st_line_num(&p);
+		x.points = (int)st_line_num(&p);
+		x.party_points = (int)st_line_num(&p);
+		x.sb2 = (int)st_line_num(&p);
+		x.played = (int)st_line_num(&p);
+		x.byes = (int)st_line_num(&p);
+		x.left_how = (int)st_line_num(&p);
+		x.left_round = (int)st_line_num(&p);
+		x.out_round = (int)st_line_num(&p);
 		int k = x.rank_order - from;
 		if (!nl || p > nl || k < 0 || k >= ST_TSTANDINGS_PAGE || out[k].rank_order >= 0)
 			return -1;

@@ -809,7 +809,9 @@ pg_instances() {
 # moves of one pinned instance against two (pg_instances' setup, on fresh
 # clones; which goes first alternates too). One line a row and round:
 # pair|round|key|sqlite rps|postgresql rps|postgresql 2x workers rps and
-# pair2|round|slug|one|two, and the load average before each round; at
+# pair2|round|slug|one|two, each instance run's pgcpu line (instance_use:
+# the CPU the instances and the server used in it, the quota's throttling,
+# autovacuum), and the load average before each round; at
 # the end each key's ratios (to SQLite; two instances to one) and their
 # median. BENCH_PAIRS_MOVES: the moves prepared for each game (30000).
 pairs_side() { # sq|pg ROUND
@@ -842,6 +844,34 @@ pairs_side() { # sq|pg ROUND
 # of pg_instances' same workers on both sides.
 # BENCH_PAIRS_BASE=BINARY: each round the same once more with another
 # build's spieltisch (keys b1, b2: the code before a change, in the same run).
+# What an instance run used, for pair2's ratios (docs/benchmarks.md,
+# "PostgreSQL: the page statement's tournament and last step, two
+# instances measured with their CPU"): the CPU milliseconds (user +
+# system) of the app instances (each master and its workers) and of the PostgreSQL
+# server (the postmaster and its backends), the quota cgroups' periods,
+# throttled periods and throttled milliseconds (BENCH_PAIRS_QUOTA), and
+# the autovacuum and autoanalyze runs so far in the database DB and in the
+# template the clones are made from. One line of numbers.
+proc_cpu_ms() { # PID...: the CPU time of these processes and their children
+	cat /proc/[0-9]*/stat 2> /dev/null | awk -v want=" $* " -v hz="$(getconf CLK_TCK)" '{
+		pid = $1; sub(/^.*\) /, "")
+		if (index(want, " " pid " ") || index(want, " " $2 " ")) t += $12 + $13 }
+		END { printf "%d", t * 1000 / hz }'
+}
+autovacuums() { # DB
+	psql -q -X -At "$(pg_uri "$1")" -c "SELECT coalesce(sum(autovacuum_count +
+		autoanalyze_count), 0) FROM pg_stat_user_tables" 2> /dev/null || echo 0
+}
+instance_use() { # DB
+	pm=$(head -n 1 "$PG_DIR/data/postmaster.pid" 2> /dev/null || echo 0)
+	q=$(for d in /sys/fs/cgroup/cpu/spieltisch-bench-$$-* /sys/fs/cgroup/spieltisch-bench-$$-*; do
+		[ -r "$d/cpu.stat" ] && cat "$d/cpu.stat"; done |
+		awk '$1 == "nr_periods" { p += $2 } $1 == "nr_throttled" { t += $2 }
+			$1 == "throttled_time" { ms += $2 / 1e6 } $1 == "throttled_usec" { ms += $2 / 1e3 }
+			END { printf "%d %d %d", p, t, ms }')
+	echo "$(proc_cpu_ms $SERVER_PID $SERVER2_PID) $(proc_cpu_ms "$pm") $q $(autovacuums "$1")" \
+		"$(autovacuums spieltisch)"
+}
 pairs_instances() { # 1|2 ROUND [i|b]
 	k=${3:-i}
 	saved_bin=$BIN
@@ -860,8 +890,15 @@ pairs_instances() { # 1|2 ROUND [i|b]
 		start_app_pinned 1 "$(pg_uri "${k}2_$2")" "$NGINX_SECOND" "$per" 2
 	fi
 	while read -r _ slug _; do
+		u0=$(instance_use "$k$1_$2")
 		measure "$k$1:move:$slug" "$slug move (303), $1 instance(s)" 303 "/" "" \
 			"$W/tuples/moves-$slug.tsv"
+		# pgcpu|round|key|moves/s|app ms|server ms|periods|throttled|throttled ms|autovacuums
+		# in the clone|and in the template, during the run
+		echo "$u0 $(instance_use "$k$1_$2")" | awk -v r="$2" -v k="$k$1:move:$slug" \
+			-v rps="$(awk -F'|' -v k="$k$1:move:$slug" '$1 == k { v = $3 } END { print v + 0 }' "$RES")" \
+			'{ printf "pgcpu|%s|%s|%s", r, k, rps; for (i = 1; i <= 7; i++) printf "|%d", $(i + 7) - $i
+				print "" }' >> "$RES.cpu"
 	done < "$W/moves"
 	stop_server
 	stop_server2
@@ -920,6 +957,7 @@ pg_pairs() {
 	done
 	echo "pairload|end|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
 	cat "$RES.pairs"
+	[ ! -e "$RES.cpu" ] || cat "$RES.cpu"
 	grep '^pairload' "$RES"
 	# each key: the ratios of its rounds, their median (pg and p4 to sq)
 	awk -F'|' '{ k = $1 "|" $3; if (!(k in n)) o[++m] = k
@@ -936,6 +974,7 @@ pg_pairs() {
 			printf "ratio|%s|median %.2f|all%s\n", k, x[k, int((c + 1) / 2)], line } }' \
 		"$RES.pairs"
 	[ "${BENCH_KEEP:-0}" = 1 ] && cp "$RES.rounds" "$RES.pairs" "$W/" 2> /dev/null
+	[ "${BENCH_KEEP:-0}" = 1 ] && [ -e "$RES.cpu" ] && cp "$RES.cpu" "$W/" 2> /dev/null
 	return 0
 }
 if [ "$PAIRS" -gt 0 ]; then

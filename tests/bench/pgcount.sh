@@ -10,7 +10,7 @@
 # DB: an SQLite database with the bench's data (its small history), LIST
 # its list of users and pinned tables (bench.sh's "page SLUG TABLE VERSION
 # USER" and "user I ID TOKEN CSRF" lines), TUPLES a directory of the bench's
-# prepared moves (moves-SLUG.tsv). Starts a throw-away cluster
+# prepared moves (moves-SLUG.tsv; an empty one counts the reads only). Starts a throw-away cluster
 # (tests/pg/cluster.sh), copies DB into it (spieltisch migrate), and runs
 # the server again under callgrind (autovacuum off: no process but the
 # request's backend works while it runs; its dump is told by its pid). Each figure is the difference of two runs
@@ -68,14 +68,21 @@ until psql -q -X -At "$URI" -c "SELECT 1" > /dev/null 2>&1; do
 	sleep 0.2
 done
 
-# A pid given out now: the pids of processes started later are higher (the
-# kernel hands them out in order; a run of this script is far too short to
-# wrap around).
+# A pid given out now: the kernel hands them out in order, up to pid_max
+# (32768 by default), then from the bottom again, which a busy machine
+# reaches in minutes: a pid is between two fresh ones in that order.
 fresh_pid() { sh -c 'echo $$'; }
+between() { # P P0 P1
+	if [ "$2" -lt "$3" ]; then [ "$1" -gt "$2" ] && [ "$1" -lt "$3" ]
+	else [ "$1" -gt "$2" ] || [ "$1" -lt "$3" ]; fi
+}
 # The instructions of the backend of one run of pageprof (its arguments):
 # the dump of the one process the server started while it ran (its pid
 # between two fresh ones), once callgrind has written it (at most 120 s).
+# The dumps before it are removed first, so that none of an earlier round
+# of pids is taken for it.
 backend_ir() {
+	rm -f "$W"/cg/pg.*
 	p0=$(fresh_pid)
 	"$PROF" "$@" > "$W/prof.log" 2>&1 || { cat "$W/prof.log" >&2; exit 1; }
 	p1=$(fresh_pid)
@@ -84,7 +91,7 @@ backend_ir() {
 		ir=$(for f in "$W"/cg/pg.*; do
 			[ -e "$f" ] || continue
 			p=${f##*.}
-			[ "$p" -gt "$p0" ] && [ "$p" -lt "$p1" ] && awk '/^totals:/ { print $2 }' "$f"
+			between "$p" "$p0" "$p1" && awk '/^totals:/ { print $2 }' "$f"
 		done | sort -n | tail -n 1)
 		[ -z "$ir" ] || break
 		n=$((n + 1))
@@ -109,6 +116,7 @@ while read -r kind slug tid _ uidx; do
 done < "$LIST"
 MV=$(echo "$URI" | sed 's|/spieltisch?|/mv?|')
 for t in "$TUPLES"/moves-*.tsv; do
+	[ -e "$t" ] || continue   # (a directory without moves: the reads only)
 	slug=$(basename "$t" .tsv | sed 's/^moves-//')
 	for n in "$N1" "$N2"; do
 		admin "DROP DATABASE IF EXISTS mv"

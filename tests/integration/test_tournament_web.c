@@ -422,6 +422,19 @@ static void test_swiss_of_twelve(void **unused)
 		assert_int_equal(it_jint(t, "round", 0), round);
 		int n = round_tables(t, ids, who, size);
 		json_decref(t);
+		/* each table's twin names its tournament, round and table number,
+		 * read with the table in one statement (store_table_page) */
+		for (int k = 0; k < n; k++) {
+			long st = 0;
+			json_t *tab = it_table_json(player[who[k][0]], ids[k], &st);
+			assert_int_equal(st, 200);
+			json_t *x = json_array_get(json_object_get(tab, "tournament"), 0);
+			assert_non_null(x);
+			assert_string_equal(it_jstr(x, "name"), "Herbst-Swiss");
+			assert_int_equal(it_jint(x, "round", 0), round);
+			assert_int_equal(it_jint(x, "number", 0), k + 1);
+			json_decref(tab);
+		}
 		for (int k = 0; k < n; k++)
 			for (int s = 0; s < size[k]; s++) {
 				count[who[k][s]]++;

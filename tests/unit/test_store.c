@@ -1188,6 +1188,29 @@ static void test_table_page(void **state)
 	assert_true(pg.has_chat);
 	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_true(pg.has_chat);
+
+	/* a tournament's table: its tournament in the same read, the name
+	 * whole (spaces and digits in it) */
+	struct st_tourney tt;
+	int64_t tid = 0;
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "Pokal 3 der Freunde");
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = 3;
+	tt.min_seats = 2;
+	tt.rounds = 4;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	assert_int_equal(store_ttable_add(t->s, tid, 2, 7, tab), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.in_tourney);
+	assert_int_equal(pg.tourney.id, tid);
+	assert_int_equal(pg.tourney.round, 2);
+	assert_int_equal(pg.tourney.number, 7);
+	assert_string_equal(pg.tourney.name, "Pokal 3 der Freunde");
+	assert_int_equal(pg.my_last, 5);
 }
 
 /* Two connections: the second writer waits for the first one's lock and
