@@ -158,10 +158,11 @@ static int card_points(int c)
 	return rank(c) >= 9 ? 2 : 1;
 }
 
-/* The name on the page: "Herz König". */
-static void face_label(int f, char *out, size_t cap)
+/* The name on the page: "Herz König" (a catalog message: the views pass
+ * it to a format as it is, no copy). */
+static const char *face_label(int f)
 {
-	view_format(out, cap, "%s", card_name[f]);   /* (snprintf cost 550 a name) */
+	return card_name[f];
 }
 
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
@@ -1773,18 +1774,22 @@ static int dr_check(const void *st, struct rerr *e)
 
 /* ---- the view ------------------------------------------------------------ */
 
-/* The first n faces packed by pack_faces as "6, 6, 3". */
+/* The first n faces packed by pack_faces as "6, 6, 3" (a face is one
+ * digit, 0..7: written as it is, not formatted). */
 static void faces_list(uint16_t packed, int n, char *out, size_t cap)
 {
 	size_t len = 0;
-	out[0] = '\0';
 	if (n > DR_DICE)
 		n = DR_DICE;   /* five faces fit in the 16 bits; a damaged count is cut */
-	for (int k = 0; k < n && len < cap; k++) {
-		int w = view_format(out + len, cap - len, "%s%u", k == 0 ? "" : ", ",
-				    (packed >> (3 * k)) & 7u);
-		len += w > 0 ? (size_t)w : 0;
+	for (int k = 0; k < n && len + 4 <= cap; k++) {
+		if (k) {
+			out[len++] = ',';
+			out[len++] = ' ';
+		}
+		out[len++] = (char)('0' + ((packed >> (3 * k)) & 7u));
 	}
+	if (cap)
+		out[len] = '\0';
 }
 
 /* Faces packed by pack_faces as "6, 6 und 3", the German the log's
@@ -1824,11 +1829,9 @@ static void faces_of(const struct game_event *ev, struct faces *f)
  * one die or more), card names as arguments (catalog messages). */
 static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
 {
-	char a[32] = "", b[32];
+	const char *a = ev->card != EVENT_NO_CARD ? face_label(face(ev->card)) : "";
 	struct faces f;
 	faces_of(ev, &f);
-	if (ev->card != EVENT_NO_CARD)
-		face_label(face(ev->card), a, sizeof a);
 	switch (ev->type) {
 	case EV_TAKE:
 		if (ev->arg == 1)
@@ -1866,9 +1869,8 @@ static void event_say(const struct game_event *ev, struct view_sink *v, const ch
 			       f.list, f.last);
 		break;
 	case EV_LAY:
-		face_label(face(ev->num), b, sizeof b);
 		vtextf(v, key, "@%d legt ein Set ab: %d Karten, %s bis %s.", ev->seat, ev->arg, a,
-		       b);
+		       face_label(face(ev->num)));
 		break;
 	case EV_ADD:
 		vtextf(v, key, "@%d legt %s an.", ev->seat, a);
@@ -1918,13 +1920,10 @@ static const char *const lay_label[DR_MELD_MAX + 1] = {
 /* A lay's button label (a meld has 3 to 13 cards: list_melds). */
 static void lay_say(const struct dr_move *m, struct view_sink *v, const char *key)
 {
-	char nm[DR_MELD_MAX][32];
+	const char *nm[DR_MELD_MAX];
 	int n = m->n < 3 ? 3 : m->n > DR_MELD_MAX ? DR_MELD_MAX : m->n;
-	for (int i = 0; i < DR_MELD_MAX; i++) {
-		nm[i][0] = '\0';
-		if (i < m->n)
-			face_label(face(m->cards[i]), nm[i], sizeof nm[i]);
-	}
+	for (int i = 0; i < DR_MELD_MAX; i++)
+		nm[i] = i < m->n ? face_label(face(m->cards[i])) : "";
 	vtextf(v, key, lay_label[n], nm[0], nm[1], nm[2], nm[3], nm[4], nm[5], nm[6], nm[7],
 	       nm[8], nm[9], nm[10], nm[11], nm[12]);
 }
@@ -1933,9 +1932,8 @@ static void lay_say(const struct dr_move *m, struct view_sink *v, const char *ke
 static void move_say(const struct dr_state *s, const struct dr_move *m, struct view_sink *v,
 		     const char *key)
 {
-	char a[32] = "", b[32];
-	if (m->card >= 0)
-		face_label(face(m->card), a, sizeof a);
+	const char *a = m->card >= 0 ? face_label(face(m->card)) : "";
+	char b[32];
 	switch (m->verb) {
 	case V_ROLL:
 		vtext(v, key, "Würfeln");

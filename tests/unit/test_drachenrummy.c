@@ -912,9 +912,7 @@ static void test_card_words(void **u)
 	assert_int_equal(parse_face("herz", &f), -1);
 	assert_int_equal(parse_face("herzk", &f), -1);
 	assert_string_equal(face_word(F(KARO, RD)), "karo-d");
-	char l[32];
-	face_label(F(HERZ, RK), l, sizeof l);
-	assert_string_equal(l, "Herz König");
+	assert_string_equal(face_label(F(HERZ, RK)), "Herz König");
 }
 
 /* Every listed move is accepted, and each one's text reads back as listed,
