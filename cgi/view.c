@@ -527,7 +527,7 @@ void view_sink_init(struct view *v, struct view_sink *out)
 	/* German is what the game writes: a German request takes its texts as
 	 * plain strings, and the game keeps no arguments for it */
 	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, v->html_only };
 }
 
 /* ---- view_json: the entries written as JSON at once ------------------- */
@@ -702,5 +702,5 @@ static void ssink_begin(void *ctx, const char *key)
 static void stream_sink_init(struct view *v, struct view_sink *out)
 {
 	*out = (struct view_sink){ ssink_str, ssink_num, ssink_flag, ssink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, 0 };
 }

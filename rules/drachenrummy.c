@@ -2093,6 +2093,31 @@ static void view_last(const struct game_event *ev, int c, int q, int i, struct v
 		vtext(v, "last_text", what);
 }
 
+/* The page's dice of another seat (v->page_only): a die's classes as one
+ * text and what it shows as one (a digit, or "·" unrolled) where the JSON
+ * twin has index, face and four flags (dice_view), and a template that
+ * asked five sections for them; only the flags its hidden text asks for. */
+static void page_dice(const struct dice *d, struct view_sink *v)
+{
+	static const char *const cls[8] = {
+		"", " dr-kept", " dr-out", " dr-kept dr-out", " dr-unrolled",
+		" dr-kept dr-unrolled", " dr-out dr-unrolled", " dr-kept dr-out dr-unrolled",
+	};
+	for (int i = 0; i < d->n; i++) {
+		unsigned kept = (d->kept >> i) & 1u, out = (d->out >> i) & 1u;
+		vbegin(v, "dice");
+		vstr(v, "class", cls[kept | out << 1 | (d->face[i] == 0) << 2]);
+		if (d->face[i])
+			vnum(v, "pip", d->face[i]);
+		else
+			vstr(v, "pip", "·");
+		vflag(v, "kept", kept);
+		vflag(v, "out", out);
+		vflag(v, "unrolled", d->face[i] == 0);
+		vend(v);
+	}
+}
+
 static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 {
 	const struct prompt *p = prompt_peek(&s->pr);
@@ -2107,7 +2132,10 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 		vnum(v, "hand_count", hand_count(s, q));
 		vnum(v, "score", sc[q]);
 		vflag(v, "show_dice", q != me);   /* mine are shown by my buttons */
-		dice_view(&s->dice[q], "dice", v);
+		if (!v->page_only)
+			dice_view(&s->dice[q], "dice", v);
+		else if (q != me)
+			page_dice(&s->dice[q], v);
 		for (int c = 0; c < s->ncards; c++) {
 			if (s->loc[c] != L_RESERVED || s->own[c] != q)
 				continue;

@@ -135,6 +135,12 @@ struct view_sink {
 	 * (as in struct rerr), and the German result `de`. */
 	void (*text)(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
 		     const char *de);
+	/* 1 when the entries go to a page's tree alone, which is only ever
+	 * expanded, never written as JSON (cgi/view.h, html_only): a game may
+	 * then give its template one text where the JSON twin has flags (a
+	 * class) and leave out what its template never reads (docs/views.md,
+	 * "A leaner tree for the page"). 0 for every other sink. */
+	int page_only;
 };
 
 /* Convenience wrappers (rules/view.c); vstrf formats like printf. vstr and
