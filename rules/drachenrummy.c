@@ -235,7 +235,8 @@ static void emit_face(struct view_sink *v, int f)
 {
 	vtext(v, "name", card_name[f]);
 	vstr(v, "suit", suit_sym[f / DR_RANKS]);
-	vstr(v, "suit_class", suit_word[f / DR_RANKS]);
+	if (!v->page_only)   /* data for scripts: the board does not print it */
+		vstr(v, "suit_class", suit_word[f / DR_RANKS]);
 	if (f % DR_RANKS >= 9)
 		vtext(v, "rank", rank_short[f % DR_RANKS]);
 	else
@@ -2183,8 +2184,11 @@ static void view_my_dice(const struct dr_state *s, int me, struct view_sink *v)
 	const struct prompt *p = prompt_peek(&s->pr);
 	const struct dice *d = &s->dice[me];
 	int keeping = p && p->owner == me && p->kind != PR_LAST && step(s) == S_KEEP;
+	int show = !keeping && p && p->owner == me && d->kept;
 	vflag(v, "keep_form", keeping);
-	vflag(v, "show_my_dice", !keeping && p && p->owner == me && d->kept);
+	vflag(v, "show_my_dice", show);
+	if (v->page_only && !keeping && !show)
+		return;   /* the page draws them in these two only */
 	unsigned free_ = keeping ? dice_free(d) : 0;
 	for (int i = 0; i < d->n; i++) {
 		vbegin(v, "my_dice");
@@ -2222,7 +2226,8 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i];
 		vbegin(v, "middle");
-		vnum(v, "slot", i + 1);
+		if (!v->page_only)
+			vnum(v, "slot", i + 1);
 		vflag(v, "empty", c < 0);
 		vflag(v, "has_card", c >= 0);
 		vflag(v, "last", c >= 0 && ((fresh >> i) & 1u));
