@@ -1075,7 +1075,9 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
 		view_said(r, v);
-		vstr(v, "word", r->word);
+		/* most decided rounds have none: the literal "" is written
+		 * without a look, the state's empty buffer measured and copied */
+		vstr(v, "word", r->word[0] ? r->word : "");
 		if (r->result == R_WRONG)
 			view_why(r, s->deck[i], v);
 		for (int q = 0; q < s->n; q++) {
