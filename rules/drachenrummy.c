@@ -158,10 +158,11 @@ static int card_points(int c)
 	return rank(c) >= 9 ? 2 : 1;
 }
 
-/* The name on the page: "Herz König". */
-static void face_label(int f, char *out, size_t cap)
+/* The name on the page: "Herz König" (a catalog message: the views pass
+ * it to a format as it is, no copy). */
+static const char *face_label(int f)
 {
-	view_format(out, cap, "%s", card_name[f]);   /* (snprintf cost 550 a name) */
+	return card_name[f];
 }
 
 /* Reads a card word into a face: "herz-k"; also the rank spelled out
@@ -234,7 +235,8 @@ static void emit_face(struct view_sink *v, int f)
 {
 	vtext(v, "name", card_name[f]);
 	vstr(v, "suit", suit_sym[f / DR_RANKS]);
-	vstr(v, "suit_class", suit_word[f / DR_RANKS]);
+	if (!v->html_only)   /* data for scripts: the board does not print it */
+		vstr(v, "suit_class", suit_word[f / DR_RANKS]);
 	if (f % DR_RANKS >= 9)
 		vtext(v, "rank", rank_short[f % DR_RANKS]);
 	else
@@ -1773,18 +1775,22 @@ static int dr_check(const void *st, struct rerr *e)
 
 /* ---- the view ------------------------------------------------------------ */
 
-/* The first n faces packed by pack_faces as "6, 6, 3". */
+/* The first n faces packed by pack_faces as "6, 6, 3" (a face is one
+ * digit, 0..7: written as it is, not formatted). */
 static void faces_list(uint16_t packed, int n, char *out, size_t cap)
 {
 	size_t len = 0;
-	out[0] = '\0';
 	if (n > DR_DICE)
 		n = DR_DICE;   /* five faces fit in the 16 bits; a damaged count is cut */
-	for (int k = 0; k < n && len < cap; k++) {
-		int w = view_format(out + len, cap - len, "%s%u", k == 0 ? "" : ", ",
-				    (packed >> (3 * k)) & 7u);
-		len += w > 0 ? (size_t)w : 0;
+	for (int k = 0; k < n && len + 4 <= cap; k++) {
+		if (k) {
+			out[len++] = ',';
+			out[len++] = ' ';
+		}
+		out[len++] = (char)('0' + ((packed >> (3 * k)) & 7u));
 	}
+	if (cap)
+		out[len] = '\0';
 }
 
 /* Faces packed by pack_faces as "6, 6 und 3", the German the log's
@@ -1824,11 +1830,9 @@ static void faces_of(const struct game_event *ev, struct faces *f)
  * one die or more), card names as arguments (catalog messages). */
 static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
 {
-	char a[32] = "", b[32];
+	const char *a = ev->card != EVENT_NO_CARD ? face_label(face(ev->card)) : "";
 	struct faces f;
 	faces_of(ev, &f);
-	if (ev->card != EVENT_NO_CARD)
-		face_label(face(ev->card), a, sizeof a);
 	switch (ev->type) {
 	case EV_TAKE:
 		if (ev->arg == 1)
@@ -1866,9 +1870,8 @@ static void event_say(const struct game_event *ev, struct view_sink *v, const ch
 			       f.list, f.last);
 		break;
 	case EV_LAY:
-		face_label(face(ev->num), b, sizeof b);
 		vtextf(v, key, "@%d legt ein Set ab: %d Karten, %s bis %s.", ev->seat, ev->arg, a,
-		       b);
+		       face_label(face(ev->num)));
 		break;
 	case EV_ADD:
 		vtextf(v, key, "@%d legt %s an.", ev->seat, a);
@@ -1918,13 +1921,10 @@ static const char *const lay_label[DR_MELD_MAX + 1] = {
 /* A lay's button label (a meld has 3 to 13 cards: list_melds). */
 static void lay_say(const struct dr_move *m, struct view_sink *v, const char *key)
 {
-	char nm[DR_MELD_MAX][32];
+	const char *nm[DR_MELD_MAX];
 	int n = m->n < 3 ? 3 : m->n > DR_MELD_MAX ? DR_MELD_MAX : m->n;
-	for (int i = 0; i < DR_MELD_MAX; i++) {
-		nm[i][0] = '\0';
-		if (i < m->n)
-			face_label(face(m->cards[i]), nm[i], sizeof nm[i]);
-	}
+	for (int i = 0; i < DR_MELD_MAX; i++)
+		nm[i] = i < m->n ? face_label(face(m->cards[i])) : "";
 	vtextf(v, key, lay_label[n], nm[0], nm[1], nm[2], nm[3], nm[4], nm[5], nm[6], nm[7],
 	       nm[8], nm[9], nm[10], nm[11], nm[12]);
 }
@@ -1933,9 +1933,8 @@ static void lay_say(const struct dr_move *m, struct view_sink *v, const char *ke
 static void move_say(const struct dr_state *s, const struct dr_move *m, struct view_sink *v,
 		     const char *key)
 {
-	char a[32] = "", b[32];
-	if (m->card >= 0)
-		face_label(face(m->card), a, sizeof a);
+	const char *a = m->card >= 0 ? face_label(face(m->card)) : "";
+	char b[32];
 	switch (m->verb) {
 	case V_ROLL:
 		vtext(v, key, "Würfeln");
@@ -2095,6 +2094,31 @@ static void view_last(const struct game_event *ev, int c, int q, int i, struct v
 		vtext(v, "last_text", what);
 }
 
+/* The page's dice of another seat (v->html_only): a die's classes as one
+ * text and what it shows as one (a digit, or "·" unrolled) where the JSON
+ * twin has index, face and four flags (dice_view), and a template that
+ * asked five sections for them; only the flags its hidden text asks for. */
+static void page_dice(const struct dice *d, struct view_sink *v)
+{
+	static const char *const cls[8] = {
+		"", " dr-kept", " dr-out", " dr-kept dr-out", " dr-unrolled",
+		" dr-kept dr-unrolled", " dr-out dr-unrolled", " dr-kept dr-out dr-unrolled",
+	};
+	for (int i = 0; i < d->n; i++) {
+		unsigned kept = (d->kept >> i) & 1u, out = (d->out >> i) & 1u;
+		vbegin(v, "dice");
+		vstr(v, "class", cls[kept | out << 1 | (d->face[i] == 0) << 2]);
+		if (d->face[i])
+			vnum(v, "pip", d->face[i]);
+		else
+			vstr(v, "pip", "·");
+		vflag(v, "kept", kept);
+		vflag(v, "out", out);
+		vflag(v, "unrolled", d->face[i] == 0);
+		vend(v);
+	}
+}
+
 static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 {
 	const struct prompt *p = prompt_peek(&s->pr);
@@ -2109,7 +2133,10 @@ static void view_seats(const struct dr_state *s, int me, struct view_sink *v)
 		vnum(v, "hand_count", hand_count(s, q));
 		vnum(v, "score", sc[q]);
 		vflag(v, "show_dice", q != me);   /* mine are shown by my buttons */
-		dice_view(&s->dice[q], "dice", v);
+		if (!v->html_only)
+			dice_view(&s->dice[q], "dice", v);
+		else if (q != me)
+			page_dice(&s->dice[q], v);
 		for (int c = 0; c < s->ncards; c++) {
 			if (s->loc[c] != L_RESERVED || s->own[c] != q)
 				continue;
@@ -2157,8 +2184,11 @@ static void view_my_dice(const struct dr_state *s, int me, struct view_sink *v)
 	const struct prompt *p = prompt_peek(&s->pr);
 	const struct dice *d = &s->dice[me];
 	int keeping = p && p->owner == me && p->kind != PR_LAST && step(s) == S_KEEP;
+	int show = !keeping && p && p->owner == me && d->kept;
 	vflag(v, "keep_form", keeping);
-	vflag(v, "show_my_dice", !keeping && p && p->owner == me && d->kept);
+	vflag(v, "show_my_dice", show);
+	if (v->html_only && !keeping && !show)
+		return;   /* the page draws them in these two only */
 	unsigned free_ = keeping ? dice_free(d) : 0;
 	for (int i = 0; i < d->n; i++) {
 		vbegin(v, "my_dice");
@@ -2196,7 +2226,8 @@ static void dr_view(const void *st, int seat, struct view_sink *v)
 	for (int i = 0; i < DR_MIDDLE; i++) {
 		int c = s->middle[i];
 		vbegin(v, "middle");
-		vnum(v, "slot", i + 1);
+		if (!v->html_only)
+			vnum(v, "slot", i + 1);
 		vflag(v, "empty", c < 0);
 		vflag(v, "has_card", c >= 0);
 		vflag(v, "last", c >= 0 && ((fresh >> i) & 1u));

@@ -135,11 +135,12 @@ struct view_sink {
 	 * (as in struct rerr), and the German result `de`. */
 	void (*text)(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
 		     const char *de);
-	/* 1: the entries go to a table page's tree, which only the game's
-	 * template reads, never JSON (cgi/view.h, html_only): a value the
-	 * template does not show may be left out, and a text it shows in
-	 * place of several may be given instead (a class). 0 for every other
-	 * reader: the JSON twin must not change (docs/views.md). */
+	/* 1: the entries go to a page's tree (the table page, a replay's
+	 * page), which only the game's template reads, never JSON (cgi/view.h,
+	 * html_only): a value the template does not show may be left out, and
+	 * a text it shows in place of several may be given instead (a class).
+	 * 0 for every other reader: the JSON twin must not change
+	 * (docs/views.md). */
 	int html_only;
 };
 

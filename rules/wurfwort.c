@@ -1003,6 +1003,24 @@ static void view_round(const struct ww_state *s, struct view_sink *v)
 	}
 }
 
+/* A decided round's caller, "Bea: " (the names put in by the platform),
+ * as the page's tree has it (v->html_only) in place of has_claimer,
+ * claimer_seat and its name: one value, and a round without a caller has
+ * none, where the page looked has_claimer up and found the running
+ * round's (the flags that are off are not in the page's tree). */
+static void view_said(const struct ww_round *r, struct view_sink *v)
+{
+	static const char *const said[WW_SEATS] = { "@0: ", "@1: ", "@2: ", "@3: ",
+						    "@4: ", "@5: ", "@6: ", "@7: " };
+	if (!v->html_only) {
+		vflag(v, "has_claimer", r->claimer >= 0);
+		if (r->claimer >= 0)
+			vnum(v, "claimer_seat", r->claimer);
+	} else if (r->claimer >= 0 && r->claimer < WW_SEATS) {
+		vstr(v, "said", said[r->claimer]);
+	}
+}
+
 static void ww_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct ww_state *s = st;
@@ -1056,10 +1074,10 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vflag(v, "last", i == s->round - 1);   /* the round just decided */
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
-		vflag(v, "has_claimer", r->claimer >= 0);
-		if (r->claimer >= 0)
-			vnum(v, "claimer_seat", r->claimer);
-		vstr(v, "word", r->word);
+		view_said(r, v);
+		/* most decided rounds have none: the literal "" is written
+		 * without a look, the state's empty buffer measured and copied */
+		vstr(v, "word", r->word[0] ? r->word : "");
 		if (r->result == R_WRONG)
 			view_why(r, s->deck[i], v);
 		for (int q = 0; q < s->n; q++) {

@@ -53,7 +53,7 @@
 {{#seats}}<li class="dr-seat{{#is_me}} dr-me{{/is_me}}{{#is_turn}} dr-turn{{/is_turn}}">
 <p class="dr-who">{{seat_name}}{{#is_me}} [[(du)]]{{/is_me}}{{#is_turn}} <span class="dr-badge">[[am Zug]]</span>{{/is_turn}}
 <span class="dr-counts">[[Handkarten: {{hand_count}} · Punkte: {{score:x-minus}}]]</span></p>
-{{#show_dice}}<p class="dr-dice" aria-label="[[Würfel]]">{{#dice}}<span class="dr-die{{#kept}} dr-kept{{/kept}}{{#out}} dr-out{{/out}}{{#unrolled}} dr-unrolled{{/unrolled}}">{{#rolled}}{{face}}{{/rolled}}{{#unrolled}}·{{/unrolled}}<span class="dr-vh">{{#kept}} [[(zur Seite gelegt)]]{{/kept}}{{#out}} [[(auf einer Karte)]]{{/out}}{{#unrolled}} [[(nicht gewürfelt)]]{{/unrolled}}</span></span>{{/dice}}</p>{{/show_dice}}
+{{#show_dice}}<p class="dr-dice" aria-label="[[Würfel]]">{{#dice}}<span class="dr-die{{class}}">{{pip}}<span class="dr-vh">{{#kept}} [[(zur Seite gelegt)]]{{/kept}}{{#out}} [[(auf einer Karte)]]{{/out}}{{#unrolled}} [[(nicht gewürfelt)]]{{/unrolled}}</span></span>{{/dice}}</p>{{/show_dice}}
 {{#reserved}}<div class="dr-reserved{{#last}} last{{/last}}"><span class="dr-card dr-small{{#red}} dr-red{{/red}}" title="{{name}}"><span class="dr-rank" aria-hidden="true">{{rank}}</span><span class="dr-suit" aria-hidden="true">{{suit}}</span><span class="dr-vh">{{name}}</span></span> [[reserviert mit {{count}}×]] <span class="dr-die dr-out">{{face}}</span>{{#last}} <span class="last-mark">{{last_text}}</span>{{/last}}
 {{#moves}}{{>move_form}}{{/moves}}</div>{{/reserved}}
 {{#melds}}<div class="dr-meld{{#last}} last{{/last}}"><span class="dr-meld-name">[[Set m{{number}} ({{points:x-minus}} P.):]]</span>{{#last}} <span class="last-mark">{{last_text}}</span>{{/last}}

@@ -7,6 +7,9 @@
  *     and votes: the log keeps every answer completed with what the server
  *     looked up ("answer haus s=1 w=1"), the table finishes, every party
  *     replays to its snapshot.
+ *   - a round nobody called (all pass) shows no caller in the page's table of
+ *     rounds while a later round has one (the page looked the running
+ *     round's caller up for it: "Kai: " before a round of "kein Wort");
  *   - the first word the server looks up, sent at the same moment as a
  *     Drehwurm move at another table: both are answered, and the app's log
  *     shows the dictionaries were read once, by the master before the
@@ -280,6 +283,39 @@ static void test_first_word_and_another_table(void)
 	assert_int_equal(log_lines("at a first lookup"), 0);
 }
 
+/* The page's row of round `number` (1-based), as player i sees it: its
+ * caller cell (the text after class="ww-said">) into out. */
+static void said_in_row(int i, int number, char *out, size_t cap)
+{
+	char path[64], row[32];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)table_id);
+	snprintf(row, sizeof row, "<td>%d</td><td>", number);
+	assert_int_equal(h_get(player[i], path, &r), 0);
+	assert_int_equal(r.status, 200);
+	const char *at = strstr(r.body, row), *said = at ? strstr(at, "class=\"ww-said\">") : NULL;
+	assert_non_null(said);
+	said += strlen("class=\"ww-said\">");
+	const char *end = strstr(said, "<span lang=\"de\">");
+	assert_non_null(end);
+	snprintf(out, cap, "%.*s", (int)(end - said), said);
+	h_resp_free(&r);
+}
+
+/* Round `nobody` went by without a caller, and the running round has one:
+ * the page's row of `nobody` names none (it showed the running round's). */
+static void test_nobody_round_row(json_t *o, int i, int nobody)
+{
+	json_t *rd = json_array_get(json_object_get(game_of(o), "rounds"), (size_t)nobody - 1);
+	assert_false(json_is_true(json_object_get(rd, "has_claimer")));
+	assert_true(json_is_true(json_object_get(game_of(o), "has_claimer")));
+	char said[128];
+	said_in_row(i, nobody, said, sizeof said);
+	print_message("wurfwort: round %d without a caller, while round %lld has one: \"%s\"\n",
+		      nobody, it_jint(game_of(o), "round_number", -1), said);
+	assert_string_equal(said, "");
+}
+
 static void test_wurfwort_through_nginx(void **unused)
 {
 	(void)unused;
@@ -293,7 +329,7 @@ static void test_wurfwort_through_nginx(void **unused)
 	test_first_word_and_another_table();
 
 	uint64_t rnd = 99;
-	int posts = 0, answers = 0, votes = 0, finished = 0, round = 0;
+	int posts = 0, answers = 0, votes = 0, finished = 0, round = 0, nobody = 0, looked = 0;
 	double t0 = it_now();
 	while (posts < MAX_POSTS && it_now() - t0 < MAX_SECONDS && !finished) {
 		int acted = 0;
@@ -310,8 +346,16 @@ static void test_wurfwort_through_nginx(void **unused)
 			}
 			rnd = rnd * 6364136223846793005ULL + 1442695040888963407ULL;
 			const char *m = NULL;
+			int number = (int)it_jint(g, "round_number", -1);
+			if (json_is_true(json_object_get(g, "race")) && !nobody)
+				nobody = number;   /* every seat passes this round */
+			if (nobody && number > nobody && !looked &&
+			    json_is_true(json_object_get(g, "answering"))) {
+				test_nobody_round_row(o, i, nobody);
+				looked = 1;
+			}
 			if (json_is_true(json_object_get(g, "race")))
-				m = (rnd >> 40) % 4 == 0 ? "pass" : "stopp";
+				m = number == nobody || (rnd >> 40) % 4 == 0 ? "pass" : "stopp";
 			else if (json_is_true(json_object_get(g, "answering")))
 				m = pick_word(g, &round), answers++;
 			else if (json_is_true(json_object_get(g, "voting")))
@@ -351,6 +395,7 @@ static void test_wurfwort_through_nginx(void **unused)
 		      votes, it_now() - t0);
 	assert_true(finished);
 	assert_true(answers > 0 && votes > 0);
+	assert_true(looked);
 	/* the page writes points with the minus sign of the rules ("−3"), as
 	 * the rounds table and the scores: never an ASCII "-3" beside it */
 	{

@@ -912,9 +912,7 @@ static void test_card_words(void **u)
 	assert_int_equal(parse_face("herz", &f), -1);
 	assert_int_equal(parse_face("herzk", &f), -1);
 	assert_string_equal(face_word(F(KARO, RD)), "karo-d");
-	char l[32];
-	face_label(F(HERZ, RK), l, sizeof l);
-	assert_string_equal(l, "Herz König");
+	assert_string_equal(face_label(F(HERZ, RK)), "Herz König");
 }
 
 /* Every listed move is accepted, and each one's text reads back as listed,
@@ -1043,6 +1041,48 @@ static void test_snapshot_corrupt_rejected(void **u)
 	free(s);
 	free(t);
 	free(keep);
+}
+
+/* The page's tree (html_only) gives another seat's die as one class text
+ * and what it shows, with the flags its hidden text asks, as the JSON
+ * twin's flags say; none of the viewer's own dice, which its buttons show. */
+static void test_page_dice_as_the_flags_say(void **u)
+{
+	(void)u;
+	struct dr_state *s = deal(3, 7, NULL);
+	int a = turn_of(s), b = seat_next(a, 3);
+	struct dice *d = &s->dice[b];
+	static const uint8_t faces[5] = { 0, 3, 5, 6, 1 };
+	memcpy(d->face, faces, sizeof faces);
+	d->kept = 1u << 1 | 1u << 4;
+	d->out = 1u << 2 | 1u << 4;
+	struct vtext *t = calloc(1, sizeof *t);
+	struct view_sink v = vt_sink(t);
+	v.html_only = 1;
+	G->view(s, a, &v);
+	static const char *const want[5] = {
+		"[dice\nclass= dr-unrolled\npip=·\nkept?0\nout?0\nunrolled?1\n]\n",
+		"[dice\nclass= dr-kept\npip=3\nkept?1\nout?0\nunrolled?0\n]\n",
+		"[dice\nclass= dr-out\npip=5\nkept?0\nout?1\nunrolled?0\n]\n",
+		"[dice\nclass=\npip=6\nkept?0\nout?0\nunrolled?0\n]\n",
+		"[dice\nclass= dr-kept dr-out\npip=1\nkept?1\nout?1\nunrolled?0\n]\n",
+	};
+	char all[512] = "";
+	for (int i = 0; i < 5; i++)
+		strcat(all, want[i]);
+	assert_non_null(strstr(t->s, all));
+	/* three seats, the viewer's own without dice on the page */
+	int items = 0;
+	for (const char *p = t->s; (p = strstr(p, "[dice\n")); p++)
+		items++;
+	assert_int_equal(items, 10);
+	assert_null(strstr(t->s, "[dice\nindex="));   /* the JSON twin's keys: not here */
+	v = vt_sink(t);
+	G->view(s, a, &v);
+	assert_non_null(strstr(t->s, "[dice\nindex=1\nface=3\nrolled?1\nunrolled?0\nkept?1\nout?0\n]\n"));
+	assert_null(strstr(t->s, "\nclass="));
+	free(t);
+	free(s);
 }
 
 /* ---- hidden information --------------------------------------------------- */
@@ -1276,6 +1316,7 @@ int main(void)
 		cmocka_unit_test(test_listed_moves_accepted),
 		cmocka_unit_test(test_snapshot_round_trip),
 		cmocka_unit_test(test_snapshot_corrupt_rejected),
+		cmocka_unit_test(test_page_dice_as_the_flags_say),
 		cmocka_unit_test(test_view_hides_hands_and_pile),
 		cmocka_unit_test(test_view_keep_form_not_buttons),
 		cmocka_unit_test(test_view_marks_last_change),
