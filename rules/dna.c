@@ -2806,17 +2806,27 @@ enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
  * template finds them (docs/benchmarks.md, "DNA's view, cheaper"). */
 static void view_card_fields(struct view_sink *v, int c)
 {
+	/* a symbol's class, its colour and fill, as one text (page's tree) */
+#define SYM_CLASS(col) { "dna-sym dna-c-" col " dna-f-voll", \
+			 "dna-sym dna-c-" col " dna-f-gestreift", "dna-sym dna-c-" col " dna-f-leer" }
+	static const char *const sym_class[3][3] = { SYM_CLASS("rot"), SYM_CLASS("gruen"),
+						     SYM_CLASS("lila") };
+#undef SYM_CLASS
 	int f = face(c), num = attr(f, 0) + 1, html = v->html_only;
 	const char *colour = colour_name[attr(f, 1)], *fill = fill_name[attr(f, 2)],
 		   *shape = shape_name[attr(f, 3)];
 	if (!html)
 		vstr(v, "code", face_text(f)->code);
 	vtext(v, "label", face_label[f]);
-	if (!html)
+	if (!html) {
 		vnum(v, "num", num);
-	vstr(v, "colour", colour);
+		vstr(v, "colour", colour);
+	}
 	vtext(v, "colour_word", colour_word[attr(f, 1)]);   /* readable without colour */
-	vstr(v, "fill", fill);
+	if (html)
+		vstr(v, "sym_class", sym_class[attr(f, 1)][attr(f, 2)]);
+	else
+		vstr(v, "fill", fill);
 	vstr(v, "shape", shape);
 	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
 	for (int i = 0; i < num; i++) {
