@@ -364,7 +364,8 @@ static void show(struct page *p, int since, int json)
 	}
 	struct view v;
 	page_view(p, &v);
-	v.html_only = !json && !p->req->wants_json;   /* a page's tree: only expanded */
+	/* the page's tree is only expanded; the JSON twin keeps every value */
+	v.html_only = !json && !p->req->wants_json;
 	int bad = replay_tree(p, r, &q, &v);
 	char *file = arena_printf(p->a, "game-%s.tpl", r->g->slug);
 	struct page_head h = {

@@ -2800,33 +2800,47 @@ static int dna_check(const void *st, struct rerr *e)
  * under the card. */
 enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
 
-/* Emits the fields every drawn card has. A table page's tree (html_only)
- * gets those the template reads only: no code and number, and a symbol
- * only its place, as its shape, colour and fill are the card's, where the
- * template finds them (docs/benchmarks.md, "DNA's view, cheaper"). */
+/* Emits the fields every drawn card has. A page's tree (html_only) gets
+ * what the template reads only, in fewer values: no code and number, a
+ * symbol's class (colour and fill) as one text, and no symbols but a flag
+ * sym1, sym2 or sym3, as the template places them itself; the JSON twin
+ * gets every entry (docs/benchmarks.md, "DNA's view, cheaper"). */
 static void view_card_fields(struct view_sink *v, int c)
 {
+	/* a symbol's class, its colour and fill, as one text (page's tree) */
+#define SYM_CLASS(col) { "dna-sym dna-c-" col " dna-f-voll", \
+			 "dna-sym dna-c-" col " dna-f-gestreift", "dna-sym dna-c-" col " dna-f-leer" }
+	static const char *const sym_class[3][3] = { SYM_CLASS("rot"), SYM_CLASS("gruen"),
+						     SYM_CLASS("lila") };
+#undef SYM_CLASS
 	int f = face(c), num = attr(f, 0) + 1, html = v->html_only;
 	const char *colour = colour_name[attr(f, 1)], *fill = fill_name[attr(f, 2)],
 		   *shape = shape_name[attr(f, 3)];
 	if (!html)
 		vstr(v, "code", face_text(f)->code);
 	vtext(v, "label", face_label[f]);
-	if (!html)
+	if (!html) {
 		vnum(v, "num", num);
-	vstr(v, "colour", colour);
+		vstr(v, "colour", colour);
+	}
 	vtext(v, "colour_word", colour_word[attr(f, 1)]);   /* readable without colour */
-	vstr(v, "fill", fill);
+	if (html)
+		vstr(v, "sym_class", sym_class[attr(f, 1)][attr(f, 2)]);
+	else
+		vstr(v, "fill", fill);
 	vstr(v, "shape", shape);
+	if (html) {   /* the template places 1, 2 or 3 symbols itself */
+		static const char *const count[3] = { "sym1", "sym2", "sym3" };
+		vflag(v, count[num - 1], 1);
+		return;
+	}
 	static const int ys[3][3] = { { 22 }, { 13, 31 }, { 4, 22, 40 } };
 	for (int i = 0; i < num; i++) {
 		vbegin(v, "sym");
 		vnum(v, "sy", ys[num - 1][i]);
-		if (!html) {
-			vstr(v, "shape", shape);
-			vstr(v, "colour", colour);
-			vstr(v, "fill", fill);
-		}
+		vstr(v, "shape", shape);
+		vstr(v, "colour", colour);
+		vstr(v, "fill", fill);
 		vend(v);
 	}
 }

@@ -25,7 +25,7 @@
 {{#cards}}<g transform="translate({{x}} {{y}})" class="dna-placed{{#is_end}} dna-end{{/is_end}}{{#last}} last{{/last}}">
 <title>{{label}}{{#is_end}} — [[Ende e{{end_id}}]]{{/is_end}}{{#joins}} — [[Verbindung {{mark}}]]{{/joins}}{{#last}} — {{last_text}}{{/last}}</title>
 <rect width="40" height="70" rx="5" class="dna-face"/>
-{{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
+{{#sym1}}<use href="#dna-{{shape}}" x="5" y="22" width="30" height="14" class="{{sym_class}}"/>{{/sym1}}{{#sym2}}<use href="#dna-{{shape}}" x="5" y="13" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="31" width="30" height="14" class="{{sym_class}}"/>{{/sym2}}{{#sym3}}<use href="#dna-{{shape}}" x="5" y="4" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="22" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="40" width="30" height="14" class="{{sym_class}}"/>{{/sym3}}
 <text x="20" y="66" class="dna-cword">{{colour_word}}</text>
 {{#joins}}<g class="dna-join"><circle cx="40" cy="{{my}}" r="6.5"/><text x="40" y="{{my}}" dy="3">{{mark}}</text></g>{{/joins}}
 {{#is_end}}<rect x="4" y="71" width="32" height="10" rx="5" class="dna-tag"/><text x="20" y="79.2" class="dna-tag-text">e{{end_id}}</text>{{/is_end}}
@@ -44,7 +44,7 @@
 {{#has_moves}}<details class="dna-pick"><summary>{{/has_moves}}
 <svg class="dna-card" viewBox="0 0 40 60" role="img" aria-label="{{label}}"><title>{{label}}</title>
 <rect x="0.5" y="0.5" width="39" height="59" rx="5" class="dna-face"/>
-{{#sym}}<use href="#dna-{{shape}}" x="5" y="{{sy}}" width="30" height="14" class="dna-sym dna-c-{{colour}} dna-f-{{fill}}"/>{{/sym}}
+{{#sym1}}<use href="#dna-{{shape}}" x="5" y="22" width="30" height="14" class="{{sym_class}}"/>{{/sym1}}{{#sym2}}<use href="#dna-{{shape}}" x="5" y="13" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="31" width="30" height="14" class="{{sym_class}}"/>{{/sym2}}{{#sym3}}<use href="#dna-{{shape}}" x="5" y="4" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="22" width="30" height="14" class="{{sym_class}}"/><use href="#dna-{{shape}}" x="5" y="40" width="30" height="14" class="{{sym_class}}"/>{{/sym3}}
 </svg>
 <span class="dna-name">{{label}}{{#several}} <span class="dna-copies">×{{copies}}</span>{{/several}}</span>
 {{#has_moves}}<span class="dna-count">[[{{move_count}} Züge ▾]]</span></summary>

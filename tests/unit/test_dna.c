@@ -2709,6 +2709,10 @@ static void test_face_codes_spell_the_attributes(void **st)
  * the view's tree as the table page fills it (html_only: what the
  * template does not read left out) or with every entry (as the replay and
  * the JSON twin have it); in a; the bytes the tree took in *bytes. */
+/* The board from the game's view for seat: the page's tree (html_only)
+ * with game-dna.tpl, the JSON twin's every entry with the reference
+ * drawing tests/unit/dna-board/game-dna-full.tpl (the template as it was
+ * before the page's tree got values of its own). */
 static char *board_html(const struct dna_state *s, int seat, int html_only, struct arena *a,
 			size_t *bytes)
 {
@@ -2719,6 +2723,8 @@ static char *board_html(const struct dna_state *s, int seat, int html_only, stru
 		const char *root = getenv("SPIELTISCH_ROOT");
 		char dir[512];
 		snprintf(dir, sizeof dir, "%s/templates", root ? root : ".");
+		assert_int_equal(tmpl_load(dir), 0);
+		snprintf(dir, sizeof dir, "%s/tests/unit/dna-board", root ? root : ".");
 		assert_int_equal(tmpl_load(dir), 0);
 		loaded = 1;
 	}
@@ -2735,15 +2741,16 @@ static char *board_html(const struct dna_state *s, int seat, int html_only, stru
 	G->view(s, seat, &sink);
 	assert_false(v.failed);
 	*bytes = a->total - used;
-	char *html = tmpl_expand(a, "game-dna.tpl", &v.root, &len);
+	char *html = tmpl_expand(a, html_only ? "game-dna.tpl" : "game-dna-full.tpl", &v.root, &len);
 	assert_non_null(html);
 	return html;
 }
 
 /* The table page's tree leaves out what the board does not show (a card's
- * code and number, a symbol's colours, the ends' list, the scores …):
- * the board is the same, byte for byte, as from every entry, for every
- * seat and a spectator in random parties of every size and stage. */
+ * code and number, a symbol's colours, the ends' list, the scores …) and
+ * has values of its own (a symbol's class, how many symbols): the board is
+ * the same, byte for byte, as the reference drawing from every entry, for
+ * every seat and a spectator in random parties of every size and stage. */
 static void test_page_tree_shows_the_same_board(void **st)
 {
 	(void)st;
