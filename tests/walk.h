@@ -107,4 +107,25 @@ static inline int walk_random(const struct game *g, void *st, struct rng *rng, i
 	return done;
 }
 
+/* Position `pos` of a run over g's positions: a player count chosen by pos,
+ * every other span of them with random options; then up to max_steps
+ * random steps from *rng. Returns how many steps it was asked to take (≥ 0,
+ * with *s and st filled), -2 when the game refuses the option combination (a
+ * position to skip), -1 when the walk failed (err says why). */
+static inline int walk_position(const struct game *g, void *st, struct setup *s,
+				struct rng *rng, long pos, uint32_t max_steps, struct rerr *err)
+{
+	int span = g->max_players - g->min_players + 1;
+	unsigned char optb[GAME_OPT_MAX];
+	for (int i = 0; i < GAME_OPT_MAX; i++)
+		optb[i] = (unsigned char)rng_below(rng, 256);
+	walk_setup_from(g, s, (unsigned)(pos % span), (unsigned)rng_below(rng, 16),
+			rng_next(rng), optb, (pos / span) % 2 ? GAME_OPT_MAX : 0);
+	if (game_setup(g, st, s, err) != 0)
+		return -2;
+	int64_t now = 1000000;
+	int steps = (int)rng_below(rng, max_steps);
+	return walk_random(g, st, rng, &now, steps, NULL, NULL, 0, err) < 0 ? -1 : steps;
+}
+
 #endif

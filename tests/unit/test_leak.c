@@ -230,22 +230,15 @@ static void leak_check_game(const struct game *g)
 	long viewers = 0, changed = 0, renders = 0;
 	struct rng rng;
 	rng_seed(&rng, 0x1eaca5e);
-	int span = g->max_players - g->min_players + 1;
 
 	for (long pos = 0; pos < npos; pos++) {
 		struct setup s;
-		unsigned char optb[GAME_OPT_MAX];
-		for (int i = 0; i < GAME_OPT_MAX; i++)
-			optb[i] = (unsigned char)rng_below(&rng, 256);
-		/* half the positions with default options, half with random ones */
-		walk_setup_from(g, &s, (unsigned)(pos % span), (unsigned)rng_below(&rng, 16),
-				rng_next(&rng), optb, (pos / span) % 2 ? GAME_OPT_MAX : 0);
 		struct rerr e;
-		if (game_setup(g, st, &s, &e) != 0)
+		/* half the positions with default options, half with random ones */
+		int steps = walk_position(g, st, &s, &rng, pos, 400, &e);
+		if (steps == -2)
 			continue; /* an option combination the game refuses */
-		int64_t now = 1000000;
-		int steps = (int)rng_below(&rng, 400);
-		if (walk_random(g, st, &rng, &now, steps, NULL, NULL, 0, &e) < 0)
+		if (steps < 0)
 			fail_msg("%s: random walk failed: %s", g->slug, e.msg);
 		struct status s0, s1;
 		g->status(st, &s0);
