@@ -87,15 +87,6 @@ bool has_pragma(const std::string &path)
 	return n == len && memcmp(head, want, n) == 0;
 }
 
-// The string `key` directly inside view dictionary d, or NULL.
-const char *str_in(const view_node *d, const char *key)
-{
-	for (const view_node *n = d->first; n; n = n->next)
-		if (n->kind == VIEW_STR && strcmp(n->key, key) == 0)
-			return n->str;
-	return NULL;
-}
-
 // Template `name` as loaded for the request's language: "en/table.tpl".
 // The names are kept, so that each is built once per process; the last
 // few answers are found again by a compare rather than a string built (an
@@ -214,6 +205,10 @@ struct Key {
 		  bit(view_key_bit(hash))
 	{
 	}
+	Key(const char *name, size_t n)
+		: p(name), len(n), hash(view_key_hash(name, n)), bit(view_key_bit(hash))
+	{
+	}
 };
 
 // 1 when entry n is named k.
@@ -226,6 +221,18 @@ bool named(const view_node *n, const Key &k)
 inline bool is(const Key &k, const char *name, size_t len)
 {
 	return k.len == len && same_bytes(k.p, name, len);
+}
+
+// The names the move form reads from its item, with their hashes.
+const Key key_move("move", 4), key_label("label", 5), key_primary("primary", 7);
+
+// The first string named k directly inside view dictionary d, or NULL.
+const char *str_in(const view_node *d, const Key &k)
+{
+	for (const view_node *n = d->first; n; n = n->next)
+		if (named(n, k) && n->kind == VIEW_STR)
+			return n->str;
+	return NULL;
 }
 
 const ctemplate::TemplateString empty_value("", 0);
@@ -630,7 +637,7 @@ public:
 	bool shows(const Key &k) const
 	{
 		if (form_)
-			return is(k, "primary", 7) && flag_on(node_, "primary");
+			return is(k, "primary", 7) && flag_on(node_, key_primary);
 		return span(k, true).first != NULL;
 	}
 
@@ -638,7 +645,7 @@ public:
 	bool has_form(const Key &k) const
 	{
 		return !form_ && node_ && node_->kind == VIEW_SECTION && is(k, "move_form", 9) &&
-		       str_in(node_, "move");
+		       str_in(node_, key_move);
 	}
 
 	// 1 when this dictionary includes template k itself.
@@ -672,10 +679,10 @@ private:
 	friend class ViewIter;   // to derive from the interface's Iterator
 	friend class HeadCapture;
 
-	static bool flag_on(const view_node *d, const char *key)
+	static bool flag_on(const view_node *d, const Key &k)
 	{
 		for (const view_node *n = d->first; n; n = n->next)
-			if (n->kind == VIEW_FLAG && n->num && strcmp(n->key, key) == 0)
+			if (named(n, k) && n->kind == VIEW_FLAG && n->num)
 				return true;
 		return false;
 	}
@@ -982,9 +989,9 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		if (d->form_) {
-			const char *v = is(k, "label", 5) ? str_in(d->node_, "label") : NULL;
+			const char *v = is(k, "label", 5) ? str_in(d->node_, key_label) : NULL;
 			if (!v && (is(k, "move", 4) || is(k, "label", 5)))
-				v = str_in(d->node_, "move");   // a move without a label shows itself
+				v = str_in(d->node_, key_move);   // a move without a label shows itself
 			if (v)
 				return ctemplate::TemplateString(v, strlen(v));
 		} else if (const view_node *n = d->own(k)) {
