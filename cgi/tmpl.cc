@@ -967,12 +967,31 @@ bool write_form_head(Expansion *x)
 	return true;
 }
 
+// is_clean of a string of the program's text (a literal: ctemplate's
+// TemplateString tells it), remembered by its address and length per
+// process: most values of a page are the same literals on every page.
+struct CleanMemo {
+	const char *p;
+	size_t len;
+	bool clean;
+};
+CleanMemo clean_memo[256];
+
+inline bool literal_is_clean(const char *p, size_t len)
+{
+	CleanMemo &m = clean_memo[((uintptr_t)p >> 2) % (sizeof clean_memo / sizeof *clean_memo)];
+	if (m.p != p || m.len != len)
+		m = CleanMemo{ p, len, is_clean(p, len) };
+	return m.clean;
+}
+
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
 	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
-		if (kind != NOT_KNOWN || is_clean(v.data(), v.size()))
+		if (kind != NOT_KNOWN || (v.is_immutable() ? literal_is_clean(v.data(), v.size()) :
+					  is_clean(v.data(), v.size())))
 			return v;   // a number, or nothing to escape
 		x_->escaped.clear();
 		html_escape_to(&x_->escaped, v.data(), v.size());
