@@ -597,6 +597,8 @@ public:
 		parent_ = parent;
 		x_ = x;
 		form_ = form;
+		smasks_ = (form ? key_primary.bit : node ? node->smask : 0) |
+			  (parent ? parent->smasks_ : 0);
 	}
 
 	const view_node *node() const { return node_; }
@@ -700,6 +702,9 @@ private:
 
 	view_node *node_ = NULL;
 	const ViewDict *parent_ = NULL;
+	// The smask of this dictionary and of every one it sees (a form's: its
+	// `primary`): a clear bit says no section of that name is shown here.
+	unsigned long long smasks_ = 0;
 	Expansion *x_ = NULL;
 	bool form_ = false;
 };
@@ -1024,11 +1029,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 
 bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 {
+	if (form_ && is_form_head(name))
+		return write_form_head(x_);   // written here: hidden to ctemplate
 	const Key k(name);
-	for (const ViewDict *d = this; d; d = d->parent_) {
+	for (const ViewDict *d = smasks_ & k.bit ? this : NULL; d; d = d->parent_) {
 		Span sp = { NULL, NULL };
-		if (d->form_ && d == this && is_form_head(name))
-			return write_form_head(x_);   // written here: hidden to ctemplate
 		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
 			x_->asked = this;
 			x_->asked_node = node_;
