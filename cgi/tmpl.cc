@@ -227,11 +227,11 @@ inline bool is(const Key &k, const char *name, size_t len)
 const Key key_move("move", 4), key_label("label", 5), key_primary("primary", 7);
 
 // The first string named k directly inside view dictionary d, or NULL.
-const char *str_in(const view_node *d, const Key &k)
+const view_node *str_in(const view_node *d, const Key &k)
 {
 	for (const view_node *n = d->first; n; n = n->next)
 		if (named(n, k) && n->kind == VIEW_STR)
-			return n->str;
+			return n;
 	return NULL;
 }
 
@@ -1013,11 +1013,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		if (d->form_) {
-			const char *v = is(k, "label", 5) ? str_in(d->node_, key_label) : NULL;
+			const view_node *v = is(k, "label", 5) ? str_in(d->node_, key_label) : NULL;
 			if (!v && (is(k, "move", 4) || is(k, "label", 5)))
 				v = str_in(d->node_, key_move);   // a move without a label shows itself
 			if (v)
-				return ctemplate::TemplateString(v, strlen(v));
+				return x_->text(v, kind);
 		} else if (const view_node *n = d->own(k)) {
 			return x_->text(n, kind);
 		}
