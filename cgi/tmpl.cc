@@ -87,15 +87,6 @@ bool has_pragma(const std::string &path)
 	return n == len && memcmp(head, want, n) == 0;
 }
 
-// The string `key` directly inside view dictionary d, or NULL.
-const char *str_in(const view_node *d, const char *key)
-{
-	for (const view_node *n = d->first; n; n = n->next)
-		if (n->kind == VIEW_STR && strcmp(n->key, key) == 0)
-			return n->str;
-	return NULL;
-}
-
 // Template `name` as loaded for the request's language: "en/table.tpl".
 // The names are kept, so that each is built once per process; the last
 // few answers are found again by a compare rather than a string built (an
@@ -214,6 +205,10 @@ struct Key {
 		  bit(view_key_bit(hash))
 	{
 	}
+	Key(const char *name, size_t n)
+		: p(name), len(n), hash(view_key_hash(name, n)), bit(view_key_bit(hash))
+	{
+	}
 };
 
 // 1 when entry n is named k.
@@ -226,6 +221,18 @@ bool named(const view_node *n, const Key &k)
 inline bool is(const Key &k, const char *name, size_t len)
 {
 	return k.len == len && same_bytes(k.p, name, len);
+}
+
+// The names the move form reads from its item, with their hashes.
+const Key key_move("move", 4), key_label("label", 5), key_primary("primary", 7);
+
+// The first string named k directly inside view dictionary d, or NULL.
+const view_node *str_in(const view_node *d, const Key &k)
+{
+	for (const view_node *n = d->first; n; n = n->next)
+		if (named(n, k) && n->kind == VIEW_STR)
+			return n;
+	return NULL;
 }
 
 const ctemplate::TemplateString empty_value("", 0);
@@ -590,6 +597,8 @@ public:
 		parent_ = parent;
 		x_ = x;
 		form_ = form;
+		smasks_ = (form ? key_primary.bit : node ? node->smask : 0) |
+			  (parent ? parent->smasks_ : 0);
 	}
 
 	const view_node *node() const { return node_; }
@@ -630,7 +639,7 @@ public:
 	bool shows(const Key &k) const
 	{
 		if (form_)
-			return is(k, "primary", 7) && flag_on(node_, "primary");
+			return is(k, "primary", 7) && flag_on(node_, key_primary);
 		return span(k, true).first != NULL;
 	}
 
@@ -638,7 +647,7 @@ public:
 	bool has_form(const Key &k) const
 	{
 		return !form_ && node_ && node_->kind == VIEW_SECTION && is(k, "move_form", 9) &&
-		       str_in(node_, "move");
+		       str_in(node_, key_move);
 	}
 
 	// 1 when this dictionary includes template k itself.
@@ -672,10 +681,10 @@ private:
 	friend class ViewIter;   // to derive from the interface's Iterator
 	friend class HeadCapture;
 
-	static bool flag_on(const view_node *d, const char *key)
+	static bool flag_on(const view_node *d, const Key &k)
 	{
 		for (const view_node *n = d->first; n; n = n->next)
-			if (n->kind == VIEW_FLAG && n->num && strcmp(n->key, key) == 0)
+			if (named(n, k) && n->kind == VIEW_FLAG && n->num)
 				return true;
 		return false;
 	}
@@ -693,6 +702,9 @@ private:
 
 	view_node *node_ = NULL;
 	const ViewDict *parent_ = NULL;
+	// The smask of this dictionary and of every one it sees (a form's: its
+	// `primary`): a clear bit says no section of that name is shown here.
+	unsigned long long smasks_ = 0;
 	Expansion *x_ = NULL;
 	bool form_ = false;
 };
@@ -960,12 +972,31 @@ bool write_form_head(Expansion *x)
 	return true;
 }
 
+// is_clean of a string of the program's text (a literal: ctemplate's
+// TemplateString tells it), remembered by its address and length per
+// process: most values of a page are the same literals on every page.
+struct CleanMemo {
+	const char *p;
+	size_t len;
+	bool clean;
+};
+CleanMemo clean_memo[256];
+
+inline bool literal_is_clean(const char *p, size_t len)
+{
+	CleanMemo &m = clean_memo[((uintptr_t)p >> 2) % (sizeof clean_memo / sizeof *clean_memo)];
+	if (m.p != p || m.len != len)
+		m = CleanMemo{ p, len, is_clean(p, len) };
+	return m.clean;
+}
+
 ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &name) const
 {
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
 	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
-		if (kind != NOT_KNOWN || is_clean(v.data(), v.size()))
+		if (kind != NOT_KNOWN || (v.is_immutable() ? literal_is_clean(v.data(), v.size()) :
+					  is_clean(v.data(), v.size())))
 			return v;   // a number, or nothing to escape
 		x_->escaped.clear();
 		html_escape_to(&x_->escaped, v.data(), v.size());
@@ -982,11 +1013,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 	const Key k(name);
 	for (const ViewDict *d = this; d; d = d->parent_) {
 		if (d->form_) {
-			const char *v = is(k, "label", 5) ? str_in(d->node_, "label") : NULL;
+			const view_node *v = is(k, "label", 5) ? str_in(d->node_, key_label) : NULL;
 			if (!v && (is(k, "move", 4) || is(k, "label", 5)))
-				v = str_in(d->node_, "move");   // a move without a label shows itself
+				v = str_in(d->node_, key_move);   // a move without a label shows itself
 			if (v)
-				return ctemplate::TemplateString(v, strlen(v));
+				return x_->text(v, kind);
 		} else if (const view_node *n = d->own(k)) {
 			return x_->text(n, kind);
 		}
@@ -998,11 +1029,11 @@ ctemplate::TemplateString ViewDict::value_of(const ctemplate::TemplateString &na
 
 bool ViewDict::IsHiddenSection(const ctemplate::TemplateString &name) const
 {
+	if (form_ && is_form_head(name))
+		return write_form_head(x_);   // written here: hidden to ctemplate
 	const Key k(name);
-	for (const ViewDict *d = this; d; d = d->parent_) {
+	for (const ViewDict *d = smasks_ & k.bit ? this : NULL; d; d = d->parent_) {
 		Span sp = { NULL, NULL };
-		if (d->form_ && d == this && is_form_head(name))
-			return write_form_head(x_);   // written here: hidden to ctemplate
 		if (d->form_ ? d->shows(k) : (sp = d->span(k, true)).first != NULL) {
 			x_->asked = this;
 			x_->asked_node = node_;
