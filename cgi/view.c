@@ -527,7 +527,7 @@ void view_sink_init(struct view *v, struct view_sink *out)
 	/* German is what the game writes: a German request takes its texts as
 	 * plain strings, and the game keeps no arguments for it */
 	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text, v->html_only };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, v->html_only, NULL };
 }
 
 /* ---- view_json: the entries written as JSON at once ------------------- */
@@ -697,10 +697,61 @@ static void ssink_begin(void *ctx, const char *key)
 	stream_open(ctx, key, VIEW_SECTION);
 }
 
+/* A constant group's JSON text (json_group, json.h), per process (per
+ * thread), by the group, its index and the language its texts are in;
+ * none: the entries one by one. A slot taken by another is made anew. */
+static _Thread_local struct group_memo {
+	const struct view_group *g;
+	int index, lang, made;
+	struct json_group *text;
+} group_memo[256];
+
+static void ssink_group(struct view_sink *self, const struct view_group *g, int index);
+
 /* view_sink_init() of a view_json() view: the game's entries straight to
  * the text (a game's texts in English through sink_text as before). */
 static void stream_sink_init(struct view *v, struct view_sink *out)
 {
 	*out = (struct view_sink){ ssink_str, ssink_num, ssink_flag, ssink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text, 0 };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, 0, ssink_group };
+}
+
+/* m made for group g's index in language lang: its entries written by a
+ * view of their own (one level, no names), their text taken. */
+static void group_memo_make(struct group_memo *m, const struct view_group *g, int index,
+			    int lang)
+{
+	json_group_free(m->text);
+	*m = (struct group_memo){ g, index, lang, 1, NULL };
+	struct arena a;
+	struct view sv;
+	struct view_sink s;
+	arena_init(&a, 0);
+	view_init(&sv, &a);
+	view_json(&sv);
+	if (!sv.failed) {
+		stream_sink_init(&sv, &s);
+		s.group = NULL;   /* a group inside: its entries, as they are */
+		g->emit(&s, index);
+		if (!sv.failed)
+			m->text = json_group_take(sv.js);
+	}
+	arena_free(&a);
+}
+
+/* A constant group: its text copied from the memo (made the first time),
+ * or its entries one by one where the text cannot go as it is. */
+static void ssink_group(struct view_sink *self, const struct view_group *g, int index)
+{
+	struct view *v = self->ctx;
+	int lang = (int)i18n_lang();
+	uintptr_t a = (uintptr_t)g + (uintptr_t)index * 0x9E3779B1u;
+	struct group_memo *m = &group_memo[(a ^ (a >> 8) ^ (a >> 16)) & 255];
+	if (!m->made || m->g != g || m->index != index || m->lang != lang)
+		group_memo_make(m, g, index, lang);
+	int done = m->text ? json_stream_group(v->js, m->text) : 0;
+	if (done < 0)
+		v->failed = 1;
+	else if (!done)
+		g->emit(self, index);
 }
