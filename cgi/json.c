@@ -1356,10 +1356,7 @@ struct json_group *json_group_take(struct json_stream *js)
 		return NULL;
 	const char *t = js->o.p + 1;   /* past the '{' */
 	size_t len = js->o.len - 1;
-	for (size_t i = 0; i + 6 <= len; i++)   /* a seat's number: view.c adds its name */
-		if (memcmp(t + i, "seat\":", 6) == 0)
-			return NULL;
-	if (memchr(t, '@', len))
+	if (memchr(t, '@', len))   /* a name to put in: the request's */
 		return NULL;
 	for (unsigned i = 0; i < js->nrec; i++)
 		if (js->rec[i].wlen != js->rec[i].klen)

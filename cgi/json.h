@@ -53,8 +53,7 @@ char *json_stream_finish(struct json_stream *js, size_t *len);
 /* A constant group of entries (struct view_group, rules/game.h) as text
  * kept for the process: json_group_take makes it of a stream that holds
  * only the group's entries (NULL: none, then the entries are written one
- * by one each time: out of memory, a failed text, a seat's number or a
- * '@' in it); json_stream_group writes it into the open dictionary of js
+ * by one each time: out of memory, a failed text, a '@' in it); json_stream_group writes it into the open dictionary of js
  * as the entries would be: 1, 0 when it cannot be copied here (a key the
  * dictionary may have already: write the entries), -1 when the text
  * cannot be written. */

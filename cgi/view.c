@@ -721,27 +721,39 @@ static void stream_sink_init(struct view *v, struct view_sink *out)
 				   i18n_lang() == LANG_DE ? NULL : sink_text, 0, ssink_group };
 }
 
+/* Set when a group's entries have a seat's number (its name is the
+ * request's: no memo). */
+static _Thread_local int group_seat;
+
+static void group_num(void *ctx, const char *key, long long val)
+{
+	if (key && is_seat_key(key, strlen(key)))
+		group_seat = 1;
+	stream_num(ctx, key, val);
+}
+
 /* m made for group g's index in language lang: its entries written by a
  * view of their own (one level, no names), their text taken. */
 static void group_memo_make(struct group_memo *m, const struct view_group *g, int index,
 			    int lang)
 {
+	static _Thread_local struct arena a;   /* reset after each, its block kept */
 	json_group_free(m->text);
 	*m = (struct group_memo){ g, index, lang, 1, NULL };
-	struct arena a;
 	struct view sv;
 	struct view_sink s;
-	arena_init(&a, 0);
 	view_init(&sv, &a);
 	view_json(&sv);
 	if (!sv.failed) {
 		stream_sink_init(&sv, &s);
 		s.group = NULL;   /* a group inside: its entries, as they are */
+		s.num = group_num;
+		group_seat = 0;
 		g->emit(&s, index);
-		if (!sv.failed)
+		if (!sv.failed && !group_seat)
 			m->text = json_group_take(sv.js);
 	}
-	arena_free(&a);
+	arena_reset(&a);
 }
 
 /* A constant group: its text copied from the memo (made the first time),
