@@ -767,6 +767,7 @@ struct json_stream {
 	struct jrec *rec;
 	unsigned nrec, caprec;
 	int depth;             /* the open dictionary: lvl[depth] */
+	int maxdepth;          /* the deepest depth so far (json_group_take) */
 	int failed;
 	struct jlvl *cur;      /* &lvl[depth] */
 	struct jlvl lvl[JSON_MAX_DEPTH + 1];
@@ -805,6 +806,7 @@ struct json_stream *json_stream_new(struct arena *a)
 	js->nrec = 0;
 	js->caprec = JSON_RECS_FIRST;
 	js->depth = 0;
+	js->maxdepth = 0;
 	js->failed = 0;
 	js->lvl[0] = (struct jlvl){ .pend = -1, .bits = 4095 };
 	js->cur = &js->lvl[0];
@@ -994,6 +996,8 @@ static inline int push(struct json_stream *js, int big)
 	if (js->depth >= JSON_MAX_DEPTH || !put_ch(&js->o, '{'))
 		return js_fail(js);
 	struct jlvl *C = js->cur = &js->lvl[++js->depth];
+	if (js->depth > js->maxdepth)
+		js->maxdepth = js->depth;
 	C->bits = big ? 4095 : 511;
 	memset(C->seen, 0, (C->bits + 1) / 8);
 	C->rec0 = js->nrec;
@@ -1332,4 +1336,87 @@ char *json_stream_finish(struct json_stream *js, size_t *len)
 	*len = o->len;
 	last_len = o->len;
 	return o->p;
+}
+
+/* ---- constant groups: a group's text written once, then copied ---- */
+
+/* A group's text without its braces, and the records of its keys (their
+ * key's place relative to the text's start). */
+struct json_group {
+	char *text;
+	size_t len;
+	int depth;             /* how deep its sections go */
+	unsigned nkeys;
+	struct jrec keys[];
+};
+
+struct json_group *json_group_take(struct json_stream *js)
+{
+	if (js->failed || js->depth != 0 || !close_array(js, js->cur) || js->o.len < 1)
+		return NULL;
+	const char *t = js->o.p + 1;   /* past the '{' */
+	size_t len = js->o.len - 1;
+	if (memchr(t, '@', len))   /* a name to put in: the request's */
+		return NULL;
+	for (unsigned i = 0; i < js->nrec; i++)
+		if (js->rec[i].wlen != js->rec[i].klen)
+			return NULL;
+	struct json_group *g = malloc(sizeof *g + js->nrec * sizeof *g->keys);
+	char *text = malloc(len ? len : 1);
+	if (!g || !text) {
+		free(g);
+		free(text);
+		return NULL;
+	}
+	memcpy(text, t, len);
+	*g = (struct json_group){ text, len, js->maxdepth, js->nrec };
+	for (unsigned i = 0; i < js->nrec; i++) {
+		g->keys[i] = js->rec[i];
+		g->keys[i].kpos -= 1;
+		g->keys[i].kcopy = NULL;
+	}
+	return g;
+}
+
+void json_group_free(struct json_group *g)
+{
+	if (g)
+		free(g->text);
+	free(g);
+}
+
+int json_stream_group(struct json_stream *js, const struct json_group *g)
+{
+	struct jlvl *L = js->cur;
+	struct out *o = &js->o;
+	if (js->failed || js->depth + g->depth > JSON_MAX_DEPTH ||
+	    o->len + g->len + 1 > JSON_TEXT_MAX)
+		return 0;
+	for (unsigned i = 0; i < g->nkeys; i++) {   /* a key it may have already */
+		unsigned b = (g->keys[i].khash >> 3) & L->bits;
+		if (L->seen[b >> 6] >> (b & 63) & 1)
+			return 0;
+	}
+	while (js->nrec + g->nkeys > js->caprec)
+		if (!more_recs(js)) {
+			js_fail(js);
+			return -1;
+		}
+	if (!close_array(js, L) || !reserve(o, g->len + 1)) {
+		js_fail(js);
+		return -1;
+	}
+	if (js->nrec > L->rec0 && g->len)
+		o->p[o->len++] = ',';
+	size_t base = o->len;
+	memcpy(o->p + base, g->text, g->len);
+	o->len += g->len;
+	for (unsigned i = 0; i < g->nkeys; i++) {
+		struct jrec *r = &js->rec[js->nrec++];
+		unsigned b = (g->keys[i].khash >> 3) & L->bits;
+		L->seen[b >> 6] |= 1ULL << (b & 63);
+		*r = g->keys[i];
+		r->kpos += (uint32_t)base;
+	}
+	return 1;
 }

@@ -50,4 +50,16 @@ int json_stream_plain(struct json_stream *js, const char *key, const char *s, si
 int json_stream_end(struct json_stream *js);
 char *json_stream_finish(struct json_stream *js, size_t *len);
 
+/* A constant group of entries (struct view_group, rules/game.h) as text
+ * kept for the process: json_group_take makes it of a stream that holds
+ * only the group's entries (NULL: none, then the entries are written one
+ * by one each time: out of memory, a failed text, a '@' in it); json_stream_group writes it into the open dictionary of js
+ * as the entries would be: 1, 0 when it cannot be copied here (a key the
+ * dictionary may have already: write the entries), -1 when the text
+ * cannot be written. */
+struct json_group;
+struct json_group *json_group_take(struct json_stream *js);
+int json_stream_group(struct json_stream *js, const struct json_group *g);
+void json_group_free(struct json_group *g);
+
 #endif

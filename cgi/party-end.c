@@ -157,7 +157,7 @@ int party_end_view(struct page *p, const struct play_table *pt, struct view *v,
 	}
 
 	struct headline h = { "", 0 };
-	struct view_sink sink = { hl_str, hl_num, hl_flag, hl_begin, hl_end, &h, hl_text, 0 };
+	struct view_sink sink = { hl_str, hl_num, hl_flag, hl_begin, hl_end, &h, hl_text, 0, NULL };
 	pt->g->view(pt->state, me, &sink);
 
 	struct party_result r;

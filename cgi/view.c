@@ -527,7 +527,7 @@ void view_sink_init(struct view *v, struct view_sink *out)
 	/* German is what the game writes: a German request takes its texts as
 	 * plain strings, and the game keeps no arguments for it */
 	*out = (struct view_sink){ sink_str, sink_num, sink_flag, sink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text, v->html_only };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, v->html_only, NULL };
 }
 
 /* ---- view_json: the entries written as JSON at once ------------------- */
@@ -697,10 +697,88 @@ static void ssink_begin(void *ctx, const char *key)
 	stream_open(ctx, key, VIEW_SECTION);
 }
 
+/* A constant group's JSON text (json_group, json.h), per process (per
+ * thread), by the group, its index and the language its texts are in;
+ * none: the entries one by one. A group's indices lie in consecutive
+ * slots from one of the group's and language's; a text is looked for in
+ * its slot and the three after it, and made in the first of them that is
+ * free, else in its own slot (the four games' faces and cards in two
+ * languages are about 700 texts). */
+enum { GROUP_MEMO = 2048, GROUP_PROBE = 4 };
+static _Thread_local struct group_memo {
+	const struct view_group *g;
+	int index, lang, made;
+	struct json_group *text;
+} group_memo[GROUP_MEMO];
+
+static void ssink_group(struct view_sink *self, const struct view_group *g, int index);
+
 /* view_sink_init() of a view_json() view: the game's entries straight to
  * the text (a game's texts in English through sink_text as before). */
 static void stream_sink_init(struct view *v, struct view_sink *out)
 {
 	*out = (struct view_sink){ ssink_str, ssink_num, ssink_flag, ssink_begin, sink_end, v,
-				   i18n_lang() == LANG_DE ? NULL : sink_text, 0 };
+				   i18n_lang() == LANG_DE ? NULL : sink_text, 0, ssink_group };
+}
+
+/* Set when a group's entries have a seat's number (its name is the
+ * request's: no memo). */
+static _Thread_local int group_seat;
+
+static void group_num(void *ctx, const char *key, long long val)
+{
+	if (key && is_seat_key(key, strlen(key)))
+		group_seat = 1;
+	stream_num(ctx, key, val);
+}
+
+/* m made for group g's index in language lang: its entries written by a
+ * view of their own (one level, no names), their text taken. */
+static void group_memo_make(struct group_memo *m, const struct view_group *g, int index,
+			    int lang)
+{
+	static _Thread_local struct arena a;   /* reset after each, its block kept */
+	json_group_free(m->text);
+	*m = (struct group_memo){ g, index, lang, 1, NULL };
+	struct view sv;
+	struct view_sink s;
+	view_init(&sv, &a);
+	view_json(&sv);
+	if (!sv.failed) {
+		stream_sink_init(&sv, &s);
+		s.group = NULL;   /* a group inside: its entries, as they are */
+		s.num = group_num;
+		group_seat = 0;
+		g->emit(&s, index);
+		if (!sv.failed && !group_seat)
+			m->text = json_group_take(sv.js);
+	}
+	arena_reset(&a);
+}
+
+/* A constant group: its text copied from the memo (made the first time),
+ * or its entries one by one where the text cannot go as it is. */
+static void ssink_group(struct view_sink *self, const struct view_group *g, int index)
+{
+	struct view *v = self->ctx;
+	int lang = (int)i18n_lang();
+	uint64_t h = ((uint64_t)(uintptr_t)g + (uint64_t)lang) * 0x9E3779B97F4A7C15ULL;
+	size_t slot = (size_t)(h >> 40) + (size_t)index;
+	struct group_memo *m = NULL, *free_slot = NULL;
+	for (size_t k = 0; k < GROUP_PROBE && !m; k++) {
+		struct group_memo *t = &group_memo[(slot + k) & (GROUP_MEMO - 1)];
+		if (t->made && t->g == g && t->index == index && t->lang == lang)
+			m = t;
+		else if (!t->made && !free_slot)
+			free_slot = t;
+	}
+	if (!m) {
+		m = free_slot ? free_slot : &group_memo[slot & (GROUP_MEMO - 1)];
+		group_memo_make(m, g, index, lang);
+	}
+	int done = m->text ? json_stream_group(v->js, m->text) : 0;
+	if (done < 0)
+		v->failed = 1;
+	else if (!done)
+		g->emit(self, index);
 }

@@ -2800,12 +2800,13 @@ static int dna_check(const void *st, struct rerr *e)
  * under the card. */
 enum { CARD_W = 40, CARD_H = 70, COL_W = 56, ROW_H = 84 };
 
-/* Emits the fields every drawn card has. A page's tree (html_only) gets
- * what the template reads only, in fewer values: no code and number, a
- * symbol's class (colour and fill) as one text, and no symbols but a flag
- * sym1, sym2 or sym3, as the template places them itself; the JSON twin
- * gets every entry (docs/benchmarks.md, "DNA's view, cheaper"). */
-static void view_card_fields(struct view_sink *v, int c)
+/* Emits the fields every drawn card has, those of face f (a view_group:
+ * the JSON writer copies them from its memo). A page's tree (html_only)
+ * gets what the template reads only, in fewer values: no code and number,
+ * a symbol's class (colour and fill) as one text, and no symbols but a
+ * flag sym1, sym2 or sym3, as the template places them itself; the JSON
+ * twin gets every entry (docs/benchmarks.md, "DNA's view, cheaper"). */
+static void face_fields(struct view_sink *v, int f)
 {
 	/* a symbol's class, its colour and fill, as one text (page's tree) */
 #define SYM_CLASS(col) { "dna-sym dna-c-" col " dna-f-voll", \
@@ -2813,7 +2814,7 @@ static void view_card_fields(struct view_sink *v, int c)
 	static const char *const sym_class[3][3] = { SYM_CLASS("rot"), SYM_CLASS("gruen"),
 						     SYM_CLASS("lila") };
 #undef SYM_CLASS
-	int f = face(c), num = attr(f, 0) + 1, html = v->html_only;
+	int num = attr(f, 0) + 1, html = v->html_only;
 	const char *colour = colour_name[attr(f, 1)], *fill = fill_name[attr(f, 2)],
 		   *shape = shape_name[attr(f, 3)];
 	if (!html)
@@ -2843,6 +2844,14 @@ static void view_card_fields(struct view_sink *v, int c)
 		vstr(v, "fill", fill);
 		vend(v);
 	}
+}
+
+static const struct view_group face_group = { face_fields };
+
+/* The fields of card c's face (face_fields), a card the viewer sees. */
+static void view_card_fields(struct view_sink *v, int c)
+{
+	vgroup(v, &face_group, face(c));
 }
 
 /* Sorts the cards of one column, cc[0..n), by where their neighbours in

@@ -231,7 +231,9 @@ static int parse_face(const char *w, int *f)
 	return parse_face_any(w, f);
 }
 
-static void emit_face(struct view_sink *v, int f)
+/* The fields of face f (a view_group: the JSON writer copies them from
+ * its memo). */
+static void face_entries(struct view_sink *v, int f)
 {
 	vtext(v, "name", card_name[f]);
 	vstr(v, "suit", suit_sym[f / DR_RANKS]);
@@ -242,6 +244,14 @@ static void emit_face(struct view_sink *v, int f)
 	else
 		vstr(v, "rank", rank_short[f % DR_RANKS]);
 	vflag(v, "red", f / DR_RANKS >= 2);
+}
+
+static const struct view_group face_group = { face_entries };
+
+/* The fields of face f, a card the viewer sees. */
+static void emit_face(struct view_sink *v, int f)
+{
+	vgroup(v, &face_group, f);
 }
 
 /* ---- melds ---------------------------------------------------------- */

@@ -1164,8 +1164,9 @@ static int dw_decode(void *vst, struct de *d, struct rerr *e)
 
 /* The face fields of one card in the current section: its name, its colour
  * spelled as in moves ("grün"; "joker" for a joker) and the ASCII class
- * token the board's CSS uses ("gruen"). */
-static void emit_card(struct view_sink *v, int id)
+ * token the board's CSS uses ("gruen"). A view_group: the JSON writer
+ * copies them from its memo. */
+static void card_entries(struct view_sink *v, int id)
 {
 	const struct dw_card *c = &dw_deck[id];
 	vtext(v, "name", card_name(id));
@@ -1176,6 +1177,14 @@ static void emit_card(struct view_sink *v, int id)
 	vflag(v, "is_joker", c->kind == DW_JOKER);
 	vflag(v, "is_chicken", c->kind == DW_CHICKEN);
 	vflag(v, "wide_rank", c->kind == DW_WORM && c->rank == 1);
+}
+
+static const struct view_group card_group = { card_entries };
+
+/* The face fields of card id, a card the viewer sees. */
+static void emit_card(struct view_sink *v, int id)
+{
+	vgroup(v, &card_group, id);
 }
 
 /* One public event as a sentence under key (seats as @N), one whole

@@ -122,6 +122,8 @@ struct buf {
  *   str/num/flag: a value in the current section
  *   begin(name):  a new item of the repeated section `name`; end() closes it
  */
+struct view_group;
+
 struct view_sink {
 	void (*str)(void *ctx, const char *key, const char *val);
 	void (*num)(void *ctx, const char *key, long long val);
@@ -142,6 +144,20 @@ struct view_sink {
 	 * 0 for every other reader: the JSON twin must not change
 	 * (docs/views.md). */
 	int html_only;
+	/* Optional (NULL: g->emit(v, index), vgroup): a constant group of
+	 * entries, which a sink may write from a memo of the same group
+	 * written before (the JSON writer does: cgi/view.c). */
+	void (*group)(struct view_sink *v, const struct view_group *g, int index);
+};
+
+/* A group of entries that depend on nothing but `index` (a card's face)
+ * and the sink's html_only: emit writes them into the open dictionary, as
+ * the same calls would one by one. emit sees no game state, so a group
+ * holds only what its index says; a game passes an index the viewer may
+ * see (a face shown to them). No "@N" names and no seat numbers in a
+ * group (a sink's memo could not put the names in). */
+struct view_group {
+	void (*emit)(struct view_sink *v, int index);
 };
 
 /* Convenience wrappers (rules/view.c); vstrf formats like printf. vstr and
@@ -188,6 +204,16 @@ static inline void vbegin(struct view_sink *v, const char *section)
 static inline void vend(struct view_sink *v)
 {
 	v->end(v->ctx);
+}
+
+/* The constant group g of entries, for index (struct view_group): written
+ * by the sink from its memo, or emitted entry by entry. */
+static inline void vgroup(struct view_sink *v, const struct view_group *g, int index)
+{
+	if (v->group)
+		v->group(v, g, index);
+	else
+		g->emit(v, index);
 }
 /* vsnprintf with the same result, the conversions the games use (%d %i %u
  * with l or ll, %zu, %s, %c, %%) written without it (rules/view.c). */

@@ -2124,8 +2124,9 @@ static void event_text(const struct game_event *ev, char *out, size_t cap)
 	evlog_text(ev, event_say, out, cap);
 }
 
-/* A card's name, text, theme and kind, for a card section. */
-static void view_card(struct view_sink *v, unsigned card)
+/* A card's name, text, theme and kind, for a card section (a view_group:
+ * the JSON writer copies them from its memo). */
+static void card_entries(struct view_sink *v, int card)
 {
 	const struct wg_type *t = type_of(card);
 	vstr(v, "slug", t->slug);
@@ -2133,6 +2134,14 @@ static void view_card(struct view_sink *v, unsigned card)
 	vtext(v, "text", t->text);
 	vtext(v, "theme", theme_name[t->theme]);
 	vflag(v, "stays", t->flags & F_STAYS);
+}
+
+static const struct view_group card_group = { card_entries };
+
+/* The fields of card `card`, one the viewer sees. */
+static void view_card(struct view_sink *v, unsigned card)
+{
+	vgroup(v, &card_group, (int)card);
 }
 
 /* The keys of a count of chips (view_chips): "<prefix>", "<prefix>_black",

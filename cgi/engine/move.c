@@ -334,7 +334,7 @@ static void sig_pub(const struct status *st, int seat, long long pub[SIG_PUB])
 uint64_t play_view_sig(const struct game *g, const void *state, int seat)
 {
 	struct sig_ctx c = { PERFT_FNV_SEED };
-	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL, 0 };
+	struct view_sink v = { sig_str, sig_num, sig_flag, sig_begin, sig_end, &c, NULL, 0, NULL };
 	struct status st;
 	long long pub[SIG_PUB];
 	g->status(state, &st);

@@ -160,7 +160,7 @@ static inline void fz_vend(void *ctx)
 static inline void fz_view_ok(const struct game *g, const void *st, int seat)
 {
 	struct fz_vcheck c = { g, 0, 0 };
-	struct view_sink v = { fz_vstr, fz_vnum, fz_vflag, fz_vbegin, fz_vend, &c, NULL, 0 };
+	struct view_sink v = { fz_vstr, fz_vnum, fz_vflag, fz_vbegin, fz_vend, &c, NULL, 0, NULL };
 	g->view(st, seat, &v);
 	if (c.depth != 0)
 		fz_fail(g, "view(seat %d) left %d section(s) open", seat, c.depth);

@@ -129,7 +129,7 @@ static void pk_end(void *ctx)
 static int answers_card(const void *st, int seat, const char *move)
 {
 	struct peek k = { .top_by = -1 };
-	struct view_sink v = { pk_str, pk_num, pk_flag, pk_begin, pk_end, &k, NULL, 0 };
+	struct view_sink v = { pk_str, pk_num, pk_flag, pk_begin, pk_end, &k, NULL, 0, NULL };
 	if (strncmp(move, "play ", 5) != 0)
 		return 0;
 	G->view(st, seat, &v);

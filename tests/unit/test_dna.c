@@ -1746,7 +1746,7 @@ static void render(const struct dna_state *s, int seat, struct vbuf *b)
 {
 	b->n = 0;
 	b->s[0] = '\0';
-	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL, 0 };
+	struct view_sink v = { v_str, v_num, v_flag, v_begin, v_end, b, NULL, 0, NULL };
 	G->view(s, seat, &v);
 }
 

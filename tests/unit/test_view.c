@@ -367,6 +367,124 @@ static void test_seat_names_in_json(void **state)
 	assert_non_null(strstr(got, "\"seat\":1,\"seat_name\":\"B\\\"o\\u003e\""));
 }
 
+/* A constant group (vgroup): its entries, by index; index 9 has a seat's
+ * number, which the JSON writer does not keep as text (its name is put
+ * in). emits counts the calls. */
+static int emits;
+
+static void group_emit(struct view_sink *v, int index)
+{
+	static const char *const shape[2] = { "oval \"<&>\"", "Raute" };
+	emits++;
+	if (index == 9) {
+		vnum(v, "seat", 1);
+		return;
+	}
+	vstr(v, "code", index ? "B1" : "A0");
+	vtext(v, "label", index ? "zwei Rauten" : "ein Oval");
+	vnum(v, "num", index + 1);
+	vflag(v, "odd", index & 1);
+	vflag(v, "even", !(index & 1));
+	for (int i = 0; i <= index; i++) {
+		vbegin(v, "sym");
+		vnum(v, "sy", 10 * i);
+		vstr(v, "shape", shape[index]);
+		vend(v);
+	}
+}
+
+static const struct view_group test_group = { group_emit };
+
+/* The entries around the groups: in items, after an open array, after a
+ * key of the group's (its later value in the first's place), before more
+ * of the group's section, and with a seat's number. */
+static void groups_view(struct view_sink *v)
+{
+	vstr(v, "title", "Gruppen");
+	for (int i = 0; i < 6; i++) {
+		vbegin(v, "cards");
+		vnum(v, "n", i);
+		vgroup(v, &test_group, i % 2);
+		vnum(v, "after", i);
+		vend(v);
+	}
+	vbegin(v, "hand");
+	vbegin(v, "x");
+	vend(v);
+	vgroup(v, &test_group, 1);   /* the array of x closed first */
+	vend(v);
+	vbegin(v, "hand");
+	vstr(v, "label", "vorher");
+	vgroup(v, &test_group, 0);   /* a key it has: the entries */
+	vend(v);
+	vbegin(v, "hand");
+	vgroup(v, &test_group, 1);
+	vbegin(v, "sym");            /* one more item of the group's section */
+	vnum(v, "sy", 99);
+	vend(v);
+	vend(v);
+	vbegin(v, "hand");
+	vgroup(v, &test_group, 9);
+	vend(v);
+}
+
+/* A group's JSON is its entries' JSON, at its first use (the memo made)
+ * and later (copied from the memo); the tree gets the entries. */
+static void test_constant_group(void **state)
+{
+	(void)state;
+	static const char *const seat_names[] = { "Anna", "B\"o" };
+	struct view t, e, g;
+	struct view_sink st, se, sg;
+	view_init(&t, &A);
+	view_init(&e, &A);
+	view_init(&g, &A);
+	view_json(&e);
+	view_json(&g);
+	view_names(&t, seat_names, 2);
+	view_names(&e, seat_names, 2);
+	view_names(&g, seat_names, 2);
+	view_sink_init(&t, &st);
+	view_sink_init(&e, &se);
+	view_sink_init(&g, &sg);
+	assert_null(st.group);
+	assert_non_null(sg.group);
+	se.group = NULL;   /* the entries one by one */
+	groups_view(&st);
+	groups_view(&se);
+	emits = 0;
+	groups_view(&sg);
+	/* the memos of 0, 1 and 9 made (9's: none), 9's and the one after
+	 * "label" as entries: 5 emits of 11 groups */
+	assert_int_equal(emits, 5);
+	emits = 0;
+	struct view g2;
+	struct view_sink sg2;
+	view_init(&g2, &A);
+	view_json(&g2);
+	view_names(&g2, seat_names, 2);
+	view_sink_init(&g2, &sg2);
+	groups_view(&sg2);   /* every memo made before: 9's and "label"'s only */
+	assert_int_equal(emits, 2);
+	view_names(&t, NULL, 0);
+	view_names(&e, NULL, 0);
+	view_names(&g, NULL, 0);
+	view_names(&g2, NULL, 0);
+	assert_false(t.failed || e.failed || g.failed || g2.failed);
+	size_t tl = 0, el = 0, gl = 0, g2l = 0;
+	char *tree = json_render(&A, &t.root, &tl), *want = json_stream_finish(e.js, &el),
+	     *got = json_stream_finish(g.js, &gl), *again = json_stream_finish(g2.js, &g2l);
+	assert_non_null(tree);
+	assert_non_null(want);
+	assert_non_null(got);
+	assert_non_null(again);
+	assert_string_equal(want, tree);
+	assert_string_equal(got, want);
+	assert_string_equal(again, want);
+	assert_non_null(strstr(got, "\"seat\":1,\"seat_name\":\"B\\\"o\""));
+	assert_non_null(strstr(got, "\"sy\":10,\"shape\":\"Raute\"},{\"sy\":99}]"));
+}
+
 /* The one move form: every item with a `move` becomes a form posting it to
  * the page's move_url with the page's csrf and v (template-global values,
  * seen inside includes), labelled by `label` or the move itself; the JSON
@@ -737,6 +855,7 @@ int main(void)
 		cmocka_unit_test(test_lookups_scanned_and_indexed),
 		cmocka_unit_test(test_html_only_leaves_off_flags_out),
 		cmocka_unit_test(test_seat_names_in_json),
+		cmocka_unit_test(test_constant_group),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_literal_memos),

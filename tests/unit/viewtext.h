@@ -36,7 +36,7 @@ static inline struct view_sink vt_sink(struct vtext *t)
 {
 	t->len = 0;
 	t->s[0] = '\0';
-	return (struct view_sink){ vt_str, vt_num, vt_flag, vt_begin, vt_end, t, NULL, 0 };
+	return (struct view_sink){ vt_str, vt_num, vt_flag, vt_begin, vt_end, t, NULL, 0, NULL };
 }
 
 #endif
