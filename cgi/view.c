@@ -756,24 +756,59 @@ static void group_memo_make(struct group_memo *m, const struct view_group *g, in
 	arena_reset(&a);
 }
 
-/* A constant group: its text copied from the memo (made the first time),
- * or its entries one by one where the text cannot go as it is. */
+/* Group g's memo of `index` in language lang, or NULL; *slot: where to
+ * make it (the first free one of its probes, else its own). */
+static struct group_memo *group_memo_at(const struct view_group *g, int index, int lang,
+					struct group_memo **slot)
+{
+	uint64_t h = ((uint64_t)(uintptr_t)g + (uint64_t)lang) * 0x9E3779B97F4A7C15ULL;
+	size_t at = (size_t)(h >> 40) + (size_t)index;
+	struct group_memo *free_slot = NULL;
+	for (size_t k = 0; k < GROUP_PROBE; k++) {
+		struct group_memo *t = &group_memo[(at + k) & (GROUP_MEMO - 1)];
+		if (t->made && t->g == g && t->index == index && t->lang == lang)
+			return t;
+		if (!t->made && !free_slot)
+			free_slot = t;
+	}
+	*slot = free_slot ? free_slot : &group_memo[at & (GROUP_MEMO - 1)];
+	return NULL;
+}
+
+/* Whether group g in language lang was met before in this process (the
+ * first meeting makes the memos of all its indices: which of them exist
+ * then depends on no viewer's faces). */
+static int group_met(const struct view_group *g, int lang)
+{
+	enum { GROUPS_MET = 32 };
+	static _Thread_local struct { const struct view_group *g; int lang; } met[GROUPS_MET];
+	static _Thread_local int nmet;
+	for (int i = 0; i < nmet; i++)
+		if (met[i].g == g && met[i].lang == lang)
+			return 1;
+	if (nmet < GROUPS_MET) {
+		met[nmet].g = g;
+		met[nmet++].lang = lang;
+	}
+	return 0;
+}
+
+/* A constant group: its text copied from the memo (made at the group's
+ * first use, with those of all its indices), or its entries one by one
+ * where the text cannot go as it is. */
 static void ssink_group(struct view_sink *self, const struct view_group *g, int index)
 {
 	struct view *v = self->ctx;
 	int lang = (int)i18n_lang();
-	uint64_t h = ((uint64_t)(uintptr_t)g + (uint64_t)lang) * 0x9E3779B97F4A7C15ULL;
-	size_t slot = (size_t)(h >> 40) + (size_t)index;
-	struct group_memo *m = NULL, *free_slot = NULL;
-	for (size_t k = 0; k < GROUP_PROBE && !m; k++) {
-		struct group_memo *t = &group_memo[(slot + k) & (GROUP_MEMO - 1)];
-		if (t->made && t->g == g && t->index == index && t->lang == lang)
-			m = t;
-		else if (!t->made && !free_slot)
-			free_slot = t;
-	}
-	if (!m) {
-		m = free_slot ? free_slot : &group_memo[slot & (GROUP_MEMO - 1)];
+	struct group_memo *slot = NULL, *m = group_memo_at(g, index, lang, &slot);
+	if (!m && !group_met(g, lang))
+		for (int i = 0; i < g->count; i++) {
+			struct group_memo *s = NULL;
+			if (!group_memo_at(g, i, lang, &s))
+				group_memo_make(s, g, i, lang);
+		}
+	if (!m && !(m = group_memo_at(g, index, lang, &slot))) {
+		m = slot;
 		group_memo_make(m, g, index, lang);
 	}
 	int done = m->text ? json_stream_group(v->js, m->text) : 0;

@@ -2846,7 +2846,7 @@ static void face_fields(struct view_sink *v, int f)
 	}
 }
 
-static const struct view_group face_group = { face_fields };
+static const struct view_group face_group = { face_fields, DNA_FACES };
 
 /* The fields of card c's face (face_fields), a card the viewer sees. */
 static void view_card_fields(struct view_sink *v, int c)

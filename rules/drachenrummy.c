@@ -246,7 +246,7 @@ static void face_entries(struct view_sink *v, int f)
 	vflag(v, "red", f / DR_RANKS >= 2);
 }
 
-static const struct view_group face_group = { face_entries };
+static const struct view_group face_group = { face_entries, DR_DECK };
 
 /* The fields of face f, a card the viewer sees. */
 static void emit_face(struct view_sink *v, int f)

@@ -1179,7 +1179,7 @@ static void card_entries(struct view_sink *v, int id)
 	vflag(v, "wide_rank", c->kind == DW_WORM && c->rank == 1);
 }
 
-static const struct view_group card_group = { card_entries };
+static const struct view_group card_group = { card_entries, DW_CARDS };
 
 /* The face fields of card id, a card the viewer sees. */
 static void emit_card(struct view_sink *v, int id)

@@ -158,6 +158,10 @@ struct view_sink {
  * group (a sink's memo could not put the names in). */
 struct view_group {
 	void (*emit)(struct view_sink *v, int index);
+	/* The indices are 0..count-1. A sink that keeps memos makes them all
+	 * at the group's first use, so that whether one was kept says nothing
+	 * of which faces other viewers were shown. */
+	int count;
 };
 
 /* Convenience wrappers (rules/view.c); vstrf formats like printf. vstr and

@@ -2136,7 +2136,7 @@ static void card_entries(struct view_sink *v, int card)
 	vflag(v, "stays", t->flags & F_STAYS);
 }
 
-static const struct view_group card_group = { card_entries };
+static const struct view_group card_group = { card_entries, WG_CARDS };
 
 /* The fields of card `card`, one the viewer sees. */
 static void view_card(struct view_sink *v, unsigned card)

@@ -393,7 +393,7 @@ static void group_emit(struct view_sink *v, int index)
 	}
 }
 
-static const struct view_group test_group = { group_emit };
+static const struct view_group test_group = { group_emit, 2 };   /* 9 on demand */
 
 /* The entries around the groups: in items, after an open array, after a
  * key of the group's (its later value in the first's place), before more
@@ -483,6 +483,35 @@ static void test_constant_group(void **state)
 	assert_string_equal(again, want);
 	assert_non_null(strstr(got, "\"seat\":1,\"seat_name\":\"B\\\"o\""));
 	assert_non_null(strstr(got, "\"sy\":10,\"shape\":\"Raute\"},{\"sy\":99}]"));
+}
+
+/* A group's first use makes the memos of all its indices: whether a face's
+ * memo exists tells nothing of which faces earlier viewers were shown. */
+static void test_group_made_whole(void **state)
+{
+	(void)state;
+	static const struct view_group whole = { group_emit, 2 };
+	struct view a, b;
+	struct view_sink sa, sb;
+	view_init(&a, &A);
+	view_init(&b, &A);
+	view_json(&a);
+	view_json(&b);
+	view_sink_init(&a, &sa);
+	view_sink_init(&b, &sb);
+	emits = 0;
+	vbegin(&sa, "x");
+	vgroup(&sa, &whole, 0);
+	vend(&sa);
+	assert_int_equal(emits, 2);   /* 0's and 1's */
+	emits = 0;
+	vbegin(&sb, "x");
+	vgroup(&sb, &whole, 1);
+	vend(&sb);
+	assert_int_equal(emits, 0);   /* 1's made with 0's */
+	size_t al = 0, bl = 0;
+	assert_non_null(json_stream_finish(a.js, &al));
+	assert_non_null(json_stream_finish(b.js, &bl));
 }
 
 /* The one move form: every item with a `move` becomes a form posting it to
@@ -856,6 +885,7 @@ int main(void)
 		cmocka_unit_test(test_html_only_leaves_off_flags_out),
 		cmocka_unit_test(test_seat_names_in_json),
 		cmocka_unit_test(test_constant_group),
+		cmocka_unit_test(test_group_made_whole),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_literal_memos),
