@@ -82,6 +82,7 @@ enum {
 	STMT_SEATS_DONE,
 	STMT_TABLE_PAGE,
 	STMT_TABLE_PAGE_ROWS,
+	STMT_TABLE_PAGE_SEATS,
 	STMT_TABLES_END
 };
 
@@ -361,6 +362,8 @@ static const char *const stmt_text[] = {
 	 * not the maximum over a join (one seek, no aggregate). */
 	ST_AT(STMT_TABLE_PAGE) = PAGE_TABLE_ROW,
 	ST_AT(STMT_TABLE_PAGE_ROWS) = PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS,
+	/* the same before the first party's end: no finished party to read */
+	ST_AT(STMT_TABLE_PAGE_SEATS) = PAGE_SEAT_ROWS,
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -1234,8 +1237,11 @@ int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_t
 	if (rc == ST_OK) {
 		rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
 			     read_page_head, r, "table page");
+		/* parties are numbered from 0: before the first's end none is over */
+		int fin = out->t.party_no > 0 || (out->has_party && out->party.over);
 		if (rc == ST_OK && r->found)
-			rc = st_each(s, st_query(s, STMT_TABLE_PAGE_ROWS, ST_ARGS(ST_INT(table))),
+			rc = st_each(s, st_query(s, fin ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
+						 ST_ARGS(ST_INT(table))),
 				     read_page_row, r, "table page rows");
 		store_rollback(s);
 	}
