@@ -751,10 +751,10 @@ struct st_table_tourney {
 };
 int store_table_tourney(struct store *s, int64_t table, struct st_table_tourney *out);
 
-/* Everything a table's page reads of the table, in one statement (one
- * read, so one consistent state, without a transaction around it): the
- * table row; its current party (t.party_no) with the position of its last
- * step into snap (at most cap bytes) and, when over, its result; the
+/* Everything a table's page reads of the table, in one read transaction
+ * (one consistent state; two statements, docs/storage.md): the table row;
+ * its current party (t.party_no) with the position of its last step into
+ * snap (at most cap bytes) and, when over, its result; the
  * version of the viewer's own last step in it; the seats that continued
  * since t.epoch_version while it is over; the tournament it belongs to;
  * the seats with their users; and every finished party (over, with its

@@ -358,7 +358,7 @@ static int close_unloadable(struct store *s, int64_t table, int64_t now_ms)
 static int load_once(struct store *s, int64_t table, int64_t user, int64_t now_ms,
 		     struct play_table *out);
 
-/* Everything a table page shows, read in one statement (store_table_page)
+/* Everything a table page shows, read in one snapshot (store_table_page)
  * after the passed deadlines were applied. A running table whose party's
  * state no longer loads is closed first (close_broken) and shown finished.
  * PLAY_NOT_FOUND (404), PLAY_ERR (500). The caller calls play_free()

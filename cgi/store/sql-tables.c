@@ -13,25 +13,16 @@
 
 enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 
-/* STMT_TABLE_PAGE's columns: the table row's (TABLE_COLS and what follows
- * it, PAGE_NCOLS), then the kind of row (PAGE_KIND). A seat row's columns
- * (STMT_TABLE_SEATS's) and a result row's (PAGE_RESULT_*) lie over the
- * table row's first ones, NULL after them: the seat's two texts (its
- * user's and its claimer's names) over the table's two (game, options),
- * its numbers over numbers, so that every column has one type on every
- * engine (PostgreSQL unites no text with a number) and the statement is
- * no wider than the table row (each column of each branch is a part of
- * the plan PostgreSQL's executor builds at every execution). */
-#define PAGE_NULLS_5 "NULL, NULL, NULL, NULL, NULL, "
-#define PAGE_NULLS_10 PAGE_NULLS_5 PAGE_NULLS_5
-#define PAGE_NULLS_28 PAGE_NULLS_10 PAGE_NULLS_10 PAGE_NULLS_5 "NULL, NULL, NULL, "
-#define PAGE_NULLS_34 PAGE_NULLS_28 PAGE_NULLS_5 "NULL, "
+/* STMT_TABLE_PAGE's columns: TABLE_COLS and what follows them (PAGE_*).
+ * STMT_TABLE_PAGE_ROWS's: a seat's (STMT_TABLE_SEATS's, 13) or a finished
+ * party's result (PAGE_RESULT_*, 7, then NULLs), then the kind of row
+ * (PAGE_ROWS_KIND: 1 a seat, 2 a result): the result's numbers over the
+ * seat's numbers, NULL over its two texts, so that every column has one
+ * type on every engine (PostgreSQL unites no text with a number). */
 enum { PAGE_RESULT_NUMBER = 0, PAGE_RESULT_ID = 3, PAGE_RESULT_SEAT, PAGE_RESULT_PLACE,
-       PAGE_RESULT_POINTS };
+       PAGE_RESULT_POINTS, PAGE_ROWS_KIND = 13 };
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT, PAGE_KIND };
-_Static_assert(PAGE_KIND == 13 + 28 && PAGE_KIND == 7 + 34,
-	       "a seat's 13 columns and 28 NULLs, a result's 7 and 34, span the table row's");
+       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -90,8 +81,48 @@ enum {
 	STMT_TABLE_ID_HIGH,
 	STMT_SEATS_DONE,
 	STMT_TABLE_PAGE,
+	STMT_TABLE_PAGE_ROWS,
+	STMT_TABLE_PAGE_SEATS,
 	STMT_TABLES_END
 };
+
+/* store_table_page's table row: the table, its current party, the
+ * viewer's (?2) last step in it, the seats that continued, its tournament,
+ * the viewer's count of waiting tables and a message of its chat (any:
+ * without one the chat is not read). */
+#define PAGE_TABLE_ROW \
+	"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, " \
+	PARTY_SNAPSHOT ", " PARTY_LAST_TICK "," \
+	" coalesce((SELECT m.version FROM moves m WHERE m.party = p.id AND m.seat =" \
+	" (SELECT y.seat FROM seats y WHERE y.table_id = t.id AND y.user_id = ?2)" \
+	" ORDER BY m.version DESC LIMIT 1), 0)," \
+	" CASE WHEN p.over = 1 AND t.status = 1 THEN" \
+	" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
+	" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats" \
+	" AND m.version > t.epoch_version) ELSE 0 END," \
+	" (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' || o.name" \
+	" FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament" \
+	" WHERE x.table_id = t.id)," \
+	" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e" \
+	" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1)" \
+	" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no" \
+	" WHERE t.id = ?1"
+/* A seat (the columns of STMT_TABLE_SEATS), then its kind. */
+#define PAGE_SEAT_ROWS \
+	"SELECT s.seat," \
+	" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), '')," \
+	" CASE WHEN s.claimed_by IS NULL THEN '' ELSE" \
+	" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END," \
+	" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left," \
+	" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, " \
+	"1 FROM seats s WHERE s.table_id = ?1"
+/* A finished party and one seat's result (a party without results: seat
+ * NULL), NULL up to the seat's 13 columns, then its kind. */
+#define PAGE_RESULT_ROWS \
+	"SELECT p.number, NULL, NULL, p.id, r.seat, r.place, r.points," \
+	" NULL, NULL, NULL, NULL, NULL, NULL, 2" \
+	" FROM parties p LEFT JOIN party_results r ON r.party = p.id" \
+	" WHERE p.table_id = ?1 AND p.over = 1"
 
 static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_CREATE) =
@@ -311,13 +342,13 @@ static const char *const stmt_text[] = {
 	/* a seat at a finished table is done (seats_user_done, 019) */
 	ST_AT(STMT_SEATS_DONE) =
 		"UPDATE seats SET done = ?2 WHERE table_id = ?1 AND done <> ?2",
-	/* store_table_page: three kinds of rows (the last column), each kind's
-	 * columns from 0 on, NULL after them: 0 the table (TABLE_COLS), its
-	 * current party, the viewer's (?2) last step in it, the seats that
-	 * continued, its tournament, the viewer's count of waiting tables and
-	 * a message of its chat (any: without one the chat is not read);
-	 * 1 a seat (the columns of STMT_TABLE_SEATS); 2 a finished party and
-	 * one seat's result (a party without results: seat NULL). The seats'
+	/* store_table_page, two statements in one read transaction: the table
+	 * row, then its seats and its finished parties' results, each row as
+	 * narrow as a seat's. Not one UNION of the three: every branch would carry
+	 * the table row's 41 columns, the seats' and results' rows as NULLs,
+	 * and PostgreSQL builds every column of every branch at every
+	 * execution (docs/benchmarks.md, "PostgreSQL: the page as two
+	 * statements"; cheaper on SQLite as well). The seats'
 	 * names by key in subqueries, not joined: PostgreSQL's generic plan
 	 * of the join hashed the whole users table twice (measured, 1,000
 	 * users: 0.5 of the statement's 0.7 ms); the claimer's only for a
@@ -325,38 +356,14 @@ static const char *const stmt_text[] = {
 	 * key: 0.7k instructions a seat). The tournament is one subquery and
 	 * one text ("id round number name", read_page_tourney), not two
 	 * joins: PostgreSQL builds each join's state, as wide as the table
-	 * row, at every execution, and each column of the statement in every
-	 * branch (docs/benchmarks.md, "PostgreSQL: the page statement's
-	 * tournament and last step").
+	 * row, at every execution (docs/benchmarks.md, "PostgreSQL: the page
+	 * statement's tournament and last step").
 	 * The viewer's last step by the index moves_party_seat, newest first,
 	 * not the maximum over a join (one seek, no aggregate). */
-	ST_AT(STMT_TABLE_PAGE) =
-		"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, "
-		PARTY_SNAPSHOT ", " PARTY_LAST_TICK ","
-		" coalesce((SELECT m.version FROM moves m WHERE m.party = p.id AND m.seat ="
-		" (SELECT y.seat FROM seats y WHERE y.table_id = t.id AND y.user_id = ?2)"
-		" ORDER BY m.version DESC LIMIT 1), 0),"
-		" CASE WHEN p.over = 1 AND t.status = 1 THEN"
-		" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)"
-		" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats"
-		" AND m.version > t.epoch_version) ELSE 0 END,"
-		" (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' || o.name"
-		" FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament"
-		" WHERE x.table_id = t.id),"
-		" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e"
-		" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1), 0"
-		" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no"
-		" WHERE t.id = ?1"
-		" UNION ALL SELECT s.seat,"
-		" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
-		" CASE WHEN s.claimed_by IS NULL THEN '' ELSE"
-		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END,"
-		" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left,"
-		" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, "
-		PAGE_NULLS_28 "1 FROM seats s WHERE s.table_id = ?1"
-		" UNION ALL SELECT p.number, NULL, NULL, p.id, r.seat, r.place, r.points, "
-		PAGE_NULLS_34 "2 FROM parties p LEFT JOIN party_results r ON r.party = p.id"
-		" WHERE p.table_id = ?1 AND p.over = 1",
+	ST_AT(STMT_TABLE_PAGE) = PAGE_TABLE_ROW,
+	ST_AT(STMT_TABLE_PAGE_ROWS) = PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS,
+	/* the same before the first party's end: no finished party to read */
+	ST_AT(STMT_TABLE_PAGE_SEATS) = PAGE_SEAT_ROWS,
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -1193,20 +1200,23 @@ static void page_result_row(struct page_rows *r, struct st_cur *q)
 	}
 }
 
+/* STMT_TABLE_PAGE's row (a table is in one tournament: one row). */
+static int read_page_head(void *ctx, struct st_cur *q)
+{
+	struct page_rows *r = ctx;
+	if (!r->found)
+		page_table_row(r, q);
+	return 0;
+}
+
+/* A row of STMT_TABLE_PAGE_ROWS: a seat or a result. */
 static int read_page_row(void *ctx, struct st_cur *q)
 {
 	struct page_rows *r = ctx;
-	switch (st_int(q, PAGE_KIND)) {
-	case 0:
-		if (!r->found)   /* (a table is in one tournament: one row) */
-			page_table_row(r, q);
-		return 0;
-	case 1:
+	if (st_int(q, PAGE_ROWS_KIND) == 1)
 		return read_seat(&r->seats, q);
-	default:
-		page_result_row(r, q);
-		return 0;
-	}
+	page_result_row(r, q);
+	return 0;
 }
 
 int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
@@ -1222,8 +1232,19 @@ int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_t
 	r->found = r->nfin = 0;
 	r->rc = ST_OK;
 	r->seats = (struct seat_rows){ out->seats, GAME_MAX_SEATS, &out->nseated, 0 };
-	int rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
-			 read_page_row, r, "table page");
+	/* the two statements in one snapshot (a read transaction) */
+	int rc = store_begin_read(s);
+	if (rc == ST_OK) {
+		rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
+			     read_page_head, r, "table page");
+		/* parties are numbered from 0: before the first's end none is over */
+		int fin = out->t.party_no > 0 || (out->has_party && out->party.over);
+		if (rc == ST_OK && r->found)
+			rc = st_each(s, st_query(s, fin ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
+						 ST_ARGS(ST_INT(table))),
+				     read_page_row, r, "table page rows");
+		store_rollback(s);
+	}
 	if (rc == ST_OK)
 		rc = !r->found ? ST_NOTFOUND : r->rc;
 	/* the seats by number, the finished parties by number (as the reads

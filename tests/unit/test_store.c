@@ -1096,6 +1096,43 @@ static void page_muted(void *ctx, int64_t user, const char *name)
  * its last step, the viewer's last step, the seats in order, the finished
  * parties with their results), store_chat_card and store_table_logs give
  * what the single reads before them gave. */
+/* A table whose first party (number 0) is its only one and over: the page
+ * reads its result though no later party was started (the page's second
+ * statement reads results only once a party can be over). */
+static void test_table_page_first_over(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[4] = { 1, 2, 3, 4 }, got[16];
+	struct party_result score = { { 2, 1 }, { -3, 3 } };
+	struct st_table_page pg;
+	struct page_seen ps;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea");
+	int64_t tab = make_table(t->s, 2, a), p0;
+	int seat;
+	assert_int_equal(store_seat_take(t->s, tab, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, b, &seat), ST_OK);
+	assert_int_equal(store_party_create(t->s, tab, 0, 11, 0, snap, 4, 1000, &p0), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 0), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(ps.nfin, 0);   /* party 0 running: nothing finished */
+	assert_int_equal(pg.nseated, 2);
+	assert_int_equal(store_party_end(t->s, p0, snap, 4, &score, 2), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_FINISHED, 0, 0), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.party.over, 1);
+	assert_int_equal(pg.nseated, 2);
+	assert_string_equal(pg.seats[1].name, "Bea");
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(ps.fin[0].id, p0);
+	assert_int_equal(ps.fin[0].result.place[1], 1);
+	assert_int_equal(ps.fin[0].result.points[0], -3);
+	assert_int_equal(pg.party.result.points[1], 3);
+}
+
 static void test_table_page(void **state)
 {
 	struct tmpdb *t = *state;
@@ -1611,6 +1648,8 @@ int main(void)
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_step_append_seq, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_page_first_over, tmpdb_setup,
+						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_bots_migration, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
