@@ -51,6 +51,7 @@
 #include "i18n.h"
 #include "tmpl.h"
 #include "view.h"
+#include "pergame.h"
 #include "walk.h"
 
 /* Seat names with markup in them: the page must escape them everywhere. */
@@ -416,14 +417,5 @@ static void test_game(void **state)
 /* Runs the leak check once per registered game, after loading the templates. */
 int main(void)
 {
-	struct CMUnitTest *tests = calloc((size_t)ngames, sizeof *tests);
-	assert_non_null(tests);
-	for (int i = 0; i < ngames; i++) {
-		tests[i].name = games[i]->slug;
-		tests[i].test_func = test_game;
-		tests[i].initial_state = (void *)games[i];
-	}
-	int rc = _cmocka_run_group_tests("leak", tests, (size_t)ngames, setup_templates, NULL);
-	free(tests);
-	return rc;
+	return run_per_game("leak", test_game, setup_templates);
 }

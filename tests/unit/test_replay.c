@@ -37,6 +37,7 @@
 #include "game.h"
 #include "i18n.h"
 #include "json.h"
+#include "pergame.h"
 #include "play.h"
 #include "tmpl.h"
 #include "view.h"
@@ -244,11 +245,5 @@ static void test_game(void **state)
 
 int main(void)
 {
-	struct CMUnitTest tests[16];
-	int n = 0;
-	for (int i = 0; i < ngames && n < 16; i++) {
-		tests[n] = (struct CMUnitTest)cmocka_unit_test_prestate(test_game, (void *)games[i]);
-		tests[n++].name = games[i]->slug;
-	}
-	return _cmocka_run_group_tests("test_replay", tests, (size_t)n, setup_templates, NULL);
+	return run_per_game("test_replay", test_game, setup_templates);
 }

@@ -26,6 +26,7 @@
 #include "arena.h"
 #include "game.h"
 #include "view.h"
+#include "pergame.h"
 #include "walk.h"
 
 enum { MAX_USES = 512, MAX_PATHS = 64, MAX_KEYS = 160, MAX_DEPTH = 8, PATH_LEN = 128,
@@ -305,14 +306,5 @@ static void test_game(void **state)
 /* One cmocka test per registered game, so a failure names the game. */
 int main(void)
 {
-	struct CMUnitTest *tests = calloc((size_t)ngames, sizeof *tests);
-	assert_non_null(tests);
-	for (int i = 0; i < ngames; i++) {
-		tests[i].name = games[i]->slug;
-		tests[i].test_func = test_game;
-		tests[i].initial_state = (void *)games[i];
-	}
-	int rc = _cmocka_run_group_tests("tmpl_names", tests, (size_t)ngames, NULL, NULL);
-	free(tests);
-	return rc;
+	return run_per_game("tmpl_names", test_game, NULL);
 }
