@@ -59,10 +59,10 @@ CONN=${BENCH_CONNECTIONS:-16}
 # One connection per wrk thread: a thread sends its requests strictly one
 # after the other, so each table's prepared moves arrive in order.
 THREADS=${BENCH_THREADS:-$CONN}
-# The open loop's GET rows: as many connections from two wrk threads (each
-# thread's connections take its slots in turn, so a slow answer holds up
-# none of the sends behind it), fewer threads beside the server on the
-# cores. The moves keep one thread a connection (their order above).
+# The open loop: as many connections from two wrk threads (each thread's
+# connections take its slots in turn, so a slow answer holds up none of the
+# sends behind it), fewer threads beside the server on the cores; its
+# moves keep each table's order by a queue a table (wrk.lua).
 OPEN_THREADS=${BENCH_OPEN_THREADS:-2}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
 HIST_SMALL=1000
@@ -364,9 +364,9 @@ note() { echo "note|$*" >> "$RES"; }
 # open_measure KEY LABEL EXPECT PATH COOKIE [TUPLES]: the row KEY once more,
 # at half the rate its (closed-loop) run just measured, on a fixed
 # schedule (wrk.lua BENCH_RATE: each wrk thread its share, whatever the
-# answers take), with the same connections (the GET rows from
-# OPEN_THREADS wrk threads, the moves from one a connection); the moves go on
-# where that run stopped. Appends one line
+# answers take), with as many connections from OPEN_THREADS wrk threads; the
+# moves go on where that run stopped, each table's in order (wrk.lua
+# BENCH_TABLE_QUEUES: a table's next move after the answer to its last). Appends one line
 # open|KEY|LABEL|offered|achieved|p50_us|p99_us|errors|codes|exhausted|late|late_max_us|load
 # (load: the 1-minute load average as the run ended). BENCH_OPENLOOP=0
 # skips it.
@@ -376,9 +376,10 @@ open_measure() {
 	rate=$(awk -F'|' -v k="$key" '$1 == k { r = $3 } END { printf "%d", r / 2 }' "$RES")
 	[ "${rate:-0}" -gt 0 ] || return 0
 	if [ -n "$tuples" ]; then
-		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$CONN BENCH_RATE=$rate \
+		out=$(BENCH_EXPECT=$expect BENCH_TUPLES=$tuples BENCH_THREADS=$OPEN_THREADS BENCH_RATE=$rate \
 			BENCH_TUPLES_STATE="$W/tuples-state-${key#*:}" BENCH_TUPLES_RESUME=1 \
-			timeout $((DUR + 60)) wrk -t"$CONN" -c"$CONN" -d"${DUR}s" --latency \
+			BENCH_TABLE_QUEUES=1 BENCH_RESUME_THREADS=$CONN \
+			timeout $((DUR + 60)) wrk -t"$OPEN_THREADS" -c"$CONN" -d"${DUR}s" --latency \
 			-s "$LUA" "http://127.0.0.1:$PORT$path" 2>&1) || true
 	else
 		out=$(BENCH_EXPECT=$expect BENCH_THREADS=$OPEN_THREADS BENCH_RATE=$rate \

@@ -23,6 +23,15 @@
 --                 largest lateness). The latencies are from the actual send.
 --                 Run it with enough connections for the answers in flight.
 --
+--   BENCH_TABLE_QUEUES=1  moves from threads of several connections each
+--                 (the open loop's moves: -t 2 -c 16): a thread keeps a queue
+--                 a table and sends a table's next move only after the answer
+--                 to its last one (every answer to a move, a refusal too, is
+--                 a 303 to /t/TABLE, which names it), so each table's moves
+--                 still arrive in order while a slow answer holds up no other
+--                 table's. With BENCH_TUPLES_RESUME=1 it goes on where a run
+--                 of BENCH_RESUME_THREADS one-connection threads stopped.
+--
 -- Moves: line k of the file is "slot<TAB>table<TAB>path<TAB>cookie<TAB>body".
 -- Thread i of n takes the lines whose slot % n == i - 1 and sends them in
 -- file order; each line is sent once. Run it with one connection per
@@ -71,6 +80,40 @@ local function load_tuples(path, tid, n)
    return list
 end
 
+-- Table queues (BENCH_TABLE_QUEUES): this thread's moves by table, in file
+-- order, and the tables with a move to send in turn. A line that a run of
+-- `old` one-connection threads (before) has sent is left out; the one it
+-- had in flight is sent again and its answer not judged (as resume_at's).
+local queues, ready, rhead, rtail, inflight = nil, {}, 1, 0, {}
+local function load_queues(path, tid, n, old, at)
+   queues = {}
+   local rank = {}
+   local f = assert(io.open(path, "r"))
+   for line in f:lines() do
+      local slot, tbl, path_, cookie, body =
+         line:match("^(%d+)\t(%d+)\t([^\t]+)\t([^\t]+)\t(.*)$")
+      if slot then
+         local o = tonumber(slot) % old
+         rank[o] = (rank[o] or 0) + 1
+         local from = at and at[o + 1] or 1
+         if tonumber(slot) % n == tid - 1 and rank[o] >= from then
+            local q = queues[tbl]
+            if not q then
+               q = { h = 1 }
+               queues[tbl] = q
+               rtail = rtail + 1
+               ready[rtail] = tbl
+            end
+            q[#q + 1] = { req = wrk.format("POST", path_, {
+               ["Cookie"] = cookie,
+               ["Content-Type"] = "application/x-www-form-urlencoded",
+            }, body), unjudged = at ~= nil and rank[o] == from }
+         end
+      end
+   end
+   f:close()
+end
+
 -- Where thread tid stopped in the run before (BENCH_TUPLES_STATE), or nil.
 local function resume_at(tid)
    local f = io.open(os.getenv("BENCH_TUPLES_STATE") or "", "r")
@@ -84,9 +127,26 @@ local function resume_at(tid)
    return at
 end
 
+-- Where every thread of the run before stopped: at[tid], or nil.
+local function resume_all()
+   local f = io.open(os.getenv("BENCH_TUPLES_STATE") or "", "r")
+   if not f then return nil end
+   local at = {}
+   for line in f:lines() do
+      local t, n = line:match("^(%d+) (%d+)$")
+      if t then at[tonumber(t)] = tonumber(n) end
+   end
+   f:close()
+   return at
+end
+
 function init(args)
    local path = os.getenv("BENCH_TUPLES")
-   if path and path ~= "" then
+   if path and path ~= "" and os.getenv("BENCH_TABLE_QUEUES") == "1" then
+      local at = os.getenv("BENCH_TUPLES_RESUME") == "1" and resume_all() or nil
+      load_queues(path, tid, tonumber(os.getenv("BENCH_THREADS") or "1"),
+                  tonumber(os.getenv("BENCH_RESUME_THREADS") or "1"), at)
+   elseif path and path ~= "" then
       tuples = load_tuples(path, tid, tonumber(os.getenv("BENCH_THREADS") or "1"))
       if os.getenv("BENCH_TUPLES_RESUME") == "1" then
          local at = resume_at(tid)
@@ -134,7 +194,57 @@ end
 -- connection per thread), so the index moves on in response(): wrk calls
 -- request() once more before the threads start (to check the script), and
 -- that call must not use up a move.
-if os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" then
+if os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" and
+   os.getenv("BENCH_TABLE_QUEUES") == "1" then
+   -- wrk asks thread 1's request() once before the threads start, to check
+   -- the script, and sends nothing: that call takes no table.
+   -- A move sent again (unjudged) may be refused as already made: a 409
+   -- without a Location; so one at a time is in flight, and an answer
+   -- without a Location is its.
+   local checked, unjudged_t = false, nil
+   request = function()
+      for _ = rhead, rtail do
+         local t = ready[rhead]
+         local m = queues[t][queues[t].h]
+         if tid == 1 and not checked then
+            checked = true
+            return m.req
+         end
+         ready[rhead] = nil
+         rhead = rhead + 1
+         if m.unjudged and unjudged_t then
+            rtail = rtail + 1   -- after the one in flight
+            ready[rtail] = t
+         else
+            if m.unjudged then unjudged_t = t end
+            inflight[t] = true
+            return m.req
+         end
+      end
+      exhausted = 1
+      wrk.thread:stop()
+      return wrk.format("GET", "/bench-exhausted")
+   end
+   response = function(status, headers, body)
+      local t = (headers["Location"] or headers["location"] or ""):match("/t/(%d+)") or unjudged_t
+      if t == unjudged_t then unjudged_t = nil end
+      local q = t and inflight[t] and queues[t]
+      if not q then
+         codes[status] = (codes[status] or 0) + 1   -- not a move's answer: an error
+         return
+      end
+      inflight[t] = nil
+      local m = q[q.h]
+      q.h = q.h + 1
+      if q.h <= #q then
+         rtail = rtail + 1
+         ready[rtail] = t
+      end
+      if m.unjudged then return end
+      codes[status] = (codes[status] or 0) + 1
+      sent = sent + 1
+   end
+elseif os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" then
    request = function()
       local r = tuples[next_tuple]
       if r == nil then
@@ -147,7 +257,7 @@ if os.getenv("BENCH_TUPLES") and os.getenv("BENCH_TUPLES") ~= "" then
    end
 end
 
-function response(status, headers, body)
+response = response or function(status, headers, body)
    if resumed == 1 then
       -- the move that was in flight when the run before ended: not judged
       resumed = 2
@@ -167,7 +277,8 @@ function done(summary, latency, requests)
    local total, bad, ex, moves, nlate, lmax = 0, 0, 0, 0, 0, 0
    local seen = {}
    local state = os.getenv("BENCH_TUPLES_STATE")
-   local sf = (state and state ~= "" and os.getenv("BENCH_TUPLES")) and io.open(state, "w") or nil
+   local sf = (state and state ~= "" and os.getenv("BENCH_TUPLES") and
+               os.getenv("BENCH_TABLE_QUEUES") ~= "1") and io.open(state, "w") or nil
    for i, t in ipairs(threads) do
       if sf then sf:write(string.format("%d %d\n", i, t:get("next_tuple"))) end
       nlate = nlate + (t:get("late") or 0)
