@@ -31,9 +31,9 @@ enum { BUSY_TIMEOUT_MS = 5000, CHECKPOINT_WAIT_MS = 10, MIGRATION_MAX_BYTES = 1 
        WRITER_WAIT_MS = BUSY_TIMEOUT_MS,   /* the writer lock file's bound, as SQLite's */
        CHECKPOINT_TRIES = 8,               /* passive checkpoints in a round at most */
        CHECKPOINT_LOCKED_PAGES = 256,      /* the most a round copies under the writer lock */
-       WAL_CATCH_UP_PAGES = 16384,         /* past this (64 MiB) the WAL is made to start over */
-       WAL_BACKSTOP_PAGES = 65536 };       /* the workers checkpoint on commit only past this
-					      (256 MiB): no checkpointer running */
+       WAL_CATCH_UP_PAGES = 65536,         /* past this (256 MiB) the WAL is made to start over */
+       WAL_BACKSTOP_PAGES = 262144 };      /* the workers checkpoint on commit only past this
+					      (1 GiB): no checkpointer running */
 
 enum {
 	STMT_PRAGMA_WAL = ST_FIRST(ST_G_CORE),
@@ -805,8 +805,10 @@ static int checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_
  * checkpoint never reaches the WAL's end, and the WAL only starts over when
  * one has; so once the WAL is longer than WAL_CATCH_UP_PAGES, the last short
  * remainder is copied under the writer lock: a few hundred pages and two
- * syncs, short and rare enough for the writers held off meanwhile
- * (docs/benchmarks.md, "Figures from the code's comments"). */
+ * syncs, 4–15 ms that every writer waits out; so it is made rare (a WAL of
+ * 256 MiB: every few seconds at thousands of moves a second, never where
+ * writes pause and the passive checkpoints catch up; docs/benchmarks.md,
+ * "The moves' tail: the WAL's restart"). */
 static int checkpoint_round(struct store *s, struct st_maint *m)
 {
 	int wal = 0, left = 0, rc = ST_OK;
