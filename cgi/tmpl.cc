@@ -237,6 +237,23 @@ const view_node *str_in(const view_node *d, const Key &k)
 
 const ctemplate::TemplateString empty_value("", 0);
 
+// The len bytes at p as the TemplateString GetValue gives back, made
+// without TemplateString's test whether p lies in the program's text (its
+// is_immutable, which ctemplate does not read of a value: it only writes
+// it out): by way of a StaticTemplateString, whose constructor takes that
+// as given. GetValue asks in_program_text itself where it needs to know.
+inline ctemplate::TemplateString value_string(const char *p, size_t len)
+{
+	const ctemplate::StaticTemplateString s = { { p, len, ctemplate::kIllegalTemplateId } };
+	return ctemplate::TemplateString(s);
+}
+
+// 1 when p lies in the program's text: a literal (TemplateString's test).
+inline bool in_program_text(const char *p)
+{
+	return ctemplate::TemplateString(p, 0).is_immutable();
+}
+
 // ---- A value in HTML text: escaped by GetValue, no modifier ----
 //
 // ctemplate's auto-escape gives a value in the text or a quoted attribute
@@ -561,7 +578,7 @@ struct Expansion {
 	ctemplate::TemplateString text(const view_node *n, unsigned *kind)
 	{
 		if (n->kind == VIEW_STR)
-			return ctemplate::TemplateString(n->str, (size_t)n->num);
+			return value_string(n->str, (size_t)n->num);
 		*kind = n->num < 0 ? CLEAN : CLEAN | DIGITS;
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
@@ -571,7 +588,7 @@ struct Expansion {
 		while (u /= 10);
 		if (n->num < 0)
 			*--p = '-';
-		return ctemplate::TemplateString(p, (size_t)(e - p));
+		return value_string(p, (size_t)(e - p));
 	}
 };
 
@@ -996,12 +1013,12 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &na
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
 	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
-		if (kind != NOT_KNOWN || (v.is_immutable() ? literal_is_clean(v.data(), v.size()) :
+		if (kind != NOT_KNOWN || (in_program_text(v.data()) ? literal_is_clean(v.data(), v.size()) :
 					  is_clean(v.data(), v.size())))
 			return v;   // a number, or nothing to escape
 		x_->escaped.clear();
 		html_escape_to(&x_->escaped, v.data(), v.size());
-		return ctemplate::TemplateString(x_->escaped.data(), x_->escaped.size());
+		return value_string(x_->escaped.data(), x_->escaped.size());
 	}
 	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
