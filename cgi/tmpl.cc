@@ -860,24 +860,27 @@ public:
 		char *q = p_ + len_;
 		len_ += n;
 		// Most pieces are a few bytes: no call for them, but two moves of
-		// a word that overlap (the room is there: grow above).
-		if (n >= 8 && n <= 16) {
+		// a word that overlap (the room is there: grow above), or of up
+		// to 3 bytes their first, middle and last.
+		if (n > 16) {
+			memcpy(q, s, n);
+		} else if (n >= 8) {
 			unsigned long long x, y;
 			memcpy(&x, s, 8);
 			memcpy(&y, s + n - 8, 8);
 			memcpy(q, &x, 8);
 			memcpy(q + n - 8, &y, 8);
-		} else if (n >= 4 && n < 8) {
+		} else if (n >= 4) {
 			unsigned x, y;
 			memcpy(&x, s, 4);
 			memcpy(&y, s + n - 4, 4);
 			memcpy(q, &x, 4);
 			memcpy(q + n - 4, &y, 4);
-		} else if (n > 16) {
-			memcpy(q, s, n);
-		} else {
-			while (n--)
-				*q++ = *s++;
+		} else if (n) {
+			char a = s[0], b = s[n / 2], c = s[n - 1];
+			q[0] = a;
+			q[n / 2] = b;
+			q[n - 1] = c;
 		}
 	}
 
