@@ -583,9 +583,22 @@ struct Expansion {
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
+		// two digits a step (most numbers of a page are below 100: one step)
+		static const char two[] =
+			"00010203040506070809101112131415161718192021222324"
+			"25262728293031323334353637383940414243444546474849"
+			"50515253545556575859606162636465666768697071727374"
+			"75767778798081828384858687888990919293949596979899";
+		for (; u >= 100; u /= 100) {
+			p -= 2;
+			memcpy(p, two + u % 100 * 2, 2);
+		}
+		if (u >= 10) {
+			p -= 2;
+			memcpy(p, two + u * 2, 2);
+		} else {
+			*--p = (char)('0' + u);
+		}
 		if (n->num < 0)
 			*--p = '-';
 		return value_string(p, (size_t)(e - p));
