@@ -1147,7 +1147,7 @@ public:
 		    ctemplate::ExpandEmitter *out, const std::string &) const override
 	{
 		if (inlen > 0 && in[0] == '-') {
-			out->Emit("\xe2\x88\x92");
+			out->Emit("\xe2\x88\x92", 3);   // (the length given: no strlen)
 			in++;
 			inlen--;
 		}
@@ -1156,7 +1156,7 @@ public:
 			digits++;
 		out->Emit(in, digits);
 		if (points_) {
-			out->Emit("\xc2\xa0");
+			out->Emit("\xc2\xa0", 2);
 			out->Emit(digits == 1 && in[0] == '1' ? _("Punkt") : _("Punkte"));
 		}
 	}
