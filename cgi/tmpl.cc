@@ -1029,8 +1029,9 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &na
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
 	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
-		if (kind != NOT_KNOWN || (in_program_text(v.data()) ? literal_is_clean(v.data(), v.size()) :
-					  is_clean(v.data(), v.size())))
+		if (kind != NOT_KNOWN ||
+		    (in_program_text(v.data()) ? literal_is_clean(v.data(), v.size()) :
+						 is_clean(v.data(), v.size())))
 			return v;   // a number, or nothing to escape
 		x_->escaped.clear();
 		html_escape_to(&x_->escaped, v.data(), v.size());
