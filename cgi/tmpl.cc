@@ -649,8 +649,8 @@ public:
 	// span() of a name whose bit is set.
 	Span span_looked_up(const Key &k, bool sections) const
 	{
-		const Index *ix = node_->count > SCAN ? index_of(node_, x_->a) : &scanned;
-		if (ix->mask) {
+		const Index *ix;
+		if (node_->count > SCAN && (ix = index_of(node_, x_->a))->mask) {
 			const Name *s = name_of(ix, k);
 			if (!s)
 				return Span{ NULL, NULL };
@@ -744,8 +744,8 @@ const view_node *ViewDict::own(const Key &k) const
 	if (form_ || !node_ || !(node_->vmask & k.bit))
 		return NULL;   // the move form's values: GetValue; or no value of that name
 	// (a small dictionary is scanned: not even its index_of asked)
-	const Index *ix = node_->count > SCAN ? index_of(node_, x_->a) : &scanned;
-	if (ix->mask) {
+	const Index *ix;
+	if (node_->count > SCAN && (ix = index_of(node_, x_->a))->mask) {
 		const Name *s = name_of(ix, k);
 		return s ? s->value : NULL;
 	}
