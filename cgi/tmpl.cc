@@ -237,6 +237,23 @@ const view_node *str_in(const view_node *d, const Key &k)
 
 const ctemplate::TemplateString empty_value("", 0);
 
+// The len bytes at p as the TemplateString GetValue gives back, made
+// without TemplateString's test whether p lies in the program's text (its
+// is_immutable, which ctemplate does not read of a value: it only writes
+// it out): by way of a StaticTemplateString, whose constructor takes that
+// as given. GetValue asks in_program_text itself where it needs to know.
+inline ctemplate::TemplateString value_string(const char *p, size_t len)
+{
+	const ctemplate::StaticTemplateString s = { { p, len, ctemplate::kIllegalTemplateId } };
+	return ctemplate::TemplateString(s);
+}
+
+// 1 when p lies in the program's text: a literal (TemplateString's test).
+inline bool in_program_text(const char *p)
+{
+	return ctemplate::TemplateString(p, 0).is_immutable();
+}
+
 // ---- A value in HTML text: escaped by GetValue, no modifier ----
 //
 // ctemplate's auto-escape gives a value in the text or a quoted attribute
@@ -561,17 +578,30 @@ struct Expansion {
 	ctemplate::TemplateString text(const view_node *n, unsigned *kind)
 	{
 		if (n->kind == VIEW_STR)
-			return ctemplate::TemplateString(n->str, (size_t)n->num);
+			return value_string(n->str, (size_t)n->num);
 		*kind = n->num < 0 ? CLEAN : CLEAN | DIGITS;
 		char *e = digits + sizeof digits, *p = e;
 		unsigned long long u = n->num < 0 ? 0ULL - (unsigned long long)n->num :
 			(unsigned long long)n->num;
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
+		// two digits a step (most numbers of a page are below 100: one step)
+		static const char two[] =
+			"00010203040506070809101112131415161718192021222324"
+			"25262728293031323334353637383940414243444546474849"
+			"50515253545556575859606162636465666768697071727374"
+			"75767778798081828384858687888990919293949596979899";
+		for (; u >= 100; u /= 100) {
+			p -= 2;
+			memcpy(p, two + u % 100 * 2, 2);
+		}
+		if (u >= 10) {
+			p -= 2;
+			memcpy(p, two + u * 2, 2);
+		} else {
+			*--p = (char)('0' + u);
+		}
 		if (n->num < 0)
 			*--p = '-';
-		return ctemplate::TemplateString(p, (size_t)(e - p));
+		return value_string(p, (size_t)(e - p));
 	}
 };
 
@@ -619,8 +649,8 @@ public:
 	// span() of a name whose bit is set.
 	Span span_looked_up(const Key &k, bool sections) const
 	{
-		const Index *ix = index_of(node_, x_->a);
-		if (ix->mask) {
+		const Index *ix;
+		if (node_->count > SCAN && (ix = index_of(node_, x_->a))->mask) {
 			const Name *s = name_of(ix, k);
 			if (!s)
 				return Span{ NULL, NULL };
@@ -713,8 +743,9 @@ const view_node *ViewDict::own(const Key &k) const
 {
 	if (form_ || !node_ || !(node_->vmask & k.bit))
 		return NULL;   // the move form's values: GetValue; or no value of that name
-	const Index *ix = index_of(node_, x_->a);
-	if (ix->mask) {
+	// (a small dictionary is scanned: not even its index_of asked)
+	const Index *ix;
+	if (node_->count > SCAN && (ix = index_of(node_, x_->a))->mask) {
 		const Name *s = name_of(ix, k);
 		return s ? s->value : NULL;
 	}
@@ -842,24 +873,27 @@ public:
 		char *q = p_ + len_;
 		len_ += n;
 		// Most pieces are a few bytes: no call for them, but two moves of
-		// a word that overlap (the room is there: grow above).
-		if (n >= 8 && n <= 16) {
+		// a word that overlap (the room is there: grow above), or of up
+		// to 3 bytes their first, middle and last.
+		if (n > 16) {
+			memcpy(q, s, n);
+		} else if (n >= 8) {
 			unsigned long long x, y;
 			memcpy(&x, s, 8);
 			memcpy(&y, s + n - 8, 8);
 			memcpy(q, &x, 8);
 			memcpy(q + n - 8, &y, 8);
-		} else if (n >= 4 && n < 8) {
+		} else if (n >= 4) {
 			unsigned x, y;
 			memcpy(&x, s, 4);
 			memcpy(&y, s + n - 4, 4);
 			memcpy(q, &x, 4);
 			memcpy(q + n - 4, &y, 4);
-		} else if (n > 16) {
-			memcpy(q, s, n);
-		} else {
-			while (n--)
-				*q++ = *s++;
+		} else if (n) {
+			char a = s[0], b = s[n / 2], c = s[n - 1];
+			q[0] = a;
+			q[n / 2] = b;
+			q[n - 1] = c;
 		}
 	}
 
@@ -995,12 +1029,13 @@ ctemplate::TemplateString ViewDict::GetValue(const ctemplate::TemplateString &na
 	unsigned kind = NOT_KNOWN;
 	ctemplate::TemplateString v = value_of(name, &kind);
 	if (x_->html && name.data()[name.size()] != ':') {   // bare: HTML text (manual_escaping)
-		if (kind != NOT_KNOWN || (v.is_immutable() ? literal_is_clean(v.data(), v.size()) :
-					  is_clean(v.data(), v.size())))
+		if (kind != NOT_KNOWN ||
+		    (in_program_text(v.data()) ? literal_is_clean(v.data(), v.size()) :
+						 is_clean(v.data(), v.size())))
 			return v;   // a number, or nothing to escape
 		x_->escaped.clear();
 		html_escape_to(&x_->escaped, v.data(), v.size());
-		return ctemplate::TemplateString(x_->escaped.data(), x_->escaped.size());
+		return value_string(x_->escaped.data(), x_->escaped.size());
 	}
 	last_value = kind != NOT_KNOWN ? kind : value_kind(v.data(), v.size());
 	return v;
@@ -1113,7 +1148,7 @@ public:
 		    ctemplate::ExpandEmitter *out, const std::string &) const override
 	{
 		if (inlen > 0 && in[0] == '-') {
-			out->Emit("\xe2\x88\x92");
+			out->Emit("\xe2\x88\x92", 3);   // (the length given: no strlen)
 			in++;
 			inlen--;
 		}
@@ -1122,7 +1157,7 @@ public:
 			digits++;
 		out->Emit(in, digits);
 		if (points_) {
-			out->Emit("\xc2\xa0");
+			out->Emit("\xc2\xa0", 2);
 			out->Emit(digits == 1 && in[0] == '1' ? _("Punkt") : _("Punkte"));
 		}
 	}

@@ -68,14 +68,14 @@ struct key_memo {
 	const char *key;
 	unsigned len, hash;
 };
-static _Thread_local struct key_memo key_memo[256];
+static _Thread_local struct key_memo key_memo[1024];
 
 /* The length and hash of literal key (is_literal) into *len, *hash. */
 static inline __attribute__((always_inline)) void literal_key(const char *key, size_t *len,
 							      unsigned *hash)
 {
 	uintptr_t a = (uintptr_t)key;
-	struct key_memo *m = &key_memo[(a ^ (a >> 8)) & 255];
+	struct key_memo *m = &key_memo[(a ^ (a >> 10)) & 1023];
 	if (m->key != key) {
 		size_t kl = strlen(key);
 		*m = (struct key_memo){ key, (unsigned)kl, view_key_hash(key, kl) };
@@ -158,13 +158,13 @@ struct value_memo {
 	const char *s;
 	unsigned len, at;
 };
-static _Thread_local struct value_memo value_memo[256];
+static _Thread_local struct value_memo value_memo[1024];
 
 /* 1 when literal s has an '@' (names may go in); its length in *len. */
 static inline int literal_has_at(const char *s, size_t *len)
 {
 	uintptr_t a = (uintptr_t)s;
-	struct value_memo *m = &value_memo[(a ^ (a >> 8)) & 255];
+	struct value_memo *m = &value_memo[(a ^ (a >> 10)) & 1023];
 	if (m->s != s) {
 		const char *at = strchrnul(s, '@');
 		size_t l = (size_t)(at - s) + (*at ? strlen(at) : 0);

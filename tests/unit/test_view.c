@@ -1,6 +1,7 @@
 /* test_view.c — one view tree, two renderings: JSON through jansson and
  * HTML through ctemplate with templates written to a temporary directory.
  * Escaping, flags, nested sections, includes, @N and *_seat_name. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -809,6 +810,48 @@ static void test_escaping_as_ctemplate(void **state)
 	assert_non_null(strstr(html, "|0\xc2\xa0Punkte</p>"));
 }
 
+/* A number's text (tmpl.cc writes its digits itself, two at a time):
+ * every magnitude, both signs and the ends of long long, bare and through
+ * x-minus, as printf writes them. */
+static void test_numbers_every_magnitude(void **state)
+{
+	(void)state;
+	put("nums.tpl", "{{%AUTOESCAPE context=\"HTML\"}}{{#nums}}[{{n}}|{{n:x-minus}}]{{/nums}}");
+	assert_int_equal(tmpl_load(dir), -1);   /* (the refused ones of setup) */
+	long long vals[3 * 19 * 2 + 2];
+	size_t nv = 0;
+	long long p = 1;   /* 10^0 to 10^18, each and its neighbours */
+	for (int i = 0; i < 19; i++) {
+		for (long long d = -1; d <= 1; d++) {
+			vals[nv++] = p + d;
+			vals[nv++] = -(p + d);
+		}
+		if (i < 18)
+			p *= 10;
+	}
+	vals[nv++] = LLONG_MAX;
+	vals[nv++] = LLONG_MIN;
+	struct view v;
+	view_init(&v, &A);
+	for (size_t i = 0; i < nv; i++) {
+		view_begin(&v, "nums");
+		view_num(&v, "n", vals[i]);
+		view_end(&v);
+	}
+	size_t len = 0;
+	char *html = tmpl_expand(&A, "nums.tpl", &v.root, &len);
+	assert_non_null(html);
+	char want[64 * (3 * 19 * 2 + 2)] = "", *w = want;
+	for (size_t i = 0; i < nv; i++) {
+		char digits[32];
+		snprintf(digits, sizeof digits, "%lld", vals[i]);
+		const char *minus = vals[i] < 0 ? "\xe2\x88\x92" : "";
+		w += snprintf(w, sizeof want - (size_t)(w - want), "[%s|%s%s]", digits, minus,
+			      digits + (vals[i] < 0));
+	}
+	assert_string_equal(html, want);
+}
+
 /* The HTML templates are parsed without auto-escape, their bare values
  * escaped by tmpl.cc: a feed keeps ctemplate's XML escaping (once), a
  * text writes its values as they are, and neither may include a template
@@ -893,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_substitution_edges),
 		cmocka_unit_test(test_escaping_as_ctemplate),
 		cmocka_unit_test(test_escaping_by_kind),
+		cmocka_unit_test(test_numbers_every_magnitude),
 		cmocka_unit_test(test_escaping_every_place),
 		cmocka_unit_test(test_unbalanced),
 	};
