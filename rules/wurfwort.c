@@ -1021,6 +1021,38 @@ static void view_said(const struct ww_round *r, struct view_sink *v)
 	}
 }
 
+/* One seat's points in a decided round: `seat` (the platform names it:
+ * seat_name) and `value`. */
+static inline void view_point(struct view_sink *v, int q, int value)
+{
+	vbegin(v, "points");
+	vnum(v, "seat", q);
+	vnum(v, "value", value);
+	vend(v);
+}
+
+/* A decided round's points, each seat's. The page's tree (v->html_only)
+ * lists only the seats whose points changed, and a round that changed
+ * none has the flag `no_points` ("keine"): a row read out or seen on a
+ * phone is one line of who scored, not every seat's 0
+ * (docs/moves-wurfwort.md). */
+static void view_points(const struct ww_state *s, const struct ww_round *r, struct view_sink *v)
+{
+	if (!v->html_only) {
+		for (int q = 0; q < s->n; q++)
+			view_point(v, q, r->pts[q]);
+		return;
+	}
+	int any = 0;
+	for (int q = 0; q < s->n; q++)
+		if (r->pts[q]) {
+			view_point(v, q, r->pts[q]);
+			any = 1;
+		}
+	if (!any)
+		vflag(v, "no_points", 1);
+}
+
 static void ww_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct ww_state *s = st;
@@ -1080,12 +1112,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vstr(v, "word", r->word[0] ? r->word : "");
 		if (r->result == R_WRONG)
 			view_why(r, s->deck[i], v);
-		for (int q = 0; q < s->n; q++) {
-			vbegin(v, "points");
-			vnum(v, "seat", q);   /* the page names it: seat_name */
-			vnum(v, "value", r->pts[q]);
-			vend(v);
-		}
+		view_points(s, r, v);
 		vend(v);
 	}
 	if (me >= 0) {
