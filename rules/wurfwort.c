@@ -1101,9 +1101,11 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "has_rounds", s->round > 0);
 	for (int i = 0; i < s->round && i < WW_ROUNDS; i++) {
 		const struct ww_round *r = &s->rounds[i];
-		vbegin(v, "rounds");
+		int last = i == s->round - 1;   /* the round just decided */
+		vbegin(v, v->html_only && last ? "last_round" : "rounds");
 		vnum(v, "number", i + 1);
-		vflag(v, "last", i == s->round - 1);   /* the round just decided */
+		if (!v->html_only)
+			vflag(v, "last", last);
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
 		view_said(r, v);
