@@ -890,6 +890,36 @@ static int ww_check(const void *st, struct rerr *e)
 
 /* ---- the view ------------------------------------------------------------ */
 
+/* The log's sentences of one seat ("@2 ruft „Stopp“."), as the German
+ * texts they are for each seat: a German view (no text call) takes the
+ * literal, whose "@N" the platform replaces by the name, without
+ * formatting it for every sentence of every request; any other language
+ * gets the format (event_say). test_wurfwort test_log_literals checks
+ * each against its format. */
+#define WW_BY_SEAT(head, tail)                                                              \
+	{ head "0" tail, head "1" tail, head "2" tail, head "3" tail, head "4" tail,        \
+	  head "5" tail, head "6" tail, head "7" tail }
+_Static_assert(WW_SEATS == 8 && WW_BONUS == 10 && WW_REJECTED == -3 && WW_WITHDRAWN == -10,
+	       "the literals below");
+static const char *const say_stopp[WW_SEATS] = WW_BY_SEAT("@", " ruft „Stopp“.");
+static const char *const say_answer[WW_SEATS] = WW_BY_SEAT("@", " nennt ein Wort.");
+static const char *const say_wrong[WW_SEATS] =
+	WW_BY_SEAT("Das Wort von @", " erfüllt die Würfel nicht: alle anderen +10.");
+static const char *const say_rejected[WW_SEATS] =
+	WW_BY_SEAT("Die Mehrheit lehnt das Wort von @", " ab: -3 Punkte.");
+static const char *const say_withdrawn[WW_SEATS] =
+	WW_BY_SEAT("@", " nimmt „Stopp“ zurück: -10 Punkte.");
+
+/* 1 when seat's German literal of de went to the view (a German view). */
+static int said_literal(struct view_sink *v, const char *key, const char *const de[WW_SEATS],
+			int seat)
+{
+	if (v->text || seat < 0 || seat >= WW_SEATS)
+		return 0;
+	vstr(v, key, de[seat]);
+	return 1;
+}
+
 /* One log sentence, under key: a whole format each, so that the platform
  * can translate it; the category's name is a catalog message of its own. */
 static void event_say(const struct game_event *ev, struct view_sink *v, const char *key)
@@ -899,27 +929,32 @@ static void event_say(const struct game_event *ev, struct view_sink *v, const ch
 		vtextf(v, key, "Neue Karte: „%s“.", ww_cards[ev->num % WW_CARDS].category);
 		break;
 	case EV_STOPP:
-		vtextf(v, key, "@%d ruft „Stopp“.", ev->seat);
+		if (!said_literal(v, key, say_stopp, ev->seat))
+			vtextf(v, key, "@%d ruft „Stopp“.", ev->seat);
 		break;
 	case EV_NOBODY:
 		vtext(v, key, "Niemand hat ein Wort gefunden.");
 		break;
 	case EV_ANSWER:
-		vtextf(v, key, "@%d nennt ein Wort.", ev->seat);
+		if (!said_literal(v, key, say_answer, ev->seat))
+			vtextf(v, key, "@%d nennt ein Wort.", ev->seat);
 		break;
 	case EV_WRONG:
-		vtextf(v, key, "Das Wort von @%d erfüllt die Würfel nicht: alle anderen +%d.",
-		       ev->seat, WW_BONUS);
+		if (!said_literal(v, key, say_wrong, ev->seat))
+			vtextf(v, key, "Das Wort von @%d erfüllt die Würfel nicht: alle anderen +%d.",
+			       ev->seat, WW_BONUS);
 		break;
 	case EV_SCORED:
 		vtextf(v, key, "@%d bekommt %u Punkte.", ev->seat, ev->arg);
 		break;
 	case EV_REJECTED:
-		vtextf(v, key, "Die Mehrheit lehnt das Wort von @%d ab: %d Punkte.", ev->seat,
-		       WW_REJECTED);
+		if (!said_literal(v, key, say_rejected, ev->seat))
+			vtextf(v, key, "Die Mehrheit lehnt das Wort von @%d ab: %d Punkte.", ev->seat,
+			       WW_REJECTED);
 		break;
 	case EV_WITHDRAWN:
-		vtextf(v, key, "@%d nimmt „Stopp“ zurück: %d Punkte.", ev->seat, WW_WITHDRAWN);
+		if (!said_literal(v, key, say_withdrawn, ev->seat))
+			vtextf(v, key, "@%d nimmt „Stopp“ zurück: %d Punkte.", ev->seat, WW_WITHDRAWN);
 		break;
 	default:
 		vtext(v, key, "Alle 25 Karten sind gespielt.");
@@ -1021,6 +1056,38 @@ static void view_said(const struct ww_round *r, struct view_sink *v)
 	}
 }
 
+/* One seat's points in a decided round: `seat` (the platform names it:
+ * seat_name) and `value`. */
+static inline void view_point(struct view_sink *v, int q, int value)
+{
+	vbegin(v, "points");
+	vnum(v, "seat", q);
+	vnum(v, "value", value);
+	vend(v);
+}
+
+/* A decided round's points, each seat's. The page's tree (v->html_only)
+ * lists only the seats whose points changed, and a round that changed
+ * none has the flag `no_points` ("keine"): a row read out or seen on a
+ * phone is one line of who scored, not every seat's 0
+ * (docs/moves-wurfwort.md). */
+static void view_points(const struct ww_state *s, const struct ww_round *r, struct view_sink *v)
+{
+	if (!v->html_only) {
+		for (int q = 0; q < s->n; q++)
+			view_point(v, q, r->pts[q]);
+		return;
+	}
+	int any = 0;
+	for (int q = 0; q < s->n; q++)
+		if (r->pts[q]) {
+			view_point(v, q, r->pts[q]);
+			any = 1;
+		}
+	if (!any)
+		vflag(v, "no_points", 1);
+}
+
 static void ww_view(const void *st, int seat, struct view_sink *v)
 {
 	const struct ww_state *s = st;
@@ -1069,9 +1136,11 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 	vflag(v, "has_rounds", s->round > 0);
 	for (int i = 0; i < s->round && i < WW_ROUNDS; i++) {
 		const struct ww_round *r = &s->rounds[i];
-		vbegin(v, "rounds");
+		int last = i == s->round - 1;   /* the round just decided */
+		vbegin(v, v->html_only && last ? "last_round" : "rounds");
 		vnum(v, "number", i + 1);
-		vflag(v, "last", i == s->round - 1);   /* the round just decided */
+		if (!v->html_only)
+			vflag(v, "last", last);
 		vtext(v, "category", ww_cards[s->deck[i]].category);
 		vtext(v, "result", result_text[r->result]);
 		view_said(r, v);
@@ -1080,12 +1149,7 @@ static void ww_view(const void *st, int seat, struct view_sink *v)
 		vstr(v, "word", r->word[0] ? r->word : "");
 		if (r->result == R_WRONG)
 			view_why(r, s->deck[i], v);
-		for (int q = 0; q < s->n; q++) {
-			vbegin(v, "points");
-			vnum(v, "seat", q);   /* the page names it: seat_name */
-			vnum(v, "value", r->pts[q]);
-			vend(v);
-		}
+		view_points(s, r, v);
 		vend(v);
 	}
 	if (me >= 0) {

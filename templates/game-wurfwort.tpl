@@ -57,7 +57,8 @@
 <table>
 <thead><tr><th scope="col">[[Karte]]</th><th scope="col">[[Kategorie und Wort]]</th><th scope="col">[[Punkte]]</th></tr></thead>
 <tbody>
-{{#rounds}}<tr{{#last}} class="last"{{/last}}><td>{{number}}</td><td>{{#last}}<span class="last-mark">[[zuletzt]]</span> {{/last}}<span class="ww-cat" lang="de">{{category}}</span> <span class="ww-said">{{said}}<span lang="de">{{word}}</span></span> <span class="ww-result">{{result}}{{#why}}<span class="ww-why"> · {{text}}</span>{{/why}}</span></td><td><ul class="ww-pts-list">{{#points}}<li><span class="ww-pts-name">{{seat_name}}</span> <span class="ww-pts">{{value:x-minus}}</span></li>{{/points}}</ul></td></tr>{{/rounds}}
+{{#rounds}}<tr><td>{{number}}</td><td><span class="ww-cat" lang="de">{{category}}</span> <span class="ww-said">{{said}}<span lang="de">{{word}}</span></span> <span class="ww-result">{{result}}{{#why}}<span class="ww-why"> · {{text}}</span>{{/why}}</span></td><td><ul class="ww-pts-list">{{#points}}<li><span class="ww-pts-name">{{seat_name}}</span> <span class="ww-pts">{{value:x-minus}}</span></li>{{/points}}{{#no_points}}<li>[[keine]]</li>{{/no_points}}</ul></td></tr>{{/rounds}}{{! last_round: the round just decided, the same row with its mark
+}}{{#last_round}}<tr class="last"><td>{{number}}</td><td><span class="last-mark">[[zuletzt]]</span> <span class="ww-cat" lang="de">{{category}}</span> <span class="ww-said">{{said}}<span lang="de">{{word}}</span></span> <span class="ww-result">{{result}}{{#why}}<span class="ww-why"> · {{text}}</span>{{/why}}</span></td><td><ul class="ww-pts-list">{{#points}}<li><span class="ww-pts-name">{{seat_name}}</span> <span class="ww-pts">{{value:x-minus}}</span></li>{{/points}}{{#no_points}}<li>[[keine]]</li>{{/no_points}}</ul></td></tr>{{/last_round}}
 </tbody>
 </table>
 </section>{{/has_rounds}}

@@ -1140,7 +1140,7 @@ test('Status bar: who acts and what, for every seat, with and without script; a 
 	}
 });
 
-test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fits 390 px', 90000, async t => {
+test('Wurf & Wort on a phone: the rounds table names who scored and fits 390 px', 90000, async t => {
 	const helga = await t.player('helga', PHONE), ingo = await t.player('ingo'), tilda = await t.player('tilda');
 	const all = [helga, ingo, tilda];
 	for (const p of all) await register(p, p.label);
@@ -1153,6 +1153,11 @@ test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fit
 		await clickMove(p, 'pass');
 		await allAt(all, (await state(p)).version, `after ${p.label} passed`);
 	}
+	// the second round: helga calls "Stopp" and takes it back (−10)
+	await clickMove(helga, 'stopp');
+	await allAt(all, (await state(helga)).version, 'after helga called');
+	await clickMove(helga, 'withdraw');
+	await allAt(all, (await state(helga)).version, 'after helga took it back');
 	await helga.page.locator('.ww-rounds').scrollIntoViewIfNeeded();
 	const r = await helga.page.evaluate(() => {
 		const sec = document.querySelector('.ww-rounds');
@@ -1162,14 +1167,20 @@ test('Wurf & Wort on a phone: the rounds table names each seat\'s points and fit
 			page: document.documentElement.scrollWidth, view: window.innerWidth,
 			points: [...tb.querySelectorAll('tbody tr:first-child .ww-pts-list li')]
 				.map(li => li.innerText.replace(/\s+/g, ' ').trim()),
+			scored: [...tb.querySelectorAll('tbody tr.last .ww-pts-list li')]
+				.map(li => li.innerText.replace(/\s+/g, ' ').trim()),
 			last: !!tb.querySelector('tbody tr.last .last-mark'),
 		};
 	});
 	check(r, 'no rounds table after a round');
 	check(r.wide <= r.room && r.page <= r.view,
 		`the rounds table is ${r.wide} px in ${r.room} px, the page ${r.page} px in ${r.view} px`);
-	for (const n of ['helga', 'ingo', 'tilda'])
-		check(r.points.some(x => x.startsWith(n) && /\d$/.test(x)), `no points for ${n}: ${r.points.join(' | ')}`);
+	// a round's cell lists the seats whose points it changed, "keine" for
+	// none: nobody's 0 (docs/moves-wurfwort.md)
+	check(r.points.length === 1 && r.points[0] === 'keine',
+		`the round everyone passed: ${r.points.join(' | ')}`);
+	check(r.scored.length === 1 && r.scored[0] === 'helga \u221210',
+		`the round helga took back: ${r.scored.join(' | ')}`);
 	check(r.last, 'the round just decided is not marked');
 	await t.shotOf(helga.page.locator('.ww-rounds'), 'wurfwort-rounds-phone.png');
 });

@@ -10,6 +10,9 @@
  *   - a round nobody called (all pass) shows no caller in the page's table of
  *     rounds while a later round has one (the page looked the running
  *     round's caller up for it: "Kai: " before a round of "kein Wort");
+ *   - the page's table of rounds lists in each round's points cell the
+ *     seats whose points it changed (as the JSON twin has them), "keine"
+ *     for a round that changed none;
  *   - the first word the server looks up, sent at the same moment as a
  *     Drehwurm move at another table: both are answered, and the app's log
  *     shows the dictionaries were read once, by the master before the
@@ -316,6 +319,59 @@ static void test_nobody_round_row(json_t *o, int i, int nobody)
 	assert_string_equal(said, "");
 }
 
+/* The points cell of every round in the page's table of rounds, as player
+ * i sees it, against the JSON twin's rounds: the seats whose points the
+ * round changed, in seat order, each with its name and its points ("−3"),
+ * or "keine" for a round that changed nobody's; never a seat's 0 (a row
+ * read out or seen on a phone is who scored, not a list of every seat). */
+static void test_points_cells(int i, json_t *o)
+{
+	char path[64];
+	struct h_resp r;
+	snprintf(path, sizeof path, "/t/%lld", (long long)table_id);
+	assert_int_equal(h_get(player[i], path, &r), 0);
+	assert_int_equal(r.status, 200);
+	const char *table = strstr(r.body, "class=\"ww-rounds\"");
+	assert_non_null(table);
+	json_t *rounds = json_object_get(game_of(o), "rounds");
+	int nobody = 0, scored = 0;
+	for (size_t k = 0; k < json_array_size(rounds); k++) {
+		json_t *rd = json_array_get(rounds, k), *pts = json_object_get(rd, "points");
+		char want[1024] = "", row[32];
+		size_t n = 0;
+		for (size_t q = 0; q < json_array_size(pts); q++) {
+			json_t *pt = json_array_get(pts, q);
+			long long val = it_jint(pt, "value", 0);
+			if (!val)
+				continue;
+			n += (size_t)snprintf(want + n, sizeof want - n,
+					      "<li><span class=\"ww-pts-name\">%s</span> "
+					      "<span class=\"ww-pts\">%s%lld</span></li>",
+					      it_jstr(pt, "seat_name"), val < 0 ? "\u2212" : "",
+					      val < 0 ? -val : val);
+			assert_true(n < sizeof want);
+		}
+		if (!n)
+			snprintf(want, sizeof want, "<li>keine</li>");
+		nobody += !n;
+		scored += n > 0;
+		snprintf(row, sizeof row, "<td>%lld</td><td>", it_jint(rd, "number", -1));
+		const char *at = strstr(table, row);
+		const char *ul = at ? strstr(at, "<ul class=\"ww-pts-list\">") : NULL;
+		assert_non_null(ul);
+		ul += strlen("<ul class=\"ww-pts-list\">");
+		const char *end = strstr(ul, "</ul>");
+		assert_non_null(end);
+		if ((size_t)(end - ul) != strlen(want) || memcmp(ul, want, strlen(want)) != 0)
+			fail_msg("round %s: the points cell is \"%.*s\", not \"%s\"",
+				 row, (int)(end - ul), ul, want);
+	}
+	print_message("wurfwort: %d rounds with points, %d without, on the page as the twin has them\n",
+		      scored, nobody);
+	assert_true(scored > 0 && nobody > 0);
+	h_resp_free(&r);
+}
+
 static void test_wurfwort_through_nginx(void **unused)
 {
 	(void)unused;
@@ -415,6 +471,7 @@ static void test_wurfwort_through_nginx(void **unused)
 		h_resp_free(&r);
 	}
 	json_t *o = view_of(1);
+	test_points_cells(1, o);
 	char first[200], second[200];
 	int n = logged(o, "answer ", 0, first, sizeof first);
 	logged(o, "answer ", 1, second, sizeof second);

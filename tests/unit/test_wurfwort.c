@@ -501,6 +501,78 @@ static void test_rounds_name_their_points(void **u)
 	free(s);
 }
 
+/* The page's tree (html_only) of a table of rounds: a round's points only
+ * for the seats it changed, `no_points` for one that changed nobody's, the
+ * round just decided as `last_round` without the flag; the full tree (the
+ * JSON twin's) keeps every seat's points and `last`. */
+static void test_page_tree_rounds(void **u)
+{
+	(void)u;
+	struct ww_state *s = deal(3, 3);
+	ok(s, 0, "pass");
+	ok(s, 1, "pass");
+	ok(s, 2, "pass");   /* round 1: nobody */
+	ok(s, 1, "stopp");
+	ok(s, 1, "withdraw");   /* round 2: seat 1 −10 */
+	struct vtext t;
+	struct view_sink v = vt_sink(&t);
+	v.html_only = 1;
+	G->view(s, 0, &v);
+	assert_non_null(strstr(t.s, "[rounds\nnumber=1\n"));
+	assert_non_null(strstr(t.s, "word=\nno_points?1\n]\n[last_round\nnumber=2\n"));
+	assert_non_null(strstr(t.s, "word=\n[points\nseat=1\nvalue=-10\n]\n]\n"));
+	assert_null(strstr(t.s, "value=0"));
+	assert_null(strstr(t.s, "last?"));
+	assert_null(strstr(t.s, "[rounds\nnumber=2"));
+	v = vt_sink(&t);
+	G->view(s, 0, &v);
+	assert_non_null(strstr(t.s, "[rounds\nnumber=2\nlast?1\n"));
+	assert_non_null(strstr(t.s, "[points\nseat=0\nvalue=0\n]\n[points\nseat=1\nvalue=-10\n]\n"
+				    "[points\nseat=2\nvalue=0\n]\n"));
+	assert_null(strstr(t.s, "no_points"));
+	assert_null(strstr(t.s, "last_round"));
+	free(s);
+}
+
+/* A text call that keeps the German text vtextf made from the format. */
+static void keep_de(void *ctx, const char *key, const char *fmt, const char *args, int nargs,
+		    const char *de)
+{
+	(void)fmt;
+	(void)args;
+	(void)nargs;
+	vt_str(ctx, key, de);
+}
+
+/* Each log sentence of a seat that a German view takes as a literal is the
+ * text its format makes (the format goes to every other language). */
+static void test_log_literals(void **u)
+{
+	(void)u;
+	static const uint8_t types[] = { EV_STOPP, EV_ANSWER, EV_WRONG, EV_REJECTED,
+					 EV_WITHDRAWN };
+	int literals = 0;
+	for (size_t k = 0; k < sizeof types; k++)
+		for (int seat = 0; seat < WW_SEATS; seat++) {
+			struct game_event ev = { .type = types[k], .seat = (uint8_t)seat };
+			struct vtext lit, fmt;
+			struct view_sink a = vt_sink(&lit), b = vt_sink(&fmt);
+			b.text = keep_de;
+			event_say(&ev, &a, "text");
+			event_say(&ev, &b, "text");
+			assert_string_equal(lit.s, fmt.s);
+			literals += strstr(lit.s, "@") != NULL;
+		}
+	assert_int_equal(literals, 5 * WW_SEATS);
+	/* the German view takes the literal, any other the format */
+	struct vtext t;
+	struct view_sink de = vt_sink(&t), en = vt_sink(&t);
+	en.text = keep_de;
+	assert_int_equal(said_literal(&de, "text", say_stopp, 7), 1);
+	assert_int_equal(said_literal(&en, "text", say_stopp, 7), 0);
+	assert_int_equal(said_literal(&de, "text", say_stopp, WW_SEATS), 0);
+}
+
 /* The claimer may type the word alone (the platform's move box). */
 static void test_bare_word_is_the_answer(void **u)
 {
@@ -779,6 +851,8 @@ int main(void)
 		cmocka_unit_test(test_first_stopp_claims),
 		cmocka_unit_test(test_nobody_claims),
 		cmocka_unit_test(test_rounds_name_their_points),
+		cmocka_unit_test(test_page_tree_rounds),
+		cmocka_unit_test(test_log_literals),
 		cmocka_unit_test(test_bare_word_is_the_answer),
 		cmocka_unit_test(test_syllables_suggestion_and_overrule),
 		cmocka_unit_test(test_25_rounds_then_over),
