@@ -59,6 +59,7 @@ enum {
 #define LOCK_TABLE_SQL "SELECT pg_advisory_xact_lock_shared(1399875941)," \
 	" (SELECT 1 FROM tables WHERE id = $1 FOR UPDATE)"
 #define LOCK_CROSS_SQL "SELECT pg_advisory_xact_lock(1399875942)"
+#define READ_BEGIN_SQL "BEGIN ISOLATION LEVEL REPEATABLE READ"
 enum { SCOPE_NONE, SCOPE_SITE, SCOPE_TABLE, SCOPE_CROSS };
 
 /* One statement's values and result (a cursor's PostgreSQL side). */
@@ -90,6 +91,10 @@ struct st_pg {
 	int locks_ready;      /* LOCK_TABLE_SQL and LOCK_CROSS_SQL prepared */
 	int tracing;          /* SPIELTISCH_SQL_TRACE=1 */
 	int queued;           /* writes sent in the pipeline, their results not read */
+	int read_due;         /* a read's BEGIN, to go with its first statement (st_pg_begin) */
+	int reading;          /* inside a read transaction (st_pg_begin without write) */
+	int read_wrote;       /* and a statement in it wrote: its end is waited for */
+	int end_sent;         /* a read's ROLLBACK or COMMIT sent, its answer not read yet */
 	char queued_live[PG_QUEUE_MAX]; /* and their st_pgq.live */
 	char id_tables[1024]; /* " name name … ": the tables with a column id (at open) */
 };
@@ -149,9 +154,11 @@ const char *st_pg_errmsg(const struct store *s)
 /* Runs a text without values (BEGIN, COMMIT, a migration): ST_OK or the
  * error, kept and logged as `what`. */
 static int flush_queue(struct store *s, int commit);
+static void settle(struct store *s);
 
 static int exec_plain(struct store *s, const char *sql, const char *what)
 {
+	settle(s);
 	if (s->pg->queued && flush_queue(s, 0) != ST_OK)
 		return st_pg_fail(s, "queued write");
 	if (s->pg->tracing)
@@ -499,11 +506,14 @@ static int send_queued(struct store *s, struct st_pgq *q)
 	return 1;
 }
 
+static PGresult *read_begin_with(struct st_pg *p, const struct st_pgq *q);
+
 /* The first step runs the statement; each step stands on the next row. */
 int st_pg_step(struct store *s, struct st_cur *c)
 {
 	struct st_pgq *q = c->pg;
 	struct st_pg *p = s->pg;
+	settle(s);
 	if (!q->res) {
 		if (q->queue && !q->sql && p->scope != SCOPE_NONE && send_queued(s, q)) {
 			if (p->tracing)
@@ -517,7 +527,8 @@ int st_pg_step(struct store *s, struct st_cur *c)
 			return PG_STEP_ERR;
 		if (p->tracing)
 			fprintf(stderr, "sql: %s\n", st_sql((int)(c - s->cur)));
-		q->res = PQexecPrepared(p->conn, q->name, q->nparams, q->val, q->len, q->fmt, 0);
+		q->res = p->read_due ? read_begin_with(p, q) :
+			 PQexecPrepared(p->conn, q->name, q->nparams, q->val, q->len, q->fmt, 0);
 		ExecStatusType st = PQresultStatus(q->res);
 		q->row = -1;
 		q->rows = 0;
@@ -527,6 +538,8 @@ int st_pg_step(struct store *s, struct st_cur *c)
 		}
 		q->rows = PQntuples(q->res);
 		p->changes = strtoll(PQcmdTuples(q->res), NULL, 10);
+		if (p->reading && strncmp(PQcmdStatus(q->res), "SELECT", 6) != 0)
+			p->read_wrote = 1;
 		if (q->rows > 0 && PQnfields(q->res) > 0 &&
 		    strncmp(PQcmdStatus(q->res), "INSERT", 6) == 0)
 			p->last_id = strtoll(PQgetvalue(q->res, 0, 0), NULL, 10);
@@ -640,10 +653,24 @@ int st_pg_col_count(const struct st_cur *c)
 /* ------------------------------------------------------------------ */
 /* Transactions                                                        */
 
+/* A read transaction's round trips (docs/benchmarks.md, "PostgreSQL: where
+ * a read's CPU goes, and its round trips"): its BEGIN is not sent alone but
+ * in one pipeline with its first statement (read_begin_with), and its end
+ * (ROLLBACK, or COMMIT when nothing in it wrote) is sent without waiting for
+ * the answer, which is read at the connection's next use (settle). A read
+ * of the table page waits for two answers where it waited for four. */
 int st_pg_begin(struct store *s, int write)
 {
-	if (!write)
-		return exec_plain(s, "BEGIN ISOLATION LEVEL REPEATABLE READ", "begin read");
+	settle(s);
+	if (!write && PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE)
+		return exec_plain(s, READ_BEGIN_SQL, "begin read");   /* (as before: a warning) */
+	if (!write) {
+		if (s->pg->tracing)
+			fprintf(stderr, "sql: %s (with the next statement)\n", READ_BEGIN_SQL);
+		s->pg->read_due = s->pg->reading = 1;
+		s->pg->read_wrote = 0;
+		return ST_OK;
+	}
 	int rc = exec_plain(s, "BEGIN", "begin");
 	if (rc != ST_OK)
 		return rc;
@@ -690,6 +717,92 @@ static int pipeline_results(struct store *s, int rc, const char *what)
 	return rc;
 }
 
+/* The results up to the pipeline's sync, dropped; leaves the pipeline. */
+static void pipeline_end(struct st_pg *p)
+{
+	PGresult *r;
+	while ((r = PQgetResult(p->conn)) != NULL) {
+		ExecStatusType st = PQresultStatus(r);
+		PQclear(r);
+		if (st == PGRES_PIPELINE_SYNC)
+			break;
+	}
+	PQexitPipelineMode(p->conn);
+}
+
+/* Reads the answer to a read's end sent without waiting (end_read), at the
+ * connection's next use: a failure is logged (a read wrote nothing, so
+ * nothing is lost), and a transaction still open is rolled back. */
+static void settle(struct store *s)
+{
+	struct st_pg *p = s->pg;
+	if (!p->end_sent)
+		return;
+	p->end_sent = 0;
+	pipeline_results(s, ST_OK, "end of read");
+	pipeline_end(p);
+	if (PQtransactionStatus(p->conn) == PQTRANS_INTRANS ||
+	    PQtransactionStatus(p->conn) == PQTRANS_INERROR)
+		exec_plain(s, "ROLLBACK", "rollback");
+}
+
+/* Ends a read transaction (sql: ROLLBACK or COMMIT) without waiting for
+ * the answer: 1 when sent (or when its BEGIN never went out), 0 when it is
+ * to run as any statement. */
+static int end_read(struct store *s, const char *sql)
+{
+	struct st_pg *p = s->pg;
+	if (!p->reading || p->read_wrote || p->queued || p->end_sent)
+		return 0;
+	p->reading = 0;
+	if (p->read_due) {   /* no statement ran: no transaction on the server */
+		p->read_due = 0;
+		return 1;
+	}
+	if (p->tracing)
+		fprintf(stderr, "sql: %s (its answer read at the next statement)\n", sql);
+	if (!PQenterPipelineMode(p->conn))
+		return 0;
+	if (!PQsendQueryParams(p->conn, sql, 0, NULL, NULL, NULL, NULL, 0) ||
+	    !PQpipelineSync(p->conn)) {
+		pipeline_end(p);
+		return 0;
+	}
+	p->end_sent = 1;
+	return 1;
+}
+
+/* A read's BEGIN and statement q in one round trip: q's result, or BEGIN's
+ * when that failed (NULL when nothing could be sent). */
+static PGresult *read_begin_with(struct st_pg *p, const struct st_pgq *q)
+{
+	PGresult *begin = NULL, *res = NULL, *r;
+	p->read_due = 0;
+	if (!PQenterPipelineMode(p->conn))
+		return NULL;
+	if (!PQsendQueryParams(p->conn, READ_BEGIN_SQL, 0, NULL, NULL, NULL, NULL, 0) ||
+	    !PQsendQueryPrepared(p->conn, q->name, q->nparams, q->val, q->len, q->fmt, 0) ||
+	    !PQpipelineSync(p->conn)) {
+		pipeline_end(p);
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++)
+		while ((r = PQgetResult(p->conn)) != NULL) {
+			PGresult **keep = i == 0 ? &begin : &res;
+			if (!*keep)
+				*keep = r;
+			else
+				PQclear(r);
+		}
+	pipeline_end(p);
+	if (PQresultStatus(begin) != PGRES_COMMAND_OK) {
+		PQclear(res);
+		return begin;
+	}
+	PQclear(begin);
+	return res;
+}
+
 /* BEGIN and the table's lock in one round trip (libpq's pipeline): READ
  * COMMITTED, so that every statement after the lock's wait reads what the
  * writer before it committed. ST_BUSY past lock_timeout or on a deadlock
@@ -699,6 +812,7 @@ int st_pg_begin_table(struct store *s, int64_t table)
 	struct st_pg *p = s->pg;
 	char id[32];
 	const char *v[1] = { id };
+	settle(s);
 	int rc = p->locks_ready ? ST_OK : prepare_locks(s);
 	if (rc != ST_OK)
 		return rc;
@@ -757,6 +871,10 @@ int st_pg_lock_cross(struct store *s)
 int st_pg_commit(struct store *s)
 {
 	struct st_pg *p = s->pg;
+	if (end_read(s, "COMMIT"))
+		return ST_OK;   /* (a read that wrote nothing: its COMMIT cannot fail) */
+	settle(s);
+	p->reading = 0;
 	if (p->tracing)
 		fprintf(stderr, "sql: COMMIT\n");
 	int rc = ST_OK;
@@ -782,6 +900,10 @@ int st_pg_commit(struct store *s)
 
 void st_pg_rollback(struct store *s)
 {
+	if (end_read(s, "ROLLBACK"))
+		return;
+	settle(s);
+	s->pg->reading = s->pg->read_due = 0;
 	if (s->pg->queued)
 		flush_queue(s, 0);   /* (their answers are dropped with the transaction) */
 	if (PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE)
@@ -791,7 +913,9 @@ void st_pg_rollback(struct store *s)
 
 int st_pg_in_transaction(const struct store *s)
 {
-	return PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE;
+	if (s->pg->read_due)
+		return 1;
+	return !s->pg->end_sent && PQtransactionStatus(s->pg->conn) != PQTRANS_IDLE;
 }
 
 /* ------------------------------------------------------------------ */

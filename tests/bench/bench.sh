@@ -35,6 +35,9 @@
 # moves/s of two app instances behind one upstream against one.
 # BENCH_PG_PAIRS=N runs only that column against SQLite, pair by pair, N
 # rounds (section 4e; docs/scaling.md, "After the table-scoped locks").
+# BENCH_PG_WORKERS: the app's workers in the PostgreSQL column's rates (2 ×
+# BENCH_WORKERS): each engine with the workers it runs best with on these
+# cores (docs/scaling.md, "How many workers against PostgreSQL").
 #
 # The scale rows (docs/benchmarks.md, "Scale rows"): a tournament page of
 # 1,000 players after 10 rounds, its JSON, and /me of a user at 200
@@ -65,6 +68,7 @@ THREADS=${BENCH_THREADS:-$CONN}
 # moves keep each table's order by a queue a table (wrk.lua).
 OPEN_THREADS=${BENCH_OPEN_THREADS:-2}
 WORKERS=${BENCH_WORKERS:-$(nproc)}
+PG_WORKERS=${BENCH_PG_WORKERS:-$((2 * WORKERS))}
 HIST_SMALL=1000
 HIST_LARGE=${BENCH_HISTORY:-1000000}
 PORT=${BENCH_PORT:-18517}
@@ -749,7 +753,11 @@ live_row() {
 pg_rates() {
 	[ "$PG_ON" = 1 ] || return 0
 	echo "pgload|before the PostgreSQL rates|$(cut -d' ' -f1-3 /proc/loadavg)" >> "$RES"
+	echo "pgworkers|$PG_WORKERS|$WORKERS" >> "$RES"
+	saved=$WORKERS
+	WORKERS=$PG_WORKERS
 	start_app "$(pg_uri pgrate)"
+	WORKERS=$saved
 	while read -r kind slug tid version uidx; do
 		[ "$kind" = page ] || continue
 		c=$(cookie_of "$uidx")

@@ -26,6 +26,7 @@
 #   ir|sq:KEY / ir|pg:KEY                                 counts on SQLite and
 #     PostgreSQL with the same data (the PostgreSQL column)
 #   pgver|version  pgload|when|load  pgskip|why  pgskip2|why
+#   pgworkers|PostgreSQL column's app workers|SQLite's
 set -eu
 res=$1
 awk -F'|' -v dur="$2" -v conn="$3" -v threads="$4" -v workers="$5" \
@@ -67,6 +68,7 @@ $1 == "rss" { rss[$2] = $3 }
 $1 == "peer" { peer_mv[$2] = $3; peer_rd[$2] = $6 }
 $1 == "ir" { ir[$2] = $3; irbad[$2] = $5 }
 $1 == "pgver" { pgver = $2 }
+$1 == "pgworkers" { pgworkers = sprintf(" Rates: PostgreSQL with %d app workers, SQLite with %d (each engine at its best on these cores: docs/scaling.md).", $2, $3) }
 $1 == "pgload" { pgload = pgload (pgload == "" ? "" : "; ") $2 ": " $3 }
 $1 == "pgskip" || $1 == "pgskip2" { pgskip = pgskip (pgskip == "" ? "" : "; ") $2 }
 $1 == "hist" { hist_s = $3; hist_mb = $4; hist_line = $5 }
@@ -352,7 +354,7 @@ function pg_table(   i, k, kk, s, n1, n2, t1, t2) {
 	if (pgver == "") { printf "Not measured: %s.\n", pgskip; return }
 	printf "PostgreSQL %s on the same machine, a throw-away cluster (fsync off), the same data as the ", pgver
 	printf "SQLite rows (copied with `spieltisch migrate`). Instructions: the app\047s worker only (callgrind); "
-	printf "the PostgreSQL server\047s own are not counted. Goals: instructions ≤ 2 × SQLite\047s, rate ≥ 0.5 × SQLite\047s.\n\n"
+	printf "the PostgreSQL server\047s own are not counted. Goals: instructions ≤ 2 × SQLite\047s, rate ≥ 0.5 × SQLite\047s.%s\n\n", pgworkers
 	printf "| row | SQLite instr. | PostgreSQL instr. | × | SQLite req/s | PostgreSQL req/s | × |\n"
 	printf "|---|---:|---:|---:|---:|---:|---:|\n"
 	for (i = 1; i <= n; i++) {

@@ -1432,6 +1432,58 @@ static void test_end_request_and_lock_bound(void **state)
 	store_close(other);
 }
 
+/* A read transaction is one snapshot from its first statement to its end,
+ * however it ends (PostgreSQL sends a read's BEGIN with its first statement
+ * and its end without waiting, sql-pg.c): a user another connection makes
+ * meanwhile is not seen inside it and is seen after its ROLLBACK or
+ * COMMIT; one ended before any statement leaves nothing open; a read
+ * transaction that wrote commits what it wrote; and a table's write
+ * transaction right after a read's end commits. */
+static void test_read_ends(void **state)
+{
+	struct tmpdb *t = *state;
+	struct store *other = NULL;
+	struct st_user u;
+	assert_int_equal(store_open(&other, t->path, t->schema), ST_OK);
+	for (int end = 0; end < 2; end++) {
+		const char *name = end ? "Rita" : "Rolf";
+		assert_int_equal(store_begin_read(t->s), ST_OK);
+		assert_int_equal(store_in_transaction(t->s), 1);
+		assert_int_equal(store_user_by_name(t->s, name, &u), ST_NOTFOUND);
+		make_user(other, name);
+		assert_int_equal(store_user_by_name(t->s, name, &u), ST_NOTFOUND);   /* its snapshot */
+		if (end)
+			assert_int_equal(store_commit(t->s), ST_OK);
+		else
+			store_rollback(t->s);
+		assert_int_equal(store_in_transaction(t->s), 0);
+		assert_int_equal(store_end_request(t->s), 0);
+		assert_int_equal(store_user_by_name(t->s, name, &u), ST_OK);
+	}
+	assert_int_equal(store_begin_read(t->s), ST_OK);   /* ended before any statement */
+	store_rollback(t->s);
+	assert_int_equal(store_in_transaction(t->s), 0);
+	assert_int_equal(store_begin_read(t->s), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_in_transaction(t->s), 0);
+	assert_int_equal(store_begin_read(t->s), ST_OK);   /* a read that wrote */
+	assert_int_equal(store_user_by_name(t->s, "Rita", &u), ST_OK);
+	make_user(t->s, "Wera");
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_user_by_name(other, "Wera", &u), ST_OK);
+	int64_t tab = make_table(t->s, 2, u.id), version = 0, before = 0, seen = 0, deadline = 0;
+	assert_int_equal(store_table_poll(other, tab, &before, &deadline), ST_OK);
+	assert_int_equal(store_begin_read(t->s), ST_OK);   /* a read, then a table's write */
+	assert_int_equal(store_user_by_name(t->s, "Wera", &u), ST_OK);
+	store_rollback(t->s);
+	assert_int_equal(store_begin_table(t->s, tab), ST_OK);
+	assert_int_equal(store_table_bump_public(t->s, tab, &version), ST_OK);
+	assert_int_equal(store_commit(t->s), ST_OK);
+	assert_int_equal(store_table_poll(other, tab, &seen, &deadline), ST_OK);
+	assert_true(version > 0 && seen > before);
+	store_close(other);
+}
+
 /* The second writer of a table (a child process, a connection of its
  * own): its store_begin_table waits for the first, then reads the first's
  * step (version seen + 1), and its own step from the page it saw (seen)
@@ -1655,6 +1707,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_table_clock, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_ratings_board, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_two_connections, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_read_ends, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_end_request_and_lock_bound, tmpdb_setup,
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_writers, tmpdb_setup, tmpdb_teardown),
