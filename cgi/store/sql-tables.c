@@ -88,8 +88,10 @@ enum {
 
 /* store_table_page's table row: the table, its current party, the
  * viewer's (?2) last step in it, the seats that continued, its tournament,
- * the viewer's count of waiting tables and a message of its chat (any:
- * without one the chat is not read). */
+ * the viewer's count of waiting tables and whether its chat has a message
+ * (without one the chat is not read). The tournament and the chat's flag
+ * are kept in the table's row (032_page_kept.sql), not read by subqueries:
+ * PostgreSQL builds every subquery's state at every execution. */
 #define PAGE_TABLE_ROW \
 	"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, " \
 	PARTY_SNAPSHOT ", " PARTY_LAST_TICK "," \
@@ -100,11 +102,8 @@ enum {
 	" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
 	" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats" \
 	" AND m.version > t.epoch_version) ELSE 0 END," \
-	" (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' || o.name" \
-	" FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament" \
-	" WHERE x.table_id = t.id)," \
-	" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e" \
-	" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1)" \
+	" t.tourney, (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END" \
+	" FROM me_seq e WHERE e.user_id = ?2), t.has_chat" \
 	" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no" \
 	" WHERE t.id = ?1"
 /* A seat (the columns of STMT_TABLE_SEATS), then its kind. */
@@ -353,11 +352,11 @@ static const char *const stmt_text[] = {
 	 * of the join hashed the whole users table twice (measured, 1,000
 	 * users: 0.5 of the statement's 0.7 ms); the claimer's only for a
 	 * claimed seat (SQLite opens the subquery's cursor even for a NULL
-	 * key: 0.7k instructions a seat). The tournament is one subquery and
-	 * one text ("id round number name", read_page_tourney), not two
-	 * joins: PostgreSQL builds each join's state, as wide as the table
-	 * row, at every execution (docs/benchmarks.md, "PostgreSQL: the page
-	 * statement's tournament and last step").
+	 * key: 0.7k instructions a seat). The tournament is one text kept in
+	 * the table's row ("id round number name", read_page_tourney; 032),
+	 * not two joins: PostgreSQL builds each join's state, as wide as the
+	 * table row, at every execution (docs/benchmarks.md, "PostgreSQL: the
+	 * page statement's tournament and last step").
 	 * The viewer's last step by the index moves_party_seat, newest first,
 	 * not the maximum over a join (one seek, no aggregate). */
 	ST_AT(STMT_TABLE_PAGE) = PAGE_TABLE_ROW,
@@ -1174,7 +1173,7 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 		read_page_tourney((const char *)st_text(q, PAGE_TOURNEY), &o->tourney);
 	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
 		     st_int(q, PAGE_WAITING);
-	o->has_chat = !st_null(q, PAGE_CHAT);
+	o->has_chat = st_int(q, PAGE_CHAT) != 0;
 }
 
 /* A finished party's result row (kind 2), gathered by party. */

@@ -92,7 +92,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "025_name_skeleton.sql", "026_one_write.sql",
 						  "027_spectators.sql", "028_results_covering.sql",
 						  "029_ttable_results.sql", "030_standings_pages.sql",
-						  "031_seats_taken.sql" };
+						  "031_seats_taken.sql", "032_page_kept.sql" };
 enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
        SCHEMA_VERSION = NMIGRATIONS };
 
@@ -1250,6 +1250,93 @@ static void test_table_page(void **state)
 	assert_int_equal(pg.my_last, 5);
 }
 
+/* 032: the table's row keeps its tournament and whether its chat has a
+ * message, and the page reads them from there: each follows the one call
+ * that changes it (store_ttable_add, store_chat_add) for that table only. */
+static void test_page_kept(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char got[16];
+	struct st_table_page pg;
+	int64_t a = make_user(t->s, "Ada");
+	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, a), tid = 0;
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);
+	assert_false(pg.in_tourney);
+	assert_int_equal(store_chat_add(t->s, one, a, "hallo", 3000), ST_OK);
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_int_equal(store_chat_add(t->s, one, a, "noch was", 3100), ST_OK);
+	assert_int_equal(store_table_page(t->s, one, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_int_equal(store_table_page(t->s, two, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);   /* the other table's chat */
+
+	struct st_tourney tt;
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "Herbst 12");
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = 2;
+	tt.min_seats = 2;
+	tt.rounds = 3;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	assert_int_equal(store_ttable_add(t->s, tid, 1, 0, two), ST_OK);
+	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.in_tourney);
+	assert_int_equal(pg.tourney.id, tid);
+	assert_int_equal(pg.tourney.round, 1);
+	assert_int_equal(pg.tourney.number, 0);
+	assert_string_equal(pg.tourney.name, "Herbst 12");
+	assert_false(pg.has_chat);
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.in_tourney);   /* the other table's tournament */
+}
+
+/* 032 fills the kept values of the rows a version-31 file holds (made
+ * here from a file of this version: its tables and tournament's rows
+ * written by the store, then 032's columns dropped). */
+static void test_page_kept_migration(void **state)
+{
+	SQLITE_ONLY();
+	struct tmpdb *t = *state;
+	unsigned char got[16];
+	struct st_table_page pg;
+	struct st_tourney tt;
+	int64_t a = make_user(t->s, "Ole"), tid = 0;
+	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, a);
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "Cup 2");
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = 2;
+	tt.min_seats = 2;
+	tt.rounds = 4;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	assert_int_equal(store_ttable_add(t->s, tid, 3, 1, two), ST_OK);
+	assert_int_equal(store_chat_add(t->s, one, a, "hi", 2000), ST_OK);
+	store_close(t->s);
+	t->s = NULL;
+	exec_sql(t->path, "ALTER TABLE tables DROP COLUMN tourney;"
+		 "ALTER TABLE tables DROP COLUMN has_chat; PRAGMA user_version = 31");
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(store_table_page(t->s, one, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_false(pg.in_tourney);
+	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);
+	assert_true(pg.in_tourney);
+	assert_int_equal(pg.tourney.id, tid);
+	assert_int_equal(pg.tourney.round, 3);
+	assert_int_equal(pg.tourney.number, 1);
+	assert_string_equal(pg.tourney.name, "Cup 2");
+}
+
 /* Two connections: the second writer waits for the first one's lock and
  * then sees its commit. */
 /* 004_bots: the seats of a version-3 file keep their people (bot 0); a bot
@@ -1648,6 +1735,9 @@ int main(void)
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_step_append_seq, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_page_kept, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_page_kept_migration, tmpdb_setup,
+						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page_first_over, tmpdb_setup,
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
