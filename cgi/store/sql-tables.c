@@ -22,7 +22,7 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 enum { PAGE_RESULT_NUMBER = 0, PAGE_RESULT_ID = 3, PAGE_RESULT_SEAT, PAGE_RESULT_PLACE,
        PAGE_RESULT_POINTS, PAGE_ROWS_KIND = 13 };
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT };
+       PAGE_MY_LAST, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -83,11 +83,12 @@ enum {
 	STMT_TABLE_PAGE,
 	STMT_TABLE_PAGE_ROWS,
 	STMT_TABLE_PAGE_SEATS,
+	STMT_TABLE_PAGE_PAUSE,
 	STMT_TABLES_END
 };
 
 /* store_table_page's table row: the table, its current party, the
- * viewer's (?2) last step in it, the seats that continued, its tournament,
+ * viewer's (?2) last step in it, its tournament,
  * the viewer's count of waiting tables and whether its chat has a message
  * (without one the chat is not read). The tournament and the chat's flag
  * are kept in the table's row (032_page_kept.sql), not read by subqueries:
@@ -98,10 +99,6 @@ enum {
 	" coalesce((SELECT m.version FROM moves m WHERE m.party = p.id AND m.seat =" \
 	" (SELECT y.seat FROM seats y WHERE y.table_id = t.id AND y.user_id = ?2)" \
 	" ORDER BY m.version DESC LIMIT 1), 0)," \
-	" CASE WHEN p.over = 1 AND t.status = 1 THEN" \
-	" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
-	" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats" \
-	" AND m.version > t.epoch_version) ELSE 0 END," \
 	" t.tourney, (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END" \
 	" FROM me_seq e WHERE e.user_id = ?2), t.has_chat" \
 	" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no" \
@@ -122,6 +119,14 @@ enum {
 	" NULL, NULL, NULL, NULL, NULL, NULL, 2" \
 	" FROM parties p LEFT JOIN party_results r ON r.party = p.id" \
 	" WHERE p.table_id = ?1 AND p.over = 1"
+/* While a running table pauses after a party (the party over, ?2): the
+ * seats that continued since (a step after the epoch, ?4), as one mask in
+ * the first column, then NULLs and its kind. Only then: PostgreSQL builds
+ * a subquery's state at every execution, whether it runs or not. */
+#define PAGE_CONTINUED_ROW \
+	"SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
+	" AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3" \
+	" FROM moves m WHERE m.party = ?2 AND m.seat >= 0 AND m.seat < ?3 AND m.version > ?4"
 
 static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_CREATE) =
@@ -363,6 +368,9 @@ static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_PAGE_ROWS) = PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS,
 	/* the same before the first party's end: no finished party to read */
 	ST_AT(STMT_TABLE_PAGE_SEATS) = PAGE_SEAT_ROWS,
+	/* the same with who continued, while the table pauses after a party */
+	ST_AT(STMT_TABLE_PAGE_PAUSE) =
+		PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS " UNION ALL " PAGE_CONTINUED_ROW,
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -1167,7 +1175,6 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 		}
 	}
 	o->my_last = st_int64(q, PAGE_MY_LAST);
-	o->continued = (uint32_t)st_int64(q, PAGE_CONTINUED);
 	o->in_tourney = !st_null(q, PAGE_TOURNEY);
 	if (o->in_tourney)
 		read_page_tourney((const char *)st_text(q, PAGE_TOURNEY), &o->tourney);
@@ -1208,14 +1215,33 @@ static int read_page_head(void *ctx, struct st_cur *q)
 	return 0;
 }
 
-/* A row of STMT_TABLE_PAGE_ROWS: a seat or a result. */
+/* A row of STMT_TABLE_PAGE_ROWS or _PAUSE: a seat, a result or who
+ * continued. */
 static int read_page_row(void *ctx, struct st_cur *q)
 {
 	struct page_rows *r = ctx;
-	if (st_int(q, PAGE_ROWS_KIND) == 1)
+	int kind = st_int(q, PAGE_ROWS_KIND);
+	if (kind == 1)
 		return read_seat(&r->seats, q);
-	page_result_row(r, q);
+	if (kind == 3)
+		r->out->continued = (uint32_t)st_int64(q, 0);
+	else
+		page_result_row(r, q);
 	return 0;
+}
+
+/* The second statement of store_table_page, by what the table row says:
+ * parties are numbered from 0, so before the first's end none is over and
+ * the seats are all; who continued only while a running table pauses
+ * after a party (a table that ended continues no more). */
+static struct st_cur *page_rows_query(struct store *s, const struct st_table_page *o)
+{
+	int over = o->has_party && o->party.over;
+	if (over && o->t.status == TABLE_PLAYING)
+		return st_query(s, STMT_TABLE_PAGE_PAUSE, ST_ARGS(ST_INT(o->t.id),
+				ST_INT(o->party.id), ST_INT(o->t.nseats), ST_INT(o->t.epoch_version)));
+	return st_query(s, o->t.party_no > 0 || over ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
+			ST_ARGS(ST_INT(o->t.id)));
 }
 
 int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
@@ -1236,12 +1262,8 @@ int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_t
 	if (rc == ST_OK) {
 		rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
 			     read_page_head, r, "table page");
-		/* parties are numbered from 0: before the first's end none is over */
-		int fin = out->t.party_no > 0 || (out->has_party && out->party.over);
 		if (rc == ST_OK && r->found)
-			rc = st_each(s, st_query(s, fin ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
-						 ST_ARGS(ST_INT(table))),
-				     read_page_row, r, "table page rows");
+			rc = st_each(s, page_rows_query(s, out), read_page_row, r, "table page rows");
 		store_rollback(s);
 	}
 	if (rc == ST_OK)

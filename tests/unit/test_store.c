@@ -1133,6 +1133,53 @@ static void test_table_page_first_over(void **state)
 	assert_int_equal(pg.party.result.points[1], 3);
 }
 
+/* A running table pausing after its party: the page's second statement
+ * says who continued (a step after the epoch), with the party's result;
+ * only then (the table row no longer reads it). */
+static void test_table_page_pause(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[4] = { 1, 2, 3, 4 }, got[16];
+	struct party_result score = { { 1, 2, 3 }, { 5, 2, 0 } };
+	struct st_table_page pg;
+	struct page_seen ps;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea"), c = make_user(t->s, "Cem");
+	int64_t tab = make_table(t->s, 3, a), p0, v = 0;
+	int seat;
+	assert_int_equal(store_seat_take(t->s, tab, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, b, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, c, &seat), ST_OK);
+	assert_int_equal(store_party_create(t->s, tab, 0, 11, 0, snap, 4, 1000, &p0), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 0), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 2, "a", 1100, 2, snap, 4), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, NULL, NULL),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0);   /* running: nobody continues */
+	assert_int_equal(store_party_end(t->s, p0, snap, 4, &score, 3), ST_OK);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store_table_bump_public(t->s, tab, &v), ST_OK);
+	assert_int_equal(store_table_new_epoch(t->s, tab), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0);   /* seat 2's step was before the epoch */
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(store_move_append(t->s, p0, 1, "weiter", 1200, v + 1, snap, 4), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 2, "weiter", 1300, v + 2, snap, 4), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, c, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0x6);
+	assert_int_equal(pg.nseated, 3);
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(ps.fin[0].result.points[0], 5);
+	assert_int_equal(pg.party.result.place[2], 3);
+	/* a table that ended continues no more */
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_FINISHED, 0, 0), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, c, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_int_equal(pg.continued, 0);
+}
+
 static void test_table_page(void **state)
 {
 	struct tmpdb *t = *state;
@@ -1735,6 +1782,7 @@ int main(void)
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_step_append_seq, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_page_pause, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_page_kept, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_page_kept_migration, tmpdb_setup,
 						tmpdb_teardown),
