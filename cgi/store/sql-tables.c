@@ -130,10 +130,12 @@ enum {
 
 static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_CREATE) =
-		/* the number after the highest ever given out (023_table_ids.sql) */
-		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
+		/* the number after the highest ever given out (023_table_ids.sql);
+		 * the host's name kept in the row (032_page_kept.sql) */
+		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at, host) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
-		" nullif(?5/*::BIGINT*/, 0), ?6) RETURNING id",
+		" nullif(?5/*::BIGINT*/, 0), ?6,"
+		" coalesce((SELECT u.name FROM users u WHERE u.id = ?5), '')) RETURNING id",
 	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
 	/* what a write's load needs of the table (store_table_get_bare): no
 	 * host's name, so no lookup of the user */

@@ -1,11 +1,13 @@
 -- 032_page_kept.sql — PostgreSQL's spelling of SQLite's 032: the table's
--- tournament ("id round number name", NULL outside one) and whether its
--- chat has a message, kept in the table's row by store_ttable_add and
--- store_chat_add for the table page's read.
+-- tournament ("id round number name", NULL outside one), whether its chat
+-- has a message and the host's name, kept in the table's row by
+-- store_ttable_add, store_chat_add and store_table_create.
 ALTER TABLE tables ADD COLUMN tourney TEXT COLLATE "C";
+ALTER TABLE tables ADD COLUMN host TEXT COLLATE "C" NOT NULL DEFAULT '';
 ALTER TABLE tables ADD COLUMN has_chat BIGINT NOT NULL DEFAULT 0;
 UPDATE tables t SET tourney = (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' ||
 	o.name FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament
 	WHERE x.table_id = t.id),
+	host = coalesce((SELECT u.name FROM users u WHERE u.id = t.created_by), ''),
 	has_chat = CASE WHEN EXISTS (SELECT 1 FROM chat_messages c WHERE c.table_id = t.id)
 	THEN 1 ELSE 0 END;

@@ -1297,19 +1297,27 @@ static void test_table_page(void **state)
 	assert_int_equal(pg.my_last, 5);
 }
 
-/* 032: the table's row keeps its tournament and whether its chat has a
- * message, and the page reads them from there: each follows the one call
- * that changes it (store_ttable_add, store_chat_add) for that table only. */
+/* 032: the table's row keeps its tournament, whether its chat has a
+ * message and its host's name, and the reads take them from there: each
+ * follows the one call that changes it (store_ttable_add, store_chat_add,
+ * store_table_create) for that table only. */
 static void test_page_kept(void **state)
 {
 	struct tmpdb *t = *state;
 	unsigned char got[16];
 	struct st_table_page pg;
-	int64_t a = make_user(t->s, "Ada");
-	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, a), tid = 0;
+	struct st_table tb;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea");
+	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, b), tid = 0, none = 0;
 	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.has_chat);
 	assert_false(pg.in_tourney);
+	assert_string_equal(pg.t.host, "Ada");
+	assert_int_equal(store_table_get(t->s, two, &tb), ST_OK);
+	assert_string_equal(tb.host, "Bea");
+	assert_int_equal(store_table_create(t->s, "drehwurm", "", 2, 1, 0, 2000, &none), ST_OK);
+	assert_int_equal(store_table_get(t->s, none, &tb), ST_OK);
+	assert_string_equal(tb.host, "");   /* nobody opened it (a tournament's) */
 	assert_int_equal(store_chat_add(t->s, one, a, "hallo", 3000), ST_OK);
 	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_true(pg.has_chat);
@@ -1369,12 +1377,14 @@ static void test_page_kept_migration(void **state)
 	store_close(t->s);
 	t->s = NULL;
 	exec_sql(t->path, "ALTER TABLE tables DROP COLUMN tourney;"
-		 "ALTER TABLE tables DROP COLUMN has_chat; PRAGMA user_version = 31");
+		 "ALTER TABLE tables DROP COLUMN has_chat; ALTER TABLE tables DROP COLUMN host;"
+		 " PRAGMA user_version = 31");
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
 	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
 	assert_int_equal(store_table_page(t->s, one, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_true(pg.has_chat);
 	assert_false(pg.in_tourney);
+	assert_string_equal(pg.t.host, "Ole");
 	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.has_chat);
 	assert_true(pg.in_tourney);
