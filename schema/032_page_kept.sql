@@ -9,7 +9,10 @@
 -- subquery's state at every execution of a statement: the three cost the
 -- page statement about 0.1M instructions a read (docs/benchmarks.md,
 -- "PostgreSQL: the page's plans, statements and kept values"); the host's
--- name is in every listing of tables as well.
+-- name is in every listing of tables as well. And a session's row keeps
+-- its user's name and language (written by store_session_create and
+-- store_user_set_lang): the session's read, at every logged-in request,
+-- needs no join with users.
 ALTER TABLE tables ADD COLUMN tourney TEXT;
 ALTER TABLE tables ADD COLUMN host TEXT NOT NULL DEFAULT '';
 ALTER TABLE tables ADD COLUMN has_chat INTEGER NOT NULL DEFAULT 0;
@@ -19,5 +22,9 @@ UPDATE tables SET tourney = (SELECT x.tournament || ' ' || x.round || ' ' || x.n
 	host = coalesce((SELECT u.name FROM users u WHERE u.id = tables.created_by), ''),
 	has_chat = CASE WHEN EXISTS (SELECT 1 FROM chat_messages c WHERE c.table_id = tables.id)
 	THEN 1 ELSE 0 END;
+ALTER TABLE sessions ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE sessions ADD COLUMN lang TEXT NOT NULL DEFAULT '';
+UPDATE sessions SET name = (SELECT u.name FROM users u WHERE u.id = sessions.user_id),
+	lang = (SELECT u.lang FROM users u WHERE u.id = sessions.user_id);
 
 PRAGMA user_version = 32;

@@ -1348,6 +1348,35 @@ static void test_page_kept(void **state)
 	assert_false(pg.has_chat);
 	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.in_tourney);   /* the other table's tournament */
+
+	/* a session keeps its user's name and language: at its start, and
+	 * every session of the user when the language changes */
+	unsigned char h1[32], h2[32], h3[32];
+	struct st_session ss;
+	memset(h1, 1, sizeof h1);
+	memset(h2, 2, sizeof h2);
+	memset(h3, 3, sizeof h3);
+	assert_int_equal(store_user_set_lang(t->s, a, "en"), ST_OK);
+	assert_int_equal(store_session_create(t->s, h1, a, "c1", 9000), ST_OK);
+	assert_int_equal(store_session_create(t->s, h2, a, "c2", 9000), ST_OK);
+	assert_int_equal(store_session_create(t->s, h3, b, "c3", 9000), ST_OK);
+	assert_int_equal(store_session_get(t->s, h1, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Ada");
+	assert_string_equal(ss.lang, "en");
+	assert_int_equal(store_user_set_lang(t->s, a, "de"), ST_OK);
+	assert_int_equal(store_session_get(t->s, h1, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "de");
+	assert_int_equal(store_session_get(t->s, h2, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "de");
+	assert_int_equal(store_session_get(t->s, h3, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Bea");
+	assert_string_equal(ss.lang, "");   /* the other user's: none chosen */
+	/* inside the caller's transaction, and undone with it */
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_user_set_lang(t->s, b, "en"), ST_OK);
+	store_rollback(t->s);
+	assert_int_equal(store_session_get(t->s, h3, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "");
 }
 
 /* 032 fills the kept values of the rows a version-31 file holds (made
@@ -1374,10 +1403,16 @@ static void test_page_kept_migration(void **state)
 	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
 	assert_int_equal(store_ttable_add(t->s, tid, 3, 1, two), ST_OK);
 	assert_int_equal(store_chat_add(t->s, one, a, "hi", 2000), ST_OK);
+	unsigned char h[32];
+	struct st_session ss;
+	memset(h, 7, sizeof h);
+	assert_int_equal(store_user_set_lang(t->s, a, "en"), ST_OK);
+	assert_int_equal(store_session_create(t->s, h, a, "c", 5000), ST_OK);
 	store_close(t->s);
 	t->s = NULL;
 	exec_sql(t->path, "ALTER TABLE tables DROP COLUMN tourney;"
 		 "ALTER TABLE tables DROP COLUMN has_chat; ALTER TABLE tables DROP COLUMN host;"
+		 "ALTER TABLE sessions DROP COLUMN name; ALTER TABLE sessions DROP COLUMN lang;"
 		 " PRAGMA user_version = 31");
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
 	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
@@ -1392,6 +1427,9 @@ static void test_page_kept_migration(void **state)
 	assert_int_equal(pg.tourney.round, 3);
 	assert_int_equal(pg.tourney.number, 1);
 	assert_string_equal(pg.tourney.name, "Cup 2");
+	assert_int_equal(store_session_get(t->s, h, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Ole");
+	assert_string_equal(ss.lang, "en");
 }
 
 /* Two connections: the second writer waits for the first one's lock and
