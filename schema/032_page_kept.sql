@@ -12,7 +12,9 @@
 -- name is in every listing of tables as well. And a session's row keeps
 -- its user's name and language (written by store_session_create and
 -- store_user_set_lang): the session's read, at every logged-in request,
--- needs no join with users.
+-- needs no join with users. A seat's row keeps its user's and its
+-- claimer's names (written by the seat's taking, the claim and the
+-- claim's taking effect): the page's seats need no lookups.
 ALTER TABLE tables ADD COLUMN tourney TEXT;
 ALTER TABLE tables ADD COLUMN host TEXT NOT NULL DEFAULT '';
 ALTER TABLE tables ADD COLUMN has_chat INTEGER NOT NULL DEFAULT 0;
@@ -26,5 +28,9 @@ ALTER TABLE sessions ADD COLUMN name TEXT NOT NULL DEFAULT '';
 ALTER TABLE sessions ADD COLUMN lang TEXT NOT NULL DEFAULT '';
 UPDATE sessions SET name = (SELECT u.name FROM users u WHERE u.id = sessions.user_id),
 	lang = (SELECT u.lang FROM users u WHERE u.id = sessions.user_id);
+ALTER TABLE seats ADD COLUMN name TEXT NOT NULL DEFAULT '';
+ALTER TABLE seats ADD COLUMN claimer TEXT NOT NULL DEFAULT '';
+UPDATE seats SET name = coalesce((SELECT u.name FROM users u WHERE u.id = seats.user_id), ''),
+	claimer = coalesce((SELECT c.name FROM users c WHERE c.id = seats.claimed_by), '');
 
 PRAGMA user_version = 32;

@@ -105,11 +105,7 @@ enum {
 	" WHERE t.id = ?1"
 /* A seat (the columns of STMT_TABLE_SEATS), then its kind. */
 #define PAGE_SEAT_ROWS \
-	"SELECT s.seat," \
-	" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), '')," \
-	" CASE WHEN s.claimed_by IS NULL THEN '' ELSE" \
-	" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END," \
-	" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left," \
+	"SELECT s.seat, s.name, s.claimer, coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left," \
 	" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, " \
 	"1 FROM seats s WHERE s.table_id = ?1"
 /* A finished party and one seat's result (a party without results: seat
@@ -141,10 +137,9 @@ static const char *const stmt_text[] = {
 	 * host's name, so no lookup of the user */
 	ST_AT(STMT_TABLE_GET_BARE) =
 		"SELECT " TABLE_COLS_BARE ", t.spectators FROM tables t WHERE t.id = ?1",
+	/* the names kept in the seat's row (032_page_kept.sql) */
 	ST_AT(STMT_TABLE_SEATS) =
-		"SELECT s.seat, coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
-		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), ''),"
-		" coalesce(s.user_id, 0), s.bot, s.resigned,"
+		"SELECT s.seat, s.name, s.claimer, coalesce(s.user_id, 0), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
 		" coalesce(s.claimed_by, 0), s.claimed"
 		" FROM seats s WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -162,8 +157,8 @@ static const char *const stmt_text[] = {
 		"WITH RECURSIVE n(k) AS ("
 		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
 		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
-		" INSERT INTO seats (table_id, seat, user_id)"
-		" SELECT ?1, min(k), ?2 FROM n"
+		" INSERT INTO seats (table_id, seat, user_id, name)"
+		" SELECT ?1, min(k), ?2, (SELECT u.name FROM users u WHERE u.id = ?2) FROM n"
 		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
 		" HAVING min(k) IS NOT NULL",
 	ST_AT(STMT_SEAT_LEAVE) = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
@@ -188,12 +183,15 @@ static const char *const stmt_text[] = {
 		" WHERE table_id = ?1",
 	ST_AT(STMT_SEAT_EXPEL_VOTE) =
 		"UPDATE seats SET expel_votes = expel_votes | ?3 WHERE table_id = ?1 AND seat = ?2",
+	/* the seat keeps its user's and its claimer's names (032) */
 	ST_AT(STMT_SEAT_CLAIM) =
-		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
+		"UPDATE seats SET claimed_by = ?3, claimer = (SELECT u.name FROM users u"
+		" WHERE u.id = ?3) WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
 		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
 	ST_AT(STMT_SEATS_APPLY_CLAIMS) =
 		"UPDATE seats SET claimed = CASE WHEN user_id IS NULL THEN 2 ELSE 1 END,"
-		" user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		" user_id = claimed_by, name = claimer, claimed_by = NULL, claimer = '', bot = 0,"
+		" resigned = 0,"
 		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
 		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
 	ST_AT(STMT_TABLE_SET_CLOCK) =
@@ -354,12 +352,11 @@ static const char *const stmt_text[] = {
 	 * the table row's 41 columns, the seats' and results' rows as NULLs,
 	 * and PostgreSQL builds every column of every branch at every
 	 * execution (docs/benchmarks.md, "PostgreSQL: the page as two
-	 * statements"; cheaper on SQLite as well). The seats'
-	 * names by key in subqueries, not joined: PostgreSQL's generic plan
-	 * of the join hashed the whole users table twice (measured, 1,000
-	 * users: 0.5 of the statement's 0.7 ms); the claimer's only for a
-	 * claimed seat (SQLite opens the subquery's cursor even for a NULL
-	 * key: 0.7k instructions a seat). The tournament is one text kept in
+	 * statements"; cheaper on SQLite as well). The seats' names are
+	 * kept in their rows (032), neither joined (PostgreSQL's generic
+	 * plan of the join hashed the whole users table twice) nor looked up
+	 * by subqueries (whose state PostgreSQL builds at every execution).
+	 * The tournament is one text kept in
 	 * the table's row ("id round number name", read_page_tourney; 032),
 	 * not two joins: PostgreSQL builds each join's state, as wide as the
 	 * table row, at every execution (docs/benchmarks.md, "PostgreSQL: the

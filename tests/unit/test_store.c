@@ -1349,6 +1349,38 @@ static void test_page_kept(void **state)
 	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.in_tourney);   /* the other table's tournament */
 
+	/* a seat keeps its user's and its claimer's names: taken, a bot's,
+	 * claimed, the claim taken effect, in the page's and the seats' read */
+	struct st_seat seats[4];
+	int seat = -1, n = 0;
+	assert_int_equal(store_seat_take(t->s, two, b, &seat), ST_OK);
+	assert_int_equal(store_seat_add_bot(t->s, two, 2, &seat), ST_OK);
+	assert_int_equal(seat, 1);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(seats[0].name, "Bea");
+	assert_string_equal(seats[1].name, "");
+	assert_string_equal(seats[1].claimer, "");
+	assert_int_equal(store_seat_claim(t->s, two, 1, a), ST_OK);
+	assert_int_equal(store_table_page(t->s, two, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_string_equal(pg.seats[1].name, "");
+	assert_string_equal(pg.seats[1].claimer, "Ada");
+	assert_int_equal(pg.seats[1].claimed_by, a);
+	assert_string_equal(pg.seats[0].claimer, "");
+	assert_int_equal(store_seats_apply_claims(t->s, two, 5000), ST_OK);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_string_equal(seats[1].name, "Ada");
+	assert_string_equal(seats[1].claimer, "");
+	assert_int_equal(seats[1].user_id, a);
+	assert_string_equal(seats[0].name, "Bea");
+	/* a seat left and taken again is its new user's */
+	assert_int_equal(store_seat_leave(t->s, two, b), ST_OK);
+	int64_t c = make_user(t->s, "Cem");
+	assert_int_equal(store_seat_take(t->s, two, c, &seat), ST_OK);
+	assert_int_equal(seat, 0);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_string_equal(seats[0].name, "Cem");
+
 	/* a session keeps its user's name and language: at its start, and
 	 * every session of the user when the language changes */
 	unsigned char h1[32], h2[32], h3[32];
@@ -1403,6 +1435,10 @@ static void test_page_kept_migration(void **state)
 	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
 	assert_int_equal(store_ttable_add(t->s, tid, 3, 1, two), ST_OK);
 	assert_int_equal(store_chat_add(t->s, one, a, "hi", 2000), ST_OK);
+	int seat = -1;
+	assert_int_equal(store_seat_add_bot(t->s, one, 1, &seat), ST_OK);
+	assert_int_equal(store_seat_claim(t->s, one, seat, a), ST_OK);
+	assert_int_equal(store_seat_take(t->s, one, a, &seat), ST_OK);
 	unsigned char h[32];
 	struct st_session ss;
 	memset(h, 7, sizeof h);
@@ -1413,6 +1449,7 @@ static void test_page_kept_migration(void **state)
 	exec_sql(t->path, "ALTER TABLE tables DROP COLUMN tourney;"
 		 "ALTER TABLE tables DROP COLUMN has_chat; ALTER TABLE tables DROP COLUMN host;"
 		 "ALTER TABLE sessions DROP COLUMN name; ALTER TABLE sessions DROP COLUMN lang;"
+		 "ALTER TABLE seats DROP COLUMN name; ALTER TABLE seats DROP COLUMN claimer;"
 		 " PRAGMA user_version = 31");
 	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
 	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
@@ -1420,6 +1457,11 @@ static void test_page_kept_migration(void **state)
 	assert_true(pg.has_chat);
 	assert_false(pg.in_tourney);
 	assert_string_equal(pg.t.host, "Ole");
+	assert_int_equal(pg.nseated, 2);
+	assert_string_equal(pg.seats[0].name, "");      /* the bot */
+	assert_string_equal(pg.seats[0].claimer, "Ole");
+	assert_string_equal(pg.seats[1].name, "Ole");
+	assert_string_equal(pg.seats[1].claimer, "");
 	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.has_chat);
 	assert_true(pg.in_tourney);
