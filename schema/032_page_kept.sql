@@ -1,20 +1,17 @@
--- 032: three values the table page read in subqueries at every read, kept
--- in the table's row by the store calls that change them (as 031 keeps
--- seats_taken): the table's tournament as "id round number name" (NULL
--- outside one; written by store_ttable_add, the one call that puts a table
--- into a tournament, whose name never changes), whether the table's chat
--- has a message (written by store_chat_add; chat messages are never
--- deleted) and the host's name (written by store_table_create; a table's
--- creator and a user's name never change). PostgreSQL builds every
--- subquery's state at every execution of a statement: the three cost the
--- page statement about 0.1M instructions a read (docs/benchmarks.md,
--- "PostgreSQL: the page's plans, statements and kept values"); the host's
--- name is in every listing of tables as well. And a session's row keeps
--- its user's name and language (written by store_session_create and
--- store_user_set_lang): the session's read, at every logged-in request,
--- needs no join with users. A seat's row keeps its user's and its
--- claimer's names (written by the seat's taking, the claim and the
--- claim's taking effect): the page's seats need no lookups.
+-- 032: values the reads looked up in subqueries or joins at every read,
+-- kept in rows by the store calls that change them (as 031 keeps
+-- seats_taken); PostgreSQL builds every subquery's state at every
+-- execution of a statement (docs/benchmarks.md, "PostgreSQL: the page's
+-- plans, statements and kept values"). No triggers: the store writes them.
+-- tables: the tournament as "id round number name" (NULL outside one;
+--   store_ttable_add, the one call that puts a table into a tournament,
+--   whose name never changes), the host's name (store_table_create; a
+--   table's creator and a user's name never change) and whether its chat
+--   has a message (store_chat_add; messages are never deleted).
+-- sessions: the user's name and language (store_session_create,
+--   store_user_set_lang): the session's read needs no join.
+-- seats: the user's and the claimer's names (the seat's taking, the claim,
+--   the claim's taking effect): the page's seats need no lookups.
 ALTER TABLE tables ADD COLUMN tourney TEXT;
 ALTER TABLE tables ADD COLUMN host TEXT NOT NULL DEFAULT '';
 ALTER TABLE tables ADD COLUMN has_chat INTEGER NOT NULL DEFAULT 0;
