@@ -463,7 +463,8 @@ struct st_chat {
 	int64_t at;                      /* ms */
 	char text[ST_CHAT_BYTES + 1];
 };
-/* A message of `user` at `table` (checked by cgi/chat.c). Inside store_begin()
+/* A message of `user` at `table` (checked by cgi/chat.c); the table's row
+ * keeps that its chat has one (store_table_page). Inside store_begin()
  * together with store_table_bump_public(). */
 int store_chat_add(struct store *s, int64_t table, int64_t user, const char *text, int64_t at);
 /* How many messages `user` wrote at `table` after `after`, and when the
@@ -739,6 +740,8 @@ struct st_ttable {
 	enum st_table_status status;     /* the table's */
 	int party_no, nparties;
 };
+/* Table table_id is number `number` of round `round` of tournament t; the
+ * table's row keeps that (store_table_page). */
 int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id);
 /* The tournament, round and number of a table; ST_NOTFOUND: not one. */
 int store_ttable_of(struct store *s, int64_t table_id, int64_t *t, int *round, int *number,

@@ -63,8 +63,8 @@ struct store {
 	"t.clock_per_move, t.clock_cap, t.clock_day, t.clock_weekend, t.over_days, t.timeouts_max, " \
 	"t.closed_idle, "
 #define TABLE_COLS_TAIL ", coalesce(t.rematch, 0), t.acting, t.in_window, t.to_continue"
-#define TABLE_COLS TABLE_COLS_HEAD \
-	"coalesce((SELECT h.name FROM users h WHERE h.id = t.created_by), '')" TABLE_COLS_TAIL
+/* the host's name kept in the row (032_page_kept.sql) */
+#define TABLE_COLS TABLE_COLS_HEAD "t.host" TABLE_COLS_TAIL
 /* the same without the host's name ('': no lookup in users), for a write */
 #define TABLE_COLS_BARE TABLE_COLS_HEAD "''" TABLE_COLS_TAIL
 

@@ -12,6 +12,7 @@
 
 enum {
 	STMT_CHAT_ADD = ST_FIRST(ST_G_CHAT),
+	STMT_CHAT_KEEP,
 	STMT_CHAT_RATE,
 	STMT_CHAT_RECENT,
 	STMT_CHAT_MUTE,
@@ -25,6 +26,9 @@ static const char *const stmt_text[] = {
 	/* the table chat (008_chat.sql) */
 	ST_AT(STMT_CHAT_ADD) =
 		"INSERT INTO chat_messages (table_id, user_id, text, at) VALUES (?1, ?2, ?3, ?4)",
+	/* the table's row keeps that its chat has a message, for the table
+	 * page (032; messages are never deleted); written once */
+	ST_AT(STMT_CHAT_KEEP) = "UPDATE tables SET has_chat = 1 WHERE id = ?1 AND has_chat = 0",
 	ST_AT(STMT_CHAT_RATE) =
 		"SELECT count(*), coalesce(min(at), 0) FROM chat_messages"
 		" WHERE table_id = ?1 AND user_id = ?2 AND at > ?3",
@@ -65,8 +69,9 @@ const struct st_stmts st_stmts_chat = ST_STMTS(stmt_text);
 
 int store_chat_add(struct store *s, int64_t table, int64_t user, const char *text, int64_t at)
 {
-	return st_run(s, STMT_CHAT_ADD, "chat add", ST_ARGS(ST_INT(table), ST_INT(user),
+	int rc = st_run(s, STMT_CHAT_ADD, "chat add", ST_ARGS(ST_INT(table), ST_INT(user),
 			ST_TEXT(text), ST_INT(at)));
+	return rc == ST_OK ? st_run(s, STMT_CHAT_KEEP, "chat keep", ST_ARGS(ST_INT(table))) : rc;
 }
 
 /* store_chat_rate's answer. */

@@ -22,7 +22,7 @@ enum { TABLE_NCOLS = 28 };   /* columns in TABLE_COLS */
 enum { PAGE_RESULT_NUMBER = 0, PAGE_RESULT_ID = 3, PAGE_RESULT_SEAT, PAGE_RESULT_PLACE,
        PAGE_RESULT_POINTS, PAGE_ROWS_KIND = 13 };
 enum { PAGE_SPECTATORS = TABLE_NCOLS, PAGE_PARTY, PAGE_SNAP = PAGE_PARTY + 5, PAGE_TICK,
-       PAGE_MY_LAST, PAGE_CONTINUED, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT };
+       PAGE_MY_LAST, PAGE_TOURNEY, PAGE_WAITING, PAGE_CHAT };
 
 /* The columns struct st_my_seat is read from (read_my_seat()), of seats s
  * and their table t: who acts is one bit a seat on the table's row (026). */
@@ -83,37 +83,29 @@ enum {
 	STMT_TABLE_PAGE,
 	STMT_TABLE_PAGE_ROWS,
 	STMT_TABLE_PAGE_SEATS,
+	STMT_TABLE_PAGE_PAUSE,
 	STMT_TABLES_END
 };
 
 /* store_table_page's table row: the table, its current party, the
- * viewer's (?2) last step in it, the seats that continued, its tournament,
- * the viewer's count of waiting tables and a message of its chat (any:
- * without one the chat is not read). */
+ * viewer's (?2) last step in it, its tournament,
+ * the viewer's count of waiting tables and whether its chat has a message
+ * (without one the chat is not read). The tournament and the chat's flag
+ * are kept in the table's row (032_page_kept.sql), not read by subqueries:
+ * PostgreSQL builds every subquery's state at every execution. */
 #define PAGE_TABLE_ROW \
 	"SELECT " TABLE_COLS ", t.spectators, p.id, p.number, p.seed, p.dealer, p.over, " \
 	PARTY_SNAPSHOT ", " PARTY_LAST_TICK "," \
 	" coalesce((SELECT m.version FROM moves m WHERE m.party = p.id AND m.seat =" \
 	" (SELECT y.seat FROM seats y WHERE y.table_id = t.id AND y.user_id = ?2)" \
 	" ORDER BY m.version DESC LIMIT 1), 0)," \
-	" CASE WHEN p.over = 1 AND t.status = 1 THEN" \
-	" (SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
-	" AS BIGINT) FROM moves m WHERE m.party = p.id AND m.seat >= 0 AND m.seat < t.nseats" \
-	" AND m.version > t.epoch_version) ELSE 0 END," \
-	" (SELECT x.tournament || ' ' || x.round || ' ' || x.number || ' ' || o.name" \
-	" FROM tournament_tables x JOIN tournaments o ON o.id = x.tournament" \
-	" WHERE x.table_id = t.id)," \
-	" (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END FROM me_seq e" \
-	" WHERE e.user_id = ?2), (SELECT c.id FROM chat_messages c WHERE c.table_id = t.id LIMIT 1)" \
+	" t.tourney, (SELECT CASE WHEN e.waiting_seq = e.seq THEN e.waiting ELSE -1 END" \
+	" FROM me_seq e WHERE e.user_id = ?2), t.has_chat" \
 	" FROM tables t LEFT JOIN parties p ON p.table_id = t.id AND p.number = t.party_no" \
 	" WHERE t.id = ?1"
 /* A seat (the columns of STMT_TABLE_SEATS), then its kind. */
 #define PAGE_SEAT_ROWS \
-	"SELECT s.seat," \
-	" coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), '')," \
-	" CASE WHEN s.claimed_by IS NULL THEN '' ELSE" \
-	" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), '') END," \
-	" coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left," \
+	"SELECT s.seat, s.name, s.claimer, coalesce(s.user_id, 0), s.bot, s.resigned, s.autopass, s.clock_left," \
 	" s.waiting_since, s.timeouts, s.expel_votes, coalesce(s.claimed_by, 0), s.claimed, " \
 	"1 FROM seats s WHERE s.table_id = ?1"
 /* A finished party and one seat's result (a party without results: seat
@@ -123,22 +115,31 @@ enum {
 	" NULL, NULL, NULL, NULL, NULL, NULL, 2" \
 	" FROM parties p LEFT JOIN party_results r ON r.party = p.id" \
 	" WHERE p.table_id = ?1 AND p.over = 1"
+/* While a running table pauses after a party (the party over, ?2): the
+ * seats that continued since (a step after the epoch, ?4), as one mask in
+ * the first column, then NULLs and its kind. Only then: PostgreSQL builds
+ * a subquery's state at every execution, whether it runs or not. */
+#define PAGE_CONTINUED_ROW \
+	"SELECT CAST(coalesce(sum(DISTINCT CAST(1 AS BIGINT) << CAST(m.seat AS INTEGER)), 0)" \
+	" AS BIGINT), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 3" \
+	" FROM moves m WHERE m.party = ?2 AND m.seat >= 0 AND m.seat < ?3 AND m.version > ?4"
 
 static const char *const stmt_text[] = {
 	ST_AT(STMT_TABLE_CREATE) =
-		/* the number after the highest ever given out (023_table_ids.sql) */
-		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at) "
+		/* the number after the highest ever given out (023_table_ids.sql);
+		 * the host's name kept in the row (032_page_kept.sql) */
+		"INSERT INTO tables (id, game, options, nseats, nparties, created_by, created_at, host) "
 		"VALUES ((SELECT last + 1 FROM id_high WHERE name = 'tables'), ?1, ?2, ?3, ?4,"
-		" nullif(?5/*::BIGINT*/, 0), ?6) RETURNING id",
+		" nullif(?5/*::BIGINT*/, 0), ?6,"
+		" coalesce((SELECT u.name FROM users u WHERE u.id = ?5), '')) RETURNING id",
 	ST_AT(STMT_TABLE_GET) = "SELECT " TABLE_COLS ", t.spectators FROM tables t WHERE t.id = ?1",
 	/* what a write's load needs of the table (store_table_get_bare): no
 	 * host's name, so no lookup of the user */
 	ST_AT(STMT_TABLE_GET_BARE) =
 		"SELECT " TABLE_COLS_BARE ", t.spectators FROM tables t WHERE t.id = ?1",
+	/* the names kept in the seat's row (032_page_kept.sql) */
 	ST_AT(STMT_TABLE_SEATS) =
-		"SELECT s.seat, coalesce((SELECT u.name FROM users u WHERE u.id = s.user_id), ''),"
-		" coalesce((SELECT c.name FROM users c WHERE c.id = s.claimed_by), ''),"
-		" coalesce(s.user_id, 0), s.bot, s.resigned,"
+		"SELECT s.seat, s.name, s.claimer, coalesce(s.user_id, 0), s.bot, s.resigned,"
 		" s.autopass, s.clock_left, s.waiting_since, s.timeouts, s.expel_votes,"
 		" coalesce(s.claimed_by, 0), s.claimed"
 		" FROM seats s WHERE s.table_id = ?1 ORDER BY s.seat",
@@ -156,8 +157,8 @@ static const char *const stmt_text[] = {
 		"WITH RECURSIVE n(k) AS ("
 		" SELECT 0 WHERE 0 < (SELECT nseats FROM tables WHERE id = ?1)"
 		" UNION ALL SELECT k + 1 FROM n WHERE k + 1 < (SELECT nseats FROM tables WHERE id = ?1))"
-		" INSERT INTO seats (table_id, seat, user_id)"
-		" SELECT ?1, min(k), ?2 FROM n"
+		" INSERT INTO seats (table_id, seat, user_id, name)"
+		" SELECT ?1, min(k), ?2, (SELECT u.name FROM users u WHERE u.id = ?2) FROM n"
 		" WHERE k NOT IN (SELECT seat FROM seats WHERE table_id = ?1)"
 		" HAVING min(k) IS NOT NULL",
 	ST_AT(STMT_SEAT_LEAVE) = "DELETE FROM seats WHERE table_id = ?1 AND user_id = ?2",
@@ -182,12 +183,15 @@ static const char *const stmt_text[] = {
 		" WHERE table_id = ?1",
 	ST_AT(STMT_SEAT_EXPEL_VOTE) =
 		"UPDATE seats SET expel_votes = expel_votes | ?3 WHERE table_id = ?1 AND seat = ?2",
+	/* the seat keeps its user's and its claimer's names (032) */
 	ST_AT(STMT_SEAT_CLAIM) =
-		"UPDATE seats SET claimed_by = ?3 WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
+		"UPDATE seats SET claimed_by = ?3, claimer = (SELECT u.name FROM users u"
+		" WHERE u.id = ?3) WHERE table_id = ?1 AND seat = ?2 AND bot > 0"
 		" AND (user_id IS NULL OR resigned = 1) AND claimed_by IS NULL",
 	ST_AT(STMT_SEATS_APPLY_CLAIMS) =
 		"UPDATE seats SET claimed = CASE WHEN user_id IS NULL THEN 2 ELSE 1 END,"
-		" user_id = claimed_by, claimed_by = NULL, bot = 0, resigned = 0,"
+		" user_id = claimed_by, name = claimer, claimed_by = NULL, claimer = '', bot = 0,"
+		" resigned = 0,"
 		" autopass = 0, clock_left = ?2, waiting_since = 0, timeouts = 0, expel_votes = 0"
 		" WHERE table_id = ?1 AND claimed_by IS NOT NULL",
 	ST_AT(STMT_TABLE_SET_CLOCK) =
@@ -348,22 +352,24 @@ static const char *const stmt_text[] = {
 	 * the table row's 41 columns, the seats' and results' rows as NULLs,
 	 * and PostgreSQL builds every column of every branch at every
 	 * execution (docs/benchmarks.md, "PostgreSQL: the page as two
-	 * statements"; cheaper on SQLite as well). The seats'
-	 * names by key in subqueries, not joined: PostgreSQL's generic plan
-	 * of the join hashed the whole users table twice (measured, 1,000
-	 * users: 0.5 of the statement's 0.7 ms); the claimer's only for a
-	 * claimed seat (SQLite opens the subquery's cursor even for a NULL
-	 * key: 0.7k instructions a seat). The tournament is one subquery and
-	 * one text ("id round number name", read_page_tourney), not two
-	 * joins: PostgreSQL builds each join's state, as wide as the table
-	 * row, at every execution (docs/benchmarks.md, "PostgreSQL: the page
-	 * statement's tournament and last step").
+	 * statements"; cheaper on SQLite as well). The seats' names are
+	 * kept in their rows (032), neither joined (PostgreSQL's generic
+	 * plan of the join hashed the whole users table twice) nor looked up
+	 * by subqueries (whose state PostgreSQL builds at every execution).
+	 * The tournament is one text kept in
+	 * the table's row ("id round number name", read_page_tourney; 032),
+	 * not two joins: PostgreSQL builds each join's state, as wide as the
+	 * table row, at every execution (docs/benchmarks.md, "PostgreSQL: the
+	 * page statement's tournament and last step").
 	 * The viewer's last step by the index moves_party_seat, newest first,
 	 * not the maximum over a join (one seek, no aggregate). */
 	ST_AT(STMT_TABLE_PAGE) = PAGE_TABLE_ROW,
 	ST_AT(STMT_TABLE_PAGE_ROWS) = PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS,
 	/* the same before the first party's end: no finished party to read */
 	ST_AT(STMT_TABLE_PAGE_SEATS) = PAGE_SEAT_ROWS,
+	/* the same with who continued, while the table pauses after a party */
+	ST_AT(STMT_TABLE_PAGE_PAUSE) =
+		PAGE_SEAT_ROWS " UNION ALL " PAGE_RESULT_ROWS " UNION ALL " PAGE_CONTINUED_ROW,
 };
 _Static_assert(sizeof stmt_text / sizeof stmt_text[0] == STMT_TABLES_END - ST_FIRST(ST_G_TABLES),
 	       "one SQL text per statement");
@@ -1168,13 +1174,12 @@ static void page_table_row(struct page_rows *r, struct st_cur *q)
 		}
 	}
 	o->my_last = st_int64(q, PAGE_MY_LAST);
-	o->continued = (uint32_t)st_int64(q, PAGE_CONTINUED);
 	o->in_tourney = !st_null(q, PAGE_TOURNEY);
 	if (o->in_tourney)
 		read_page_tourney((const char *)st_text(q, PAGE_TOURNEY), &o->tourney);
 	o->waiting = st_null(q, PAGE_WAITING) ? -1 :
 		     st_int(q, PAGE_WAITING);
-	o->has_chat = !st_null(q, PAGE_CHAT);
+	o->has_chat = st_int(q, PAGE_CHAT) != 0;
 }
 
 /* A finished party's result row (kind 2), gathered by party. */
@@ -1209,14 +1214,33 @@ static int read_page_head(void *ctx, struct st_cur *q)
 	return 0;
 }
 
-/* A row of STMT_TABLE_PAGE_ROWS: a seat or a result. */
+/* A row of STMT_TABLE_PAGE_ROWS or _PAUSE: a seat, a result or who
+ * continued. */
 static int read_page_row(void *ctx, struct st_cur *q)
 {
 	struct page_rows *r = ctx;
-	if (st_int(q, PAGE_ROWS_KIND) == 1)
+	int kind = st_int(q, PAGE_ROWS_KIND);
+	if (kind == 1)
 		return read_seat(&r->seats, q);
-	page_result_row(r, q);
+	if (kind == 3)
+		r->out->continued = (uint32_t)st_int64(q, 0);
+	else
+		page_result_row(r, q);
 	return 0;
+}
+
+/* The second statement of store_table_page, by what the table row says:
+ * parties are numbered from 0, so before the first's end none is over and
+ * the seats are all; who continued only while a running table pauses
+ * after a party (a table that ended continues no more). */
+static struct st_cur *page_rows_query(struct store *s, const struct st_table_page *o)
+{
+	int over = o->has_party && o->party.over;
+	if (over && o->t.status == TABLE_PLAYING)
+		return st_query(s, STMT_TABLE_PAGE_PAUSE, ST_ARGS(ST_INT(o->t.id),
+				ST_INT(o->party.id), ST_INT(o->t.nseats), ST_INT(o->t.epoch_version)));
+	return st_query(s, o->t.party_no > 0 || over ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
+			ST_ARGS(ST_INT(o->t.id)));
 }
 
 int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_table_page *out,
@@ -1237,12 +1261,8 @@ int store_table_page(struct store *s, int64_t table, int64_t viewer, struct st_t
 	if (rc == ST_OK) {
 		rc = st_each(s, st_query(s, STMT_TABLE_PAGE, ST_ARGS(ST_INT(table), ST_INT(viewer))),
 			     read_page_head, r, "table page");
-		/* parties are numbered from 0: before the first's end none is over */
-		int fin = out->t.party_no > 0 || (out->has_party && out->party.over);
 		if (rc == ST_OK && r->found)
-			rc = st_each(s, st_query(s, fin ? STMT_TABLE_PAGE_ROWS : STMT_TABLE_PAGE_SEATS,
-						 ST_ARGS(ST_INT(table))),
-				     read_page_row, r, "table page rows");
+			rc = st_each(s, page_rows_query(s, out), read_page_row, r, "table page rows");
 		store_rollback(s);
 	}
 	if (rc == ST_OK)

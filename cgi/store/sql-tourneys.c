@@ -43,6 +43,7 @@ enum {
 	STMT_TPLAYER_GROUP,
 	STMT_TPLAYERS,
 	STMT_TTABLE_ADD,
+	STMT_TTABLE_KEEP,
 	STMT_TTABLE_OF,
 	STMT_TTABLE_DONE,
 	STMT_TROUND_OPEN,
@@ -121,6 +122,10 @@ static const char *const stmt_text[] = {
 		" WHERE m.tournament = ?1 ORDER BY m.registered_at, m.user_id",
 	ST_AT(STMT_TTABLE_ADD) =
 		"INSERT INTO tournament_tables (tournament, round, number, table_id) VALUES (?1, ?2, ?3, ?4)",
+	/* the table's row keeps its tournament for the table page (032) */
+	ST_AT(STMT_TTABLE_KEEP) =
+		"UPDATE tables SET tourney = (SELECT ?1/*::BIGINT*/ || ' ' || ?2/*::BIGINT*/ || ' '"
+		" || ?3/*::BIGINT*/ || ' ' || o.name FROM tournaments o WHERE o.id = ?1) WHERE id = ?4",
 	ST_AT(STMT_TTABLE_OF) =
 		"SELECT tournament, round, number, done FROM tournament_tables WHERE table_id = ?1",
 	ST_AT(STMT_TTABLE_DONE) =
@@ -477,8 +482,12 @@ int store_tplayers(struct store *s, int64_t t, struct st_tplayer *out, int max, 
 
 int store_ttable_add(struct store *s, int64_t t, int round, int number, int64_t table_id)
 {
-	return st_run(s, STMT_TTABLE_ADD, "ttable add", ST_ARGS(ST_INT(t), ST_INT(round),
+	int rc = st_run(s, STMT_TTABLE_ADD, "ttable add", ST_ARGS(ST_INT(t), ST_INT(round),
 			ST_INT(number), ST_INT(table_id)));
+	if (rc == ST_OK)
+		rc = st_run(s, STMT_TTABLE_KEEP, "ttable keep", ST_ARGS(ST_INT(t), ST_INT(round),
+			    ST_INT(number), ST_INT(table_id)));
+	return rc;
 }
 
 /* store_ttable_of's answer. */

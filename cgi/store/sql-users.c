@@ -20,6 +20,7 @@ enum {
 	STMT_SESSION_CREATE,
 	STMT_SESSION_GET,
 	STMT_USER_SET_LANG,
+	STMT_SESSIONS_SET_LANG,
 	STMT_SESSION_DELETE,
 	STMT_SESSION_PURGE,
 	STMT_LOGIN_FAILED,
@@ -42,12 +43,16 @@ static const char *const stmt_text[] = {
 		"SELECT id, name, pwhash, created_at FROM users WHERE name_key = ?1",
 	ST_AT(STMT_USER_BY_ID) = "SELECT id, name, pwhash, created_at FROM users WHERE id = ?1",
 	ST_AT(STMT_SESSION_CREATE) =
-		"INSERT INTO sessions (token_hash, user_id, csrf, expires) VALUES (?1, ?2, ?3, ?4)",
-	/* with the user's name: one read for every logged-in request */
+		"INSERT INTO sessions (token_hash, user_id, csrf, expires, name, lang) VALUES (?1, ?2,"
+		" ?3, ?4, (SELECT u.name FROM users u WHERE u.id = ?2),"
+		" (SELECT u.lang FROM users u WHERE u.id = ?2))",
+	/* with the user's name and language, kept in the session's row
+	 * (032_page_kept.sql): one read for every logged-in request, no join */
 	ST_AT(STMT_SESSION_GET) =
-		"SELECT s.user_id, s.csrf, s.expires, u.name, u.lang FROM sessions s JOIN users u"
-		" ON u.id = s.user_id WHERE s.token_hash = ?1 AND s.expires > ?2",
+		"SELECT user_id, csrf, expires, name, lang FROM sessions"
+		" WHERE token_hash = ?1 AND expires > ?2",
 	ST_AT(STMT_USER_SET_LANG) = "UPDATE users SET lang = ?2 WHERE id = ?1",
+	ST_AT(STMT_SESSIONS_SET_LANG) = "UPDATE sessions SET lang = ?2 WHERE user_id = ?1",
 	ST_AT(STMT_SESSION_DELETE) = "DELETE FROM sessions WHERE token_hash = ?1",
 	ST_AT(STMT_SESSION_PURGE) = "DELETE FROM sessions WHERE expires <= ?1",
 	ST_AT(STMT_LOGIN_FAILED) = "INSERT INTO login_failures (name_key, at) VALUES (?1, ?2)",
@@ -176,9 +181,22 @@ int store_user_by_id(struct store *s, int64_t id, struct st_user *u)
 }
 
 /* The language the user chose ("de", "en"; "" none). */
+/* The user's row and their sessions' (which keep it for the session's
+ * read), in one transaction unless the caller has one. */
 int store_user_set_lang(struct store *s, int64_t id, const char *code)
 {
-	return st_run(s, STMT_USER_SET_LANG, "user set lang", ST_ARGS(ST_INT(id), ST_TEXT(code)));
+	int own = !store_in_transaction(s);
+	int rc = own ? store_begin(s) : ST_OK;
+	if (rc == ST_OK)
+		rc = st_run(s, STMT_USER_SET_LANG, "user set lang", ST_ARGS(ST_INT(id), ST_TEXT(code)));
+	if (rc == ST_OK)
+		rc = st_run(s, STMT_SESSIONS_SET_LANG, "sessions set lang",
+			    ST_ARGS(ST_INT(id), ST_TEXT(code)));
+	if (own && rc == ST_OK)
+		return store_commit(s);
+	if (own)
+		store_rollback(s);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -811,8 +811,10 @@ static const char *const hist_sql[] = {
 	"INSERT INTO users(name, name_key, pwhash, created_at) VALUES (?1, ?1, '!', ?2)",
 	"INSERT INTO tables(game, options, nseats, status, version, public_version, next_deadline,"
 	" epoch, epoch_version, party_no, nparties, first_dealer, created_by, created_at,"
-	" seats_taken) VALUES (?1, ?2, ?3, 2, ?4, ?4, 0, 0, ?4, ?5, ?6, 0, ?7, ?8, ?3)",
-	"INSERT INTO seats(table_id, seat, user_id) VALUES (?1, ?2, ?3)",
+	" seats_taken, host) VALUES (?1, ?2, ?3, 2, ?4, ?4, 0, 0, ?4, ?5, ?6, 0, ?7, ?8, ?3,"
+	" coalesce((SELECT name FROM users WHERE id = ?7), ''))",
+	"INSERT INTO seats(table_id, seat, user_id, name)"
+	" VALUES (?1, ?2, ?3, (SELECT name FROM users WHERE id = ?3))",
 	"INSERT INTO parties(table_id, number, seed, dealer, snapshot, over, created_at)"
 	" VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6)",
 	"INSERT INTO party_results(party, seat, place, points) VALUES (?1, ?2, ?3, ?4)",

@@ -92,7 +92,7 @@ static const char *const real_migrations[] = { "001_init.sql", "002_results.sql"
 						  "025_name_skeleton.sql", "026_one_write.sql",
 						  "027_spectators.sql", "028_results_covering.sql",
 						  "029_ttable_results.sql", "030_standings_pages.sql",
-						  "031_seats_taken.sql" };
+						  "031_seats_taken.sql", "032_page_kept.sql" };
 enum { NMIGRATIONS = (int)(sizeof real_migrations / sizeof real_migrations[0]),
        SCHEMA_VERSION = NMIGRATIONS };
 
@@ -1133,6 +1133,53 @@ static void test_table_page_first_over(void **state)
 	assert_int_equal(pg.party.result.points[1], 3);
 }
 
+/* A running table pausing after its party: the page's second statement
+ * says who continued (a step after the epoch), with the party's result;
+ * only then (the table row no longer reads it). */
+static void test_table_page_pause(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char snap[4] = { 1, 2, 3, 4 }, got[16];
+	struct party_result score = { { 1, 2, 3 }, { 5, 2, 0 } };
+	struct st_table_page pg;
+	struct page_seen ps;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea"), c = make_user(t->s, "Cem");
+	int64_t tab = make_table(t->s, 3, a), p0, v = 0;
+	int seat;
+	assert_int_equal(store_seat_take(t->s, tab, a, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, b, &seat), ST_OK);
+	assert_int_equal(store_seat_take(t->s, tab, c, &seat), ST_OK);
+	assert_int_equal(store_party_create(t->s, tab, 0, 11, 0, snap, 4, 1000, &p0), ST_OK);
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_PLAYING, 0, 0), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 2, "a", 1100, 2, snap, 4), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, NULL, NULL),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0);   /* running: nobody continues */
+	assert_int_equal(store_party_end(t->s, p0, snap, 4, &score, 3), ST_OK);
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(store_table_bump_public(t->s, tab, &v), ST_OK);
+	assert_int_equal(store_table_new_epoch(t->s, tab), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, a, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0);   /* seat 2's step was before the epoch */
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(store_move_append(t->s, p0, 1, "weiter", 1200, v + 1, snap, 4), ST_OK);
+	assert_int_equal(store_move_append(t->s, p0, 2, "weiter", 1300, v + 2, snap, 4), ST_OK);
+	memset(&ps, 0, sizeof ps);
+	assert_int_equal(store_table_page(t->s, tab, c, &pg, got, sizeof got, page_fin, &ps),
+			 ST_OK);
+	assert_int_equal(pg.continued, 0x6);
+	assert_int_equal(pg.nseated, 3);
+	assert_int_equal(ps.nfin, 1);
+	assert_int_equal(ps.fin[0].result.points[0], 5);
+	assert_int_equal(pg.party.result.place[2], 3);
+	/* a table that ended continues no more */
+	assert_int_equal(store_table_set_status(t->s, tab, TABLE_FINISHED, 0, 0), ST_OK);
+	assert_int_equal(store_table_page(t->s, tab, c, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_int_equal(pg.continued, 0);
+}
+
 static void test_table_page(void **state)
 {
 	struct tmpdb *t = *state;
@@ -1248,6 +1295,183 @@ static void test_table_page(void **state)
 	assert_int_equal(pg.tourney.number, 7);
 	assert_string_equal(pg.tourney.name, "Pokal 3 der Freunde");
 	assert_int_equal(pg.my_last, 5);
+}
+
+/* 032: the table's row keeps its tournament, whether its chat has a
+ * message and its host's name, and the reads take them from there: each
+ * follows the one call that changes it (store_ttable_add, store_chat_add,
+ * store_table_create) for that table only. */
+static void test_page_kept(void **state)
+{
+	struct tmpdb *t = *state;
+	unsigned char got[16];
+	struct st_table_page pg;
+	struct st_table tb;
+	int64_t a = make_user(t->s, "Ada"), b = make_user(t->s, "Bea");
+	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, b), tid = 0, none = 0;
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);
+	assert_false(pg.in_tourney);
+	assert_string_equal(pg.t.host, "Ada");
+	assert_int_equal(store_table_get(t->s, two, &tb), ST_OK);
+	assert_string_equal(tb.host, "Bea");
+	assert_int_equal(store_table_create(t->s, "drehwurm", "", 2, 1, 0, 2000, &none), ST_OK);
+	assert_int_equal(store_table_get(t->s, none, &tb), ST_OK);
+	assert_string_equal(tb.host, "");   /* nobody opened it (a tournament's) */
+	assert_int_equal(store_chat_add(t->s, one, a, "hallo", 3000), ST_OK);
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_int_equal(store_chat_add(t->s, one, a, "noch was", 3100), ST_OK);
+	assert_int_equal(store_table_page(t->s, one, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_int_equal(store_table_page(t->s, two, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);   /* the other table's chat */
+
+	struct st_tourney tt;
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "Herbst 12");
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = 2;
+	tt.min_seats = 2;
+	tt.rounds = 3;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	assert_int_equal(store_ttable_add(t->s, tid, 1, 0, two), ST_OK);
+	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.in_tourney);
+	assert_int_equal(pg.tourney.id, tid);
+	assert_int_equal(pg.tourney.round, 1);
+	assert_int_equal(pg.tourney.number, 0);
+	assert_string_equal(pg.tourney.name, "Herbst 12");
+	assert_false(pg.has_chat);
+	assert_int_equal(store_table_page(t->s, one, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.in_tourney);   /* the other table's tournament */
+
+	/* a seat keeps its user's and its claimer's names: taken, a bot's,
+	 * claimed, the claim taken effect, in the page's and the seats' read */
+	struct st_seat seats[4];
+	int seat = -1, n = 0;
+	assert_int_equal(store_seat_take(t->s, two, b, &seat), ST_OK);
+	assert_int_equal(store_seat_add_bot(t->s, two, 2, &seat), ST_OK);
+	assert_int_equal(seat, 1);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_int_equal(n, 2);
+	assert_string_equal(seats[0].name, "Bea");
+	assert_string_equal(seats[1].name, "");
+	assert_string_equal(seats[1].claimer, "");
+	assert_int_equal(store_seat_claim(t->s, two, 1, a), ST_OK);
+	assert_int_equal(store_table_page(t->s, two, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_string_equal(pg.seats[1].name, "");
+	assert_string_equal(pg.seats[1].claimer, "Ada");
+	assert_int_equal(pg.seats[1].claimed_by, a);
+	assert_string_equal(pg.seats[0].claimer, "");
+	assert_int_equal(store_seats_apply_claims(t->s, two, 5000), ST_OK);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_string_equal(seats[1].name, "Ada");
+	assert_string_equal(seats[1].claimer, "");
+	assert_int_equal(seats[1].user_id, a);
+	assert_string_equal(seats[0].name, "Bea");
+	/* a seat left and taken again is its new user's */
+	assert_int_equal(store_seat_leave(t->s, two, b), ST_OK);
+	int64_t c = make_user(t->s, "Cem");
+	assert_int_equal(store_seat_take(t->s, two, c, &seat), ST_OK);
+	assert_int_equal(seat, 0);
+	assert_int_equal(store_table_seats(t->s, two, seats, 4, &n), ST_OK);
+	assert_string_equal(seats[0].name, "Cem");
+
+	/* a session keeps its user's name and language: at its start, and
+	 * every session of the user when the language changes */
+	unsigned char h1[32], h2[32], h3[32];
+	struct st_session ss;
+	memset(h1, 1, sizeof h1);
+	memset(h2, 2, sizeof h2);
+	memset(h3, 3, sizeof h3);
+	assert_int_equal(store_user_set_lang(t->s, a, "en"), ST_OK);
+	assert_int_equal(store_session_create(t->s, h1, a, "c1", 9000), ST_OK);
+	assert_int_equal(store_session_create(t->s, h2, a, "c2", 9000), ST_OK);
+	assert_int_equal(store_session_create(t->s, h3, b, "c3", 9000), ST_OK);
+	assert_int_equal(store_session_get(t->s, h1, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Ada");
+	assert_string_equal(ss.lang, "en");
+	assert_int_equal(store_user_set_lang(t->s, a, "de"), ST_OK);
+	assert_int_equal(store_session_get(t->s, h1, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "de");
+	assert_int_equal(store_session_get(t->s, h2, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "de");
+	assert_int_equal(store_session_get(t->s, h3, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Bea");
+	assert_string_equal(ss.lang, "");   /* the other user's: none chosen */
+	/* inside the caller's transaction, and undone with it */
+	assert_int_equal(store_begin(t->s), ST_OK);
+	assert_int_equal(store_user_set_lang(t->s, b, "en"), ST_OK);
+	store_rollback(t->s);
+	assert_int_equal(store_session_get(t->s, h3, 10, &ss), ST_OK);
+	assert_string_equal(ss.lang, "");
+}
+
+/* 032 fills the kept values of the rows a version-31 file holds (made
+ * here from a file of this version: its tables and tournament's rows
+ * written by the store, then 032's columns dropped). */
+static void test_page_kept_migration(void **state)
+{
+	SQLITE_ONLY();
+	struct tmpdb *t = *state;
+	unsigned char got[16];
+	struct st_table_page pg;
+	struct st_tourney tt;
+	int64_t a = make_user(t->s, "Ole"), tid = 0;
+	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, a);
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "Cup 2");
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = 2;
+	tt.min_seats = 2;
+	tt.rounds = 4;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	assert_int_equal(store_ttable_add(t->s, tid, 3, 1, two), ST_OK);
+	assert_int_equal(store_chat_add(t->s, one, a, "hi", 2000), ST_OK);
+	int seat = -1;
+	assert_int_equal(store_seat_add_bot(t->s, one, 1, &seat), ST_OK);
+	assert_int_equal(store_seat_claim(t->s, one, seat, a), ST_OK);
+	assert_int_equal(store_seat_take(t->s, one, a, &seat), ST_OK);
+	unsigned char h[32];
+	struct st_session ss;
+	memset(h, 7, sizeof h);
+	assert_int_equal(store_user_set_lang(t->s, a, "en"), ST_OK);
+	assert_int_equal(store_session_create(t->s, h, a, "c", 5000), ST_OK);
+	store_close(t->s);
+	t->s = NULL;
+	exec_sql(t->path, "ALTER TABLE tables DROP COLUMN tourney;"
+		 "ALTER TABLE tables DROP COLUMN has_chat; ALTER TABLE tables DROP COLUMN host;"
+		 "ALTER TABLE sessions DROP COLUMN name; ALTER TABLE sessions DROP COLUMN lang;"
+		 "ALTER TABLE seats DROP COLUMN name; ALTER TABLE seats DROP COLUMN claimer;"
+		 " PRAGMA user_version = 31");
+	assert_int_equal(store_open(&t->s, t->path, t->schema), ST_OK);
+	assert_int_equal(peek_int(t->path, "PRAGMA user_version"), SCHEMA_VERSION);
+	assert_int_equal(store_table_page(t->s, one, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_true(pg.has_chat);
+	assert_false(pg.in_tourney);
+	assert_string_equal(pg.t.host, "Ole");
+	assert_int_equal(pg.nseated, 2);
+	assert_string_equal(pg.seats[0].name, "");      /* the bot */
+	assert_string_equal(pg.seats[0].claimer, "Ole");
+	assert_string_equal(pg.seats[1].name, "Ole");
+	assert_string_equal(pg.seats[1].claimer, "");
+	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
+	assert_false(pg.has_chat);
+	assert_true(pg.in_tourney);
+	assert_int_equal(pg.tourney.id, tid);
+	assert_int_equal(pg.tourney.round, 3);
+	assert_int_equal(pg.tourney.number, 1);
+	assert_string_equal(pg.tourney.name, "Cup 2");
+	assert_int_equal(store_session_get(t->s, h, 10, &ss), ST_OK);
+	assert_string_equal(ss.name, "Ole");
+	assert_string_equal(ss.lang, "en");
 }
 
 /* Two connections: the second writer waits for the first one's lock and
@@ -1700,6 +1924,10 @@ int main(void)
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_step_append_seq, tmpdb_setup, tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_table_page_pause, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_page_kept, tmpdb_setup, tmpdb_teardown),
+		cmocka_unit_test_setup_teardown(test_page_kept_migration, tmpdb_setup,
+						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_table_page_first_over, tmpdb_setup,
 						tmpdb_teardown),
 		cmocka_unit_test_setup_teardown(test_results_migration, tmpdb_setup, tmpdb_teardown),
