@@ -777,7 +777,12 @@ enum { JSON_RECS_FIRST = 512, JSON_KEY_MAX = 0xFFFF, JSON_TEXT_MAX = 0x7FFFFFFF 
 
 /* Literal keys written once without an escape, by address (as plain_keys),
  * with their length and hash: such a key is neither measured nor hashed
- * again. */
+ * again. Two ways: a literal is in the slot its address gives or in the
+ * other of that pair of slots (one way alone, two keys of a page that
+ * met in a slot took the slow path at every request, and which keys met
+ * changed with any change of the program's read-only data: 1-5k of a
+ * JSON twin). A slot once taken keeps its literal; a third one of a pair
+ * takes the second slot. */
 enum { STREAM_KEYS = 4096 };
 static struct {
 	const char *k;
@@ -788,6 +793,13 @@ static struct {
 static inline size_t stream_slot(const char *k)
 {
 	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 52) & (STREAM_KEYS - 1);
+}
+
+/* The slot where literal key k is when it is known (else the second). */
+static inline size_t stream_key_slot(const char *k)
+{
+	size_t s = stream_slot(k);
+	return stream_keys[s].k == k ? s : s ^ 1;
 }
 
 struct json_stream *json_stream_new(struct arena *a)
@@ -831,7 +843,7 @@ struct jkey {
 
 static inline void key_of(struct jkey *k, const char *key)
 {
-	size_t slot = stream_slot(key);
+	size_t slot = stream_key_slot(key);
 	k->k = key;
 	if (stream_keys[slot].k == key) {
 		k->len = stream_keys[slot].klen;
@@ -912,6 +924,8 @@ static __attribute__((noinline)) int put_stream_key(struct out *o, const struct 
 	if (o->len - before == k->len + 3 && (uintptr_t)k->k >= (uintptr_t)__executable_start &&
 	    (uintptr_t)k->k < (uintptr_t)__init_array_start) {
 		size_t slot = stream_slot(k->k);
+		if (stream_keys[slot].k)   /* taken: the pair's other slot */
+			slot ^= 1;
 		struct jrec r = { .khash = k->hash, .klen = (uint16_t)k->len,
 				  .wlen = (uint16_t)k->len };
 		stream_keys[slot].k = k->k;
@@ -1060,7 +1074,7 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 							     const char *key, size_t room)
 {
 	struct jlvl *L = js->cur;
-	size_t slot = stream_slot(key), len = js->o.len;
+	size_t slot = stream_key_slot(key), len = js->o.len;
 	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
 	uint64_t hlw = stream_keys[slot].hlw;
 	unsigned b = (kh >> 3) & L->bits;
@@ -1201,6 +1215,8 @@ int json_stream_literal(struct json_stream *js, const char *key, const char *s, 
 	if (js->nrec == n + 1 && js->depth == depth && js->o.len - at == len + 2 &&
 	    memcmp(js->o.p + at + 1, s, len) == 0 && !memchr(s, '@', len)) {
 		size_t slot = stream_slot(s);
+		if (stream_vals[slot].s)   /* taken: the pair's other slot (as stream_keys) */
+			slot ^= 1;
 		stream_vals[slot].s = s;
 		stream_vals[slot].len = len;
 	}
@@ -1210,7 +1226,7 @@ int json_stream_literal(struct json_stream *js, const char *key, const char *s, 
 int json_stream_known(struct json_stream *js, const char *key, const char *s)
 {
 	size_t slot = stream_slot(s);
-	if (stream_vals[slot].s != s)
+	if (stream_vals[slot].s != s && stream_vals[slot ^= 1].s != s)
 		return 0;
 	size_t len = stream_vals[slot].len;
 	char *q = fast_key(js, key, len + 8);
