@@ -783,11 +783,14 @@ enum { JSON_RECS_FIRST = 512, JSON_KEY_MAX = 0xFFFF, JSON_TEXT_MAX = 0x7FFFFFFF 
  * changed with any change of the program's read-only data: 1-5k of a
  * JSON twin). A slot once taken keeps its literal; a third one of a pair
  * takes the second slot. */
-enum { STREAM_KEYS = 4096 };
+enum { STREAM_KEYS = 4096, STREAM_KEY_TEXT = 32 };
 static struct {
 	const char *k;
 	unsigned klen, khash;
 	uint64_t hlw;   /* a record's khash, klen and wlen as fast_key() stores them */
+	/* "key": as it is written, copied as 32 bytes at once (a key longer
+	 * than STREAM_KEY_TEXT - 3 is not kept) */
+	char text[STREAM_KEY_TEXT];
 } stream_keys[STREAM_KEYS];
 
 static inline size_t stream_slot(const char *k)
@@ -921,7 +924,8 @@ static __attribute__((noinline)) int put_stream_key(struct out *o, const struct 
 	size_t before = o->len;
 	if (k->len > JSON_KEY_MAX || put_string(o, k->k, k->len) <= 0 || !put_ch(o, ':'))
 		return 0;
-	if (o->len - before == k->len + 3 && (uintptr_t)k->k >= (uintptr_t)__executable_start &&
+	if (o->len - before == k->len + 3 && k->len + 3 <= STREAM_KEY_TEXT &&
+	    (uintptr_t)k->k >= (uintptr_t)__executable_start &&
 	    (uintptr_t)k->k < (uintptr_t)__init_array_start) {
 		size_t slot = stream_slot(k->k);
 		if (stream_keys[slot].k)   /* taken: the pair's other slot */
@@ -932,6 +936,7 @@ static __attribute__((noinline)) int put_stream_key(struct out *o, const struct 
 		stream_keys[slot].klen = k->len;
 		stream_keys[slot].khash = k->hash;
 		memcpy(&stream_keys[slot].hlw, &r.khash, 8);
+		memcpy(stream_keys[slot].text, o->p + before, k->len + 3);
 	}
 	return 1;
 }
@@ -1083,7 +1088,7 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	 * or'ed together, and each is almost never taken */
 	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
 	    __builtin_expect(nrec >= js->caprec, 0) ||   /* (or failed: js_fail) */
-	    __builtin_expect(js->o.cap - len < kl + room + 2, 0) ||
+	    __builtin_expect(js->o.cap - len < room + STREAM_KEY_TEXT + 2, 0) ||
 	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
 		return NULL;
 	*w = seen | bit;
@@ -1098,10 +1103,7 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	char *q = js->o.p + len;
 	q[0] = ',';
 	q += comma;
-	q[0] = '"';
-	copy_short(q + 1, key, kl);
-	q[kl + 1] = '"';
-	q[kl + 2] = ':';
+	memcpy(q, stream_keys[slot].text, STREAM_KEY_TEXT);   /* "key": and what the value overwrites */
 	return q + kl + 3;
 }
 
