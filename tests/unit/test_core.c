@@ -773,6 +773,9 @@ static void test_log_sentence_as_vtextf(void **unused)
 	SAME_AS_VTEXTF("nicht nur %%d und %%s: %u, %5d, %%", 3u, 42);
 	SAME_AS_VTEXTF("%d %d %d %d %d %d %d %d %d %d %d %d %d (mehr Teile)", 1, 2, 3, 4, 5, 6,
 		       7, 8, 9, 10, 11, 12, 13);
+	SAME_AS_VTEXTF("Ein Format, dessen Text länger ist, als der Speicher eines Formats fasst "
+		       "(224 Bytes): %d, dann noch mehr Text, damit es sicher reicht, und noch "
+		       "mehr und noch mehr und noch mehr Text, %s, und das Ende.", 5, "ä");
 }
 
 /* The shared event log: a bounded ring, oldest dropped; its snapshot form
