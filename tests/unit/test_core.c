@@ -775,7 +775,8 @@ static void test_log_sentence_as_vtextf(void **unused)
 		       7, 8, 9, 10, 11, 12, 13);
 	SAME_AS_VTEXTF("Ein Format, dessen Text länger ist, als der Speicher eines Formats fasst "
 		       "(224 Bytes): %d, dann noch mehr Text, damit es sicher reicht, und noch "
-		       "mehr und noch mehr und noch mehr Text, %s, und das Ende.", 5, "ä");
+		       "mehr und noch mehr und noch mehr Text, %s, und noch viel mehr Text, "
+		       "bis es endlich zu Ende ist.", 5, "ä");
 }
 
 /* The shared event log: a bounded ring, oldest dropped; its snapshot form
