@@ -784,7 +784,7 @@ enum { JSON_RECS_FIRST = 512, JSON_KEY_MAX = 0xFFFF, JSON_TEXT_MAX = 0x7FFFFFFF 
  * JSON twin). A slot once taken keeps its literal; a third one of a pair
  * takes the second slot. */
 enum { STREAM_KEYS = 4096, STREAM_KEY_TEXT = 32 };
-static struct {
+static struct stream_key {
 	const char *k;
 	unsigned klen, khash;
 	uint64_t hlw;   /* a record's khash, klen and wlen as fast_key() stores them */
@@ -1079,19 +1079,19 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 							     const char *key, size_t room)
 {
 	struct jlvl *L = js->cur;
-	size_t slot = stream_key_slot(key), len = js->o.len;
-	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
-	uint64_t hlw = stream_keys[slot].hlw;
-	unsigned b = (kh >> 3) & L->bits;
-	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
+	const struct stream_key *K = &stream_keys[stream_key_slot(key)];
+	size_t len = js->o.len;
+	unsigned nrec = js->nrec;
+	unsigned b = (K->khash >> 3) & L->bits;
+	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
 	/* each test a branch of its own: fewer instructions than the flags
 	 * or'ed together, and each is almost never taken */
-	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
+	if (__builtin_expect(K->k != key, 0) || __builtin_expect(L->open, 0) ||
 	    __builtin_expect(nrec >= js->caprec, 0) ||   /* (or failed: js_fail) */
 	    __builtin_expect(js->o.cap - len < room + STREAM_KEY_TEXT + 2, 0) ||
-	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
+	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((*w & bit) != 0, 0))
 		return NULL;
-	*w = seen | bit;
+	*w |= bit;
 	size_t comma = nrec > L->rec0;
 	js->nrec = nrec + 1;
 	/* kpos and meta 0 in one store, khash, klen and wlen in another (the
@@ -1099,12 +1099,12 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	struct jrec *r = &js->rec[nrec];
 	r->kpos = (uint32_t)(len + comma + 1);
 	r->meta = 0;
-	memcpy(&r->khash, &hlw, 8);
+	memcpy(&r->khash, &K->hlw, 8);
 	char *q = js->o.p + len;
 	q[0] = ',';
 	q += comma;
-	memcpy(q, stream_keys[slot].text, STREAM_KEY_TEXT);   /* "key": and what the value overwrites */
-	return q + kl + 3;
+	memcpy(q, K->text, STREAM_KEY_TEXT);   /* "key": and what the value overwrites */
+	return q + K->klen + 3;
 }
 
 /* fast_key() after a section's array: the array closed, and the common
