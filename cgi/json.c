@@ -1073,8 +1073,11 @@ static __attribute__((noinline)) int value_slow(struct json_stream *js, const ch
 /* The common case inline: a known literal key, new in a dictionary with
  * no array open: its comma, key and colon written, its record made, room
  * for `room` bytes more; the caller sets the text's length past what it
- * writes there. NULL when the slow path must take it. Everything is read
- * before the first byte is written (a byte written may alias anything). */
+ * writes there. NULL when the slow path must take it. The key's cached
+ * fields are read through K where they are used (the key's length once
+ * more after the bytes are written, which may alias anything): read all
+ * before, they took three more callee-saved registers, pushed and popped
+ * at every entry (2-6k a JSON twin). */
 static inline __attribute__((always_inline)) char *fast_key(struct json_stream *js,
 							     const char *key, size_t room)
 {
