@@ -1186,12 +1186,16 @@ int json_stream_num(struct json_stream *js, const char *key, long long num)
 	char *q = fast_key(js, key, 40);
 	if (__builtin_expect(!q, 0))
 		return json_stream_value(js, key, VIEW_NUM, NULL, num);
-	if (__builtin_expect((unsigned long long)num < 100, 1)) {
+	if (__builtin_expect((unsigned long long)num < 1000, 1)) {
 		if (num < 10) {
 			*q++ = (char)('0' + num);
-		} else {
+		} else if (num < 100) {
 			memcpy(q, two_digits + 2 * num, 2);
 			q += 2;
+		} else {   /* a board's coordinates: put_int's call was 60 more */
+			q[0] = (char)('0' + num / 100);
+			memcpy(q + 1, two_digits + 2 * (num % 100), 2);
+			q += 3;
 		}
 		js->o.len = (size_t)(q - js->o.p);
 		return 1;

@@ -219,7 +219,8 @@ static void random_text(char *out, size_t cap)
 
 static void random_dict(struct view *v, int depth)
 {
-	static const long long nums[] = { 0, 1, -1, 42, LLONG_MAX, LLONG_MIN, 1000000007 };
+	static const long long nums[] = { 0, 1, -1, 42, 100, 280, 999, 1000, -100,
+					  LLONG_MAX, LLONG_MIN, 1000000007 };
 	char text[256];
 	static const char *const section_keys[] = { "cards", "items", "seats" };
 	for (unsigned k = rnd(depth ? max_entries / 4 + 2 : max_entries); k > 0; k--) {
