@@ -777,17 +777,32 @@ enum { JSON_RECS_FIRST = 512, JSON_KEY_MAX = 0xFFFF, JSON_TEXT_MAX = 0x7FFFFFFF 
 
 /* Literal keys written once without an escape, by address (as plain_keys),
  * with their length and hash: such a key is neither measured nor hashed
- * again. */
-enum { STREAM_KEYS = 4096 };
-static struct {
+ * again. Two ways: a literal is in the slot its address gives or in the
+ * other of that pair of slots (one way alone, two keys of a page that
+ * met in a slot took the slow path at every request, and which keys met
+ * changed with any change of the program's read-only data: 1-5k of a
+ * JSON twin). A slot once taken keeps its literal; a third one of a pair
+ * takes the second slot. */
+enum { STREAM_KEYS = 4096, STREAM_KEY_TEXT = 32 };
+static struct stream_key {
 	const char *k;
 	unsigned klen, khash;
 	uint64_t hlw;   /* a record's khash, klen and wlen as fast_key() stores them */
+	/* "key": as it is written, copied as 32 bytes at once (a key longer
+	 * than STREAM_KEY_TEXT - 3 is not kept) */
+	char text[STREAM_KEY_TEXT];
 } stream_keys[STREAM_KEYS];
 
 static inline size_t stream_slot(const char *k)
 {
 	return (size_t)((uint64_t)(uintptr_t)k * 0x9E3779B97F4A7C15ULL >> 52) & (STREAM_KEYS - 1);
+}
+
+/* The slot where literal key k is when it is known (else the second). */
+static inline size_t stream_key_slot(const char *k)
+{
+	size_t s = stream_slot(k);
+	return stream_keys[s].k == k ? s : s ^ 1;
 }
 
 struct json_stream *json_stream_new(struct arena *a)
@@ -831,7 +846,7 @@ struct jkey {
 
 static inline void key_of(struct jkey *k, const char *key)
 {
-	size_t slot = stream_slot(key);
+	size_t slot = stream_key_slot(key);
 	k->k = key;
 	if (stream_keys[slot].k == key) {
 		k->len = stream_keys[slot].klen;
@@ -909,15 +924,19 @@ static __attribute__((noinline)) int put_stream_key(struct out *o, const struct 
 	size_t before = o->len;
 	if (k->len > JSON_KEY_MAX || put_string(o, k->k, k->len) <= 0 || !put_ch(o, ':'))
 		return 0;
-	if (o->len - before == k->len + 3 && (uintptr_t)k->k >= (uintptr_t)__executable_start &&
+	if (o->len - before == k->len + 3 && k->len + 3 <= STREAM_KEY_TEXT &&
+	    (uintptr_t)k->k >= (uintptr_t)__executable_start &&
 	    (uintptr_t)k->k < (uintptr_t)__init_array_start) {
 		size_t slot = stream_slot(k->k);
+		if (stream_keys[slot].k)   /* taken: the pair's other slot */
+			slot ^= 1;
 		struct jrec r = { .khash = k->hash, .klen = (uint16_t)k->len,
 				  .wlen = (uint16_t)k->len };
 		stream_keys[slot].k = k->k;
 		stream_keys[slot].klen = k->len;
 		stream_keys[slot].khash = k->hash;
 		memcpy(&stream_keys[slot].hlw, &r.khash, 8);
+		memcpy(stream_keys[slot].text, o->p + before, k->len + 3);
 	}
 	return 1;
 }
@@ -1054,25 +1073,28 @@ static __attribute__((noinline)) int value_slow(struct json_stream *js, const ch
 /* The common case inline: a known literal key, new in a dictionary with
  * no array open: its comma, key and colon written, its record made, room
  * for `room` bytes more; the caller sets the text's length past what it
- * writes there. NULL when the slow path must take it. Everything is read
- * before the first byte is written (a byte written may alias anything). */
+ * writes there. NULL when the slow path must take it. The key's cached
+ * fields are read through K where they are used (the key's length once
+ * more after the bytes are written, which may alias anything): read all
+ * before, they took three more callee-saved registers, pushed and popped
+ * at every entry (2-6k a JSON twin). */
 static inline __attribute__((always_inline)) char *fast_key(struct json_stream *js,
 							     const char *key, size_t room)
 {
 	struct jlvl *L = js->cur;
-	size_t slot = stream_slot(key), len = js->o.len;
-	unsigned kl = stream_keys[slot].klen, kh = stream_keys[slot].khash, nrec = js->nrec;
-	uint64_t hlw = stream_keys[slot].hlw;
-	unsigned b = (kh >> 3) & L->bits;
-	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6], seen = *w;
+	const struct stream_key *K = &stream_keys[stream_key_slot(key)];
+	size_t len = js->o.len;
+	unsigned nrec = js->nrec;
+	unsigned b = (K->khash >> 3) & L->bits;
+	uint64_t bit = 1ULL << (b & 63), *w = &L->seen[b >> 6];
 	/* each test a branch of its own: fewer instructions than the flags
 	 * or'ed together, and each is almost never taken */
-	if (__builtin_expect(stream_keys[slot].k != key, 0) || __builtin_expect(L->open, 0) ||
+	if (__builtin_expect(K->k != key, 0) || __builtin_expect(L->open, 0) ||
 	    __builtin_expect(nrec >= js->caprec, 0) ||   /* (or failed: js_fail) */
-	    __builtin_expect(js->o.cap - len < kl + room + 2, 0) ||
-	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((seen & bit) != 0, 0))
+	    __builtin_expect(js->o.cap - len < room + STREAM_KEY_TEXT + 2, 0) ||
+	    __builtin_expect(len > JSON_TEXT_MAX, 0) || __builtin_expect((*w & bit) != 0, 0))
 		return NULL;
-	*w = seen | bit;
+	*w |= bit;
 	size_t comma = nrec > L->rec0;
 	js->nrec = nrec + 1;
 	/* kpos and meta 0 in one store, khash, klen and wlen in another (the
@@ -1080,15 +1102,12 @@ static inline __attribute__((always_inline)) char *fast_key(struct json_stream *
 	struct jrec *r = &js->rec[nrec];
 	r->kpos = (uint32_t)(len + comma + 1);
 	r->meta = 0;
-	memcpy(&r->khash, &hlw, 8);
+	memcpy(&r->khash, &K->hlw, 8);
 	char *q = js->o.p + len;
 	q[0] = ',';
 	q += comma;
-	q[0] = '"';
-	copy_short(q + 1, key, kl);
-	q[kl + 1] = '"';
-	q[kl + 2] = ':';
-	return q + kl + 3;
+	memcpy(q, K->text, STREAM_KEY_TEXT);   /* "key": and what the value overwrites */
+	return q + K->klen + 3;
 }
 
 /* fast_key() after a section's array: the array closed, and the common
@@ -1167,12 +1186,16 @@ int json_stream_num(struct json_stream *js, const char *key, long long num)
 	char *q = fast_key(js, key, 40);
 	if (__builtin_expect(!q, 0))
 		return json_stream_value(js, key, VIEW_NUM, NULL, num);
-	if (__builtin_expect((unsigned long long)num < 100, 1)) {
+	if (__builtin_expect((unsigned long long)num < 1000, 1)) {
 		if (num < 10) {
 			*q++ = (char)('0' + num);
-		} else {
+		} else if (num < 100) {
 			memcpy(q, two_digits + 2 * num, 2);
 			q += 2;
+		} else {   /* a board's coordinates: put_int's call was 60 more */
+			q[0] = (char)('0' + num / 100);
+			memcpy(q + 1, two_digits + 2 * (num % 100), 2);
+			q += 3;
 		}
 		js->o.len = (size_t)(q - js->o.p);
 		return 1;
@@ -1201,6 +1224,8 @@ int json_stream_literal(struct json_stream *js, const char *key, const char *s, 
 	if (js->nrec == n + 1 && js->depth == depth && js->o.len - at == len + 2 &&
 	    memcmp(js->o.p + at + 1, s, len) == 0 && !memchr(s, '@', len)) {
 		size_t slot = stream_slot(s);
+		if (stream_vals[slot].s)   /* taken: the pair's other slot (as stream_keys) */
+			slot ^= 1;
 		stream_vals[slot].s = s;
 		stream_vals[slot].len = len;
 	}
@@ -1210,7 +1235,7 @@ int json_stream_literal(struct json_stream *js, const char *key, const char *s, 
 int json_stream_known(struct json_stream *js, const char *key, const char *s)
 {
 	size_t slot = stream_slot(s);
-	if (stream_vals[slot].s != s)
+	if (stream_vals[slot].s != s && stream_vals[slot ^= 1].s != s)
 		return 0;
 	size_t len = stream_vals[slot].len;
 	char *q = fast_key(js, key, len + 8);
@@ -1259,7 +1284,9 @@ static __attribute__((noinline)) int open_again(struct json_stream *js, struct j
 	return push(js, kind == VIEW_INCLUDE) ? 1 : -1;
 }
 
-int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind)
+/* json_stream_open() of any key, in any state. */
+static __attribute__((noinline)) int open_slow(struct json_stream *js, const char *key,
+					       enum view_kind kind)
 {
 	struct jlvl *L = js->cur;
 	struct out *o = &js->o;
@@ -1298,6 +1325,24 @@ int json_stream_open(struct json_stream *js, const char *key, enum view_kind kin
 	if (!put_ch(o, '['))
 		return js_fail(js);
 	return kind == VIEW_LIST || push(js, 0);
+}
+
+/* The common case without open_slow's frame: the next item of a section
+ * whose array is open just before, its key a known literal (a card of
+ * "cards", a line of "log": about 120 of a DNA twin's opens). */
+int json_stream_open(struct json_stream *js, const char *key, enum view_kind kind)
+{
+	struct jlvl *L = js->cur;
+	if (__builtin_expect(!js->failed && L->open && kind == VIEW_SECTION, 1)) {
+		struct jrec *r = &js->rec[js->nrec - 1];
+		if (r->kcopy == key && stream_keys[stream_key_slot(key)].k == key) {
+			if ((r->meta >> 1) && !put_ch(&js->o, ','))
+				return js_fail(js);
+			r->meta += 2;
+			return push(js, 0);
+		}
+	}
+	return open_slow(js, key, kind);
 }
 
 /* Closes the open dictionary, its text to where it goes. */

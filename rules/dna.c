@@ -3464,40 +3464,41 @@ static void say_laid(const struct game_event *ev, struct view_sink *v, const cha
 	int seat = ev->seat;
 	switch (ev->type) {
 	case EV_SET:
-		vtextf(v, key, "@%d sagt Set an und legt %s an e%d.", seat, lbl, e[0]);
+		evlog_textf(v, key, "@%d sagt Set an und legt %s an e%d.", seat, lbl, e[0]);
 		break;
 	case EV_FALSESET:
-		vtextf(v, key, "@%d sagt Set an e%d an, aber %s bildet dort kein Set mehr: zurück "
-		       "auf die Hand und 3 Strafkarten.", seat, e[0], lbl);
+		evlog_textf(v, key, "@%d sagt Set an e%d an, aber %s bildet dort kein Set "
+		            "mehr: zurück auf die Hand und 3 Strafkarten.", seat, e[0], lbl);
 		break;
 	case EV_MISFIT:
 		if (ev->n >= 4)
-			vtextf(v, key, "@%d deckt %s für e%d, e%d, e%d und e%d auf: passt nirgends "
-			       "mehr. Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0],
-			       e[1], e[2], e[3]);
+			evlog_textf(v, key, "@%d deckt %s für e%d, e%d, e%d und e%d auf: passt "
+			            "nirgends mehr. Zurück auf die Hand und 2 Strafkarten.",
+			            seat, lbl, e[0], e[1], e[2], e[3]);
 		else if (ev->n == 3)
-			vtextf(v, key, "@%d deckt %s für e%d, e%d und e%d auf: passt nirgends "
-			       "mehr. Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0],
-			       e[1], e[2]);
+			evlog_textf(v, key, "@%d deckt %s für e%d, e%d und e%d auf: passt "
+			            "nirgends mehr. Zurück auf die Hand und 2 Strafkarten.",
+			            seat, lbl, e[0], e[1], e[2]);
 		else if (ev->n == 2)
-			vtextf(v, key, "@%d deckt %s für e%d und e%d auf: passt nirgends mehr. "
-			       "Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0], e[1]);
+			evlog_textf(v, key, "@%d deckt %s für e%d und e%d auf: passt nirgends "
+			            "mehr. Zurück auf die Hand und 2 Strafkarten.", seat, lbl,
+			            e[0], e[1]);
 		else
-			vtextf(v, key, "@%d deckt %s für e%d auf: passt nirgends mehr. Zurück auf "
-			       "die Hand und 2 Strafkarten.", seat, lbl, e[0]);
+			evlog_textf(v, key, "@%d deckt %s für e%d auf: passt nirgends mehr. "
+			            "Zurück auf die Hand und 2 Strafkarten.", seat, lbl, e[0]);
 		break;
 	default:   /* EV_ATTACH */
 		if (ev->n >= 4)
-			vtextf(v, key, "@%d legt %s an e%d, e%d, e%d und e%d an und verbindet sie.",
-			       seat, lbl, e[0], e[1], e[2], e[3]);
+			evlog_textf(v, key, "@%d legt %s an e%d, e%d, e%d und e%d an und "
+			            "verbindet sie.", seat, lbl, e[0], e[1], e[2], e[3]);
 		else if (ev->n == 3)
-			vtextf(v, key, "@%d legt %s an e%d, e%d und e%d an und verbindet sie.",
-			       seat, lbl, e[0], e[1], e[2]);
+			evlog_textf(v, key, "@%d legt %s an e%d, e%d und e%d an und verbindet "
+			            "sie.", seat, lbl, e[0], e[1], e[2]);
 		else if (ev->n == 2)
-			vtextf(v, key, "@%d legt %s an e%d und e%d an und verbindet sie.", seat,
-			       lbl, e[0], e[1]);
+			evlog_textf(v, key, "@%d legt %s an e%d und e%d an und verbindet sie.",
+			            seat, lbl, e[0], e[1]);
 		else
-			vtextf(v, key, "@%d legt %s an e%d an.", seat, lbl, e[0]);
+			evlog_textf(v, key, "@%d legt %s an e%d an.", seat, lbl, e[0]);
 		break;
 	}
 }
@@ -3510,37 +3511,37 @@ static void say_strand(const struct game_event *ev, struct view_sink *v, const c
 	int st = ev->where + 1, seat = ev->seat;
 	switch (ev->type) {
 	case EV_CLEAR_SET:
-		vtextf(v, key, "Strang %d hatte ein Set und wird weggeräumt (%d Karten unter das "
-		       "Deck).", st, ev->num);
+		evlog_textf(v, key, "Strang %d hatte ein Set und wird weggeräumt (%d Karten "
+		            "unter das Deck).", st, ev->num);
 		break;
 	case EV_CLEAR_NOENDS:
-		vtextf(v, key, "Strang %d hat keine Enden mehr und wird weggeräumt (%d Karten "
-		       "unter das Deck).", st, ev->num);
+		evlog_textf(v, key, "Strang %d hat keine Enden mehr und wird weggeräumt (%d "
+		            "Karten unter das Deck).", st, ev->num);
 		break;
 	case EV_REVEAL:
-		vtextf(v, key, "Für Strang %d wird %s aufgedeckt.", st, lbl);
+		evlog_textf(v, key, "Für Strang %d wird %s aufgedeckt.", st, lbl);
 		break;
 	case EV_REFILL:
-		vtextf(v, key, "@%d legt %s an die aufgedeckte Karte von Strang %d.", seat, lbl,
-		       st);
+		evlog_textf(v, key, "@%d legt %s an die aufgedeckte Karte von Strang %d.",
+		            seat, lbl, st);
 		break;
 	case EV_DECKCARD:
-		vtextf(v, key, "Strang %d bekommt %s vom Deck.", st, lbl);
+		evlog_textf(v, key, "Strang %d bekommt %s vom Deck.", st, lbl);
 		break;
 	case EV_RELAY:
-		vtextf(v, key, "Das Deck ist leer: der längste Strang %d (%d Karten) wird ins Deck "
-		       "gemischt und aus zwei Karten neu gelegt.", st, ev->num);
+		evlog_textf(v, key, "Das Deck ist leer: der längste Strang %d (%d Karten) wird "
+		            "ins Deck gemischt und aus zwei Karten neu gelegt.", st, ev->num);
 		break;
 	case EV_OPEN:
-		vtextf(v, key, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die Partie.",
-		       seat, lbl, st);
+		evlog_textf(v, key, "@%d findet zuerst ein Set: %s an Strang %d eröffnet die "
+		            "Partie.", seat, lbl, st);
 		break;
 	default:   /* EV_PICK */
 		if (ev->num)
-			vtextf(v, key, "@%d hat keinen der längsten Stränge gewählt: Strang %d "
-			       "(die kleinste Nummer).", seat, st);
+			evlog_textf(v, key, "@%d hat keinen der längsten Stränge gewählt: "
+			            "Strang %d (die kleinste Nummer).", seat, st);
 		else
-			vtextf(v, key, "@%d wählt Strang %d.", seat, st);
+			evlog_textf(v, key, "@%d wählt Strang %d.", seat, st);
 		break;
 	}
 }
@@ -3558,41 +3559,42 @@ static void say_event(const struct game_event *ev, struct view_sink *v, const ch
 		say_strand(ev, v, key);
 		break;
 	case EV_TURN:
-		vtextf(v, key, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num, seat);
+		evlog_textf(v, key, "Zug %d: @%d hat das Deck. Alle wählen verdeckt.", ev->num,
+		            seat);
 		break;
 	case EV_DRAW:
-		vtextf(v, key, "@%d zieht eine Karte.", seat);
+		evlog_textf(v, key, "@%d zieht eine Karte.", seat);
 		break;
 	case EV_AUTODRAW:
-		vtextf(v, key, "@%d hat nicht rechtzeitig gewählt und zieht.", seat);
+		evlog_textf(v, key, "@%d hat nicht rechtzeitig gewählt und zieht.", seat);
 		break;
 	case EV_FORCEDRAW:
-		vtextf(v, key, "@%d hat als Letzter gewählt und muss ziehen.", seat);
+		evlog_textf(v, key, "@%d hat als Letzter gewählt und muss ziehen.", seat);
 		break;
 	case EV_DISCARD_STEP:
 		vtext(v, key, "Das Deck ist leer und kein Strang ist länger als zwei Karten: alle "
 		      "werfen eine Handkarte verdeckt ab.");
 		break;
 	case EV_DISCARD:
-		vtextf(v, key, "@%d wirft eine Karte verdeckt ab.", seat);
+		evlog_textf(v, key, "@%d wirft eine Karte verdeckt ab.", seat);
 		break;
 	case EV_AUTODISCARD:
-		vtextf(v, key, "@%d hat nicht rechtzeitig abgeworfen; eine Karte geht ins Deck.",
-		       seat);
+		evlog_textf(v, key, "@%d hat nicht rechtzeitig abgeworfen; eine Karte geht ins "
+		            "Deck.", seat);
 		break;
 	case EV_OUT:
-		vtextf(v, key, "@%d hat keine Handkarten mehr: Platz %d!", seat, ev->num);
+		evlog_textf(v, key, "@%d hat keine Handkarten mehr: Platz %d!", seat, ev->num);
 		break;
 	case EV_TURN_LIMIT:
-		vtextf(v, key, "Zug %d war der letzte: die Partie endet nach der Zuggrenze, "
-		       "weniger Handkarten sind besser.", ev->num);
+		evlog_textf(v, key, "Zug %d war der letzte: die Partie endet nach der "
+		            "Zuggrenze, weniger Handkarten sind besser.", ev->num);
 		break;
 	case EV_RACE_NONE:
 		vtext(v, key, "Niemand hat ein Eröffnungsset gefunden: die Partie beginnt normal.");
 		break;
 	case EV_RACE:
-		vtextf(v, key, "Eröffnungsrennen: %d s, um mit einem Strang und einer Handkarte "
-		       "ein Set zu bilden.", ev->num);
+		evlog_textf(v, key, "Eröffnungsrennen: %d s, um mit einem Strang und einer "
+		            "Handkarte ein Set zu bilden.", ev->num);
 		break;
 	default:
 		vtext(v, key, "Die Partie ist zu Ende.");

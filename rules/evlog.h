@@ -62,6 +62,12 @@ int evlog_check(const struct evlog *l, int cap, int types, int nseats, struct re
 void evlog_view_text(const struct evlog *l, struct view_sink *v,
 		     void (*say)(const struct game_event *ev, struct view_sink *v, const char *key));
 
+/* vtextf() for a log sentence of `say`: fmt a literal with only %d and
+ * %s (any other conversion is formatted as vtextf would); in German the
+ * format is split once a worker instead of searched at each sentence. */
+void evlog_textf(struct view_sink *v, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* The sentence `say` writes for one event, in German, into out[0..cap)
  * (cut to fit; "" for none): what a page without translation shows. */
 void evlog_text(const struct game_event *ev,

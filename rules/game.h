@@ -172,6 +172,9 @@ void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* vtextf with its arguments as a va_list. */
+void vtextv(struct view_sink *v, const char *key, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 /* The others straight to the sink, inline: a board emits hundreds of
  * entries, and a call of its own for each cost a view up to 10k
  * instructions (docs/benchmarks.md, "The view functions' entries"). */

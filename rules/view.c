@@ -209,11 +209,9 @@ void vstrf(struct view_sink *v, const char *key, const char *fmt, ...)
 	v->str(v->ctx, key, tmp);
 }
 
-void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
+void vtextv(struct view_sink *v, const char *key, const char *fmt, va_list ap)
 {
 	char tmp[512], args[512];
-	va_list ap;
-	va_start(ap, fmt);
 	if (v->text) {
 		int n = fmt_capture(tmp, sizeof tmp, args, sizeof args, fmt, ap);
 		v->text(v->ctx, key, fmt, args, n, tmp);
@@ -221,5 +219,12 @@ void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
 		view_vformat(tmp, sizeof tmp, fmt, ap);
 		v->str(v->ctx, key, tmp);
 	}
+}
+
+void vtextf(struct view_sink *v, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vtextv(v, key, fmt, ap);
 	va_end(ap);
 }

@@ -33,6 +33,7 @@ if [ -n "$cfiles" ]; then
 		--flag=i18n_ntext:1:pass-c-format --flag=i18n_ntext:2:pass-c-format \
 		--keyword=rerr_set:2 --keyword=vtext:3 \
 		--keyword=vtextf:3 --flag=rerr_set:2:c-format --flag=vtextf:3:c-format \
+		--keyword=evlog_textf:3 --flag=evlog_textf:3:c-format \
 		--flag=_:1:pass-c-format --flag=N_:1:pass-c-format \
 		-o "$tmp/x.pot" $cfiles 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
 	# Our ids are German: xgettext's warning that an id is not ASCII is moot.

@@ -699,6 +699,86 @@ static void test_party_result_places(void **unused)
 	assert_int_equal(party_winner(&r, 4), -1);
 }
 
+/* What a sink was given last: the text, and for a translating sink the
+ * format, its arguments and their number. */
+struct said {
+	char de[600], fmt[600], args[600];
+	int nargs, calls;
+};
+
+static void said_str(void *ctx, const char *key, const char *val)
+{
+	struct said *w = ctx;
+	(void)key;
+	snprintf(w->de, sizeof w->de, "%s", val);
+	w->calls++;
+}
+
+static void said_text(void *ctx, const char *key, const char *fmt, const char *args,
+		      int nargs, const char *de)
+{
+	struct said *w = ctx;
+	(void)key;
+	snprintf(w->de, sizeof w->de, "%s", de);
+	snprintf(w->fmt, sizeof w->fmt, "%s", fmt);
+	memcpy(w->args, args, sizeof w->args);
+	w->nargs = nargs;
+	w->calls++;
+}
+
+/* The bytes of n NUL-ended arguments. */
+static size_t args_len(const char *args, int n)
+{
+	size_t len = 0;
+	for (int i = 0; i < n; i++)
+		len += strlen(args + len) + 1;
+	return len;
+}
+
+/* evlog_textf and vtextf give a sink the same: the formatted German text
+ * (the format split once, then from the memo), and a translating sink the
+ * same format and arguments. */
+#define SAME_AS_VTEXTF(...) do {                                                  \
+	struct said a = { 0 }, b = { 0 };                                          \
+	struct view_sink va = { .str = said_str, .ctx = &a };                      \
+	struct view_sink vb = { .str = said_str, .ctx = &b };                      \
+	for (int k = 0; k < 2; k++) {   /* the second time from the memo */       \
+		evlog_textf(&va, "text", __VA_ARGS__);                             \
+		vtextf(&vb, "text", __VA_ARGS__);                                  \
+		assert_string_equal(a.de, b.de);                                   \
+		assert_int_equal(a.calls, b.calls);                                \
+	}                                                                          \
+	va.text = vb.text = said_text;                                             \
+	evlog_textf(&va, "text", __VA_ARGS__);                                     \
+	vtextf(&vb, "text", __VA_ARGS__);                                          \
+	assert_string_equal(a.de, b.de);                                           \
+	assert_string_equal(a.fmt, b.fmt);                                         \
+	assert_int_equal(a.nargs, b.nargs);                                        \
+	assert_memory_equal(a.args, b.args, args_len(a.args, a.nargs));            \
+} while (0)
+
+static void test_log_sentence_as_vtextf(void **unused)
+{
+	(void)unused;
+	char long_label[700];
+	memset(long_label, 'x', sizeof long_label - 1);
+	long_label[sizeof long_label - 1] = '\0';
+	SAME_AS_VTEXTF("@%d legt %s an e%d, e%d und e%d an und verbindet sie.", 2,
+		       "3 grün · voll · Welle", 1, 12, 4);
+	SAME_AS_VTEXTF("Zug %d: @%d hat das Deck.", 7, 0);
+	SAME_AS_VTEXTF("%d%d%s%s", INT_MIN, INT_MAX, "", "ä");
+	SAME_AS_VTEXTF("%s am Anfang, %d am Ende %d", "Text", -5, 0);
+	SAME_AS_VTEXTF("ohne Umwandlung");
+	SAME_AS_VTEXTF("@%d: %s (zu lang, gekürzt wie vtextf)", 1, long_label);
+	SAME_AS_VTEXTF("nicht nur %%d und %%s: %u, %5d, %%", 3u, 42);
+	SAME_AS_VTEXTF("%d %d %d %d %d %d %d %d %d %d %d %d %d (mehr Teile)", 1, 2, 3, 4, 5, 6,
+		       7, 8, 9, 10, 11, 12, 13);
+	SAME_AS_VTEXTF("Ein Format, dessen Text länger ist, als der Speicher eines Formats fasst "
+		       "(224 Bytes): %d, dann noch mehr Text, damit es sicher reicht, und noch "
+		       "mehr und noch mehr und noch mehr Text, %s, und noch viel mehr Text, "
+		       "bis es endlich zu Ende ist.", 5, "ä");
+}
+
 /* The shared event log: a bounded ring, oldest dropped; its snapshot form
  * with and without lists; what evlog_check refuses. */
 static void test_event_log(void **unused)
@@ -896,6 +976,7 @@ int main(void)
 		cmocka_unit_test(test_verb_tables),
 		cmocka_unit_test(test_perft_counts_listed_moves),
 		cmocka_unit_test(test_event_log),
+		cmocka_unit_test(test_log_sentence_as_vtextf),
 		cmocka_unit_test(test_prompts),
 		cmocka_unit_test(test_dice),
 	};

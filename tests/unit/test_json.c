@@ -184,10 +184,13 @@ static const char *const pieces[] = {
 };
 static const char *const keys[] = { "a", "b", "c", "seat", "text" };
 /* The second round's: more of them, of every length the writer copies
- * differently (up to 3, 4 to 7, 8 to 16, longer), two that need escapes. */
+ * differently (up to 3, 4 to 7, 8 to 16, longer; its memo of literal keys
+ * keeps them up to 29 bytes), two that need escapes. */
 static const char *const more_keys[] = {
 	"a", "b", "c", "seat", "text", "name", "card", "is_end", "colour_word",
 	"seat_name_long", "a_key_longer_than_sixteen", "<b>", "q\\\"", "ü", "x", "y",
+	"key_of_twenty_nine_bytes_long", "key_of_thirty_bytes_long_too_x",
+	"a_literal_key_of_forty_bytes_is_not_kept",
 };
 /* What random_dict draws from: the first round's small trees, or the
  * second's larger ones (long texts, dictionaries past 32 entries). */
@@ -216,7 +219,8 @@ static void random_text(char *out, size_t cap)
 
 static void random_dict(struct view *v, int depth)
 {
-	static const long long nums[] = { 0, 1, -1, 42, LLONG_MAX, LLONG_MIN, 1000000007 };
+	static const long long nums[] = { 0, 1, -1, 42, 100, 280, 999, 1000, -100,
+					  LLONG_MAX, LLONG_MIN, 1000000007 };
 	char text[256];
 	static const char *const section_keys[] = { "cards", "items", "seats" };
 	for (unsigned k = rnd(depth ? max_entries / 4 + 2 : max_entries); k > 0; k--) {
