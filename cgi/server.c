@@ -11,7 +11,7 @@
  * per request it uses one arena that is reset when the answer is out, and
  * after a request that left much memory free it gives that back (give_back).
  *
- * One more child, the checkpointer, copies the WAL into the database four
+ * One more child, the checkpointer, copies the WAL into the database twenty
  * times a second, so that no request pays for a checkpoint: the workers'
  * automatic checkpoint on commit is only a backstop for a WAL far larger
  * than normal.
@@ -60,7 +60,10 @@ enum {
 	HEAP_DROP = 128 << 10,            /* SQLite's memory fallen this far below its peak */
 	TRIM_EVERY_MS = 1000,             /* malloc_trim at most this often */
 	BACKLOG = 128,
-	CHECKPOINT_EVERY_MS = 250         /* the checkpointer's period */
+	CHECKPOINT_EVERY_MS = 50          /* the checkpointer's period: its syncs hold up
+					     the commits' WAL writes in the kernel, the
+					     longer the more they sync (docs/benchmarks.md,
+					     "The moves' tail") */
 };
 
 struct serve_opts {

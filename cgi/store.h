@@ -83,7 +83,7 @@ int store_end_request(struct store *s);
  * ST_MAINT_WORKER: a worker's connection; SQLite checkpoints on commit only
  *   as a backstop (a WAL past 1 GiB: the checkpointer is gone).
  * ST_MAINT_CHECKPOINTER: the checkpointer's connection; never on commit.
- * ST_MAINT_CHECKPOINT: the checkpointer's round (server.c, four times a
+ * ST_MAINT_CHECKPOINT: the checkpointer's round (server.c, twenty times a
  *   second): passive checkpoints while they leave much behind, and once
  *   the WAL is past 256 MiB the short rest under the writer lock, so that
  *   the WAL starts over; m->wal_pages and m->left_pages: the WAL after it.

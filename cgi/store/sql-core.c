@@ -808,7 +808,7 @@ static int checkpoint(struct store *s, int exclusive, int *wal_pages, int *left_
  * syncs, 4–15 ms that every writer waits out; so it is made rare (a WAL of
  * 256 MiB: every few seconds at thousands of moves a second, never where
  * writes pause and the passive checkpoints catch up; docs/benchmarks.md,
- * "The moves' tail: the WAL's restart"). */
+ * "The moves' tail"). */
 static int checkpoint_round(struct store *s, struct st_maint *m)
 {
 	int wal = 0, left = 0, rc = ST_OK;
