@@ -714,18 +714,6 @@ static void said_str(void *ctx, const char *key, const char *val)
 	w->calls++;
 }
 
-static void said_text(void *ctx, const char *key, const char *fmt, const char *args,
-		      int nargs, const char *de)
-{
-	struct said *w = ctx;
-	(void)key;
-	snprintf(w->de, sizeof w->de, "%s", de);
-	snprintf(w->fmt, sizeof w->fmt, "%s", fmt);
-	memcpy(w->args, args, sizeof w->args);
-	w->nargs = nargs;
-	w->calls++;
-}
-
 /* The bytes of n NUL-ended arguments. */
 static size_t args_len(const char *args, int n)
 {
@@ -734,6 +722,20 @@ static size_t args_len(const char *args, int n)
 		len += strlen(args + len) + 1;
 	return len;
 }
+
+static void said_text(void *ctx, const char *key, const char *fmt, const char *args,
+		      int nargs, const char *de)
+{
+	struct said *w = ctx;
+	(void)key;
+	snprintf(w->de, sizeof w->de, "%s", de);
+	snprintf(w->fmt, sizeof w->fmt, "%s", fmt);
+	size_t len = args_len(args, nargs);   /* the arguments' bytes, not the sink's buffer */
+	memcpy(w->args, args, len < sizeof w->args ? len : sizeof w->args);
+	w->nargs = nargs;
+	w->calls++;
+}
+
 
 /* evlog_textf and vtextf give a sink the same: the formatted German text
  * (the format split once, then from the memo), and a translating sink the
