@@ -403,13 +403,22 @@ void page_options_view(struct page *p, struct view *v, const struct game *g, con
 	page_options_view_at(p, v, g, text, 0);
 }
 
-void page_options_view_at(struct page *p, struct view *v, const struct game *g, const char *text,
-			  int clock_windows)
+struct options_of {
+	struct page *p;
+	const struct game *g;
+	const char *text;
+	int clock_windows;
+};
+
+static void options_view(struct view *v, const void *arg)
 {
-	int opt[GAME_OPT_MAX];
+	const struct options_of *a = arg;
+	struct page *p = a->p;
+	const struct game *g = a->g;
+	int opt[GAME_OPT_MAX], clock_windows = a->clock_windows;
 	struct rerr e;
 	view_list(v, "opts");
-	if (!g || options_parse(g, opt, text ? text : "", &e) != 0)
+	if (!g || options_parse(g, opt, a->text, &e) != 0)
 		return;
 	view_flag(v, "has_opts", g->noptions > 0);
 	for (int i = 0; i < g->noptions && i < GAME_OPT_MAX; i++) {
@@ -425,6 +434,18 @@ void page_options_view_at(struct page *p, struct view *v, const struct game *g, 
 		view_str(v, "text", q ? q : "");
 		view_end(v);
 	}
+}
+
+/* A table's options (public, and the same for every table of the same
+ * options): JSON writes them from a memo of the same options' text
+ * (view_memo), a page's tree gets them entry by entry. */
+void page_options_view_at(struct page *p, struct view *v, const struct game *g, const char *text,
+			  int clock_windows)
+{
+	struct options_of a = { p, g, text ? text : "", clock_windows };
+	const char *key = g ? arena_printf(p->a, "%s %d %s", g->slug, clock_windows, a.text) : NULL;
+	if (!key || !view_memo(v, key, options_view, &a))
+		options_view(v, &a);
 }
 
 int page_csrf_only(struct page *p)

@@ -793,6 +793,58 @@ static int group_met(const struct view_group *g, int lang)
 	return 0;
 }
 
+/* view_memo's texts, per process (per thread): by the key's hash in one
+ * of VIEW_MEMO slots, the key kept to compare (a key of VIEW_MEMO_KEY
+ * bytes or more: no memo); a slot taken by another key frees its text. */
+enum { VIEW_MEMO = 64, VIEW_MEMO_KEY = 240 };
+static _Thread_local struct view_memo_slot {
+	void (*emit)(struct view *v, const void *arg);
+	int lang;
+	char key[VIEW_MEMO_KEY];
+	struct json_group *text;   /* NULL: not made, or no text (write the entries) */
+} view_memos[VIEW_MEMO];
+
+/* The slot of key (len bytes) for emit in language lang, made by emit(arg)
+ * when it holds another key. */
+static struct view_memo_slot *view_memo_slot(const char *key, size_t len, int lang,
+					     void (*emit)(struct view *v, const void *arg),
+					     const void *arg)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)lang;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)key[i]) * 0x100000001b3ULL;
+	struct view_memo_slot *m = &view_memos[(h >> 32) & (VIEW_MEMO - 1)];
+	if (m->emit == emit && m->lang == lang && memcmp(m->key, key, len + 1) == 0)
+		return m;
+	static _Thread_local struct arena a;   /* reset after each, its block kept */
+	json_group_free(m->text);
+	*m = (struct view_memo_slot){ emit, lang, { 0 }, NULL };
+	memcpy(m->key, key, len + 1);
+	struct view sv;
+	view_init(&sv, &a);
+	view_json(&sv);
+	if (!sv.failed) {
+		emit(&sv, arg);
+		if (!sv.failed)
+			m->text = json_group_take(sv.js);
+	}
+	arena_reset(&a);
+	return m;
+}
+
+int view_memo(struct view *v, const char *key, void (*emit)(struct view *v, const void *arg),
+	      const void *arg)
+{
+	size_t len = strlen(key);
+	if (!v->js || v->failed || len >= VIEW_MEMO_KEY)
+		return 0;
+	struct view_memo_slot *m = view_memo_slot(key, len, (int)i18n_lang(), emit, arg);
+	int done = m->text ? json_stream_group(v->js, m->text) : 0;
+	if (done < 0)
+		v->failed = 1;
+	return done != 0;
+}
+
 /* A constant group: its text copied from the memo (made at the group's
  * first use, with those of all its indices), or its entries one by one
  * where the text cannot go as it is. */

@@ -115,6 +115,17 @@ void view_list(struct view *v, const char *key);
  * The array and its strings must live as long as the tree. */
 void view_names(struct view *v, const char *const *names, int n);
 
+/* Entries that depend on nothing but `key` (a NUL-terminated text the
+ * caller makes of everything they depend on) and the language: a JSON
+ * view (view_json) writes them from a memo of the same key's JSON text,
+ * kept per process, and makes that memo at the key's first use by calling
+ * emit(v2, arg) on a view of its own; 1 then. 0: emit them yourself (a
+ * tree, or a text that cannot be copied here). Only for public entries: a
+ * memo's presence, and so a request's time, tells what other requests
+ * asked for. */
+int view_memo(struct view *v, const char *key, void (*emit)(struct view *v, const void *arg),
+	      const void *arg);
+
 /* Sets *out to a view_sink (rules/game.h) that feeds this tree, for game->view(). */
 void view_sink_init(struct view *v, struct view_sink *out);
 

@@ -486,6 +486,81 @@ static void test_constant_group(void **state)
 	assert_non_null(strstr(got, "\"sy\":10,\"shape\":\"Raute\"},{\"sy\":99}]"));
 }
 
+/* What view_memo's test writes for a key: a list, a flag and items whose
+ * texts come from arg (its second call sees the same arg: the same key). */
+static int memo_emits;
+static void memo_emit(struct view *v, const void *arg)
+{
+	const char *word = arg;
+	memo_emits++;
+	view_list(v, "opts");
+	view_flag(v, "has_opts", 1);
+	for (int i = 0; i < 3; i++) {
+		view_begin(v, "opts");
+		view_str(v, "label", word);
+		view_num(v, "n", i);
+		view_end(v);
+	}
+}
+
+/* One view's entries: a title, the memo's entries for `word` (or the
+ * entries themselves), inside an item too, and once where a key is taken. */
+static void memo_view(struct view *v, const char *word, int memo)
+{
+	view_str(v, "title", "Optionen");
+	if (!memo || !view_memo(v, word, memo_emit, word))
+		memo_emit(v, word);
+	view_begin(v, "tables");
+	if (!memo || !view_memo(v, word, memo_emit, word))
+		memo_emit(v, word);
+	view_end(v);
+	view_begin(v, "tables");
+	view_flag(v, "has_opts", 0);   /* a key the memo has: its entries */
+	if (!memo || !view_memo(v, word, memo_emit, word))
+		memo_emit(v, word);
+	view_end(v);
+}
+
+/* view_memo: a JSON view's text is that of the entries one by one, at a
+ * key's first use and from the memo after it, for each key apart; a tree
+ * gets the entries. */
+static void test_view_memo(void **state)
+{
+	(void)state;
+	static const char *const words[] = { "Kurz", "Lang \"mit\" <Zeichen>", "Kurz " };
+	for (int w = 0; w < 3; w++) {
+		struct view e, t, m1, m2;
+		view_init(&e, &A);
+		view_init(&t, &A);
+		view_init(&m1, &A);
+		view_init(&m2, &A);
+		view_json(&e);
+		view_json(&m1);
+		view_json(&m2);
+		memo_view(&e, words[w], 0);
+		memo_view(&t, words[w], 1);
+		memo_emits = 0;
+		memo_view(&m1, words[w], 1);
+		assert_true(memo_emits >= 1);   /* made once, the taken key's entries */
+		memo_emits = 0;
+		memo_view(&m2, words[w], 1);
+		assert_int_equal(memo_emits, 1);   /* only where the key was taken */
+		assert_false(e.failed || t.failed || m1.failed || m2.failed);
+		size_t el = 0, tl = 0, l1 = 0, l2 = 0;
+		char *want = json_stream_finish(e.js, &el), *tree = json_render(&A, &t.root, &tl),
+		     *got1 = json_stream_finish(m1.js, &l1), *got2 = json_stream_finish(m2.js, &l2);
+		assert_non_null(want);
+		assert_non_null(tree);
+		assert_string_equal(tree, want);
+		assert_string_equal(got1, want);
+		assert_string_equal(got2, want);
+	}
+	/* a tree never asks the memo */
+	struct view t;
+	view_init(&t, &A);
+	assert_int_equal(view_memo(&t, "Kurz", memo_emit, "Kurz"), 0);
+}
+
 /* A group's first use makes the memos of all its indices: whether a face's
  * memo exists tells nothing of which faces earlier viewers were shown. */
 static void test_group_made_whole(void **state)
@@ -929,6 +1004,7 @@ int main(void)
 		cmocka_unit_test(test_seat_names_in_json),
 		cmocka_unit_test(test_constant_group),
 		cmocka_unit_test(test_group_made_whole),
+		cmocka_unit_test(test_view_memo),
 		cmocka_unit_test(test_move_form),
 		cmocka_unit_test(test_literals_kept_others_copied),
 		cmocka_unit_test(test_literal_memos),
