@@ -732,28 +732,56 @@ static void group_num(void *ctx, const char *key, long long val)
 	stream_num(ctx, key, val);
 }
 
-/* m made for group g's index in language lang: its entries written by a
- * view of their own (one level, no names), their text taken. */
-static void group_memo_make(struct group_memo *m, const struct view_group *g, int index,
-			    int lang)
+/* The JSON text of the entries fill(sv, arg) writes into a view of their
+ * own (a memo's: view_memo, a constant group's), or NULL: no text (fill
+ * failed the view, or the text cannot be kept: json_group_take). Not
+ * reentrant: fill makes no memo of its own. */
+static struct json_group *json_text_of(void (*fill)(struct view *sv, const void *arg),
+				       const void *arg)
 {
 	static _Thread_local struct arena a;   /* reset after each, its block kept */
-	json_group_free(m->text);
-	*m = (struct group_memo){ g, index, lang, 1, NULL };
+	struct json_group *text = NULL;
 	struct view sv;
-	struct view_sink s;
 	view_init(&sv, &a);
 	view_json(&sv);
 	if (!sv.failed) {
-		stream_sink_init(&sv, &s);
-		s.group = NULL;   /* a group inside: its entries, as they are */
-		s.num = group_num;
-		group_seat = 0;
-		g->emit(&s, index);
-		if (!sv.failed && !group_seat)
-			m->text = json_group_take(sv.js);
+		fill(&sv, arg);
+		if (!sv.failed)
+			text = json_group_take(sv.js);
 	}
 	arena_reset(&a);
+	return text;
+}
+
+struct group_of {
+	const struct view_group *g;
+	int index;
+};
+
+/* A group's entries through the stream's sink (one level, no names); a
+ * seat's number among them fails the view: no memo. */
+static void group_fill(struct view *sv, const void *arg)
+{
+	const struct group_of *go = arg;
+	struct view_sink s;
+	stream_sink_init(sv, &s);
+	s.group = NULL;   /* a group inside: its entries, as they are */
+	s.num = group_num;
+	group_seat = 0;
+	go->g->emit(&s, go->index);
+	if (group_seat)
+		sv->failed = 1;
+}
+
+/* m made for group g's index in language lang: its entries written by a
+ * view of their own, their text taken. */
+static void group_memo_make(struct group_memo *m, const struct view_group *g, int index,
+			    int lang)
+{
+	json_group_free(m->text);
+	*m = (struct group_memo){ g, index, lang, 1, NULL };
+	struct group_of go = { g, index };
+	m->text = json_text_of(group_fill, &go);
 }
 
 /* Group g's memo of `index` in language lang, or NULL; *slot: where to
@@ -816,19 +844,10 @@ static struct view_memo_slot *view_memo_slot(const char *key, size_t len, int la
 	struct view_memo_slot *m = &view_memos[(h >> 32) & (VIEW_MEMO - 1)];
 	if (m->emit == emit && m->lang == lang && memcmp(m->key, key, len + 1) == 0)
 		return m;
-	static _Thread_local struct arena a;   /* reset after each, its block kept */
 	json_group_free(m->text);
 	*m = (struct view_memo_slot){ emit, lang, { 0 }, NULL };
 	memcpy(m->key, key, len + 1);
-	struct view sv;
-	view_init(&sv, &a);
-	view_json(&sv);
-	if (!sv.failed) {
-		emit(&sv, arg);
-		if (!sv.failed)
-			m->text = json_group_take(sv.js);
-	}
-	arena_reset(&a);
+	m->text = json_text_of(emit, arg);
 	return m;
 }
 
