@@ -30,6 +30,25 @@ static int64_t make_table(struct store *s, int nseats, int64_t creator)
 	return id;
 }
 
+/* A Drehwurm tournament named `name` of `seats` seats a table and `rounds`
+ * rounds (points 3,2,1, ties by party), its id. */
+static int64_t make_tourney(struct store *s, const char *name, int seats, int rounds)
+{
+	struct st_tourney tt;
+	int64_t id = 0;
+	memset(&tt, 0, sizeof tt);
+	snprintf(tt.name, sizeof tt.name, "%s", name);
+	snprintf(tt.game, sizeof tt.game, "drehwurm");
+	snprintf(tt.points, sizeof tt.points, "3,2,1");
+	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
+	tt.seats = seats;
+	tt.min_seats = 2;
+	tt.rounds = rounds;
+	tt.created_at = 1000;
+	assert_int_equal(store_tourney_create(s, &tt, &id), ST_OK);
+	return id;
+}
+
 /* Reads one integer with a fresh connection of its own (not the store's),
  * on PostgreSQL when the tests run there (tmpdb.h). */
 static long long peek_int(const char *path, const char *sql)
@@ -1275,18 +1294,7 @@ static void test_table_page(void **state)
 
 	/* a tournament's table: its tournament in the same read, the name
 	 * whole (spaces and digits in it) */
-	struct st_tourney tt;
-	int64_t tid = 0;
-	memset(&tt, 0, sizeof tt);
-	snprintf(tt.name, sizeof tt.name, "Pokal 3 der Freunde");
-	snprintf(tt.game, sizeof tt.game, "drehwurm");
-	snprintf(tt.points, sizeof tt.points, "3,2,1");
-	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
-	tt.seats = 3;
-	tt.min_seats = 2;
-	tt.rounds = 4;
-	tt.created_at = 1000;
-	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	int64_t tid = make_tourney(t->s, "Pokal 3 der Freunde", 3, 4);
 	assert_int_equal(store_ttable_add(t->s, tid, 2, 7, tab), ST_OK);
 	assert_int_equal(store_table_page(t->s, tab, b, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_true(pg.in_tourney);
@@ -1327,17 +1335,7 @@ static void test_page_kept(void **state)
 	assert_int_equal(store_table_page(t->s, two, a, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_false(pg.has_chat);   /* the other table's chat */
 
-	struct st_tourney tt;
-	memset(&tt, 0, sizeof tt);
-	snprintf(tt.name, sizeof tt.name, "Herbst 12");
-	snprintf(tt.game, sizeof tt.game, "drehwurm");
-	snprintf(tt.points, sizeof tt.points, "3,2,1");
-	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
-	tt.seats = 2;
-	tt.min_seats = 2;
-	tt.rounds = 3;
-	tt.created_at = 1000;
-	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	tid = make_tourney(t->s, "Herbst 12", 2, 3);
 	assert_int_equal(store_ttable_add(t->s, tid, 1, 0, two), ST_OK);
 	assert_int_equal(store_table_page(t->s, two, 0, &pg, got, sizeof got, NULL, NULL), ST_OK);
 	assert_true(pg.in_tourney);
@@ -1420,19 +1418,9 @@ static void test_page_kept_migration(void **state)
 	struct tmpdb *t = *state;
 	unsigned char got[16];
 	struct st_table_page pg;
-	struct st_tourney tt;
 	int64_t a = make_user(t->s, "Ole"), tid = 0;
 	int64_t one = make_table(t->s, 2, a), two = make_table(t->s, 2, a);
-	memset(&tt, 0, sizeof tt);
-	snprintf(tt.name, sizeof tt.name, "Cup 2");
-	snprintf(tt.game, sizeof tt.game, "drehwurm");
-	snprintf(tt.points, sizeof tt.points, "3,2,1");
-	snprintf(tt.tiebreaks, sizeof tt.tiebreaks, "party");
-	tt.seats = 2;
-	tt.min_seats = 2;
-	tt.rounds = 4;
-	tt.created_at = 1000;
-	assert_int_equal(store_tourney_create(t->s, &tt, &tid), ST_OK);
+	tid = make_tourney(t->s, "Cup 2", 2, 4);
 	assert_int_equal(store_ttable_add(t->s, tid, 3, 1, two), ST_OK);
 	assert_int_equal(store_chat_add(t->s, one, a, "hi", 2000), ST_OK);
 	int seat = -1;
